@@ -1,0 +1,265 @@
+package retrieval
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Pipeline answers queries over an Embedder and a Store. Its zero value is
+// not usable: set Embedder and Store (URLs, Backend and Collection are
+// optional). A Pipeline is safe for concurrent use when its seams are.
+type Pipeline struct {
+	Embedder Embedder
+	Store    Store
+	// URLs builds citation URLs.
+	URLs URLBuilder
+	// Backend names the backend in results ("demo", "local", "qdrant").
+	Backend string
+	// Collection names the collection or index.
+	Collection string
+}
+
+// Retrieve answers q. It validates q and routes on the mode before any
+// embedding or store call: selected-text mode never touches the Embedder or
+// the Store. An empty result is not an error.
+func (p *Pipeline) Retrieve(ctx context.Context, q Query) (Result, error) {
+	start := time.Now()
+	q, res, err := p.prepare(q)
+	if err != nil {
+		return Result{}, err
+	}
+	if q.Mode == ModeSelectedText {
+		p.selection(q, &res)
+		res.Timings.Total = time.Since(start)
+		return res, nil
+	}
+	t0 := time.Now()
+	vecs, err := p.Embedder.Embed(ctx, []string{q.Question})
+	if err != nil {
+		return Result{}, fmt.Errorf("embed question: %w", err)
+	}
+	if len(vecs) != 1 {
+		return Result{}, fmt.Errorf("embed question: embedder returned %d vectors for 1 text", len(vecs))
+	}
+	res.Timings.Embed = time.Since(t0)
+	if err := p.search(ctx, q, vecs[0], &res); err != nil {
+		return Result{}, err
+	}
+	res.Timings.Total = time.Since(start)
+	return res, nil
+}
+
+// RetrieveVector answers a normal-mode q whose question was already
+// embedded (batch evaluation embeds many questions per call). embedTook is
+// reported as the embed timing. Selected-text queries ignore vec.
+func (p *Pipeline) RetrieveVector(ctx context.Context, q Query, vec []float32, embedTook time.Duration) (Result, error) {
+	start := time.Now()
+	q, res, err := p.prepare(q)
+	if err != nil {
+		return Result{}, err
+	}
+	if q.Mode == ModeSelectedText {
+		p.selection(q, &res)
+		res.Timings.Total = time.Since(start)
+		return res, nil
+	}
+	res.Timings.Embed = embedTook
+	if err := p.search(ctx, q, vec, &res); err != nil {
+		return Result{}, err
+	}
+	res.Timings.Total = time.Since(start) + embedTook
+	return res, nil
+}
+
+// Normalize validates q and applies defaults: the mode defaults to normal,
+// and questions over MaxQuestionLen characters are truncated. It reports
+// whether the question was truncated and its original length in runes.
+func Normalize(q Query) (Query, bool, int, error) {
+	if q.Mode == "" {
+		q.Mode = ModeNormal
+	}
+	if q.Mode != ModeNormal && q.Mode != ModeSelectedText {
+		return q, false, 0, invalid(ErrUnknownMode, strconv.Quote(string(q.Mode)))
+	}
+	if strings.TrimSpace(q.Question) == "" {
+		return q, false, 0, ErrEmptyQuestion
+	}
+	if q.Mode == ModeSelectedText && strings.TrimSpace(q.SelectedText) == "" {
+		return q, false, 0, ErrEmptySelection
+	}
+	if q.TopK < MinTopK || q.TopK > MaxTopK {
+		return q, false, 0, invalid(ErrTopKRange, strconv.Itoa(q.TopK))
+	}
+	if math.IsNaN(q.Threshold) || q.Threshold < 0 || q.Threshold > 1 {
+		return q, false, 0, invalid(ErrThresholdRange, strconv.FormatFloat(q.Threshold, 'g', -1, 64))
+	}
+	q.Question = strings.TrimSpace(q.Question)
+	n := utf8.RuneCountInString(q.Question)
+	if n > MaxQuestionLen {
+		q.Question = truncateRunes(q.Question, MaxQuestionLen)
+		return q, true, n, nil
+	}
+	return q, false, n, nil
+}
+
+func truncateRunes(s string, n int) string {
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos]
+		}
+		i++
+	}
+	return s
+}
+
+func (p *Pipeline) prepare(q Query) (Query, Result, error) {
+	q, truncated, n, err := Normalize(q)
+	if err != nil {
+		return q, Result{}, err
+	}
+	res := Result{
+		Question: q.Question,
+		Mode:     q.Mode,
+		Hits:     []Hit{},
+		Dropped:  []DroppedHit{},
+		Params: Params{
+			TopK:       q.TopK,
+			Threshold:  q.Threshold,
+			Dedup:      !q.NoDedup,
+			Filters:    q.Filters,
+			Backend:    p.Backend,
+			Collection: p.Collection,
+			SlugStyle:  string(p.slugStyle()),
+		},
+	}
+	if truncated {
+		res.Truncated, res.OriginalLength = true, n
+	}
+	if q.Mode == ModeNormal {
+		if p.Embedder == nil || p.Store == nil {
+			return q, Result{}, fmt.Errorf("%w: no embedder or store configured", ErrConfig)
+		}
+		res.Params.Model = p.Embedder.Name()
+	}
+	return q, res, nil
+}
+
+func (p *Pipeline) slugStyle() SlugStyle {
+	if p.URLs.Style == "" {
+		return SlugGitHub
+	}
+	return p.URLs.Style
+}
+
+// selection builds the one synthetic hit of selected-text mode.
+func (p *Pipeline) selection(q Query, res *Result) {
+	t0 := time.Now()
+	c := Chunk{
+		ID:      "selection",
+		Text:    q.SelectedText,
+		DocPath: q.SourceDocPath,
+		Section: q.SourceSection,
+		Title:   titleFromDocPath(q.SourceDocPath),
+	}
+	if q.SourceDocPath == "" {
+		c.Title = "Selected text"
+	}
+	h := Hit{Rank: 1, Score: 1.0, Chunk: c, Citation: p.URLs.Cite(&c)}
+	res.Hits = []Hit{h}
+	res.Grounded = Grounded{
+		Sufficient:  true,
+		Instruction: InstructionSelectedText,
+		Context:     q.SelectedText,
+		Sources:     []Citation{h.Citation},
+	}
+	res.Timings.Post = time.Since(t0)
+}
+
+func titleFromDocPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	p = strings.TrimSuffix(strings.TrimSuffix(p, ".md"), ".mdx")
+	if i := strings.LastIndex(p, "/"); i >= 0 {
+		p = p[i+1:]
+	}
+	return StripNumberPrefix(p)
+}
+
+func (p *Pipeline) search(ctx context.Context, q Query, vec []float32, res *Result) error {
+	if d := p.Embedder.Dim(); d > 0 && len(vec) != d {
+		return fmt.Errorf("embed question: got a %d-dimensional vector, want %d", len(vec), d)
+	}
+	t0 := time.Now()
+	// Ask without a threshold: the same top_k, and the hits under the
+	// threshold come back too, so the explorer can show what it cut.
+	scored, err := p.Store.Search(ctx, SearchRequest{Vector: vec, Limit: q.TopK, Filters: q.Filters})
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	res.Timings.Search = time.Since(t0)
+	t1 := time.Now()
+	PostProcess(scored, q, p.URLs, res)
+	res.Timings.Post = time.Since(t1)
+	return nil
+}
+
+// PostProcess orders scored chunks, applies the threshold, drops
+// near-duplicates (unless q.NoDedup), ranks, builds citations and assembles
+// the grounded context into res. It is deterministic: ties in score are
+// broken by chunk id, then doc path and chunk index.
+func PostProcess(scored []ScoredChunk, q Query, urls URLBuilder, res *Result) {
+	sorted := make([]ScoredChunk, 0, len(scored))
+	sorted = append(sorted, scored...)
+	sort.SliceStable(sorted, func(i, j int) bool { return lessScored(&sorted[i], &sorted[j]) })
+	if len(sorted) > q.TopK {
+		sorted = sorted[:q.TopK]
+	}
+	hits := make([]Hit, 0, len(sorted))
+	dropped := make([]DroppedHit, 0)
+	var accepted []dedupKey
+	for i := range sorted {
+		sc := &sorted[i]
+		h := Hit{Score: sc.Score, Chunk: sc.Chunk, Citation: urls.Cite(&sc.Chunk)}
+		if sc.Score < q.Threshold {
+			dropped = append(dropped, DroppedHit{Hit: h, Reason: ReasonBelowThreshold})
+			continue
+		}
+		if !q.NoDedup {
+			key := newDedupKey(&sc.Chunk)
+			if of, sim, dup := key.duplicateOf(accepted); dup {
+				dropped = append(dropped, DroppedHit{Hit: h, Reason: ReasonDuplicate, DuplicateOf: of, Similarity: sim})
+				continue
+			}
+			key.rank = len(hits) + 1
+			accepted = append(accepted, key)
+		}
+		h.Rank = len(hits) + 1
+		hits = append(hits, h)
+	}
+	res.Hits = hits
+	res.Dropped = dropped
+	res.Grounded = Ground(hits)
+}
+
+func lessScored(a, b *ScoredChunk) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	if a.Chunk.ID != b.Chunk.ID {
+		return a.Chunk.ID < b.Chunk.ID
+	}
+	if a.Chunk.DocPath != b.Chunk.DocPath {
+		return a.Chunk.DocPath < b.Chunk.DocPath
+	}
+	ai, _ := a.Chunk.Index()
+	bi, _ := b.Chunk.Index()
+	return ai < bi
+}

@@ -1,0 +1,316 @@
+// Package retrieval is ragscope's domain: queries, chunks, hits, results,
+// the retrieval pipeline (mode routing, validation, threshold, ranking,
+// dedup, citation URLs, timings), grounded context assembly and the
+// grounding policy. It imports no network client and no UI library:
+// backends implement the Embedder and Store seams in their own packages.
+package retrieval
+
+import (
+	"context"
+	"time"
+)
+
+// Mode selects how a query is answered.
+type Mode string
+
+const (
+	// ModeNormal embeds the question and runs a vector search.
+	ModeNormal Mode = "normal"
+	// ModeSelectedText uses the user's selected text as the only context,
+	// with no embedding and no vector search.
+	ModeSelectedText Mode = "selected_text_only"
+)
+
+// String returns the mode's wire name.
+func (m Mode) String() string { return string(m) }
+
+// Limits of a query, from the seed contracts.
+const (
+	// MaxQuestionLen is the number of characters (runes) a question keeps;
+	// longer questions are truncated before embedding.
+	MaxQuestionLen = 1000
+	// MinTopK and MaxTopK bound Query.TopK.
+	MinTopK = 1
+	// MaxTopK is the largest accepted TopK.
+	MaxTopK = 100
+	// DefaultTopK is used when a caller leaves TopK at zero in a config.
+	DefaultTopK = 5
+	// DedupJaccard is the token Jaccard similarity at or above which a chunk
+	// is a near-duplicate of an accepted one.
+	DedupJaccard = 0.95
+)
+
+// Filters restricts a search. Each field is "any of" its values; fields are
+// combined with AND. Empty fields do not filter.
+type Filters struct {
+	Modules      []string `json:"modules,omitempty" yaml:"modules,omitempty"`
+	Chapters     []string `json:"chapters,omitempty" yaml:"chapters,omitempty"`
+	ContentTypes []string `json:"content_types,omitempty" yaml:"content_types,omitempty"`
+	Tags         []string `json:"tags,omitempty" yaml:"tags,omitempty"`
+}
+
+// IsEmpty reports whether the filters restrict nothing.
+func (f Filters) IsEmpty() bool {
+	return len(f.Modules) == 0 && len(f.Chapters) == 0 && len(f.ContentTypes) == 0 && len(f.Tags) == 0
+}
+
+// Match reports whether c satisfies every non-empty filter field: the chunk's
+// value (or, for tags, any of its tags) must equal one of the field's values.
+func (f Filters) Match(c *Chunk) bool {
+	return anyOf(f.Modules, c.Module) && anyOf(f.Chapters, c.Chapter) &&
+		anyOf(f.ContentTypes, c.ContentType) && anyOfList(f.Tags, c.Tags)
+}
+
+func anyOf(want []string, have string) bool {
+	if len(want) == 0 {
+		return true
+	}
+	for _, w := range want {
+		if w == have {
+			return true
+		}
+	}
+	return false
+}
+
+func anyOfList(want, have []string) bool {
+	if len(want) == 0 {
+		return true
+	}
+	for _, h := range have {
+		if anyOf(want, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// Query is one retrieval request.
+type Query struct {
+	// Question is the user's natural-language question.
+	Question string `json:"question"`
+	// Mode defaults to ModeNormal when empty.
+	Mode Mode `json:"mode"`
+	// SelectedText is the only context in ModeSelectedText.
+	SelectedText string `json:"selected_text,omitempty"`
+	// SourceDocPath and SourceSection locate the selection for its citation.
+	SourceDocPath string `json:"source_doc_path,omitempty"`
+	SourceSection string `json:"source_section,omitempty"`
+	// TopK is the number of hits asked of the store (1..100).
+	TopK int `json:"top_k"`
+	// Threshold is the minimum score a hit must reach (0..1).
+	Threshold float64 `json:"threshold"`
+	// Filters restrict the search.
+	Filters Filters `json:"filters"`
+	// NoDedup keeps near-duplicate chunks instead of dropping them.
+	NoDedup bool `json:"no_dedup,omitempty"`
+}
+
+// Chunk is one piece of a document as stored in a collection or index.
+// Fields the source does not have stay empty (or nil): they are shown as
+// missing, never invented.
+type Chunk struct {
+	// ID is the point or chunk id.
+	ID string `json:"id"`
+	// Text is the chunk's content.
+	Text string `json:"text"`
+	// URL is the citation URL as stored (absolute or site-relative), if any.
+	URL string `json:"url,omitempty"`
+	// DocPath is the source file, e.g. "docs/module-1-ros2/01-what-is-ros2.md".
+	DocPath string `json:"doc_path,omitempty"`
+	// PageSlug is the page's front matter slug, when known.
+	PageSlug string `json:"page_slug,omitempty"`
+	// Title is the page title.
+	Title string `json:"title,omitempty"`
+	// Section is the heading the chunk sits under.
+	Section string `json:"section,omitempty"`
+	// HeadingID is the section heading's explicit id ({#id}), when known.
+	HeadingID string `json:"heading_id,omitempty"`
+	// Breadcrumb is the chain of headings from the page title to Section.
+	Breadcrumb []string `json:"breadcrumb,omitempty"`
+	// Module and Chapter place the chunk in the course.
+	Module  string `json:"module,omitempty"`
+	Chapter string `json:"chapter,omitempty"`
+	// ChunkIndex is the chunk's position in its document (reading order),
+	// and TotalChunks the number of chunks of that document; nil when unknown.
+	ChunkIndex  *int `json:"chunk_index"`
+	TotalChunks *int `json:"total_chunks"`
+	// ContentType and Tags come from front matter or payload.
+	ContentType string   `json:"content_type,omitempty"`
+	Tags        []string `json:"tags,omitempty"`
+	// ContentHash is a hash of the text (SHA-256 hex when ragscope made it).
+	ContentHash string `json:"content_hash,omitempty"`
+	// Extra holds payload fields that no mapping claimed, rendered as text.
+	Extra map[string]string `json:"extra,omitempty"`
+}
+
+// Index returns the chunk index and whether it is known.
+func (c *Chunk) Index() (int, bool) {
+	if c.ChunkIndex == nil {
+		return 0, false
+	}
+	return *c.ChunkIndex, true
+}
+
+// IntPtr returns a pointer to v; handy for Chunk.ChunkIndex and TotalChunks.
+func IntPtr(v int) *int { return &v }
+
+// ScoredChunk is what a Store returns: a chunk and its similarity score.
+type ScoredChunk struct {
+	Chunk Chunk
+	Score float64
+}
+
+// Citation is where a hit can be cited.
+type Citation struct {
+	// URL is the citation link ("" when neither a payload URL nor a doc path
+	// was available).
+	URL string `json:"url"`
+	// Source says how URL was obtained: "payload", "built" or "none".
+	Source  string `json:"source"`
+	Title   string `json:"title"`
+	Section string `json:"section"`
+	DocPath string `json:"doc_path,omitempty"`
+}
+
+// Hit is a ranked chunk in a result.
+type Hit struct {
+	// Rank counts from 1 among kept hits.
+	Rank     int      `json:"rank"`
+	Score    float64  `json:"score"`
+	Chunk    Chunk    `json:"chunk"`
+	Citation Citation `json:"citation"`
+}
+
+// DroppedHit is a hit left out of the context, kept so explorers can show it.
+type DroppedHit struct {
+	Hit
+	// Reason is "duplicate" or "below_threshold".
+	Reason string `json:"reason"`
+	// DuplicateOf is the rank of the kept hit this one duplicates (0 if not a duplicate).
+	DuplicateOf int `json:"duplicate_of,omitempty"`
+	// Similarity is the token Jaccard similarity with DuplicateOf (1 for equal hashes).
+	Similarity float64 `json:"similarity,omitempty"`
+}
+
+// Drop reasons.
+const (
+	ReasonDuplicate      = "duplicate"
+	ReasonBelowThreshold = "below_threshold"
+)
+
+// Timings records how long each stage took.
+type Timings struct {
+	Embed  time.Duration `json:"-"`
+	Search time.Duration `json:"-"`
+	Post   time.Duration `json:"-"`
+	Total  time.Duration `json:"-"`
+}
+
+// Params are the parameters a result was produced with.
+type Params struct {
+	TopK       int     `json:"top_k"`
+	Threshold  float64 `json:"threshold"`
+	Dedup      bool    `json:"dedup"`
+	Filters    Filters `json:"filters"`
+	Backend    string  `json:"backend"`
+	Collection string  `json:"collection"`
+	Model      string  `json:"model"`
+	SlugStyle  string  `json:"slug_style"`
+}
+
+// Grounded is what an answering agent receives.
+type Grounded struct {
+	// Sufficient is false when there is nothing to ground an answer on.
+	Sufficient bool `json:"sufficient_context"`
+	// Instruction is the system instruction of the grounding policy.
+	Instruction string `json:"system_instruction"`
+	// Context is the assembled context with [Source N: …] markers.
+	Context string `json:"context"`
+	// Sources lists the citations in Source-number order.
+	Sources []Citation `json:"sources"`
+}
+
+// Result is the outcome of one Retrieve call.
+type Result struct {
+	// Question is the question as used (after truncation).
+	Question string `json:"question"`
+	Mode     Mode   `json:"mode"`
+	// Truncated is true when the question was cut to MaxQuestionLen; then
+	// OriginalLength holds its length in characters.
+	Truncated      bool         `json:"truncated"`
+	OriginalLength int          `json:"original_length,omitempty"`
+	Hits           []Hit        `json:"hits"`
+	Dropped        []DroppedHit `json:"dropped"`
+	Timings        Timings      `json:"-"`
+	Params         Params       `json:"params"`
+	Grounded       Grounded     `json:"grounded"`
+}
+
+// Embedder turns texts into vectors. Implementations must be safe for
+// concurrent use and honour ctx.
+type Embedder interface {
+	// Embed returns one vector per text, in order.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	// Name is the embedding model's name.
+	Name() string
+	// Dim is the vector length, or 0 when not known until the first call.
+	Dim() int
+}
+
+// SearchRequest is one vector search.
+type SearchRequest struct {
+	Vector    []float32
+	Limit     int
+	Threshold float64
+	Filters   Filters
+}
+
+// Store searches a collection of chunks. Implementations must be safe for
+// concurrent use, read-only, and honour ctx.
+type Store interface {
+	// Search returns at most req.Limit chunks with score >= req.Threshold
+	// that match req.Filters, best first.
+	Search(ctx context.Context, req SearchRequest) ([]ScoredChunk, error)
+	// Stats describes the collection.
+	Stats(ctx context.Context) (Stats, error)
+}
+
+// Walker is implemented by stores that can list every chunk (link audits).
+type Walker interface {
+	// Walk calls fn with successive pages of chunks until all were seen,
+	// fn returns an error, or ctx ends. total is the expected number of
+	// chunks (or -1 when unknown), for progress.
+	Walk(ctx context.Context, fn func(page []Chunk, total int) error) error
+}
+
+// Collection statuses.
+const (
+	StatusReady    = "ready"
+	StatusEmpty    = "empty"
+	StatusNotFound = "not_found"
+)
+
+// Stats describes a collection or index.
+type Stats struct {
+	Backend    string `json:"backend"`
+	Collection string `json:"collection"`
+	// Status is StatusReady, StatusEmpty or StatusNotFound.
+	Status     string `json:"status"`
+	Points     int64  `json:"points"`
+	VectorSize int    `json:"vector_size"`
+	Distance   string `json:"distance"`
+	// PayloadFields are the payload fields present (from a sample).
+	PayloadFields []string `json:"payload_fields"`
+	// IndexedFields are payload fields with an index.
+	IndexedFields []string `json:"indexed_fields,omitempty"`
+	// Mapping tells which payload field feeds each chunk field.
+	Mapping map[string]string `json:"mapping,omitempty"`
+	// Facets lists values present per filter field (module, chapter,
+	// content_type, tag), for filter pickers.
+	Facets map[string][]string `json:"facets,omitempty"`
+	// Collections lists the collections that exist (when not found).
+	Collections []string `json:"collections,omitempty"`
+	// Notes are human remarks (e.g. "REST port 6333 mapped to gRPC 6334").
+	Notes []string `json:"notes,omitempty"`
+}

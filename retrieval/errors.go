@@ -15,6 +15,7 @@ var (
 	ErrTopKRange      = &ValidationError{Field: "top_k", Msg: fmt.Sprintf("top_k must be between %d and %d.", MinTopK, MaxTopK)}
 	ErrThresholdRange = &ValidationError{Field: "threshold", Msg: "threshold must be between 0.0 and 1.0."}
 	ErrUnknownMode    = &ValidationError{Field: "mode", Msg: `mode must be "normal" or "selected_text_only".`}
+	ErrNoWords        = &ValidationError{Field: "question", Msg: "The question has no letters or digits to search for. Type a question in words."}
 )
 
 // ValidationError is a query the caller can fix. It matches ErrInvalidQuery

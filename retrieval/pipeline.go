@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -90,6 +91,9 @@ func Normalize(q Query) (Query, bool, int, error) {
 	if strings.TrimSpace(q.Question) == "" {
 		return q, false, 0, ErrEmptyQuestion
 	}
+	if !hasWord(q.Question) {
+		return q, false, 0, ErrNoWords
+	}
 	if q.Mode == ModeSelectedText && strings.TrimSpace(q.SelectedText) == "" {
 		return q, false, 0, ErrEmptySelection
 	}
@@ -106,6 +110,10 @@ func Normalize(q Query) (Query, bool, int, error) {
 		return q, true, n, nil
 	}
 	return q, false, n, nil
+}
+
+func hasWord(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
 
 func truncateRunes(s string, n int) string {

@@ -163,6 +163,9 @@ var (
 // text content with links reduced to their text, inline HTML/JSX removed and
 // emphasis markers and inline-code backticks dropped.
 func HeadingText(md string) string {
+	if !strings.ContainsAny(md, "[<*_`") {
+		return strings.TrimSpace(md)
+	}
 	s := mdLink.ReplaceAllString(md, "$1")
 	s = htmlTag.ReplaceAllString(s, "")
 	s = starEmphasis.ReplaceAllString(s, "$1")

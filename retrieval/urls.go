@@ -3,7 +3,6 @@ package retrieval
 import (
 	"net/url"
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -53,6 +52,11 @@ func (b URLBuilder) Build(docPath, pageSlug, section, headingID string) string {
 	route := DocRoute(docPath, pageSlug)
 	u := joinBase(b.DocsBase, route)
 	anchor := headingID
+	if anchor == "" {
+		// A section title taken from markdown source may still carry its
+		// explicit id ("Quality of Service {#qos}"), which is the anchor.
+		section, anchor = SplitHeadingID(section)
+	}
 	if anchor == "" && strings.TrimSpace(section) != "" {
 		style := b.Style
 		if style == "" {
@@ -84,7 +88,12 @@ func DocRoute(docPath, pageSlug string) string {
 		}
 	}
 	dir, file := path.Split(p)
-	dir = StripPathNumberPrefixes(strings.TrimSuffix(dir, "/"))
+	dir = strings.TrimSuffix(dir, "/")
+	// Docusaurus recognises an index doc by its name before number prefixes
+	// are stripped, case-insensitively: "guides/Guides.md" and
+	// "01-guides/01-guides.md" are folder routes, "01-guides/guides.md" is not.
+	rawFile, rawDir := strings.ToLower(file), strings.ToLower(path.Base(dir))
+	dir = StripPathNumberPrefixes(dir)
 	file = StripNumberPrefix(file)
 	if s := strings.TrimSpace(pageSlug); s != "" {
 		if strings.HasPrefix(s, "/") {
@@ -95,8 +104,7 @@ func DocRoute(docPath, pageSlug string) string {
 		}
 		return dir + "/" + s
 	}
-	lower := strings.ToLower(file)
-	if lower == "index" || lower == "readme" || (dir != "" && file == path.Base(dir)) {
+	if rawFile == "index" || rawFile == "readme" || (dir != "" && rawFile == rawDir) {
 		if dir == "" {
 			return ""
 		}
@@ -108,24 +116,49 @@ func DocRoute(docPath, pageSlug string) string {
 	return dir + "/" + file
 }
 
-var (
-	numberPrefix       = regexp.MustCompile(`^(\d+)(\s*[-_.]+\s*)(.*)$`)
-	ignoredPrefixDate  = regexp.MustCompile(`^((\d{2}|\d{4})[-_.]\d{2}([-_.](\d{2}|\d{4}))?)(.*)$`)
-	ignoredPrefixVersn = regexp.MustCompile(`^(\d+[-_.]\d+)(.*)$`)
-)
-
 // StripNumberPrefix removes a Docusaurus number prefix ("01-intro" ->
 // "intro", "3 - Setup" -> "Setup"), leaving date-like ("2021-01-31-x") and
 // version-like ("1.1-intro") names alone, as Docusaurus does.
 func StripNumberPrefix(name string) string {
-	if ignoredPrefixDate.MatchString(name) || ignoredPrefixVersn.MatchString(name) {
+	d := leadingDigits(name)
+	if d == 0 {
 		return name
 	}
-	if m := numberPrefix.FindStringSubmatch(name); m != nil {
-		return m[3]
+	// Version-like "1.1-x" and date-like "2021-01-31" / "31.01.2021" are kept:
+	// digits, a separator, digits.
+	if d < len(name) && isPrefixSep(name[d]) && leadingDigits(name[d+1:]) > 0 {
+		return name
 	}
-	return name
+	i := d
+	for i < len(name) && name[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(name) && isPrefixSep(name[j]) {
+		j++
+	}
+	if j == i {
+		return name
+	}
+	for j < len(name) && name[j] == ' ' {
+		j++
+	}
+	// A name must follow the prefix, and not start with a separator.
+	if j == len(name) || isPrefixSep(name[j]) {
+		return name
+	}
+	return name[j:]
 }
+
+func leadingDigits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+func isPrefixSep(c byte) bool { return c == '-' || c == '_' || c == '.' }
 
 // StripPathNumberPrefixes applies StripNumberPrefix to every path segment.
 func StripPathNumberPrefixes(p string) string {

@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"ragscope/config"
+	"ragscope/retrieval"
+	"ragscope/retrieval/local"
+	"ragscope/retrieval/local/demo"
+)
+
+// Backend is an opened backend: the pipeline over its embedder and store,
+// and what the commands and the TUI show about it.
+type Backend struct {
+	// Kind is demo, local or qdrant.
+	Kind config.Backend
+	// Label describes the backend for headers.
+	Label string
+	// Collection is the collection or index name.
+	Collection string
+	// Pipeline answers queries.
+	Pipeline *retrieval.Pipeline
+	// Walker lists every chunk (nil when the backend cannot).
+	Walker retrieval.Walker
+	// Site is the Docusaurus site the citations point into, when known
+	// (the demo's embedded site, or the --site folder).
+	Site fs.FS
+	// Points is the number of chunks, or -1 when unknown.
+	Points int64
+	// Notes are remarks for headers (e.g. a mapped port, index warnings).
+	Notes []string
+	// Close releases connections.
+	Close func() error
+}
+
+// Model is the embedding model's name.
+func (b *Backend) Model() string {
+	if b.Pipeline == nil || b.Pipeline.Embedder == nil {
+		return ""
+	}
+	return b.Pipeline.Embedder.Name()
+}
+
+// Header is the first line of human output: which backend answers.
+func (b *Backend) Header() string {
+	s := "ragscope · " + b.Label
+	if b.Collection != "" && b.Kind == config.BackendQdrant {
+		s += " · collection " + b.Collection
+	}
+	if b.Points >= 0 {
+		s += fmt.Sprintf(" · %d chunks", b.Points)
+	}
+	if m := b.Model(); m != "" {
+		s += " · " + m
+	}
+	return cleanLine(s)
+}
+
+// OpenBackend opens the configured backend once per run. selectionOnly
+// skips what selected-text mode does not need (no index is built and no
+// server is contacted, but the URL builder is configured).
+func (a *App) OpenBackend(ctx context.Context, selectionOnly bool) (*Backend, error) {
+	if err := a.Cfg.Validate(); err != nil {
+		if !(selectionOnly && a.Cfg.Resolved() == config.BackendQdrant) {
+			return nil, err
+		}
+	}
+	var (
+		be  *Backend
+		err error
+	)
+	switch a.Cfg.Resolved() {
+	case config.BackendQdrant:
+		be, err = a.openQdrant(ctx, selectionOnly)
+	case config.BackendLocal:
+		be, err = a.openLocal(ctx)
+	default:
+		be, err = a.openDemo(ctx, selectionOnly)
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.backends = append(a.backends, be)
+	return be, nil
+}
+
+func (a *App) slugStyle() retrieval.SlugStyle {
+	s, _ := retrieval.ParseSlugStyle(a.Cfg.SlugStyle)
+	return s
+}
+
+// urlBuilder is the config's URL builder with corpus defaults filled in.
+func (a *App) urlBuilder(c *local.Corpus) retrieval.URLBuilder {
+	b := a.Cfg.URLBuilder()
+	if c != nil {
+		if b.DocsBase == "" {
+			b.DocsBase = c.DocsBase
+		}
+		if b.SiteURL == "" {
+			b.SiteURL = c.SiteURL
+		}
+	}
+	return b
+}
+
+func (a *App) openDemo(ctx context.Context, selectionOnly bool) (*Backend, error) {
+	be := &Backend{Kind: config.BackendDemo, Label: "demo textbook (embedded, offline embedder)", Collection: demo.Name, Site: demo.Site(), Points: -1}
+	if selectionOnly {
+		be.Pipeline = &retrieval.Pipeline{URLs: a.urlBuilder(&local.Corpus{DocsBase: demo.DocsBaseURL, SiteURL: demo.SiteURL}), Backend: string(be.Kind), Collection: be.Collection}
+		return be, nil
+	}
+	ix, corpus, err := local.OpenDemo(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a.fillLocal(be, ix, corpus)
+	return be, nil
+}
+
+func (a *App) openLocal(ctx context.Context) (*Backend, error) {
+	var (
+		ix     *local.Index
+		corpus *local.Corpus
+		err    error
+	)
+	be := &Backend{Kind: config.BackendLocal, Points: -1}
+	if a.Cfg.IndexFile != "" {
+		ix, corpus, err = local.LoadIndex(ctx, a.Cfg.IndexFile, local.LoadOptions{})
+		be.Label = "local index " + a.Cfg.IndexFile
+	} else {
+		ix, corpus, err = local.BuildDir(ctx, a.Cfg.DocsDir, local.BuildOptions{BaseURL: a.Cfg.DocsBaseURL})
+		be.Label = "local docs " + a.Cfg.DocsDir
+		if err == nil {
+			if st, serr := os.Stat(filepath.Join(a.Cfg.DocsDir, "..", "docusaurus.config.js")); serr == nil && !st.IsDir() {
+				be.Site = os.DirFS(filepath.Join(a.Cfg.DocsDir, ".."))
+			}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range corpus.Warnings {
+		be.Notes = append(be.Notes, "warning: "+w.String())
+	}
+	a.fillLocal(be, ix, corpus)
+	return be, nil
+}
+
+func (a *App) fillLocal(be *Backend, ix *local.Index, corpus *local.Corpus) {
+	info := ix.Info()
+	be.Collection = info.Name
+	be.Points = int64(ix.Len())
+	be.Walker = ix
+	be.Pipeline = &retrieval.Pipeline{
+		Embedder:   corpus.Embedder,
+		Store:      ix,
+		URLs:       a.urlBuilder(corpus),
+		Backend:    string(be.Kind),
+		Collection: info.Name,
+	}
+	if a.Cfg.SiteDir != "" {
+		be.Site = os.DirFS(a.Cfg.SiteDir)
+	}
+}

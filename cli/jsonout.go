@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"ragscope/retrieval"
+)
+
+// QuerySchema names the version of the query JSON document.
+const QuerySchema = "ragscope.query/v1"
+
+// BackendJSON describes the backend in JSON output.
+type BackendJSON struct {
+	Kind       string `json:"kind"`
+	Name       string `json:"name"`
+	Collection string `json:"collection"`
+	Model      string `json:"model"`
+}
+
+// QueryJSON is the stable JSON document of `ragscope query --json`.
+type QueryJSON struct {
+	Schema         string        `json:"schema"`
+	Backend        BackendJSON   `json:"backend"`
+	Query          string        `json:"query"`
+	Mode           string        `json:"mode"`
+	Truncated      bool          `json:"truncated"`
+	OriginalLength int           `json:"original_length,omitempty"`
+	Params         ParamsJSON    `json:"params"`
+	Count          int           `json:"count"`
+	Results        []HitJSON     `json:"results"`
+	Dropped        []DroppedJSON `json:"dropped"`
+	TimingsMS      TimingsJSON   `json:"timings_ms"`
+	Grounded       GroundedJSON  `json:"grounded"`
+}
+
+// ParamsJSON are the parameters used.
+type ParamsJSON struct {
+	TopK      int               `json:"top_k"`
+	Threshold float64           `json:"threshold"`
+	Dedup     bool              `json:"dedup"`
+	Filters   retrieval.Filters `json:"filters"`
+	SlugStyle string            `json:"slug_style"`
+}
+
+// HitJSON is one ranked chunk.
+type HitJSON struct {
+	Rank        int               `json:"rank"`
+	Score       float64           `json:"score"`
+	ChunkID     string            `json:"chunk_id"`
+	Title       string            `json:"title"`
+	Section     string            `json:"section"`
+	URL         string            `json:"url"`
+	URLSource   string            `json:"url_source"`
+	DocPath     string            `json:"doc_path"`
+	Module      string            `json:"module"`
+	Chapter     string            `json:"chapter"`
+	ChunkIndex  *int              `json:"chunk_index"`
+	TotalChunks *int              `json:"total_chunks"`
+	ContentType string            `json:"content_type"`
+	Tags        []string          `json:"tags"`
+	ContentHash string            `json:"content_hash"`
+	Text        string            `json:"text"`
+	Extra       map[string]string `json:"extra,omitempty"`
+}
+
+// DroppedJSON is a chunk left out, and why.
+type DroppedJSON struct {
+	HitJSON
+	Reason      string  `json:"reason"`
+	DuplicateOf int     `json:"duplicate_of,omitempty"`
+	Similarity  float64 `json:"similarity,omitempty"`
+}
+
+// TimingsJSON are stage timings in milliseconds.
+type TimingsJSON struct {
+	Embed  float64 `json:"embed"`
+	Search float64 `json:"search"`
+	Post   float64 `json:"post"`
+	Total  float64 `json:"total"`
+}
+
+// GroundedJSON is what an answering agent receives.
+type GroundedJSON struct {
+	SufficientContext bool         `json:"sufficient_context"`
+	SystemInstruction string       `json:"system_instruction"`
+	Context           string       `json:"context"`
+	Sources           []SourceJSON `json:"sources"`
+}
+
+// SourceJSON is the citation of "[Source N: …]".
+type SourceJSON struct {
+	N       int    `json:"n"`
+	Title   string `json:"title"`
+	Section string `json:"section"`
+	URL     string `json:"url"`
+}
+
+func hitJSON(h retrieval.Hit) HitJSON {
+	tags := h.Chunk.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	return HitJSON{
+		Rank: h.Rank, Score: h.Score, ChunkID: h.Chunk.ID,
+		Title: h.Chunk.Title, Section: h.Chunk.Section,
+		URL: h.Citation.URL, URLSource: h.Citation.Source,
+		DocPath: h.Chunk.DocPath, Module: h.Chunk.Module, Chapter: h.Chunk.Chapter,
+		ChunkIndex: h.Chunk.ChunkIndex, TotalChunks: h.Chunk.TotalChunks,
+		ContentType: h.Chunk.ContentType, Tags: tags, ContentHash: h.Chunk.ContentHash,
+		Text: h.Chunk.Text, Extra: h.Chunk.Extra,
+	}
+}
+
+func backendJSON(be *Backend) BackendJSON {
+	return BackendJSON{Kind: string(be.Kind), Name: be.Label, Collection: be.Collection, Model: be.Model()}
+}
+
+func queryJSON(be *Backend, res retrieval.Result) QueryJSON {
+	out := QueryJSON{
+		Schema:         QuerySchema,
+		Backend:        backendJSON(be),
+		Query:          res.Question,
+		Mode:           string(res.Mode),
+		Truncated:      res.Truncated,
+		OriginalLength: res.OriginalLength,
+		Params: ParamsJSON{
+			TopK: res.Params.TopK, Threshold: res.Params.Threshold, Dedup: res.Params.Dedup,
+			Filters: res.Params.Filters, SlugStyle: res.Params.SlugStyle,
+		},
+		Count:   len(res.Hits),
+		Results: make([]HitJSON, 0, len(res.Hits)),
+		Dropped: make([]DroppedJSON, 0, len(res.Dropped)),
+		TimingsMS: TimingsJSON{
+			Embed: ms(res.Timings.Embed), Search: ms(res.Timings.Search),
+			Post: ms(res.Timings.Post), Total: ms(res.Timings.Total),
+		},
+		Grounded: GroundedJSON{
+			SufficientContext: res.Grounded.Sufficient,
+			SystemInstruction: res.Grounded.Instruction,
+			Context:           res.Grounded.Context,
+			Sources:           make([]SourceJSON, 0, len(res.Grounded.Sources)),
+		},
+	}
+	for _, h := range res.Hits {
+		out.Results = append(out.Results, hitJSON(h))
+	}
+	for _, d := range res.Dropped {
+		out.Dropped = append(out.Dropped, DroppedJSON{HitJSON: hitJSON(d.Hit), Reason: d.Reason, DuplicateOf: d.DuplicateOf, Similarity: d.Similarity})
+	}
+	for i, s := range res.Grounded.Sources {
+		out.Grounded.Sources = append(out.Grounded.Sources, SourceJSON{N: i + 1, Title: s.Title, Section: s.Section, URL: s.URL})
+	}
+	return out
+}

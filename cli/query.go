@@ -1,0 +1,257 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"ragscope/retrieval"
+)
+
+type queryFlags struct {
+	topK          int
+	threshold     float64
+	modules       []string
+	chapters      []string
+	types         []string
+	tags          []string
+	noDedup       bool
+	json          bool
+	context       bool
+	selected      string
+	sourceDoc     string
+	sourceSection string
+}
+
+func (a *App) newQueryCmd() *cobra.Command {
+	var qf queryFlags
+	cmd := &cobra.Command{
+		Use:   "query QUESTION",
+		Short: "Retrieve the chunks a question gets, with scores, citations and timings",
+		Long: `Embed QUESTION, search the configured backend and print the ranked chunks
+with their scores, citation URLs and a preview, then the timings per stage.
+
+With --selected-text the text (or standard input with '-') is the only
+context: no embedding and no vector search run, as in a chatbot's
+"ask about the selection" mode.
+
+Exit codes: 0 results found, 1 no results, 2 missing credentials or config,
+3 backend unreachable, 64 bad usage (empty question, --top-k outside 1..100,
+--threshold outside 0..1).`,
+		Example: `  ragscope query "What is ROS 2?"
+  ragscope query -k 10 --threshold 0.3 --module module-1-ros2 "how do nodes talk?"
+  ragscope query --json "what is URDF?" | jq '.results[0].url'
+  pbpaste | ragscope query --selected-text - --source-doc docs/intro.md "summarise this"`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return Usagef("query takes exactly one QUESTION argument (quote it), got %d", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !changedFlag(cmd.Flags(), "top-k") {
+				qf.topK = a.Cfg.TopK
+			}
+			if !changedFlag(cmd.Flags(), "threshold") {
+				qf.threshold = a.Cfg.Threshold
+			}
+			if !changedFlag(cmd.Flags(), "no-dedup") {
+				qf.noDedup = !a.Cfg.Dedup
+			}
+			return a.runQuery(cmd, args[0], qf)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVarP(&qf.topK, "top-k", "k", 5, "number of chunks to retrieve, 1..100 (env RAGSCOPE_TOP_K)")
+	f.Float64Var(&qf.threshold, "threshold", 0, "minimum score a chunk needs, 0..1 (env RAGSCOPE_THRESHOLD)")
+	f.StringArrayVar(&qf.modules, "module", nil, "only chunks of this module (repeatable: any of)")
+	f.StringArrayVar(&qf.chapters, "chapter", nil, "only chunks of this chapter (repeatable: any of)")
+	f.StringArrayVar(&qf.types, "type", nil, "only chunks of this content type (repeatable: any of)")
+	f.StringArrayVar(&qf.tags, "tag", nil, "only chunks with this tag (repeatable: any of)")
+	f.BoolVar(&qf.noDedup, "no-dedup", false, "keep near-duplicate chunks")
+	f.BoolVar(&qf.json, "json", false, "print the result as JSON (schema in the README)")
+	f.BoolVar(&qf.context, "context", false, "also print the grounded system instruction and context")
+	f.StringVar(&qf.selected, "selected-text", "", "selected-text mode: TEXT, or - to read it from standard input")
+	f.StringVar(&qf.sourceDoc, "source-doc", "", "selected-text mode: doc path the selection comes from")
+	f.StringVar(&qf.sourceSection, "source-section", "", "selected-text mode: section the selection comes from")
+	return cmd
+}
+
+func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error {
+	q := retrieval.Query{
+		Question:  question,
+		Mode:      retrieval.ModeNormal,
+		TopK:      qf.topK,
+		Threshold: qf.threshold,
+		Filters: retrieval.Filters{
+			Modules: qf.modules, Chapters: qf.chapters, ContentTypes: qf.types, Tags: qf.tags,
+		},
+		NoDedup: qf.noDedup,
+	}
+	if changedFlag(cmd.Flags(), "selected-text") {
+		text := qf.selected
+		if text == "-" {
+			b, err := io.ReadAll(io.LimitReader(a.Stdin, 8<<20))
+			if err != nil {
+				return fmt.Errorf("read selected text from standard input: %w", err)
+			}
+			text = string(b)
+		}
+		q.Mode = retrieval.ModeSelectedText
+		q.SelectedText = text
+		q.SourceDocPath = qf.sourceDoc
+		q.SourceSection = qf.sourceSection
+	} else if qf.sourceDoc != "" || qf.sourceSection != "" {
+		return Usagef("--source-doc and --source-section go with --selected-text")
+	}
+	// Validate before opening a backend: bad input costs no network call.
+	if _, _, _, err := retrieval.Normalize(q); err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	be, err := a.OpenBackend(ctx, q.Mode == retrieval.ModeSelectedText)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := a.withTimeout(ctx)
+	defer cancel()
+	res, err := be.Pipeline.Retrieve(ctx, q)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if qf.json {
+		if err := writeJSON(out, queryJSON(be, res)); err != nil {
+			return err
+		}
+	} else {
+		writeQueryText(out, be, res, qf.context)
+	}
+	if len(res.Hits) == 0 {
+		return &ExitError{Code: ExitNoResults}
+	}
+	return nil
+}
+
+// writeQueryText prints a result for people. Every string from the
+// collection goes through clean (no terminal escapes reach the screen).
+func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext bool) {
+	fmt.Fprintln(w, be.Header())
+	mode := ""
+	if res.Mode == retrieval.ModeSelectedText {
+		mode = " · selected text only (no vector search)"
+	}
+	fmt.Fprintf(w, "Query: %q%s\n", cleanLine(res.Question), mode)
+	if res.Truncated {
+		fmt.Fprintf(w, "Note: the question had %d characters and was truncated to %d before embedding.\n", res.OriginalLength, retrieval.MaxQuestionLen)
+	}
+	if res.Mode == retrieval.ModeNormal {
+		fmt.Fprintf(w, "top_k %d · threshold %.2f · dedup %s%s\n", res.Params.TopK, res.Params.Threshold, onOff(res.Params.Dedup), filterText(res.Params.Filters))
+	}
+	fmt.Fprintln(w)
+	if len(res.Hits) == 0 {
+		fmt.Fprintln(w, "No results. Try a lower --threshold, fewer filters or other words.")
+	}
+	for _, h := range res.Hits {
+		fmt.Fprintf(w, "%2d. [%.3f] %s\n", h.Rank, h.Score, cleanLine(titleSection(h.Chunk)))
+		if place := placeText(h.Chunk); place != "" {
+			fmt.Fprintf(w, "    %s\n", place)
+		}
+		if h.Citation.URL != "" {
+			fmt.Fprintf(w, "    %s\n", cleanLine(h.Citation.URL))
+		} else {
+			fmt.Fprintln(w, "    (no citation URL: the chunk has neither a URL nor a doc path)")
+		}
+		fmt.Fprintf(w, "    %s\n", preview(h.Chunk.Text, 110))
+	}
+	if len(res.Dropped) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "Left out (%d):\n", len(res.Dropped))
+		for _, d := range res.Dropped {
+			fmt.Fprintf(w, "  - [%.3f] %s: %s\n", d.Score, dropReason(d, res.Params.Threshold), cleanLine(titleSection(d.Chunk)))
+		}
+	}
+	if withContext {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "System instruction:")
+		fmt.Fprintln(w, res.Grounded.Instruction)
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "Context (%d characters, ~%d tokens):\n", len([]rune(res.Grounded.Context)), ApproxTokens(res.Grounded.Context))
+		fmt.Fprintln(w, cleanText(res.Grounded.Context))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "%d %s · %s\n", len(res.Hits), plural(len(res.Hits), "result", "results"), timingText(res.Timings))
+}
+
+func dropReason(d retrieval.DroppedHit, threshold float64) string {
+	if d.Reason == retrieval.ReasonDuplicate {
+		return fmt.Sprintf("duplicate of #%d (similarity %.2f)", d.DuplicateOf, d.Similarity)
+	}
+	return fmt.Sprintf("below %.2f", threshold)
+}
+
+func titleSection(c retrieval.Chunk) string {
+	title := c.Title
+	if title == "" {
+		title = c.DocPath
+	}
+	if title == "" {
+		title = "(untitled)"
+	}
+	if c.Section != "" {
+		return title + " - " + c.Section
+	}
+	return title
+}
+
+func placeText(c retrieval.Chunk) string {
+	var parts []string
+	if c.Module != "" {
+		parts = append(parts, c.Module)
+	}
+	if c.Chapter != "" {
+		parts = append(parts, c.Chapter)
+	}
+	s := strings.Join(parts, " / ")
+	if i, ok := c.Index(); ok {
+		if c.TotalChunks != nil {
+			s += fmt.Sprintf(" · chunk %d/%d", i+1, *c.TotalChunks)
+		} else {
+			s += fmt.Sprintf(" · chunk %d", i+1)
+		}
+	}
+	return cleanLine(strings.TrimPrefix(s, " · "))
+}
+
+func filterText(f retrieval.Filters) string {
+	var parts []string
+	add := func(name string, v []string) {
+		if len(v) > 0 {
+			parts = append(parts, name+"="+strings.Join(v, "|"))
+		}
+	}
+	add("module", f.Modules)
+	add("chapter", f.Chapters)
+	add("type", f.ContentTypes)
+	add("tag", f.Tags)
+	if len(parts) == 0 {
+		return ""
+	}
+	return " · filters " + cleanLine(strings.Join(parts, " "))
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"ragscope/retrieval"
+)
+
+// StatsSchema names the version of the stats JSON document.
+const StatsSchema = "ragscope.stats/v1"
+
+// StatsJSON is the JSON document of `ragscope stats --json`.
+type StatsJSON struct {
+	Schema  string          `json:"schema"`
+	Backend BackendJSON     `json:"backend"`
+	Stats   retrieval.Stats `json:"stats"`
+	Notes   []string        `json:"notes,omitempty"`
+}
+
+func (a *App) newStatsCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "stats",
+		Short: "Describe the collection or index: status, points, vectors, payload fields",
+		Long: `Print the backend in use and its collection: status (ready, empty or
+not_found), point count, vector size and distance, payload fields present,
+indexed fields, the payload mapping detected and the filter values present.
+
+Exit codes: 0 ready or empty, 2 missing config, 3 backend unreachable or the
+collection does not exist.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			be, err := a.OpenBackend(ctx, false)
+			if err != nil {
+				return err
+			}
+			ctx, cancel := a.withTimeout(ctx)
+			defer cancel()
+			st, err := be.Pipeline.Store.Stats(ctx)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				if err := writeJSON(out, StatsJSON{Schema: StatsSchema, Backend: backendJSON(be), Stats: st, Notes: be.Notes}); err != nil {
+					return err
+				}
+			} else {
+				writeStatsText(out, be, st)
+			}
+			if st.Status == retrieval.StatusNotFound {
+				return &ExitError{Code: ExitBackend}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the stats as JSON")
+	return cmd
+}
+
+func writeStatsText(w io.Writer, be *Backend, st retrieval.Stats) {
+	fmt.Fprintln(w, be.Header())
+	fmt.Fprintln(w)
+	row := func(k, v string) { fmt.Fprintf(w, "%-16s %s\n", k+":", cleanLine(v)) }
+	row("Backend", st.Backend)
+	row("Collection", st.Collection)
+	row("Status", st.Status)
+	if st.Status == retrieval.StatusNotFound {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "The collection %q does not exist. Run your ingestion pipeline first, or set QDRANT_COLLECTION to one of the collections below.\n", cleanLine(st.Collection))
+		if len(st.Collections) == 0 {
+			fmt.Fprintln(w, "(the server has no collections)")
+		}
+		for _, c := range st.Collections {
+			fmt.Fprintf(w, "  - %s\n", cleanLine(c))
+		}
+		return
+	}
+	row("Points", fmt.Sprint(st.Points))
+	row("Vector size", fmt.Sprintf("%d (%s)", st.VectorSize, st.Distance))
+	if m := be.Model(); m != "" {
+		row("Embedder", m)
+	}
+	row("Payload fields", strings.Join(st.PayloadFields, ", "))
+	if len(st.IndexedFields) > 0 {
+		row("Indexed fields", strings.Join(st.IndexedFields, ", "))
+	}
+	if len(st.Mapping) > 0 {
+		keys := make([]string, 0, len(st.Mapping))
+		for k := range st.Mapping {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		fmt.Fprintln(w, "Mapping:")
+		for _, k := range keys {
+			fmt.Fprintf(w, "  %-14s <- %s\n", k, cleanLine(st.Mapping[k]))
+		}
+	}
+	if len(st.Facets) > 0 {
+		keys := make([]string, 0, len(st.Facets))
+		for k := range st.Facets {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		fmt.Fprintln(w, "Filter values:")
+		for _, k := range keys {
+			fmt.Fprintf(w, "  %-14s %s\n", k, cleanLine(strings.Join(st.Facets[k], ", ")))
+		}
+	}
+	notes := append(append([]string{}, st.Notes...), be.Notes...)
+	for _, n := range notes {
+		fmt.Fprintf(w, "Note: %s\n", cleanLine(n))
+	}
+	if st.Status == retrieval.StatusEmpty {
+		fmt.Fprintln(w, "\nThe collection is empty: run your ingestion pipeline first.")
+	}
+}

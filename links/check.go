@@ -1,0 +1,222 @@
+package links
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"ragscope/retrieval"
+)
+
+// Status is the outcome of checking one citation URL.
+type Status string
+
+// Statuses. OK and Redirected resolve; PageMissing, AnchorMissing and Error
+// fail an audit; External and NoURL are reported but not checked.
+const (
+	// StatusOK: the page exists and so does the anchor (or there is none).
+	StatusOK Status = "ok"
+	// StatusRedirected: the page is reached through a redirect or another
+	// canonical form (e.g. a trailing-slash mismatch); RedirectTo says where.
+	StatusRedirected Status = "redirected"
+	// StatusPageMissing: no page is served at the URL's path.
+	StatusPageMissing Status = "page_missing"
+	// StatusAnchorMissing: the page exists but has no element with the id.
+	StatusAnchorMissing Status = "anchor_missing"
+	// StatusError: the check itself failed (network error, 5xx after retries).
+	StatusError Status = "error"
+	// StatusExternal: the URL is not on the checked site.
+	StatusExternal Status = "external"
+	// StatusNoURL: the chunk has no citation URL at all.
+	StatusNoURL Status = "no_url"
+)
+
+// String returns the status's wire name.
+func (s Status) String() string { return string(s) }
+
+// Failed reports whether the status fails an audit.
+func (s Status) Failed() bool {
+	return s == StatusPageMissing || s == StatusAnchorMissing || s == StatusError
+}
+
+// Result is the verdict on one citation URL.
+type Result struct {
+	// URL is the URL as cited.
+	URL    string `json:"url"`
+	Status Status `json:"status"`
+	// Page is the route (local) or final URL (live) of the page reached,
+	// when it exists.
+	Page string `json:"page,omitempty"`
+	// Source is the page's source file (local checks).
+	Source string `json:"source,omitempty"`
+	// Anchor is the URL's fragment, decoded.
+	Anchor string `json:"anchor,omitempty"`
+	// RedirectTo is the canonical URL when Status is redirected.
+	RedirectTo string `json:"redirect_to,omitempty"`
+	// Suggestion is the closest existing anchor (anchor_missing) or page URL
+	// (page_missing), when there is one.
+	Suggestion string `json:"suggestion,omitempty"`
+	// Cause explains a failure when it can be told (slug rule mismatch,
+	// front matter slug, renamed page, trailing slash).
+	Cause string `json:"cause,omitempty"`
+	// HTTPStatus is the final response's status code (live checks).
+	HTTPStatus int `json:"http_status,omitempty"`
+	// Error is the check's own error (StatusError).
+	Error string `json:"error,omitempty"`
+}
+
+// Checker checks one citation URL. Implementations are safe for concurrent
+// use and honour ctx.
+type Checker interface {
+	Check(ctx context.Context, rawURL string) Result
+}
+
+// LocalChecker checks URLs against a Site modelled from its source folder.
+type LocalChecker struct {
+	site *Site
+	// hosts accepted as the site's own (lower case, with port if any).
+	hosts map[string]bool
+}
+
+// NewLocalChecker returns a checker for site. URLs on the config's url host
+// and on extraHosts (e.g. the host of a configured docs base URL) are
+// checked; a site-relative URL is always checked; other hosts are external.
+func NewLocalChecker(site *Site, extraHosts ...string) *LocalChecker {
+	c := &LocalChecker{site: site, hosts: map[string]bool{}}
+	if u, err := url.Parse(site.Config.URL); err == nil && u.Host != "" {
+		c.hosts[strings.ToLower(u.Host)] = true
+	}
+	for _, h := range extraHosts {
+		if h != "" {
+			c.hosts[strings.ToLower(h)] = true
+		}
+	}
+	return c
+}
+
+// Site returns the checked site.
+func (c *LocalChecker) Site() *Site { return c.site }
+
+// Check resolves rawURL against the site model. It does no I/O.
+func (c *LocalChecker) Check(_ context.Context, rawURL string) Result {
+	r := Result{URL: rawURL}
+	if strings.TrimSpace(rawURL) == "" {
+		r.Status = StatusNoURL
+		return r
+	}
+	u, err := url.Parse(strings.TrimSpace(rawURL))
+	if err != nil {
+		r.Status, r.Cause = StatusPageMissing, fmt.Sprintf("not a valid URL: %v", err)
+		return r
+	}
+	r.Anchor = u.Fragment
+	if u.Host != "" && len(c.hosts) > 0 && !c.hosts[strings.ToLower(u.Host)] {
+		r.Status = StatusExternal
+		r.Cause = fmt.Sprintf("host %s is not the site's (%s)", u.Host, c.site.Config.URL)
+		return r
+	}
+	if u.Host == "" && !strings.HasPrefix(u.Path, "/") {
+		r.Status = StatusPageMissing
+		r.Cause = "relative URL without a leading slash; citations must be absolute or site-relative"
+		return r
+	}
+	p := c.site.PageByRoute(u.Path)
+	if p == nil || p.Draft {
+		r.Status = StatusPageMissing
+		r.Suggestion, r.Cause = c.diagnosePage(u)
+		return r
+	}
+	r.Page, r.Source = p.Route, p.Source
+	r.Status = StatusOK
+	if u.Path != p.Route && c.site.Config.TrailingSlash != nil {
+		r.Status = StatusRedirected
+		r.RedirectTo = c.site.URL(p, u.Fragment)
+		if *c.site.Config.TrailingSlash {
+			r.Cause = "trailing slash missing: the site sets trailingSlash: true, so hosts redirect to " + p.Route
+		} else {
+			r.Cause = "extra trailing slash: the site sets trailingSlash: false and serves " + p.Route + " (GitHub Pages answers 404 for the slash form)"
+		}
+	}
+	if u.Fragment == "" || p.HasAnchor(u.Fragment) {
+		return r
+	}
+	r.Status = StatusAnchorMissing
+	r.Suggestion, r.Cause = diagnoseAnchor(u.Fragment, p.Headings, p.Anchors())
+	return r
+}
+
+// diagnosePage explains a missing page: a citation built from the file path
+// of a page that has a front matter slug or id, a URL missing the baseUrl,
+// or else the closest existing route (a renamed page).
+func (c *LocalChecker) diagnosePage(u *url.URL) (suggestion, cause string) {
+	s := c.site
+	if p := s.byPath[trimSlash(u.Path)]; p != nil {
+		what := "front matter slug"
+		if p.Slug == "" {
+			what = "front matter id"
+		}
+		return s.URL(p, u.Fragment), fmt.Sprintf("%s mismatch: %s is served at %s, not at its file path", what, p.Source, p.Route)
+	}
+	if s.Config.BaseURL != "/" && !strings.HasPrefix(u.Path, s.Config.BaseURL) {
+		if p := s.PageByRoute(strings.TrimSuffix(s.Config.BaseURL, "/") + u.Path); p != nil {
+			return s.URL(p, u.Fragment), "baseUrl missing: the site is served under " + s.Config.BaseURL
+		}
+	}
+	for _, p := range s.Pages {
+		if p.Draft && trimSlash(p.Route) == trimSlash(u.Path) {
+			return "", fmt.Sprintf("draft page: %s has draft: true and is not published", p.Source)
+		}
+	}
+	if len(s.Pages) == 0 {
+		return "", "the site has no pages"
+	}
+	routes := make([]string, 0, len(s.Pages))
+	for _, p := range s.Pages {
+		if !p.Draft {
+			routes = append(routes, trimSlash(p.Route))
+		}
+	}
+	best, ok := closestRoute(trimSlash(u.Path), routes)
+	if !ok {
+		return "", "no page at " + u.Path
+	}
+	p := s.PageByRoute(best)
+	anchor := u.Fragment
+	if anchor != "" && !p.HasAnchor(anchor) {
+		anchor = ""
+	}
+	return s.URL(p, anchor), fmt.Sprintf("no page at %s; closest existing page is %s (%s), renamed or moved?", u.Path, p.Route, p.Source)
+}
+
+// diagnoseAnchor explains a missing anchor on a page with these headings
+// and anchors: a heading whose id differs from the anchor because the
+// anchor was made with another slug rule or ignores an explicit id, or else
+// the closest existing anchor.
+func diagnoseAnchor(anchor string, heads []Heading, anchors []string) (suggestion, cause string) {
+	for _, h := range heads {
+		if h.ID == anchor {
+			continue
+		}
+		switch {
+		case retrieval.SimpleSlug(h.Text) == anchor && !h.Explicit:
+			return h.ID, fmt.Sprintf("slug rule mismatch: the page's id for %q is %s (github-slugger), not %s", h.Text, h.ID, anchor)
+		case h.Explicit && (retrieval.GitHubSlug(h.Text) == anchor || retrieval.SimpleSlug(h.Text) == anchor):
+			return h.ID, fmt.Sprintf("explicit heading id: %q has the id {#%s}", h.Text, h.ID)
+		case retrieval.SimpleSlug(h.Text) == anchor:
+			return h.ID, fmt.Sprintf("slug rule mismatch: the page's id for %q is %s", h.Text, h.ID)
+		}
+	}
+	if m := dupSuffix.FindStringSubmatch(anchor); m != nil {
+		for _, a := range anchors {
+			if a == m[1] {
+				return a, fmt.Sprintf("duplicate suffix: the page has only one heading with the id %s", a)
+			}
+		}
+	}
+	best, ok := closest(anchor, anchors)
+	if !ok {
+		return "", "the page has no headings"
+	}
+	return best, fmt.Sprintf("no heading with the id %s; closest is %s (heading renamed?)", anchor, best)
+}

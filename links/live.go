@@ -1,0 +1,408 @@
+package links
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// LiveOptions tune a LiveChecker. Zero values take the defaults.
+type LiveOptions struct {
+	// Client makes the requests (default: a client with Timeout).
+	Client *http.Client
+	// Concurrency bounds requests in flight over all hosts (default 4).
+	Concurrency int
+	// RatePerHost is the most requests per second to one host (default 5).
+	RatePerHost float64
+	// Timeout bounds each request (default 15 s).
+	Timeout time.Duration
+	// Retries is how many times a 429, 5xx or transport error is retried
+	// (default 3; negative for none).
+	Retries int
+	// Backoff is the first retry's delay, doubled each time with jitter and
+	// capped at MaxBackoff (defaults 500 ms and 10 s). A Retry-After header
+	// wins when it is within MaxBackoff.
+	Backoff    time.Duration
+	MaxBackoff time.Duration
+	// MaxBody caps the bytes of HTML read per page (default 8 MiB).
+	MaxBody int64
+	// UserAgent is sent with every request.
+	UserAgent string
+}
+
+// LiveChecker checks URLs against the live site over HTTP: the page by its
+// status code (redirects followed and reported), the anchor by the id
+// attributes (and <a name>) of the returned HTML. Each page is fetched
+// once; results are cached in memory for the checker's lifetime.
+type LiveChecker struct {
+	opts LiveOptions
+	sem  chan struct{}
+
+	mu    sync.Mutex
+	pages map[string]*pageFetch
+	hosts map[string]*hostLimiter
+}
+
+// pageFetch is one page's fetch, shared by every URL on that page.
+type pageFetch struct {
+	done    chan struct{}
+	status  int
+	final   string
+	ids     map[string]bool
+	anchors []string
+	heads   []Heading
+	err     error
+}
+
+// NewLiveChecker returns a live checker with opts.
+func NewLiveChecker(opts LiveOptions) *LiveChecker {
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 4
+	}
+	if opts.RatePerHost <= 0 {
+		opts.RatePerHost = 5
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 15 * time.Second
+	}
+	if opts.Retries == 0 {
+		opts.Retries = 3
+	}
+	if opts.Backoff <= 0 {
+		opts.Backoff = 500 * time.Millisecond
+	}
+	if opts.MaxBackoff <= 0 {
+		opts.MaxBackoff = 10 * time.Second
+	}
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = 8 << 20
+	}
+	if opts.UserAgent == "" {
+		opts.UserAgent = "ragscope-links/1 (+citation link audit)"
+	}
+	if opts.Client == nil {
+		opts.Client = &http.Client{Timeout: opts.Timeout}
+	}
+	return &LiveChecker{
+		opts:  opts,
+		sem:   make(chan struct{}, opts.Concurrency),
+		pages: map[string]*pageFetch{},
+		hosts: map[string]*hostLimiter{},
+	}
+}
+
+// Check fetches rawURL's page (once per page) and checks its anchor.
+func (c *LiveChecker) Check(ctx context.Context, rawURL string) Result {
+	r := Result{URL: rawURL}
+	if strings.TrimSpace(rawURL) == "" {
+		r.Status = StatusNoURL
+		return r
+	}
+	u, err := url.Parse(strings.TrimSpace(rawURL))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		r.Status, r.Cause = StatusExternal, "not an absolute http(s) URL; set the site URL to check site-relative citations live"
+		return r
+	}
+	r.Anchor = u.Fragment
+	page := *u
+	page.Fragment, page.RawFragment = "", ""
+	pf := c.fetch(ctx, page.String())
+	r.HTTPStatus = pf.status
+	if pf.err != nil {
+		r.Status, r.Error = StatusError, pf.err.Error()
+		return r
+	}
+	switch {
+	case pf.status == http.StatusNotFound || pf.status == http.StatusGone:
+		r.Status = StatusPageMissing
+		r.Cause = fmt.Sprintf("HTTP %d", pf.status)
+		return r
+	case pf.status >= 400:
+		r.Status = StatusError
+		r.Error = fmt.Sprintf("HTTP %d", pf.status)
+		if pf.status < 500 && pf.status != http.StatusTooManyRequests {
+			r.Status, r.Error, r.Cause = StatusPageMissing, "", fmt.Sprintf("HTTP %d", pf.status)
+		}
+		return r
+	}
+	r.Page = pf.final
+	r.Status = StatusOK
+	if pf.final != page.String() {
+		r.Status = StatusRedirected
+		r.RedirectTo = pf.final
+		if u.Fragment != "" {
+			r.RedirectTo += "#" + u.Fragment
+		}
+		r.Cause = "redirected to " + pf.final
+		if strings.TrimSuffix(pf.final, "/") == strings.TrimSuffix(page.String(), "/") {
+			r.Cause = "trailing-slash mismatch: the server redirects to " + pf.final
+		}
+	}
+	if u.Fragment == "" || pf.ids[u.Fragment] {
+		return r
+	}
+	r.Status = StatusAnchorMissing
+	r.Suggestion, r.Cause = diagnoseAnchor(u.Fragment, pf.heads, pf.anchors)
+	return r
+}
+
+// fetch returns the page's fetch, starting it or waiting for the one in
+// flight. A fetch cut short by ctx is not cached.
+func (c *LiveChecker) fetch(ctx context.Context, pageURL string) *pageFetch {
+	for {
+		c.mu.Lock()
+		pf, ok := c.pages[pageURL]
+		if !ok {
+			pf = &pageFetch{done: make(chan struct{})}
+			c.pages[pageURL] = pf
+			c.mu.Unlock()
+			c.load(ctx, pageURL, pf)
+			if pf.err != nil && ctx.Err() != nil {
+				c.mu.Lock()
+				delete(c.pages, pageURL)
+				c.mu.Unlock()
+			}
+			close(pf.done)
+			return pf
+		}
+		c.mu.Unlock()
+		select {
+		case <-pf.done:
+		case <-ctx.Done():
+			return &pageFetch{err: fmt.Errorf("check %s: %w", pageURL, ctx.Err())}
+		}
+		c.mu.Lock()
+		cached := c.pages[pageURL] == pf
+		c.mu.Unlock()
+		if cached {
+			return pf
+		}
+		// The fetch we waited on was cut short by its own caller's context
+		// and dropped; try again with ours.
+		if ctx.Err() != nil {
+			return &pageFetch{err: fmt.Errorf("check %s: %w", pageURL, ctx.Err())}
+		}
+	}
+}
+
+// load fetches pageURL with rate limiting, bounded concurrency and retries.
+func (c *LiveChecker) load(ctx context.Context, pageURL string, pf *pageFetch) {
+	host := ""
+	if u, err := url.Parse(pageURL); err == nil {
+		host = strings.ToLower(u.Host)
+	}
+	for attempt := 0; ; attempt++ {
+		status, final, body, retryAfter, err := c.do(ctx, host, pageURL)
+		retry := err != nil || status == http.StatusTooManyRequests || status >= 500
+		if !retry || attempt >= c.opts.Retries || ctx.Err() != nil {
+			pf.status, pf.final = status, final
+			if err != nil {
+				pf.err = fmt.Errorf("fetch %s: %w", pageURL, err)
+				return
+			}
+			if status < 400 {
+				pf.ids, pf.anchors, pf.heads = parseHTMLAnchors(body)
+			}
+			return
+		}
+		delay := c.backoff(attempt)
+		if retryAfter > 0 && retryAfter <= c.opts.MaxBackoff {
+			delay = retryAfter
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			pf.err = fmt.Errorf("fetch %s: %w", pageURL, ctx.Err())
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (c *LiveChecker) backoff(attempt int) time.Duration {
+	d := c.opts.Backoff << attempt
+	if d > c.opts.MaxBackoff || d <= 0 {
+		d = c.opts.MaxBackoff
+	}
+	// ±20% jitter so parallel checkers do not retry in lockstep.
+	j := time.Duration(rand.Int64N(int64(d)/5+1)) - d/10
+	return d + j
+}
+
+// do makes one GET. It returns the final status and URL (after redirects),
+// the body for successful HTML responses, and a Retry-After delay.
+func (c *LiveChecker) do(ctx context.Context, host, pageURL string) (status int, final string, body []byte, retryAfter time.Duration, err error) {
+	if err := c.limiter(host).wait(ctx); err != nil {
+		return 0, "", nil, 0, err
+	}
+	select {
+	case c.sem <- struct{}{}:
+	case <-ctx.Done():
+		return 0, "", nil, 0, ctx.Err()
+	}
+	defer func() { <-c.sem }()
+	rctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(rctx, http.MethodGet, pageURL, nil)
+	if err != nil {
+		return 0, "", nil, 0, err
+	}
+	req.Header.Set("User-Agent", c.opts.UserAgent)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")
+	resp, err := c.opts.Client.Do(req)
+	if err != nil {
+		return 0, "", nil, 0, err
+	}
+	defer resp.Body.Close()
+	final = resp.Request.URL.String()
+	if s := resp.Header.Get("Retry-After"); s != "" {
+		if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && n >= 0 {
+			retryAfter = time.Duration(n) * time.Second
+		} else if t, err := http.ParseTime(s); err == nil {
+			retryAfter = time.Until(t)
+		}
+	}
+	if resp.StatusCode < 400 {
+		body, err = io.ReadAll(io.LimitReader(resp.Body, c.opts.MaxBody))
+		if err != nil {
+			return resp.StatusCode, final, nil, 0, fmt.Errorf("read body: %w", err)
+		}
+	} else {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	}
+	return resp.StatusCode, final, body, retryAfter, nil
+}
+
+func (c *LiveChecker) limiter(host string) *hostLimiter {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l, ok := c.hosts[host]
+	if !ok {
+		l = &hostLimiter{interval: time.Duration(float64(time.Second) / c.opts.RatePerHost)}
+		c.hosts[host] = l
+	}
+	return l
+}
+
+// hostLimiter spaces requests to one host at least interval apart.
+type hostLimiter struct {
+	mu       sync.Mutex
+	interval time.Duration
+	next     time.Time
+}
+
+// wait blocks until the host may be asked again, or ctx ends.
+func (l *hostLimiter) wait(ctx context.Context) error {
+	l.mu.Lock()
+	now := time.Now()
+	at := l.next
+	if at.Before(now) {
+		at = now
+	}
+	l.next = at.Add(l.interval)
+	l.mu.Unlock()
+	d := time.Until(at)
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// parseHTMLAnchors returns the ids of an HTML page (id attributes of every
+// element and name attributes of <a>), in document order, and its h1-h6
+// headings with their text content (for diagnosing slug mismatches).
+func parseHTMLAnchors(body []byte) (map[string]bool, []string, []Heading) {
+	ids := map[string]bool{}
+	var order []string
+	var heads []Heading
+	add := func(id string) {
+		if id != "" && !ids[id] {
+			ids[id] = true
+			order = append(order, id)
+		}
+	}
+	z := html.NewTokenizer(strings.NewReader(string(body)))
+	var cur *Heading
+	var text strings.Builder
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return ids, order, heads
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			a := atom.Lookup(name)
+			id := ""
+			for hasAttr {
+				var k, v []byte
+				k, v, hasAttr = z.TagAttr()
+				switch string(k) {
+				case "id":
+					id = string(v)
+					add(id)
+				case "name":
+					if a == atom.A {
+						add(string(v))
+					}
+				}
+			}
+			if cur == nil && tt == html.StartTagToken && id != "" {
+				if lvl := headingLevel(a); lvl > 0 {
+					cur = &Heading{ID: id, Level: lvl}
+					text.Reset()
+				}
+			}
+		case html.EndTagToken:
+			if cur == nil {
+				continue
+			}
+			// Headings do not nest, so the first closing tag of the
+			// heading's level ends it.
+			if name, _ := z.TagName(); headingLevel(atom.Lookup(name)) == cur.Level {
+				cur.Text = strings.TrimSpace(strings.ReplaceAll(text.String(), "\u200b", ""))
+				heads = append(heads, *cur)
+				cur = nil
+			}
+		case html.TextToken:
+			if cur != nil {
+				text.Write(z.Text())
+			}
+		}
+	}
+}
+
+func headingLevel(a atom.Atom) int {
+	switch a {
+	case atom.H1:
+		return 1
+	case atom.H2:
+		return 2
+	case atom.H3:
+		return 3
+	case atom.H4:
+		return 4
+	case atom.H5:
+		return 5
+	case atom.H6:
+		return 6
+	}
+	return 0
+}

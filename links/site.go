@@ -1,0 +1,347 @@
+// Package links audits citation links against a Docusaurus site: it models
+// the site's pages and heading anchors from its source folder (routes and
+// ids derived as Docusaurus derives them) or checks the live site over
+// HTTP, and reports, for every distinct citation URL of a collection,
+// whether the page and the #anchor exist, why not, and what the right link
+// is.
+package links
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"ragscope/retrieval"
+)
+
+// ErrNoSite is matched (errors.Is) when a folder is not a Docusaurus site.
+var ErrNoSite = errors.New("not a Docusaurus site")
+
+// Page is one doc page of a site.
+type Page struct {
+	// Route is the page's canonical path, baseUrl included and trailing
+	// slash applied, e.g. "/book/docs/module-1/intro".
+	Route string `json:"route"`
+	// Source is the file, relative to the site folder ("docs/m1/01-intro.md").
+	Source string `json:"source"`
+	// DocID is the Docusaurus doc id ("m1/intro").
+	DocID string `json:"doc_id"`
+	// Slug and FrontMatterID are the front matter values, if any.
+	Slug          string `json:"slug,omitempty"`
+	FrontMatterID string `json:"front_matter_id,omitempty"`
+	// Title is the front matter title, else the first H1, else "".
+	Title string `json:"title,omitempty"`
+	// Draft pages are not published in production builds.
+	Draft bool `json:"draft,omitempty"`
+	// Headings in document order.
+	Headings []Heading `json:"headings"`
+	// OtherIDs are element ids written in the page's HTML/JSX.
+	OtherIDs []string `json:"other_ids,omitempty"`
+	// pathRoute is where the page would be served without front matter
+	// slug and id (the route a citation built from the file path gets).
+	pathRoute string
+	anchors   map[string]int // id -> index in Headings, or -1 for OtherIDs
+}
+
+// HasAnchor reports whether id is an anchor on the page.
+func (p *Page) HasAnchor(id string) bool {
+	_, ok := p.anchors[id]
+	return ok
+}
+
+// Anchors returns every anchor of the page, headings first.
+func (p *Page) Anchors() []string {
+	out := make([]string, 0, len(p.Headings)+len(p.OtherIDs))
+	for _, h := range p.Headings {
+		out = append(out, h.ID)
+	}
+	return append(out, p.OtherIDs...)
+}
+
+// Site is a Docusaurus site modelled from its source folder.
+type Site struct {
+	// Config is what was read from the config file.
+	Config SiteConfig `json:"config"`
+	// ConfigFile is the config's file name ("" when none was found).
+	ConfigFile string `json:"config_file"`
+	// Pages sorted by route.
+	Pages []*Page `json:"pages"`
+	// Warnings are problems that did not stop loading (bad front matter,
+	// duplicate routes).
+	Warnings []string `json:"warnings,omitempty"`
+
+	byRoute map[string]*Page
+	byPath  map[string]*Page
+}
+
+// LoadSiteDir models the Docusaurus site in dir (the folder holding
+// docusaurus.config.js or .ts and docs/).
+func LoadSiteDir(dir string) (*Site, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("site folder: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("site folder %s is a file: %w", dir, ErrNoSite)
+	}
+	s, err := LoadSite(os.DirFS(dir))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	return s, nil
+}
+
+// configNames are the config files Docusaurus looks for, in its order.
+var configNames = []string{"docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs", "docusaurus.config.mts", "docusaurus.config.cts"}
+
+// LoadSite models the Docusaurus site at the root of fsys: the config, then
+// every docs/**/*.md(x) that Docusaurus would publish (files and folders
+// starting with "_" are partials and skipped), with routes and heading ids.
+func LoadSite(fsys fs.FS) (*Site, error) {
+	s := &Site{Config: DefaultSiteConfig()}
+	for _, name := range configNames {
+		b, err := fs.ReadFile(fsys, name)
+		if err == nil {
+			s.Config = ParseConfig(string(b))
+			s.ConfigFile = name
+			break
+		}
+	}
+	if s.ConfigFile == "" {
+		s.Config.Notes = append(s.Config.Notes, "no docusaurus.config.js/ts found; Docusaurus defaults assumed (baseUrl /, docs at /docs/)")
+	}
+	docs := s.Config.DocsPath
+	st, err := fs.Stat(fsys, docs)
+	if err != nil || !st.IsDir() {
+		hint := "point --site at the folder that holds docusaurus.config.js and " + docs + "/"
+		if s.ConfigFile == "" {
+			if _, err := fs.Stat(fsys, "intro.md"); err == nil {
+				hint = "this looks like the docs folder itself; " + hint
+			}
+		}
+		return nil, fmt.Errorf("no %s/ folder (%s): %w", docs, hint, ErrNoSite)
+	}
+	err = fs.WalkDir(fsys, docs, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if p != docs && (strings.HasPrefix(name, "_") || name == "node_modules" || strings.HasPrefix(name, ".")) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !isDocFile(name) {
+			return nil
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		s.addPage(p, strings.TrimPrefix(p, docs+"/"), string(b))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read docs: %w", err)
+	}
+	s.index()
+	return s, nil
+}
+
+func isDocFile(name string) bool {
+	l := strings.ToLower(name)
+	return (strings.HasSuffix(l, ".md") || strings.HasSuffix(l, ".mdx")) && !strings.Contains(l, ".test.")
+}
+
+// addPage parses one doc; rel is its path inside the docs folder.
+func (s *Site) addPage(source, rel, src string) {
+	fm, body, skipped, err := splitFrontMatter(src)
+	if err != nil {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %v (id/slug read line by line)", source, err))
+	}
+	p := &Page{Source: source, Slug: strings.TrimSpace(fm.Slug), FrontMatterID: strings.TrimSpace(fm.ID), Title: fm.Title, Draft: fm.Draft}
+	slug, id := docSlug(rel, p.Slug, p.FrontMatterID)
+	p.DocID = id
+	p.Route = s.route(slug)
+	pathSlug, _ := docSlug(rel, "", "")
+	p.pathRoute = s.route(pathSlug)
+	p.Headings, p.OtherIDs = parseHeadings(body, skipped)
+	if p.Title == "" {
+		for _, h := range p.Headings {
+			if h.Level == 1 {
+				p.Title = h.Text
+				break
+			}
+		}
+	}
+	s.Pages = append(s.Pages, p)
+}
+
+// docSlug derives a doc's slug (its path under the docs route, with a
+// leading slash) and its id as Docusaurus does:
+//   - an absolute front matter slug ("/x") is used as is;
+//   - without a slug, an index doc (index, README or a file named like its
+//     folder, compared before number prefixes are stripped, case-insensitive)
+//     is served at its folder;
+//   - otherwise the slug, or the front matter id, or the file name without
+//     its number prefix, is resolved against the folder, whose segments lose
+//     their number prefixes too.
+func docSlug(rel, fmSlug, fmID string) (slug, id string) {
+	rel = strings.TrimPrefix(path.Clean("/"+rel), "/")
+	dir, file := path.Split(rel)
+	dir = strings.TrimSuffix(dir, "/")
+	name := file
+	if i := strings.LastIndex(name, "."); i > 0 {
+		name = name[:i]
+	}
+	unprefixed := retrieval.StripNumberPrefix(name)
+	baseID := unprefixed
+	if fmID != "" {
+		baseID = fmID
+	}
+	if dir != "" {
+		id = dir + "/" + baseID
+	} else {
+		id = baseID
+	}
+	dirSlug := "/"
+	if dir != "" {
+		dirSlug = "/" + retrieval.StripPathNumberPrefixes(dir) + "/"
+	}
+	switch {
+	case strings.HasPrefix(fmSlug, "/"):
+		return fmSlug, id
+	case fmSlug == "" && isIndexName(name, dir):
+		return dirSlug, id
+	}
+	base := baseID
+	if fmSlug != "" {
+		base = fmSlug
+	}
+	ref, err := url.Parse(base)
+	if err != nil {
+		return path.Join(dirSlug, base), id
+	}
+	return (&url.URL{Path: dirSlug}).ResolveReference(&url.URL{Path: ref.Path}).Path, id
+}
+
+func isIndexName(name, dir string) bool {
+	l := strings.ToLower(name)
+	return l == "index" || l == "readme" || (dir != "" && l == strings.ToLower(path.Base(dir)))
+}
+
+// route turns a doc slug into the page's canonical path: baseUrl +
+// routeBasePath + slug, then trailingSlash applied (never to baseUrl itself).
+func (s *Site) route(slug string) string {
+	p := s.Config.BaseURL
+	if s.Config.RouteBasePath != "" {
+		p += s.Config.RouteBasePath + "/"
+	}
+	p = strings.TrimSuffix(p, "/") + "/" + strings.TrimPrefix(slug, "/")
+	p = collapseSlashes(p)
+	return s.applyTrailingSlash(p)
+}
+
+func (s *Site) applyTrailingSlash(p string) string {
+	ts := s.Config.TrailingSlash
+	if ts == nil || p == s.Config.BaseURL || p == "/" {
+		return p
+	}
+	if *ts {
+		if !strings.HasSuffix(p, "/") {
+			p += "/"
+		}
+		return p
+	}
+	return strings.TrimSuffix(p, "/")
+}
+
+func collapseSlashes(p string) string {
+	for strings.Contains(p, "//") {
+		p = strings.ReplaceAll(p, "//", "/")
+	}
+	return p
+}
+
+// index builds the lookup maps and records duplicate routes.
+func (s *Site) index() {
+	sort.Slice(s.Pages, func(i, j int) bool {
+		if s.Pages[i].Route != s.Pages[j].Route {
+			return s.Pages[i].Route < s.Pages[j].Route
+		}
+		return s.Pages[i].Source < s.Pages[j].Source
+	})
+	s.byRoute = make(map[string]*Page, len(s.Pages))
+	s.byPath = make(map[string]*Page, len(s.Pages))
+	for _, p := range s.Pages {
+		p.anchors = make(map[string]int, len(p.Headings)+len(p.OtherIDs))
+		for i := len(p.OtherIDs) - 1; i >= 0; i-- {
+			p.anchors[p.OtherIDs[i]] = -1
+		}
+		for i := len(p.Headings) - 1; i >= 0; i-- {
+			p.anchors[p.Headings[i].ID] = i
+		}
+		if p.Draft {
+			continue
+		}
+		key := trimSlash(p.Route)
+		if prev, ok := s.byRoute[key]; ok {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("duplicate route %s: %s and %s (Docusaurus keeps one)", p.Route, prev.Source, p.Source))
+			continue
+		}
+		s.byRoute[key] = p
+	}
+	for _, p := range s.Pages {
+		if p.pathRoute != p.Route {
+			if _, taken := s.byRoute[trimSlash(p.pathRoute)]; !taken {
+				s.byPath[trimSlash(p.pathRoute)] = p
+			}
+		}
+	}
+}
+
+func trimSlash(p string) string {
+	if p == "/" {
+		return p
+	}
+	return strings.TrimSuffix(p, "/")
+}
+
+// PageByRoute returns the published page served at urlPath (either
+// trailing-slash form) or nil.
+func (s *Site) PageByRoute(urlPath string) *Page {
+	return s.byRoute[trimSlash(urlPath)]
+}
+
+// PageBySource returns the page of a source file (as in Page.Source, or a
+// path ending in "docs/…") or nil.
+func (s *Site) PageBySource(source string) *Page {
+	source = strings.ReplaceAll(source, "\\", "/")
+	for _, p := range s.Pages {
+		if p.Source == source || strings.HasSuffix(source, "/"+p.Source) {
+			return p
+		}
+	}
+	return nil
+}
+
+// URL returns the absolute (when the config has a url) URL of p with anchor.
+func (s *Site) URL(p *Page, anchor string) string {
+	u := s.Config.URL + p.Route
+	if anchor != "" {
+		u += "#" + anchor
+	}
+	return u
+}
+
+// URLBuilder returns a retrieval.URLBuilder whose DocsBase is this site's
+// docs route, for callers that have no configured base URL.
+func (s *Site) URLBuilder(style retrieval.SlugStyle) retrieval.URLBuilder {
+	return retrieval.URLBuilder{DocsBase: s.Config.DocsBase(), SiteURL: s.Config.URL, Style: style}
+}

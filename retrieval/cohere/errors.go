@@ -1,0 +1,68 @@
+package cohere
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"ragscope/retrieval"
+)
+
+// EmbedError is a failed embedding call. Error returns a message a person
+// can act on; Err is the cause. It matches one of retrieval's error classes
+// with errors.Is: ErrAuth (401, 403), ErrConfig (400, 404, 422 and other
+// request errors) or ErrUnavailable (429, 408, 5xx, network, timeout).
+// Neither the message nor the cause ever contains the API key.
+type EmbedError struct {
+	// Status is the HTTP status of the last attempt, 0 when no response came.
+	Status int
+	// Msg is the user-facing message.
+	Msg string
+	// Err is the underlying error (a *StatusError, a transport error or a
+	// context error).
+	Err error
+	// Attempts is the number of requests made.
+	Attempts int
+}
+
+// Error returns the user-facing message.
+func (e *EmbedError) Error() string { return e.Msg }
+
+// Unwrap returns the cause, so errors.Is(err, context.Canceled) works.
+func (e *EmbedError) Unwrap() error { return e.Err }
+
+// Is matches the retrieval error class of the failure.
+func (e *EmbedError) Is(target error) bool {
+	switch target {
+	case retrieval.ErrAuth:
+		return e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden
+	case retrieval.ErrConfig:
+		return e.Status >= 400 && e.Status < 500 && !retryable(e.Status) &&
+			e.Status != http.StatusUnauthorized && e.Status != http.StatusForbidden
+	case retrieval.ErrUnavailable:
+		return retryable(e.Status) || (e.Status == 0 && !isCanceled(e.Err))
+	}
+	return false
+}
+
+func isCanceled(err error) bool { return errors.Is(err, context.Canceled) }
+
+// StatusError is a non-2xx answer from Cohere, as seen by the transport.
+type StatusError struct {
+	// Status is the HTTP status code.
+	Status int
+	// Message is the "message" of Cohere's JSON error body (or the raw body),
+	// shortened and with the API key redacted.
+	Message string
+	// RetryAfter is the parsed Retry-After header (0 when absent).
+	RetryAfter time.Duration
+}
+
+// Error describes the status and message.
+func (e *StatusError) Error() string {
+	if e.Message == "" {
+		return "cohere answered " + http.StatusText(e.Status)
+	}
+	return "cohere answered " + http.StatusText(e.Status) + ": " + e.Message
+}

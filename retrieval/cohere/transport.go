@@ -1,0 +1,115 @@
+package cohere
+
+import (
+	"encoding/json"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// maxErrorBody bounds how much of an error response is read.
+const maxErrorBody = 64 << 10
+
+// maxRetryAfter caps a server's Retry-After: a longer wait is not worth it
+// for an interactive query.
+const maxRetryAfter = 30 * time.Second
+
+// statusDoer is the HTTP client handed to cohere-go. It turns every non-2xx
+// response into a *StatusError returned as a transport error.
+//
+// Why: cohere-go's retrier (v2.15.3, internal/retrier.go) sleeps with
+// time.Sleep — not context-aware — after every retryable response, even the
+// last one, so with WithMaxAttempts(1) a 429 or 5xx still costs at least
+// 500 ms that a cancelled query cannot escape. A transport error makes the
+// retrier return at once, and ragscope does its own context-aware retries.
+type statusDoer struct {
+	hc  *http.Client
+	key string
+}
+
+// Do sends req and converts error statuses into *StatusError.
+func (d statusDoer) Do(req *http.Request) (*http.Response, error) {
+	resp, err := d.hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return resp, nil
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	return nil, &StatusError{
+		Status:     resp.StatusCode,
+		Message:    redact(errorMessage(body), d.key),
+		RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()),
+	}
+}
+
+// errorMessage extracts Cohere's {"message": "..."} or falls back to the
+// raw body, shortened to one line.
+func errorMessage(body []byte) string {
+	var m struct {
+		Message string `json:"message"`
+	}
+	msg := strings.TrimSpace(string(body))
+	if json.Unmarshal(body, &m) == nil && m.Message != "" {
+		msg = m.Message
+	}
+	msg = strings.Join(strings.Fields(msg), " ")
+	if r := []rune(msg); len(r) > 300 {
+		msg = string(r[:300]) + "…"
+	}
+	return msg
+}
+
+// redact removes the API key from s.
+func redact(s, key string) string {
+	if key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "[redacted]")
+}
+
+// parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP
+// date. It returns 0 when the header is absent or invalid.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		return time.Duration(secs * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// retryable reports whether an HTTP status is worth another attempt.
+func retryable(status int) bool {
+	return status == http.StatusTooManyRequests || status == http.StatusRequestTimeout || status >= 500
+}
+
+// backoff returns the wait before retry number n (1-based): exponential
+// from base, doubling, capped at max, with "equal jitter" (half fixed,
+// half random) so concurrent clients spread out.
+func backoff(n int, base, max time.Duration) time.Duration {
+	d := base
+	for i := 1; i < n && d < max; i++ {
+		d *= 2
+	}
+	if d > max {
+		d = max
+	}
+	half := d / 2
+	return half + time.Duration(rand.Int64N(int64(half)+1))
+}

@@ -1,0 +1,169 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"ragscope/retrieval"
+)
+
+// Backend names reported in stats.
+const (
+	// BackendLocal is an index of the user's own docs.
+	BackendLocal = "local"
+	// BackendDemo is the embedded demo textbook.
+	BackendDemo = "demo"
+)
+
+// Where a corpus's docs base URL came from.
+const (
+	BaseFromFlag    = "flag"
+	BaseFromConfig  = "docusaurus-config"
+	BaseFromFile    = "index-file"
+	BaseFromDefault = "default"
+)
+
+// BuildOptions configures Build.
+type BuildOptions struct {
+	// Chunk configures the chunker; Chunk.DocsDir is the docs folder in the
+	// file system given to Build (default "docs").
+	Chunk ChunkOptions
+	// BaseURL is the published URL of the docs route (from a flag), e.g.
+	// "https://owner.github.io/book/docs/". When empty it is read from a
+	// docusaurus.config.{js,ts,…} in the docs folder's parent.
+	BaseURL string
+	// Backend and Name label the index in stats (defaults "local" and the
+	// docs folder's name).
+	Backend string
+	Name    string
+	// NewEmbedder makes the embedder from the texts to index (default
+	// DefaultEmbedder).
+	NewEmbedder EmbedderFunc
+}
+
+// Corpus is what a built or loaded index comes with: the embedder fitted to
+// its texts (queries must be embedded with it) and where citations point.
+type Corpus struct {
+	// Embedder embeds queries the way the index was built.
+	Embedder retrieval.Embedder
+	// DocsBase is the URL of the docs route ("" when unknown: the URL
+	// builder then uses "/docs/").
+	DocsBase string
+	// SiteURL is the site origin, when known.
+	SiteURL string
+	// BaseSource says where DocsBase came from: "flag",
+	// "docusaurus-config", "index-file" or "default".
+	BaseSource string
+	// ConfigFile is the Docusaurus config read, if any.
+	ConfigFile string
+	// Warnings are the chunker's warnings (empty for a loaded index).
+	Warnings []Warning
+}
+
+// URLBuilder returns the citation URL builder for the corpus.
+func (c *Corpus) URLBuilder(style retrieval.SlugStyle) retrieval.URLBuilder {
+	return retrieval.URLBuilder{DocsBase: c.DocsBase, SiteURL: c.SiteURL, Style: style}
+}
+
+// Build chunks the markdown under opts.Chunk.DocsDir of fsys, fits the
+// embedder to the chunks and indexes their vectors. Chunks carry no URL:
+// the pipeline builds citations from their doc path, page slug and heading
+// with the configured slug style and the corpus's DocsBase.
+func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus, error) {
+	chunks, warns, err := ChunkDocs(fsys, opts.Chunk)
+	if err != nil {
+		return nil, nil, fmt.Errorf("build index: %w", err)
+	}
+	texts := embedTexts(chunks)
+	emb := opts.NewEmbedder.orDefault()(texts)
+	vecs, err := embedAll(ctx, emb, texts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("build index: %w", err)
+	}
+	info := IndexInfo{Backend: opts.Backend, Name: opts.Name, Model: emb.Name()}
+	docsDir := opts.Chunk.docsDir()
+	if info.Backend == "" {
+		info.Backend = BackendLocal
+	}
+	if info.Name == "" {
+		info.Name = path.Base(docsDir)
+	}
+	ix, err := NewIndex(chunks, vecs, info)
+	if err != nil {
+		return nil, nil, fmt.Errorf("build index: %w", err)
+	}
+	corpus := &Corpus{Embedder: emb, Warnings: warns, BaseSource: BaseFromDefault}
+	if opts.BaseURL != "" {
+		if err := corpus.setBase(opts.BaseURL); err != nil {
+			return nil, nil, err
+		}
+	} else if u, ok := findDocusaurusConfig(fsys, path.Dir(docsDir)); ok {
+		corpus.DocsBase, corpus.SiteURL = u.DocsBase, u.Site
+		corpus.BaseSource, corpus.ConfigFile = BaseFromConfig, u.File
+	}
+	return ix, corpus, nil
+}
+
+// setBase takes a docs base URL from a flag: absolute ("https://x.io/b/docs/")
+// or site-relative ("/b/docs/").
+func (c *Corpus) setBase(base string) error {
+	base = strings.TrimSpace(base)
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme == "" && !strings.HasPrefix(base, "/")) || (u.Scheme != "" && u.Host == "") {
+		return fmt.Errorf("%w: base URL %q: give the docs URL, e.g. https://owner.github.io/book/docs/", retrieval.ErrConfig, base)
+	}
+	if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	c.DocsBase, c.BaseSource = base, BaseFromFlag
+	if u.Scheme != "" {
+		c.SiteURL = u.Scheme + "://" + u.Host
+	}
+	return nil
+}
+
+// BuildDir builds an index of the docs folder dir on disk; its parent is
+// searched for a Docusaurus config when opts.BaseURL is empty.
+func BuildDir(ctx context.Context, dir string, opts BuildOptions) (*Index, *Corpus, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("docs folder %s: %w", dir, err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("docs folder %s: %w", dir, err)
+	}
+	if !info.IsDir() {
+		return nil, nil, fmt.Errorf("docs folder %s is a file: give the folder that holds the .md files", dir)
+	}
+	parent := filepath.Dir(abs)
+	opts.Chunk.DocsDir = filepath.Base(abs)
+	if parent == abs { // the file system root
+		return nil, nil, fmt.Errorf("docs folder %s: the root folder cannot be indexed", dir)
+	}
+	if opts.Name == "" {
+		opts.Name = filepath.Base(abs)
+	}
+	return Build(ctx, os.DirFS(parent), opts)
+}
+
+// embedAll embeds texts and checks the embedder's answer.
+func embedAll(ctx context.Context, emb retrieval.Embedder, texts []string) ([][]float32, error) {
+	if len(texts) == 0 {
+		return nil, nil
+	}
+	vecs, err := emb.Embed(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("embed %d chunks: %w", len(texts), err)
+	}
+	if len(vecs) != len(texts) {
+		return nil, fmt.Errorf("embed %d chunks: embedder returned %d vectors", len(texts), len(vecs))
+	}
+	return vecs, nil
+}

@@ -1,0 +1,245 @@
+package local
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"ragscope/retrieval"
+)
+
+func smallSite() fstest.MapFS {
+	return fstest.MapFS{
+		"docusaurus.config.js": {Data: []byte(`module.exports = {
+  url: 'https://owner.github.io',
+  baseUrl: '/book/',
+  presets: [['classic', { docs: { routeBasePath: 'learn', editUrl: 'https://github.com/o/r' }, blog: { routeBasePath: 'news' } }]],
+};`)},
+		"docs/intro.md":            {Data: []byte("---\ntitle: Welcome\n---\nThis book teaches robot middleware.\n")},
+		"docs/01-ros/01-topics.md": {Data: []byte("---\ntitle: Topics\ntags: [ros2]\n---\n## Publishers {#pub}\n\nA publisher sends messages on a topic.\n\n## Subscribers\n\nA subscriber receives messages from a topic.\n")},
+		"docs/01-ros/02-urdf.md":   {Data: []byte("# URDF\n\n## Links and joints\n\nURDF describes links and joints of a humanoid robot.\n")},
+	}
+}
+
+func TestBuildAndQuery(t *testing.T) {
+	ctx := context.Background()
+	ix, c, err := Build(ctx, smallSite(), BuildOptions{NewEmbedder: newStub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ix.Len() != 4 || ix.Dim() != 64 || ix.Info().Model != "stub-bow-v1" || ix.Info().Backend != BackendLocal || ix.Info().Name != "docs" {
+		t.Errorf("index: len %d dim %d info %+v", ix.Len(), ix.Dim(), ix.Info())
+	}
+	if c.DocsBase != "https://owner.github.io/book/learn/" || c.SiteURL != "https://owner.github.io" || c.BaseSource != BaseFromConfig || c.ConfigFile != "docusaurus.config.js" {
+		t.Errorf("corpus base: %+v", c)
+	}
+	p := retrieval.Pipeline{Embedder: c.Embedder, Store: ix, URLs: c.URLBuilder(retrieval.SlugGitHub)}
+	res, err := p.Retrieve(ctx, retrieval.Query{Question: "links and joints of a humanoid", TopK: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 1 || res.Hits[0].Citation.URL != "https://owner.github.io/book/learn/ros/urdf#links-and-joints" {
+		t.Errorf("hit: %+v", res.Hits)
+	}
+	res, _ = p.Retrieve(ctx, retrieval.Query{Question: "publisher sends messages", TopK: 1})
+	if res.Hits[0].Citation.URL != "https://owner.github.io/book/learn/ros/topics#pub" {
+		t.Errorf("explicit id url = %q", res.Hits[0].Citation.URL)
+	}
+}
+
+func TestBuildBaseURLFlagWins(t *testing.T) {
+	_, c, err := Build(context.Background(), smallSite(), BuildOptions{NewEmbedder: newStub, BaseURL: "https://me.dev/x/docs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.DocsBase != "https://me.dev/x/docs/" || c.SiteURL != "https://me.dev" || c.BaseSource != BaseFromFlag {
+		t.Errorf("corpus: %+v", c)
+	}
+	_, _, err = Build(context.Background(), smallSite(), BuildOptions{NewEmbedder: newStub, BaseURL: "not a url"})
+	if !errors.Is(err, retrieval.ErrConfig) {
+		t.Errorf("bad base url: %v", err)
+	}
+	site := smallSite()
+	delete(site, "docusaurus.config.js")
+	_, c, err = Build(context.Background(), site, BuildOptions{NewEmbedder: newStub})
+	if err != nil || c.DocsBase != "" || c.BaseSource != BaseFromDefault {
+		t.Errorf("no config: %+v %v", c, err)
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	_, _, err := Build(context.Background(), fstest.MapFS{"docs/a.txt": {}}, BuildOptions{NewEmbedder: newStub})
+	if !errors.Is(err, ErrNoMarkdown) {
+		t.Errorf("no markdown: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := Build(ctx, smallSite(), BuildOptions{NewEmbedder: newStub}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+func TestBuildDir(t *testing.T) {
+	dir := t.TempDir()
+	docs := filepath.Join(dir, "website", "docs")
+	if err := os.MkdirAll(filepath.Join(docs, "m"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "website", "docusaurus.config.ts"), []byte("export default { url: \"https://a.b\", baseUrl: \"/\" }"), 0o644)
+	os.WriteFile(filepath.Join(docs, "m", "page.md"), []byte("## Hello\n\nWorld.\n"), 0o644)
+	ix, c, err := BuildDir(context.Background(), docs, BuildOptions{NewEmbedder: newStub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ix.Len() != 1 || ix.Chunks()[0].DocPath != "docs/m/page.md" || c.DocsBase != "https://a.b/docs/" {
+		t.Errorf("chunks %v base %q", ix.Chunks(), c.DocsBase)
+	}
+	empty := t.TempDir()
+	if _, _, err := BuildDir(context.Background(), empty, BuildOptions{NewEmbedder: newStub}); !errors.Is(err, ErrNoMarkdown) || !strings.Contains(err.Error(), "no markdown files found under") {
+		t.Errorf("empty folder: %v", err)
+	}
+	if _, _, err := BuildDir(context.Background(), filepath.Join(dir, "missing"), BuildOptions{}); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing folder: %v", err)
+	}
+}
+
+func TestParseDocusaurusConfig(t *testing.T) {
+	tests := []struct{ name, src, docs, site string }{
+		{"classic", `url: 'https://x.io', baseUrl: '/b/', presets: [['classic', {docs: {sidebarPath: 's'}, blog: {routeBasePath: 'blog'}}]]`, "https://x.io/b/docs/", "https://x.io"},
+		{"docs only mode", "url: \"https://x.io\",\nbaseUrl: \"/\",\ndocs: {\n  routeBasePath: '/',\n}", "https://x.io/", "https://x.io"},
+		{"env fallback and comments", "// url: 'https://old.io',\nurl: process.env.SITE || 'https://new.io',\nbaseUrl: `/book/`,", "https://new.io/book/docs/", "https://new.io"},
+		{"editUrl is not url", "docs: { editUrl: 'https://gh.com/x' },\n  url: 'https://y.io', baseUrl: '/'", "https://y.io/docs/", "https://y.io"},
+		{"url with a path", "url: 'https://x.io/sub', baseUrl: '/sub/'", "https://x.io/sub/docs/", "https://x.io"},
+	}
+	for _, tt := range tests {
+		u, ok := parseDocusaurusConfig(tt.src)
+		if !ok || u.DocsBase != tt.docs || u.Site != tt.site {
+			t.Errorf("%s: got %+v %v, want %s %s", tt.name, u, ok, tt.docs, tt.site)
+		}
+	}
+	if _, ok := parseDocusaurusConfig("module.exports = {title: 'x'}"); ok {
+		t.Error("config without url parsed")
+	}
+}
+
+func TestSaveLoadRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	ix, c, err := Build(ctx, smallSite(), BuildOptions{NewEmbedder: newStub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "book.idx")
+	if err := SaveIndex(path, ix, c); err != nil {
+		t.Fatal(err)
+	}
+	got, gc, err := LoadIndex(ctx, path, LoadOptions{NewEmbedder: newStub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Chunks(), ix.Chunks()) || !reflect.DeepEqual(got.vecs, ix.vecs) || got.Info() != ix.Info() {
+		t.Error("index changed in the round trip")
+	}
+	if gc.DocsBase != c.DocsBase || gc.SiteURL != c.SiteURL || gc.BaseSource != BaseFromFile || gc.Embedder.Name() != "stub-bow-v1" {
+		t.Errorf("corpus: %+v", gc)
+	}
+	q, _ := gc.Embedder.Embed(ctx, []string{"subscriber receives"})
+	a, _ := ix.Search(ctx, retrieval.SearchRequest{Vector: q[0], Limit: 4})
+	b, _ := got.Search(ctx, retrieval.SearchRequest{Vector: q[0], Limit: 4})
+	if !reflect.DeepEqual(a, b) {
+		t.Error("loaded index answers differently")
+	}
+	_, gc, err = LoadIndex(ctx, path, LoadOptions{NewEmbedder: newStub, BaseURL: "/other/docs/"})
+	if err != nil || gc.DocsBase != "/other/docs/" {
+		t.Errorf("base override: %v %+v", err, gc)
+	}
+}
+
+func writeGzipJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	json.NewEncoder(zw).Encode(v)
+	zw.Close()
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoadIndexErrors(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	ix, c, err := Build(ctx, smallSite(), BuildOptions{NewEmbedder: newStub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "good.idx")
+	if err := SaveIndex(good, ix, c); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(good)
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, b, 0o644)
+		return p
+	}
+
+	_, _, err = LoadIndex(ctx, filepath.Join(dir, "missing.idx"), LoadOptions{NewEmbedder: newStub})
+	if !errors.Is(err, fs.ErrNotExist) || !errors.Is(err, retrieval.ErrNotFound) || !strings.Contains(err.Error(), "ragscope index") {
+		t.Errorf("missing: %v", err)
+	}
+	corrupt := map[string]string{
+		"text":      write("text.idx", []byte("hello, not an index")),
+		"truncated": write("trunc.idx", raw[:len(raw)/2]),
+		"empty":     write("empty.idx", nil),
+	}
+	other := filepath.Join(dir, "other.idx")
+	writeGzipJSON(t, other, map[string]any{"format": "something-else", "version": 1})
+	corrupt["other format"] = other
+	short := filepath.Join(dir, "short.idx")
+	writeGzipJSON(t, short, map[string]any{"format": indexFormat, "version": indexVersion, "dim": 64, "chunks": []retrieval.Chunk{{ID: "a"}}, "vectors": []byte{1, 2, 3}})
+	corrupt["short vectors"] = short
+	for name, p := range corrupt {
+		_, _, err := LoadIndex(ctx, p, LoadOptions{NewEmbedder: newStub})
+		if !errors.Is(err, ErrCorruptIndex) || !errors.Is(err, retrieval.ErrConfig) {
+			t.Errorf("%s: err = %v, want ErrCorruptIndex", name, err)
+		}
+	}
+
+	future := filepath.Join(dir, "future.idx")
+	writeGzipJSON(t, future, map[string]any{"format": indexFormat, "version": indexVersion + 1})
+	if _, _, err := LoadIndex(ctx, future, LoadOptions{NewEmbedder: newStub}); !errors.Is(err, ErrIncompatibleIndex) {
+		t.Errorf("future version: %v", err)
+	}
+	otherModel := func([]string) retrieval.Embedder { return stubEmbedder{name: "other-model", dim: 64} }
+	if _, _, err := LoadIndex(ctx, good, LoadOptions{NewEmbedder: otherModel}); !errors.Is(err, ErrIncompatibleIndex) || !strings.Contains(err.Error(), "other-model") {
+		t.Errorf("other model: %v", err)
+	}
+	sameNameOtherDim := func([]string) retrieval.Embedder { return stubEmbedder{name: "stub-bow-v1", dim: 32} }
+	if _, _, err := LoadIndex(ctx, good, LoadOptions{NewEmbedder: sameNameOtherDim}); !errors.Is(err, ErrIncompatibleIndex) {
+		t.Errorf("same name, other vectors: %v", err)
+	}
+}
+
+func TestSaveIndexLeavesNoTempFiles(t *testing.T) {
+	ix := fixture(t)
+	dir := t.TempDir()
+	if err := SaveIndex(filepath.Join(dir, "x.idx"), ix, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveIndex(filepath.Join(dir, "no-such-dir", "x.idx"), ix, nil); err == nil {
+		t.Error("save into a missing folder succeeded")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("files left: %v", entries)
+	}
+}

@@ -1,0 +1,410 @@
+package local
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"ragscope/retrieval"
+)
+
+// Chunking defaults.
+const (
+	// DefaultDocsDir is the docs folder inside the file system given to
+	// ChunkDocs and Build.
+	DefaultDocsDir = "docs"
+	// DefaultMaxChars is the largest chunk, in characters, before a section
+	// is split on paragraph boundaries.
+	DefaultMaxChars = 1500
+	// minMaxChars keeps a tiny MaxChars from producing one chunk per word.
+	minMaxChars = 200
+)
+
+// Sentinel errors of the chunker.
+var (
+	// ErrNoMarkdown: the docs folder holds no readable *.md or *.mdx file.
+	ErrNoMarkdown = errors.New("no markdown files found")
+	// ErrBinary: a file named .md is not text (NUL bytes or mostly invalid UTF-8).
+	ErrBinary = errors.New("not a text file")
+)
+
+// ChunkOptions configures the chunker. The zero value uses the defaults.
+type ChunkOptions struct {
+	// DocsDir is the docs folder inside the file system (default "docs").
+	DocsDir string
+	// MaxChars is the largest chunk in characters (default 1500, at least 200).
+	MaxChars int
+	// Warn, when set, receives the problems ChunkMarkdown worked around
+	// (broken front matter, invalid UTF-8). ChunkDocs also returns them.
+	Warn func(Warning)
+}
+
+func (o ChunkOptions) docsDir() string {
+	d := strings.Trim(path.Clean(strings.ReplaceAll(o.DocsDir, "\\", "/")), "/")
+	if o.DocsDir == "" || d == "" {
+		return DefaultDocsDir
+	}
+	return d
+}
+
+func (o ChunkOptions) maxChars() int {
+	switch {
+	case o.MaxChars <= 0:
+		return DefaultMaxChars
+	case o.MaxChars < minMaxChars:
+		return minMaxChars
+	}
+	return o.MaxChars
+}
+
+func (o ChunkOptions) warn(w Warning) {
+	if o.Warn != nil {
+		o.Warn(w)
+	}
+}
+
+// ChunkDocs chunks every *.md and *.mdx file under opts.DocsDir of fsys, in
+// path order. Doc paths are "docs/<path under the docs folder>" whatever the
+// folder is called, so retrieval.DocRoute maps them to the site's routes.
+// Files and folders whose names start with "_" or "." are skipped, as
+// Docusaurus skips them. Problems in single files are returned as warnings;
+// a folder without markdown is an error matching ErrNoMarkdown.
+func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, error) {
+	dir := opts.docsDir()
+	info, err := fs.Stat(fsys, dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("docs folder %s: %w", dir, err)
+	}
+	if !info.IsDir() {
+		return nil, nil, fmt.Errorf("docs folder %s is not a folder", dir)
+	}
+	var warns []Warning
+	fileOpts := opts
+	fileOpts.Warn = func(w Warning) {
+		warns = append(warns, w)
+		opts.warn(w)
+	}
+	var chunks []retrieval.Chunk
+	found := 0
+	err = fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if p != dir && (strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".")) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !isMarkdownName(name) {
+			return nil
+		}
+		docPath := "docs/" + strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")
+		src, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			fileOpts.Warn(Warning{File: docPath, Message: "cannot read: " + err.Error() + "; skipped"})
+			return nil
+		}
+		cs, err := ChunkMarkdown(docPath, src, fileOpts)
+		if errors.Is(err, ErrBinary) {
+			fileOpts.Warn(Warning{File: docPath, Message: "binary content in a markdown file; skipped"})
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		found++
+		if len(cs) == 0 {
+			fileOpts.Warn(Warning{File: docPath, Message: "no text to index"})
+		}
+		chunks = append(chunks, cs...)
+		return nil
+	})
+	if err != nil {
+		return nil, warns, fmt.Errorf("walk docs folder %s: %w", dir, err)
+	}
+	if found == 0 {
+		return nil, warns, fmt.Errorf("%w under %s: add .md or .mdx files, or point to the folder that holds them", ErrNoMarkdown, dir)
+	}
+	return chunks, warns, nil
+}
+
+func isMarkdownName(name string) bool {
+	ext := strings.ToLower(path.Ext(name))
+	return ext == ".md" || ext == ".mdx"
+}
+
+// section is a run of a page under one ## or ### heading (or the intro
+// before the first of them).
+type section struct {
+	// heading is the heading text without its explicit id ("" for the intro).
+	heading string
+	// headingLine is the heading as it starts each chunk's text.
+	headingLine string
+	// id is the HeadingID to store: the explicit id, or the computed id when
+	// it carries a duplicate suffix.
+	id     string
+	crumbs []string
+	lines  []line
+}
+
+var mdxESM = regexp.MustCompile(`^(import|export)\s`)
+
+// ChunkMarkdown chunks one markdown document. docPath is its path from the
+// site root ("docs/module-1/01-intro.md"); it gives each chunk's ID, module
+// and chapter. A binary document returns an error matching ErrBinary; broken
+// front matter is reported through opts.Warn and the rest still chunked.
+//
+// Each chunk's text starts with its heading line ("## Section", without an
+// explicit {#id}; "# Title" for the text before the first ## heading), so
+// the heading takes part in retrieval; a long section's every piece repeats
+// it. Sections with no text besides their heading give no chunk.
+func ChunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.Chunk, error) {
+	if looksBinary(src) {
+		return nil, fmt.Errorf("%s: %w", docPath, ErrBinary)
+	}
+	if !utf8.Valid(src) {
+		opts.warn(Warning{File: docPath, Message: "invalid UTF-8 bytes replaced with U+FFFD"})
+		src = bytes.ToValidUTF8(src, []byte("\uFFFD"))
+	}
+	text := strings.TrimPrefix(string(src), "\uFEFF")
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+
+	fm, body, _, warns := splitFrontMatter(docPath, text)
+	for _, w := range warns {
+		opts.warn(w)
+	}
+	lines := scanLines(body)
+	if strings.EqualFold(path.Ext(docPath), ".mdx") {
+		for i := range lines {
+			if !lines[i].inFence && mdxESM.MatchString(lines[i].text) {
+				lines[i] = line{}
+			}
+		}
+	}
+
+	module, chapter := placeOf(docPath)
+	if fm.Module != "" {
+		module = fm.Module
+	}
+	if fm.Chapter != "" {
+		chapter = fm.Chapter
+	}
+	title := fm.Title
+	if title == "" {
+		for _, l := range lines {
+			if l.level == 1 {
+				t, _ := retrieval.SplitHeadingID(l.heading)
+				title = retrieval.HeadingText(t)
+				break
+			}
+		}
+	}
+	if title == "" {
+		title = fileTitle(docPath)
+	}
+	pageSlug := fm.Slug
+	if pageSlug == "" && fm.ID != "" && !strings.Contains(fm.ID, "/") {
+		// Docusaurus puts a doc with an id at "<folder>/<id>".
+		pageSlug = fm.ID
+	}
+
+	sections := splitSections(lines, title)
+	max := opts.maxChars()
+	var chunks []retrieval.Chunk
+	for _, s := range sections {
+		for _, piece := range packSection(s, max) {
+			chunks = append(chunks, retrieval.Chunk{
+				Text:        piece,
+				DocPath:     docPath,
+				PageSlug:    pageSlug,
+				Title:       title,
+				Section:     s.heading,
+				HeadingID:   s.id,
+				Breadcrumb:  append([]string(nil), s.crumbs...),
+				Module:      module,
+				Chapter:     chapter,
+				ContentType: fm.ContentType,
+				Tags:        append([]string(nil), fm.Tags...),
+			})
+		}
+	}
+	for i := range chunks {
+		c := &chunks[i]
+		c.ID = fmt.Sprintf("%s#%d", docPath, i)
+		c.ChunkIndex = retrieval.IntPtr(i)
+		c.TotalChunks = retrieval.IntPtr(len(chunks))
+		sum := sha256.Sum256([]byte(c.Text))
+		c.ContentHash = hex.EncodeToString(sum[:])
+		if fm.Description != "" {
+			c.Extra = map[string]string{"description": fm.Description}
+		}
+	}
+	return chunks, nil
+}
+
+// splitSections cuts a page at its ## and ### headings. Every heading, at
+// any level, goes through one github slugger in page order, as Docusaurus
+// assigns ids, so duplicate headings get their "-1", "-2" suffixes; headings
+// with an explicit id keep it and, as in Docusaurus, do not count.
+func splitSections(lines []line, title string) []section {
+	slugger := retrieval.NewSlugger(retrieval.SlugGitHub)
+	intro := section{crumbs: []string{title}}
+	secs := []section{}
+	cur := &intro
+	h2 := ""
+	for _, l := range lines {
+		if l.level == 0 {
+			cur.lines = append(cur.lines, l)
+			continue
+		}
+		text, explicit := retrieval.SplitHeadingID(l.heading)
+		id := explicit
+		if explicit == "" {
+			plain := retrieval.HeadingText(text)
+			if computed := slugger.Slug(plain); computed != retrieval.GitHubSlug(plain) {
+				id = computed
+			}
+		}
+		mdLine := strings.TrimSpace(strings.Repeat("#", l.level) + " " + text)
+		if l.level != 2 && l.level != 3 {
+			cur.lines = append(cur.lines, line{text: mdLine, level: l.level, heading: text})
+			continue
+		}
+		if cur != &intro {
+			secs = append(secs, *cur)
+		}
+		crumbs := []string{title}
+		if l.level == 2 {
+			h2 = text
+		} else if h2 != "" {
+			crumbs = append(crumbs, h2)
+		}
+		crumbs = append(crumbs, text)
+		cur = &section{heading: text, headingLine: mdLine, id: id, crumbs: crumbs}
+	}
+	if cur != &intro {
+		secs = append(secs, *cur)
+	}
+	// The intro starts with the page's H1 when it has one, else the title.
+	intro.headingLine = "# " + title
+	for i, l := range intro.lines {
+		if strings.TrimSpace(l.text) == "" {
+			continue
+		}
+		if l.level == 1 {
+			intro.headingLine = l.text
+			intro.lines = intro.lines[i+1:]
+		}
+		break
+	}
+	return append([]section{intro}, secs...)
+}
+
+// packSection returns the texts of a section's chunks: its blocks packed in
+// order into pieces of at most max characters, each led by the heading line.
+// A block is split only when it alone exceeds the budget.
+func packSection(s section, max int) []string {
+	blocks := splitBlocks(s.lines)
+	if len(blocks) == 0 {
+		return nil
+	}
+	prefix := s.headingLine + "\n\n"
+	budget := max - runeLen(prefix)
+	if budget < max/2 {
+		budget = max / 2
+	}
+	var out []string
+	var cur []string
+	curLen := 0
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, prefix+strings.Join(cur, "\n\n"))
+		}
+		cur, curLen = nil, 0
+	}
+	for _, b := range blocks {
+		n := runeLen(b.text)
+		if n > budget {
+			flush()
+			for _, p := range splitLong(b.text, budget, b.code) {
+				out = append(out, prefix+p)
+			}
+			continue
+		}
+		sep := 0
+		if len(cur) > 0 {
+			sep = 2
+		}
+		if curLen+sep+n > budget {
+			flush()
+			sep = 0
+		}
+		cur = append(cur, b.text)
+		curLen += sep + n
+	}
+	flush()
+	return out
+}
+
+// placeOf derives module and chapter from a doc path: the module is the
+// first folder under docs ("" for pages at the top of docs); the chapter is
+// the file name without extension and number prefix, or for an index page
+// its folder's name.
+func placeOf(docPath string) (module, chapter string) {
+	rel := strings.ReplaceAll(docPath, "\\", "/")
+	if i := strings.LastIndex("/"+rel, "/docs/"); i >= 0 {
+		rel = ("/" + rel)[i+len("/docs/"):]
+	}
+	segs := strings.Split(strings.Trim(rel, "/"), "/")
+	if len(segs) > 1 {
+		module = segs[0]
+	}
+	stem := strings.TrimSuffix(segs[len(segs)-1], path.Ext(segs[len(segs)-1]))
+	chapter = retrieval.StripNumberPrefix(stem)
+	if len(segs) > 1 {
+		folder := retrieval.StripNumberPrefix(segs[len(segs)-2])
+		if l := strings.ToLower(chapter); l == "index" || l == "readme" || chapter == folder {
+			chapter = folder
+		}
+	}
+	return module, chapter
+}
+
+// fileTitle is the title of a page with neither front matter title nor H1.
+func fileTitle(docPath string) string {
+	_, chapter := placeOf(docPath)
+	if chapter == "" {
+		return path.Base(docPath)
+	}
+	return chapter
+}
+
+// looksBinary reports NUL bytes, or invalid UTF-8 in more than a tenth of
+// the bytes.
+func looksBinary(b []byte) bool {
+	if bytes.IndexByte(b, 0) >= 0 {
+		return true
+	}
+	if utf8.Valid(b) {
+		return false
+	}
+	invalid := 0
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			invalid++
+		}
+		i += size
+	}
+	return invalid*10 > len(b)
+}

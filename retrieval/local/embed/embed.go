@@ -1,0 +1,168 @@
+// Package embed is ragscope's offline text embedder: deterministic, pure Go,
+// with no network access, fitted to the corpus it will search.
+//
+// A text's vector is the concatenation of two L2-normalised parts, each
+// scaled so that the whole is L2-normalised:
+//
+//   - a semantic part: the SIF-weighted mean (Arora, Liang and Ma 2017) of
+//     100-dimensional GloVe word vectors (Pennington, Socher and Manning 2014)
+//     with the corpus's common component removed. It lets "legged robot"
+//     match "biped" and "pictures" match "images".
+//   - a lexical part: TF-IDF over word unigrams, word bigrams and character
+//     3- to 5-grams inside words, with sublinear term frequency and IDF fitted
+//     on the corpus, feature-hashed with random signs into a fixed number of
+//     buckets. It catches names the word vectors do not know ("rclpy",
+//     "urdf", "nav2") and inflections ("simulate", "simulation").
+//
+// The cosine of two vectors is their dot product.
+package embed
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// gloveDim is the length of the word vectors in data/glove50k.bin.
+const gloveDim = 100
+
+// config holds the model's tuning. defaultConfig is the shipped one; tests
+// compare variants.
+type config struct {
+	sparseDim int // hashed buckets of the lexical part
+
+	minGram, maxGram int     // character n-gram lengths, markers included
+	wordW            float64 // weight of a word unigram feature
+	altW             float64 // weight of an alternative spelling's word feature
+	charW            float64 // weight of a character n-gram feature
+	bigramW          float64 // weight of a word bigram feature
+	dropUnseen       bool    // ignore lexical features the corpus never had
+	noProjection     bool    // always hash, even for small corpora
+
+	sifA       float64 // SIF smoothing a in a/(a+p(w))
+	corpusBeta float64 // share of the corpus frequency in p(w); the rest is Zipf
+	removePC   bool    // remove the corpus's first principal component
+
+	gloveShare float64 // share of the squared norm given to the semantic part
+}
+
+func defaultConfig() config {
+	return config{
+		sparseDim:  412,
+		minGram:    3,
+		maxGram:    5,
+		wordW:      1,
+		altW:       0.5,
+		charW:      0.35,
+		bigramW:    0.5,
+		dropUnseen: true,
+		sifA:       1e-3,
+		corpusBeta: 0.5,
+		removePC:   true,
+		gloveShare: 0.5,
+	}
+}
+
+// modelName names the algorithm and its data; change the version whenever
+// vectors change for the same input, so stored vectors are not mixed.
+const modelName = "ragscope-local-glove100-sif+chargram-v1"
+
+// Model is a deterministic offline text embedder fitted to a corpus. It is
+// safe for concurrent use after New.
+type Model struct {
+	cfg config
+
+	glove   *gloveTable // nil when the embedded table failed to load
+	loadErr error
+
+	docs      int                // number of fitted documents
+	idf       map[uint64]float32 // lexical feature -> IDF
+	unseenIDF float32            // IDF of a feature no document had
+	proj      *projection        // exact lexical projection, nil when hashing
+
+	pCorpus map[string]float32 // word -> share of the corpus's content tokens
+	pc      []float32          // common component of the semantic part, or nil
+}
+
+// New fits the model's corpus statistics (IDF etc.) on docs. Deterministic:
+// same docs, same model.
+func New(docs []string) *Model {
+	return newWithConfig(docs, defaultConfig())
+}
+
+func newWithConfig(docs []string, cfg config) *Model {
+	m := &Model{cfg: cfg}
+	m.glove, m.loadErr = loadGlove()
+	toks := make([][]token, len(docs))
+	for i, d := range docs {
+		toks[i] = tokenize(d)
+	}
+	m.fitLexical(toks)
+	m.fitSemantic(toks)
+	return m
+}
+
+// Name identifies the embedder and its version.
+func (m *Model) Name() string { return modelName }
+
+// Dim is the vector length.
+func (m *Model) Dim() int { return gloveDim + m.cfg.sparseDim }
+
+// Embed returns one L2-normalised vector per text (cosine similarity = dot
+// product). It checks ctx between texts. A text with no usable words gives a
+// zero vector and no error.
+func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if m.loadErr != nil {
+		return nil, fmt.Errorf("embed: load word vectors: %w", m.loadErr)
+	}
+	out := make([][]float32, len(texts))
+	for i, text := range texts {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("embed text %d of %d: %w", i+1, len(texts), err)
+		}
+		out[i] = m.embedOne(text)
+	}
+	return out, nil
+}
+
+func (m *Model) embedOne(text string) []float32 {
+	toks := tokenize(text)
+	v := make([]float32, m.Dim())
+	sem := v[:gloveDim]
+	lex := v[gloveDim:]
+	m.semanticVector(toks, sem)
+	m.lexicalVector(toks, lex)
+
+	semN, lexN := norm(sem), norm(lex)
+	semW := math.Sqrt(m.cfg.gloveShare)
+	lexW := math.Sqrt(1 - m.cfg.gloveShare)
+	switch {
+	case semN == 0 && lexN == 0:
+		return v
+	case semN == 0:
+		lexW = 1
+	case lexN == 0:
+		semW = 1
+	}
+	if semN > 0 {
+		scale(sem, float32(semW/semN))
+	}
+	if lexN > 0 {
+		scale(lex, float32(lexW/lexN))
+	}
+	return v
+}
+
+func norm(v []float32) float64 {
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	return math.Sqrt(s)
+}
+
+func scale(v []float32, k float32) {
+	for i := range v {
+		v[i] *= k
+	}
+}

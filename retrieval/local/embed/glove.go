@@ -1,0 +1,99 @@
+package embed
+
+import (
+	_ "embed" // for the GloVe table
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+)
+
+// gloveSHA256 is the SHA-256 of data/glove50k.bin, as recorded in
+// data/README.md. A test keeps the two and the embedded file in agreement.
+const gloveSHA256 = "ccf0130ada42390dccd87fabfd85acc6b433b830155953cc784b967fcb0c47a0"
+
+// gloveMagic opens data/glove50k.bin; see internal/glovegen for the layout.
+const gloveMagic = "RSGLV001"
+
+// gloveData is the quantised GloVe table written by internal/glovegen.
+//
+//go:embed data/glove50k.bin
+var gloveData []byte
+
+// loadGlove decodes gloveData once. Only the word index and the scales are
+// decoded; the int8 components stay in gloveData and are dequantised on use.
+var loadGlove = sync.OnceValues(func() (*gloveTable, error) {
+	return decodeGlove(gloveData)
+})
+
+// gloveTable is a read-only view of the decoded GloVe table.
+type gloveTable struct {
+	dim    int
+	index  map[string]int32 // word -> row
+	ranks  []uint32         // row -> frequency rank in the source vocabulary
+	scales []float32        // row -> dequantisation scale
+	vecs   []byte           // row-major int8 components, len(index)*dim
+}
+
+func decodeGlove(b []byte) (*gloveTable, error) {
+	le := binary.LittleEndian
+	if len(b) < 16 || string(b[:8]) != gloveMagic {
+		return nil, errors.New("glove table: bad header")
+	}
+	n := int(le.Uint32(b[8:12]))
+	dim := int(le.Uint32(b[12:16]))
+	if n <= 0 || dim <= 0 || dim > 4096 || n > len(b) {
+		return nil, fmt.Errorf("glove table: bad size %d x %d", n, dim)
+	}
+	t := &gloveTable{
+		dim:    dim,
+		index:  make(map[string]int32, n),
+		ranks:  make([]uint32, n),
+		scales: make([]float32, n),
+	}
+	off := 16
+	for i := 0; i < n; i++ {
+		if off >= len(b) {
+			return nil, errors.New("glove table: truncated word list")
+		}
+		l := int(b[off])
+		off++
+		if off+l > len(b) {
+			return nil, errors.New("glove table: truncated word list")
+		}
+		t.index[string(b[off:off+l])] = int32(i)
+		off += l
+	}
+	if len(b)-off != n*(4+4+dim) {
+		return nil, fmt.Errorf("glove table: body is %d bytes, want %d", len(b)-off, n*(8+dim))
+	}
+	for i := range t.ranks {
+		t.ranks[i] = le.Uint32(b[off:])
+		off += 4
+	}
+	for i := range t.scales {
+		t.scales[i] = math.Float32frombits(le.Uint32(b[off:]))
+		off += 4
+	}
+	t.vecs = b[off:]
+	return t, nil
+}
+
+// lookup returns the row of word, or -1.
+func (t *gloveTable) lookup(word string) int32 {
+	if r, ok := t.index[word]; ok {
+		return r
+	}
+	return -1
+}
+
+// addScaled adds w times the vector of row r to acc.
+func (t *gloveTable) addScaled(acc []float32, r int32, w float32) {
+	s := w * t.scales[r]
+	row := t.vecs[int(r)*t.dim : int(r+1)*t.dim]
+	acc = acc[:len(row)]
+	for i, q := range row {
+		acc[i] += s * float32(int8(q))
+	}
+}

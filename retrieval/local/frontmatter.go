@@ -1,0 +1,180 @@
+package local
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// frontMatter holds the front matter fields the chunker uses.
+type frontMatter struct {
+	Title       string
+	Slug        string
+	ID          string
+	Tags        []string
+	ContentType string
+	Module      string
+	Chapter     string
+	Description string
+}
+
+// Warning is a problem in one file that did not stop the chunker: the file
+// was still chunked with what could be read, or skipped.
+type Warning struct {
+	// File is the doc path ("docs/module-1/intro.md").
+	File string `json:"file"`
+	// Line is the 1-based line in the file, or 0 when not known.
+	Line int `json:"line,omitempty"`
+	// Message says what was wrong and what ragscope did about it.
+	Message string `json:"message"`
+}
+
+// String formats the warning as "file:line: message".
+func (w Warning) String() string {
+	if w.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Message)
+	}
+	return w.File + ": " + w.Message
+}
+
+var yamlErrLine = regexp.MustCompile(`line (\d+)`)
+
+// splitFrontMatter separates a leading YAML front matter block from the
+// body. It returns the parsed fields, the body, the 1-based file line the
+// body starts on and any warnings (with file-relative line numbers).
+// Broken YAML is salvaged key by key so good fields still count.
+func splitFrontMatter(file string, src string) (frontMatter, string, int, []Warning) {
+	var fm frontMatter
+	lines := strings.SplitAfter(src, "\n")
+	if len(lines) == 0 || strings.TrimRight(lines[0], " \t\r\n") != "---" {
+		return fm, src, 1, nil
+	}
+	end := -1
+	for i := 1; i < len(lines); i++ {
+		l := strings.TrimRight(lines[i], " \t\r\n")
+		if l == "---" || l == "..." {
+			end = i
+			break
+		}
+	}
+	if end < 0 {
+		w := Warning{File: file, Line: 1, Message: "front matter is not closed by a '---' line; treated the whole file as content"}
+		return fm, strings.Join(lines[1:], ""), 2, []Warning{w}
+	}
+	raw := strings.Join(lines[1:end], "")
+	body := strings.Join(lines[end+1:], "")
+	bodyLine := end + 2
+	var warns []Warning
+
+	var m map[string]any
+	if err := yaml.Unmarshal([]byte(raw), &m); err != nil {
+		line := 1
+		if sm := yamlErrLine.FindStringSubmatch(err.Error()); sm != nil {
+			if n, convErr := strconv.Atoi(sm[1]); convErr == nil {
+				line = n + 1 // the YAML starts on file line 2
+			}
+		}
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		msg = yamlErrLine.ReplaceAllString(msg, "")
+		msg = strings.Trim(strings.TrimSpace(msg), ": ")
+		warns = append(warns, Warning{File: file, Line: line,
+			Message: "broken front matter (" + msg + "); kept the fields that could be read"})
+		m = salvageYAML(raw)
+	}
+	fm.Title = scalar(m["title"])
+	fm.Slug = scalar(m["slug"])
+	fm.ID = scalar(m["id"])
+	fm.ContentType = firstScalar(m, "content_type", "contentType", "content-type")
+	fm.Module = scalar(m["module"])
+	fm.Chapter = scalar(m["chapter"])
+	fm.Description = scalar(m["description"])
+	fm.Tags = tagList(m["tags"])
+	return fm, body, bodyLine, warns
+}
+
+// salvageYAML parses each top-level key (with its indented continuation
+// lines) on its own, keeping the ones that parse.
+func salvageYAML(raw string) map[string]any {
+	out := map[string]any{}
+	var block bytes.Buffer
+	flush := func() {
+		if block.Len() == 0 {
+			return
+		}
+		var m map[string]any
+		if err := yaml.Unmarshal(block.Bytes(), &m); err == nil {
+			for k, v := range m {
+				out[k] = v
+			}
+		}
+		block.Reset()
+	}
+	for _, l := range strings.SplitAfter(raw, "\n") {
+		top := l != "" && l[0] != ' ' && l[0] != '\t' && l[0] != '-' && l[0] != '#' && strings.TrimSpace(l) != ""
+		if top {
+			flush()
+		}
+		block.WriteString(l)
+	}
+	flush()
+	return out
+}
+
+func firstScalar(m map[string]any, keys ...string) string {
+	for _, k := range keys {
+		if s := scalar(m[k]); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// scalar renders a YAML scalar as trimmed text; maps and lists give "".
+func scalar(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return strings.TrimSpace(x)
+	case bool, int, int64, uint64, float64:
+		return fmt.Sprint(x)
+	}
+	return ""
+}
+
+// tagList accepts a YAML list, a comma-separated string, or Docusaurus tag
+// objects ({label: …}); it drops empty and repeated tags.
+func tagList(v any) []string {
+	var raw []string
+	switch x := v.(type) {
+	case string:
+		raw = strings.Split(x, ",")
+	case []any:
+		for _, e := range x {
+			if mm, ok := e.(map[string]any); ok {
+				raw = append(raw, scalar(mm["label"]))
+				continue
+			}
+			raw = append(raw, scalar(e))
+		}
+	default:
+		if s := scalar(x); s != "" {
+			raw = []string{s}
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range raw {
+		t = strings.TrimSpace(t)
+		if t == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	return out
+}

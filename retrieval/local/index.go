@@ -1,0 +1,334 @@
+package local
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"sort"
+
+	"ragscope/retrieval"
+)
+
+// walkPageSize is the number of chunks Walk hands over per call.
+const walkPageSize = 256
+
+// ctxCheckEvery is how many chunks Search scores between context checks.
+const ctxCheckEvery = 4096
+
+// IndexInfo names an index in its Stats.
+type IndexInfo struct {
+	// Backend is "demo" or "local".
+	Backend string
+	// Name is the index name shown as the collection (a file or folder name).
+	Name string
+	// Model is the embedder's name.
+	Model string
+}
+
+// Index is an exact in-memory vector index over chunks: brute-force cosine
+// similarity with the filter and threshold semantics of a Qdrant search.
+// It implements retrieval.Store and retrieval.Walker, is read-only after
+// NewIndex and safe for concurrent use.
+type Index struct {
+	info   IndexInfo
+	chunks []retrieval.Chunk
+	// vecs holds every vector, L2-normalised, back to back (dim each).
+	vecs  []float32
+	dim   int
+	stats retrieval.Stats
+}
+
+var (
+	_ retrieval.Store  = (*Index)(nil)
+	_ retrieval.Walker = (*Index)(nil)
+)
+
+// NewIndex indexes chunks with their vectors (one per chunk, all the same
+// length). Vectors are copied and L2-normalised, so scores are cosine
+// similarities; a zero vector scores 0 against everything. Chunk IDs must
+// be unique: they break score ties.
+func NewIndex(chunks []retrieval.Chunk, vectors [][]float32, info IndexInfo) (*Index, error) {
+	if len(chunks) != len(vectors) {
+		return nil, fmt.Errorf("new index: %d chunks but %d vectors", len(chunks), len(vectors))
+	}
+	ix := &Index{info: info, chunks: slices.Clone(chunks)}
+	if len(vectors) > 0 {
+		ix.dim = len(vectors[0])
+	}
+	if len(vectors) > 0 && ix.dim == 0 {
+		return nil, fmt.Errorf("new index: vectors are empty")
+	}
+	ix.vecs = make([]float32, 0, len(vectors)*ix.dim)
+	seen := make(map[string]int, len(chunks))
+	for i, v := range vectors {
+		if len(v) != ix.dim {
+			return nil, fmt.Errorf("new index: vector %d has %d dimensions, want %d", i, len(v), ix.dim)
+		}
+		if j, dup := seen[chunks[i].ID]; dup {
+			return nil, fmt.Errorf("new index: chunks %d and %d share the id %q", j, i, chunks[i].ID)
+		}
+		seen[chunks[i].ID] = i
+		ix.vecs = append(ix.vecs, normalized(v)...)
+	}
+	ix.stats = ix.computeStats()
+	return ix, nil
+}
+
+// normalized returns a unit-length copy of v (a zero copy for a zero or
+// non-finite vector).
+func normalized(v []float32) []float32 {
+	out := make([]float32, len(v))
+	var sum float64
+	for _, x := range v {
+		sum += float64(x) * float64(x)
+	}
+	if sum == 0 || math.IsInf(sum, 0) || math.IsNaN(sum) {
+		return out
+	}
+	inv := 1 / math.Sqrt(sum)
+	for i, x := range v {
+		out[i] = float32(float64(x) * inv)
+	}
+	return out
+}
+
+// Len returns the number of chunks.
+func (ix *Index) Len() int { return len(ix.chunks) }
+
+// Dim returns the vector length (0 for an empty index).
+func (ix *Index) Dim() int { return ix.dim }
+
+// Info returns the index's names.
+func (ix *Index) Info() IndexInfo { return ix.info }
+
+// Chunks returns a copy of the indexed chunks in index order.
+func (ix *Index) Chunks() []retrieval.Chunk {
+	out := make([]retrieval.Chunk, len(ix.chunks))
+	for i := range ix.chunks {
+		out[i] = cloneChunk(&ix.chunks[i])
+	}
+	return out
+}
+
+// vector returns chunk i's normalised vector (shared; do not modify).
+func (ix *Index) vector(i int) []float32 {
+	return ix.vecs[i*ix.dim : (i+1)*ix.dim]
+}
+
+// scored is a candidate during a search.
+type scored struct {
+	i     int
+	score float64
+}
+
+// resultHeap keeps the best candidates with the worst on top, so it can be
+// replaced in O(log k) when a better one arrives.
+type resultHeap struct {
+	items  []scored
+	chunks []retrieval.Chunk
+}
+
+// better orders by score, then by chunk id ascending.
+func (h *resultHeap) better(a, b scored) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return h.chunks[a.i].ID < h.chunks[b.i].ID
+}
+
+func (h *resultHeap) Len() int           { return len(h.items) }
+func (h *resultHeap) Less(i, j int) bool { return h.better(h.items[j], h.items[i]) }
+func (h *resultHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *resultHeap) Push(x any)         { h.items = append(h.items, x.(scored)) }
+func (h *resultHeap) Pop() any {
+	n := len(h.items) - 1
+	x := h.items[n]
+	h.items = h.items[:n]
+	return x
+}
+
+// Search returns up to req.Limit chunks matching req.Filters with cosine
+// similarity >= req.Threshold (when the threshold is above 0), best first,
+// equal scores in chunk id order. A query vector of the wrong length is an
+// error; a zero query vector scores 0 everywhere. A limit below 1 returns
+// nothing.
+func (ix *Index) Search(ctx context.Context, req retrieval.SearchRequest) ([]retrieval.ScoredChunk, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	if len(ix.chunks) == 0 || req.Limit < 1 {
+		return []retrieval.ScoredChunk{}, nil
+	}
+	if len(req.Vector) != ix.dim {
+		return nil, fmt.Errorf("search: query vector has %d dimensions, the index has %d: embed queries with the index's model (%s)",
+			len(req.Vector), ix.dim, ix.info.Model)
+	}
+	q := normalized(req.Vector)
+	filter := !req.Filters.IsEmpty()
+	h := &resultHeap{items: make([]scored, 0, min(req.Limit, len(ix.chunks))+1), chunks: ix.chunks}
+	for i := range ix.chunks {
+		if i%ctxCheckEvery == ctxCheckEvery-1 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("search: %w", err)
+			}
+		}
+		if filter && !req.Filters.Match(&ix.chunks[i]) {
+			continue
+		}
+		s := float64(dot(q, ix.vector(i)))
+		s = math.Max(-1, math.Min(1, s))
+		if req.Threshold > 0 && s < req.Threshold {
+			continue
+		}
+		c := scored{i: i, score: s}
+		if h.Len() < req.Limit {
+			heap.Push(h, c)
+			continue
+		}
+		if h.better(c, h.items[0]) {
+			h.items[0] = c
+			heap.Fix(h, 0)
+		}
+	}
+	sort.Slice(h.items, func(a, b int) bool { return h.better(h.items[a], h.items[b]) })
+	out := make([]retrieval.ScoredChunk, len(h.items))
+	for k, c := range h.items {
+		out[k] = retrieval.ScoredChunk{Chunk: cloneChunk(&ix.chunks[c.i]), Score: c.score}
+	}
+	return out, nil
+}
+
+// dot is the inner product of two equal-length vectors, unrolled by four.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// Stats describes the index: points, vector size, cosine distance, status
+// ready or empty, the payload fields present and the filter facets.
+func (ix *Index) Stats(ctx context.Context) (retrieval.Stats, error) {
+	if err := ctx.Err(); err != nil {
+		return retrieval.Stats{}, fmt.Errorf("stats: %w", err)
+	}
+	s := ix.stats
+	s.PayloadFields = slices.Clone(s.PayloadFields)
+	s.Facets = make(map[string][]string, len(ix.stats.Facets))
+	for k, v := range ix.stats.Facets {
+		s.Facets[k] = slices.Clone(v)
+	}
+	s.Notes = slices.Clone(s.Notes)
+	return s, nil
+}
+
+func (ix *Index) computeStats() retrieval.Stats {
+	s := retrieval.Stats{
+		Backend:    ix.info.Backend,
+		Collection: ix.info.Name,
+		Status:     retrieval.StatusReady,
+		Points:     int64(len(ix.chunks)),
+		VectorSize: ix.dim,
+		Distance:   "Cosine",
+	}
+	if len(ix.chunks) == 0 {
+		s.Status = retrieval.StatusEmpty
+	}
+	if ix.info.Model != "" {
+		s.Notes = []string{"embedding model: " + ix.info.Model + " (offline, exact search)"}
+	}
+	fields := map[string]bool{}
+	facets := map[string]map[string]bool{"module": {}, "chapter": {}, "content_type": {}, "tag": {}}
+	add := func(name string, present bool) {
+		if present {
+			fields[name] = true
+		}
+	}
+	for i := range ix.chunks {
+		c := &ix.chunks[i]
+		add("text", c.Text != "")
+		add("url", c.URL != "")
+		add("doc_path", c.DocPath != "")
+		add("page_slug", c.PageSlug != "")
+		add("title", c.Title != "")
+		add("section", c.Section != "")
+		add("heading_id", c.HeadingID != "")
+		add("breadcrumb", len(c.Breadcrumb) > 0)
+		add("module", c.Module != "")
+		add("chapter", c.Chapter != "")
+		add("chunk_index", c.ChunkIndex != nil)
+		add("total_chunks", c.TotalChunks != nil)
+		add("content_type", c.ContentType != "")
+		add("tags", len(c.Tags) > 0)
+		add("content_hash", c.ContentHash != "")
+		for k := range c.Extra {
+			fields[k] = true
+		}
+		facet(facets["module"], c.Module)
+		facet(facets["chapter"], c.Chapter)
+		facet(facets["content_type"], c.ContentType)
+		for _, t := range c.Tags {
+			facet(facets["tag"], t)
+		}
+	}
+	s.PayloadFields = slices.Sorted(maps.Keys(fields))
+	s.Facets = map[string][]string{}
+	for k, set := range facets {
+		s.Facets[k] = slices.Sorted(maps.Keys(set))
+	}
+	return s
+}
+
+func facet(set map[string]bool, v string) {
+	if v != "" {
+		set[v] = true
+	}
+}
+
+// Walk calls fn with the chunks in index order, walkPageSize at a time,
+// with the total count, until all were seen, fn fails or ctx ends.
+func (ix *Index) Walk(ctx context.Context, fn func(page []retrieval.Chunk, total int) error) error {
+	for start := 0; start < len(ix.chunks); start += walkPageSize {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("walk: %w", err)
+		}
+		end := min(start+walkPageSize, len(ix.chunks))
+		page := make([]retrieval.Chunk, 0, end-start)
+		for i := start; i < end; i++ {
+			page = append(page, cloneChunk(&ix.chunks[i]))
+		}
+		if err := fn(page, len(ix.chunks)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cloneChunk copies c deeply enough that callers cannot change the index.
+func cloneChunk(c *retrieval.Chunk) retrieval.Chunk {
+	out := *c
+	out.Breadcrumb = slices.Clone(c.Breadcrumb)
+	out.Tags = slices.Clone(c.Tags)
+	if c.ChunkIndex != nil {
+		out.ChunkIndex = retrieval.IntPtr(*c.ChunkIndex)
+	}
+	if c.TotalChunks != nil {
+		out.TotalChunks = retrieval.IntPtr(*c.TotalChunks)
+	}
+	if c.Extra != nil {
+		out.Extra = maps.Clone(c.Extra)
+	}
+	return out
+}

@@ -1,0 +1,621 @@
+// Package qdrant is ragscope's Store on a Qdrant collection, through the
+// official Go client (github.com/qdrant/go-client) over gRPC.
+//
+// The store is read-only: it only sends Query, Scroll, Count, collection
+// Get and List. Payloads are decoded with a Mapping (see MAPPING.md), so
+// collections built by different ingestion scripts work unchanged.
+package qdrant
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	qc "github.com/qdrant/go-client/qdrant"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+
+	"ragscope/retrieval"
+)
+
+// Defaults and bounds.
+const (
+	// DefaultTimeout bounds every call to Qdrant.
+	DefaultTimeout = 10 * time.Second
+	// sampleSize is the number of points scrolled to detect the mapping
+	// before a filtered search.
+	sampleSize = 64
+	// facetSample bounds the points Stats reads for facets and detection.
+	facetSample = 1000
+	// facetMax bounds the values kept per facet.
+	facetMax = 200
+	// walkPage is the Walk page size.
+	walkPage = 256
+	// apiKeyHeader is the gRPC metadata key Qdrant reads the key from.
+	apiKeyHeader = "api-key"
+)
+
+// Options configure a Store.
+type Options struct {
+	// URL is QDRANT_URL (see ParseURL).
+	URL string
+	// APIKey is QDRANT_API_KEY; sent as gRPC metadata "api-key".
+	APIKey string
+	// Collection is QDRANT_COLLECTION (or COLLECTION_NAME).
+	Collection string
+	// Mapping overrides payload keys; empty fields use DefaultMapping.
+	Mapping Mapping
+	// VectorName selects a named vector; empty means the collection's only
+	// (or unnamed) vector.
+	VectorName string
+	// Timeout bounds each call; default 10 s.
+	Timeout time.Duration
+	// TLSConfig replaces the default TLS settings (private CAs, tests).
+	TLSConfig *tls.Config
+	// Logger receives the store's and the go-client's remarks; nil discards
+	// them, so nothing reaches the terminal.
+	Logger *slog.Logger
+}
+
+// Store is a read-only retrieval.Store and retrieval.Walker on one Qdrant
+// collection. It is safe for concurrent use.
+type Store struct {
+	client     *qc.Client
+	ep         Endpoint
+	notes      []string
+	collection string
+	apiKey     string
+	hasKey     bool
+	mapping    Mapping
+	wantVector string
+	timeout    time.Duration
+	log        *slog.Logger
+
+	mu       sync.Mutex
+	info     *collectionShape // nil until prepared
+	detected *Detection       // nil until sampled
+}
+
+// collectionShape is what the store needs to know before searching.
+type collectionShape struct {
+	vectorName string // "" for an unnamed vector
+	vectorSize int
+	distance   string
+	named      []string // names of all named vectors
+}
+
+var (
+	_ retrieval.Store  = (*Store)(nil)
+	_ retrieval.Walker = (*Store)(nil)
+)
+
+// Open prepares a client for the collection. It does not contact the
+// server (gRPC connects lazily), so it only fails on configuration
+// (errors matching retrieval.ErrConfig); the first call reports
+// connection problems. ctx is accepted for symmetry with other backends.
+//
+// The go-client's version check is skipped (SkipCompatibilityCheck): it
+// costs an extra RPC at every start, can wait up to a minute on a slow
+// server, and only logs a warning through the process-wide slog default.
+// The API key is added by ragscope's own interceptor instead of
+// Config.APIKey, because the go-client warns about keys without TLS
+// through slog.Default; ragscope logs that to Options.Logger instead.
+// Keepalive pings are off: ragscope calls Qdrant only when the user asks,
+// each call has a timeout, and servers that limit pings would otherwise
+// close an idle TUI's connection.
+func Open(_ context.Context, opts Options) (*Store, error) {
+	name := strings.TrimSpace(opts.Collection)
+	if name == "" {
+		return nil, fmt.Errorf("%w: no Qdrant collection: set QDRANT_COLLECTION (or COLLECTION_NAME)", retrieval.ErrConfig)
+	}
+	ep, notes, err := ParseURL(opts.URL)
+	if err != nil {
+		return nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Store{
+		ep:         ep,
+		notes:      notes,
+		collection: name,
+		apiKey:     opts.APIKey,
+		hasKey:     opts.APIKey != "",
+		mapping:    opts.Mapping.WithDefaults(),
+		wantVector: opts.VectorName,
+		timeout:    opts.Timeout,
+		log:        log,
+	}
+	if s.timeout <= 0 {
+		s.timeout = DefaultTimeout
+	}
+	if s.hasKey && !ep.TLS {
+		note := "QDRANT_API_KEY is sent without TLS (http://): use https:// for a remote server"
+		if !isLoopback(ep.Host) {
+			s.notes = append(s.notes, note)
+		}
+		log.Warn(note, "endpoint", ep.String())
+	}
+	for _, n := range notes {
+		log.Info("qdrant url", "note", n)
+	}
+	cfg := &qc.Config{
+		Host:                   ep.Host,
+		Port:                   ep.Port,
+		UseTLS:                 ep.TLS,
+		TLSConfig:              opts.TLSConfig,
+		SkipCompatibilityCheck: true,
+		PoolSize:               1,
+		KeepAliveTime:          -1,
+		GrpcOptions:            []grpc.DialOption{grpc.WithChainUnaryInterceptor(s.authInterceptor)},
+	}
+	client, err := qc.NewClient(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%w: qdrant client for %s: %s", retrieval.ErrConfig, ep, redact(err.Error(), s.apiKey))
+	}
+	s.client = client
+	return s, nil
+}
+
+// authInterceptor adds the API key to every call's metadata.
+func (s *Store) authInterceptor(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	if s.apiKey != "" {
+		ctx = metadata.AppendToOutgoingContext(ctx, apiKeyHeader, s.apiKey)
+	}
+	return invoker(ctx, method, req, reply, cc, opts...)
+}
+
+func isLoopback(host string) bool {
+	return host == "localhost" || host == "127.0.0.1" || host == "::1"
+}
+
+// Close releases the connection.
+func (s *Store) Close() error { return s.client.Close() }
+
+// Endpoint returns where the store connects.
+func (s *Store) Endpoint() Endpoint { return s.ep }
+
+// Notes are remarks about the configuration (e.g. a mapped REST port).
+func (s *Store) Notes() []string { return append([]string(nil), s.notes...) }
+
+// Collection returns the collection name.
+func (s *Store) Collection() string { return s.collection }
+
+// call runs fn with the store's timeout.
+func (s *Store) call(ctx context.Context, op string, fn func(ctx context.Context) error) error {
+	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	if err := fn(cctx); err != nil {
+		return s.classify(cctx, op, err)
+	}
+	return nil
+}
+
+// shape returns the collection's vector configuration, fetching it once.
+func (s *Store) shape(ctx context.Context) (*collectionShape, error) {
+	s.mu.Lock()
+	sh := s.info
+	s.mu.Unlock()
+	if sh != nil {
+		return sh, nil
+	}
+	var info *qc.CollectionInfo
+	if err := s.call(ctx, "collection info", func(ctx context.Context) (err error) {
+		info, err = s.client.GetCollectionInfo(ctx, s.collection)
+		return err
+	}); err != nil {
+		return nil, s.withCollections(ctx, err)
+	}
+	sh, err := s.shapeOf(info)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.info = sh
+	s.mu.Unlock()
+	return sh, nil
+}
+
+// shapeOf reads vector size and distance, choosing the named vector.
+func (s *Store) shapeOf(info *qc.CollectionInfo) (*collectionShape, error) {
+	vc := info.GetConfig().GetParams().GetVectorsConfig()
+	if p := vc.GetParams(); p != nil {
+		if s.wantVector != "" {
+			return nil, &Error{Kind: KindBadRequest, Op: "collection info",
+				Msg: fmt.Sprintf("Collection %q has one unnamed vector, not %q: remove the vector name setting.", s.collection, s.wantVector)}
+		}
+		return &collectionShape{vectorSize: int(p.GetSize()), distance: distanceName(p.GetDistance())}, nil
+	}
+	m := vc.GetParamsMap().GetMap()
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	sh := &collectionShape{named: names}
+	switch {
+	case len(names) == 0:
+		return sh, nil // no dense vectors configured (sparse only, or unknown)
+	case s.wantVector != "":
+		if m[s.wantVector] == nil {
+			return nil, &Error{Kind: KindBadRequest, Op: "collection info",
+				Msg: fmt.Sprintf("Collection %q has no vector named %q; it has: %s.", s.collection, s.wantVector, strings.Join(names, ", "))}
+		}
+		sh.vectorName = s.wantVector
+	default:
+		sh.vectorName = names[0]
+	}
+	p := m[sh.vectorName]
+	sh.vectorSize, sh.distance = int(p.GetSize()), distanceName(p.GetDistance())
+	return sh, nil
+}
+
+func distanceName(d qc.Distance) string {
+	switch d {
+	case qc.Distance_Cosine:
+		return "cosine"
+	case qc.Distance_Dot:
+		return "dot"
+	case qc.Distance_Euclid:
+		return "euclid"
+	case qc.Distance_Manhattan:
+		return "manhattan"
+	}
+	return strings.ToLower(d.String())
+}
+
+// withCollections adds the existing collections to a not-found error.
+func (s *Store) withCollections(ctx context.Context, err error) error {
+	e, ok := err.(*Error)
+	if !ok || e.Kind != KindNotFound {
+		return err
+	}
+	names, lerr := s.listCollections(ctx)
+	if lerr != nil {
+		return err
+	}
+	e.Msg = fmt.Sprintf("Collection %q not found in Qdrant at %s: run your ingestion first, or set QDRANT_COLLECTION to one of: %s.",
+		s.collection, s.ep, listOrNone(names))
+	return e
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "(none: the server has no collections)"
+	}
+	return strings.Join(names, ", ")
+}
+
+func (s *Store) listCollections(ctx context.Context) ([]string, error) {
+	var names []string
+	err := s.call(ctx, "list collections", func(ctx context.Context) (err error) {
+		names, err = s.client.ListCollections(ctx)
+		return err
+	})
+	sort.Strings(names)
+	return names, err
+}
+
+// CheckVectorSize fails with a *VectorSizeError (matching
+// retrieval.ErrConfig) when the collection's vectors are not dim long.
+// dim <= 0 (unknown) checks nothing.
+func (s *Store) CheckVectorSize(ctx context.Context, dim int) error {
+	if dim <= 0 {
+		return nil
+	}
+	sh, err := s.shape(ctx)
+	if err != nil {
+		return err
+	}
+	if sh.vectorSize != dim {
+		return &VectorSizeError{Collection: s.collection, Have: sh.vectorSize, Want: dim}
+	}
+	return nil
+}
+
+// Search runs a dense vector query with the filters as a must of keyword
+// matches, one per filter field.
+func (s *Store) Search(ctx context.Context, req retrieval.SearchRequest) ([]retrieval.ScoredChunk, error) {
+	sh, err := s.shape(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if sh.vectorSize > 0 && len(req.Vector) != sh.vectorSize {
+		return nil, &VectorSizeError{Collection: s.collection, Have: sh.vectorSize, Want: len(req.Vector)}
+	}
+	limit := req.Limit
+	if limit <= 0 {
+		limit = retrieval.DefaultTopK
+	}
+	q := &qc.QueryPoints{
+		CollectionName: s.collection,
+		Query:          qc.NewQueryDense(req.Vector),
+		Limit:          qc.PtrOf(uint64(limit)),
+		WithPayload:    qc.NewWithPayload(true),
+	}
+	if sh.vectorName != "" {
+		q.Using = qc.PtrOf(sh.vectorName)
+	}
+	if req.Threshold > 0 {
+		q.ScoreThreshold = qc.PtrOf(float32(req.Threshold))
+	}
+	if !req.Filters.IsEmpty() {
+		f, err := s.filter(ctx, req.Filters)
+		if err != nil {
+			return nil, err
+		}
+		q.Filter = f
+	}
+	var points []*qc.ScoredPoint
+	if err := s.call(ctx, "search", func(ctx context.Context) (err error) {
+		points, err = s.client.Query(ctx, q)
+		return err
+	}); err != nil {
+		return nil, s.withCollections(ctx, err)
+	}
+	out := make([]retrieval.ScoredChunk, len(points))
+	for i, p := range points {
+		out[i] = retrieval.ScoredChunk{Chunk: s.mapping.Decode(pointID(p.GetId()), p.GetPayload()), Score: float64(p.GetScore())}
+	}
+	return out, nil
+}
+
+// filter builds must[ match_any(key, values) ] for each non-empty field.
+func (s *Store) filter(ctx context.Context, f retrieval.Filters) (*qc.Filter, error) {
+	det, err := s.detection(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var must []*qc.Condition
+	for _, c := range []struct {
+		field  string
+		values []string
+	}{{FieldModule, f.Modules}, {FieldChapter, f.Chapters}, {FieldContentType, f.ContentTypes}, {FieldTags, f.Tags}} {
+		if len(c.values) == 0 {
+			continue
+		}
+		must = append(must, qc.NewMatchKeywords(s.filterKey(det, c.field), c.values...))
+	}
+	return &qc.Filter{Must: must}, nil
+}
+
+// filterKey is the payload path a filter on field uses: the detected one,
+// else the mapping's first candidate.
+func (s *Store) filterKey(det *Detection, field string) string {
+	if det != nil && det.Fields[field] != "" {
+		return det.Fields[field]
+	}
+	if c := s.mapping.Candidates(field); len(c) > 0 {
+		return c[0]
+	}
+	return field
+}
+
+// detection samples the collection once to learn which payload keys it uses.
+func (s *Store) detection(ctx context.Context) (*Detection, error) {
+	s.mu.Lock()
+	d := s.detected
+	s.mu.Unlock()
+	if d != nil {
+		return d, nil
+	}
+	payloads, _, err := s.sample(ctx, sampleSize)
+	if err != nil {
+		return nil, err
+	}
+	det := s.mapping.Detect(payloads)
+	s.mu.Lock()
+	s.detected = &det
+	s.mu.Unlock()
+	return &det, nil
+}
+
+// sample scrolls up to n points' payloads.
+func (s *Store) sample(ctx context.Context, n int) ([]map[string]*qc.Value, int, error) {
+	var out []map[string]*qc.Value
+	var offset *qc.PointId
+	for len(out) < n {
+		page := min(n-len(out), 250)
+		var pts []*qc.RetrievedPoint
+		var next *qc.PointId
+		err := s.call(ctx, "scroll", func(ctx context.Context) (err error) {
+			pts, next, err = s.client.ScrollAndOffset(ctx, &qc.ScrollPoints{
+				CollectionName: s.collection,
+				Offset:         offset,
+				Limit:          qc.PtrOf(uint32(page)),
+				WithPayload:    qc.NewWithPayload(true),
+				WithVectors:    qc.NewWithVectors(false),
+			})
+			return err
+		})
+		if err != nil {
+			return nil, 0, s.withCollections(ctx, err)
+		}
+		for _, p := range pts {
+			out = append(out, p.GetPayload())
+		}
+		if next == nil || len(pts) == 0 {
+			break
+		}
+		offset = next
+	}
+	return out, len(out), nil
+}
+
+// Stats describes the collection. A missing collection is not an error:
+// Status is StatusNotFound, Collections lists what exists and Notes say to
+// run the ingestion first. Connection and auth failures are errors.
+func (s *Store) Stats(ctx context.Context) (retrieval.Stats, error) {
+	st := retrieval.Stats{Backend: "qdrant", Collection: s.collection, Notes: s.Notes()}
+	var info *qc.CollectionInfo
+	err := s.call(ctx, "collection info", func(ctx context.Context) (err error) {
+		info, err = s.client.GetCollectionInfo(ctx, s.collection)
+		return err
+	})
+	if e, ok := err.(*Error); ok && e.Kind == KindNotFound {
+		names, lerr := s.listCollections(ctx)
+		if lerr != nil {
+			return st, lerr
+		}
+		st.Status = retrieval.StatusNotFound
+		st.Collections = names
+		st.Notes = append(st.Notes, fmt.Sprintf("collection %q does not exist: run your ingestion first, or set QDRANT_COLLECTION to one of: %s", s.collection, listOrNone(names)))
+		return st, nil
+	}
+	if err != nil {
+		return st, err
+	}
+	sh, err := s.shapeOf(info)
+	if err != nil {
+		return st, err
+	}
+	s.mu.Lock()
+	s.info = sh
+	s.mu.Unlock()
+	st.VectorSize, st.Distance = sh.vectorSize, sh.distance
+	if len(sh.named) > 1 {
+		st.Notes = append(st.Notes, fmt.Sprintf("named vectors %s: searching %q", strings.Join(sh.named, ", "), sh.vectorName))
+	}
+	if pc := info.PointsCount; pc != nil {
+		st.Points = int64(*pc)
+	} else {
+		n, err := s.count(ctx)
+		if err != nil {
+			return st, err
+		}
+		st.Points = n
+	}
+	for k, v := range info.GetPayloadSchema() {
+		st.IndexedFields = append(st.IndexedFields, k+" ("+strings.ToLower(v.GetDataType().String())+")")
+	}
+	sort.Strings(st.IndexedFields)
+	if st.Points == 0 {
+		st.Status = retrieval.StatusEmpty
+		st.Notes = append(st.Notes, "the collection is empty: run your ingestion first")
+		return st, nil
+	}
+	st.Status = retrieval.StatusReady
+
+	payloads, n, err := s.sample(ctx, facetSample)
+	if err != nil {
+		return st, err
+	}
+	det := s.mapping.Detect(payloads)
+	s.mu.Lock()
+	s.detected = &det
+	s.mu.Unlock()
+	st.PayloadFields = det.PayloadKeys
+	st.Mapping = det.Fields
+	st.Facets = s.facets(payloads)
+	if int64(n) < st.Points {
+		st.Notes = append(st.Notes, fmt.Sprintf("mapping and facets from a sample of %d of %d points", n, st.Points))
+	}
+	if miss := det.Missing(); len(miss) > 0 {
+		st.Notes = append(st.Notes, "no payload key found for: "+strings.Join(miss, ", ")+" (shown as missing; override in [mapping] of ragscope.toml)")
+	}
+	return st, nil
+}
+
+func (s *Store) count(ctx context.Context) (int64, error) {
+	var n uint64
+	err := s.call(ctx, "count", func(ctx context.Context) (err error) {
+		n, err = s.client.Count(ctx, &qc.CountPoints{CollectionName: s.collection, Exact: qc.PtrOf(true)})
+		return err
+	})
+	return int64(n), err
+}
+
+// facets lists the distinct module, chapter, content_type and tag values
+// in the payloads.
+func (s *Store) facets(payloads []map[string]*qc.Value) map[string][]string {
+	sets := map[string]map[string]bool{"module": {}, "chapter": {}, "content_type": {}, "tag": {}}
+	add := func(k, v string) {
+		if v != "" && len(sets[k]) < facetMax {
+			sets[k][v] = true
+		}
+	}
+	for _, p := range payloads {
+		c := s.mapping.Decode("", p)
+		add("module", c.Module)
+		add("chapter", c.Chapter)
+		add("content_type", c.ContentType)
+		for _, t := range c.Tags {
+			add("tag", t)
+		}
+	}
+	out := map[string][]string{}
+	for k, set := range sets {
+		if len(set) == 0 {
+			continue
+		}
+		vals := make([]string, 0, len(set))
+		for v := range set {
+			vals = append(vals, v)
+		}
+		sort.Strings(vals)
+		out[k] = vals
+	}
+	return out
+}
+
+// Walk scrolls the whole collection in pages, read-only, calling fn with
+// each page and the point count (for progress).
+func (s *Store) Walk(ctx context.Context, fn func(page []retrieval.Chunk, total int) error) error {
+	n, err := s.count(ctx)
+	if err != nil {
+		return s.withCollections(ctx, err)
+	}
+	total := int(n)
+	var offset *qc.PointId
+	for {
+		var pts []*qc.RetrievedPoint
+		var next *qc.PointId
+		err := s.call(ctx, "scroll", func(ctx context.Context) (err error) {
+			pts, next, err = s.client.ScrollAndOffset(ctx, &qc.ScrollPoints{
+				CollectionName: s.collection,
+				Offset:         offset,
+				Limit:          qc.PtrOf(uint32(walkPage)),
+				WithPayload:    qc.NewWithPayload(true),
+				WithVectors:    qc.NewWithVectors(false),
+			})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if len(pts) > 0 {
+			page := make([]retrieval.Chunk, len(pts))
+			for i, p := range pts {
+				page[i] = s.mapping.Decode(pointID(p.GetId()), p.GetPayload())
+			}
+			if err := fn(page, total); err != nil {
+				return err
+			}
+		}
+		if next == nil || len(pts) == 0 {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		offset = next
+	}
+}
+
+// pointID renders a point id (number or UUID) as text.
+func pointID(id *qc.PointId) string {
+	switch v := id.GetPointIdOptions().(type) {
+	case *qc.PointId_Num:
+		return strconv.FormatUint(v.Num, 10)
+	case *qc.PointId_Uuid:
+		return v.Uuid
+	}
+	return ""
+}

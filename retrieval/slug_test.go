@@ -1,0 +1,105 @@
+package retrieval
+
+import "testing"
+
+// Expected ids from github-slugger's published fixtures and README and from
+// Docusaurus's heading-id docs, not from this implementation.
+func TestGitHubSlug(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Hello World", "hello-world"},
+		{"foo", "foo"},
+		{"A & B", "a--b"},
+		{"😄 emoji", "-emoji"},
+		{"Привет non-latin 你好", "привет-non-latin-你好"},
+		{"1.1 Intro", "11-intro"},
+		{"Why ROS 2?", "why-ros-2"},
+		{"URDF vs. SDF", "urdf-vs-sdf"},
+		{"Step 2: Spawn the Robot", "step-2-spawn-the-robot"},
+		{"snake_case stays", "snake_case-stays"},
+		{"dash-es and — em dash", "dash-es-and--em-dash"},
+		{"C++ & Rust", "c--rust"},
+		{"$money (dollars)", "money-dollars"},
+		{"  leading space", "--leading-space"},
+		{"trailing?!", "trailing"},
+		{"Über Café", "über-café"},
+		{"²nd superscript", "nd-superscript"},
+		{"ⓐ circled", "ⓐ-circled"},
+	}
+	for _, tt := range tests {
+		if got := GitHubSlug(tt.in); got != tt.want {
+			t.Errorf("GitHubSlug(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestSimpleSlug(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Embodiment", "embodiment"},
+		{"1.1 Intro", "1-1-intro"},
+		{"A & B", "a-b"},
+		{"  Why ROS 2?  ", "why-ros-2"},
+		{"🚀 Quick Start", "quick-start"},
+		{"---", ""},
+	}
+	for _, tt := range tests {
+		if got := SimpleSlug(tt.in); got != tt.want {
+			t.Errorf("SimpleSlug(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestSluggerDuplicates(t *testing.T) {
+	s := NewSlugger(SlugGitHub)
+	got := []string{s.Slug("Example"), s.Slug("Example"), s.Slug("Example"), s.Slug("example-1"), s.Slug("Other")}
+	want := []string{"example", "example-1", "example-2", "example-1-1", "other"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("slugs = %v, want %v", got, want)
+		}
+	}
+}
+
+func TestSplitHeadingID(t *testing.T) {
+	tests := []struct{ in, text, id string }{
+		{"Quality of Service {#qos}", "Quality of Service", "qos"},
+		{"Reward Shaping {/* #reward-design */}", "Reward Shaping", "reward-design"},
+		{"Plain heading", "Plain heading", ""},
+		{"Set {x} braces", "Set {x} braces", ""},
+	}
+	for _, tt := range tests {
+		text, id := SplitHeadingID(tt.in)
+		if text != tt.text || id != tt.id {
+			t.Errorf("SplitHeadingID(%q) = %q, %q; want %q, %q", tt.in, text, id, tt.text, tt.id)
+		}
+	}
+}
+
+func TestHeadingText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"What is `rclpy`?", "What is rclpy?"},
+		{"See [the docs](https://x.org) now", "See the docs now"},
+		{"**Bold** and *em*", "Bold and em"},
+		{"my_var_name stays", "my_var_name stays"},
+		{"Tag <span>inline</span>", "Tag inline"},
+	}
+	for _, tt := range tests {
+		if got := HeadingText(tt.in); got != tt.want {
+			t.Errorf("HeadingText(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if got := GitHubSlug(HeadingText("What is `rclpy`?")); got != "what-is-rclpy" {
+		t.Errorf("inline code slug = %q", got)
+	}
+}
+
+func TestParseSlugStyle(t *testing.T) {
+	if s, err := ParseSlugStyle(""); err != nil || s != SlugGitHub {
+		t.Fatalf("default = %v, %v", s, err)
+	}
+	if s, err := ParseSlugStyle("Simple"); err != nil || s != SlugSimple {
+		t.Fatalf("simple = %v, %v", s, err)
+	}
+	if _, err := ParseSlugStyle("kebab"); err == nil {
+		t.Fatal("want error for unknown style")
+	}
+}

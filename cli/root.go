@@ -199,9 +199,11 @@ offline embedder, so it works with no keys at all.`,
 
 	root.AddCommand(
 		// subcommands
+		a.newEvalCmd(),
 		a.newQueryCmd(),
 		a.newStatsCmd(),
 		a.newIndexCmd(),
+		a.newLinksCmd(),
 	)
 	root.SetHelpTemplate(root.HelpTemplate() + envHelp())
 	return root
@@ -273,7 +275,7 @@ func changedFlag(fs *pflag.FlagSet, name string) bool {
 }
 
 func (a *App) runRoot(cmd *cobra.Command) error {
-	return cmd.Help()
+	return a.runTUI(cmd)
 }
 
 func (a *App) closeBackends() {

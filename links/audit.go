@@ -32,7 +32,8 @@ type AuditOptions struct {
 	// Concurrency is how many distinct URLs are checked at once (default 8;
 	// a LiveChecker bounds its own requests further).
 	Concurrency int
-	// Sample is how many citing chunks are kept per URL (default 3).
+	// Sample is how many citing chunks are kept per URL (0 means 3,
+	// negative none).
 	Sample int
 	// Progress, when set, is called with the phase (PhaseWalk, PhaseCheck),
 	// the work done and the total (-1 when unknown). It is called from
@@ -53,8 +54,8 @@ type Report struct {
 	// Site is the site folder or URL checked against.
 	Site string `json:"site,omitempty"`
 	// DocsBase and SlugStyle are the URL builder's settings.
-	DocsBase  string `json:"docs_base"`
-	SlugStyle string `json:"slug_style"`
+	DocsBase  string  `json:"docs_base"`
+	SlugStyle string  `json:"slug_style"`
 	Summary   Summary `json:"summary"`
 	// URLs has one entry per distinct citation URL: failures first, then
 	// redirected, external and ok; more-cited first within a status.
@@ -148,7 +149,7 @@ func Audit(ctx context.Context, w retrieval.Walker, opts AuditOptions) (*Report,
 	if opts.Checker == nil {
 		return nil, ErrNoChecker
 	}
-	if opts.Sample <= 0 {
+	if opts.Sample == 0 {
 		opts.Sample = 3
 	}
 	if opts.Concurrency <= 0 {
@@ -203,6 +204,9 @@ func Audit(ctx context.Context, w retrieval.Walker, opts AuditOptions) (*Report,
 	s := &rep.Summary
 	for i, u := range order {
 		a := aggs[u]
+		if a.sample == nil {
+			a.sample = []ChunkRef{}
+		}
 		ur := URLReport{Result: results[i], Chunks: a.n, Sample: a.sample}
 		rep.URLs = append(rep.URLs, ur)
 		if u == "" {

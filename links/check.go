@@ -195,17 +195,17 @@ func (c *LocalChecker) diagnosePage(u *url.URL) (suggestion, cause string) {
 // the closest existing anchor.
 func diagnoseAnchor(anchor string, heads []Heading, anchors []string) (suggestion, cause string) {
 	for _, h := range heads {
-		if h.ID == anchor {
+		simple, gh := retrieval.SimpleSlug(h.Text), retrieval.GitHubSlug(h.Text)
+		if h.ID == anchor || (anchor != simple && anchor != gh) {
 			continue
 		}
-		switch {
-		case retrieval.SimpleSlug(h.Text) == anchor && !h.Explicit:
-			return h.ID, fmt.Sprintf("slug rule mismatch: the page's id for %q is %s (github-slugger), not %s", h.Text, h.ID, anchor)
-		case h.Explicit && (retrieval.GitHubSlug(h.Text) == anchor || retrieval.SimpleSlug(h.Text) == anchor):
-			return h.ID, fmt.Sprintf("explicit heading id: %q has the id {#%s}", h.Text, h.ID)
-		case retrieval.SimpleSlug(h.Text) == anchor:
-			return h.ID, fmt.Sprintf("slug rule mismatch: the page's id for %q is %s", h.Text, h.ID)
+		// An id that is not the heading's github slug (with or without a
+		// duplicate suffix) was written by hand; live pages do not say so.
+		explicit := h.Explicit || (h.ID != gh && !strings.HasPrefix(h.ID, gh+"-"))
+		if explicit {
+			return h.ID, fmt.Sprintf("explicit heading id: %q has the id %s, not its slug %s", h.Text, h.ID, anchor)
 		}
+		return h.ID, fmt.Sprintf("slug rule mismatch: the page's id for %q is %s (github-slugger), not %s", h.Text, h.ID, anchor)
 	}
 	if m := dupSuffix.FindStringSubmatch(anchor); m != nil {
 		for _, a := range anchors {

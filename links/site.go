@@ -96,15 +96,13 @@ func LoadSiteDir(dir string) (*Site, error) {
 	return s, nil
 }
 
-// configNames are the config files Docusaurus looks for, in its order.
-var configNames = []string{"docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs", "docusaurus.config.mts", "docusaurus.config.cts"}
-
 // LoadSite models the Docusaurus site at the root of fsys: the config, then
 // every docs/**/*.md(x) that Docusaurus would publish (files and folders
 // starting with "_" are partials and skipped), with routes and heading ids.
 func LoadSite(fsys fs.FS) (*Site, error) {
 	s := &Site{Config: DefaultSiteConfig()}
-	for _, name := range configNames {
+	// The config files Docusaurus looks for, in its order.
+	for _, name := range []string{"docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs", "docusaurus.config.mts", "docusaurus.config.cts"} {
 		b, err := fs.ReadFile(fsys, name)
 		if err == nil {
 			s.Config = ParseConfig(string(b))

@@ -29,14 +29,14 @@ const gloveDim = 100
 // config holds the model's tuning. defaultConfig is the shipped one; tests
 // compare variants.
 type config struct {
-	sparseDim int // hashed buckets of the lexical part
+	lexDim  int // lexical dimensions: projection coordinates plus rest
+	restDim int // hashed buckets for the rest of a lexical vector
 
 	minGram, maxGram int     // character n-gram lengths, markers included
 	wordW            float64 // weight of a word unigram feature
 	altW             float64 // weight of an alternative spelling's word feature
 	charW            float64 // weight of a character n-gram feature
 	bigramW          float64 // weight of a word bigram feature
-	dropUnseen       bool    // ignore lexical features the corpus never had
 	noProjection     bool    // always hash, even for small corpora
 
 	sifA       float64 // SIF smoothing a in a/(a+p(w))
@@ -48,18 +48,18 @@ type config struct {
 
 func defaultConfig() config {
 	return config{
-		sparseDim:  412,
+		lexDim:     412,
+		restDim:    160,
 		minGram:    3,
 		maxGram:    5,
 		wordW:      1,
 		altW:       0.5,
 		charW:      0.35,
 		bigramW:    0.5,
-		dropUnseen: true,
 		sifA:       1e-3,
 		corpusBeta: 0.5,
 		removePC:   true,
-		gloveShare: 0.5,
+		gloveShare: 0.3,
 	}
 }
 
@@ -106,7 +106,7 @@ func newWithConfig(docs []string, cfg config) *Model {
 func (m *Model) Name() string { return modelName }
 
 // Dim is the vector length.
-func (m *Model) Dim() int { return gloveDim + m.cfg.sparseDim }
+func (m *Model) Dim() int { return gloveDim + m.cfg.lexDim }
 
 // Embed returns one L2-normalised vector per text (cosine similarity = dot
 // product). It checks ctx between texts. A text with no usable words gives a

@@ -73,26 +73,36 @@ type posting struct {
 	w     float32
 }
 
-// projection maps lexical vectors onto an orthonormal basis of the span of
-// the fitted documents' lexical vectors. For any text x and fitted document
-// d, proj(x) . proj(d) equals x . d exactly, with no hashing noise; parts of
-// x outside the corpus's span cannot match any document and are dropped.
+// projection splits a lexical vector x into its part in the span of some
+// fitted documents (the pivots), given exactly as coordinates on an
+// orthonormal basis of that span, and the rest, feature-hashed:
 //
-// The basis comes from a pivoted Cholesky factorisation of the documents'
-// Gram matrix, K[piv,piv] = L L^T: proj(x) = L^-1 (A[piv] x), where the rows
-// of A[piv] are the pivot documents' unit TF-IDF vectors.
+//	x . y = P x . P y + (I-P) x . (I-P) y
+//
+// The first term is exact; the second is estimated with hashing noise
+// proportional to the two rests' norms. The pivots are chosen greedily
+// (pivoted Cholesky factorisation of the documents' Gram matrix,
+// K[piv,piv] = L L^T), so when the corpus has no more documents than
+// coordinates every document is in the span, with no rest, and every
+// question-document dot product is exact. A question's words that no
+// document has stay in its rest, which keeps its norm honest: a question
+// about something the corpus never mentions scores low.
+//
+// With A the pivots' unit TF-IDF vectors as rows: coordinates y = L^-1 A x,
+// rest (I-P) x = x - A^T L^-T y, hashed as hash(x) - hash(A^T) L^-T y.
 type projection struct {
 	rank     int
+	restDim  int                  // hashed rest buckets, 0 if every document is a pivot
 	l        []float64            // rank x rank lower-triangular factor, row-major
 	postings map[uint64][]posting // feature -> weights in the pivot documents
+	hashed   []float32            // rank x restDim: the pivots' hashed vectors
 }
 
-// pivotTolerance is the residual squared norm under which a document counts
-// as lying in the span of the pivots already chosen (a near duplicate).
+// pivotTolerance is the squared norm of a document's rest under which it
+// counts as lying in the span of the pivots already chosen: a duplicate.
 const pivotTolerance = 1e-6
 
-// fitLexical fits IDF on docs and, when there are no more documents than
-// lexical dimensions, the exact projection; otherwise vectors are hashed.
+// fitLexical fits IDF and the projection on docs.
 func (m *Model) fitLexical(docs [][]token) {
 	df := make(map[uint64]int32)
 	seen := make(map[uint64]struct{})
@@ -112,7 +122,7 @@ func (m *Model) fitLexical(docs [][]token) {
 		m.idf[k] = float32(math.Log((n+1)/(float64(c)+1)) + 1)
 	}
 	m.unseenIDF = float32(math.Log(n+1) + 1)
-	if len(docs) > 0 && len(docs) <= m.cfg.sparseDim && !m.cfg.noProjection {
+	if len(docs) > 0 && !m.cfg.noProjection {
 		m.proj = m.fitProjection(docs)
 	}
 }
@@ -132,94 +142,100 @@ func (m *Model) fitProjection(docs [][]token) *projection {
 			ss += float64(f.w) * float64(f.w)
 		}
 		if ss > 0 {
-			inv := float32(1 / math.Sqrt(ss))
+			k := float32(1 / math.Sqrt(ss))
 			for j := range v {
-				v[j].w *= inv
+				v[j].w *= k
 			}
 		}
 		vecs[i] = v
-	}
-	for i, v := range vecs {
 		for _, f := range v {
 			inv[f.key] = append(inv[f.key], docPosting{int32(i), f.w})
 		}
 	}
-	// Gram matrix, lower triangle filled then mirrored.
-	k := make([]float64, n*n)
-	for i, v := range vecs {
-		row := k[i*n : (i+1)*n]
-		for _, f := range v {
-			for _, p := range inv[f.key] {
-				if int(p.doc) > i {
-					break
-				}
-				row[p.doc] += float64(f.w) * float64(p.w)
+	gramColumn := func(p int, col []float64) {
+		for _, f := range vecs[p] {
+			for _, q := range inv[f.key] {
+				col[q.doc] += float64(f.w) * float64(q.w)
 			}
 		}
 	}
-	for i := 0; i < n; i++ {
-		for j := 0; j < i; j++ {
-			k[j*n+i] = k[i*n+j]
+	diag := make([]float64, n)
+	for i, v := range vecs {
+		for _, f := range v {
+			diag[i] += float64(f.w) * float64(f.w)
 		}
 	}
-	piv, l := pivotedCholesky(k, n, m.cfg.sparseDim)
+	// One dimension is kept for the rest's norm; a corpus with more
+	// documents than the other dimensions also gets hashed rest buckets.
+	restDim := 0
+	if n > m.cfg.lexDim-1 {
+		restDim = m.cfg.restDim
+	}
+	piv, l := pivotedCholesky(n, diag, gramColumn, m.cfg.lexDim-1-restDim)
 	if len(piv) == 0 {
 		return nil
 	}
-	p := &projection{rank: len(piv), l: l, postings: make(map[uint64][]posting)}
-	for r, d := range piv {
+	r := len(piv)
+	p := &projection{
+		rank:     r,
+		restDim:  restDim,
+		l:        l,
+		postings: make(map[uint64][]posting),
+		hashed:   make([]float32, r*restDim),
+	}
+	for k, d := range piv {
 		for _, f := range vecs[d] {
-			p.postings[f.key] = append(p.postings[f.key], posting{int32(r), f.w})
+			p.postings[f.key] = append(p.postings[f.key], posting{int32(k), f.w})
+		}
+		if restDim > 0 {
+			hashInto(p.hashed[k*restDim:(k+1)*restDim], vecs[d], 1)
 		}
 	}
 	return p
 }
 
-// pivotedCholesky factors the symmetric positive semi-definite n x n matrix
-// k greedily: at each step the document with the largest residual becomes
-// the next pivot, until every residual is below pivotTolerance or maxRank
-// pivots are chosen. It returns the pivots and the rank x rank
-// lower-triangular factor of k restricted to them. Ties go to the lower
+// pivotedCholesky factors the n x n Gram matrix K, given by its diagonal and
+// a function that adds column p to col, greedily: the document whose rest is
+// largest becomes the next pivot, until every rest is below pivotTolerance
+// or maxRank pivots are chosen. It returns the pivots and the rank x rank
+// lower-triangular factor of K restricted to them. Ties go to the lower
 // index, so the result is deterministic.
-func pivotedCholesky(k []float64, n, maxRank int) ([]int, []float64) {
-	resid := make([]float64, n)
-	for i := range resid {
-		resid[i] = k[i*n+i]
-	}
+func pivotedCholesky(n int, diag []float64, column func(p int, col []float64), maxRank int) ([]int, []float64) {
+	rest := append([]float64(nil), diag...)
 	used := make([]bool, n)
-	// cols[j] is column j of the full n x rank factor.
-	var cols [][]float64
+	var cols [][]float64 // column j of the n x rank factor
 	var piv []int
 	for len(piv) < maxRank {
 		best := -1
-		for i, r := range resid {
-			if !used[i] && (best < 0 || r > resid[best]) {
+		for i, r := range rest {
+			if !used[i] && (best < 0 || r > rest[best]) {
 				best = i
 			}
 		}
-		if best < 0 || resid[best] < pivotTolerance {
+		if best < 0 || rest[best] < pivotTolerance {
 			break
 		}
-		diag := math.Sqrt(resid[best])
+		d := math.Sqrt(rest[best])
 		col := make([]float64, n)
-		for i := 0; i < n; i++ {
+		column(best, col)
+		for i := range col {
 			if used[i] {
+				col[i] = 0
 				continue
 			}
-			s := k[i*n+best]
+			s := col[i]
 			for _, c := range cols {
 				s -= c[i] * c[best]
 			}
-			col[i] = s / diag
+			col[i] = s / d
 		}
-		col[best] = diag
-		for i := range resid {
+		col[best] = d
+		for i := range rest {
 			if !used[i] {
-				resid[i] -= col[i] * col[i]
+				rest[i] -= col[i] * col[i]
 			}
 		}
 		used[best] = true
-		resid[best] = 0
 		piv = append(piv, best)
 		cols = append(cols, col)
 	}
@@ -234,9 +250,9 @@ func pivotedCholesky(k []float64, n, maxRank int) ([]int, []float64) {
 }
 
 // features returns the TF-IDF weights of toks' lexical features in
-// first-seen order. Term frequency is sublinear, 1 + ln(tf); a feature met
-// as several kinds takes the largest kind weight. Features the corpus never
-// had are dropped, since they cannot match any document.
+// first-seen order; a feature no fitted document has gets the largest IDF.
+// Term frequency is sublinear, 1 + ln(tf); a feature met as several kinds
+// takes the largest kind weight.
 func (m *Model) features(toks []token) []feature {
 	type count struct {
 		n    float32
@@ -253,53 +269,99 @@ func (m *Model) features(toks []token) []feature {
 		c.kind = max(c.kind, m.kindWeight(kind))
 		counts[key] = c
 	})
-	out := make([]feature, 0, len(order))
-	for _, key := range order {
+	out := make([]feature, len(order))
+	for i, key := range order {
+		c := counts[key]
 		idf, ok := m.idf[key]
 		if !ok {
-			if m.cfg.dropUnseen && m.docs > 0 {
-				continue
-			}
 			idf = m.unseenIDF
 		}
-		c := counts[key]
-		out = append(out, feature{key, c.kind * (1 + float32(math.Log(float64(c.n)))) * idf})
+		out[i] = feature{key, c.kind * (1 + float32(math.Log(float64(c.n)))) * idf}
 	}
 	return out
 }
 
-// lexicalVector writes the lexical vector of toks into dst, which must be
-// zero: the exact projection if the model has one, else the feature-hashed
-// TF-IDF vector with a random sign per feature.
-func (m *Model) lexicalVector(toks []token, dst []float32) {
-	feats := m.features(toks)
-	if p := m.proj; p != nil {
-		c := make([]float64, p.rank)
-		for _, f := range feats {
-			for _, ps := range p.postings[f.key] {
-				c[ps.pivot] += float64(f.w) * float64(ps.w)
-			}
-		}
-		// Forward substitution: L y = c.
-		for i := 0; i < p.rank; i++ {
-			s := c[i]
-			row := p.l[i*p.rank : i*p.rank+i]
-			for j, lij := range row {
-				s -= lij * c[j]
-			}
-			c[i] = s / p.l[i*p.rank+i]
-			dst[i] = float32(c[i])
-		}
-		return
-	}
+// hashInto adds k times the feature-hashed feats to dst: each feature goes to
+// bucket key mod len(dst) with the sign of the key's top bit.
+func hashInto(dst []float32, feats []feature, k float32) {
 	buckets := uint64(len(dst))
 	for _, f := range feats {
-		w := f.w
+		w := k * f.w
 		if f.key>>63 != 0 {
 			w = -w
 		}
 		dst[f.key%buckets] += w
 	}
+}
+
+// lexicalVector writes the unnormalised lexical vector of toks into dst,
+// which must be zero: the projection's coordinates in the first dimensions
+// and the hashed rest in the last restDim, or, with no corpus, the whole
+// vector hashed.
+func (m *Model) lexicalVector(toks []token, dst []float32) {
+	feats := m.features(toks)
+	p := m.proj
+	if p == nil {
+		hashInto(dst, feats, 1)
+		return
+	}
+	r := p.rank
+	y := make([]float64, r)
+	for _, f := range feats {
+		for _, ps := range p.postings[f.key] {
+			y[ps.pivot] += float64(f.w) * float64(ps.w)
+		}
+	}
+	// Forward substitution, L y = A x.
+	for i := 0; i < r; i++ {
+		s := y[i]
+		for j, lij := range p.l[i*r : i*r+i] {
+			s -= lij * y[j]
+		}
+		y[i] = s / p.l[i*r+i]
+		dst[i] = float32(y[i])
+	}
+	var seenSq, unseenSq float64
+	seen := feats[:0:0]
+	for _, f := range feats {
+		w := float64(f.w) * float64(f.w)
+		if _, ok := m.idf[f.key]; ok {
+			seenSq += w
+			seen = append(seen, f)
+		} else {
+			unseenSq += w
+		}
+	}
+	last := len(dst) - 1
+	if p.restDim == 0 {
+		// Every document is a pivot: the rest matches nothing, only its
+		// norm matters.
+		var ySq float64
+		for _, v := range y {
+			ySq += v * v
+		}
+		dst[last] = float32(math.Sqrt(max(0, seenSq-ySq) + unseenSq))
+		return
+	}
+	// Back substitution, L^T a = y, gives the pivots' weights in P x.
+	a := y
+	for i := r - 1; i >= 0; i-- {
+		s := a[i]
+		for j := i + 1; j < r; j++ {
+			s -= p.l[j*r+i] * a[j]
+		}
+		a[i] = s / p.l[i*r+i]
+	}
+	// Features no document has match nothing: they count in the norm only.
+	rest := dst[last-p.restDim : last]
+	hashInto(rest, seen, 1)
+	for k, ak := range a {
+		h := p.hashed[k*p.restDim : (k+1)*p.restDim]
+		for i, hv := range h {
+			rest[i] -= float32(ak) * hv
+		}
+	}
+	dst[last] = float32(math.Sqrt(unseenSq))
 }
 
 func isAllDigits(s string) bool {

@@ -2,10 +2,12 @@ package embed
 
 import (
 	"context"
-	"fmt"
 	"math"
+	"path/filepath"
+	"runtime"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -282,17 +284,30 @@ func TestTuning(t *testing.T) {
 	}
 	variants := []variant{
 		{"default", func(*config) {}},
-		{"hash", func(c *config) { c.noProjection = true }},
-		{"hash 8192", func(c *config) { c.noProjection = true; c.sparseDim = 8192 }},
-		{"lexical only", func(c *config) { c.gloveShare = 0 }},
-		{"lexical only hash 8192", func(c *config) { c.gloveShare = 0; c.noProjection = true; c.sparseDim = 8192 }},
-	}
-	for _, sh := range []float64{0.3, 0.4, 0.5, 0.6, 0.7} {
-		variants = append(variants, variant{fmt.Sprintf("share %.2f", sh), func(c *config) { c.gloveShare = sh }})
+		{"char .2", func(c *config) { c.charW = 0.2 }},
+		{"char .5", func(c *config) { c.charW = 0.5 }},
+		{"char .7", func(c *config) { c.charW = 0.7 }},
+		{"bigram 0", func(c *config) { c.bigramW = 0 }},
+		{"bigram 1", func(c *config) { c.bigramW = 1 }},
+		{"alt 1", func(c *config) { c.altW = 1 }},
+		{"grams 3-4", func(c *config) { c.maxGram = 4 }},
+		{"grams 4-5", func(c *config) { c.minGram = 4 }},
+		{"grams 3-6", func(c *config) { c.maxGram = 6 }},
+		{"no pc", func(c *config) { c.removePC = false }},
+		{"beta 0.2", func(c *config) { c.corpusBeta = 0.2 }},
+		{"beta 0.8", func(c *config) { c.corpusBeta = 0.8 }},
+		{"a 3e-3", func(c *config) { c.sifA = 3e-3 }},
+		{"a 3e-4", func(c *config) { c.sifA = 3e-4 }},
 	}
 	sd, sq := smallCorpus()
 	hq := hardParaphrases()
 	dd, dq := devCorpus()
+	if n, _ := strconv.Atoi(os.Getenv("RAGSCOPE_EMBED_DISTRACTORS")); n > 0 {
+		extra := goDocParagraphs(t, n)
+		t.Logf("%d distractors", len(extra))
+		sd = append(sd, extra...)
+		dd = append(dd, extra...)
+	}
 	for _, v := range variants {
 		cfg := defaultConfig()
 		v.edit(&cfg)
@@ -307,4 +322,43 @@ func TestTuning(t *testing.T) {
 	h := evaluate(t, br, hq)
 	d := evaluate(t, newBowRanker(dd), dq)
 	t.Logf("%-24s small %2d/%d %.3f | hard %2d/%d %.3f | dev %2d/%d %.3f", "bag-of-words", s.top1, s.total, s.mrr, h.top1, h.total, h.mrr, d.top1, d.total, d.mrr)
+}
+
+// goDocParagraphs returns up to n comment paragraphs of at least 40 words
+// from the Go standard library's sources, in a fixed order: off-topic
+// distractors that share words such as "node", "message" and "client" with
+// the robotics corpus. Tuning only.
+func goDocParagraphs(t testing.TB, n int) []string {
+	t.Helper()
+	root := filepath.Join(runtime.GOROOT(), "src")
+	var out []string
+	for _, dir := range []string{"net/http", "os", "io", "context", "sync", "encoding/json", "text/template", "go/ast", "database/sql", "crypto/tls", "image", "math/big", "runtime", "testing"} {
+		files, _ := filepath.Glob(filepath.Join(root, dir, "*.go"))
+		sort.Strings(files)
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				continue
+			}
+			var para []string
+			flush := func() {
+				if len(strings.Fields(strings.Join(para, " "))) >= 40 {
+					out = append(out, strings.Join(para, " "))
+				}
+				para = nil
+			}
+			for _, line := range strings.Split(string(b), "\n") {
+				line = strings.TrimSpace(line)
+				if strings.HasPrefix(line, "//") && len(line) > 3 {
+					para = append(para, strings.TrimSpace(strings.TrimPrefix(line, "//")))
+					continue
+				}
+				flush()
+			}
+			if len(out) >= n {
+				return out[:n]
+			}
+		}
+	}
+	return out
 }

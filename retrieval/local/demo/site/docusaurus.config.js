@@ -10,7 +10,6 @@ const config = {
 
   url: 'https://physical-ai.example.org',
   baseUrl: '/textbook/',
-  trailingSlash: false,
 
   organizationName: 'physical-ai-course',
   projectName: 'textbook',

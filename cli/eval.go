@@ -1,0 +1,519 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"ragscope/config"
+	"ragscope/retrieval"
+	"ragscope/retrieval/eval"
+	"ragscope/retrieval/local/demo"
+)
+
+type evalFlags struct {
+	minHitAtK        float64
+	minMRR           float64
+	maxP95MS         float64
+	topK             int
+	threshold        float64
+	concurrency      int
+	json             bool
+	out              string
+	baseline         string
+	categories       []string
+	failOnRegression bool
+}
+
+func (a *App) newEvalCmd() *cobra.Command {
+	var ef evalFlags
+	cmd := &cobra.Command{
+		Use:   "eval [FILE]",
+		Short: "Run a golden question set: hit@k, MRR, nDCG, recall, latency; exit 4 on failure",
+		Long: `Run the golden questions in FILE (JSON or YAML) against the configured
+backend and report per case and overall: hit@1, hit@k, MRR, nDCG@k,
+recall@k, keyword coverage, metadata completeness and latency (p50/p95), a
+per-category breakdown, a score histogram with a suggested threshold, and,
+with --baseline, the deltas against an earlier --out report.
+
+With no FILE, the demo textbook's golden set (embedded) runs on the demo.
+
+Questions are embedded in batches of 96 and searched with --concurrency
+searches in flight, so a 100-case set costs about one round trip.
+
+The run fails (exit 4) when a threshold is not met (--min-hit-at-k,
+--min-mrr, --max-p95-ms, or the file's thresholds: flags win), or a case's
+own check fails (max_latency_ms, no_answer, selected-text grounding, or an
+error). The file format and metric formulas are in the README.
+
+Exit codes: 0 passed, 2 missing config, 3 backend unreachable, 4 failed,
+64 bad usage or a malformed FILE.`,
+		Example: `  ragscope eval
+  ragscope eval golden.yaml --min-hit-at-k 0.8 --min-mrr 0.6 --out report.json
+  ragscope eval golden.yaml --baseline report.json --category module-1-ros2
+  ragscope eval golden.json --json | jq '.summary'`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return Usagef("eval takes at most one FILE, got %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			file := ""
+			if len(args) == 1 {
+				file = args[0]
+			}
+			return a.runEval(cmd, file, ef)
+		},
+	}
+	f := cmd.Flags()
+	f.Float64Var(&ef.minHitAtK, "min-hit-at-k", 0, "fail when mean hit@k is below this, 0..1 (overrides the file)")
+	f.Float64Var(&ef.minMRR, "min-mrr", 0, "fail when MRR is below this, 0..1 (overrides the file)")
+	f.Float64Var(&ef.maxP95MS, "max-p95-ms", 0, "fail when the p95 latency in ms is above this (overrides the file)")
+	f.IntVarP(&ef.topK, "top-k", "k", 0, "top_k of every case without its own, 1..100 (default: the file's, else 5)")
+	f.Float64Var(&ef.threshold, "threshold", 0, "minimum score a hit needs, 0..1 (default: the file's, else 0)")
+	f.IntVar(&ef.concurrency, "concurrency", eval.DefaultConcurrency, "searches in flight, 1..64")
+	f.BoolVar(&ef.json, "json", false, "print the report as JSON (schema ragscope.eval/v1)")
+	f.StringVar(&ef.out, "out", "", "also write the JSON report to this file (a future --baseline)")
+	f.StringVar(&ef.baseline, "baseline", "", "compare with this earlier JSON report: deltas and regressions")
+	f.StringSliceVar(&ef.categories, "category", nil, "only run cases of this category (repeatable or comma-separated)")
+	f.BoolVar(&ef.failOnRegression, "fail-on-regression", false, "with --baseline: fail when a case that hit before misses now")
+	return cmd
+}
+
+func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
+	fl := cmd.Flags()
+	opts := eval.Options{Concurrency: ef.concurrency, CallTimeout: a.Cfg.Timeout}
+	if ef.concurrency < 1 || ef.concurrency > 64 {
+		return Usagef("--concurrency must be 1..64, got %d", ef.concurrency)
+	}
+	unit := func(name string, v float64, dst **float64) error {
+		if !changedFlag(fl, name) {
+			return nil
+		}
+		if v < 0 || v > 1 {
+			return Usagef("--%s must be 0..1, got %s", name, strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		*dst = &v
+		return nil
+	}
+	if err := errors.Join(
+		unit("min-hit-at-k", ef.minHitAtK, &opts.Thresholds.MinHitAtK),
+		unit("min-mrr", ef.minMRR, &opts.Thresholds.MinMRR),
+		unit("threshold", ef.threshold, &opts.Threshold),
+	); err != nil {
+		return usageError{err}
+	}
+	if changedFlag(fl, "max-p95-ms") {
+		if ef.maxP95MS <= 0 {
+			return Usagef("--max-p95-ms must be a positive number of milliseconds")
+		}
+		v := ef.maxP95MS
+		opts.Thresholds.MaxP95MS = &v
+	}
+	if changedFlag(fl, "top-k") {
+		if ef.topK < retrieval.MinTopK || ef.topK > retrieval.MaxTopK {
+			return Usagef("--top-k must be %d..%d, got %d", retrieval.MinTopK, retrieval.MaxTopK, ef.topK)
+		}
+		opts.TopK = ef.topK
+	}
+	if ef.baseline == "" && ef.failOnRegression {
+		return Usagef("--fail-on-regression goes with --baseline")
+	}
+
+	set, err := a.loadEvalSet(file)
+	if err != nil {
+		return err
+	}
+	if set, err = set.FilterCategories(ef.categories); err != nil {
+		return usageError{err}
+	}
+	var base *eval.Report
+	if ef.baseline != "" {
+		f, err := os.Open(ef.baseline)
+		if err != nil {
+			return usageError{fmt.Errorf("--baseline: %w", err)}
+		}
+		b, err := eval.ReadReport(f)
+		f.Close()
+		if err != nil {
+			return usageError{fmt.Errorf("--baseline %s: %w", ef.baseline, err)}
+		}
+		base = &b
+	}
+
+	ctx := cmd.Context()
+	selectionOnly := true
+	for _, c := range set.Cases {
+		if eval.KindOf(c) != eval.KindSelectedText {
+			selectionOnly = false
+		}
+	}
+	be, err := a.OpenBackend(ctx, selectionOnly)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if !ef.json {
+		fmt.Fprintln(out, be.Header())
+	}
+	bar := a.progressBar()
+	opts.Progress = bar.update
+	rep, err := eval.Run(ctx, be.Pipeline, set, opts)
+	bar.clear()
+	if err != nil {
+		return fmt.Errorf("eval interrupted after %d of %d cases: %w", countDone(rep), len(set.Cases), err)
+	}
+	if base != nil {
+		d := eval.Compare(*base, rep)
+		rep.Baseline = &d
+		if ef.failOnRegression && len(d.Regressions) > 0 {
+			rep.Passed = false
+			rep.Reasons = append(rep.Reasons, "regressions against the baseline: "+strings.Join(d.Regressions, ", "))
+		}
+	}
+	if ef.json {
+		if err := writeJSON(out, rep); err != nil {
+			return err
+		}
+	} else {
+		writeEvalText(out, set, rep, ef.baseline)
+	}
+	if ef.out != "" {
+		if err := writeReportFile(ef.out, rep); err != nil {
+			return err
+		}
+	}
+	if !rep.Passed {
+		return &ExitError{Code: ExitCheck}
+	}
+	return nil
+}
+
+// loadEvalSet reads FILE, or the embedded demo set when file is "" and the
+// backend is the demo.
+func (a *App) loadEvalSet(file string) (eval.Set, error) {
+	if file == "" {
+		if r := a.Cfg.Resolved(); r != config.BackendDemo {
+			return eval.Set{}, Usagef("give a golden set FILE: the built-in set is for the demo textbook, and the backend is %s", r)
+		}
+		set, err := eval.Parse(demo.GoldenSet(), demo.GoldenSetName)
+		if err != nil {
+			return eval.Set{}, fmt.Errorf("embedded demo set: %w", err)
+		}
+		set.Source = "embedded demo set"
+		return set, nil
+	}
+	set, err := eval.LoadFile(file)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return eval.Set{}, Usagef("golden set %s does not exist", file)
+		}
+		return eval.Set{}, usageError{err}
+	}
+	return set, nil
+}
+
+func writeReportFile(path string, rep eval.Report) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	if err := writeJSON(f, rep); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	return nil
+}
+
+func countDone(rep eval.Report) int {
+	n := 0
+	for _, c := range rep.Cases {
+		if c.ID != "" && c.Error == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// evalBar draws a text progress bar on a terminal stderr; on anything
+// else it draws nothing.
+type evalBar struct {
+	mu    sync.Mutex
+	w     io.Writer
+	drawn bool
+}
+
+func (a *App) progressBar() *evalBar {
+	f, ok := a.Stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return &evalBar{}
+	}
+	return &evalBar{w: f}
+}
+
+func (b *evalBar) update(done, total int) {
+	if b.w == nil || total == 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	const width = 30
+	n := done * width / total
+	fmt.Fprintf(b.w, "\r  evaluating [%s%s] %d/%d", strings.Repeat("#", n), strings.Repeat(".", width-n), done, total)
+	b.drawn = true
+}
+
+func (b *evalBar) clear() {
+	if b.w == nil || !b.drawn {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	fmt.Fprint(b.w, "\r\x1b[K")
+}
+
+// writeEvalText prints the report for people. Case ids, questions,
+// categories and paths come from files and collections: all go through
+// cleanLine.
+func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath string) {
+	src := rep.Source
+	if src == "" {
+		src = "?"
+	}
+	fmt.Fprintf(w, "Golden set: %s (%s) · %d cases · top_k %d · threshold %.2f · concurrency %d\n\n",
+		cleanLine(rep.Set), cleanLine(src), len(rep.Cases), rep.Params.TopK, rep.Params.Threshold, rep.Params.Concurrency)
+
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tCATEGORY\tHIT@1\tRANK\tRR\tNDCG\tKW\tMS\tRESULT")
+	for _, c := range rep.Cases {
+		hit1, rank, rr, ndcg := "-", "-", "-", "-"
+		if c.Kind == eval.KindRanking {
+			hit1 = yesNo(c.HitAt1)
+			if c.FirstRelevantRank > 0 {
+				rank = strconv.Itoa(c.FirstRelevantRank)
+			} else {
+				rank = "miss"
+			}
+			rr, ndcg = fmt.Sprintf("%.2f", c.ReciprocalRank), fmt.Sprintf("%.2f", c.NDCG)
+		}
+		kw := "-"
+		if c.KeywordCoverage != nil {
+			kw = fmt.Sprintf("%.2f", *c.KeywordCoverage)
+		}
+		lat := "-"
+		if c.Status != eval.StatusError {
+			lat = fmt.Sprintf("%.1f", c.Latency.TotalMS)
+		}
+		result := strings.ToUpper(c.Status.String())
+		if c.Kind != eval.KindRanking && c.Kind != eval.KindKeywords {
+			result += " (" + strings.ReplaceAll(c.Kind.String(), "_", "-") + ")"
+		}
+		if len(c.Reasons) > 0 {
+			result += "  " + strings.Join(c.Reasons, "; ")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", clip(c.ID, 32), clip(orDash(c.Category), 20),
+			hit1, rank, rr, ndcg, kw, lat, cleanLine(result))
+	}
+	tw.Flush()
+
+	s := rep.Summary
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Overall (%d ranking cases of %d)\n", s.RankingCases, s.Cases)
+	fmt.Fprintf(w, "  hit@1 %.3f · hit@k %.3f · MRR %.3f · nDCG@k %.3f · recall@k %.3f\n", s.HitAt1, s.HitAtK, s.MRR, s.NDCG, s.Recall)
+	fmt.Fprintf(w, "  keyword coverage %s · metadata completeness %s\n", optFloat(s.KeywordCoverage), optFloat(s.MetadataCompleteness))
+	fmt.Fprintf(w, "  latency p50 %.1f ms · p95 %.1f ms · max %.1f ms (mean embed share %.1f ms, search %.1f ms)\n",
+		s.Latency.P50MS, s.Latency.P95MS, s.Latency.MaxMS, s.Latency.MeanEmbedMS, s.Latency.MeanSearchMS)
+	fmt.Fprintf(w, "  %d pass · %d miss · %d fail · %d error · wall %.0f ms · %d embed %s\n",
+		s.Passed, s.Missed, s.Failed, s.Errors, rep.WallMS, rep.Params.EmbedCalls, plural(rep.Params.EmbedCalls, "call", "calls"))
+
+	if len(rep.Categories) > 1 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "By category")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  CATEGORY\tCASES\tPASS\tHIT@1\tHIT@K\tMRR\tNDCG\tP95 MS")
+		for _, c := range rep.Categories {
+			m := func(v float64) string {
+				if c.RankingCases == 0 {
+					return "-"
+				}
+				return fmt.Sprintf("%.2f", v)
+			}
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%s\t%s\t%.1f\n", clip(orDash(c.Category), 24), c.Cases, c.Passed,
+				m(c.HitAt1), m(c.HitAtK), m(c.MRR), m(c.NDCG), c.Latency.P95MS)
+		}
+		tw.Flush()
+	}
+
+	writeCalibration(w, rep.Calibration, rep.Params.Threshold)
+	if rep.Baseline != nil {
+		writeBaseline(w, *rep.Baseline, baselinePath)
+	}
+
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Thresholds: %s\n", thresholdText(rep))
+	if rep.Passed {
+		fmt.Fprintln(w, "PASS")
+		return
+	}
+	fmt.Fprintf(w, "FAIL (%d %s)\n", len(rep.Reasons), plural(len(rep.Reasons), "reason", "reasons"))
+	for _, r := range rep.Reasons {
+		fmt.Fprintf(w, "  - %s\n", cleanLine(r))
+	}
+}
+
+func writeCalibration(w io.Writer, cal eval.Calibration, threshold float64) {
+	if cal.Relevant+cal.NonRelevant == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Score calibration (%d relevant, %d non-relevant top-k hits)\n", cal.Relevant, cal.NonRelevant)
+	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight)
+	row := func(label string, cell func(b eval.Bin) string) {
+		fmt.Fprintf(tw, "  %s\t", label)
+		for _, b := range cal.Bins {
+			fmt.Fprintf(tw, "%s\t", cell(b))
+		}
+		fmt.Fprintln(tw)
+	}
+	row("score ≥", func(b eval.Bin) string { return fmt.Sprintf("%.1f", b.Lo) })
+	row("relevant", func(b eval.Bin) string { return strconv.Itoa(b.Relevant) })
+	row("non-relevant", func(b eval.Bin) string { return strconv.Itoa(b.NonRelevant) })
+	tw.Flush()
+	if cal.Suggested == nil {
+		fmt.Fprintf(w, "  no suggested threshold: %s\n", cal.Note)
+		return
+	}
+	fmt.Fprintf(w, "  suggested threshold %.3f (Youden's J %.2f: keeps %.0f%% of relevant and %.0f%% of non-relevant hits; run used %.2f)\n",
+		*cal.Suggested, cal.J, cal.TPR*100, cal.FPR*100, threshold)
+}
+
+func writeBaseline(w io.Writer, d eval.Diff, path string) {
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Against baseline %s (%s)\n", cleanLine(path), cleanLine(d.OldStarted))
+	var parts []string
+	for _, m := range d.Overall {
+		mark := ""
+		if m.Worse() {
+			mark = " !"
+		}
+		f := "%s %.3f → %.3f (%+.3f)%s"
+		if !m.HigherIsBetter {
+			f = "%s %.1f → %.1f (%+.1f)%s"
+		}
+		parts = append(parts, fmt.Sprintf(f, m.Metric, m.Old, m.New, m.Delta, mark))
+	}
+	for i := 0; i < len(parts); i += 3 {
+		fmt.Fprintf(w, "  %s\n", strings.Join(parts[i:min(i+3, len(parts))], " · "))
+	}
+	changed := 0
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, c := range d.Cases {
+		if c.OldStatus == c.NewStatus && c.OldRank == c.NewRank {
+			continue
+		}
+		if changed == 0 {
+			fmt.Fprintln(tw, "  CASE\tSTATUS\tRANK\tΔRR\tΔNDCG\t")
+		}
+		changed++
+		mark := ""
+		switch {
+		case c.Regression:
+			mark = "REGRESSION"
+		case c.Fixed:
+			mark = "fixed"
+		}
+		fmt.Fprintf(tw, "  %s\t%s → %s\t%s → %s\t%+.2f\t%+.2f\t%s\n", clip(c.ID, 32), c.OldStatus, c.NewStatus,
+			rankText(c.OldRank), rankText(c.NewRank), c.DeltaRR, c.DeltaNDCG, mark)
+	}
+	tw.Flush()
+	if changed == 0 {
+		fmt.Fprintln(w, "  no case changed status or rank")
+	}
+	if len(d.Regressions) > 0 {
+		fmt.Fprintf(w, "  regressions (hit before, miss now): %s\n", cleanLine(strings.Join(d.Regressions, ", ")))
+	}
+	if len(d.Added) > 0 {
+		fmt.Fprintf(w, "  new cases: %s\n", cleanLine(strings.Join(d.Added, ", ")))
+	}
+	if len(d.Removed) > 0 {
+		fmt.Fprintf(w, "  cases no longer in the set: %s\n", cleanLine(strings.Join(d.Removed, ", ")))
+	}
+}
+
+func thresholdText(rep eval.Report) string {
+	th, s := rep.Thresholds, rep.Summary
+	var parts []string
+	check := func(ok bool) string {
+		if ok {
+			return "ok"
+		}
+		return "FAILED"
+	}
+	if th.MinHitAtK != nil {
+		parts = append(parts, fmt.Sprintf("hit@k %.3f ≥ %.2f %s", s.HitAtK, *th.MinHitAtK, check(s.RankingCases == 0 || s.HitAtK >= *th.MinHitAtK-1e-9)))
+	}
+	if th.MinMRR != nil {
+		parts = append(parts, fmt.Sprintf("MRR %.3f ≥ %.2f %s", s.MRR, *th.MinMRR, check(s.RankingCases == 0 || s.MRR >= *th.MinMRR-1e-9)))
+	}
+	if th.MinKeywordCoverage != nil && s.KeywordCoverage != nil {
+		parts = append(parts, fmt.Sprintf("keywords %.3f ≥ %.2f %s", *s.KeywordCoverage, *th.MinKeywordCoverage, check(*s.KeywordCoverage >= *th.MinKeywordCoverage-1e-9)))
+	}
+	if th.MaxP95MS != nil {
+		parts = append(parts, fmt.Sprintf("p95 %.1f ms ≤ %.0f ms %s", s.Latency.P95MS, *th.MaxP95MS, check(s.Latency.P95MS <= *th.MaxP95MS)))
+	}
+	if len(parts) == 0 {
+		return "none set (only the cases' own checks apply)"
+	}
+	return strings.Join(parts, " · ")
+}
+
+func rankText(r int) string {
+	if r == 0 {
+		return "miss"
+	}
+	return strconv.Itoa(r)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func optFloat(p *float64) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", *p)
+}
+
+// clip cleans s and cuts it to n characters.
+func clip(s string, n int) string {
+	s = cleanLine(s)
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

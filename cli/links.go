@@ -1,0 +1,334 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"ragscope/config"
+	"ragscope/links"
+)
+
+type linksFlags struct {
+	live        bool
+	concurrency int
+	json        bool
+	sample      int
+	maxList     int
+}
+
+func (a *App) newLinksCmd() *cobra.Command {
+	var lf linksFlags
+	cmd := &cobra.Command{
+		Use:   "links",
+		Short: "Check that every chunk's citation link (page and #anchor) resolves",
+		Long: `Walk every chunk of the configured backend, build each citation URL exactly
+as queries do, and check each distinct URL once: does the page exist, does
+the #anchor exist on it?
+
+By default URLs are checked against a local Docusaurus site folder (--site,
+the folder holding docusaurus.config.js and docs/; for the demo backend the
+embedded demo site): routes and heading ids are derived as Docusaurus
+derives them (routeBasePath, front matter slug and id, number prefixes,
+index pages, baseUrl, trailingSlash, github-slugger ids, {#custom-id}).
+With --live the published site is fetched over HTTP instead (bounded
+concurrency, per-host rate limit, retries).
+
+For a broken link the report gives the closest existing anchor or page and,
+when it can tell, the cause: a slug rule mismatch, a front matter slug, an
+explicit heading id, a renamed page or a trailing-slash mismatch. It also
+lists the pages and sections no chunk cites.
+
+Exit codes: 0 every link resolves (redirects are warnings), 4 a page or
+anchor is missing or a check failed, 2 no site to check against or a
+backend that cannot list its chunks, 3 backend unreachable.`,
+		Example: `  ragscope links
+  ragscope links --site ../my-book --slug-style simple
+  ragscope links --live --concurrency 8 --json | jq '.summary'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if lf.sample < 0 || lf.concurrency < 0 {
+				return Usagef("--sample and --concurrency must not be negative")
+			}
+			return a.runLinks(cmd, lf)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&lf.live, "live", false, "check the published site over HTTP instead of the local site folder")
+	f.IntVar(&lf.concurrency, "concurrency", 4, "URLs checked at once (live: requests in flight)")
+	f.BoolVar(&lf.json, "json", false, "print the report as JSON (schema in links/README.md)")
+	f.IntVar(&lf.sample, "sample", 3, "citing chunks listed per URL")
+	f.IntVar(&lf.maxList, "max-list", 20, "uncited sections listed in human output (0 for all)")
+	return cmd
+}
+
+func (a *App) runLinks(cmd *cobra.Command, lf linksFlags) error {
+	ctx := cmd.Context()
+	be, err := a.OpenBackend(ctx, false)
+	if err != nil {
+		return err
+	}
+	if be.Walker == nil {
+		return &ExitError{Code: ExitConfig, Err: fmt.Errorf("the %s backend cannot list its chunks, so its links cannot be audited", be.Kind)}
+	}
+	var (
+		site     *links.Site
+		siteName string
+	)
+	switch {
+	case a.Cfg.SiteDir != "":
+		site, err = links.LoadSiteDir(a.Cfg.SiteDir)
+		siteName = a.Cfg.SiteDir
+	case be.Site != nil:
+		site, err = links.LoadSite(be.Site)
+		siteName = "site of the " + string(be.Kind) + " backend"
+		if be.Kind == config.BackendDemo {
+			siteName = "embedded demo site"
+		}
+	}
+	if err != nil {
+		return &ExitError{Code: ExitConfig, Err: fmt.Errorf("load site: %w", err)}
+	}
+	if site == nil && !lf.live {
+		return &ExitError{Code: ExitConfig, Err: fmt.Errorf("no site to check against: pass --site DIR (the folder with docusaurus.config.js and docs/), set RAGSCOPE_SITE_DIR, or use --live to check the published site")}
+	}
+	urls := be.Pipeline.URLs
+	opts := links.AuditOptions{URLs: urls, Site: site, Sample: lf.sample, Concurrency: lf.concurrency, Mode: "local", SiteName: siteName}
+	if lf.sample == 0 {
+		opts.Sample = -1
+	}
+	if lf.live {
+		opts.Mode = "live"
+		opts.SiteName = "published site"
+		opts.Checker = links.NewLiveChecker(links.LiveOptions{Concurrency: lf.concurrency, Timeout: a.Cfg.Timeout})
+	} else {
+		opts.Checker = links.NewLocalChecker(site, hostOf(urls.DocsBase), hostOf(urls.SiteURL))
+	}
+	prog := newProgress(a.Stderr)
+	opts.Progress = prog.update
+	rep, err := links.Audit(ctx, be.Walker, opts)
+	prog.finish()
+	if err != nil {
+		return fmt.Errorf("links: %w", err)
+	}
+	out := cmd.OutOrStdout()
+	if lf.json {
+		if err := writeJSON(out, rep); err != nil {
+			return err
+		}
+	} else {
+		var hint string
+		if site != nil && urls.DocsBase != "" && strings.TrimSuffix(urls.DocsBase, "/") != strings.TrimSuffix(site.Config.DocsBase(), "/") && !strings.HasSuffix(site.Config.DocsBase(), urls.DocsBase) {
+			hint = fmt.Sprintf("Note: citations are built on %s but the site's docs live at %s (set --base-url).", urls.DocsBase, site.Config.DocsBase())
+		}
+		writeLinksText(out, be, rep, hint, lf.maxList)
+	}
+	if !rep.Summary.Passed {
+		return &ExitError{Code: ExitCheck}
+	}
+	return nil
+}
+
+func hostOf(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return ""
+	}
+	return u.Host
+}
+
+// writeLinksText prints an audit report for people: problems with their
+// cause and fix, redirects, coverage and a summary line.
+func writeLinksText(w io.Writer, be *Backend, rep *links.Report, hint string, maxList int) {
+	fmt.Fprintln(w, be.Header())
+	s := rep.Summary
+	fmt.Fprintf(w, "Links: %d chunks · %d distinct URLs · checked against the %s (%s, %s slugs)\n", s.Chunks, s.URLs, cleanLine(rep.Site), rep.Mode, rep.SlugStyle)
+	if hint != "" {
+		fmt.Fprintln(w, hint)
+	}
+	for _, n := range rep.Warnings {
+		fmt.Fprintln(w, "warning: "+cleanLine(n))
+	}
+	var problems, redirected, external []links.URLReport
+	for _, u := range rep.URLs {
+		switch {
+		case u.Status.Failed():
+			problems = append(problems, u)
+		case u.Status == links.StatusRedirected:
+			redirected = append(redirected, u)
+		case u.Status == links.StatusExternal:
+			external = append(external, u)
+		}
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(w, "\nBroken (%d):\n", len(problems))
+		for _, u := range problems {
+			writeURLReport(w, u)
+		}
+	}
+	if len(redirected) > 0 {
+		fmt.Fprintf(w, "\nRedirected (%d, warnings):\n", len(redirected))
+		lastCause := ""
+		for _, u := range redirected {
+			// Redirects usually share one cause (the site's trailingSlash
+			// setting): say it once per run of equal causes.
+			if c := causeKind(u.Cause); c != lastCause {
+				fmt.Fprintf(w, "  %s\n", cleanLine(c))
+				lastCause = c
+			}
+			fmt.Fprintf(w, "    %s -> %s (%d %s)\n", cleanLine(u.URL), cleanLine(u.RedirectTo), u.Chunks, plural(u.Chunks, "chunk", "chunks"))
+		}
+	}
+	if len(external) > 0 {
+		fmt.Fprintf(w, "\nNot on the site, not checked (%d):\n", len(external))
+		for _, u := range external {
+			fmt.Fprintf(w, "  %s (%d %s)\n", cleanLine(u.URL), u.Chunks, plural(u.Chunks, "chunk", "chunks"))
+		}
+	}
+	if s.ChunksWithoutURL > 0 {
+		fmt.Fprintf(w, "\n%d %s have no citation URL (neither a payload URL nor a doc path).\n", s.ChunksWithoutURL, plural(s.ChunksWithoutURL, "chunk", "chunks"))
+	}
+	if c := rep.Coverage; c != nil {
+		fmt.Fprintf(w, "\nCoverage: %d/%d pages and %d/%d sections are cited by some chunk.\n", c.CitedPages, c.Pages, c.CitedSections, c.Sections)
+		if len(c.UncitedPages) > 0 {
+			fmt.Fprintf(w, "  Pages no chunk cites (%d):\n", len(c.UncitedPages))
+			for _, p := range c.UncitedPages {
+				fmt.Fprintf(w, "    %s  (%s)\n", cleanLine(p.Route), cleanLine(p.Source))
+			}
+		}
+		if len(c.UncitedSections) > 0 {
+			fmt.Fprintf(w, "  Sections no chunk cites (%d):\n", len(c.UncitedSections))
+			for i, sec := range c.UncitedSections {
+				if maxList > 0 && i == maxList {
+					fmt.Fprintf(w, "    … and %d more (--max-list 0 or --json for all)\n", len(c.UncitedSections)-maxList)
+					break
+				}
+				fmt.Fprintf(w, "    %s#%s  %q\n", cleanLine(sec.Route), cleanLine(sec.Anchor), cleanLine(sec.Heading))
+			}
+		}
+	}
+	verdict := "PASSED"
+	if !s.Passed {
+		verdict = fmt.Sprintf("FAILED: %d %s cite a broken link", s.BrokenChunks, plural(s.BrokenChunks, "chunk", "chunks"))
+	}
+	fmt.Fprintf(w, "\n%d ok · %d redirected · %d page missing · %d anchor missing · %d errors · %d external · %s\n",
+		s.OK, s.Redirected, s.PageMissing, s.AnchorMissing, s.Errors, s.External, verdict)
+}
+
+func writeURLReport(w io.Writer, u links.URLReport) {
+	label := strings.ReplaceAll(string(u.Status), "_", " ")
+	fmt.Fprintf(w, "  %-14s %s\n", label, cleanLine(u.URL))
+	if u.Cause != "" {
+		fmt.Fprintf(w, "  %-14s %s\n", "", cleanLine(u.Cause))
+	}
+	if u.Error != "" {
+		fmt.Fprintf(w, "  %-14s error: %s\n", "", cleanLine(u.Error))
+	}
+	if u.RedirectTo != "" {
+		fmt.Fprintf(w, "  %-14s page redirects to %s\n", "", cleanLine(u.RedirectTo))
+	}
+	if u.Suggestion != "" {
+		sug := u.Suggestion
+		if u.Status == links.StatusAnchorMissing {
+			sug = "#" + sug
+		}
+		fmt.Fprintf(w, "  %-14s try %s\n", "", cleanLine(sug))
+	}
+	refs := make([]string, 0, len(u.Sample))
+	for _, c := range u.Sample {
+		r := c.ID
+		if c.DocPath != "" {
+			r += " " + c.DocPath
+		}
+		if c.Section != "" {
+			r += fmt.Sprintf(" %q", c.Section)
+		}
+		refs = append(refs, cleanLine(r))
+	}
+	more := ""
+	if u.Chunks > len(u.Sample) && len(u.Sample) > 0 {
+		more = ", …"
+	}
+	fmt.Fprintf(w, "  %-14s cited by %d %s%s%s%s\n", "", u.Chunks, plural(u.Chunks, "chunk", "chunks"), sep(refs), strings.Join(refs, "; "), more)
+}
+
+// causeKind is a redirect's cause without the page it names, so equal
+// causes group.
+func causeKind(cause string) string {
+	if i := strings.Index(cause, " and serves "); i >= 0 {
+		return cause[:i] + " (GitHub Pages answers 404 for the slash form)"
+	}
+	if i := strings.Index(cause, ", so hosts redirect to "); i >= 0 {
+		return cause[:i]
+	}
+	if i := strings.Index(cause, ": the server redirects to "); i >= 0 {
+		return cause[:i]
+	}
+	return cause
+}
+
+func sep(refs []string) string {
+	if len(refs) == 0 {
+		return ""
+	}
+	return ": "
+}
+
+// progress writes audit progress to stderr: a live line on a terminal,
+// one line per finished phase otherwise.
+type progress struct {
+	w    io.Writer
+	tty  bool
+	mu   sync.Mutex
+	last time.Time
+	line bool
+}
+
+func newProgress(w io.Writer) *progress {
+	p := &progress{w: w}
+	if f, ok := w.(*os.File); ok {
+		p.tty = term.IsTerminal(int(f.Fd()))
+	}
+	return p
+}
+
+func (p *progress) update(phase string, done, total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	what := "chunks read"
+	if phase == links.PhaseCheck {
+		what = "URLs checked"
+	}
+	count := fmt.Sprintf("%d", done)
+	if total >= 0 {
+		count = fmt.Sprintf("%d/%d", done, total)
+	}
+	finished := total >= 0 && done >= total
+	if p.tty {
+		if !finished && time.Since(p.last) < 100*time.Millisecond {
+			return
+		}
+		p.last = time.Now()
+		fmt.Fprintf(p.w, "\r\033[K%s %s", count, what)
+		p.line = true
+		return
+	}
+	if finished && done > 0 {
+		fmt.Fprintf(p.w, "%s %s\n", count, what)
+	}
+}
+
+func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tty && p.line {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"ragscope/retrieval"
+	"ragscope/ui"
+)
+
+// runTUI opens the backend and runs the interactive explorer. Without a
+// terminal on both ends it prints the help instead, so `ragscope | cat`
+// does not hang.
+func (a *App) runTUI(cmd *cobra.Command) error {
+	if !isTerminal(a.Stdin) || !isTerminal(a.Stdout) {
+		return cmd.Help()
+	}
+	restore, err := a.routeLogs()
+	if err != nil {
+		return err
+	}
+	defer restore()
+
+	ctx := cmd.Context()
+	opts := ui.Options{
+		Defaults: retrieval.Query{
+			TopK:      a.Cfg.TopK,
+			Threshold: a.Cfg.Threshold,
+			NoDedup:   !a.Cfg.Dedup,
+		},
+		HistoryFile: a.historyFile(),
+		Timeout:     a.Cfg.Timeout,
+	}
+	be, err := a.OpenBackend(ctx, false)
+	switch {
+	case err == nil:
+	case errors.Is(err, retrieval.ErrConfig):
+		// Missing credentials: selected-text mode still works, and the
+		// status line says which variable to set.
+		be, err = a.OpenBackend(ctx, true)
+		if err != nil || be.Pipeline == nil {
+			return fmt.Errorf("open backend: %w", err)
+		}
+		cfgErr := a.Cfg.Validate()
+		opts.Note = "Search unavailable: " + Message(cfgErr) + " Selected-text mode (ctrl+t) still works."
+		opts.Retriever = selectionOnly{p: be.Pipeline, err: cfgErr}
+	default:
+		return err
+	}
+	if opts.Retriever == nil {
+		opts.Retriever = be.Pipeline
+		if be.Pipeline.Store != nil {
+			store := be.Pipeline.Store
+			opts.Stats = store.Stats
+		}
+	}
+	opts.Backend = ui.BackendInfo{
+		Kind:       string(be.Kind),
+		Label:      be.Label,
+		Collection: be.Collection,
+		Model:      be.Model(),
+		Points:     be.Points,
+	}
+	return ui.Run(ctx, opts)
+}
+
+// selectionOnly answers selected-text queries and reports the
+// configuration error for searches.
+type selectionOnly struct {
+	p   *retrieval.Pipeline
+	err error
+}
+
+// Retrieve implements ui.Retriever.
+func (s selectionOnly) Retrieve(ctx context.Context, q retrieval.Query) (retrieval.Result, error) {
+	if q.Mode != retrieval.ModeSelectedText {
+		return retrieval.Result{}, s.err
+	}
+	return s.p.Retrieve(ctx, q)
+}
+
+// routeLogs keeps library logs off the terminal the TUI owns: to the
+// --debug file when given, otherwise nowhere. The returned func restores
+// the previous loggers.
+func (a *App) routeLogs() (func(), error) {
+	prevSlog := slog.Default()
+	prevOut, prevFlags, prevPrefix := log.Writer(), log.Flags(), log.Prefix()
+	restore := func() {
+		slog.SetDefault(prevSlog)
+		log.SetOutput(prevOut)
+		log.SetFlags(prevFlags)
+		log.SetPrefix(prevPrefix)
+	}
+	if a.Cfg.DebugLog == "" {
+		log.SetOutput(io.Discard)
+		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+		return restore, nil
+	}
+	f, err := tea.LogToFile(a.Cfg.DebugLog, "ragscope")
+	if err != nil {
+		return nil, fmt.Errorf("open debug log %s: %w", a.Cfg.DebugLog, err)
+	}
+	slog.SetDefault(slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	return func() { restore(); _ = f.Close() }, nil
+}
+
+// historyFile is where questions are kept across sessions:
+// $XDG_STATE_HOME/ragscope/history, else ~/.local/state/ragscope/history.
+func (a *App) historyFile() string {
+	if dir, ok := a.LookupEnv("XDG_STATE_HOME"); ok && filepath.IsAbs(dir) {
+		return filepath.Join(dir, "ragscope", "history")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".local", "state", "ragscope", "history")
+}
+
+// isTerminal reports whether s is a terminal.
+func isTerminal(s any) bool {
+	f, ok := s.(interface{ Fd() uintptr })
+	return ok && term.IsTerminal(int(f.Fd()))
+}

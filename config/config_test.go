@@ -1,0 +1,176 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ragscope/retrieval"
+)
+
+func envOf(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func TestDefaultsAndBackendChoice(t *testing.T) {
+	cfg, err := Load(LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Resolved() != BackendDemo || cfg.TopK != 5 || cfg.EmbedModel != "embed-english-v3.0" || !cfg.Dedup || cfg.Timeout != 30*time.Second {
+		t.Fatalf("defaults = %+v", cfg)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	cfg.DocsDir = "docs"
+	if cfg.Resolved() != BackendLocal {
+		t.Fatal("docs dir should select the local backend")
+	}
+	cfg.QdrantURL = "localhost:6334"
+	if cfg.Resolved() != BackendQdrant {
+		t.Fatal("QDRANT_URL should select qdrant")
+	}
+	cfg.Backend = BackendDemo
+	if cfg.Resolved() != BackendDemo {
+		t.Fatal("an explicit backend wins")
+	}
+}
+
+func TestPrecedenceFileDotEnvEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("ragscope.toml", `
+[qdrant]
+url = "https://file.example:6333"
+collection = "from-file"
+[retrieval]
+top_k = 7
+threshold = 0.25
+dedup = false
+timeout = "5s"
+[site]
+base_url = "https://me.github.io/book/docs/"
+slug_style = "simple"
+[mapping]
+text = ["body", "text"]
+url = "link"
+`)
+	write(".env", "QDRANT_COLLECTION=from-dotenv\nCOHERE_API_KEY=dotenv-key\n")
+	cfg, err := Load(LoadOptions{Dir: dir, LookupEnv: envOf(map[string]string{"COHERE_API_KEY": "env-key"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Collection != "from-dotenv" {
+		t.Errorf(".env should beat the file: %q", cfg.Collection)
+	}
+	if cfg.CohereAPIKey.Reveal() != "env-key" {
+		t.Errorf("the environment should beat .env")
+	}
+	if cfg.QdrantURL != "https://file.example:6333" || cfg.TopK != 7 || cfg.Threshold != 0.25 || cfg.Dedup || cfg.Timeout != 5*time.Second || cfg.SlugStyle != "simple" {
+		t.Errorf("file values: %+v", cfg)
+	}
+	if got := cfg.Mapping["text"]; len(got) != 2 || got[0] != "body" || cfg.Mapping["url"][0] != "link" {
+		t.Errorf("mapping = %v", cfg.Mapping)
+	}
+	if cfg.File == "" || cfg.EnvFile == "" {
+		t.Errorf("sources not recorded: %q %q", cfg.File, cfg.EnvFile)
+	}
+}
+
+func TestAliases(t *testing.T) {
+	cfg, err := Load(LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(map[string]string{
+		"COLLECTION_NAME": "book_embeddings", "CO_API_KEY": "k", "QDRANT_URL": "localhost",
+	})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Collection != "book_embeddings" || cfg.CohereAPIKey.Reveal() != "k" {
+		t.Fatalf("aliases not read: %+v", cfg)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestValidateMessages(t *testing.T) {
+	cfg := Default()
+	cfg.QdrantURL = "https://x:6333"
+	cfg.TopK = 0
+	cfg.Threshold = 2
+	cfg.SlugStyle = "kebab"
+	cfg.Mapping = map[string][]string{"body": {"x"}}
+	err := cfg.Validate()
+	if !errors.Is(err, retrieval.ErrConfig) {
+		t.Fatalf("err = %v", err)
+	}
+	for _, want := range []string{"QDRANT_COLLECTION", "COHERE_API_KEY", "top_k must be between 1 and 100", "threshold must be between", "unknown slug style", "mapping.body"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message lacks %q: %s", want, err)
+		}
+	}
+	cfg = Default()
+	cfg.Backend = BackendLocal
+	cfg.IndexFile, cfg.DocsDir = "a", "b"
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "not both") {
+		t.Errorf("index+docs: %v", err)
+	}
+}
+
+func TestBadFileAndEnv(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "ragscope.toml"), []byte("[retrieval]\ntop_k = \"five\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(LoadOptions{Dir: dir, LookupEnv: envOf(nil)})
+	if err == nil || !strings.Contains(err.Error(), "line") {
+		t.Errorf("broken toml: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ragscope.toml"), []byte("[retrieval]\ntopk = 5\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(LoadOptions{Dir: dir, LookupEnv: envOf(nil)})
+	if err == nil || !strings.Contains(err.Error(), "retrieval.topk") {
+		t.Errorf("unknown key: %v", err)
+	}
+	_, err = Load(LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(map[string]string{"RAGSCOPE_TOP_K": "many"})})
+	if err == nil || !strings.Contains(err.Error(), "RAGSCOPE_TOP_K") {
+		t.Errorf("bad env: %v", err)
+	}
+	_, err = Load(LoadOptions{Dir: t.TempDir(), File: filepath.Join(dir, "missing.toml"), LookupEnv: envOf(nil)})
+	if err == nil {
+		t.Error("an explicit missing config file is an error")
+	}
+}
+
+func TestSecretsRedacted(t *testing.T) {
+	cfg := Default()
+	cfg.CohereAPIKey = "co-very-secret"
+	cfg.QdrantAPIKey = "qd-very-secret"
+	cfg.QdrantURL = "https://user:pw-secret@host:6333"
+	red := cfg.Redacted()
+	b, _ := json.Marshal(red)
+	outs := []string{string(b), fmt.Sprintf("%v", red), fmt.Sprintf("%+v", red), fmt.Sprintf("%#v", red), fmt.Sprint(cfg.CohereAPIKey), fmt.Sprintf("%s", cfg.QdrantAPIKey)}
+	for _, s := range outs {
+		for _, secret := range []string{"co-very-secret", "qd-very-secret", "pw-secret"} {
+			if strings.Contains(s, secret) {
+				t.Fatalf("secret %q printed in %s", secret, s)
+			}
+		}
+	}
+	if !strings.Contains(string(b), "[redacted]") {
+		t.Errorf("redaction marker missing: %s", b)
+	}
+	if cfg.CohereAPIKey.Reveal() != "co-very-secret" {
+		t.Error("Reveal lost the value")
+	}
+}

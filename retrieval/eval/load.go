@@ -1,0 +1,713 @@
+package eval
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"ragscope/retrieval"
+)
+
+// ErrInvalidSet is matched (errors.Is) by every error of a malformed set.
+var ErrInvalidSet = errors.New("invalid golden set")
+
+// LoadError is a malformed set: where (file, line, field path such as
+// "cases[3].top_k") and what to fix.
+type LoadError struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+// Error formats the error as "file:line: field: message".
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteByte(':')
+	}
+	if e.Line > 0 {
+		b.WriteString(strconv.Itoa(e.Line))
+		b.WriteByte(':')
+	}
+	if b.Len() > 0 {
+		b.WriteByte(' ')
+	}
+	if e.Field != "" {
+		b.WriteString(e.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Is matches ErrInvalidSet.
+func (e *LoadError) Is(target error) bool { return target == ErrInvalidSet }
+
+// LoadFile reads and parses the set at path (JSON or YAML).
+func LoadFile(path string) (Set, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Set{}, fmt.Errorf("read golden set: %w", err)
+	}
+	s, err := Parse(data, path)
+	if err != nil {
+		return Set{}, err
+	}
+	s.Source = path
+	return s, nil
+}
+
+// Parse parses a set from data. name (a file name) picks the format by
+// extension (.json, .yaml, .yml) and names the file in errors; with another
+// extension, data that starts with '{' or '[' and is valid JSON is JSON,
+// anything else YAML.
+func Parse(data []byte, name string) (Set, error) {
+	root, err := parseNode(data, name)
+	if err != nil {
+		return Set{}, err
+	}
+	d := &decoder{file: name}
+	s := d.set(root)
+	if d.err != nil {
+		return Set{}, d.err
+	}
+	if s.Name == "" && name != "" {
+		s.Name = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	}
+	return s, nil
+}
+
+func parseNode(data []byte, name string) (*yaml.Node, error) {
+	ext := strings.ToLower(filepath.Ext(name))
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, &LoadError{File: name, Msg: "the file is empty; write a list of cases (see the README)"}
+	}
+	looksJSON := trimmed[0] == '{' || trimmed[0] == '['
+	switch {
+	case ext == ".json":
+		return jsonNode(data, name)
+	case ext == ".yaml" || ext == ".yml":
+		return yamlNode(data, name)
+	case looksJSON && json.Valid(data):
+		return jsonNode(data, name)
+	}
+	return yamlNode(data, name)
+}
+
+var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
+
+func yamlNode(data []byte, name string) (*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		le := &LoadError{File: name, Msg: "not valid YAML: " + msg}
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			le.Line, _ = strconv.Atoi(m[1])
+			le.Msg = "not valid YAML: " + m[2]
+		}
+		return nil, le
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return nil, &LoadError{File: name, Msg: "the file holds no document; write a list of cases"}
+	}
+	return doc.Content[0], nil
+}
+
+// jsonNode converts JSON into a yaml.Node tree with line numbers, so JSON
+// and YAML share one decoder and one style of error.
+func jsonNode(data []byte, name string) (*yaml.Node, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	lines := newLineIndex(data)
+	jerr := func(err error) error {
+		le := &LoadError{File: name, Msg: "not valid JSON: " + err.Error()}
+		var se *json.SyntaxError
+		switch {
+		case errors.As(err, &se):
+			le.Line = lines.line(se.Offset)
+		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+			le.Line = lines.line(int64(len(data)))
+			le.Msg = "not valid JSON: unexpected end of file"
+		default:
+			le.Line = lines.line(dec.InputOffset())
+		}
+		return le
+	}
+	// start is the offset of the next token: after whitespace and the
+	// separators the decoder consumes silently.
+	start := func() int64 {
+		off := dec.InputOffset()
+		for off < int64(len(data)) {
+			switch data[off] {
+			case ' ', '\t', '\r', '\n', ',', ':':
+				off++
+				continue
+			}
+			break
+		}
+		return off
+	}
+	var value func(depth int) (*yaml.Node, error)
+	value = func(depth int) (*yaml.Node, error) {
+		if depth > 64 {
+			return nil, &LoadError{File: name, Line: lines.line(dec.InputOffset()), Msg: "nested too deeply"}
+		}
+		line := lines.line(start())
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, jerr(err)
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: line}
+				for dec.More() {
+					kline := lines.line(start())
+					kt, err := dec.Token()
+					if err != nil {
+						return nil, jerr(err)
+					}
+					k, _ := kt.(string)
+					v, err := value(depth + 1)
+					if err != nil {
+						return nil, err
+					}
+					n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k, Line: kline}, v)
+				}
+				if _, err := dec.Token(); err != nil {
+					return nil, jerr(err)
+				}
+				return n, nil
+			case '[':
+				n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: line}
+				for dec.More() {
+					v, err := value(depth + 1)
+					if err != nil {
+						return nil, err
+					}
+					n.Content = append(n.Content, v)
+				}
+				if _, err := dec.Token(); err != nil {
+					return nil, jerr(err)
+				}
+				return n, nil
+			}
+			return nil, &LoadError{File: name, Line: line, Msg: "not valid JSON: unexpected " + t.String()}
+		case string:
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: t, Line: line}, nil
+		case json.Number:
+			tag := "!!int"
+			if strings.ContainsAny(string(t), ".eE") {
+				tag = "!!float"
+			}
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: string(t), Line: line}, nil
+		case bool:
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(t), Line: line}, nil
+		case nil:
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null", Line: line}, nil
+		}
+		return nil, &LoadError{File: name, Line: line, Msg: fmt.Sprintf("not valid JSON: unexpected token %v", tok)}
+	}
+	n, err := value(0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, &LoadError{File: name, Line: lines.line(dec.InputOffset()), Msg: "not valid JSON: data after the top-level value"}
+	}
+	return n, nil
+}
+
+// lineIndex maps byte offsets to 1-based line numbers.
+type lineIndex []int64
+
+func newLineIndex(data []byte) lineIndex {
+	idx := lineIndex{0}
+	for i, b := range data {
+		if b == '\n' {
+			idx = append(idx, int64(i+1))
+		}
+	}
+	return idx
+}
+
+func (l lineIndex) line(off int64) int {
+	return sort.Search(len(l), func(i int) bool { return l[i] > off })
+}
+
+// decoder walks the node tree; the first error stops it.
+type decoder struct {
+	file string
+	err  error
+}
+
+func (d *decoder) fail(n *yaml.Node, field, format string, args ...any) {
+	if d.err != nil {
+		return
+	}
+	le := &LoadError{File: d.file, Field: field, Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		le.Line = n.Line
+	}
+	d.err = le
+}
+
+func resolve(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
+}
+
+// pairs returns a mapping's key/value pairs, failing on duplicate keys.
+func (d *decoder) pairs(n *yaml.Node, field string) [][2]*yaml.Node {
+	seen := map[string]bool{}
+	var out [][2]*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolve(n.Content[i+1])
+		if seen[k.Value] {
+			d.fail(k, join(field, k.Value), "given twice")
+			return nil
+		}
+		seen[k.Value] = true
+		out = append(out, [2]*yaml.Node{k, v})
+	}
+	return out
+}
+
+func join(parent, key string) string {
+	if parent == "" {
+		return key
+	}
+	return parent + "." + key
+}
+
+// Top-level keys of the object form, and informational keys accepted and
+// ignored in cases (existing test sets carry them).
+var (
+	setKeys    = []string{"name", "description", "version", "top_k", "threshold", "thresholds", "queries", "cases"}
+	ignoredKey = map[string]bool{
+		"description": true, "notes": true, "note": true, "comment": true, "difficulty": true,
+		"expected_answer": true, "reference_answer": true, "answer": true, "ground_truth": true,
+		"metadata": true, "paraphrased": true,
+	}
+)
+
+func (d *decoder) set(root *yaml.Node) Set {
+	root = resolve(root)
+	var s Set
+	switch root.Kind {
+	case yaml.SequenceNode:
+		s.Cases = d.cases(root, "cases")
+		return s
+	case yaml.MappingNode:
+	default:
+		d.fail(root, "", "want a list of cases, or an object with the list under \"cases\" or \"queries\"")
+		return s
+	}
+	var list *yaml.Node
+	listKey := ""
+	for _, kv := range d.pairs(root, "") {
+		k, v := kv[0], kv[1]
+		switch k.Value {
+		case "name":
+			s.Name = d.str(v, "name")
+		case "description", "version":
+		case "top_k":
+			s.TopK = d.topK(v, "top_k")
+		case "threshold":
+			s.Threshold = d.unit(v, "threshold")
+		case "thresholds":
+			s.Thresholds = d.thresholds(v, "thresholds")
+		case "queries", "cases":
+			if list != nil {
+				d.fail(k, k.Value, "give the cases under either \"cases\" or \"queries\", not both")
+				return s
+			}
+			list, listKey = v, k.Value
+		default:
+			d.fail(k, k.Value, "unknown field (known: %s)", strings.Join(setKeys, ", "))
+			return s
+		}
+	}
+	if list == nil {
+		if d.err == nil {
+			d.fail(root, "cases", "missing: put the list of cases under \"cases\" (or \"queries\")")
+		}
+		return s
+	}
+	s.Cases = d.cases(list, listKey)
+	return s
+}
+
+func (d *decoder) thresholds(n *yaml.Node, field string) Thresholds {
+	var t Thresholds
+	if isNull(n) {
+		return t
+	}
+	if n.Kind != yaml.MappingNode {
+		d.fail(n, field, "want an object with min_hit_at_k, min_mrr, max_p95_ms or min_keyword_coverage")
+		return t
+	}
+	for _, kv := range d.pairs(n, field) {
+		k, v := kv[0], kv[1]
+		f := join(field, k.Value)
+		switch k.Value {
+		case "min_hit_at_k":
+			t.MinHitAtK = d.unit(v, f)
+		case "min_mrr":
+			t.MinMRR = d.unit(v, f)
+		case "min_keyword_coverage":
+			t.MinKeywordCoverage = d.unit(v, f)
+		case "max_p95_ms":
+			x := d.float(v, f)
+			if d.err == nil && x <= 0 {
+				d.fail(v, f, "must be a positive number of milliseconds")
+			}
+			t.MaxP95MS = &x
+		default:
+			d.fail(k, f, "unknown field (known: min_hit_at_k, min_mrr, max_p95_ms, min_keyword_coverage)")
+		}
+	}
+	return t
+}
+
+func (d *decoder) cases(n *yaml.Node, field string) []Case {
+	if n.Kind != yaml.SequenceNode {
+		d.fail(n, field, "want a list of cases")
+		return nil
+	}
+	if len(n.Content) == 0 {
+		d.fail(n, field, "the list is empty; add at least one case")
+		return nil
+	}
+	out := make([]Case, 0, len(n.Content))
+	ids := map[string]int{}
+	for i, cn := range n.Content {
+		f := fmt.Sprintf("%s[%d]", field, i)
+		c := d.kase(resolve(cn), f)
+		if d.err != nil {
+			return nil
+		}
+		if c.ID == "" {
+			c.ID = fmt.Sprintf("case-%d", i+1)
+		}
+		if prev, dup := ids[c.ID]; dup {
+			d.fail(cn, f+".id", "%q is already the id of %s[%d]", c.ID, field, prev)
+			return nil
+		}
+		ids[c.ID] = i
+		out = append(out, c)
+	}
+	return out
+}
+
+var caseKeys = []string{
+	"id", "question", "category", "mode", "selected_text", "source_doc_path", "source_section",
+	"top_k", "filters", "expect", "expected_modules", "expected_chapters", "expected_chapter",
+	"expected_doc_paths", "expected_urls", "expected_keywords", "max_latency_ms", "no_answer",
+}
+
+func (d *decoder) kase(n *yaml.Node, field string) Case {
+	c := Case{Line: n.Line}
+	if n.Kind != yaml.MappingNode {
+		d.fail(n, field, "want an object with at least a question")
+		return c
+	}
+	var expectNode *yaml.Node
+	for _, kv := range d.pairs(n, field) {
+		k, v := kv[0], kv[1]
+		f := join(field, k.Value)
+		switch k.Value {
+		case "id":
+			c.ID = strings.TrimSpace(d.str(v, f))
+		case "question", "query", "query_text":
+			if c.Question != "" {
+				d.fail(k, f, "the question is given twice (question, query or query_text)")
+			}
+			c.Question = d.str(v, f)
+		case "category":
+			c.Category = strings.TrimSpace(d.str(v, f))
+		case "mode":
+			c.Mode = d.mode(v, f)
+		case "selected_text":
+			c.SelectedText = d.str(v, f)
+		case "source_doc_path":
+			c.SourceDocPath = d.str(v, f)
+		case "source_section":
+			c.SourceSection = d.str(v, f)
+		case "top_k":
+			c.TopK = d.topK(v, f)
+		case "filters":
+			c.Filters = d.filters(v, f)
+		case "expect":
+			expectNode = v
+			d.expect(v, f, &c.Expect)
+		case "expected_modules", "expected_module":
+			c.Expect.Modules = append(c.Expect.Modules, d.strs(v, f)...)
+		case "expected_chapters", "expected_chapter":
+			c.Expect.Chapters = append(c.Expect.Chapters, d.strs(v, f)...)
+		case "expected_doc_paths", "expected_doc_path":
+			c.Expect.DocPaths = append(c.Expect.DocPaths, d.strs(v, f)...)
+		case "expected_urls", "expected_url":
+			c.Expect.URLs = append(c.Expect.URLs, d.strs(v, f)...)
+		case "expected_keywords":
+			c.Expect.Keywords = append(c.Expect.Keywords, d.strs(v, f)...)
+		case "max_latency_ms":
+			c.Expect.MaxLatencyMS = d.latency(v, f)
+		case "no_answer":
+			c.Expect.NoAnswer = d.boolean(v, f)
+		default:
+			if !ignoredKey[k.Value] {
+				d.fail(k, f, "unknown field (known: %s)", strings.Join(caseKeys, ", "))
+			}
+		}
+		if d.err != nil {
+			return c
+		}
+	}
+	d.check(&c, n, expectNode, field)
+	return c
+}
+
+// check validates a decoded case as a whole.
+func (d *decoder) check(c *Case, n, expectNode *yaml.Node, field string) {
+	if strings.TrimSpace(c.Question) == "" {
+		d.fail(n, field+".question", "required: write the question a student would ask")
+		return
+	}
+	if c.Mode == retrieval.ModeSelectedText {
+		if strings.TrimSpace(c.SelectedText) == "" {
+			d.fail(n, field+".selected_text", "required in selected_text_only mode: paste the selection")
+		}
+		return
+	}
+	en := expectNode
+	if en == nil {
+		en = n
+	}
+	e := c.Expect
+	if e.NoAnswer && e.HasRelevance() {
+		d.fail(en, field+".expect.no_answer", "a no-answer case cannot also expect modules, chapters, doc paths or URLs")
+		return
+	}
+	if !e.NoAnswer && !e.HasRelevance() && len(e.Keywords) == 0 {
+		d.fail(en, field+".expect", "give at least one expectation: modules, chapters, doc_paths, urls, keywords or no_answer")
+		return
+	}
+	if e.MaxScore != nil && !e.NoAnswer {
+		d.fail(en, field+".expect.max_score", "goes with no_answer: true")
+	}
+	if c.SelectedText != "" || c.SourceDocPath != "" || c.SourceSection != "" {
+		d.fail(n, field+".mode", "selected_text, source_doc_path and source_section need mode: selected_text_only")
+	}
+}
+
+func (d *decoder) expect(n *yaml.Node, field string, e *Expect) {
+	if isNull(n) {
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		d.fail(n, field, "want an object (modules, chapters, doc_paths, urls, keywords, max_latency_ms, no_answer, max_score)")
+		return
+	}
+	for _, kv := range d.pairs(n, field) {
+		k, v := kv[0], kv[1]
+		f := join(field, k.Value)
+		switch k.Value {
+		case "modules", "module":
+			e.Modules = append(e.Modules, d.strs(v, f)...)
+		case "chapters", "chapter":
+			e.Chapters = append(e.Chapters, d.strs(v, f)...)
+		case "doc_paths", "doc_path":
+			e.DocPaths = append(e.DocPaths, d.strs(v, f)...)
+		case "urls", "url":
+			e.URLs = append(e.URLs, d.strs(v, f)...)
+		case "keywords":
+			e.Keywords = append(e.Keywords, d.strs(v, f)...)
+		case "max_latency_ms":
+			e.MaxLatencyMS = d.latency(v, f)
+		case "no_answer":
+			e.NoAnswer = d.boolean(v, f)
+		case "max_score":
+			e.MaxScore = d.unit(v, f)
+		default:
+			d.fail(k, f, "unknown field (known: modules, chapters, doc_paths, urls, keywords, max_latency_ms, no_answer, max_score)")
+		}
+	}
+}
+
+func (d *decoder) filters(n *yaml.Node, field string) retrieval.Filters {
+	var fl retrieval.Filters
+	if isNull(n) {
+		return fl
+	}
+	if n.Kind != yaml.MappingNode {
+		d.fail(n, field, "want an object (modules, chapters, content_types, tags)")
+		return fl
+	}
+	for _, kv := range d.pairs(n, field) {
+		k, v := kv[0], kv[1]
+		f := join(field, k.Value)
+		switch k.Value {
+		case "modules", "module":
+			fl.Modules = append(fl.Modules, d.strs(v, f)...)
+		case "chapters", "chapter":
+			fl.Chapters = append(fl.Chapters, d.strs(v, f)...)
+		case "content_types", "content_type":
+			fl.ContentTypes = append(fl.ContentTypes, d.strs(v, f)...)
+		case "tags", "tag":
+			fl.Tags = append(fl.Tags, d.strs(v, f)...)
+		default:
+			d.fail(k, f, "unknown filter (known: modules, chapters, content_types, tags)")
+		}
+	}
+	return fl
+}
+
+func (d *decoder) str(n *yaml.Node, field string) string {
+	if isNull(n) {
+		return ""
+	}
+	if n.Kind != yaml.ScalarNode {
+		d.fail(n, field, "want a string")
+		return ""
+	}
+	return n.Value
+}
+
+// strs accepts one string or a list of strings; empty strings are errors.
+func (d *decoder) strs(n *yaml.Node, field string) []string {
+	if isNull(n) {
+		return nil
+	}
+	if n.Kind == yaml.ScalarNode {
+		if strings.TrimSpace(n.Value) == "" {
+			d.fail(n, field, "must not be empty")
+			return nil
+		}
+		return []string{strings.TrimSpace(n.Value)}
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.fail(n, field, "want a string or a list of strings")
+		return nil
+	}
+	out := make([]string, 0, len(n.Content))
+	for i, it := range n.Content {
+		it = resolve(it)
+		f := fmt.Sprintf("%s[%d]", field, i)
+		if it.Kind != yaml.ScalarNode || isNull(it) {
+			d.fail(it, f, "want a string")
+			return nil
+		}
+		if strings.TrimSpace(it.Value) == "" {
+			d.fail(it, f, "must not be empty")
+			return nil
+		}
+		out = append(out, strings.TrimSpace(it.Value))
+	}
+	return out
+}
+
+func (d *decoder) float(n *yaml.Node, field string) float64 {
+	if n.Kind != yaml.ScalarNode || isNull(n) || n.Tag == "!!str" || n.Tag == "!!bool" {
+		d.fail(n, field, "want a number, got %s", describe(n))
+		return 0
+	}
+	x, err := strconv.ParseFloat(n.Value, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		d.fail(n, field, "want a number, got %s", describe(n))
+		return 0
+	}
+	return x
+}
+
+func (d *decoder) unit(n *yaml.Node, field string) *float64 {
+	if isNull(n) {
+		return nil
+	}
+	x := d.float(n, field)
+	if d.err == nil && (x < 0 || x > 1) {
+		d.fail(n, field, "must be 0..1, got %s", n.Value)
+	}
+	return &x
+}
+
+func (d *decoder) latency(n *yaml.Node, field string) float64 {
+	if isNull(n) {
+		return 0
+	}
+	x := d.float(n, field)
+	if d.err == nil && x <= 0 {
+		d.fail(n, field, "must be a positive number of milliseconds, got %s", n.Value)
+	}
+	return x
+}
+
+func (d *decoder) topK(n *yaml.Node, field string) int {
+	if isNull(n) {
+		return 0
+	}
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
+		d.fail(n, field, "must be %d..%d, got %s", retrieval.MinTopK, retrieval.MaxTopK, describe(n))
+		return 0
+	}
+	k, err := strconv.Atoi(n.Value)
+	if err != nil || k < retrieval.MinTopK || k > retrieval.MaxTopK {
+		d.fail(n, field, "must be %d..%d, got %s", retrieval.MinTopK, retrieval.MaxTopK, n.Value)
+		return 0
+	}
+	return k
+}
+
+func (d *decoder) boolean(n *yaml.Node, field string) bool {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+		d.fail(n, field, "want true or false, got %s", describe(n))
+		return false
+	}
+	return n.Value == "true" || n.Value == "True" || n.Value == "TRUE"
+}
+
+func (d *decoder) mode(n *yaml.Node, field string) retrieval.Mode {
+	v := strings.ToLower(strings.TrimSpace(d.str(n, field)))
+	switch v {
+	case "", "normal":
+		return retrieval.ModeNormal
+	case "selected_text_only", "selected_text", "selected-text", "selection":
+		return retrieval.ModeSelectedText
+	}
+	d.fail(n, field, "must be normal or selected_text_only, got %q", v)
+	return ""
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "an object"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	if isNull(n) {
+		return "null"
+	}
+	return strconv.Quote(n.Value)
+}

@@ -1,0 +1,398 @@
+package eval
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"ragscope/retrieval"
+)
+
+// Schema names the version of the JSON report. Fields are only ever added
+// within a version.
+const Schema = "ragscope.eval/v1"
+
+// Status is a case's outcome.
+type Status string
+
+// Case statuses. Only StatusFail and StatusError fail a run by themselves;
+// misses count against the run's hit@k, MRR and keyword thresholds.
+const (
+	// StatusPass: every expectation and check was met.
+	StatusPass Status = "pass"
+	// StatusMiss: no relevant hit in the top k, or expected keywords missing.
+	StatusMiss Status = "miss"
+	// StatusFail: a hard check failed (latency, no-answer, selected-text).
+	StatusFail Status = "fail"
+	// StatusError: the case could not run (embedding or search error).
+	StatusError Status = "error"
+)
+
+// String returns the status's name.
+func (s Status) String() string { return string(s) }
+
+// Kind is what a case checks.
+type Kind string
+
+// Case kinds.
+const (
+	// KindRanking: a normal question with module/chapter/doc/URL expectations.
+	KindRanking Kind = "ranking"
+	// KindKeywords: a normal question that only lists keywords.
+	KindKeywords Kind = "keywords"
+	// KindNoAnswer: nothing relevant should reach the threshold.
+	KindNoAnswer Kind = "no_answer"
+	// KindSelectedText: a selected-text question (no vector search).
+	KindSelectedText Kind = "selected_text"
+)
+
+// String returns the kind's name.
+func (k Kind) String() string { return string(k) }
+
+// KindOf returns the kind of c.
+func KindOf(c Case) Kind {
+	switch {
+	case c.mode() == retrieval.ModeSelectedText:
+		return KindSelectedText
+	case c.Expect.NoAnswer:
+		return KindNoAnswer
+	case c.Expect.HasRelevance():
+		return KindRanking
+	}
+	return KindKeywords
+}
+
+// Latency is a case's latency in milliseconds. EmbedMS is the case's share
+// of its batch's embed call (call time / texts in the batch); EmbedCallMS
+// is the whole call. TotalMS = EmbedMS + search + post-processing.
+type Latency struct {
+	EmbedMS     float64 `json:"embed_ms"`
+	EmbedCallMS float64 `json:"embed_call_ms"`
+	SearchMS    float64 `json:"search_ms"`
+	PostMS      float64 `json:"post_ms"`
+	TotalMS     float64 `json:"total_ms"`
+}
+
+// HitResult is one retrieved chunk as the evaluation saw it.
+type HitResult struct {
+	// Rank is the kept rank (0 for a hit the threshold cut).
+	Rank     int     `json:"rank"`
+	Score    float64 `json:"score"`
+	Grade    int     `json:"grade"`
+	Relevant bool    `json:"relevant"`
+	ChunkID  string  `json:"chunk_id"`
+	Title    string  `json:"title"`
+	Section  string  `json:"section"`
+	DocPath  string  `json:"doc_path"`
+	URL      string  `json:"url"`
+	Module   string  `json:"module"`
+	Chapter  string  `json:"chapter"`
+	// Metadata is the fraction of text, URL, title, section and
+	// module-or-chapter the hit has; MissingMetadata names the rest.
+	Metadata        float64  `json:"metadata"`
+	MissingMetadata []string `json:"missing_metadata,omitempty"`
+	// BelowThreshold marks a hit the run's threshold cut: it does not count
+	// in the metrics but its score feeds the calibration.
+	BelowThreshold bool `json:"below_threshold,omitempty"`
+}
+
+// CaseResult is the outcome of one case.
+type CaseResult struct {
+	// Index is the case's position in the set (report order).
+	Index    int            `json:"index"`
+	ID       string         `json:"id"`
+	Question string         `json:"question"`
+	Category string         `json:"category"`
+	Kind     Kind           `json:"kind"`
+	Mode     retrieval.Mode `json:"mode"`
+	// Query is the query as run; a UI can open it as a normal query turn.
+	Query  retrieval.Query `json:"query"`
+	Status Status          `json:"status"`
+	// Reasons say why the case did not pass (empty when it passed).
+	Reasons []string `json:"reasons"`
+	// Ranking metrics (ranking cases; zero otherwise).
+	HitAt1            bool    `json:"hit_at_1"`
+	HitAtK            bool    `json:"hit_at_k"`
+	FirstRelevantRank int     `json:"first_relevant_rank"`
+	ReciprocalRank    float64 `json:"reciprocal_rank"`
+	NDCG              float64 `json:"ndcg"`
+	Recall            float64 `json:"recall"`
+	// KnownItems and FoundItems are recall's denominator and numerator
+	// (0 and 0 when the case names no doc path or URL).
+	KnownItems int `json:"known_items"`
+	FoundItems int `json:"found_items"`
+	// KeywordCoverage is nil when the case lists no keywords.
+	KeywordCoverage *float64 `json:"keyword_coverage"`
+	MissingKeywords []string `json:"missing_keywords,omitempty"`
+	// MetadataCompleteness is nil when there was no hit.
+	MetadataCompleteness *float64 `json:"metadata_completeness"`
+	// TopScore is the best kept score (nil with no hit).
+	TopScore *float64 `json:"top_score"`
+	Latency  Latency  `json:"latency"`
+	// Hits are the kept hits in rank order, then the hits the threshold cut.
+	Hits  []HitResult `json:"hits"`
+	Error string      `json:"error,omitempty"`
+}
+
+// IsHit is the case's "hit" for baseline comparison: hit@k for ranking
+// cases, passing for the others.
+func (c CaseResult) IsHit() bool {
+	if c.Kind == KindRanking {
+		return c.HitAtK
+	}
+	return c.Status == StatusPass
+}
+
+// LatencySummary aggregates total latency over the normal-mode cases that
+// ran (selected-text cases do no I/O and would flatter the figures).
+type LatencySummary struct {
+	// P50MS and P95MS are nearest-rank percentiles of TotalMS.
+	P50MS        float64 `json:"p50_ms"`
+	P95MS        float64 `json:"p95_ms"`
+	MeanMS       float64 `json:"mean_ms"`
+	MaxMS        float64 `json:"max_ms"`
+	MeanEmbedMS  float64 `json:"mean_embed_ms"`
+	MeanSearchMS float64 `json:"mean_search_ms"`
+	// Cases is the number of latencies aggregated.
+	Cases int `json:"cases"`
+}
+
+// Summary aggregates case results. Ranking metrics are means over ranking
+// cases (an errored ranking case counts as a miss).
+type Summary struct {
+	Cases        int     `json:"cases"`
+	Passed       int     `json:"passed"`
+	Missed       int     `json:"missed"`
+	Failed       int     `json:"failed"`
+	Errors       int     `json:"errors"`
+	RankingCases int     `json:"ranking_cases"`
+	HitAt1       float64 `json:"hit_at_1"`
+	HitAtK       float64 `json:"hit_at_k"`
+	MRR          float64 `json:"mrr"`
+	NDCG         float64 `json:"ndcg"`
+	Recall       float64 `json:"recall"`
+	// KeywordCoverage is the mean over cases with keywords (nil: none).
+	KeywordCoverage *float64 `json:"keyword_coverage"`
+	// MetadataCompleteness is the mean over every kept hit of normal-mode
+	// cases (nil: no hit).
+	MetadataCompleteness *float64       `json:"metadata_completeness"`
+	Latency              LatencySummary `json:"latency"`
+}
+
+// CategorySummary is the summary of one category ("" for uncategorised).
+type CategorySummary struct {
+	Category string `json:"category"`
+	Summary
+}
+
+// BackendInfo names what answered.
+type BackendInfo struct {
+	Backend    string `json:"backend"`
+	Collection string `json:"collection"`
+	Model      string `json:"model"`
+}
+
+// RunParams are the parameters of a run.
+type RunParams struct {
+	// TopK is the default top_k (cases may override it).
+	TopK        int     `json:"top_k"`
+	Threshold   float64 `json:"threshold"`
+	Concurrency int     `json:"concurrency"`
+	BatchSize   int     `json:"batch_size"`
+	// EmbedCalls is the number of Embedder.Embed calls made.
+	EmbedCalls int `json:"embed_calls"`
+}
+
+// Report is the outcome of a run, serialised as the "ragscope.eval/v1" JSON
+// document.
+type Report struct {
+	Schema    string      `json:"schema"`
+	Set       string      `json:"set"`
+	Source    string      `json:"source,omitempty"`
+	Backend   BackendInfo `json:"backend"`
+	StartedAt time.Time   `json:"started_at"`
+	// WallMS is the run's wall time.
+	WallMS     float64    `json:"wall_ms"`
+	Params     RunParams  `json:"params"`
+	Thresholds Thresholds `json:"thresholds"`
+	// Passed is true when no threshold and no case check failed.
+	Passed bool `json:"passed"`
+	// Reasons say why the run failed (empty when it passed).
+	Reasons     []string          `json:"reasons"`
+	Summary     Summary           `json:"summary"`
+	Categories  []CategorySummary `json:"categories"`
+	Calibration Calibration       `json:"calibration"`
+	Cases       []CaseResult      `json:"cases"`
+	// Baseline is the comparison with a previous report, when asked for.
+	Baseline *Diff `json:"baseline,omitempty"`
+}
+
+// WriteJSON writes r as indented JSON.
+func (r Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}
+
+// ReadReport decodes a JSON report written by WriteJSON (a baseline).
+func ReadReport(rd io.Reader) (Report, error) {
+	var r Report
+	if err := json.NewDecoder(rd).Decode(&r); err != nil {
+		return Report{}, fmt.Errorf("read report: %w", err)
+	}
+	if !strings.HasPrefix(r.Schema, "ragscope.eval/") {
+		return Report{}, fmt.Errorf("read report: schema %q is not a ragscope eval report (want %s)", r.Schema, Schema)
+	}
+	if r.Schema != Schema {
+		return Report{}, fmt.Errorf("read report: schema %q is not supported (want %s)", r.Schema, Schema)
+	}
+	return r, nil
+}
+
+// Summarize aggregates results (see Summary for which cases count where).
+func Summarize(results []CaseResult) Summary {
+	var s Summary
+	var hit1, hitk, rr, ndcg, rec, kw, lat, emb, srch []float64
+	var mdSum float64
+	var mdN int
+	for _, c := range results {
+		s.Cases++
+		switch c.Status {
+		case StatusPass:
+			s.Passed++
+		case StatusMiss:
+			s.Missed++
+		case StatusFail:
+			s.Failed++
+		case StatusError:
+			s.Errors++
+		}
+		if c.Kind == KindRanking {
+			s.RankingCases++
+			hit1 = append(hit1, b2f(c.HitAt1))
+			hitk = append(hitk, b2f(c.HitAtK))
+			rr = append(rr, c.ReciprocalRank)
+			ndcg = append(ndcg, c.NDCG)
+			rec = append(rec, c.Recall)
+		}
+		if c.KeywordCoverage != nil {
+			kw = append(kw, *c.KeywordCoverage)
+		}
+		if c.Mode != retrieval.ModeSelectedText && c.Status != StatusError {
+			lat = append(lat, c.Latency.TotalMS)
+			emb = append(emb, c.Latency.EmbedMS)
+			srch = append(srch, c.Latency.SearchMS)
+			for _, h := range c.Hits {
+				if !h.BelowThreshold {
+					mdSum += metadataScore(h)
+					mdN++
+				}
+			}
+		}
+	}
+	s.HitAt1, s.HitAtK, s.MRR, s.NDCG, s.Recall = Mean(hit1), Mean(hitk), Mean(rr), Mean(ndcg), Mean(rec)
+	if len(kw) > 0 {
+		m := Mean(kw)
+		s.KeywordCoverage = &m
+	}
+	if mdN > 0 {
+		m := mdSum / float64(mdN)
+		s.MetadataCompleteness = &m
+	}
+	s.Latency = LatencySummary{
+		P50MS: Percentile(lat, 50), P95MS: Percentile(lat, 95), MeanMS: Mean(lat),
+		MeanEmbedMS: Mean(emb), MeanSearchMS: Mean(srch), Cases: len(lat),
+	}
+	for _, v := range lat {
+		if v > s.Latency.MaxMS {
+			s.Latency.MaxMS = v
+		}
+	}
+	return s
+}
+
+// Categorize returns one summary per category, sorted by name.
+func Categorize(results []CaseResult) []CategorySummary {
+	by := map[string][]CaseResult{}
+	for _, c := range results {
+		by[c.Category] = append(by[c.Category], c)
+	}
+	out := make([]CategorySummary, 0, len(by))
+	for cat, cs := range by {
+		out = append(out, CategorySummary{Category: cat, Summary: Summarize(cs)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Category < out[j].Category })
+	return out
+}
+
+// Judge applies th and the case checks to r: it sets r.Passed and
+// r.Reasons. Aggregate thresholds over ranking cases are skipped when the
+// run has none.
+func Judge(r *Report, th Thresholds) {
+	var reasons []string
+	for _, c := range r.Cases {
+		if c.Status == StatusFail || c.Status == StatusError {
+			reasons = append(reasons, fmt.Sprintf("case %s: %s", c.ID, strings.Join(c.Reasons, "; ")))
+		}
+	}
+	s := r.Summary
+	if th.MinHitAtK != nil && s.RankingCases > 0 && s.HitAtK < *th.MinHitAtK-1e-9 {
+		reasons = append(reasons, fmt.Sprintf("hit@k %.3f is below the minimum %.3f (missed: %s)",
+			s.HitAtK, *th.MinHitAtK, idList(r.Cases, func(c CaseResult) bool { return c.Kind == KindRanking && !c.HitAtK })))
+	}
+	if th.MinMRR != nil && s.RankingCases > 0 && s.MRR < *th.MinMRR-1e-9 {
+		reasons = append(reasons, fmt.Sprintf("MRR %.3f is below the minimum %.3f (rank > 1: %s)",
+			s.MRR, *th.MinMRR, idList(r.Cases, func(c CaseResult) bool { return c.Kind == KindRanking && !c.HitAt1 })))
+	}
+	if th.MinKeywordCoverage != nil && s.KeywordCoverage != nil && *s.KeywordCoverage < *th.MinKeywordCoverage-1e-9 {
+		reasons = append(reasons, fmt.Sprintf("keyword coverage %.3f is below the minimum %.3f (missing keywords: %s)",
+			*s.KeywordCoverage, *th.MinKeywordCoverage, idList(r.Cases, func(c CaseResult) bool { return len(c.MissingKeywords) > 0 })))
+	}
+	if th.MaxP95MS != nil && s.Latency.Cases > 0 && s.Latency.P95MS > *th.MaxP95MS {
+		reasons = append(reasons, fmt.Sprintf("p95 latency %.1f ms is above the maximum %.1f ms", s.Latency.P95MS, *th.MaxP95MS))
+	}
+	r.Thresholds = th
+	r.Reasons = reasons
+	if r.Reasons == nil {
+		r.Reasons = []string{}
+	}
+	r.Passed = len(reasons) == 0
+}
+
+// idList names the cases that match, at most 12.
+func idList(cs []CaseResult, match func(CaseResult) bool) string {
+	var ids []string
+	n := 0
+	for _, c := range cs {
+		if match(c) {
+			n++
+			if len(ids) < 12 {
+				ids = append(ids, c.ID)
+			}
+		}
+	}
+	if n == 0 {
+		return "none"
+	}
+	s := strings.Join(ids, ", ")
+	if n > len(ids) {
+		s += fmt.Sprintf(" and %d more", n-len(ids))
+	}
+	return s
+}
+
+func metadataScore(h HitResult) float64 { return h.Metadata }
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,430 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"ragscope/retrieval"
+)
+
+// Defaults of Options.
+const (
+	// DefaultConcurrency bounds the searches (and embed calls) in flight.
+	DefaultConcurrency = 8
+	// DefaultBatchSize is the most questions per embed call (Cohere's limit).
+	DefaultBatchSize = 96
+)
+
+// Options tune a run. The zero value is usable.
+type Options struct {
+	// Concurrency bounds the searches in flight, and separately the embed
+	// calls in flight (default DefaultConcurrency).
+	Concurrency int
+	// BatchSize is the most questions per Embedder.Embed call (default
+	// DefaultBatchSize).
+	BatchSize int
+	// TopK is the default top_k, over the set's (0: the set's, else
+	// DefaultTopK). A case's own top_k wins over both.
+	TopK int
+	// Threshold is the score threshold of every query, over the set's
+	// (nil: the set's, else 0).
+	Threshold *float64
+	// Thresholds override the set's pass/fail thresholds field by field.
+	Thresholds Thresholds
+	// CallTimeout bounds each embed and search call (0: no bound).
+	CallTimeout time.Duration
+	// Progress is called after each case finishes, with the number of
+	// finished cases and the total.
+	Progress func(done, total int)
+	// OnCase is called with each case's result as it finishes, before
+	// Progress. Callbacks are never called concurrently, so they may
+	// update a UI's state behind a channel or a program's Send; they must
+	// not block for long.
+	OnCase func(CaseResult)
+}
+
+// ErrNoEmbedder is returned when a set has normal-mode cases and the
+// pipeline has no Embedder or Store.
+var ErrNoEmbedder = errors.New("the pipeline has no embedder or store")
+
+// Run evaluates set on p. Normal-mode questions are embedded up front in
+// batches of opts.BatchSize, one Embedder.Embed call per batch; each case is
+// searched (Pipeline.RetrieveVector) as soon as its batch is embedded,
+// with at most opts.Concurrency searches in flight. A case's embed latency
+// is its batch's call time divided by the batch's size. A failing case is
+// recorded in the report (StatusError), not returned. The report lists
+// cases in set order whatever order they finished in. Run returns the
+// report so far and ctx's error when ctx ends first.
+func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Report, error) {
+	start := time.Now()
+	conc := opts.Concurrency
+	if conc <= 0 {
+		conc = DefaultConcurrency
+	}
+	batchSize := opts.BatchSize
+	if batchSize <= 0 {
+		batchSize = DefaultBatchSize
+	}
+	topK := opts.TopK
+	if topK == 0 {
+		topK = set.TopK
+	}
+	if topK == 0 {
+		topK = DefaultTopK
+	}
+	threshold := 0.0
+	if set.Threshold != nil {
+		threshold = *set.Threshold
+	}
+	if opts.Threshold != nil {
+		threshold = *opts.Threshold
+	}
+	rep := Report{
+		Schema:    Schema,
+		Set:       set.Name,
+		Source:    set.Source,
+		StartedAt: start.UTC().Truncate(time.Millisecond),
+		Params:    RunParams{TopK: topK, Threshold: threshold, Concurrency: conc, BatchSize: batchSize},
+	}
+	if p != nil {
+		rep.Backend = BackendInfo{Backend: p.Backend, Collection: p.Collection}
+		if p.Embedder != nil {
+			rep.Backend.Model = p.Embedder.Name()
+		}
+	}
+
+	r := &runner{p: p, opts: opts, total: len(set.Cases), results: make([]CaseResult, len(set.Cases))}
+	searchSem := make(chan struct{}, conc)
+	embedSem := make(chan struct{}, conc)
+	var wg sync.WaitGroup
+
+	type pending struct {
+		i int
+		q retrieval.Query
+	}
+	var toEmbed []pending
+	for i, c := range set.Cases {
+		k := c.TopK
+		if k == 0 {
+			k = topK
+		}
+		q := retrieval.Query{
+			Question: c.Question, Mode: c.mode(), TopK: k, Threshold: threshold, Filters: c.Filters,
+			SelectedText: c.SelectedText, SourceDocPath: c.SourceDocPath, SourceSection: c.SourceSection,
+		}
+		nq, _, _, err := retrieval.Normalize(q)
+		switch {
+		case err != nil:
+			r.finish(i, errorResult(i, c, q, err))
+		case nq.Mode == retrieval.ModeSelectedText:
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r.search(ctx, searchSem, i, c, q, nil, 0, 0)
+			}()
+		case p == nil || p.Embedder == nil || p.Store == nil:
+			r.finish(i, errorResult(i, c, q, ErrNoEmbedder))
+		default:
+			// Embed the normalised (possibly truncated) question: what the
+			// pipeline would embed itself.
+			q.Question = nq.Question
+			toEmbed = append(toEmbed, pending{i, q})
+		}
+	}
+
+	for b := 0; b < len(toEmbed); b += batchSize {
+		batch := toEmbed[b:min(b+batchSize, len(toEmbed))]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case embedSem <- struct{}{}:
+			case <-ctx.Done():
+				for _, pe := range batch {
+					r.finish(pe.i, errorResult(pe.i, set.Cases[pe.i], pe.q, fmt.Errorf("embed: %w", ctx.Err())))
+				}
+				return
+			}
+			texts := make([]string, len(batch))
+			for j, pe := range batch {
+				texts[j] = pe.q.Question
+			}
+			cctx, cancel := r.callCtx(ctx)
+			t0 := time.Now()
+			vecs, err := p.Embedder.Embed(cctx, texts)
+			took := time.Since(t0)
+			cancel()
+			<-embedSem
+			r.countEmbed()
+			if err == nil && len(vecs) != len(texts) {
+				err = fmt.Errorf("the embedder returned %d vectors for %d questions", len(vecs), len(texts))
+			}
+			if err != nil {
+				for _, pe := range batch {
+					r.finish(pe.i, errorResult(pe.i, set.Cases[pe.i], pe.q, fmt.Errorf("embed: %w", err)))
+				}
+				return
+			}
+			share := took / time.Duration(len(batch))
+			for j, pe := range batch {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					r.search(ctx, searchSem, pe.i, set.Cases[pe.i], pe.q, vecs[j], share, took)
+				}()
+			}
+		}()
+	}
+	wg.Wait()
+
+	rep.Params.EmbedCalls = r.embedCalls
+	rep.Cases = r.results
+	rep.Summary = Summarize(rep.Cases)
+	rep.Categories = Categorize(rep.Cases)
+	rep.Calibration = Calibrate(CalibrationSamples(rep.Cases))
+	Judge(&rep, set.Thresholds.Merge(opts.Thresholds))
+	rep.WallMS = ms(time.Since(start))
+	return rep, ctx.Err()
+}
+
+// runner holds a run's shared state; mu guards everything below it.
+type runner struct {
+	p     *retrieval.Pipeline
+	opts  Options
+	total int
+
+	mu         sync.Mutex
+	results    []CaseResult
+	done       int
+	embedCalls int
+}
+
+func (r *runner) callCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	if r.opts.CallTimeout > 0 {
+		return context.WithTimeout(ctx, r.opts.CallTimeout)
+	}
+	return context.WithCancel(ctx)
+}
+
+func (r *runner) countEmbed() {
+	r.mu.Lock()
+	r.embedCalls++
+	r.mu.Unlock()
+}
+
+// search runs one case under sem and records its result.
+func (r *runner) search(ctx context.Context, sem chan struct{}, i int, c Case, q retrieval.Query, vec []float32, share, call time.Duration) {
+	select {
+	case sem <- struct{}{}:
+	case <-ctx.Done():
+		r.finish(i, errorResult(i, c, q, fmt.Errorf("search: %w", ctx.Err())))
+		return
+	}
+	cctx, cancel := r.callCtx(ctx)
+	res, err := r.p.RetrieveVector(cctx, q, vec, share)
+	cancel()
+	<-sem
+	if err != nil {
+		r.finish(i, errorResult(i, c, q, err))
+		return
+	}
+	cr := Evaluate(c, q, res)
+	cr.Index = i
+	cr.Latency.EmbedCallMS = ms(call)
+	r.finish(i, cr)
+}
+
+// finish stores a result and calls the callbacks, one at a time.
+func (r *runner) finish(i int, cr CaseResult) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.results[i] = cr
+	r.done++
+	if r.opts.OnCase != nil {
+		r.opts.OnCase(cr)
+	}
+	if r.opts.Progress != nil {
+		r.opts.Progress(r.done, r.total)
+	}
+}
+
+func errorResult(i int, c Case, q retrieval.Query, err error) CaseResult {
+	return CaseResult{
+		Index: i, ID: c.ID, Question: c.Question, Category: c.Category, Kind: KindOf(c), Mode: c.mode(),
+		Query: q, Status: StatusError, Reasons: []string{"error: " + err.Error()}, Hits: []HitResult{},
+		Error: err.Error(),
+	}
+}
+
+// Evaluate scores one case's result: relevance grades, metrics, the
+// selected-text and no-answer checks, the latency bound and the status.
+func Evaluate(c Case, q retrieval.Query, res retrieval.Result) CaseResult {
+	cr := CaseResult{
+		ID: c.ID, Question: c.Question, Category: c.Category, Kind: KindOf(c), Mode: c.mode(),
+		Query: q, Status: StatusPass, Reasons: []string{},
+		Latency: Latency{
+			EmbedMS: ms(res.Timings.Embed), SearchMS: ms(res.Timings.Search),
+			PostMS: ms(res.Timings.Post), TotalMS: ms(res.Timings.Total),
+		},
+	}
+	k := q.TopK
+	kept := res.Hits
+	if len(kept) > k {
+		kept = kept[:k]
+	}
+	grades := make([]int, len(kept))
+	cr.Hits = make([]HitResult, 0, len(kept)+len(res.Dropped))
+	for i, h := range kept {
+		grades[i] = Grade(h, c.Expect)
+		cr.Hits = append(cr.Hits, hitResult(h, grades[i], false))
+	}
+	for _, d := range res.Dropped {
+		if d.Reason == retrieval.ReasonBelowThreshold {
+			cr.Hits = append(cr.Hits, hitResult(d.Hit, Grade(d.Hit, c.Expect), true))
+		}
+	}
+	if len(kept) > 0 {
+		top := kept[0].Score
+		cr.TopScore = &top
+		var md float64
+		for _, h := range cr.Hits[:len(kept)] {
+			md += h.Metadata
+		}
+		md /= float64(len(kept))
+		cr.MetadataCompleteness = &md
+	}
+	var miss, fail []string
+	switch cr.Kind {
+	case KindRanking:
+		cr.HitAt1 = HitAt(grades, 1)
+		cr.HitAtK = HitAt(grades, k)
+		cr.FirstRelevantRank = FirstRelevantRank(grades, k)
+		cr.ReciprocalRank = ReciprocalRank(grades, k)
+		cr.NDCG = NDCG(grades, grades, k)
+		cr.KnownItems = c.Expect.knownItems()
+		if cr.KnownItems > 0 {
+			cr.FoundItems = foundItems(kept, c.Expect)
+			cr.Recall = Recall(cr.FoundItems, cr.KnownItems)
+		} else {
+			cr.Recall = b2f(cr.HitAtK)
+		}
+		if !cr.HitAtK {
+			miss = append(miss, fmt.Sprintf("no relevant hit in the top %d%s", k, topText(kept)))
+		}
+	case KindNoAnswer:
+		limit, what := q.Threshold, "the threshold"
+		if c.Expect.MaxScore != nil {
+			limit, what = *c.Expect.MaxScore, "max_score"
+		}
+		for _, h := range kept {
+			if h.Score >= limit {
+				fail = append(fail, fmt.Sprintf("no-answer: #%d scored %.3f, reaching %s %.3f (%s)", h.Rank, h.Score, what, limit, hitName(h)))
+				break
+			}
+		}
+	case KindSelectedText:
+		fail = append(fail, checkSelection(c, res)...)
+	}
+	if len(c.Expect.Keywords) > 0 {
+		var text strings.Builder
+		for _, h := range kept {
+			text.WriteString(h.Chunk.Text)
+			text.WriteByte('\n')
+		}
+		cov, missing := KeywordCoverage(c.Expect.Keywords, text.String())
+		cr.KeywordCoverage = &cov
+		cr.MissingKeywords = missing
+		if len(missing) > 0 {
+			miss = append(miss, "missing keywords: "+strings.Join(missing, ", "))
+		}
+	}
+	if max := c.Expect.MaxLatencyMS; max > 0 && cr.Latency.TotalMS > max {
+		fail = append(fail, fmt.Sprintf("latency %.1f ms is above max_latency_ms %.0f", cr.Latency.TotalMS, max))
+	}
+	switch {
+	case len(fail) > 0:
+		cr.Status = StatusFail
+	case len(miss) > 0:
+		cr.Status = StatusMiss
+	}
+	cr.Reasons = append(append(cr.Reasons, fail...), miss...)
+	return cr
+}
+
+// checkSelection: the grounded context must hold the selection and
+// nothing retrieved (only the synthetic "selection" hit), under the
+// selected-text instruction.
+func checkSelection(c Case, res retrieval.Result) []string {
+	var fail []string
+	if !strings.Contains(res.Grounded.Context, strings.TrimSpace(c.SelectedText)) {
+		fail = append(fail, "selected text: the grounded context does not contain the selection")
+	}
+	for _, h := range res.Hits {
+		if h.Chunk.ID != "selection" {
+			fail = append(fail, fmt.Sprintf("selected text: retrieved chunk %q is in the context", h.Chunk.ID))
+			break
+		}
+	}
+	if len(res.Hits) != 1 || len(res.Dropped) > 0 {
+		fail = append(fail, fmt.Sprintf("selected text: want exactly the one selection hit, got %d hits and %d dropped", len(res.Hits), len(res.Dropped)))
+	}
+	if strings.Contains(res.Grounded.Context, "[Source ") {
+		fail = append(fail, "selected text: the context has retrieved [Source N] blocks")
+	}
+	if res.Grounded.Instruction != retrieval.InstructionSelectedText {
+		fail = append(fail, "selected text: the instruction is not the selected-text instruction")
+	}
+	return fail
+}
+
+func hitResult(h retrieval.Hit, grade int, below bool) HitResult {
+	hr := HitResult{
+		Rank: h.Rank, Score: h.Score, Grade: grade, Relevant: grade > 0,
+		ChunkID: h.Chunk.ID, Title: h.Chunk.Title, Section: h.Chunk.Section,
+		DocPath: hitDocPath(h), URL: hitURL(h), Module: h.Chunk.Module, Chapter: h.Chunk.Chapter,
+		BelowThreshold: below,
+	}
+	if below {
+		hr.Rank = 0
+	}
+	present := 0
+	check := func(name string, ok bool) {
+		if ok {
+			present++
+		} else {
+			hr.MissingMetadata = append(hr.MissingMetadata, name)
+		}
+	}
+	check("text", strings.TrimSpace(h.Chunk.Text) != "")
+	check("url", hitURL(h) != "")
+	check("title", h.Chunk.Title != "")
+	check("section", h.Chunk.Section != "")
+	check("module/chapter", h.Chunk.Module != "" || h.Chunk.Chapter != "")
+	hr.Metadata = float64(present) / 5
+	return hr
+}
+
+func hitName(h retrieval.Hit) string {
+	if p := hitDocPath(h); p != "" {
+		return p
+	}
+	if u := hitURL(h); u != "" {
+		return u
+	}
+	return h.Chunk.ID
+}
+
+func topText(kept []retrieval.Hit) string {
+	if len(kept) == 0 {
+		return " (no hits)"
+	}
+	return fmt.Sprintf(" (#1 was %s)", hitName(kept[0]))
+}
+
+func ms(d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1000
+}

@@ -1,0 +1,626 @@
+// Package qdranttest is an in-process Qdrant gRPC server for tests, built
+// on the go-client's generated server interfaces. It serves collections of
+// points held in memory, honours filters (must/should/must_not with keyword
+// matches on string and list fields, dotted paths), score thresholds,
+// limits and cosine or dot scores, checks the api-key metadata, records
+// every RPC method and can add latency or serve over TLS.
+//
+// Only read RPCs are implemented; any other RPC answers Unimplemented (and
+// is recorded, so a read-only test catches it).
+package qdranttest
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"fmt"
+	"math"
+	"math/big"
+	"net"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	qc "github.com/qdrant/go-client/qdrant"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+)
+
+// ReadOnlyMethods are the RPCs a read-only client may send.
+var ReadOnlyMethods = []string{
+	qc.Points_Query_FullMethodName,
+	qc.Points_Scroll_FullMethodName,
+	qc.Points_Count_FullMethodName,
+	qc.Collections_Get_FullMethodName,
+	qc.Collections_List_FullMethodName,
+	qc.Collections_CollectionExists_FullMethodName,
+}
+
+// Point is one stored point.
+type Point struct {
+	// ID is a numeric id; UUID, when set, is used instead.
+	ID      uint64
+	UUID    string
+	Vector  []float32
+	Payload map[string]*qc.Value
+}
+
+// Collection is a named set of points with one vector configuration.
+type Collection struct {
+	Name string
+	// VectorName names the vector; "" means a single unnamed vector.
+	VectorName string
+	Dim        int
+	// Distance defaults to cosine.
+	Distance qc.Distance
+	Points   []Point
+	// Indexed lists payload indexes (key -> type), reported in collection info.
+	Indexed map[string]qc.PayloadSchemaType
+}
+
+// Options configure a Server.
+type Options struct {
+	// APIKey, when set, is required in the "api-key" metadata of every call.
+	APIKey string
+	// TLS serves over TLS with a self-signed certificate for 127.0.0.1.
+	TLS bool
+	// Latency delays every call (until the client gives up).
+	Latency time.Duration
+}
+
+// Server is a running fake Qdrant. Its methods are safe for concurrent use.
+type Server struct {
+	opts   Options
+	lis    net.Listener
+	grpc   *grpc.Server
+	client *tls.Config
+
+	mu          sync.Mutex
+	collections map[string]*Collection
+	calls       []string
+	latency     time.Duration
+}
+
+// Start listens on 127.0.0.1:0 and serves until Close.
+func Start(opts Options) (*Server, error) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("listen: %w", err)
+	}
+	s := &Server{opts: opts, lis: lis, collections: map[string]*Collection{}, latency: opts.Latency}
+	sopts := []grpc.ServerOption{grpc.ChainUnaryInterceptor(s.intercept)}
+	if opts.TLS {
+		srvCfg, cliCfg, err := selfSigned()
+		if err != nil {
+			lis.Close()
+			return nil, err
+		}
+		s.client = cliCfg
+		sopts = append(sopts, grpc.Creds(credentials.NewTLS(srvCfg)))
+	}
+	s.grpc = grpc.NewServer(sopts...)
+	qc.RegisterPointsServer(s.grpc, pointsService{s: s})
+	qc.RegisterCollectionsServer(s.grpc, collectionsService{s: s})
+	qc.RegisterQdrantServer(s.grpc, qdrantService{})
+	go func() { _ = s.grpc.Serve(lis) }()
+	return s, nil
+}
+
+// Close stops the server.
+func (s *Server) Close() { s.grpc.Stop() }
+
+// Port is the gRPC port.
+func (s *Server) Port() int { return s.lis.Addr().(*net.TCPAddr).Port }
+
+// URL is the server as a QDRANT_URL (http:// or https:// with the port).
+func (s *Server) URL() string {
+	scheme := "http"
+	if s.opts.TLS {
+		scheme = "https"
+	}
+	return scheme + "://127.0.0.1:" + strconv.Itoa(s.Port())
+}
+
+// ClientTLS returns a client TLS config that trusts the server's
+// certificate (nil without TLS).
+func (s *Server) ClientTLS() *tls.Config {
+	if s.client == nil {
+		return nil
+	}
+	return s.client.Clone()
+}
+
+// AddCollection stores (or replaces) a collection.
+func (s *Server) AddCollection(c Collection) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cp := c
+	s.collections[c.Name] = &cp
+}
+
+// SetLatency changes the delay of every following call.
+func (s *Server) SetLatency(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.latency = d
+}
+
+// Calls returns the full method names of every RPC received, in order.
+func (s *Server) Calls() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.calls...)
+}
+
+// ResetCalls forgets the recorded RPCs.
+func (s *Server) ResetCalls() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = nil
+}
+
+func (s *Server) intercept(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	s.mu.Lock()
+	s.calls = append(s.calls, info.FullMethod)
+	latency := s.latency
+	s.mu.Unlock()
+	if s.opts.APIKey != "" {
+		md, _ := metadata.FromIncomingContext(ctx)
+		keys := md.Get("api-key")
+		if len(keys) == 0 {
+			return nil, status.Error(codes.Unauthenticated, "Must provide an API key or an Authorization bearer token")
+		}
+		if keys[0] != s.opts.APIKey {
+			return nil, status.Error(codes.Unauthenticated, "Invalid API key or JWT")
+		}
+	}
+	if latency > 0 {
+		t := time.NewTimer(latency)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return nil, status.FromContextError(ctx.Err()).Err()
+		}
+	}
+	return handler(ctx, req)
+}
+
+func (s *Server) collection(name string) (*Collection, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.collections[name]
+	if !ok {
+		return nil, status.Errorf(codes.NotFound, "Not found: Collection `%s` doesn't exist!", name)
+	}
+	return c, nil
+}
+
+// The three gRPC services are separate types: their method sets overlap
+// (Get, Delete, List…).
+type (
+	pointsService struct {
+		qc.UnimplementedPointsServer
+		s *Server
+	}
+	collectionsService struct {
+		qc.UnimplementedCollectionsServer
+		s *Server
+	}
+	qdrantService struct {
+		qc.UnimplementedQdrantServer
+	}
+)
+
+// HealthCheck answers like Qdrant 1.17.
+func (qdrantService) HealthCheck(context.Context, *qc.HealthCheckRequest) (*qc.HealthCheckReply, error) {
+	return &qc.HealthCheckReply{Title: "qdrant - vector search engine (fake)", Version: "1.17.0"}, nil
+}
+
+// List returns the collection names.
+func (cs collectionsService) List(context.Context, *qc.ListCollectionsRequest) (*qc.ListCollectionsResponse, error) {
+	s := cs.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names := make([]string, 0, len(s.collections))
+	for n := range s.collections {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	resp := &qc.ListCollectionsResponse{}
+	for _, n := range names {
+		resp.Collections = append(resp.Collections, &qc.CollectionDescription{Name: n})
+	}
+	return resp, nil
+}
+
+// CollectionExists reports whether a collection exists.
+func (cs collectionsService) CollectionExists(_ context.Context, r *qc.CollectionExistsRequest) (*qc.CollectionExistsResponse, error) {
+	s := cs.s
+	_, err := s.collection(r.GetCollectionName())
+	return &qc.CollectionExistsResponse{Result: &qc.CollectionExists{Exists: err == nil}}, nil
+}
+
+// Get returns collection info: status, point count, vector config and
+// payload indexes.
+func (cs collectionsService) Get(_ context.Context, r *qc.GetCollectionInfoRequest) (*qc.GetCollectionInfoResponse, error) {
+	s := cs.s
+	c, err := s.collection(r.GetCollectionName())
+	if err != nil {
+		return nil, err
+	}
+	params := &qc.VectorParams{Size: uint64(c.Dim), Distance: distance(c)}
+	vc := qc.NewVectorsConfig(params)
+	if c.VectorName != "" {
+		vc = qc.NewVectorsConfigMap(map[string]*qc.VectorParams{c.VectorName: params})
+	}
+	schema := map[string]*qc.PayloadSchemaInfo{}
+	for k, t := range c.Indexed {
+		schema[k] = &qc.PayloadSchemaInfo{DataType: t}
+	}
+	n := uint64(len(c.Points))
+	return &qc.GetCollectionInfoResponse{Result: &qc.CollectionInfo{
+		Status:        qc.CollectionStatus_Green,
+		SegmentsCount: 1,
+		PointsCount:   &n,
+		Config: &qc.CollectionConfig{
+			Params: &qc.CollectionParams{ShardNumber: 1, VectorsConfig: vc},
+		},
+		PayloadSchema: schema,
+	}}, nil
+}
+
+func distance(c *Collection) qc.Distance {
+	if c.Distance == qc.Distance_UnknownDistance {
+		return qc.Distance_Cosine
+	}
+	return c.Distance
+}
+
+// Count counts the points matching the filter.
+func (ps pointsService) Count(_ context.Context, r *qc.CountPoints) (*qc.CountResponse, error) {
+	s := ps.s
+	c, err := s.collection(r.GetCollectionName())
+	if err != nil {
+		return nil, err
+	}
+	var n uint64
+	for i := range c.Points {
+		ok, err := matchFilter(r.GetFilter(), c.Points[i].Payload)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			n++
+		}
+	}
+	return &qc.CountResponse{Result: &qc.CountResult{Count: n}}, nil
+}
+
+// Scroll pages through the points in id order.
+func (ps pointsService) Scroll(_ context.Context, r *qc.ScrollPoints) (*qc.ScrollResponse, error) {
+	s := ps.s
+	c, err := s.collection(r.GetCollectionName())
+	if err != nil {
+		return nil, err
+	}
+	pts := sortedPoints(c)
+	start := 0
+	if off := r.GetOffset(); off != nil {
+		key := idKey(off)
+		start = sort.Search(len(pts), func(i int) bool { return idKeyOf(pts[i]) >= key })
+	}
+	limit := int(r.GetLimit())
+	if r.Limit == nil {
+		limit = 10
+	}
+	resp := &qc.ScrollResponse{}
+	for i := start; i < len(pts); i++ {
+		ok, err := matchFilter(r.GetFilter(), pts[i].Payload)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if len(resp.Result) == limit {
+			resp.NextPageOffset = pointID(pts[i])
+			break
+		}
+		resp.Result = append(resp.Result, &qc.RetrievedPoint{Id: pointID(pts[i]), Payload: selectPayload(r.GetWithPayload(), pts[i].Payload)})
+	}
+	return resp, nil
+}
+
+// Query runs an exact nearest-neighbour search.
+func (ps pointsService) Query(_ context.Context, r *qc.QueryPoints) (*qc.QueryResponse, error) {
+	s := ps.s
+	c, err := s.collection(r.GetCollectionName())
+	if err != nil {
+		return nil, err
+	}
+	vec := r.GetQuery().GetNearest().GetDense().GetData()
+	if vec == nil {
+		return nil, status.Error(codes.InvalidArgument, "fake qdrant: only nearest dense queries are supported")
+	}
+	if r.GetUsing() != c.VectorName {
+		return nil, status.Errorf(codes.InvalidArgument, "Wrong input: Not existing vector name error: %s", r.GetUsing())
+	}
+	if len(vec) != c.Dim {
+		return nil, status.Errorf(codes.InvalidArgument, "Wrong input: Vector dimension error: expected dim: %d, got %d", c.Dim, len(vec))
+	}
+	limit := int(r.GetLimit())
+	if r.Limit == nil {
+		limit = 10
+	}
+	type scored struct {
+		p     *Point
+		score float32
+	}
+	var hits []scored
+	for i := range c.Points {
+		p := &c.Points[i]
+		ok, err := matchFilter(r.GetFilter(), p.Payload)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		sc := score(distance(c), vec, p.Vector)
+		if r.ScoreThreshold != nil && sc < r.GetScoreThreshold() {
+			continue
+		}
+		hits = append(hits, scored{p, sc})
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].score != hits[j].score {
+			return hits[i].score > hits[j].score
+		}
+		return idKeyOf(*hits[i].p) < idKeyOf(*hits[j].p)
+	})
+	off := int(r.GetOffset())
+	if off > len(hits) {
+		off = len(hits)
+	}
+	hits = hits[off:]
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	resp := &qc.QueryResponse{Result: make([]*qc.ScoredPoint, len(hits))}
+	for i, h := range hits {
+		resp.Result[i] = &qc.ScoredPoint{Id: pointID(*h.p), Score: h.score, Payload: selectPayload(r.GetWithPayload(), h.p.Payload)}
+	}
+	return resp, nil
+}
+
+func score(d qc.Distance, a, b []float32) float32 {
+	var dot, na, nb float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if d == qc.Distance_Dot {
+		return float32(dot)
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return float32(dot / math.Sqrt(na*nb))
+}
+
+func selectPayload(sel *qc.WithPayloadSelector, p map[string]*qc.Value) map[string]*qc.Value {
+	switch {
+	case sel == nil || (sel.GetInclude() == nil && sel.GetExclude() == nil && !sel.GetEnable()):
+		return nil
+	case sel.GetInclude() != nil:
+		out := map[string]*qc.Value{}
+		for _, k := range sel.GetInclude().GetFields() {
+			if v, ok := p[k]; ok {
+				out[k] = v
+			}
+		}
+		return out
+	case sel.GetExclude() != nil:
+		out := map[string]*qc.Value{}
+		for k, v := range p {
+			out[k] = v
+		}
+		for _, k := range sel.GetExclude().GetFields() {
+			delete(out, k)
+		}
+		return out
+	}
+	return p
+}
+
+func sortedPoints(c *Collection) []Point {
+	pts := append([]Point(nil), c.Points...)
+	sort.Slice(pts, func(i, j int) bool { return idKeyOf(pts[i]) < idKeyOf(pts[j]) })
+	return pts
+}
+
+// idKeyOf orders numeric ids before UUIDs, numerically.
+func idKeyOf(p Point) string {
+	if p.UUID != "" {
+		return "u" + p.UUID
+	}
+	return fmt.Sprintf("n%020d", p.ID)
+}
+
+func idKey(id *qc.PointId) string {
+	if u := id.GetUuid(); u != "" {
+		return "u" + u
+	}
+	return fmt.Sprintf("n%020d", id.GetNum())
+}
+
+func pointID(p Point) *qc.PointId {
+	if p.UUID != "" {
+		return qc.NewIDUUID(p.UUID)
+	}
+	return qc.NewIDNum(p.ID)
+}
+
+// matchFilter evaluates a filter like Qdrant: every must, at least one
+// should (when any), no must_not.
+func matchFilter(f *qc.Filter, p map[string]*qc.Value) (bool, error) {
+	if f == nil {
+		return true, nil
+	}
+	for _, c := range f.GetMust() {
+		ok, err := matchCondition(c, p)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	if len(f.GetShould()) > 0 {
+		any := false
+		for _, c := range f.GetShould() {
+			ok, err := matchCondition(c, p)
+			if err != nil {
+				return false, err
+			}
+			any = any || ok
+		}
+		if !any {
+			return false, nil
+		}
+	}
+	for _, c := range f.GetMustNot() {
+		ok, err := matchCondition(c, p)
+		if err != nil || ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+func matchCondition(c *qc.Condition, p map[string]*qc.Value) (bool, error) {
+	switch k := c.GetConditionOneOf().(type) {
+	case *qc.Condition_Filter:
+		return matchFilter(k.Filter, p)
+	case *qc.Condition_Field:
+		return matchField(k.Field, p)
+	}
+	return false, status.Errorf(codes.InvalidArgument, "fake qdrant: unsupported condition %T", c.GetConditionOneOf())
+}
+
+func matchField(fc *qc.FieldCondition, p map[string]*qc.Value) (bool, error) {
+	vals := valuesAt(p, fc.GetKey())
+	m := fc.GetMatch()
+	if m == nil {
+		return false, status.Errorf(codes.InvalidArgument, "fake qdrant: only match conditions are supported (key %q)", fc.GetKey())
+	}
+	anyVal := func(pred func(*qc.Value) bool) bool {
+		for _, v := range vals {
+			if pred(v) {
+				return true
+			}
+		}
+		return false
+	}
+	switch mv := m.GetMatchValue().(type) {
+	case *qc.Match_Keyword:
+		return anyVal(func(v *qc.Value) bool { return v.GetStringValue() == mv.Keyword && isString(v) }), nil
+	case *qc.Match_Keywords:
+		set := map[string]bool{}
+		for _, s := range mv.Keywords.GetStrings() {
+			set[s] = true
+		}
+		return anyVal(func(v *qc.Value) bool { return isString(v) && set[v.GetStringValue()] }), nil
+	case *qc.Match_ExceptKeywords:
+		set := map[string]bool{}
+		for _, s := range mv.ExceptKeywords.GetStrings() {
+			set[s] = true
+		}
+		return anyVal(func(v *qc.Value) bool { return isString(v) && !set[v.GetStringValue()] }), nil
+	case *qc.Match_Integer:
+		return anyVal(func(v *qc.Value) bool {
+			_, ok := v.GetKind().(*qc.Value_IntegerValue)
+			return ok && v.GetIntegerValue() == mv.Integer
+		}), nil
+	case *qc.Match_Boolean:
+		return anyVal(func(v *qc.Value) bool {
+			_, ok := v.GetKind().(*qc.Value_BoolValue)
+			return ok && v.GetBoolValue() == mv.Boolean
+		}), nil
+	}
+	return false, status.Errorf(codes.InvalidArgument, "fake qdrant: unsupported match %T", m.GetMatchValue())
+}
+
+func isString(v *qc.Value) bool {
+	_, ok := v.GetKind().(*qc.Value_StringValue)
+	return ok
+}
+
+// valuesAt returns the values at a dotted path, lists flattened.
+func valuesAt(p map[string]*qc.Value, path string) []*qc.Value {
+	cur := []*qc.Value{qc.NewValueFromFields(p)}
+	start := 0
+	for i := 0; i <= len(path); i++ {
+		if i < len(path) && path[i] != '.' {
+			continue
+		}
+		seg := path[start:i]
+		start = i + 1
+		var next []*qc.Value
+		for _, v := range cur {
+			if f, ok := v.GetStructValue().GetFields()[seg]; ok {
+				next = append(next, f)
+			}
+		}
+		cur = next
+	}
+	var out []*qc.Value
+	for _, v := range cur {
+		if l := v.GetListValue(); l != nil {
+			out = append(out, l.GetValues()...)
+		} else {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// selfSigned makes a server TLS config for 127.0.0.1 and a client config
+// trusting it.
+func selfSigned() (*tls.Config, *tls.Config, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, nil, fmt.Errorf("generate key: %w", err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "qdranttest"},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(24 * time.Hour),
+		IPAddresses:  []net.IP{net.ParseIP("127.0.0.1")},
+		DNSNames:     []string{"localhost"},
+		KeyUsage:     x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA:         true, BasicConstraintsValid: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return nil, nil, fmt.Errorf("create certificate: %w", err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		return nil, nil, fmt.Errorf("parse certificate: %w", err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	srv := &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key, Leaf: cert}}, MinVersion: tls.VersionTLS12}
+	cli := &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	return srv, cli, nil
+}

@@ -1,0 +1,240 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/glamour"
+	"github.com/muesli/termenv"
+
+	"ragscope/retrieval"
+	"ragscope/ui/history"
+)
+
+// resultMsg is the reply of one retrieval; Seq says which.
+type resultMsg struct {
+	Seq    int
+	Query  retrieval.Query
+	Result retrieval.Result
+	Err    error
+}
+
+// statsMsg carries the collection's stats.
+type statsMsg struct {
+	Stats retrieval.Stats
+	Err   error
+}
+
+// historyLoadedMsg carries the questions of past sessions.
+type historyLoadedMsg struct {
+	Entries []string
+	Err     error
+}
+
+// historySavedMsg reports a failed history write (nil Err is ignored).
+type historySavedMsg struct{ Err error }
+
+// linkStatusMsg carries the state of one citation URL.
+type linkStatusMsg struct {
+	Batch  int
+	URL    string
+	Status LinkStatus
+	Err    error
+}
+
+// clipboardMsg reports a copy.
+type clipboardMsg struct {
+	What string
+	Err  error
+}
+
+// openedMsg reports a URL opened in the browser.
+type openedMsg struct {
+	URL string
+	Err error
+}
+
+// rerunMsg fires after settings stopped changing for a moment; only the
+// latest Seq re-runs the query.
+type rerunMsg struct{ Seq int }
+
+// hitSelectedMsg tells the detail pane which item the result list selected.
+type hitSelectedMsg struct{ Item item }
+
+// renderedMsg carries a chunk's markdown rendered for a width.
+type renderedMsg struct {
+	Key renderKey
+	Out string
+}
+
+// settingsChangedMsg carries new settings from the settings pane.
+type settingsChangedMsg struct {
+	Params      retrieval.Query
+	ShowDropped bool
+}
+
+// showTurnMsg asks the root to show an earlier turn.
+type showTurnMsg struct{ Index int }
+
+// retrieveCmd runs q under ctx. It captures everything it needs: it never
+// reads or writes the model from its goroutine.
+func retrieveCmd(ctx context.Context, r Retriever, seq int, q retrieval.Query) tea.Cmd {
+	return func() tea.Msg {
+		res, err := r.Retrieve(ctx, q)
+		return resultMsg{Seq: seq, Query: q, Result: res, Err: err}
+	}
+}
+
+// statsCmd reads the collection's stats.
+func statsCmd(ctx context.Context, timeout time.Duration, stats func(context.Context) (retrieval.Stats, error)) tea.Cmd {
+	if stats == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ctx, cancel := withTimeout(ctx, timeout)
+		defer cancel()
+		st, err := stats(ctx)
+		if err != nil {
+			err = fmt.Errorf("read collection stats: %w", err)
+		}
+		return statsMsg{Stats: st, Err: err}
+	}
+}
+
+// loadHistoryCmd reads past questions.
+func loadHistoryCmd(path string, max int) tea.Cmd {
+	if path == "" {
+		return nil
+	}
+	return func() tea.Msg {
+		entries, err := history.Load(path, max)
+		return historyLoadedMsg{Entries: entries, Err: err}
+	}
+}
+
+// appendHistoryCmd stores a question.
+func appendHistoryCmd(path, q string) tea.Cmd {
+	if path == "" {
+		return nil
+	}
+	return func() tea.Msg { return historySavedMsg{Err: history.Append(path, q)} }
+}
+
+// linkStatusCmd checks one URL.
+func linkStatusCmd(ctx context.Context, batch int, timeout time.Duration, check func(context.Context, string) (LinkStatus, error), url string) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := withTimeout(ctx, timeout)
+		defer cancel()
+		st, err := check(ctx, url)
+		return linkStatusMsg{Batch: batch, URL: url, Status: st, Err: err}
+	}
+}
+
+// clipboardCmd copies text.
+func clipboardCmd(copyFn func(string) error, what, text string) tea.Cmd {
+	return func() tea.Msg { return clipboardMsg{What: what, Err: copyFn(text)} }
+}
+
+// openURLCmd opens url in the browser.
+func openURLCmd(open func(string) error, url string) tea.Cmd {
+	return func() tea.Msg { return openedMsg{URL: url, Err: open(url)} }
+}
+
+// rerunCmd waits d and asks for a re-run with seq (a debounce: holding an
+// arrow key in the settings runs one query, not twenty).
+func rerunCmd(d time.Duration, seq int) tea.Cmd {
+	return tea.Tick(d, func(time.Time) tea.Msg { return rerunMsg{Seq: seq} })
+}
+
+// selectedCmd announces the selected item.
+func selectedCmd(it item) tea.Cmd {
+	return func() tea.Msg { return hitSelectedMsg{Item: it} }
+}
+
+// renderKey identifies a rendered chunk: the same text at the same width
+// in the same style renders the same.
+type renderKey struct {
+	ID    string
+	Hash  string
+	Len   int
+	Width int
+}
+
+// plainLimit is the size above which chunk text is wrapped, not rendered
+// as markdown: a 100 KB selection must not stall the detail pane.
+const plainLimit = 24 << 10
+
+// renderCmd renders sanitized markdown text for width in a goroutine; a
+// fresh renderer per call keeps it free of shared state.
+func renderCmd(key renderKey, text, style string, profile termenv.Profile) tea.Cmd {
+	return func() tea.Msg {
+		return renderedMsg{Key: key, Out: renderMarkdown(text, key.Width, style, profile)}
+	}
+}
+
+// renderMarkdown renders text with glamour, falling back to wrapped plain
+// text when it is large or glamour fails.
+func renderMarkdown(text string, width int, style string, profile termenv.Profile) string {
+	if width < 10 {
+		width = 10
+	}
+	if len(text) <= plainLimit {
+		r, err := glamour.NewTermRenderer(
+			glamour.WithStandardStyle(style),
+			glamour.WithColorProfile(profile),
+			glamour.WithWordWrap(width-2),
+		)
+		if err == nil {
+			if out, err := r.Render(text); err == nil {
+				return strings.Trim(out, "\n")
+			}
+		}
+	}
+	return wrapText(text, width)
+}
+
+// withTimeout derives a context with d as deadline (none when d <= 0).
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+// DefaultOpenURL opens an http or https URL with the platform's opener.
+// Other schemes are refused: a payload must not launch arbitrary handlers.
+func DefaultOpenURL(url string) error {
+	if !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
+		return fmt.Errorf("open %q: only http and https links are opened", url)
+	}
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", url)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	default:
+		cmd = exec.Command("xdg-open", url)
+	}
+	// Stdout and stderr stay nil: the opener must not write on the
+	// terminal the explorer owns.
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("open browser: %w", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("open browser: %w", err)
+		}
+	case <-time.After(5 * time.Second):
+		// Some openers stay attached to the browser; the launch worked.
+	}
+	return nil
+}

@@ -1,0 +1,109 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"ragscope/retrieval"
+	"ragscope/ui/termsafe"
+)
+
+// contextPane shows the grounded system instruction and context exactly
+// as an answering agent receives them (wrapped for display only).
+type contextPane struct {
+	keys   *KeyMap
+	st     *Styles
+	vp     viewport.Model
+	width  int
+	height int
+	focus  bool
+
+	g    retrieval.Grounded
+	mode retrieval.Mode
+	has  bool
+}
+
+func newContextPane(keys *KeyMap, st *Styles) contextPane {
+	return contextPane{keys: keys, st: st, vp: viewport.New(0, 0)}
+}
+
+// SetSize sets the outer size and re-wraps the text.
+func (p *contextPane) SetSize(w, h int) {
+	if p.width == w && p.height == h {
+		return
+	}
+	p.width, p.height = w, h
+	iw, ih := innerSize(p.st.Pane, w, h)
+	p.vp.Width, p.vp.Height = iw, max(ih-1, 0)
+	p.refresh(false)
+}
+
+// SetResult shows the grounding of res.
+func (p *contextPane) SetResult(res retrieval.Result) {
+	p.g, p.mode, p.has = res.Grounded, res.Mode, true
+	p.refresh(true)
+}
+
+func (p *contextPane) refresh(top bool) {
+	if !p.has {
+		return
+	}
+	st := p.st
+	w := max(p.vp.Width, 10)
+	var b strings.Builder
+	b.WriteString(st.Section.Render("System instruction") + "\n")
+	b.WriteString(wrapText(termsafe.Text(p.g.Instruction), w) + "\n\n")
+	chars := len([]rune(p.g.Context))
+	head := "Context · " + groupInt(chars) + " chars · ~" + groupInt(approxTokens(p.g.Context)) + " tokens · " +
+		strconv.Itoa(len(p.g.Sources)) + " " + plural(len(p.g.Sources), "source", "sources")
+	b.WriteString(st.Section.Render(wrapText(head, w)) + "\n")
+	if !p.g.Sufficient {
+		b.WriteString(st.LinkWarn.Render(wrapText("Not sufficient: nothing to ground an answer on, so the agent is told to refuse.", w)) + "\n")
+	}
+	if p.g.Context == "" {
+		b.WriteString(st.Missing.Render("(empty)"))
+	} else {
+		b.WriteString(wrapText(termsafe.Text(p.g.Context), w))
+	}
+	y := p.vp.YOffset
+	p.vp.SetContent(b.String())
+	if top {
+		p.vp.GotoTop()
+	} else {
+		p.vp.SetYOffset(y)
+	}
+}
+
+// Update scrolls.
+func (p contextPane) Update(msg tea.Msg) (contextPane, tea.Cmd) {
+	if km, ok := msg.(tea.KeyMsg); ok {
+		scroll(&p.vp, p.keys, km)
+	}
+	return p, nil
+}
+
+// View draws the pane.
+func (p contextPane) View() string {
+	style, tstyle := p.st.Pane, p.st.PaneTitle
+	if p.focus {
+		style, tstyle = p.st.FocusedPane, p.st.FocusedTitle
+	}
+	iw, _ := innerSize(style, p.width, p.height)
+	title := "Grounded context"
+	if p.mode == retrieval.ModeSelectedText {
+		title += " (selected text)"
+	}
+	if p.has {
+		title += " · " + scrollPercent(&p.vp) + " · Y copies"
+	}
+	content := tstyle.Render(truncate(title, iw)) + "\n"
+	if !p.has {
+		content += p.st.Meta.Render(wrapText("The system instruction and context an answering agent would receive show here after a query.", iw))
+	} else {
+		content += p.vp.View()
+	}
+	return box(style, p.width, p.height, content)
+}

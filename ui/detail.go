@@ -1,0 +1,225 @@
+package ui
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"ragscope/retrieval"
+	"ragscope/ui/termsafe"
+)
+
+// detailPane shows the selected chunk: its metadata, citation and text
+// rendered as markdown. Rendering happens in a command and is cached per
+// chunk and width; View only draws.
+type detailPane struct {
+	keys   *KeyMap
+	st     *Styles
+	vp     viewport.Model
+	width  int
+	height int
+	focus  bool
+
+	item  item
+	has   bool
+	cache map[renderKey]string
+}
+
+func newDetailPane(keys *KeyMap, st *Styles) detailPane {
+	return detailPane{keys: keys, st: st, vp: viewport.New(0, 0), cache: map[renderKey]string{}}
+}
+
+// textWidth is the width chunk text is rendered at.
+func (p *detailPane) textWidth() int {
+	iw, _ := innerSize(p.st.Pane, p.width, p.height)
+	return max(iw, 10)
+}
+
+func (p *detailPane) key() renderKey {
+	c := &p.item.Hit.Chunk
+	return renderKey{ID: c.ID, Hash: c.ContentHash, Len: len(c.Text), Width: p.textWidth()}
+}
+
+// SetSize sets the outer size and re-renders for a new width.
+func (p *detailPane) SetSize(w, h int) tea.Cmd {
+	oldW := p.textWidth()
+	p.width, p.height = w, h
+	iw, ih := innerSize(p.st.Pane, w, h)
+	p.vp.Width, p.vp.Height = iw, max(ih-1, 0)
+	if !p.has {
+		return nil
+	}
+	if oldW != p.textWidth() {
+		return p.refresh(false)
+	}
+	return nil
+}
+
+// SetItem shows it (a zero item clears the pane).
+func (p *detailPane) SetItem(it item) tea.Cmd {
+	if it.Hit.Chunk.ID == "" && it.Hit.Chunk.Text == "" {
+		p.has = false
+		p.vp.SetContent("")
+		return nil
+	}
+	same := p.has && itemKey(p.item) == itemKey(it) && p.item.Hit.Chunk.Text == it.Hit.Chunk.Text
+	p.item, p.has = it, true
+	return p.refresh(!same)
+}
+
+// refresh rebuilds the content from the cache, asking for a render when
+// the chunk is not cached at this width.
+func (p *detailPane) refresh(top bool) tea.Cmd {
+	k := p.key()
+	body, ok := p.cache[k]
+	var cmd tea.Cmd
+	if !ok {
+		body = p.st.Meta.Render("rendering…")
+		cmd = renderCmd(k, termsafe.Text(p.item.Hit.Chunk.Text), p.st.Glamour, p.st.Profile)
+	}
+	y := p.vp.YOffset
+	p.vp.SetContent(p.metadata() + "\n" + body)
+	if top {
+		p.vp.GotoTop()
+	} else {
+		p.vp.SetYOffset(y)
+	}
+	return cmd
+}
+
+// Update handles rendered text and scrolling keys.
+func (p detailPane) Update(msg tea.Msg) (detailPane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case renderedMsg:
+		p.cache[msg.Key] = msg.Out
+		if p.has && msg.Key == p.key() {
+			return p, p.refresh(false)
+		}
+	case tea.KeyMsg:
+		scroll(&p.vp, p.keys, msg)
+	}
+	return p, nil
+}
+
+// scroll moves a viewport with the shared list keys.
+func scroll(vp *viewport.Model, k *KeyMap, msg tea.KeyMsg) {
+	switch {
+	case key.Matches(msg, k.Up):
+		vp.ScrollUp(1)
+	case key.Matches(msg, k.Down):
+		vp.ScrollDown(1)
+	case key.Matches(msg, k.PageUp):
+		vp.PageUp()
+	case key.Matches(msg, k.PageDown):
+		vp.PageDown()
+	case key.Matches(msg, k.Top):
+		vp.GotoTop()
+	case key.Matches(msg, k.Bottom):
+		vp.GotoBottom()
+	}
+}
+
+// metadata lists every field of the chunk; missing ones say so.
+func (p *detailPane) metadata() string {
+	st := p.st
+	h := &p.item.Hit
+	c := &h.Chunk
+	w := p.textWidth()
+	var b strings.Builder
+	b.WriteString(st.Title.Render(wrapText(titleSection(c), w)))
+	b.WriteByte('\n')
+	if p.item.Dropped {
+		b.WriteString(st.LinkWarn.Render("left out: "+p.item.Label) + "\n")
+	}
+	row := func(k, v string) {
+		k = leftPadRight(k, 12)
+		if v == "" {
+			b.WriteString(st.Label.Render(k) + st.Missing.Render("missing") + "\n")
+			return
+		}
+		b.WriteString(st.Label.Render(k) + st.Value.Render(truncate(termsafe.Line(v), max(w-12, 4))) + "\n")
+	}
+	rank := strconv.Itoa(h.Rank)
+	if p.item.Dropped {
+		rank = "–"
+	}
+	row("rank", rank)
+	row("score", formatScore(h.Score, 4))
+	row("citation", h.Citation.URL)
+	if h.Citation.Source != "" {
+		row("url from", h.Citation.Source)
+	}
+	row("doc path", c.DocPath)
+	idx := ""
+	if i, ok := c.Index(); ok {
+		idx = strconv.Itoa(i)
+		if c.TotalChunks != nil {
+			idx += " (chunk " + strconv.Itoa(i+1) + " of " + strconv.Itoa(*c.TotalChunks) + ")"
+		}
+	}
+	row("chunk index", idx)
+	row("module", c.Module)
+	row("chapter", c.Chapter)
+	row("type", c.ContentType)
+	row("tags", strings.Join(c.Tags, ", "))
+	row("heading id", c.HeadingID)
+	row("breadcrumb", strings.Join(c.Breadcrumb, " › "))
+	row("id", c.ID)
+	hash := c.ContentHash
+	if len(hash) > 16 {
+		hash = hash[:16] + "…"
+	}
+	row("hash", hash)
+	keys := make([]string, 0, len(c.Extra))
+	for k := range c.Extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		row(k, c.Extra[k])
+	}
+	row("characters", groupInt(len([]rune(c.Text))))
+	b.WriteString(st.Rule.Render(strings.Repeat("─", w)))
+	return b.String()
+}
+
+func leftPadRight(s string, n int) string {
+	if len(s) >= n {
+		return s[:n-1] + " "
+	}
+	return s + strings.Repeat(" ", n-len(s))
+}
+
+// View draws the pane.
+func (p detailPane) View() string {
+	style, tstyle := p.st.Pane, p.st.PaneTitle
+	if p.focus {
+		style, tstyle = p.st.FocusedPane, p.st.FocusedTitle
+	}
+	iw, _ := innerSize(style, p.width, p.height)
+	title := "Detail"
+	if p.has {
+		title += " · " + scrollPercent(&p.vp)
+	}
+	content := tstyle.Render(truncate(title, iw)) + "\n"
+	if !p.has {
+		content += p.st.Meta.Render(wrapText("The selected result's full text, metadata and citation show here.", iw))
+	} else {
+		content += p.vp.View()
+	}
+	return box(style, p.width, p.height, content)
+}
+
+func scrollPercent(vp *viewport.Model) string {
+	if vp.TotalLineCount() <= vp.Height {
+		return "all"
+	}
+	return strconv.Itoa(int(vp.ScrollPercent()*100+0.5)) + "%"
+}
+
+// chunkOf is a helper for tests and the root: the chunk of an item.
+func chunkOf(it item) *retrieval.Chunk { return &it.Hit.Chunk }

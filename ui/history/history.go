@@ -1,0 +1,122 @@
+// Package history keeps the questions a user asked across sessions in a
+// bounded file: one JSON string per line, oldest first, so multi-line
+// questions survive and a torn last line is simply skipped.
+package history
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultMax is the number of questions kept when a caller gives no bound.
+const DefaultMax = 500
+
+// maxLineBytes bounds one stored question; longer lines are skipped.
+const maxLineBytes = 64 << 10
+
+// Load returns the last max questions of the file at path, oldest first.
+// A missing file is an empty history, not an error. When the file holds
+// more than twice max entries it is rewritten to the last max, so appends
+// stay cheap and the file stays bounded.
+func Load(path string, max int) ([]string, error) {
+	if max <= 0 {
+		max = DefaultMax
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read history: %w", err)
+	}
+	var out []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), maxLineBytes)
+	lines := 0
+	for sc.Scan() {
+		lines++
+		var q string
+		if json.Unmarshal(sc.Bytes(), &q) != nil || strings.TrimSpace(q) == "" {
+			continue
+		}
+		out = append(out, q)
+	}
+	if len(out) > max {
+		out = out[len(out)-max:]
+	}
+	if lines > 2*max {
+		if err := rewrite(path, out); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// Append adds q to the end of the file at path, creating the file and its
+// folder when needed (mode 0600: questions may be private).
+func Append(path, q string) error {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("create history folder: %w", err)
+	}
+	line, err := json.Marshal(q)
+	if err != nil {
+		return fmt.Errorf("encode history entry: %w", err)
+	}
+	if len(line) > maxLineBytes {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("open history: %w", err)
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("write history: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("close history: %w", err)
+	}
+	return nil
+}
+
+// rewrite replaces the file with entries atomically (temp file + rename).
+func rewrite(path string, entries []string) error {
+	var b bytes.Buffer
+	for _, e := range entries {
+		line, err := json.Marshal(e)
+		if err != nil {
+			return fmt.Errorf("encode history entry: %w", err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".history-*")
+	if err != nil {
+		return fmt.Errorf("trim history: %w", err)
+	}
+	if _, err := tmp.Write(b.Bytes()); err != nil {
+		_ = tmp.Close()
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("trim history: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("trim history: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("trim history: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+package ui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// KeyMap is every key binding of the explorer; the help line and the full
+// help are built from it, so what help shows is what the keys do.
+type KeyMap struct {
+	// Global.
+	Quit       key.Binding
+	QuitQ      key.Binding
+	NextPane   key.Binding
+	PrevPane   key.Binding
+	Run        key.Binding
+	RunAny     key.Binding
+	ToggleMode key.Binding
+	Help       key.Binding
+	Leave      key.Binding
+	FocusQuery key.Binding
+
+	// Views.
+	Context  key.Binding
+	Turns    key.Binding
+	Settings key.Binding
+	Dropped  key.Binding
+
+	// Actions on the selected hit or result.
+	CopyURL     key.Binding
+	CopyContext key.Binding
+	OpenURL     key.Binding
+
+	// Lists and viewports.
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+	Open     key.Binding
+
+	// Query input.
+	HistoryPrev key.Binding
+	HistoryNext key.Binding
+
+	// Settings.
+	Dec    key.Binding
+	Inc    key.Binding
+	Toggle key.Binding
+	Clear  key.Binding
+}
+
+// DefaultKeyMap returns the explorer's key bindings.
+func DefaultKeyMap() *KeyMap {
+	return &KeyMap{
+		Quit:       key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		QuitQ:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		NextPane:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		PrevPane:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		Run:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+		RunAny:     key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "run")),
+		ToggleMode: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "selected-text mode")),
+		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
+		Leave:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		FocusQuery: key.NewBinding(key.WithKeys("/", "i"), key.WithHelp("/", "ask")),
+
+		Context:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "context")),
+		Turns:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "turns")),
+		Settings: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "settings")),
+		Dropped:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "show left-out")),
+
+		CopyURL:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy URL")),
+		CopyContext: key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy context")),
+		OpenURL:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open URL")),
+
+		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", " "), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+
+		HistoryPrev: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "older question")),
+		HistoryNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "newer question")),
+
+		Dec:    key.NewBinding(key.WithKeys("left", "h", "-"), key.WithHelp("←/h", "less")),
+		Inc:    key.NewBinding(key.WithKeys("right", "l", "+"), key.WithHelp("→/l", "more")),
+		Toggle: key.NewBinding(key.WithKeys(" ", "enter"), key.WithHelp("space", "toggle")),
+		Clear:  key.NewBinding(key.WithKeys("backspace", "delete"), key.WithHelp("⌫", "clear filter")),
+	}
+}
+
+// letterKeys are the bindings that are plain characters: while a text
+// input has focus they are text, so they are disabled (and vanish from
+// the help).
+func (k *KeyMap) letterKeys() []*key.Binding {
+	return []*key.Binding{
+		&k.QuitQ, &k.Help, &k.FocusQuery, &k.Context, &k.Turns, &k.Settings,
+		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL,
+	}
+}
+
+// setTextFocus enables or disables the letter bindings.
+func (k *KeyMap) setTextFocus(text bool) {
+	for _, b := range k.letterKeys() {
+		b.SetEnabled(!text)
+	}
+}

@@ -1,0 +1,108 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// queryPane is the question input with the question history of this and
+// past sessions (up/down).
+type queryPane struct {
+	keys  *KeyMap
+	input textinput.Model
+
+	// past holds earlier questions, oldest first; pos is the recalled
+	// entry (len(past) when editing a new question) and draft what was
+	// typed before recalling.
+	past  []string
+	pos   int
+	draft string
+	max   int
+}
+
+func newQueryPane(keys *KeyMap, st *Styles, max int) queryPane {
+	in := textinput.New()
+	in.Prompt = ""
+	in.Placeholder = "Ask the textbook a question, e.g. How do ROS 2 nodes communicate?"
+	in.PlaceholderStyle = st.Missing
+	in.TextStyle = st.Value
+	in.CharLimit = 4000
+	return queryPane{keys: keys, input: in, max: max}
+}
+
+// Value is the question as typed.
+func (p *queryPane) Value() string { return p.input.Value() }
+
+// SetWidth sets the input's width.
+func (p *queryPane) SetWidth(w int) { p.input.Width = max(w-1, 1) }
+
+// Focus gives the input the cursor.
+func (p *queryPane) Focus() tea.Cmd { return p.input.Focus() }
+
+// Blur takes the cursor away.
+func (p *queryPane) Blur() { p.input.Blur() }
+
+// AddPast puts questions of past sessions before this session's.
+func (p *queryPane) AddPast(entries []string) {
+	recalling := p.pos < len(p.past)
+	p.past = append(append([]string(nil), entries...), p.past...)
+	if len(p.past) > p.max {
+		p.past = p.past[len(p.past)-p.max:]
+	}
+	if !recalling {
+		p.pos = len(p.past)
+	}
+}
+
+// Remember records an asked question; it reports whether it is new (not
+// the same as the last one), so the caller stores it once.
+func (p *queryPane) Remember(q string) bool {
+	q = strings.TrimSpace(q)
+	defer func() { p.pos, p.draft = len(p.past), "" }()
+	if q == "" || (len(p.past) > 0 && p.past[len(p.past)-1] == q) {
+		return false
+	}
+	p.past = append(p.past, q)
+	if len(p.past) > p.max {
+		p.past = p.past[len(p.past)-p.max:]
+	}
+	return true
+}
+
+// Update recalls history on up/down and edits text otherwise.
+func (p queryPane) Update(msg tea.Msg) (queryPane, tea.Cmd) {
+	if km, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case key.Matches(km, p.keys.HistoryPrev):
+			if p.pos > 0 {
+				if p.pos == len(p.past) {
+					p.draft = p.input.Value()
+				}
+				p.pos--
+				p.input.SetValue(p.past[p.pos])
+				p.input.CursorEnd()
+			}
+			return p, nil
+		case key.Matches(km, p.keys.HistoryNext):
+			if p.pos < len(p.past) {
+				p.pos++
+				if p.pos == len(p.past) {
+					p.input.SetValue(p.draft)
+				} else {
+					p.input.SetValue(p.past[p.pos])
+				}
+				p.input.CursorEnd()
+			}
+			return p, nil
+		}
+	}
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	return p, cmd
+}
+
+// View draws the input line.
+func (p queryPane) View() string { return p.input.View() }

@@ -1,0 +1,287 @@
+package ui
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"ragscope/retrieval"
+	"ragscope/ui/termsafe"
+)
+
+// item is one row of the result list: a kept hit, or a hit left out
+// (below the threshold or a duplicate) shown greyed.
+type item struct {
+	Hit     retrieval.Hit
+	Dropped bool
+	// Label says why a dropped hit was left out ("duplicate of #2").
+	Label string
+}
+
+// itemLines is the height of one row.
+const itemLines = 3
+
+// resultsPane is the ranked result list.
+type resultsPane struct {
+	keys   *KeyMap
+	st     *Styles
+	links  map[string]LinkStatus
+	width  int
+	height int
+	focus  bool
+
+	res         retrieval.Result
+	has         bool
+	showDropped bool
+	items       []item
+	cursor      int
+	offset      int
+}
+
+func newResultsPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) resultsPane {
+	return resultsPane{keys: keys, st: st, links: links}
+}
+
+// SetSize sets the pane's outer size.
+func (p *resultsPane) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.scrollToCursor()
+}
+
+// SetResult shows res and selects its first row.
+func (p *resultsPane) SetResult(res retrieval.Result) tea.Cmd {
+	p.res, p.has = res, true
+	p.cursor, p.offset = 0, 0
+	p.rebuild()
+	return p.selected()
+}
+
+// SetShowDropped shows or hides the rows left out, keeping the selection.
+func (p *resultsPane) SetShowDropped(show bool) tea.Cmd {
+	if p.showDropped == show {
+		return nil
+	}
+	var keep string
+	if it, ok := p.Selected(); ok {
+		keep = itemKey(it)
+	}
+	p.showDropped = show
+	p.rebuild()
+	p.cursor = 0
+	for i, it := range p.items {
+		if itemKey(it) == keep {
+			p.cursor = i
+			break
+		}
+	}
+	p.scrollToCursor()
+	return p.selected()
+}
+
+func itemKey(it item) string {
+	return strconv.FormatBool(it.Dropped) + "|" + it.Hit.Chunk.ID + "|" + strconv.Itoa(it.Hit.Rank)
+}
+
+// rebuild merges kept and (when shown) dropped hits in score order, so a
+// duplicate sits where it would have ranked.
+func (p *resultsPane) rebuild() {
+	items := make([]item, 0, len(p.res.Hits)+len(p.res.Dropped))
+	for _, h := range p.res.Hits {
+		items = append(items, item{Hit: h})
+	}
+	if p.showDropped {
+		for _, d := range p.res.Dropped {
+			items = append(items, item{Hit: d.Hit, Dropped: true, Label: dropLabel(d, p.res.Params.Threshold)})
+		}
+		sort.SliceStable(items, func(i, j int) bool { return items[i].Hit.Score > items[j].Hit.Score })
+	}
+	p.items = items
+	if p.cursor >= len(items) {
+		p.cursor = max(len(items)-1, 0)
+	}
+}
+
+// Selected returns the selected row.
+func (p *resultsPane) Selected() (item, bool) {
+	if p.cursor < 0 || p.cursor >= len(p.items) {
+		return item{}, false
+	}
+	return p.items[p.cursor], true
+}
+
+func (p *resultsPane) selected() tea.Cmd {
+	it, ok := p.Selected()
+	if !ok {
+		return selectedCmd(item{})
+	}
+	return selectedCmd(it)
+}
+
+// pageRows is the number of rows that fit.
+func (p *resultsPane) pageRows() int {
+	_, ih := innerSize(p.st.Pane, p.width, p.height)
+	return max((ih-1)/itemLines, 1)
+}
+
+func (p *resultsPane) scrollToCursor() {
+	rows := p.pageRows()
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+rows {
+		p.offset = p.cursor - rows + 1
+	}
+	if p.offset < 0 {
+		p.offset = 0
+	}
+}
+
+// Update moves the selection; a move announces the new row.
+func (p resultsPane) Update(msg tea.Msg) (resultsPane, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok || len(p.items) == 0 {
+		return p, nil
+	}
+	old := p.cursor
+	switch {
+	case key.Matches(km, p.keys.Up):
+		p.cursor--
+	case key.Matches(km, p.keys.Down):
+		p.cursor++
+	case key.Matches(km, p.keys.PageUp):
+		p.cursor -= p.pageRows()
+	case key.Matches(km, p.keys.PageDown):
+		p.cursor += p.pageRows()
+	case key.Matches(km, p.keys.Top):
+		p.cursor = 0
+	case key.Matches(km, p.keys.Bottom):
+		p.cursor = len(p.items) - 1
+	}
+	p.cursor = min(max(p.cursor, 0), len(p.items)-1)
+	if p.cursor == old {
+		return p, nil
+	}
+	p.scrollToCursor()
+	return p, p.selected()
+}
+
+// title is the pane's heading.
+func (p *resultsPane) title() string {
+	if !p.has {
+		return "Results"
+	}
+	n := len(p.res.Hits)
+	s := "Results · " + strconv.Itoa(n) + " " + plural(n, "hit", "hits")
+	if d := len(p.res.Dropped); d > 0 {
+		if p.showDropped {
+			s += " · " + strconv.Itoa(d) + " left out shown"
+		} else {
+			s += " · " + strconv.Itoa(d) + " left out (x shows)"
+		}
+	}
+	return s
+}
+
+// View draws the pane.
+func (p resultsPane) View() string {
+	style, tstyle := p.st.Pane, p.st.PaneTitle
+	if p.focus {
+		style, tstyle = p.st.FocusedPane, p.st.FocusedTitle
+	}
+	iw, ih := innerSize(style, p.width, p.height)
+	var b strings.Builder
+	b.WriteString(tstyle.Render(truncate(p.title(), iw)))
+	switch {
+	case !p.has:
+		b.WriteString("\n\n" + p.st.Meta.Render(wrapText("Type a question and press enter. Results show here, best first, with scores, citations and link states.", iw)))
+	case len(p.items) == 0:
+		msg := "No results. Lower the threshold, clear filters (s) or ask with other words."
+		if len(p.res.Dropped) > 0 {
+			msg = "Nothing passed: every hit was left out. Press x to see them, or lower the threshold (s)."
+		}
+		b.WriteString("\n\n" + p.st.Meta.Render(wrapText(msg, iw)))
+	default:
+		end := min(p.offset+max((ih-1)/itemLines, 1), len(p.items))
+		for i := p.offset; i < end; i++ {
+			b.WriteByte('\n')
+			b.WriteString(p.renderItem(p.items[i], i == p.cursor, iw))
+		}
+	}
+	return box(style, p.width, p.height, b.String())
+}
+
+// renderItem draws one row in three lines.
+func (p *resultsPane) renderItem(it item, selected bool, w int) string {
+	st := p.st
+	marker := "  "
+	if selected {
+		marker = st.Cursor.Render("▌ ")
+	}
+	rank := "  –"
+	if !it.Dropped {
+		rank = leftPad(strconv.Itoa(it.Hit.Rank), 3)
+	}
+	full, empty := scoreBar(it.Hit.Score, 10)
+	score := formatScore(it.Hit.Score, 3)
+	title := titleSection(&it.Hit.Chunk)
+	place := placeText(&it.Hit.Chunk)
+	url := termsafe.Line(it.Hit.Citation.URL)
+	if url == "" {
+		url = "(no citation URL)"
+	}
+	link := ""
+	if ls, ok := p.links[it.Hit.Citation.URL]; ok && it.Hit.Citation.URL != "" {
+		if ls.State == "" {
+			link = "checking…"
+		} else {
+			link = linkLabel(ls)
+		}
+	}
+	indent := "       "
+	if it.Dropped {
+		d := st.Dropped
+		head := rank + " " + score + " " + full + empty + " "
+		rest := w - 2 - len([]rune(head))
+		label := " · " + it.Label
+		t := truncate(title, max(rest-len([]rune(label)), 4)) + label
+		return marker + d.Render(truncate(head+t, w-2)) + "\n" +
+			marker + d.Render(truncate(indent+place, w-2)) + "\n" +
+			marker + d.Render(truncate(indent+url, w-2))
+	}
+	head := st.Rank.Render(rank) + " " + st.Score.Render(score) + " " + st.BarFull.Render(full) + st.BarEmpty.Render(empty) + " "
+	titleStyle := st.Title
+	if selected {
+		titleStyle = st.Highlight
+	}
+	line1 := head + titleStyle.Render(title)
+	line2 := st.Meta.Render(indent + place)
+	line3 := st.URL.Render(indent + url)
+	if link != "" {
+		ls := p.links[it.Hit.Citation.URL]
+		line3 += "  " + linkStyle(st, ls.State).Render(link)
+	}
+	return marker + truncate(line1, w-2) + "\n" + marker + truncate(line2, w-2) + "\n" + marker + truncate(line3, w-2)
+}
+
+func linkStyle(st *Styles, state string) lipgloss.Style {
+	switch state {
+	case LinkOK:
+		return st.LinkOK
+	case LinkPageMissing, LinkAnchorMissing:
+		return st.LinkBad
+	case LinkRedirected, LinkUnknown:
+		return st.LinkWarn
+	}
+	return st.Meta
+}
+
+func leftPad(s string, n int) string {
+	if len(s) >= n {
+		return s
+	}
+	return strings.Repeat(" ", n-len(s)) + s
+}

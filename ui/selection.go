@@ -1,0 +1,130 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/textarea"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Selection fields, in focus order.
+const (
+	selText = iota
+	selDoc
+	selSection
+)
+
+// selectionPane holds the inputs of selected-text mode: the pasted text
+// (multi-line, bracketed paste) and where it comes from.
+type selectionPane struct {
+	st      *Styles
+	text    textarea.Model
+	doc     textinput.Model
+	section textinput.Model
+	field   int
+	chars   int
+	width   int
+}
+
+func newSelectionPane(st *Styles) selectionPane {
+	ta := textarea.New()
+	ta.Placeholder = "Paste the selected text here (multi-line; large pastes are fine)."
+	ta.ShowLineNumbers = false
+	ta.CharLimit = 0
+	ta.MaxHeight = 0
+	ta.Prompt = "│ "
+	ta.FocusedStyle.CursorLine = lipgloss.NewStyle()
+	ta.FocusedStyle.Placeholder = st.Missing
+	ta.BlurredStyle.Placeholder = st.Missing
+	ta.FocusedStyle.Prompt = st.Cursor
+	ta.BlurredStyle.Prompt = st.Rule
+	ta.Blur()
+	mk := func(ph string) textinput.Model {
+		in := textinput.New()
+		in.Prompt = ""
+		in.Placeholder = ph
+		in.PlaceholderStyle = st.Missing
+		in.CharLimit = 500
+		return in
+	}
+	return selectionPane{
+		st: st, text: ta,
+		doc:     mk("docs/module-1-ros2/nodes-topics-services.md (optional)"),
+		section: mk("section heading (optional)"),
+	}
+}
+
+// Values returns the selection, the source doc path and section.
+func (p *selectionPane) Values() (text, doc, section string) {
+	return p.text.Value(), strings.TrimSpace(p.doc.Value()), strings.TrimSpace(p.section.Value())
+}
+
+// Chars is the length of the selection in characters.
+func (p *selectionPane) Chars() int { return p.chars }
+
+// SetSize sets the width of the inputs and the height of the text area.
+func (p *selectionPane) SetSize(w, textH int) {
+	p.width = w
+	p.text.SetWidth(max(w, 10))
+	p.text.SetHeight(max(textH, 1))
+	half := max((w-24)/2, 8)
+	p.doc.Width, p.section.Width = half, half
+}
+
+// Focus focuses one field.
+func (p *selectionPane) Focus(field int) tea.Cmd {
+	p.Blur()
+	p.field = field
+	switch field {
+	case selDoc:
+		return p.doc.Focus()
+	case selSection:
+		return p.section.Focus()
+	}
+	return p.text.Focus()
+}
+
+// Blur unfocuses every field.
+func (p *selectionPane) Blur() {
+	p.text.Blur()
+	p.doc.Blur()
+	p.section.Blur()
+}
+
+// Update sends msg to the focused field; cursor blinks go to all.
+func (p selectionPane) Update(msg tea.Msg) (selectionPane, tea.Cmd) {
+	var cmd tea.Cmd
+	if _, ok := msg.(tea.KeyMsg); !ok {
+		var c1, c2, c3 tea.Cmd
+		p.text, c1 = p.text.Update(msg)
+		p.doc, c2 = p.doc.Update(msg)
+		p.section, c3 = p.section.Update(msg)
+		return p, tea.Batch(c1, c2, c3)
+	}
+	switch p.field {
+	case selDoc:
+		p.doc, cmd = p.doc.Update(msg)
+	case selSection:
+		p.section, cmd = p.section.Update(msg)
+	default:
+		p.text, cmd = p.text.Update(msg)
+		p.chars = p.text.Length()
+	}
+	return p, cmd
+}
+
+// View draws the text area and the source line.
+func (p selectionPane) View() string {
+	st := p.st
+	label := func(s string, on bool) string {
+		if on {
+			return st.FocusedTitle.Render(s)
+		}
+		return st.Label.Render(s)
+	}
+	head := label("Selected text", p.text.Focused()) + st.Meta.Render(" · "+groupInt(p.chars)+" chars · enter adds a line, ctrl+r runs · no vector search")
+	src := label("Source doc › ", p.doc.Focused()) + p.doc.View() + "  " + label("Section › ", p.section.Focused()) + p.section.View()
+	return truncate(head, p.width) + "\n" + p.text.View() + "\n" + truncate(src, p.width)
+}

@@ -1,0 +1,262 @@
+package ui
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"ragscope/retrieval"
+	"ragscope/ui/termsafe"
+)
+
+// Settings rows.
+const (
+	rowTopK = iota
+	rowThreshold
+	rowDedup
+	rowShowDropped
+	rowModule
+	rowChapter
+	rowType
+	rowTag
+	settingsRows
+)
+
+// facetKey is the Stats.Facets key of a filter row.
+func facetKey(row int) string {
+	switch row {
+	case rowModule:
+		return "module"
+	case rowChapter:
+		return "chapter"
+	case rowType:
+		return "content_type"
+	}
+	return "tag"
+}
+
+// settingsPane edits top_k, threshold, dedup, the left-out toggle and the
+// filters; every change is announced so the root can re-run the query.
+type settingsPane struct {
+	keys   *KeyMap
+	st     *Styles
+	width  int
+	height int
+	focus  bool
+
+	params      retrieval.Query
+	showDropped bool
+	facets      map[string][]string
+	row         int
+	browse      [4]int
+}
+
+func newSettingsPane(keys *KeyMap, st *Styles, params retrieval.Query) settingsPane {
+	return settingsPane{keys: keys, st: st, params: params}
+}
+
+// SetSize sets the outer size.
+func (p *settingsPane) SetSize(w, h int) { p.width, p.height = w, h }
+
+// SetFacets offers the filter values present in the collection.
+func (p *settingsPane) SetFacets(f map[string][]string) { p.facets = f }
+
+// filter returns a pointer to the filter list of a filter row.
+func (p *settingsPane) filter(row int) *[]string {
+	switch row {
+	case rowModule:
+		return &p.params.Filters.Modules
+	case rowChapter:
+		return &p.params.Filters.Chapters
+	case rowType:
+		return &p.params.Filters.ContentTypes
+	}
+	return &p.params.Filters.Tags
+}
+
+// values lists the choices of a filter row: the collection's facet values
+// and any active value the facets lack.
+func (p *settingsPane) values(row int) []string {
+	vals := append([]string(nil), p.facets[facetKey(row)]...)
+	for _, v := range *p.filter(row) {
+		if !slices.Contains(vals, v) {
+			vals = append(vals, v)
+		}
+	}
+	return vals
+}
+
+// topKSteps makes ←/→ on top_k move by 1 up to 10, then by 5, then by 10.
+func topKStep(k int, up bool) int {
+	step := 1
+	switch {
+	case k > 20 || (k == 20 && up):
+		step = 10
+	case k > 10 || (k == 10 && up):
+		step = 5
+	}
+	if up {
+		return min(k+step, retrieval.MaxTopK)
+	}
+	return max(k-step, retrieval.MinTopK)
+}
+
+// Update edits the settings.
+func (p settingsPane) Update(msg tea.Msg) (settingsPane, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return p, nil
+	}
+	before, beforeDropped := p.params, p.showDropped
+	beforeFilters := filtersText(p.params.Filters)
+	switch {
+	case key.Matches(km, p.keys.Up):
+		p.row = max(p.row-1, 0)
+	case key.Matches(km, p.keys.Down):
+		p.row = min(p.row+1, settingsRows-1)
+	case key.Matches(km, p.keys.Dec):
+		p.adjust(false)
+	case key.Matches(km, p.keys.Inc):
+		p.adjust(true)
+	case key.Matches(km, p.keys.Toggle):
+		p.toggle()
+	case key.Matches(km, p.keys.Clear):
+		if p.row >= rowModule {
+			*p.filter(p.row) = nil
+		}
+	}
+	changed := before.TopK != p.params.TopK || before.Threshold != p.params.Threshold ||
+		before.NoDedup != p.params.NoDedup || beforeFilters != filtersText(p.params.Filters) ||
+		beforeDropped != p.showDropped
+	if !changed {
+		return p, nil
+	}
+	params, show := p.params, p.showDropped
+	params.Filters = cloneFilters(params.Filters)
+	return p, func() tea.Msg { return settingsChangedMsg{Params: params, ShowDropped: show} }
+}
+
+func cloneFilters(f retrieval.Filters) retrieval.Filters {
+	return retrieval.Filters{
+		Modules: slices.Clone(f.Modules), Chapters: slices.Clone(f.Chapters),
+		ContentTypes: slices.Clone(f.ContentTypes), Tags: slices.Clone(f.Tags),
+	}
+}
+
+func (p *settingsPane) adjust(up bool) {
+	switch p.row {
+	case rowTopK:
+		p.params.TopK = topKStep(p.params.TopK, up)
+	case rowThreshold:
+		d := -0.05
+		if up {
+			d = 0.05
+		}
+		t := math.Round((p.params.Threshold+d)*100) / 100
+		p.params.Threshold = min(max(t, 0), 1)
+	case rowDedup:
+		p.params.NoDedup = !p.params.NoDedup
+	case rowShowDropped:
+		p.showDropped = !p.showDropped
+	default:
+		n := len(p.values(p.row))
+		if n == 0 {
+			return
+		}
+		i := p.row - rowModule
+		if up {
+			p.browse[i] = (p.browse[i] + 1) % n
+		} else {
+			p.browse[i] = (p.browse[i] - 1 + n) % n
+		}
+	}
+}
+
+func (p *settingsPane) toggle() {
+	switch p.row {
+	case rowDedup:
+		p.params.NoDedup = !p.params.NoDedup
+	case rowShowDropped:
+		p.showDropped = !p.showDropped
+	case rowTopK, rowThreshold:
+	default:
+		vals := p.values(p.row)
+		i := p.row - rowModule
+		if len(vals) == 0 {
+			return
+		}
+		v := vals[min(p.browse[i], len(vals)-1)]
+		f := p.filter(p.row)
+		if j := slices.Index(*f, v); j >= 0 {
+			*f = slices.Delete(slices.Clone(*f), j, j+1)
+		} else {
+			*f = append(slices.Clone(*f), v)
+		}
+	}
+}
+
+// View draws the pane.
+func (p settingsPane) View() string {
+	style, tstyle := p.st.Pane, p.st.PaneTitle
+	if p.focus {
+		style, tstyle = p.st.FocusedPane, p.st.FocusedTitle
+	}
+	iw, _ := innerSize(style, p.width, p.height)
+	var b strings.Builder
+	b.WriteString(tstyle.Render(truncate("Settings · ←/→ change · space toggles · changes re-run the query", iw)) + "\n\n")
+	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "module", "chapter", "type", "tag"}
+	for r := 0; r < settingsRows; r++ {
+		mark := "  "
+		nameStyle := p.st.Label
+		if r == p.row {
+			mark = p.st.Cursor.Render("▌ ")
+			nameStyle = p.st.Highlight
+		}
+		var val string
+		switch r {
+		case rowTopK:
+			val = "‹ " + strconv.Itoa(p.params.TopK) + " ›"
+		case rowThreshold:
+			full, empty := scoreBar(p.params.Threshold, 10)
+			val = "‹ " + formatScore(p.params.Threshold, 2) + " › " + p.st.BarFull.Render(full) + p.st.BarEmpty.Render(empty)
+		case rowDedup:
+			val = "[" + check(!p.params.NoDedup) + "] drop near-duplicates"
+		case rowShowDropped:
+			val = "[" + check(p.showDropped) + "] show hits left out (also x)"
+		default:
+			val = p.filterValue(r)
+		}
+		b.WriteString(truncate(mark+nameStyle.Render(leftPadRight(names[r], 11))+val, iw) + "\n")
+		if r >= rowModule {
+			if active := *p.filter(r); len(active) > 0 {
+				b.WriteString(truncate("             "+p.st.Added.Render("any of: "+termsafe.Line(strings.Join(active, ", "))), iw) + "\n")
+			}
+		}
+	}
+	if p.facets == nil {
+		b.WriteString("\n" + p.st.Meta.Render(wrapText("Filter values appear once the collection's stats arrive.", iw)))
+	}
+	return box(style, p.width, p.height, strings.TrimRight(b.String(), "\n"))
+}
+
+func (p *settingsPane) filterValue(r int) string {
+	vals := p.values(r)
+	if len(vals) == 0 {
+		return p.st.Missing.Render("no values in the collection")
+	}
+	i := min(p.browse[r-rowModule], len(vals)-1)
+	v := vals[i]
+	on := slices.Contains(*p.filter(r), v)
+	return "‹ " + termsafe.Line(v) + " › [" + check(on) + "] " + p.st.Meta.Render("("+strconv.Itoa(i+1)+"/"+strconv.Itoa(len(vals))+")")
+}
+
+func check(b bool) string {
+	if b {
+		return "x"
+	}
+	return " "
+}

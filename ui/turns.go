@@ -1,0 +1,242 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"ragscope/retrieval"
+	"ragscope/ui/termsafe"
+)
+
+// turn is one question and its result, like a chat turn.
+type turn struct {
+	N      int
+	Query  retrieval.Query
+	Result retrieval.Result
+}
+
+// maxTurns bounds the turns kept in memory.
+const maxTurns = 100
+
+// turnsPane lists the turns of the session and compares the one under the
+// cursor with the turn on show.
+type turnsPane struct {
+	keys   *KeyMap
+	st     *Styles
+	width  int
+	height int
+	focus  bool
+
+	turns   []turn
+	cursor  int
+	current int
+}
+
+func newTurnsPane(keys *KeyMap, st *Styles) turnsPane {
+	return turnsPane{keys: keys, st: st, current: -1}
+}
+
+// SetSize sets the outer size.
+func (p *turnsPane) SetSize(w, h int) { p.width, p.height = w, h }
+
+// Add appends a turn, makes it current and returns its index.
+func (p *turnsPane) Add(t turn) int {
+	p.turns = append(p.turns, t)
+	if len(p.turns) > maxTurns {
+		p.turns = p.turns[len(p.turns)-maxTurns:]
+	}
+	p.current = len(p.turns) - 1
+	// Keep the cursor on the previous turn, ready to compare.
+	p.cursor = max(p.current-1, 0)
+	return p.current
+}
+
+// SetCurrent marks turn i as the one on show.
+func (p *turnsPane) SetCurrent(i int) {
+	if i >= 0 && i < len(p.turns) {
+		p.current = i
+	}
+}
+
+// Update moves the cursor; enter shows the turn under it.
+func (p turnsPane) Update(msg tea.Msg) (turnsPane, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok || len(p.turns) == 0 {
+		return p, nil
+	}
+	switch {
+	case key.Matches(km, p.keys.Up):
+		p.cursor = max(p.cursor-1, 0)
+	case key.Matches(km, p.keys.Down):
+		p.cursor = min(p.cursor+1, len(p.turns)-1)
+	case key.Matches(km, p.keys.Top):
+		p.cursor = 0
+	case key.Matches(km, p.keys.Bottom):
+		p.cursor = len(p.turns) - 1
+	case key.Matches(km, p.keys.Open):
+		i := p.cursor
+		return p, func() tea.Msg { return showTurnMsg{Index: i} }
+	}
+	return p, nil
+}
+
+// compareRow is one line of a comparison between two results, by chunk.
+type compareRow struct {
+	// Rank and Score in the shown result (Rank 0: not in it).
+	Rank  int
+	Score float64
+	// OldRank and OldScore in the compared result (OldRank 0: not in it).
+	OldRank  int
+	OldScore float64
+	Title    string
+}
+
+// Change describes the move of a chunk from the compared to the shown result.
+func (r compareRow) Change() string {
+	switch {
+	case r.OldRank == 0:
+		return "new"
+	case r.Rank == 0:
+		return "gone"
+	case r.OldRank > r.Rank:
+		return "↑" + strconv.Itoa(r.OldRank-r.Rank)
+	case r.OldRank < r.Rank:
+		return "↓" + strconv.Itoa(r.Rank-r.OldRank)
+	}
+	return "="
+}
+
+// compareResults lines up the kept hits of cur (shown) and old by chunk id:
+// cur's hits in rank order, then old's hits that cur lost.
+func compareResults(old, cur retrieval.Result) []compareRow {
+	oldBy := make(map[string]retrieval.Hit, len(old.Hits))
+	for _, h := range old.Hits {
+		if _, ok := oldBy[h.Chunk.ID]; !ok {
+			oldBy[h.Chunk.ID] = h
+		}
+	}
+	seen := map[string]bool{}
+	var rows []compareRow
+	for _, h := range cur.Hits {
+		r := compareRow{Rank: h.Rank, Score: h.Score, Title: titleSection(&h.Chunk)}
+		if o, ok := oldBy[h.Chunk.ID]; ok {
+			r.OldRank, r.OldScore = o.Rank, o.Score
+		}
+		seen[h.Chunk.ID] = true
+		rows = append(rows, r)
+	}
+	for _, h := range old.Hits {
+		if !seen[h.Chunk.ID] {
+			seen[h.Chunk.ID] = true
+			rows = append(rows, compareRow{OldRank: h.Rank, OldScore: h.Score, Title: titleSection(&h.Chunk)})
+		}
+	}
+	return rows
+}
+
+// paramsDiff lists the settings that differ between two queries.
+func paramsDiff(a, b retrieval.Query) string {
+	var parts []string
+	if a.TopK != b.TopK {
+		parts = append(parts, "top_k "+strconv.Itoa(a.TopK)+"→"+strconv.Itoa(b.TopK))
+	}
+	if a.Threshold != b.Threshold {
+		parts = append(parts, "threshold "+formatScore(a.Threshold, 2)+"→"+formatScore(b.Threshold, 2))
+	}
+	if a.NoDedup != b.NoDedup {
+		parts = append(parts, "dedup "+onOff(!a.NoDedup)+"→"+onOff(!b.NoDedup))
+	}
+	if fa, fb := filtersText(a.Filters), filtersText(b.Filters); fa != fb {
+		parts = append(parts, "filters "+fa+"→"+fb)
+	}
+	if a.Mode != b.Mode {
+		parts = append(parts, "mode "+string(a.Mode)+"→"+string(b.Mode))
+	}
+	if len(parts) == 0 {
+		return "same settings"
+	}
+	return strings.Join(parts, " · ")
+}
+
+func turnLine(t *turn) string {
+	best := "—"
+	if len(t.Result.Hits) > 0 {
+		best = formatScore(t.Result.Hits[0].Score, 3)
+	}
+	mode := ""
+	if t.Query.Mode == retrieval.ModeSelectedText {
+		mode = "[selection] "
+	}
+	return "#" + strconv.Itoa(t.N) + " " + mode + termsafe.Line(t.Query.Question) + " · " +
+		strconv.Itoa(len(t.Result.Hits)) + " " + plural(len(t.Result.Hits), "hit", "hits") + " · best " + best
+}
+
+// View draws the pane.
+func (p turnsPane) View() string {
+	style, tstyle := p.st.Pane, p.st.PaneTitle
+	if p.focus {
+		style, tstyle = p.st.FocusedPane, p.st.FocusedTitle
+	}
+	iw, ih := innerSize(style, p.width, p.height)
+	var b strings.Builder
+	b.WriteString(tstyle.Render(truncate("Turns · enter shows the turn under the cursor; ● is on show", iw)) + "\n")
+	if len(p.turns) == 0 {
+		b.WriteString(p.st.Meta.Render(wrapText("Each question and its result becomes a turn. Ask two questions, then compare them here.", iw)))
+		return box(style, p.width, p.height, b.String())
+	}
+	listH := min(len(p.turns), max(ih/3, 3))
+	start := 0
+	if p.cursor >= listH {
+		start = p.cursor - listH + 1
+	}
+	for i := start; i < min(start+listH, len(p.turns)); i++ {
+		mark := "  "
+		if i == p.cursor {
+			mark = p.st.Cursor.Render("▌ ")
+		}
+		dot := "  "
+		if i == p.current {
+			dot = p.st.Highlight.Render("● ")
+		}
+		line := turnLine(&p.turns[i])
+		if i == p.cursor {
+			line = p.st.Title.Render(line)
+		}
+		b.WriteString(truncate(mark+dot+line, iw) + "\n")
+	}
+	if p.cursor != p.current && p.current >= 0 && p.cursor < len(p.turns) {
+		old, cur := &p.turns[p.cursor], &p.turns[p.current]
+		b.WriteString(p.st.Rule.Render(strings.Repeat("─", iw)) + "\n")
+		b.WriteString(p.st.Section.Render(truncate("#"+strconv.Itoa(cur.N)+" (on show) against #"+strconv.Itoa(old.N), iw)) + "\n")
+		if old.Query.Question != cur.Query.Question {
+			b.WriteString(p.st.Meta.Render(truncate("questions differ: "+termsafe.Line(old.Query.Question)+" → "+termsafe.Line(cur.Query.Question), iw)) + "\n")
+		}
+		b.WriteString(p.st.Meta.Render(truncate(paramsDiff(old.Query, cur.Query), iw)) + "\n")
+		b.WriteString(p.st.Label.Render(truncate(" now   score  was   score  move  chunk", iw)) + "\n")
+		for _, r := range compareResults(old.Result, cur.Result) {
+			now, nowS, was, wasS := "  -", "     ", "  -", "     "
+			if r.Rank > 0 {
+				now, nowS = leftPad(strconv.Itoa(r.Rank), 3), formatScore(r.Score, 3)
+			}
+			if r.OldRank > 0 {
+				was, wasS = leftPad(strconv.Itoa(r.OldRank), 3), formatScore(r.OldScore, 3)
+			}
+			ch := r.Change()
+			chStyle := p.st.Meta
+			switch {
+			case ch == "new" || strings.HasPrefix(ch, "↑"):
+				chStyle = p.st.Added
+			case ch == "gone" || strings.HasPrefix(ch, "↓"):
+				chStyle = p.st.Removed
+			}
+			line := now + "  " + nowS + "  " + was + "  " + wasS + "  " + chStyle.Render(leftPadRight(ch, 5)) + " " + r.Title
+			b.WriteString(truncate(line, iw) + "\n")
+		}
+	} else if len(p.turns) > 1 {
+		b.WriteString(p.st.Meta.Render(wrapText("Move the cursor (j/k) to an earlier turn to compare it with the one on show.", iw)))
+	}
+	return box(style, p.width, p.height, strings.TrimRight(b.String(), "\n"))
+}

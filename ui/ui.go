@@ -1,0 +1,129 @@
+// Package ui is ragscope's interactive retrieval explorer, built on Bubble
+// Tea. It sees only the retrieval types and the small seams in Options: a
+// Retriever, a stats function, optional link checking, clipboard and
+// browser functions. It never imports a backend.
+//
+// The root Model routes messages: global keys first, then key messages to
+// the focused pane only, then result messages to their owner whatever the
+// focus. Every retrieval is a command that captures its inputs, carries a
+// sequence number and runs under its own cancellable context.
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"ragscope/retrieval"
+)
+
+// Retriever answers a query. *retrieval.Pipeline implements it.
+type Retriever interface {
+	Retrieve(ctx context.Context, q retrieval.Query) (retrieval.Result, error)
+}
+
+// BackendInfo describes the backend for the header.
+type BackendInfo struct {
+	// Kind is "demo", "local" or "qdrant".
+	Kind string
+	// Label is a human description of the backend.
+	Label string
+	// Collection is the collection or index name.
+	Collection string
+	// Model is the embedding model's name.
+	Model string
+	// Points is the number of chunks, or -1 when unknown.
+	Points int64
+}
+
+// Link states reported by a LinkStatus function.
+const (
+	LinkOK            = "ok"
+	LinkPageMissing   = "page_missing"
+	LinkAnchorMissing = "anchor_missing"
+	LinkRedirected    = "redirected"
+	LinkUnknown       = "unknown"
+)
+
+// LinkStatus is what a link checker knows about a citation URL.
+type LinkStatus struct {
+	// State is one of LinkOK, LinkPageMissing, LinkAnchorMissing,
+	// LinkRedirected or LinkUnknown.
+	State string
+	// Detail explains the state in a few words.
+	Detail string
+	// Suggest is a better URL, when the checker found one.
+	Suggest string
+}
+
+// Options configure the explorer. Retriever is required; every other
+// field is optional.
+type Options struct {
+	// Retriever answers queries.
+	Retriever Retriever
+	// Stats describes the collection: point count for the header and the
+	// filter values (Stats.Facets "module", "chapter", "content_type", "tag").
+	Stats func(ctx context.Context) (retrieval.Stats, error)
+	// Backend is shown in the header.
+	Backend BackendInfo
+	// Defaults are the settings to start with (TopK, Threshold, NoDedup,
+	// Filters). A zero TopK means retrieval.DefaultTopK.
+	Defaults retrieval.Query
+	// HistoryFile keeps questions across sessions ("" keeps them in memory).
+	HistoryFile string
+	// HistoryMax bounds the history; 0 means history.DefaultMax.
+	HistoryMax int
+	// Timeout bounds each retrieval, stats or link call; 0 means no limit.
+	Timeout time.Duration
+	// LinkStatus checks a citation URL; nil hides link states.
+	LinkStatus func(ctx context.Context, url string) (LinkStatus, error)
+	// Clipboard writes text to the clipboard; nil uses OSC 52 on the
+	// terminal with the system clipboard as a fallback.
+	Clipboard func(text string) error
+	// OpenURL opens a URL in the browser; nil uses xdg-open, open or start.
+	OpenURL func(url string) error
+	// Note is shown in the status line at start (for example why normal
+	// search is unavailable).
+	Note string
+}
+
+// Run runs the explorer on the terminal until the user quits or ctx ends,
+// and returns after the terminal is restored. Mouse reporting stays off so
+// the terminal's own selection works; bracketed paste is on.
+func Run(ctx context.Context, opts Options) error {
+	if opts.Retriever == nil {
+		return errors.New("ui: no retriever")
+	}
+	if opts.Clipboard == nil {
+		opts.Clipboard = DefaultClipboard()
+	}
+	if opts.OpenURL == nil {
+		opts.OpenURL = DefaultOpenURL
+	}
+	// Ask the terminal for its background now, before Bubble Tea owns
+	// stdin: lipgloss caches the answer for adaptive colours.
+	dark := lipgloss.HasDarkBackground()
+	m := newModel(ctx, opts, DefaultStyles(dark, lipgloss.ColorProfile()))
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx))
+	final, err := p.Run()
+	if fm, ok := final.(Model); ok {
+		fm.stop()
+	}
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("run terminal UI: %w", err)
+	}
+	return nil
+}
+
+// New returns the explorer's root model with styles for the current colour
+// profile, for tests and embedding in another program.
+func New(opts Options) Model {
+	return newModel(context.Background(), opts, DefaultStyles(true, lipgloss.ColorProfile()))
+}

@@ -1,0 +1,230 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"ragscope/retrieval"
+	"ragscope/ui/termsafe"
+)
+
+// layout sizes every pane from the window and the measured heights of the
+// header, input box, status and help. It runs on resize and whenever help,
+// mode or focus change what is drawn.
+func (m *Model) layout() tea.Cmd {
+	if m.width == 0 || m.tooSmall() {
+		return nil
+	}
+	w := m.width
+	m.help.Width = w
+	m.help.ShowAll = m.fullHelp
+	fixed := lipgloss.Height(m.headerView()) + 1 + lipgloss.Height(m.helpView())
+	avail := m.height - fixed
+	iw, _ := innerSize(m.st.Pane, w, 3)
+	m.query.SetWidth(iw - lipgloss.Width(m.askLabel()))
+	inputH := 3
+	if m.mode == retrieval.ModeSelectedText {
+		taH := min(max((avail-5)/3, 2), 12)
+		m.sel.SetSize(iw, taH)
+		inputH = lipgloss.Height(m.inputView())
+	}
+	bodyH := max(avail-inputH, 3)
+	leftW, rightW := w, w
+	if w >= wideWidth {
+		leftW = w * 9 / 20
+		rightW = w - leftW
+	}
+	m.results.SetSize(leftW, bodyH)
+	m.ctxPane.SetSize(rightW, bodyH)
+	m.turns.SetSize(rightW, bodyH)
+	m.settings.SetSize(rightW, bodyH)
+	return m.detail.SetSize(rightW, bodyH)
+}
+
+// View draws the screen. It only draws: rendering and layout happen in
+// Update.
+func (m Model) View() string {
+	if m.width == 0 {
+		return ""
+	}
+	if m.tooSmall() {
+		msg := "Window too small: " + strconv.Itoa(m.width) + "x" + strconv.Itoa(m.height) + ".\n" +
+			"ragscope needs at least " + strconv.Itoa(minWidth) + "x" + strconv.Itoa(minHeight) + ".\nEnlarge the window, or press ctrl+c to quit."
+		return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center,
+			m.st.Small.Render(lipgloss.NewStyle().MaxWidth(m.width).Render(msg)))
+	}
+	return lipgloss.JoinVertical(lipgloss.Left,
+		m.headerView(),
+		m.inputView(),
+		m.bodyView(),
+		m.statusView(),
+		m.helpView(),
+	)
+}
+
+func (m *Model) askLabel() string {
+	if m.mode == retrieval.ModeSelectedText {
+		return "Question › "
+	}
+	return "Ask › "
+}
+
+// headerView is the backend line and the settings line.
+func (m *Model) headerView() string {
+	st := m.st
+	b := m.backend
+	parts := []string{}
+	kind := b.Kind
+	if kind == "" {
+		kind = "backend"
+	}
+	parts = append(parts, kind)
+	if b.Collection != "" {
+		parts = append(parts, "collection "+termsafe.Line(b.Collection))
+	}
+	if b.Model != "" {
+		parts = append(parts, termsafe.Line(b.Model))
+	}
+	if b.Points >= 0 {
+		parts = append(parts, groupInt(int(b.Points))+" "+plural(int(b.Points), "point", "points"))
+	}
+	line1 := st.AppName.Render("ragscope") + " " + st.Header.Render(strings.Join(parts, " · "))
+	mode := st.Settings.Render("mode ") + st.Header.Render("normal")
+	if m.mode == retrieval.ModeSelectedText {
+		mode = st.Mode.Render("SELECTED TEXT · no vector search")
+	}
+	p := m.params
+	line2 := mode + st.Settings.Render(" · top_k "+strconv.Itoa(p.TopK)+" · threshold "+formatScore(p.Threshold, 2)+
+		" · dedup "+onOff(!p.NoDedup)+" · filters "+filtersText(p.Filters))
+	if m.showDropped {
+		line2 += st.Settings.Render(" · left-out shown")
+	}
+	return truncate(line1, m.width) + "\n" + truncate(line2, m.width)
+}
+
+// inputView is the question box (and the selection inputs).
+func (m *Model) inputView() string {
+	style := m.st.Pane
+	if m.focus.isText() {
+		style = m.st.FocusedPane
+	}
+	label := m.st.PaneTitle
+	if m.focus == focusQuery {
+		label = m.st.FocusedTitle
+	}
+	content := label.Render(m.askLabel()) + m.query.View()
+	h := 3
+	if m.mode == retrieval.ModeSelectedText {
+		content += "\n" + m.sel.View()
+		h = lipgloss.Height(content) + style.GetVerticalFrameSize()
+	}
+	return box(style, m.width, h, content)
+}
+
+// bodyView is the result list and the right pane, side by side when wide.
+func (m *Model) bodyView() string {
+	right := m.rightView()
+	if m.width >= wideWidth {
+		return lipgloss.JoinHorizontal(lipgloss.Top, m.results.View(), right)
+	}
+	switch m.focus {
+	case focusDetail, focusContext, focusTurns, focusSettings:
+		return right
+	}
+	return m.results.View()
+}
+
+func (m *Model) rightView() string {
+	switch m.right {
+	case focusContext:
+		return m.ctxPane.View()
+	case focusTurns:
+		return m.turns.View()
+	case focusSettings:
+		return m.settings.View()
+	}
+	return m.detail.View()
+}
+
+// statusView is one line: spinner and progress, the last outcome or an error.
+func (m *Model) statusView() string {
+	var s string
+	switch {
+	case m.running:
+		s = m.spinner.View() + " " + m.st.Status.Render(m.status)
+	case m.statusKind == statusErr:
+		s = m.st.StatusErr.Render("✗ " + m.status)
+	case m.statusKind == statusOK:
+		s = m.st.StatusOK.Render("✓ ") + m.st.Status.Render(m.status)
+	default:
+		s = m.st.Status.Render(m.status)
+	}
+	return truncate(s, m.width)
+}
+
+// helpView is the short help line, or the full help after '?'.
+func (m *Model) helpView() string {
+	h := m.help
+	h.ShowAll = m.fullHelp
+	h.Width = m.width
+	return h.View(helpKeys{k: m.keys, focus: m.focus})
+}
+
+// helpKeys picks the bindings that matter where the focus is; help hides
+// disabled ones, so it never offers a letter while a text box has focus.
+type helpKeys struct {
+	k     *KeyMap
+	focus focusID
+}
+
+// ShortHelp is the one-line help.
+func (h helpKeys) ShortHelp() []key.Binding {
+	k := h.k
+	switch h.focus {
+	case focusQuery:
+		return []key.Binding{k.Run, k.HistoryPrev, k.NextPane, leaveHelp(k, "results"), k.ToggleMode, k.Quit}
+	case focusSelText:
+		return []key.Binding{k.RunAny, k.NextPane, leaveHelp(k, "results"), k.ToggleMode, k.Quit}
+	case focusSelDoc, focusSelSection:
+		return []key.Binding{k.Run, k.NextPane, leaveHelp(k, "results"), k.ToggleMode, k.Quit}
+	case focusResults:
+		return []key.Binding{k.Down, openHelp(k, "detail"), k.CopyURL, k.OpenURL, k.Context, k.Settings, k.Dropped, k.FocusQuery, k.Help, k.QuitQ}
+	case focusDetail:
+		return []key.Binding{k.Down, k.PageDown, k.CopyURL, k.OpenURL, k.NextPane, leaveHelp(k, "results"), k.Help, k.QuitQ}
+	case focusContext:
+		return []key.Binding{k.Down, k.PageDown, k.CopyContext, k.NextPane, leaveHelp(k, "results"), k.Help, k.QuitQ}
+	case focusTurns:
+		return []key.Binding{k.Down, openHelp(k, "show turn"), k.NextPane, leaveHelp(k, "results"), k.Help, k.QuitQ}
+	case focusSettings:
+		return []key.Binding{k.Down, k.Inc, k.Toggle, k.Clear, leaveHelp(k, "results"), k.Help, k.QuitQ}
+	}
+	return []key.Binding{k.Help, k.Quit}
+}
+
+// FullHelp is every binding, grouped.
+func (h helpKeys) FullHelp() [][]key.Binding {
+	k := h.k
+	return [][]key.Binding{
+		{k.NextPane, k.PrevPane, k.Leave, k.FocusQuery, k.Context, k.Turns, k.Settings},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open},
+		{k.Run, k.RunAny, k.HistoryPrev, k.HistoryNext, k.ToggleMode, k.Dropped},
+		{k.CopyURL, k.CopyContext, k.OpenURL, k.Dec, k.Inc, k.Toggle, k.Clear},
+		{k.Help, k.QuitQ, k.Quit},
+	}
+}
+
+func leaveHelp(k *KeyMap, to string) key.Binding {
+	b := k.Leave
+	b.SetHelp("esc", to)
+	return b
+}
+
+func openHelp(k *KeyMap, what string) key.Binding {
+	b := k.Open
+	b.SetHelp("enter", what)
+	return b
+}

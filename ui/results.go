@@ -221,9 +221,9 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	if selected {
 		marker = st.Cursor.Render("▌ ")
 	}
-	rank := "  –"
+	rank := " –"
 	if !it.Dropped {
-		rank = leftPad(strconv.Itoa(it.Hit.Rank), 3)
+		rank = leftPad(strconv.Itoa(it.Hit.Rank), 2)
 	}
 	full, empty := scoreBar(it.Hit.Score, 10)
 	score := formatScore(it.Hit.Score, 3)
@@ -241,15 +241,12 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 			link = linkLabel(ls)
 		}
 	}
-	indent := "       "
+	indent := "      "
 	if it.Dropped {
 		d := st.Dropped
 		head := rank + " " + score + " " + full + empty + " "
-		rest := w - 2 - len([]rune(head))
-		label := " · " + it.Label
-		t := truncate(title, max(rest-len([]rune(label)), 4)) + label
-		return marker + d.Render(truncate(head+t, w-2)) + "\n" +
-			marker + d.Render(truncate(indent+place, w-2)) + "\n" +
+		return marker + d.Render(truncate(head+title, w-2)) + "\n" +
+			marker + d.Render(truncate(indent+"left out: "+it.Label+" · "+place, w-2)) + "\n" +
 			marker + d.Render(truncate(indent+url, w-2))
 	}
 	head := st.Rank.Render(rank) + " " + st.Score.Render(score) + " " + st.BarFull.Render(full) + st.BarEmpty.Render(empty) + " "

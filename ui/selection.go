@@ -69,7 +69,9 @@ func (p *selectionPane) SetSize(w, textH int) {
 	p.width = w
 	p.text.SetWidth(max(w, 10))
 	p.text.SetHeight(max(textH, 1))
-	half := max((w-24)/2, 8)
+	// Source doc › [doc]  Section › [section]; a textinput draws one
+	// cell more than its width for the cursor.
+	half := max((w-lipgloss.Width("Source doc › ")-lipgloss.Width("  Section › ")-2)/2, 8)
 	p.doc.Width, p.section.Width = half, half
 }
 

@@ -122,7 +122,7 @@ func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, err
 			return err
 		}
 		found++
-		if len(cs) == 0 {
+		if len(cs) == 0 && !isDraft(src) {
 			fileOpts.Warn(Warning{File: docPath, Message: "no text to index"})
 		}
 		chunks = append(chunks, cs...)
@@ -182,6 +182,11 @@ func ChunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 	fm, body, _, warns := splitFrontMatter(docPath, text)
 	for _, w := range warns {
 		opts.warn(w)
+	}
+	if fm.Draft { // see isDraft
+		// Docusaurus does not publish drafts: nothing could be cited there.
+		opts.warn(Warning{File: docPath, Message: "draft: true; skipped (drafts are not published)"})
+		return nil, nil
 	}
 	lines := scanLines(body)
 	if strings.EqualFold(path.Ext(docPath), ".mdx") {
@@ -407,4 +412,10 @@ func looksBinary(b []byte) bool {
 		i += size
 	}
 	return invalid*10 > len(b)
+}
+
+// isDraft reports whether a markdown file's front matter marks it a draft.
+func isDraft(src []byte) bool {
+	fm, _, _, _ := splitFrontMatter("", strings.ReplaceAll(string(src), "\r\n", "\n"))
+	return fm.Draft
 }

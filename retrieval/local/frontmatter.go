@@ -20,6 +20,8 @@ type frontMatter struct {
 	Module      string
 	Chapter     string
 	Description string
+	// Draft pages are not published by Docusaurus, so nothing cites them.
+	Draft bool
 }
 
 // Warning is a problem in one file that did not stop the chunker: the file
@@ -93,6 +95,9 @@ func splitFrontMatter(file string, src string) (frontMatter, string, int, []Warn
 	fm.Chapter = scalar(m["chapter"])
 	fm.Description = scalar(m["description"])
 	fm.Tags = tagList(m["tags"])
+	if d, ok := m["draft"].(bool); ok {
+		fm.Draft = d
+	}
 	return fm, body, bodyLine, warns
 }
 

@@ -35,8 +35,18 @@ func scanLines(body string) []line {
 	out := make([]line, len(raw))
 	var fenceChar byte
 	fenceLen := 0
+	inComment := false
 	for i, t := range raw {
 		out[i].text = t
+		if inComment || (fenceLen == 0 && strings.Contains(t, "<!--")) {
+			// HTML comments are not published: their text is dropped and a
+			// heading inside one is no heading.
+			t, inComment = stripComments(t, inComment)
+			out[i].text = t
+			if strings.TrimSpace(t) == "" {
+				continue
+			}
+		}
 		if fenceLen > 0 {
 			out[i].inFence = true
 			if isClosingFence(t, fenceChar, fenceLen) {
@@ -60,6 +70,29 @@ func scanLines(body string) []line {
 		}
 	}
 	return out
+}
+
+// stripComments removes HTML comment text from one line; open says the line
+// starts inside a comment, and the result says whether it ends inside one.
+func stripComments(t string, open bool) (string, bool) {
+	var b strings.Builder
+	for {
+		if open {
+			end := strings.Index(t, "-->")
+			if end < 0 {
+				return b.String(), true
+			}
+			t, open = t[end+3:], false
+			continue
+		}
+		start := strings.Index(t, "<!--")
+		if start < 0 {
+			b.WriteString(t)
+			return b.String(), false
+		}
+		b.WriteString(t[:start])
+		t, open = t[start+4:], true
+	}
 }
 
 func isClosingFence(t string, ch byte, n int) bool {

@@ -145,6 +145,18 @@ func unwrapQdrant(err error) error {
 // shortReason keeps the useful tail of a gRPC transport message.
 func shortReason(m string) string {
 	m = strings.TrimSpace(m)
+	low := strings.ToLower(m)
+	for _, known := range []struct{ in, out string }{
+		{"connection refused", "connection refused"},
+		{"no such host", "host not found"},
+		{"i/o timeout", "connection timed out"},
+		{"network is unreachable", "network unreachable"},
+		{"connection reset", "connection reset"},
+	} {
+		if strings.Contains(low, known.in) {
+			return known.out
+		}
+	}
 	if i := strings.LastIndex(m, "desc = "); i >= 0 {
 		m = strings.Trim(m[i+len("desc = "):], `"`)
 	}

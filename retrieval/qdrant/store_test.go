@@ -182,6 +182,7 @@ func errorOf(t *testing.T, o Options) *Error {
 	if !errors.As(err, &e) {
 		t.Fatalf("err = %#v, want *Error", err)
 	}
+	t.Logf("%s: %s (cause: %v)", e.Kind, e.Msg, e.Err)
 	for _, txt := range []string{err.Error(), fmt.Sprintf("%+v", err)} {
 		if strings.Contains(txt, testKey) {
 			t.Fatalf("error leaks the API key: %s", txt)

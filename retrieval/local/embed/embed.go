@@ -54,7 +54,7 @@ func defaultConfig() config {
 		maxGram:    5,
 		wordW:      1,
 		altW:       0.5,
-		charW:      0.35,
+		charW:      0.5,
 		bigramW:    0.5,
 		sifA:       1e-3,
 		corpusBeta: 0.5,

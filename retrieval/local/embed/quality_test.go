@@ -284,20 +284,10 @@ func TestTuning(t *testing.T) {
 	}
 	variants := []variant{
 		{"default", func(*config) {}},
-		{"char .2", func(c *config) { c.charW = 0.2 }},
-		{"char .5", func(c *config) { c.charW = 0.5 }},
-		{"char .7", func(c *config) { c.charW = 0.7 }},
-		{"bigram 0", func(c *config) { c.bigramW = 0 }},
-		{"bigram 1", func(c *config) { c.bigramW = 1 }},
-		{"alt 1", func(c *config) { c.altW = 1 }},
-		{"grams 3-4", func(c *config) { c.maxGram = 4 }},
-		{"grams 4-5", func(c *config) { c.minGram = 4 }},
-		{"grams 3-6", func(c *config) { c.maxGram = 6 }},
-		{"no pc", func(c *config) { c.removePC = false }},
-		{"beta 0.2", func(c *config) { c.corpusBeta = 0.2 }},
-		{"beta 0.8", func(c *config) { c.corpusBeta = 0.8 }},
-		{"a 3e-3", func(c *config) { c.sifA = 3e-3 }},
-		{"a 3e-4", func(c *config) { c.sifA = 3e-4 }},
+		{"semantic part only", func(c *config) { c.gloveShare = 1 }},
+		{"lexical part only", func(c *config) { c.gloveShare = 0 }},
+		{"hashed lexical, no projection", func(c *config) { c.noProjection = true }},
+		{"no common component removal", func(c *config) { c.removePC = false }},
 	}
 	sd, sq := smallCorpus()
 	hq := hardParaphrases()
@@ -315,13 +305,13 @@ func TestTuning(t *testing.T) {
 		s := evaluate(t, sr, sq)
 		h := evaluate(t, sr, hq)
 		d := evaluate(t, newModelRanker(t, dd, cfg), dq)
-		t.Logf("%-24s small %2d/%d %.3f | hard %2d/%d %.3f | dev %2d/%d %.3f", v.name, s.top1, s.total, s.mrr, h.top1, h.total, h.mrr, d.top1, d.total, d.mrr)
+		t.Logf("%-30s small %2d/%d %.3f | hard %2d/%d %.3f | dev %2d/%d %.3f", v.name, s.top1, s.total, s.mrr, h.top1, h.total, h.mrr, d.top1, d.total, d.mrr)
 	}
 	br := newBowRanker(sd)
 	s := evaluate(t, br, sq)
 	h := evaluate(t, br, hq)
 	d := evaluate(t, newBowRanker(dd), dq)
-	t.Logf("%-24s small %2d/%d %.3f | hard %2d/%d %.3f | dev %2d/%d %.3f", "bag-of-words", s.top1, s.total, s.mrr, h.top1, h.total, h.mrr, d.top1, d.total, d.mrr)
+	t.Logf("%-30s small %2d/%d %.3f | hard %2d/%d %.3f | dev %2d/%d %.3f", "bag-of-words", s.top1, s.total, s.mrr, h.top1, h.total, h.mrr, d.top1, d.total, d.mrr)
 }
 
 // goDocParagraphs returns up to n comment paragraphs of at least 40 words

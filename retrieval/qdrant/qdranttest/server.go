@@ -87,6 +87,7 @@ type Server struct {
 	collections map[string]*Collection
 	calls       []string
 	latency     time.Duration
+	busy        time.Duration
 }
 
 // Start listens on 127.0.0.1:0 and serves until Close.
@@ -191,7 +192,21 @@ func (s *Server) intercept(ctx context.Context, req any, info *grpc.UnaryServerI
 			return nil, status.FromContextError(ctx.Err()).Err()
 		}
 	}
-	return handler(ctx, req)
+	start := time.Now()
+	resp, err := handler(ctx, req)
+	d := time.Since(start)
+	s.mu.Lock()
+	s.busy += d
+	s.mu.Unlock()
+	return resp, err
+}
+
+// ServerTime is the total time handlers spent computing answers (without
+// the added latency), so benchmarks can subtract the server's share.
+func (s *Server) ServerTime() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.busy
 }
 
 func (s *Server) collection(name string) (*Collection, error) {

@@ -35,6 +35,20 @@ type Backend struct {
 	Notes []string
 	// Close releases connections.
 	Close func() error
+
+	// check verifies, before the first query, that the collection can be
+	// searched with the embedder (vector size); nil when nothing to check.
+	check func(ctx context.Context) error
+}
+
+// Check verifies that queries can run: for Qdrant, that the collection
+// exists and its vector size matches the embedding model. It is a clear
+// error before any query rather than a confusing one after.
+func (b *Backend) Check(ctx context.Context) error {
+	if b.check == nil {
+		return nil
+	}
+	return b.check(ctx)
 }
 
 // Model is the embedding model's name.

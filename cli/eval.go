@@ -463,16 +463,16 @@ func thresholdText(rep eval.Report) string {
 		return "FAILED"
 	}
 	if th.MinHitAtK != nil {
-		parts = append(parts, fmt.Sprintf("hit@k %.3f ≥ %.2f %s", s.HitAtK, *th.MinHitAtK, check(s.RankingCases == 0 || s.HitAtK >= *th.MinHitAtK-1e-9)))
+		parts = append(parts, fmt.Sprintf("hit@k %.3f (min %.2f) %s", s.HitAtK, *th.MinHitAtK, check(s.RankingCases == 0 || s.HitAtK >= *th.MinHitAtK-1e-9)))
 	}
 	if th.MinMRR != nil {
-		parts = append(parts, fmt.Sprintf("MRR %.3f ≥ %.2f %s", s.MRR, *th.MinMRR, check(s.RankingCases == 0 || s.MRR >= *th.MinMRR-1e-9)))
+		parts = append(parts, fmt.Sprintf("MRR %.3f (min %.2f) %s", s.MRR, *th.MinMRR, check(s.RankingCases == 0 || s.MRR >= *th.MinMRR-1e-9)))
 	}
 	if th.MinKeywordCoverage != nil && s.KeywordCoverage != nil {
-		parts = append(parts, fmt.Sprintf("keywords %.3f ≥ %.2f %s", *s.KeywordCoverage, *th.MinKeywordCoverage, check(*s.KeywordCoverage >= *th.MinKeywordCoverage-1e-9)))
+		parts = append(parts, fmt.Sprintf("keyword coverage %.3f (min %.2f) %s", *s.KeywordCoverage, *th.MinKeywordCoverage, check(*s.KeywordCoverage >= *th.MinKeywordCoverage-1e-9)))
 	}
 	if th.MaxP95MS != nil {
-		parts = append(parts, fmt.Sprintf("p95 %.1f ms ≤ %.0f ms %s", s.Latency.P95MS, *th.MaxP95MS, check(s.Latency.P95MS <= *th.MaxP95MS)))
+		parts = append(parts, fmt.Sprintf("p95 %.1f ms (max %g ms) %s", s.Latency.P95MS, *th.MaxP95MS, check(s.Latency.P95MS <= *th.MaxP95MS)))
 	}
 	if len(parts) == 0 {
 		return "none set (only the cases' own checks apply)"

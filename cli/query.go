@@ -117,6 +117,11 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error
 	}
 	ctx, cancel := a.withTimeout(ctx)
 	defer cancel()
+	if q.Mode == retrieval.ModeNormal {
+		if err := be.Check(ctx); err != nil {
+			return err
+		}
+	}
 	res, err := be.Pipeline.Retrieve(ctx, q)
 	if err != nil {
 		return err
@@ -128,6 +133,9 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error
 		}
 	} else {
 		writeQueryText(out, be, res, qf.context)
+		for _, n := range be.Notes {
+			fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", cleanLine(n))
+		}
 	}
 	if len(res.Hits) == 0 {
 		return &ExitError{Code: ExitNoResults}

@@ -26,6 +26,8 @@ const (
 	ExitBackend   = 3
 	ExitCheck     = 4
 	ExitUsage     = 64
+	// ExitInterrupted is the shell's code for a run stopped by Ctrl+C.
+	ExitInterrupted = 130
 )
 
 // ExitError carries an exit code. A nil Err exits silently with Code.
@@ -70,8 +72,9 @@ type App struct {
 	// Cfg is resolved before any subcommand runs.
 	Cfg config.Config
 
-	flags    globalFlags
-	backends []*Backend
+	flags     globalFlags
+	backends  []*Backend
+	debugFile *os.File
 }
 
 // globalFlags are the persistent flags of every command.
@@ -107,9 +110,14 @@ func (a *App) Run(ctx context.Context, args []string) int {
 	root.SetOut(a.Stdout)
 	root.SetErr(a.Stderr)
 	err := root.ExecuteContext(ctx)
+	notes := a.backendNotes()
 	a.closeBackends()
 	if err == nil {
 		return ExitOK
+	}
+	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		fmt.Fprintln(a.Stderr, "ragscope: interrupted")
+		return ExitInterrupted
 	}
 	code := ExitCode(err)
 	var ee *ExitError
@@ -117,6 +125,9 @@ func (a *App) Run(ctx context.Context, args []string) int {
 		return code
 	}
 	fmt.Fprintf(a.Stderr, "ragscope: %s\n", Message(err))
+	for _, n := range notes {
+		fmt.Fprintf(a.Stderr, "note: %s\n", cleanLine(n))
+	}
 	if code == ExitUsage {
 		fmt.Fprintln(a.Stderr, "Run 'ragscope --help' for usage.")
 	}
@@ -265,6 +276,13 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 		cfg.Backend = config.BackendLocal
 	}
 	a.Cfg = cfg
+	if cfg.DebugLog != "" {
+		f, err := os.OpenFile(cfg.DebugLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return fmt.Errorf("%w: --debug: cannot open the log file: %w", retrieval.ErrConfig, err)
+		}
+		a.debugFile = f
+	}
 	return nil
 }
 
@@ -278,6 +296,16 @@ func (a *App) runRoot(cmd *cobra.Command) error {
 	return a.runTUI(cmd)
 }
 
+// backendNotes gathers the remarks of the opened backends (a REST port
+// mapped to gRPC, a named vector chosen…), which explain many errors.
+func (a *App) backendNotes() []string {
+	var notes []string
+	for _, b := range a.backends {
+		notes = append(notes, b.Notes...)
+	}
+	return notes
+}
+
 func (a *App) closeBackends() {
 	for _, b := range a.backends {
 		if b.Close != nil {
@@ -285,4 +313,8 @@ func (a *App) closeBackends() {
 		}
 	}
 	a.backends = nil
+	if a.debugFile != nil {
+		_ = a.debugFile.Close()
+		a.debugFile = nil
+	}
 }

@@ -99,7 +99,11 @@ func writeStatsText(w io.Writer, be *Backend, st retrieval.Stats) {
 		sort.Strings(keys)
 		fmt.Fprintln(w, "Mapping:")
 		for _, k := range keys {
-			fmt.Fprintf(w, "  %-14s <- %s\n", k, cleanLine(st.Mapping[k]))
+			src := cleanLine(st.Mapping[k])
+			if src == "" {
+				src = "(not found: shown as missing)"
+			}
+			fmt.Fprintf(w, "  %-14s <- %s\n", k, src)
 		}
 	}
 	if len(st.Facets) > 0 {

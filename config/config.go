@@ -488,7 +488,7 @@ func (c Config) Validate() error {
 
 // MappingFields are the chunk fields a [mapping] table may override.
 func MappingFields() []string {
-	return []string{"chapter", "chunk_index", "content_hash", "content_type", "doc_path", "module", "section", "tags", "text", "title", "total_chunks", "url"}
+	return []string{"chapter", "chunk_index", "content_hash", "content_type", "doc_path", "heading_id", "module", "page_slug", "section", "tags", "text", "title", "total_chunks", "url"}
 }
 
 func knownMappingField(f string) bool {

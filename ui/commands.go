@@ -72,10 +72,12 @@ type renderedMsg struct {
 	Out string
 }
 
-// settingsChangedMsg carries new settings from the settings pane.
+// settingsChangedMsg carries new settings from the settings pane. The
+// left-out toggle is a flip, not a value, so a key press queued behind it
+// cannot be undone by it.
 type settingsChangedMsg struct {
-	Params      retrieval.Query
-	ShowDropped bool
+	Params        retrieval.Query
+	ToggleDropped bool
 }
 
 // showTurnMsg asks the root to show an earlier turn.

@@ -287,7 +287,7 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Settings):
 		return m, m.setFocus(focusSettings)
 	case key.Matches(msg, k.Dropped):
-		return m.updateSettings(settingsChangedMsg{Params: m.params, ShowDropped: !m.showDropped})
+		return m.updateSettings(settingsChangedMsg{Params: m.params, ToggleDropped: true})
 	case key.Matches(msg, k.CopyURL):
 		return m, m.copyURL()
 	case key.Matches(msg, k.CopyContext):
@@ -609,12 +609,12 @@ func (m Model) updateSettings(msg settingsChangedMsg) (tea.Model, tea.Cmd) {
 	m.params = m.withParamsFrom(msg.Params)
 	m.settings.params = m.params
 	m.settings.params.Filters = cloneFilters(m.params.Filters)
-	m.settings.showDropped = msg.ShowDropped
 	var cmds []tea.Cmd
-	if m.showDropped != msg.ShowDropped {
-		m.showDropped = msg.ShowDropped
-		cmds = append(cmds, m.results.SetShowDropped(msg.ShowDropped))
+	if msg.ToggleDropped {
+		m.showDropped = !m.showDropped
+		cmds = append(cmds, m.results.SetShowDropped(m.showDropped))
 	}
+	m.settings.showDropped = m.showDropped
 	if changed && m.last != nil {
 		m.rerunSeq++
 		cmds = append(cmds, rerunCmd(rerunDelay, m.rerunSeq))

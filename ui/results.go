@@ -229,6 +229,12 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	score := formatScore(it.Hit.Score, 3)
 	title := titleSection(&it.Hit.Chunk)
 	place := placeText(&it.Hit.Chunk)
+	if place == "" {
+		place = termsafe.Line(it.Hit.Chunk.DocPath)
+	}
+	if place == "" {
+		place = "(no module, chapter or doc path)"
+	}
 	url := termsafe.Line(it.Hit.Citation.URL)
 	if url == "" {
 		url = "(no citation URL)"
@@ -256,10 +262,11 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	}
 	line1 := head + titleStyle.Render(title)
 	line2 := st.Meta.Render(indent + place)
-	line3 := st.URL.Render(indent + url)
+	line3 := indent + st.URL.Render(url)
 	if link != "" {
+		// The state goes first: a long URL must not push it off the pane.
 		ls := p.links[it.Hit.Citation.URL]
-		line3 += "  " + linkStyle(st, ls.State).Render(link)
+		line3 = indent + linkStyle(st, ls.State).Render(link) + " " + st.URL.Render(url)
 	}
 	return marker + truncate(line1, w-2) + "\n" + marker + truncate(line2, w-2) + "\n" + marker + truncate(line3, w-2)
 }

@@ -26,7 +26,14 @@ type selectionPane struct {
 	field   int
 	chars   int
 	width   int
+	// lines is the text split in lines, kept only for large texts.
+	lines []string
 }
+
+// largeText is the size from which the text area is drawn as a cheap
+// window around the cursor: the bubbles textarea redraws every line on
+// every frame, which a 100 KB paste makes far too slow.
+const largeText = 8 << 10
 
 func newSelectionPane(st *Styles) selectionPane {
 	ta := textarea.New()
@@ -113,8 +120,51 @@ func (p selectionPane) Update(msg tea.Msg) (selectionPane, tea.Cmd) {
 	default:
 		p.text, cmd = p.text.Update(msg)
 		p.chars = p.text.Length()
+		p.lines = nil
+		if p.chars > largeText {
+			p.lines = strings.Split(p.text.Value(), "\n")
+		}
 	}
 	return p, cmd
+}
+
+// largeView draws the lines around the cursor row, wrapped, in the text
+// area's height: work proportional to the window, not to the text.
+func (p *selectionPane) largeView() string {
+	h := max(p.text.Height(), 1)
+	prompt := p.st.Rule.Render("│ ")
+	if p.text.Focused() {
+		prompt = p.st.Cursor.Render("│ ")
+	}
+	w := max(p.width-2, 4)
+	row := min(p.text.Line(), len(p.lines)-1)
+	wrap := func(r int) []string {
+		l := p.lines[r]
+		if r == row && p.text.Focused() {
+			l += "▌"
+		}
+		return strings.Split(wrapText(l, w), "\n")
+	}
+	var out []string
+	for r := row; r >= 0 && len(out) < h; r-- {
+		out = append(wrap(r), out...)
+	}
+	if len(out) > h {
+		out = out[len(out)-h:]
+	}
+	for r := row + 1; r < len(p.lines) && len(out) < h; r++ {
+		out = append(out, wrap(r)...)
+	}
+	if len(out) > h {
+		out = out[:h]
+	}
+	for len(out) < h {
+		out = append(out, "")
+	}
+	for i, l := range out {
+		out[i] = prompt + l
+	}
+	return strings.Join(out, "\n")
 }
 
 // View draws the text area and the source line.
@@ -128,5 +178,9 @@ func (p selectionPane) View() string {
 	}
 	head := label("Selected text", p.text.Focused()) + st.Meta.Render(" · "+groupInt(p.chars)+" chars · enter adds a line, ctrl+r runs · no vector search")
 	src := label("Source doc › ", p.doc.Focused()) + p.doc.View() + "  " + label("Section › ", p.section.Focused()) + p.section.View()
-	return truncate(head, p.width) + "\n" + p.text.View() + "\n" + truncate(src, p.width)
+	area := p.text.View()
+	if p.lines != nil {
+		area = p.largeView()
+	}
+	return truncate(head, p.width) + "\n" + area + "\n" + truncate(src, p.width)
 }

@@ -135,9 +135,9 @@ func (p settingsPane) Update(msg tea.Msg) (settingsPane, tea.Cmd) {
 	if !changed {
 		return p, nil
 	}
-	params, show := p.params, p.showDropped
+	params, flip := p.params, beforeDropped != p.showDropped
 	params.Filters = cloneFilters(params.Filters)
-	return p, func() tea.Msg { return settingsChangedMsg{Params: params, ShowDropped: show} }
+	return p, func() tea.Msg { return settingsChangedMsg{Params: params, ToggleDropped: flip} }
 }
 
 func cloneFilters(f retrieval.Filters) retrieval.Filters {

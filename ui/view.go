@@ -171,7 +171,9 @@ func (m *Model) helpView() string {
 	h := m.help
 	h.ShowAll = m.fullHelp
 	h.Width = m.width
-	return h.View(helpKeys{k: m.keys, focus: m.focus})
+	// help's own truncation still overflows when the ellipsis does not
+	// fit, so clip to the window here.
+	return fitLines(h.View(helpKeys{k: m.keys, focus: m.focus}), m.width, -1)
 }
 
 // helpKeys picks the bindings that matter where the focus is; help hides
@@ -192,15 +194,15 @@ func (h helpKeys) ShortHelp() []key.Binding {
 	case focusSelDoc, focusSelSection:
 		return []key.Binding{k.Run, k.NextPane, leaveHelp(k, "results"), k.ToggleMode, k.Quit}
 	case focusResults:
-		return []key.Binding{k.Down, openHelp(k, "detail"), k.CopyURL, k.OpenURL, k.Context, k.Settings, k.Dropped, k.FocusQuery, k.Help, k.QuitQ}
+		return []key.Binding{k.Down, openHelp(k, "detail"), k.CopyURL, k.Context, k.Settings, k.Dropped, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery}
 	case focusDetail:
-		return []key.Binding{k.Down, k.PageDown, k.CopyURL, k.OpenURL, k.NextPane, leaveHelp(k, "results"), k.Help, k.QuitQ}
+		return []key.Binding{k.Down, k.PageDown, k.CopyURL, k.OpenURL, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
 	case focusContext:
-		return []key.Binding{k.Down, k.PageDown, k.CopyContext, k.NextPane, leaveHelp(k, "results"), k.Help, k.QuitQ}
+		return []key.Binding{k.Down, k.PageDown, k.CopyContext, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
 	case focusTurns:
-		return []key.Binding{k.Down, openHelp(k, "show turn"), k.NextPane, leaveHelp(k, "results"), k.Help, k.QuitQ}
+		return []key.Binding{k.Down, openHelp(k, "show turn"), leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
 	case focusSettings:
-		return []key.Binding{k.Down, k.Inc, k.Toggle, k.Clear, leaveHelp(k, "results"), k.Help, k.QuitQ}
+		return []key.Binding{k.Down, k.Inc, k.Toggle, k.Clear, leaveHelp(k, "results"), k.QuitQ, k.Help}
 	}
 	return []key.Binding{k.Help, k.Quit}
 }

@@ -92,7 +92,7 @@ func Compare(old, new Report) Diff {
 			OldRank: oc.FirstRelevantRank, NewRank: nc.FirstRelevantRank,
 			DeltaRR: nc.ReciprocalRank - oc.ReciprocalRank, DeltaNDCG: nc.NDCG - oc.NDCG,
 			DeltaTotalMS: nc.Latency.TotalMS - oc.Latency.TotalMS,
-			Regression: oc.IsHit() && !nc.IsHit(), Fixed: !oc.IsHit() && nc.IsHit(),
+			Regression:   oc.IsHit() && !nc.IsHit(), Fixed: !oc.IsHit() && nc.IsHit(),
 		}
 		if cd.Regression {
 			d.Regressions = append(d.Regressions, nc.ID)

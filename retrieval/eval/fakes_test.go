@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -123,30 +124,14 @@ var errStore = errors.New("store exploded")
 // chunk is a demo-shaped chunk of doc (e.g. "module-1-ros2/01-what-is-ros2.md").
 func chunk(id, doc, section, text string, score float64) retrieval.ScoredChunk {
 	module, chapter := "", ""
-	if i := indexByte(doc, '/'); i >= 0 {
+	if i := strings.IndexByte(doc, '/'); i >= 0 {
 		module = doc[:i]
-		chapter = retrieval.StripNumberPrefix(trimExt(doc[i+1:]))
+		chapter = retrieval.StripNumberPrefix(strings.TrimSuffix(doc[i+1:], ".md"))
 	}
 	return retrieval.ScoredChunk{Score: score, Chunk: retrieval.Chunk{
 		ID: id, Text: text, DocPath: "docs/" + doc, Title: "T " + id, Section: section,
 		Module: module, Chapter: chapter,
 	}}
-}
-
-func indexByte(s string, b byte) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == b {
-			return i
-		}
-	}
-	return -1
-}
-
-func trimExt(s string) string {
-	if len(s) > 3 && s[len(s)-3:] == ".md" {
-		return s[:len(s)-3]
-	}
-	return s
 }
 
 func f64(v float64) *float64 { return &v }

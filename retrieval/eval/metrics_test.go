@@ -125,4 +125,3 @@ func TestPercentileNearestRank(t *testing.T) {
 		t.Error("no values: want 0")
 	}
 }
-

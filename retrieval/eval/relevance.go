@@ -127,7 +127,7 @@ func matchDocPath(have, want string) bool {
 		return false
 	}
 	if strings.HasSuffix(want, "/") {
-		return strings.HasPrefix(normDocPath(have)+"/", normDocPath(want)+"/")
+		return strings.HasPrefix(normDocPath(have)+"/", strings.TrimSuffix(normDocPath(want), "/")+"/")
 	}
 	return normDocPath(have) == normDocPath(want)
 }

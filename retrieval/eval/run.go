@@ -320,9 +320,11 @@ func Evaluate(c Case, q retrieval.Query, res retrieval.Result) CaseResult {
 		if c.Expect.MaxScore != nil {
 			limit, what = *c.Expect.MaxScore, "max_score"
 		}
-		for _, h := range kept {
+		// Judged on every top-k score, kept or cut by the run threshold:
+		// max_score stands on its own.
+		for _, h := range cr.Hits {
 			if h.Score >= limit {
-				fail = append(fail, fmt.Sprintf("no-answer: #%d scored %.3f, reaching %s %.3f (%s)", h.Rank, h.Score, what, limit, hitName(h)))
+				fail = append(fail, fmt.Sprintf("no-answer: %s scored %.3f, reaching %s %.3f", hitResultName(h), h.Score, what, limit))
 				break
 			}
 		}
@@ -343,7 +345,7 @@ func Evaluate(c Case, q retrieval.Query, res retrieval.Result) CaseResult {
 		}
 	}
 	if max := c.Expect.MaxLatencyMS; max > 0 && cr.Latency.TotalMS > max {
-		fail = append(fail, fmt.Sprintf("latency %.1f ms is above max_latency_ms %.0f", cr.Latency.TotalMS, max))
+		fail = append(fail, fmt.Sprintf("latency %.1f ms is above max_latency_ms %g", cr.Latency.TotalMS, max))
 	}
 	switch {
 	case len(fail) > 0:
@@ -416,6 +418,20 @@ func hitName(h retrieval.Hit) string {
 		return u
 	}
 	return h.Chunk.ID
+}
+
+func hitResultName(h HitResult) string {
+	name := h.DocPath
+	if name == "" {
+		name = h.URL
+	}
+	if name == "" {
+		name = h.ChunkID
+	}
+	if h.Rank > 0 {
+		return fmt.Sprintf("#%d %s", h.Rank, name)
+	}
+	return name + " (cut by the threshold)"
 }
 
 func topText(kept []retrieval.Hit) string {

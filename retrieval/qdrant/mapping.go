@@ -166,6 +166,10 @@ func (m Mapping) Decode(id string, payload map[string]*qc.Value) retrieval.Chunk
 // decode also reports which payload path fed each field.
 func (m Mapping) decode(id string, payload map[string]*qc.Value) (retrieval.Chunk, map[string]string) {
 	c := retrieval.Chunk{ID: id}
+	parents := nestedKeys(payload)
+	lookup := func(payload map[string]*qc.Value, key string) (*qc.Value, string) {
+		return lookupIn(payload, parents, key)
+	}
 	used := make(map[string]string, 16) // field -> path
 	claimed := make(map[string]bool, 16)
 	str := func(field string, dst *string) {
@@ -235,10 +239,22 @@ func (m Mapping) decode(id string, payload map[string]*qc.Value) (retrieval.Chun
 	return c, used
 }
 
-// lookup finds key in payload: a dotted path is followed through nested
+// nestedKeys lists the payload's object-valued keys, sorted, for lookupIn.
+func nestedKeys(payload map[string]*qc.Value) []string {
+	var parents []string
+	for k, v := range payload {
+		if v.GetStructValue() != nil {
+			parents = append(parents, k)
+		}
+	}
+	sort.Strings(parents)
+	return parents
+}
+
+// lookupIn finds key in payload: a dotted path is followed through nested
 // objects; a plain key is looked for at the top level first, then one level
-// down in nested objects (sorted by name, for a stable choice).
-func lookup(payload map[string]*qc.Value, key string) (*qc.Value, string) {
+// down in the nested objects parents (sorted, for a stable choice).
+func lookupIn(payload map[string]*qc.Value, parents []string, key string) (*qc.Value, string) {
 	if v, ok := payload[key]; ok && !isNull(v) {
 		return v, key
 	}
@@ -261,13 +277,6 @@ func lookup(payload map[string]*qc.Value, key string) (*qc.Value, string) {
 		}
 		return nil, ""
 	}
-	var parents []string
-	for k, v := range payload {
-		if v.GetStructValue() != nil {
-			parents = append(parents, k)
-		}
-	}
-	sort.Strings(parents)
 	for _, p := range parents {
 		if v, ok := payload[p].GetStructValue().GetFields()[key]; ok && !isNull(v) {
 			return v, p + "." + key

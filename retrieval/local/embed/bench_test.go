@@ -121,3 +121,16 @@ func dot4(a, b []float32) float32 {
 	}
 	return s0 + s1 + s2 + s3
 }
+
+// BenchmarkIndex2000 fits a model on 2,000 chunks and embeds them all, the
+// start-up cost of a local index larger than the exact projection's limit.
+func BenchmarkIndex2000(b *testing.B) {
+	docs := syntheticDocs(2000, 200)
+	ctx := context.Background()
+	for b.Loop() {
+		m := New(docs)
+		if _, err := m.Embed(ctx, docs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

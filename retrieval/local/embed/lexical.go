@@ -67,10 +67,63 @@ type feature struct {
 	w   float32
 }
 
-// posting is a feature's weight in one pivot document of the projection.
-type posting struct {
-	pivot int32
-	w     float32
+// invIndex is an inverted index of sparse vectors in compressed rows: for
+// the feature with id i, vectors vec[start[i]:start[i+1]] have the weights
+// w[start[i]:start[i+1]].
+type invIndex struct {
+	ids   map[uint64]int32
+	start []int32
+	vec   []int32
+	w     []float32
+}
+
+func newInvIndex(vecs [][]feature) *invIndex {
+	ix := &invIndex{ids: make(map[uint64]int32)}
+	var counts []int32
+	total := 0
+	for _, v := range vecs {
+		for _, f := range v {
+			id, ok := ix.ids[f.key]
+			if !ok {
+				id = int32(len(counts))
+				ix.ids[f.key] = id
+				counts = append(counts, 0)
+			}
+			counts[id]++
+			total++
+		}
+	}
+	ix.start = make([]int32, len(counts)+1)
+	for i, c := range counts {
+		ix.start[i+1] = ix.start[i] + c
+	}
+	ix.vec = make([]int32, total)
+	ix.w = make([]float32, total)
+	next := append([]int32(nil), ix.start[:len(counts)]...)
+	for i, v := range vecs {
+		for _, f := range v {
+			id := ix.ids[f.key]
+			ix.vec[next[id]] = int32(i)
+			ix.w[next[id]] = f.w
+			next[id]++
+		}
+	}
+	return ix
+}
+
+// addProducts adds to out[i] the dot product of x with indexed vector i.
+func (ix *invIndex) addProducts(x []feature, out []float64) {
+	for _, f := range x {
+		id, ok := ix.ids[f.key]
+		if !ok {
+			continue
+		}
+		lo, hi := ix.start[id], ix.start[id+1]
+		fw := float64(f.w)
+		for k, v := range ix.vec[lo:hi] {
+			out[v] += fw * float64(ix.w[int(lo)+k])
+		}
+	}
 }
 
 // projection splits a lexical vector x into its part in the span of some
@@ -91,11 +144,11 @@ type posting struct {
 // With A the pivots' unit TF-IDF vectors as rows: coordinates y = L^-1 A x,
 // rest (I-P) x = x - A^T L^-T y, hashed as hash(x) - hash(A^T) L^-T y.
 type projection struct {
-	rank     int
-	restDim  int                  // hashed rest buckets, 0 if every document is a pivot
-	l        []float64            // rank x rank lower-triangular factor, row-major
-	postings map[uint64][]posting // feature -> weights in the pivot documents
-	hashed   []float32            // rank x restDim: the pivots' hashed vectors
+	rank    int
+	restDim int       // hashed rest buckets, 0 if every document is a pivot
+	l       []float64 // rank x rank lower-triangular factor, row-major
+	pivots  *invIndex // the pivots' unit TF-IDF vectors
+	hashed  []float32 // rank x restDim: the pivots' hashed vectors
 }
 
 // pivotTolerance is the squared norm of a document's rest under which it
@@ -130,11 +183,6 @@ func (m *Model) fitLexical(docs [][]token) {
 func (m *Model) fitProjection(docs [][]token) *projection {
 	n := len(docs)
 	vecs := make([][]feature, n)
-	type docPosting struct {
-		doc int32
-		w   float32
-	}
-	inv := make(map[uint64][]docPosting)
 	for i, d := range docs {
 		v := m.features(d)
 		var ss float64
@@ -148,17 +196,9 @@ func (m *Model) fitProjection(docs [][]token) *projection {
 			}
 		}
 		vecs[i] = v
-		for _, f := range v {
-			inv[f.key] = append(inv[f.key], docPosting{int32(i), f.w})
-		}
 	}
-	gramColumn := func(p int, col []float64) {
-		for _, f := range vecs[p] {
-			for _, q := range inv[f.key] {
-				col[q.doc] += float64(f.w) * float64(q.w)
-			}
-		}
-	}
+	all := newInvIndex(vecs)
+	gramColumn := func(p int, col []float64) { all.addProducts(vecs[p], col) }
 	diag := make([]float64, n)
 	for i, v := range vecs {
 		for _, f := range v {
@@ -177,20 +217,19 @@ func (m *Model) fitProjection(docs [][]token) *projection {
 	}
 	r := len(piv)
 	p := &projection{
-		rank:     r,
-		restDim:  restDim,
-		l:        l,
-		postings: make(map[uint64][]posting),
-		hashed:   make([]float32, r*restDim),
+		rank:    r,
+		restDim: restDim,
+		l:       l,
+		hashed:  make([]float32, r*restDim),
 	}
+	pivVecs := make([][]feature, r)
 	for k, d := range piv {
-		for _, f := range vecs[d] {
-			p.postings[f.key] = append(p.postings[f.key], posting{int32(k), f.w})
-		}
+		pivVecs[k] = vecs[d]
 		if restDim > 0 {
 			hashInto(p.hashed[k*restDim:(k+1)*restDim], vecs[d], 1)
 		}
 	}
+	p.pivots = newInvIndex(pivVecs)
 	return p
 }
 
@@ -307,11 +346,7 @@ func (m *Model) lexicalVector(toks []token, dst []float32) {
 	}
 	r := p.rank
 	y := make([]float64, r)
-	for _, f := range feats {
-		for _, ps := range p.postings[f.key] {
-			y[ps.pivot] += float64(f.w) * float64(ps.w)
-		}
-	}
+	p.pivots.addProducts(feats, y)
 	// Forward substitution, L y = A x.
 	for i := 0; i < r; i++ {
 		s := y[i]

@@ -3,9 +3,9 @@ package embed
 import (
 	"context"
 	"math"
-	"path/filepath"
-	"runtime"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -272,6 +272,37 @@ func TestRetrievalDevCorpus(t *testing.T) {
 	}
 }
 
+// TestScoreRanges reports the scores a user sees and checks that questions
+// about things the corpus never mentions score below typical on-topic hits.
+func TestScoreRanges(t *testing.T) {
+	docs, queries := devCorpus()
+	r := newModelRanker(t, docs, defaultConfig())
+	var right []float64
+	for _, q := range queries {
+		right = append(right, float64(r.scores(q.q)[q.doc]))
+	}
+	sort.Float64s(right)
+	offTopic := []string{
+		"How do I bake sourdough bread at home?",
+		"Who won the football world cup in 1998?",
+		"What is the capital of France?",
+		"Which wine goes well with fish?",
+	}
+	var worst float64
+	for _, q := range offTopic {
+		s := r.scores(q)
+		top := float64(s[order(s)[0]])
+		t.Logf("off-topic %q: top score %.3f", q, top)
+		worst = max(worst, top)
+	}
+	median := right[len(right)/2]
+	t.Logf("score of the right chunk: min %.3f, quartiles %.3f %.3f %.3f, max %.3f",
+		right[0], right[len(right)/4], median, right[3*len(right)/4], right[len(right)-1])
+	if median <= worst {
+		t.Errorf("median score of the right chunk %.3f is not above the best off-topic score %.3f", median, worst)
+	}
+}
+
 // TestTuning compares configurations on both corpora. It only runs with
 // RAGSCOPE_EMBED_TUNE=1; it guided the choice of defaultConfig.
 func TestTuning(t *testing.T) {
@@ -320,7 +351,11 @@ func TestTuning(t *testing.T) {
 // the robotics corpus. Tuning only.
 func goDocParagraphs(t testing.TB, n int) []string {
 	t.Helper()
-	root := filepath.Join(runtime.GOROOT(), "src")
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
+	root := filepath.Join(strings.TrimSpace(string(goroot)), "src")
 	var out []string
 	for _, dir := range []string{"net/http", "os", "io", "context", "sync", "encoding/json", "text/template", "go/ast", "database/sql", "crypto/tls", "image", "math/big", "runtime", "testing"} {
 		files, _ := filepath.Glob(filepath.Join(root, dir, "*.go"))

@@ -45,7 +45,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"sort"
 	"strings"
 )
 
@@ -89,7 +88,6 @@ func run(inPath, outPath, extraPath string, n int) error {
 	if err := json.Unmarshal(raw, &src); err != nil {
 		return fmt.Errorf("parse input: %w", err)
 	}
-	raw = nil
 	if src.Dimensions <= 0 || len(src.Words) == 0 {
 		return errors.New("input has no words or no dimensions")
 	}
@@ -203,7 +201,6 @@ func quantise(word string, rank uint32, raw json.RawMessage, dim int) (entry, er
 }
 
 func write(path string, entries []entry, dim int) error {
-	sort.SliceStable(entries, func(i, j int) bool { return entries[i].rank < entries[j].rank })
 	var buf bytes.Buffer
 	buf.WriteString(magic)
 	le := binary.LittleEndian

@@ -1,0 +1,48 @@
+// Command fakeserve runs the in-process Qdrant (gRPC) and Cohere (/v2/embed)
+// test servers on loopback until interrupted, and prints the environment
+// that points ragscope at them. It is for trying the Qdrant backend by hand
+// and for screenshots on a machine with no network:
+//
+//	go run ./retrieval/qdrant/qdranttest/fakeserve
+//	# then, in another shell, paste the printed exports and run ragscope
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/qdrant/qdranttest"
+)
+
+func main() {
+	embedLatency := flag.Duration("embed-latency", 0, "latency of each Cohere call")
+	searchLatency := flag.Duration("search-latency", 0, "latency of each Qdrant call")
+	flag.Parse()
+
+	const qdrantKey, cohereKey = "fake-qdrant-key", "fake-cohere-key"
+	qs, err := qdranttest.Start(qdranttest.Options{APIKey: qdrantKey, Latency: *searchLatency})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fakeserve:", err)
+		os.Exit(1)
+	}
+	defer qs.Close()
+	qs.AddCollection(qdranttest.TextbookA())
+	qs.AddCollection(qdranttest.TextbookB())
+	co := coheretest.NewServer(cohereKey)
+	defer co.Close()
+	co.SetLatency(*embedLatency)
+
+	fmt.Printf("export QDRANT_URL=%s\n", qs.URL())
+	fmt.Printf("export QDRANT_API_KEY=%s\n", qdrantKey)
+	fmt.Printf("export QDRANT_COLLECTION=%s   # or %s (nested LangChain-style payload)\n", qdranttest.CollectionA, qdranttest.CollectionB)
+	fmt.Printf("export COHERE_API_KEY=%s\n", cohereKey)
+	fmt.Printf("export COHERE_BASE_URL=%s\n", co.URL)
+	fmt.Fprintln(os.Stderr, "serving on loopback; Ctrl+C to stop")
+
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	<-sig
+}

@@ -1,0 +1,115 @@
+package ui
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+
+	"ragscope/retrieval"
+)
+
+// TestGolden snapshots View() at fixed sizes with colours off; regenerate
+// with: go test ./ui -run TestGolden -update
+func TestGolden(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.ANSI256) })
+
+	enter := tea.KeyMsg{Type: tea.KeyEnter}
+	esc := tea.KeyMsg{Type: tea.KeyEsc}
+	tests := []struct {
+		name  string
+		w, h  int
+		err   error
+		steps func(t *testing.T, tm *teatest.TestModel)
+		wait  string
+	}{
+		{name: "first_screen", w: 120, h: 40, wait: "Ready."},
+		{name: "results", w: 120, h: 40, wait: "unit of computation", steps: func(t *testing.T, tm *teatest.TestModel) {
+			tm.Type("How do nodes talk?")
+			tm.Send(enter)
+		}},
+		{name: "detail", w: 100, h: 30, wait: "explains services", steps: func(t *testing.T, tm *teatest.TestModel) {
+			tm.Type("How do nodes talk?")
+			tm.Send(enter)
+			waitFor(t, tm, "3 results")
+			tm.Send(esc)
+			tm.Type("j")
+			tm.Send(enter)
+		}},
+		{name: "context", w: 120, h: 40, wait: "Grounded context", steps: func(t *testing.T, tm *teatest.TestModel) {
+			tm.Type("How do nodes talk?")
+			tm.Send(enter)
+			waitFor(t, tm, "3 results")
+			tm.Send(esc)
+			tm.Type("c")
+		}},
+		{name: "left_out_and_settings", w: 120, h: 40, wait: "show hits left out", steps: func(t *testing.T, tm *teatest.TestModel) {
+			tm.Type("How do nodes talk?")
+			tm.Send(enter)
+			waitFor(t, tm, "3 results")
+			tm.Send(esc)
+			tm.Type("xs")
+		}},
+		{name: "selected_text", w: 120, h: 40, wait: "Grounded context (selected text)", steps: func(t *testing.T, tm *teatest.TestModel) {
+			tm.Type("What does DDS do?")
+			tm.Send(tea.KeyMsg{Type: tea.KeyCtrlT})
+			tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Paste: true, Runes: []rune("ROS 2 uses DDS as its middleware.\nNodes discover each other on the same domain ID.\n\nQoS profiles decide reliability.")})
+			tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+			tm.Type("docs/module-1-ros2/what-is-ros2.md")
+			tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+			tm.Type("DDS")
+			tm.Send(enter)
+			waitFor(t, tm, "1 result")
+			tm.Send(esc)
+			tm.Type("c")
+		}},
+		{name: "error", w: 120, h: 40, err: fmt.Errorf("%w: no Cohere API key: set COHERE_API_KEY (or CO_API_KEY) to embed questions", retrieval.ErrConfig), wait: "COHERE_API_KEY", steps: func(t *testing.T, tm *teatest.TestModel) {
+			tm.Type("How do nodes talk?")
+			tm.Send(enter)
+		}},
+		{name: "small_window", w: 50, h: 12, wait: "too small"},
+		{name: "narrow", w: 70, h: 20, wait: "3 results", steps: func(t *testing.T, tm *teatest.TestModel) {
+			tm.Type("How do nodes talk?")
+			tm.Send(enter)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeRetriever{err: tt.err}
+			opts, _ := testOptions(f)
+			tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(tt.w, tt.h))
+			waitFor(t, tm, "ragscope")
+			if tt.steps != nil {
+				tt.steps(t, tm)
+			}
+			waitFor(t, tm, tt.wait)
+			// Let the last messages (renders, link states) land.
+			time.Sleep(50 * time.Millisecond)
+			if err := tm.Quit(); err != nil {
+				t.Fatal(err)
+			}
+			fm := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(Model)
+			view := fm.View()
+			if strings.Contains(view, "\x1b") {
+				t.Fatal("escape sequences in an ASCII-profile view")
+			}
+			golden.RequireEqual(t, []byte(view))
+		})
+	}
+}
+
+// waitFor waits until the program's new output shows s.
+func waitFor(t testing.TB, tm *teatest.TestModel, s string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte(s))
+	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}

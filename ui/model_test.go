@@ -1,0 +1,413 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"ragscope/retrieval"
+)
+
+func TestQueryShowsResultsDetailAndContext(t *testing.T) {
+	f := &fakeRetriever{}
+	opts, _ := testOptions(f)
+	m := sized(t, opts, 120, 40)
+	m = ask(t, m, "How do nodes talk?")
+	if m.Running() {
+		t.Fatal("still running after the reply")
+	}
+	q := f.last()
+	if q.Question != "How do nodes talk?" || q.TopK != 5 || q.Threshold != 0.55 || q.Mode != retrieval.ModeNormal {
+		t.Fatalf("query = %+v", q)
+	}
+	if got := len(m.results.items); got != 3 {
+		t.Fatalf("items = %d, want 3 (1 duplicate and 1 below the threshold hidden)", got)
+	}
+	for _, want := range []string{"3 results", "2 left out", "embed 12.3 ms", "search 4.5 ms", "total 17.0 ms"} {
+		if !strings.Contains(m.Status(), want) {
+			t.Errorf("status %q lacks %q", m.Status(), want)
+		}
+	}
+	if !m.detail.has || m.detail.item.Hit.Chunk.ID != "chunk-00" {
+		t.Fatalf("detail shows %+v", m.detail.item.Hit.Chunk.ID)
+	}
+	if _, ok := m.detail.cache[m.detail.key()]; !ok {
+		t.Fatal("chunk was not rendered into the cache")
+	}
+	if !strings.Contains(m.ctxPane.g.Context, "[Source 1: Nodes and Topics - Overview]") {
+		t.Fatalf("context = %q", m.ctxPane.g.Context)
+	}
+	if len(m.turns.turns) != 1 {
+		t.Fatalf("turns = %d", len(m.turns.turns))
+	}
+	if m.backend.Points != 42 || m.settings.facets["module"] == nil {
+		t.Fatalf("stats not applied: points %d facets %v", m.backend.Points, m.settings.facets)
+	}
+}
+
+func TestStaleReplyIsDropped(t *testing.T) {
+	f := &fakeRetriever{}
+	opts, _ := testOptions(f)
+	m := sized(t, opts, 120, 40)
+	m = feed(t, m, typeText("first")...)
+	next, _ := m.Update(keyType(tea.KeyEnter)) // seq 1, reply not delivered
+	m = next.(Model)
+	next, _ = m.Update(keyType(tea.KeyEnter)) // seq 2
+	m = next.(Model)
+	stale := resultMsg{Seq: 1, Query: retrieval.Query{Question: "first"}, Result: retrieval.Result{Hits: []retrieval.Hit{{Rank: 1, Score: 0.9, Chunk: retrieval.Chunk{ID: "stale"}}}}}
+	m = feed(t, m, stale)
+	if !m.Running() {
+		t.Fatal("a stale reply ended the running query")
+	}
+	if len(m.turns.turns) != 0 || len(m.results.items) != 0 {
+		t.Fatal("a stale reply was shown")
+	}
+	fresh := resultMsg{Seq: 2, Query: retrieval.Query{Question: "first"}, Result: retrieval.Result{Hits: []retrieval.Hit{{Rank: 1, Score: 0.8, Chunk: retrieval.Chunk{ID: "fresh"}}}}}
+	m = feed(t, m, fresh)
+	if m.Running() || len(m.results.items) != 1 || m.results.items[0].Hit.Chunk.ID != "fresh" {
+		t.Fatalf("fresh reply not shown: running=%v items=%v", m.Running(), m.results.items)
+	}
+}
+
+func TestNewQueryCancelsTheOldOne(t *testing.T) {
+	f := &fakeRetriever{block: true}
+	opts, _ := testOptions(f)
+	m := sized(t, opts, 120, 40)
+	m = feed(t, m, typeText("slow")...)
+	next, first := m.Update(keyType(tea.KeyEnter))
+	m = next.(Model)
+	next, _ = m.Update(keyType(tea.KeyEnter))
+	m = next.(Model)
+	// The first command's context is cancelled: it returns at once.
+	done := make(chan []tea.Msg, 1)
+	go func() { done <- runCmd(t, first) }()
+	var msgs []tea.Msg
+	select {
+	case msgs = <-done:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the first retrieval was not cancelled")
+	}
+	var got *resultMsg
+	for _, msg := range msgs {
+		if r, ok := msg.(resultMsg); ok {
+			got = &r
+		}
+	}
+	if got == nil || got.Seq != 1 || !errors.Is(got.Err, context.Canceled) {
+		t.Fatalf("first reply = %+v", got)
+	}
+	m = feed(t, m, *got)
+	if !m.Running() || strings.Contains(m.Status(), "Cancelled") {
+		t.Fatalf("the cancelled reply disturbed the live query: %q", m.Status())
+	}
+	m.stop()
+}
+
+func TestErrorsShowInStatusAndTUIStaysUsable(t *testing.T) {
+	f := &fakeRetriever{err: fmt.Errorf("%w: no Cohere API key: set COHERE_API_KEY (or CO_API_KEY) to embed questions", retrieval.ErrConfig)}
+	opts, _ := testOptions(f)
+	m := sized(t, opts, 120, 40)
+	m = ask(t, m, "what is ros?")
+	if m.statusKind != statusErr || !strings.Contains(m.Status(), "COHERE_API_KEY") {
+		t.Fatalf("status = %q", m.Status())
+	}
+	if strings.Contains(m.Status(), "configuration error") {
+		t.Fatalf("status repeats the sentinel: %q", m.Status())
+	}
+	f.mu.Lock()
+	f.err = fmt.Errorf("search: %w: dial tcp: connection refused", retrieval.ErrUnavailable)
+	f.mu.Unlock()
+	m = feed(t, m, keyType(tea.KeyEnter))
+	if !strings.Contains(m.Status(), "Backend unreachable") {
+		t.Fatalf("status = %q", m.Status())
+	}
+	f.mu.Lock()
+	f.err = nil
+	f.mu.Unlock()
+	m = feed(t, m, keyType(tea.KeyEnter))
+	if m.statusKind != statusOK || len(m.results.items) == 0 {
+		t.Fatalf("recovery failed: %q", m.Status())
+	}
+	// Validation errors never reach the retriever.
+	n := len(f.queries)
+	m = feed(t, m, tea.KeyMsg{Type: tea.KeyCtrlU})
+	m = feed(t, m, keyType(tea.KeyEnter))
+	if len(f.queries) != n || !strings.Contains(m.Status(), "Query cannot be empty") {
+		t.Fatalf("empty question: %d queries, status %q", len(f.queries), m.Status())
+	}
+}
+
+func TestLettersAreTextWhileTyping(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	m := sized(t, opts, 120, 40)
+	next, cmd := m.Update(keyRunes("q"))
+	m = next.(Model)
+	for _, msg := range runCmd(t, cmd) {
+		if _, ok := msg.(tea.QuitMsg); ok {
+			t.Fatal("q quit while typing")
+		}
+	}
+	m = feed(t, m, typeText("ysxtc?")...)
+	if got := m.query.Value(); got != "qysxtc?" {
+		t.Fatalf("query = %q", got)
+	}
+	if h := m.helpView(); strings.Contains(h, "q quit") || !strings.Contains(h, "ctrl+c quit") {
+		t.Fatalf("help while typing = %q", h)
+	}
+	m = feed(t, m, keyType(tea.KeyEsc))
+	if m.Focus() != "results" {
+		t.Fatalf("esc focus = %s", m.Focus())
+	}
+	if h := m.helpView(); !strings.Contains(h, "q quit") {
+		t.Fatalf("help outside input = %q", h)
+	}
+	_, cmd = m.Update(keyRunes("q"))
+	quit := false
+	for _, msg := range runCmd(t, cmd) {
+		_, quit = msg.(tea.QuitMsg)
+	}
+	if !quit {
+		t.Fatal("q outside the input did not quit")
+	}
+	_, cmd = sized(t, opts, 120, 40).Update(tea.KeyMsg{Type: tea.KeyCtrlC})
+	if msgs := runCmd(t, cmd); len(msgs) != 1 {
+		t.Fatal("ctrl+c did not quit from the input")
+	}
+}
+
+func TestFocusCycle(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	m := sized(t, opts, 120, 40)
+	var seen []string
+	for i := 0; i < 5; i++ {
+		m = feed(t, m, keyType(tea.KeyTab))
+		seen = append(seen, m.Focus())
+	}
+	if got := strings.Join(seen, ","); got != "results,detail,context,turns,query" {
+		t.Fatalf("tab order = %s", got)
+	}
+	m = feed(t, m, keyType(tea.KeyShiftTab))
+	if m.Focus() != "turns" {
+		t.Fatalf("shift+tab = %s", m.Focus())
+	}
+}
+
+func TestSettingsChangeReruns(t *testing.T) {
+	f := &fakeRetriever{}
+	opts, _ := testOptions(f)
+	m := sized(t, opts, 120, 40)
+	m = ask(t, m, "nodes")
+	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("s"))
+	if m.Focus() != "settings" {
+		t.Fatalf("focus = %s", m.Focus())
+	}
+	// top_k 5 -> 6: the debounced re-run is a tick; fire it by hand.
+	next, cmd := m.Update(keyRunes("l"))
+	m = next.(Model)
+	m = feed(t, m, runCmd(t, cmd)...)
+	if m.params.TopK != 6 {
+		t.Fatalf("top_k = %d", m.params.TopK)
+	}
+	m = feed(t, m, rerunMsg{Seq: m.rerunSeq - 1}) // stale debounce: ignored
+	if f.last().TopK != 5 {
+		t.Fatal("a stale debounce re-ran")
+	}
+	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
+	if q := f.last(); q.TopK != 6 || q.Question != "nodes" {
+		t.Fatalf("re-run query = %+v", q)
+	}
+	// Filter: go to the module row, pick the second value, toggle it.
+	m = feed(t, m, keyRunes("j"), keyRunes("j"), keyRunes("j"), keyRunes("j"), keyRunes("l"), keyType(tea.KeySpace))
+	if got := m.params.Filters.Modules; len(got) != 1 || got[0] != "module-2-simulation" {
+		t.Fatalf("module filter = %v", got)
+	}
+	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
+	if q := f.last(); len(q.Filters.Modules) != 1 {
+		t.Fatalf("filter not applied: %+v", q.Filters)
+	}
+	for _, it := range m.results.items {
+		if it.Hit.Chunk.Module != "module-2-simulation" {
+			t.Fatalf("unfiltered hit %s", it.Hit.Chunk.ID)
+		}
+	}
+	// Show left-out hits, greyed with their reason.
+	m = feed(t, m, keyType(tea.KeyBackspace), keyRunes("x"))
+	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
+	labels := []string{}
+	for _, it := range m.results.items {
+		if it.Dropped {
+			labels = append(labels, it.Label)
+		}
+	}
+	if got := strings.Join(labels, ","); got != "duplicate of #1,below 0.55,below 0.55" {
+		t.Fatalf("dropped labels = %q; filters %v show %v items %d", got, m.params.Filters, m.showDropped, len(m.results.items))
+	}
+}
+
+func TestSelectedTextModeWithLargePaste(t *testing.T) {
+	f := &fakeRetriever{}
+	opts, _ := testOptions(f)
+	m := sized(t, opts, 120, 40)
+	m = feed(t, m, typeText("Summarise this")...)
+	m = feed(t, m, tea.KeyMsg{Type: tea.KeyCtrlT})
+	if m.mode != retrieval.ModeSelectedText || m.Focus() != "selection" {
+		t.Fatalf("mode %s focus %s", m.mode, m.Focus())
+	}
+	para := strings.Repeat("ROS 2 nodes exchange messages over DDS topics; QoS decides reliability. ", 14) + "\n\n"
+	big := strings.Repeat(para, 100*1024/len(para)+1)[:100*1024]
+	// Time Update and View alone (the harness waits on blink ticks).
+	start := time.Now()
+	next, _ := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(big), Paste: true})
+	m = next.(Model)
+	_ = m.View()
+	pasteTook := time.Since(start)
+	start = time.Now()
+	next, _ = m.Update(keyRunes("!"))
+	m = next.(Model)
+	_ = m.View()
+	keyTook := time.Since(start)
+	t.Logf("100 KB paste: %v; next key + view: %v", pasteTook, keyTook)
+	if keyTook > 30*time.Millisecond {
+		t.Errorf("typing after a 100 KB paste took %v", keyTook)
+	}
+	if m.sel.Chars() < 100*1024 {
+		t.Fatalf("selection has %d chars", m.sel.Chars())
+	}
+	m = feed(t, m, keyType(tea.KeyTab), typeText("docs/intro.md")[0])
+	m = feed(t, m, typeText("ocs/intro.md")...)
+	m = feed(t, m, keyType(tea.KeyTab))
+	m = feed(t, m, typeText("Why")...)
+	m = feed(t, m, keyType(tea.KeyEnter))
+	q := f.last()
+	if q.Mode != retrieval.ModeSelectedText || len(q.SelectedText) != 100*1024+1 || q.SourceDocPath != "docs/intro.md" || q.SourceSection != "Why" {
+		t.Fatalf("query: mode %s, %d chars, doc %q, section %q", q.Mode, len(q.SelectedText), q.SourceDocPath, q.SourceSection)
+	}
+	if m.ctxPane.g.Instruction != retrieval.InstructionSelectedText || len(m.results.items) != 1 || m.results.items[0].Hit.Chunk.ID != "selection" {
+		t.Fatal("selection result not shown")
+	}
+	start = time.Now()
+	_ = m.View()
+	t.Logf("view with a 100 KB selection result: %v", time.Since(start))
+}
+
+func TestHistoryRecall(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	opts.HistoryFile = t.TempDir() + "/history"
+	m := sized(t, opts, 120, 40)
+	m = feed(t, m, historyLoadedMsg{Entries: []string{"old one", "old two"}})
+	m = ask(t, m, "new")
+	m = feed(t, m, tea.KeyMsg{Type: tea.KeyCtrlU}, typeText("draft")[0])
+	up, down := keyType(tea.KeyUp), keyType(tea.KeyDown)
+	want := []string{"new", "old two", "old one", "old one"}
+	for i, w := range want {
+		m = feed(t, m, up)
+		if got := m.query.Value(); got != w {
+			t.Fatalf("up #%d = %q, want %q", i+1, got, w)
+		}
+	}
+	m = feed(t, m, down, down, down)
+	if got := m.query.Value(); got != "d" {
+		t.Fatalf("back to draft = %q", got)
+	}
+	// The question was stored in the history file.
+	m2 := New(opts)
+	for _, msg := range runCmd(t, m2.Init()) {
+		if h, ok := msg.(historyLoadedMsg); ok && (len(h.Entries) != 1 || h.Entries[0] != "new") {
+			t.Fatalf("history file = %q, %v", h.Entries, h.Err)
+		}
+	}
+}
+
+func TestCopyAndOpen(t *testing.T) {
+	opts, copied := testOptions(&fakeRetriever{})
+	var opened []string
+	opts.OpenURL = func(u string) error { opened = append(opened, u); return nil }
+	m := sized(t, opts, 120, 40)
+	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("y"))
+	if len(*copied) != 0 || m.statusKind != statusErr {
+		t.Fatal("copied with no result")
+	}
+	m = feed(t, m, keyRunes("/"))
+	m = ask(t, m, "nodes")
+	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("j"), keyRunes("y"), keyRunes("Y"), keyRunes("o"))
+	if len(*copied) != 2 || (*copied)[0] != "https://book.example.org/docs/module-2-simulation/services#overview" {
+		t.Fatalf("copied = %q", *copied)
+	}
+	if !strings.HasPrefix((*copied)[1], retrieval.InstructionNormal+"\n\n[Source 1:") {
+		t.Fatalf("context copy = %q", (*copied)[1][:80])
+	}
+	if len(opened) != 1 || opened[0] != (*copied)[0] {
+		t.Fatalf("opened = %q", opened)
+	}
+}
+
+func TestLinkStatesArrive(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	opts.LinkStatus = func(_ context.Context, u string) (LinkStatus, error) {
+		if strings.Contains(u, "services") {
+			return LinkStatus{State: LinkAnchorMissing}, nil
+		}
+		return LinkStatus{State: LinkOK}, nil
+	}
+	m := sized(t, opts, 120, 40)
+	m = ask(t, m, "nodes")
+	if len(m.links) == 0 {
+		t.Fatal("no link states")
+	}
+	for u, st := range m.links {
+		if st.State == "" {
+			t.Fatalf("%s still pending", u)
+		}
+	}
+	if v := m.View(); !strings.Contains(v, "✗ anchor missing") {
+		t.Fatalf("link state not drawn")
+	}
+}
+
+func TestTurnsCompare(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	m := sized(t, opts, 120, 40)
+	m = ask(t, m, "nodes")
+	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("s"), keyRunes("l"), keyRunes("l"))
+	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
+	m = feed(t, m, keyRunes("t"))
+	if len(m.turns.turns) != 2 || m.turns.current != 1 || m.turns.cursor != 0 {
+		t.Fatalf("turns %d current %d cursor %d", len(m.turns.turns), m.turns.current, m.turns.cursor)
+	}
+	v := m.View()
+	if !strings.Contains(v, "top_k 5→7") || !strings.Contains(v, "#2 (on show) against #1") {
+		t.Fatalf("compare view:\n%s", v)
+	}
+	m = feed(t, m, keyType(tea.KeyEnter))
+	if m.turns.current != 0 || m.results.res.Params.TopK != 5 {
+		t.Fatalf("enter did not show turn #1")
+	}
+}
+
+func TestResizeAndTooSmall(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	m := sized(t, opts, 120, 40)
+	m = ask(t, m, "nodes")
+	for _, size := range [][2]int{{200, 60}, {80, 24}, {60, 15}, {59, 30}, {100, 14}} {
+		m = feed(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		v := m.View()
+		lines := strings.Split(v, "\n")
+		small := size[0] < 60 || size[1] < 15
+		if small != strings.Contains(v, "Window too small") {
+			t.Fatalf("%v: too-small = %v", size, !small)
+		}
+		if len(lines) != size[1] {
+			t.Errorf("%v: %d lines", size, len(lines))
+		}
+		for i, l := range lines {
+			if w := lipglossWidth(l); w > size[0] {
+				t.Errorf("%v: line %d is %d wide", size, i, w)
+			}
+		}
+	}
+}

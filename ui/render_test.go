@@ -1,0 +1,151 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"ragscope/retrieval"
+)
+
+func lipglossWidth(s string) int { return lipgloss.Width(s) }
+
+func TestScoreBar(t *testing.T) {
+	tests := []struct {
+		score       float64
+		width       int
+		full, empty string
+	}{
+		{0, 4, "", "░░░░"},
+		{1, 4, "████", ""},
+		{0.5, 10, "█████", "░░░░░"},
+		{0.349, 10, "███", "░░░░░░░"},
+		{0.35, 10, "████", "░░░░░░"},
+		{-0.2, 3, "", "░░░"},
+		{1.7, 3, "███", ""},
+		{0.5, 0, "", ""},
+	}
+	for _, tt := range tests {
+		full, empty := scoreBar(tt.score, tt.width)
+		if full != tt.full || empty != tt.empty {
+			t.Errorf("scoreBar(%v, %d) = %q %q, want %q %q", tt.score, tt.width, full, empty, tt.full, tt.empty)
+		}
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	tests := []struct {
+		in    string
+		width int
+		want  string
+	}{
+		{"short", 10, "short"},
+		{"exactly10!", 10, "exactly10!"},
+		{"a longer title", 8, "a longe…"},
+		{"你好世界", 5, "你好…"},
+		{"anything", 0, ""},
+	}
+	for _, tt := range tests {
+		if got := truncate(tt.in, tt.width); got != tt.want {
+			t.Errorf("truncate(%q, %d) = %q, want %q", tt.in, tt.width, got, tt.want)
+		}
+	}
+}
+
+func TestLabels(t *testing.T) {
+	c := retrieval.Chunk{Title: "Nodes", Section: "Topics", Module: "m1", Chapter: "c2", ChunkIndex: retrieval.IntPtr(0), TotalChunks: retrieval.IntPtr(7)}
+	tests := []struct {
+		name, got, want string
+	}{
+		{"title section", titleSection(&c), "Nodes - Topics"},
+		{"doc path for missing title", titleSection(&retrieval.Chunk{DocPath: "docs/a.md"}), "docs/a.md"},
+		{"untitled", titleSection(&retrieval.Chunk{}), "(untitled)"},
+		{"control chars stripped", titleSection(&retrieval.Chunk{Title: "a\x1b[31mred\x1b[0m\nb"}), "ared b"},
+		{"place", placeText(&c), "m1 / c2 · chunk 1/7"},
+		{"place without total", placeText(&retrieval.Chunk{ChunkIndex: retrieval.IntPtr(2)}), "chunk 3"},
+		{"place empty", placeText(&retrieval.Chunk{}), ""},
+		{"duplicate", dropLabel(retrieval.DroppedHit{Reason: retrieval.ReasonDuplicate, DuplicateOf: 2}, 0.35), "duplicate of #2"},
+		{"below", dropLabel(retrieval.DroppedHit{Reason: retrieval.ReasonBelowThreshold}, 0.35), "below 0.35"},
+		{"link ok", linkLabel(LinkStatus{State: LinkOK}), "✓ link ok"},
+		{"anchor", linkLabel(LinkStatus{State: LinkAnchorMissing}), "✗ anchor missing"},
+		{"odd state", linkLabel(LinkStatus{State: "weird"}), "? link unknown"},
+		{"filters none", filtersText(retrieval.Filters{}), "none"},
+		{"filters", filtersText(retrieval.Filters{Modules: []string{"a", "b"}, Tags: []string{"t"}}), "module=a|b tag=t"},
+		{"group", groupInt(1234567), "1,234,567"},
+		{"group small", groupInt(999), "999"},
+		{"group negative", groupInt(-1000), "-1,000"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+func TestApproxTokens(t *testing.T) {
+	for in, want := range map[string]int{"": 0, "abcd": 1, "abcde": 2, "héllo wörld!": 3} {
+		if got := approxTokens(in); got != want {
+			t.Errorf("approxTokens(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+func TestErrorText(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{retrieval.ErrEmptyQuestion, "Query cannot be empty. Type a question."},
+		{fmt.Errorf("%w: no Cohere API key: set COHERE_API_KEY", retrieval.ErrConfig), "Configuration: no Cohere API key: set COHERE_API_KEY"},
+		{fmt.Errorf("search: %w", context.DeadlineExceeded), "Timed out: the backend did not answer in time. Try again, or raise --timeout."},
+		{errors.New("boom"), "Error: boom"},
+	}
+	for _, tt := range tests {
+		if got := errorText(tt.err); got != tt.want {
+			t.Errorf("errorText(%v) = %q, want %q", tt.err, got, tt.want)
+		}
+	}
+}
+
+func TestCompareResults(t *testing.T) {
+	hit := func(id string, rank int, score float64) retrieval.Hit {
+		return retrieval.Hit{Rank: rank, Score: score, Chunk: retrieval.Chunk{ID: id, Title: id}}
+	}
+	old := retrieval.Result{Hits: []retrieval.Hit{hit("a", 1, 0.9), hit("b", 2, 0.8), hit("c", 3, 0.7)}}
+	cur := retrieval.Result{Hits: []retrieval.Hit{hit("b", 1, 0.85), hit("a", 2, 0.8), hit("d", 3, 0.6)}}
+	rows := compareResults(old, cur)
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.Title+":"+r.Change())
+	}
+	want := "b:↑1 a:↓1 d:new c:gone"
+	if fmt.Sprint(got) != "["+want+"]" {
+		t.Fatalf("compare = %v, want %s", got, want)
+	}
+	same := compareResults(old, old)
+	for _, r := range same {
+		if r.Change() != "=" {
+			t.Fatalf("same result: %+v", r)
+		}
+	}
+	if d := paramsDiff(retrieval.Query{TopK: 5}, retrieval.Query{TopK: 10, Threshold: 0.3}); d != "top_k 5→10 · threshold 0.00→0.30" {
+		t.Fatalf("paramsDiff = %q", d)
+	}
+}
+
+func TestTopKStep(t *testing.T) {
+	k, seq := 1, []int{}
+	for i := 0; i < 18; i++ {
+		k = topKStep(k, true)
+		seq = append(seq, k)
+	}
+	if fmt.Sprint(seq) != "[2 3 4 5 6 7 8 9 10 15 20 30 40 50 60 70 80 90]" {
+		t.Fatalf("up = %v", seq)
+	}
+	if topKStep(100, true) != 100 || topKStep(1, false) != 1 || topKStep(30, false) != 20 || topKStep(15, false) != 10 {
+		t.Fatal("bounds or steps down")
+	}
+}

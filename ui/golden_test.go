@@ -36,7 +36,7 @@ func TestGolden(t *testing.T) {
 			tm.Type("How do nodes talk?")
 			tm.Send(enter)
 		}},
-		{name: "detail", w: 100, h: 30, wait: "explains services", steps: func(t *testing.T, tm *teatest.TestModel) {
+		{name: "detail", w: 100, h: 30, wait: "## Services", steps: func(t *testing.T, tm *teatest.TestModel) {
 			tm.Type("How do nodes talk?")
 			tm.Send(enter)
 			waitFor(t, tm, "3 results")
@@ -86,7 +86,6 @@ func TestGolden(t *testing.T) {
 			f := &fakeRetriever{err: tt.err}
 			opts, _ := testOptions(f)
 			tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(tt.w, tt.h))
-			waitFor(t, tm, "ragscope")
 			if tt.steps != nil {
 				tt.steps(t, tm)
 			}

@@ -31,6 +31,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 )
 
 // gloveDim is the length of the word vectors in data/glove50k.bin.
@@ -92,6 +93,8 @@ type Model struct {
 
 	pCorpus map[string]float32 // word -> share of the corpus's content tokens
 	pc      []float32          // common component of the semantic part, or nil
+
+	scratch sync.Pool // *featureScratch
 }
 
 // New fits the model's corpus statistics (IDF etc.) on docs. Deterministic:

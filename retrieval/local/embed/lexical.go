@@ -61,10 +61,12 @@ func (m *Model) kindWeight(kind byte) float32 {
 	}
 }
 
-// feature is one lexical feature of a text and its TF-IDF weight.
+// feature is one lexical feature of a text and its TF-IDF weight; seen
+// tells whether any fitted document has it.
 type feature struct {
-	key uint64
-	w   float32
+	key  uint64
+	w    float32
+	seen bool
 }
 
 // invIndex is an inverted index of sparse vectors in compressed rows: for
@@ -226,7 +228,7 @@ func (m *Model) fitProjection(docs [][]token) *projection {
 	for k, d := range piv {
 		pivVecs[k] = vecs[d]
 		if restDim > 0 {
-			hashInto(p.hashed[k*restDim:(k+1)*restDim], vecs[d], 1)
+			hashInto(p.hashed[k*restDim:(k+1)*restDim], vecs[d], false)
 		}
 	}
 	p.pivots = newInvIndex(pivVecs)
@@ -293,12 +295,16 @@ func pivotedCholesky(n int, diag []float64, column func(p int, col []float64), m
 // Term frequency is sublinear, 1 + ln(tf); a feature met as several kinds
 // takes the largest kind weight.
 func (m *Model) features(toks []token) []feature {
-	type count struct {
-		n    float32
-		kind float32
+	sc, _ := m.scratch.Get().(*featureScratch)
+	if sc == nil {
+		sc = &featureScratch{counts: make(map[uint64]featureCount)}
 	}
-	counts := make(map[uint64]count, 16*len(toks))
-	var order []uint64
+	defer func() {
+		clear(sc.counts)
+		sc.order = sc.order[:0]
+		m.scratch.Put(sc)
+	}()
+	counts, order := sc.counts, sc.order
 	m.forEachFeature(toks, func(key uint64, kind byte) {
 		c, ok := counts[key]
 		if !ok {
@@ -311,21 +317,39 @@ func (m *Model) features(toks []token) []feature {
 	out := make([]feature, len(order))
 	for i, key := range order {
 		c := counts[key]
-		idf, ok := m.idf[key]
-		if !ok {
+		idf, seen := m.idf[key]
+		if !seen {
 			idf = m.unseenIDF
 		}
-		out[i] = feature{key, c.kind * (1 + float32(math.Log(float64(c.n)))) * idf}
+		out[i] = feature{key, c.kind * (1 + float32(math.Log(float64(c.n)))) * idf, seen}
 	}
+	sc.order = order
 	return out
 }
 
-// hashInto adds k times the feature-hashed feats to dst: each feature goes to
-// bucket key mod len(dst) with the sign of the key's top bit.
-func hashInto(dst []float32, feats []feature, k float32) {
+// featureCount is a feature's number of occurrences in a text and the
+// largest weight of the kinds it occurred as.
+type featureCount struct {
+	n    float32
+	kind float32
+}
+
+// featureScratch is reusable working memory for Model.features.
+type featureScratch struct {
+	counts map[uint64]featureCount
+	order  []uint64
+}
+
+// hashInto adds the feature-hashed feats, or only the seen ones, to dst:
+// each feature goes to bucket key mod len(dst) with the sign of the key's
+// top bit.
+func hashInto(dst []float32, feats []feature, seenOnly bool) {
 	buckets := uint64(len(dst))
 	for _, f := range feats {
-		w := k * f.w
+		if seenOnly && !f.seen {
+			continue
+		}
+		w := f.w
 		if f.key>>63 != 0 {
 			w = -w
 		}
@@ -341,7 +365,7 @@ func (m *Model) lexicalVector(toks []token, dst []float32) {
 	feats := m.features(toks)
 	p := m.proj
 	if p == nil {
-		hashInto(dst, feats, 1)
+		hashInto(dst, feats, false)
 		return
 	}
 	r := p.rank
@@ -357,12 +381,10 @@ func (m *Model) lexicalVector(toks []token, dst []float32) {
 		dst[i] = float32(y[i])
 	}
 	var seenSq, unseenSq float64
-	seen := feats[:0:0]
 	for _, f := range feats {
 		w := float64(f.w) * float64(f.w)
-		if _, ok := m.idf[f.key]; ok {
+		if f.seen {
 			seenSq += w
-			seen = append(seen, f)
 		} else {
 			unseenSq += w
 		}
@@ -389,7 +411,7 @@ func (m *Model) lexicalVector(toks []token, dst []float32) {
 	}
 	// Features no document has match nothing: they count in the norm only.
 	rest := dst[last-p.restDim : last]
-	hashInto(rest, seen, 1)
+	hashInto(rest, feats, true)
 	for k, ak := range a {
 		h := p.hashed[k*p.restDim : (k+1)*p.restDim]
 		for i, hv := range h {

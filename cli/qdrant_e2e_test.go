@@ -11,6 +11,7 @@ import (
 	qc "github.com/qdrant/go-client/qdrant"
 
 	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/qdrant"
 	"ragscope/retrieval/qdrant/qdranttest"
 )
 
@@ -23,6 +24,9 @@ const (
 // environment that points ragscope at them.
 func fakes(t *testing.T) (*qdranttest.Server, *coheretest.Server, map[string]string) {
 	t.Helper()
+	// Set grpc-go's logger before any server runs: setting it later races
+	// with the server's own logging.
+	qdrant.SilenceGRPCLogs(nil)
 	qs, err := qdranttest.Start(qdranttest.Options{APIKey: testQdrantKey})
 	if err != nil {
 		t.Fatal(err)

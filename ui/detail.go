@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"ragscope/retrieval"
 	"ragscope/ui/termsafe"
 )
 
@@ -220,6 +219,3 @@ func scrollPercent(vp *viewport.Model) string {
 	}
 	return strconv.Itoa(int(vp.ScrollPercent()*100+0.5)) + "%"
 }
-
-// chunkOf is a helper for tests and the root: the chunk of an item.
-func chunkOf(it item) *retrieval.Chunk { return &it.Hit.Chunk }

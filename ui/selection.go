@@ -178,9 +178,11 @@ func (p selectionPane) View() string {
 	}
 	head := label("Selected text", p.text.Focused()) + st.Meta.Render(" · "+groupInt(p.chars)+" chars · enter adds a line, ctrl+r runs · no vector search")
 	src := label("Source doc › ", p.doc.Focused()) + p.doc.View() + "  " + label("Section › ", p.section.Focused()) + p.section.View()
-	area := p.text.View()
+	var area string
 	if p.lines != nil {
 		area = p.largeView()
+	} else {
+		area = p.text.View()
 	}
 	return truncate(head, p.width) + "\n" + area + "\n" + truncate(src, p.width)
 }

@@ -41,10 +41,48 @@ func (f EmbedderFunc) orDefault() EmbedderFunc {
 // already starts with its own heading line. The headings place a chunk in
 // its page, so "What is ROS 2?" finds sections of the page of that title.
 func embedText(c *retrieval.Chunk) string {
+	text := squeezeCode(c.Text)
 	if c.Section == "" || len(c.Breadcrumb) < 2 {
-		return c.Text
+		return text
 	}
-	return strings.Join(c.Breadcrumb[:len(c.Breadcrumb)-1], " > ") + "\n" + c.Text
+	return strings.Join(c.Breadcrumb[:len(c.Breadcrumb)-1], " > ") + "\n" + text
+}
+
+// squeezeCode keeps each distinct word of a fenced code block once: code
+// repeats command names ("ros2 run", "ros2 param", …) that would otherwise
+// outweigh the prose around them.
+func squeezeCode(text string) string {
+	if !strings.Contains(text, "```") && !strings.Contains(text, "~~~") {
+		return text
+	}
+	var b strings.Builder
+	inCode := false
+	seen := map[string]bool{}
+	for _, ln := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(ln)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			inCode = !inCode
+			if inCode {
+				clear(seen)
+			}
+			continue
+		}
+		if !inCode {
+			b.WriteString(ln)
+			b.WriteByte('\n')
+			continue
+		}
+		for _, w := range strings.Fields(ln) {
+			k := strings.ToLower(w)
+			if !seen[k] {
+				seen[k] = true
+				b.WriteString(w)
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 func embedTexts(chunks []retrieval.Chunk) []string {

@@ -298,6 +298,7 @@ func TestTokenize(t *testing.T) {
 		{"the robot's arm", []string{"robot", "arm"}},
 		{"Step 3: build", []string{"step3|step", "build"}},
 		{"x y z 7", nil},
+		{"the answer is 2", []string{"answer"}},
 		{"", nil},
 	}
 	for _, tt := range tests {

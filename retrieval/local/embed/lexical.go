@@ -130,24 +130,26 @@ func (ix *invIndex) addProducts(x []feature, out []float64) {
 
 // projection splits a lexical vector x into its part in the span of some
 // fitted documents (the pivots), given exactly as coordinates on an
-// orthonormal basis of that span, and the rest, feature-hashed:
+// orthonormal basis of that span, and the rest:
 //
 //	x . y = P x . P y + (I-P) x . (I-P) y
 //
-// The first term is exact; the second is estimated with hashing noise
-// proportional to the two rests' norms. The pivots are chosen greedily
-// (pivoted Cholesky factorisation of the documents' Gram matrix,
-// K[piv,piv] = L L^T), so when the corpus has no more documents than
-// coordinates every document is in the span, with no rest, and every
-// question-document dot product is exact. A question's words that no
-// document has stay in its rest, which keeps its norm honest: a question
-// about something the corpus never mentions scores low.
+// The pivots are chosen greedily (pivoted Cholesky factorisation of the
+// documents' Gram matrix, K[piv,piv] = L L^T). With A the pivots' unit
+// TF-IDF vectors as rows, the coordinates are y = L^-1 A x.
 //
-// With A the pivots' unit TF-IDF vectors as rows: coordinates y = L^-1 A x,
-// rest (I-P) x = x - A^T L^-T y, hashed as hash(x) - hash(A^T) L^-T y.
+// A corpus of up to lexDim-1 (411) documents lies entirely in the span, so
+// documents have no rest and every question-document dot product is exact;
+// the last dimension holds only the norm of a text's rest, which keeps a
+// question's norm honest: one about something the corpus never mentions
+// scores low. A larger corpus gets lexDim-1-restDim (251) pivots and its
+// rest (I-P) x = x - A^T L^-T y is feature-hashed into restDim buckets, as
+// hash(x) - hash(A^T) L^-T y, so the second term above is estimated with
+// hashing noise proportional to the two rests' norms; features no document
+// has go into the last dimension instead, since they match nothing.
 type projection struct {
 	rank    int
-	restDim int       // hashed rest buckets, 0 if every document is a pivot
+	restDim int       // hashed rest buckets, 0 if the corpus lies in the span
 	l       []float64 // rank x rank lower-triangular factor, row-major
 	pivots  *invIndex // the pivots' unit TF-IDF vectors
 	hashed  []float32 // rank x restDim: the pivots' hashed vectors
@@ -391,8 +393,8 @@ func (m *Model) lexicalVector(toks []token, dst []float32) {
 	}
 	last := len(dst) - 1
 	if p.restDim == 0 {
-		// Every document is a pivot: the rest matches nothing, only its
-		// norm matters.
+		// Every document lies in the span: the rest matches nothing, only
+		// its norm matters.
 		var ySq float64
 		for _, v := range y {
 			ySq += v * v

@@ -31,7 +31,7 @@ func tokenize(text string) []token {
 		w := raw[i]
 		lower := strings.ToLower(w)
 		// "ROS 2", "RT-2", "Isaac Sim 4": join a word and a following lone digit.
-		if i+1 < len(raw) && isLetters(lower) && len(raw[i+1]) == 1 && isDigit(raw[i+1][0]) {
+		if i+1 < len(raw) && isLetters(lower) && !isStopword(lower) && len(raw[i+1]) == 1 && isDigit(raw[i+1][0]) {
 			joined := lower + raw[i+1]
 			out = append(out, token{main: joined, alts: []string{lower}})
 			i++

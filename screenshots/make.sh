@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Regenerates the PNG screenshots in this folder from the real program:
+# builds ragscope, drives it in a private tmux server on the embedded demo,
+# captures the panes with their colours (tmux capture-pane -e -p) and
+# renders them to PNG with render/ (Go, DejaVu Sans Mono).
+#
+# Needs: go, tmux, fonts-dejavu-core (apt-get install tmux fonts-dejavu-core).
+# Usage: screenshots/make.sh   (from anywhere)
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+tmp="$(mktemp -d)"
+sock="ragscope-shots-$$"
+cols=140
+rows=42
+
+cleanup() {
+	tmux -L "$sock" kill-server 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+(cd "$root" && go build -o "$tmp/ragscope" .)
+(cd "$here/render" && go build -o "$tmp/render" .)
+
+# A clean history and the demo backend, whatever the caller's environment.
+tmux -L "$sock" -f /dev/null new-session -d -s shots -x "$cols" -y "$rows" \
+	"env -u QDRANT_URL -u RAGSCOPE_BACKEND XDG_STATE_HOME=$tmp/state TERM=xterm-256color COLORTERM=truecolor $tmp/ragscope --backend demo"
+tmux -L "$sock" set-option -g status off >/dev/null
+
+keys() { tmux -L "$sock" send-keys -t shots "$@"; sleep 0.4; }
+shot() {
+	tmux -L "$sock" capture-pane -t shots -e -p >"$tmp/$1.ans"
+	"$tmp/render" -in "$tmp/$1.ans" -out "$here/$1.png"
+	echo "wrote screenshots/$1.png"
+}
+
+sleep 1.5
+keys "How do ROS 2 nodes communicate?" Enter
+sleep 0.5
+keys Escape
+keys j
+keys Enter
+keys j j j j j j
+shot results-detail
+
+keys c
+shot context
+
+keys Escape
+keys x
+keys s
+shot settings-left-out
+
+keys Escape
+keys /
+keys C-u "What is a URDF file?" Enter
+keys Escape
+keys t
+keys k
+shot turns-compare
+
+keys C-t
+printf '%s\n\n%s\n' \
+	"ROS 2 uses DDS as its middleware. Nodes on the same domain ID discover each other automatically, and publishers and subscribers are matched by topic name and message type." \
+	"Quality of Service (QoS) profiles decide whether messages are delivered reliably or best effort, and how many are kept for subscribers that join late." \
+	>"$tmp/para.txt"
+tmux -L "$sock" load-buffer "$tmp/para.txt"
+tmux -L "$sock" paste-buffer -p -t shots
+sleep 0.4
+keys Tab
+keys "docs/module-1-ros2/01-what-is-ros2.md"
+keys Tab
+keys "DDS and QoS"
+keys BTab BTab BTab
+keys C-u "What decides whether messages are reliable?"
+keys C-r
+keys Escape
+keys c
+shot selected-text
+
+keys C-c

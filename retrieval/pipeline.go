@@ -30,36 +30,21 @@ type Pipeline struct {
 // embedding or store call: selected-text mode never touches the Embedder or
 // the Store. An empty result is not an error.
 func (p *Pipeline) Retrieve(ctx context.Context, q Query) (Result, error) {
-	start := time.Now()
-	q, res, err := p.prepare(q)
-	if err != nil {
-		return Result{}, err
-	}
-	if q.Mode == ModeSelectedText {
-		p.selection(q, &res)
-		res.Timings.Total = time.Since(start)
-		return res, nil
-	}
-	t0 := time.Now()
-	vecs, err := p.Embedder.Embed(ctx, []string{q.Question})
-	if err != nil {
-		return Result{}, fmt.Errorf("embed question: %w", err)
-	}
-	if len(vecs) != 1 {
-		return Result{}, fmt.Errorf("embed question: embedder returned %d vectors for 1 text", len(vecs))
-	}
-	res.Timings.Embed = time.Since(t0)
-	if err := p.search(ctx, q, vecs[0], &res); err != nil {
-		return Result{}, err
-	}
-	res.Timings.Total = time.Since(start)
-	return res, nil
+	return p.retrieve(ctx, q, nil, 0)
 }
 
 // RetrieveVector answers a normal-mode q whose question was already
 // embedded (batch evaluation embeds many questions per call). embedTook is
 // reported as the embed timing. Selected-text queries ignore vec.
 func (p *Pipeline) RetrieveVector(ctx context.Context, q Query, vec []float32, embedTook time.Duration) (Result, error) {
+	if vec == nil {
+		vec = []float32{}
+	}
+	return p.retrieve(ctx, q, vec, embedTook)
+}
+
+// retrieve embeds q's question unless vec is given (non-nil).
+func (p *Pipeline) retrieve(ctx context.Context, q Query, vec []float32, embedTook time.Duration) (Result, error) {
 	start := time.Now()
 	q, res, err := p.prepare(q)
 	if err != nil {
@@ -70,11 +55,24 @@ func (p *Pipeline) RetrieveVector(ctx context.Context, q Query, vec []float32, e
 		res.Timings.Total = time.Since(start)
 		return res, nil
 	}
+	if vec == nil {
+		t0 := time.Now()
+		vecs, err := p.Embedder.Embed(ctx, []string{q.Question})
+		if err != nil {
+			return Result{}, fmt.Errorf("embed question: %w", err)
+		}
+		if len(vecs) != 1 {
+			return Result{}, fmt.Errorf("embed question: embedder returned %d vectors for 1 text", len(vecs))
+		}
+		vec, embedTook = vecs[0], time.Since(t0)
+	} else {
+		start = start.Add(-embedTook) // count the batch's share as spent here
+	}
 	res.Timings.Embed = embedTook
 	if err := p.search(ctx, q, vec, &res); err != nil {
 		return Result{}, err
 	}
-	res.Timings.Total = time.Since(start) + embedTook
+	res.Timings.Total = time.Since(start)
 	return res, nil
 }
 

@@ -20,7 +20,6 @@ import (
 // with: go test ./ui -run TestGolden -update
 func TestGolden(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
-	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.ANSI256) })
 
 	enter := tea.KeyMsg{Type: tea.KeyEnter}
 	esc := tea.KeyMsg{Type: tea.KeyEsc}

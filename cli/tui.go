@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
@@ -58,11 +59,16 @@ func (a *App) runTUI(cmd *cobra.Command) error {
 		return err
 	}
 	if opts.Retriever == nil {
-		opts.Retriever = be.Pipeline
+		opts.Retriever = &checkedRetriever{be: be}
 		if be.Pipeline.Store != nil {
 			store := be.Pipeline.Store
 			opts.Stats = store.Stats
 		}
+	}
+	var linkNote string
+	opts.LinkStatus, linkNote = a.linkStatus(be)
+	if opts.Note == "" {
+		opts.Note = linkNote
 	}
 	opts.Backend = ui.BackendInfo{
 		Kind:       string(be.Kind),
@@ -72,6 +78,32 @@ func (a *App) runTUI(cmd *cobra.Command) error {
 		Points:     be.Points,
 	}
 	return ui.Run(ctx, opts)
+}
+
+// checkedRetriever runs the backend's pre-flight check (for Qdrant: the
+// collection exists and its vector size fits the model) before the first
+// search, so a mismatch is a clear error rather than a confusing one. A
+// failed check is tried again on the next query.
+type checkedRetriever struct {
+	be      *Backend
+	mu      sync.Mutex
+	checked bool
+}
+
+// Retrieve implements ui.Retriever.
+func (c *checkedRetriever) Retrieve(ctx context.Context, q retrieval.Query) (retrieval.Result, error) {
+	if q.Mode != retrieval.ModeSelectedText {
+		c.mu.Lock()
+		if !c.checked {
+			if err := c.be.Check(ctx); err != nil {
+				c.mu.Unlock()
+				return retrieval.Result{}, err
+			}
+			c.checked = true
+		}
+		c.mu.Unlock()
+	}
+	return c.be.Pipeline.Retrieve(ctx, q)
 }
 
 // selectionOnly answers selected-text queries and reports the

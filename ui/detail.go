@@ -26,10 +26,19 @@ type detailPane struct {
 	item  item
 	has   bool
 	cache map[renderKey]string
+	// links is the model's link-state map (shared, read-only here).
+	links map[string]LinkStatus
 }
 
-func newDetailPane(keys *KeyMap, st *Styles) detailPane {
-	return detailPane{keys: keys, st: st, vp: viewport.New(0, 0), cache: map[renderKey]string{}}
+func newDetailPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) detailPane {
+	return detailPane{keys: keys, st: st, vp: viewport.New(0, 0), cache: map[renderKey]string{}, links: links}
+}
+
+// LinkChanged redraws the metadata when url is the shown citation's link.
+func (p *detailPane) LinkChanged(url string) {
+	if p.has && url != "" && p.item.Hit.Citation.URL == url {
+		p.refresh(false)
+	}
 }
 
 // textWidth is the width chunk text is rendered at.
@@ -151,6 +160,34 @@ func (p *detailPane) metadata() string {
 	row("citation", h.Citation.URL)
 	if h.Citation.Source != "" {
 		row("url from", h.Citation.Source)
+	}
+	if ls, ok := p.links[h.Citation.URL]; ok && h.Citation.URL != "" {
+		label := linkLabel(ls)
+		if label == "" {
+			label = "checking…"
+		}
+		style := st.Value
+		if ls.State == LinkPageMissing || ls.State == LinkAnchorMissing {
+			style = st.LinkWarn
+		}
+		b.WriteString(st.Label.Render(leftPadRight("link", 12)) + style.Render(label) + "\n")
+		// Why a link is broken and where it should point, in full.
+		wrapped := func(k, v string) {
+			if v == "" {
+				return
+			}
+			lines := strings.Split(wrapText(termsafe.Line(v), max(w-12, 10)), "\n")
+			for i, ln := range lines {
+				if i > 0 {
+					k = ""
+				}
+				b.WriteString(st.Label.Render(leftPadRight(k, 12)) + st.Value.Render(ln) + "\n")
+			}
+		}
+		if ls.State != LinkOK {
+			wrapped("why", ls.Detail)
+			wrapped("right link", ls.Suggest)
+		}
 	}
 	row("doc path", c.DocPath)
 	idx := ""

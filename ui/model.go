@@ -135,7 +135,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		query:    newQueryPane(keys, st, hmax),
 		sel:      newSelectionPane(st),
 		results:  newResultsPane(keys, st, links),
-		detail:   newDetailPane(keys, st),
+		detail:   newDetailPane(keys, st, links),
 		ctxPane:  newContextPane(keys, st),
 		turns:    newTurnsPane(keys, st),
 		settings: newSettingsPane(keys, st, params),
@@ -577,6 +577,7 @@ func (m Model) updateLink(msg linkStatusMsg) (tea.Model, tea.Cmd) {
 			}
 			m.links[msg.URL] = st
 		}
+		m.detail.LinkChanged(msg.URL)
 	}
 	if len(m.linkQueue) > 0 && m.linkCtx != nil {
 		return m, m.nextLink()

@@ -415,3 +415,18 @@ func TestResizeAndTooSmall(t *testing.T) {
 		}
 	}
 }
+
+func TestDetailSaysWhyALinkIsBroken(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	opts.LinkStatus = func(_ context.Context, u string) (LinkStatus, error) {
+		return LinkStatus{State: LinkAnchorMissing, Detail: "slug rule mismatch: the page's id is 11-intro", Suggest: "https://x.org/docs/a#11-intro"}, nil
+	}
+	m := sized(t, opts, 160, 50)
+	m = ask(t, m, "nodes")
+	v := m.detail.vp.View()
+	for _, want := range []string{"✗ anchor missing", "why", "slug rule mismatch", "right link", "#11-intro"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("detail pane lacks %q:\n%s", want, v)
+		}
+	}
+}

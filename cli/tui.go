@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -43,6 +45,16 @@ func (a *App) runTUI(cmd *cobra.Command) error {
 		Timeout:     a.Cfg.Timeout,
 	}
 	be, err := a.OpenBackend(ctx, false)
+	// Building an index leaves garbage (tokens, n-gram tables) that the
+	// explorer never needs again: give it back before the session starts,
+	// and keep the heap tight afterwards (a soft limit: the live heap of a
+	// session is a few MB, so collections stay rare and cheap).
+	debug.FreeOSMemory()
+	if _, set := a.LookupEnv("GOMEMLIMIT"); !set {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		debug.SetMemoryLimit(int64(ms.HeapInuse) + tuiHeapHeadroom)
+	}
 	switch {
 	case err == nil:
 	case errors.Is(err, retrieval.ErrConfig):
@@ -79,6 +91,10 @@ func (a *App) runTUI(cmd *cobra.Command) error {
 	}
 	return ui.Run(ctx, opts)
 }
+
+// tuiHeapHeadroom is what the explorer's soft heap limit allows above the
+// heap in use once the backend is open (GOMEMLIMIT overrides the limit).
+const tuiHeapHeadroom = 16 << 20
 
 // checkedRetriever runs the backend's pre-flight check (for Qdrant: the
 // collection exists and its vector size fits the model) before the first

@@ -1,0 +1,674 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/progress"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"ragscope/retrieval"
+	"ragscope/retrieval/eval"
+	"ragscope/ui/termsafe"
+)
+
+// EvalFunc runs the golden set at path ("" is the default set) and reports
+// each finished case to onCase, then progress to progress; both are never
+// called concurrently. It returns the report, or the report so far and
+// ctx's error when ctx ends first.
+type EvalFunc func(ctx context.Context, path string, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error)
+
+// evalProgressMsg reports how many cases of a run have finished.
+type evalProgressMsg struct {
+	Seq   int
+	Done  int
+	Total int
+}
+
+// evalCaseMsg carries one finished case of a run.
+type evalCaseMsg struct {
+	Seq  int
+	Case eval.CaseResult
+}
+
+// evalDoneMsg ends a run: the report, or an error (with the report so far
+// when the run was cancelled).
+type evalDoneMsg struct {
+	Seq    int
+	Report eval.Report
+	Err    error
+}
+
+// evalStream carries a run's progress and cases to Update in order. The
+// run closes events after putting its final message in done, so a reader
+// sees every event before the end.
+type evalStream struct {
+	events chan tea.Msg
+	done   chan evalDoneMsg
+}
+
+// evalBuffer lets a run get ahead of the screen without waiting on it.
+const evalBuffer = 256
+
+func newEvalStream() *evalStream {
+	return &evalStream{events: make(chan tea.Msg, evalBuffer), done: make(chan evalDoneMsg, 1)}
+}
+
+// evalRunCmd runs the set at path under ctx, streaming its progress to s.
+// It captures everything it needs and never touches the model. When ctx
+// ends (cancelled, or replaced by a newer run) it stops sending, so an
+// abandoned stream never blocks it.
+func evalRunCmd(ctx context.Context, run EvalFunc, seq int, path string, s *evalStream) tea.Cmd {
+	return func() tea.Msg {
+		send := func(msg tea.Msg) {
+			select {
+			case s.events <- msg:
+			case <-ctx.Done():
+			}
+		}
+		rep, err := run(ctx, path,
+			func(done, total int) { send(evalProgressMsg{Seq: seq, Done: done, Total: total}) },
+			func(c eval.CaseResult) { send(evalCaseMsg{Seq: seq, Case: c}) },
+		)
+		s.done <- evalDoneMsg{Seq: seq, Report: rep, Err: err}
+		close(s.events)
+		return nil
+	}
+}
+
+// evalListenCmd waits for a run's next message; Update asks again after
+// each one until the run is done.
+func evalListenCmd(s *evalStream) tea.Cmd {
+	return func() tea.Msg {
+		if msg, ok := <-s.events; ok {
+			return msg
+		}
+		return <-s.done
+	}
+}
+
+// evalPane loads and runs a golden set and lists its cases: a path input,
+// a progress bar while it runs, the cases as they finish, a summary and
+// the case under the cursor.
+type evalPane struct {
+	keys   *KeyMap
+	st     *Styles
+	width  int
+	height int
+	// focus is where the keyboard is: the path input or the case list
+	// (or neither when the pane does not have it).
+	inputFocus bool
+	listFocus  bool
+
+	input       textinput.Model
+	bar         progress.Model
+	defaultName string
+
+	running bool
+	done    int
+	total   int
+	cases   []eval.CaseResult
+	summary eval.Summary
+	report  *eval.Report
+	// label names the set of the shown run; errText is its failure.
+	label   string
+	errText string
+
+	cursor int
+	offset int
+}
+
+func newEvalPane(keys *KeyMap, st *Styles, defaultName string) evalPane {
+	in := textinput.New()
+	in.Prompt = ""
+	in.Placeholder = "path to a golden set (JSON or YAML)"
+	if defaultName != "" {
+		in.Placeholder = "empty runs the " + termsafe.Line(defaultName) + "; or a path to a JSON/YAML set"
+	}
+	in.PlaceholderStyle = st.Missing
+	in.TextStyle = st.Value
+	in.CharLimit = 4096
+	bar := progress.New(progress.WithSolidFill(st.ProgressFill), progress.WithoutPercentage(),
+		progress.WithColorProfile(st.Profile))
+	return evalPane{keys: keys, st: st, input: in, bar: bar, defaultName: defaultName}
+}
+
+// Path is the set's path as typed.
+func (p *evalPane) Path() string { return strings.TrimSpace(p.input.Value()) }
+
+// SetSize sets the pane's outer size.
+func (p *evalPane) SetSize(w, h int) {
+	p.width, p.height = w, h
+	iw, _ := innerSize(p.st.Pane, w, h)
+	p.input.Width = max(iw-lipgloss.Width(evalPathLabel)-1, 1)
+	p.scrollToCursor()
+}
+
+const evalPathLabel = "Set › "
+
+// Start clears the last run for a new one.
+func (p *evalPane) Start(label string) {
+	p.running = true
+	p.done, p.total = 0, 0
+	p.cases = nil
+	p.summary = eval.Summary{}
+	p.report = nil
+	p.label = label
+	p.errText = ""
+	p.cursor, p.offset = 0, 0
+}
+
+// Progress records how many cases finished.
+func (p *evalPane) Progress(done, total int) { p.done, p.total = done, total }
+
+// AddCase inserts a finished case in set order and refreshes the running
+// summary.
+func (p *evalPane) AddCase(c eval.CaseResult) {
+	i := sort.Search(len(p.cases), func(i int) bool { return p.cases[i].Index >= c.Index })
+	if i < len(p.cases) && p.cases[i].Index == c.Index {
+		p.cases[i] = c
+	} else {
+		p.cases = append(p.cases, eval.CaseResult{})
+		copy(p.cases[i+1:], p.cases[i:])
+		p.cases[i] = c
+		if i <= p.cursor && len(p.cases) > 1 {
+			// Keep the cursor on the case it was on.
+			p.cursor++
+		}
+	}
+	p.summary = eval.Summarize(p.cases)
+	p.scrollToCursor()
+}
+
+// Finish ends the run with its report (nil when it failed) and an error
+// text for the pane ("" when it passed or was merely cancelled).
+func (p *evalPane) Finish(rep *eval.Report, errText string) {
+	p.running = false
+	p.errText = errText
+	if rep == nil {
+		return
+	}
+	if len(rep.Cases) > 0 {
+		var id string
+		if c, ok := p.Selected(); ok {
+			id = c.ID
+		}
+		p.cases = append([]eval.CaseResult(nil), rep.Cases...)
+		p.cursor = 0
+		for i, c := range p.cases {
+			if c.ID == id {
+				p.cursor = i
+			}
+		}
+		p.summary = eval.Summarize(p.cases)
+	}
+	if rep.Schema != "" {
+		p.report = rep
+		p.summary = rep.Summary
+		if rep.Set != "" {
+			p.label = rep.Set
+		}
+		p.done, p.total = len(rep.Cases), len(rep.Cases)
+	}
+	p.scrollToCursor()
+}
+
+// Selected is the case under the cursor.
+func (p *evalPane) Selected() (eval.CaseResult, bool) {
+	if p.cursor < 0 || p.cursor >= len(p.cases) {
+		return eval.CaseResult{}, false
+	}
+	return p.cases[p.cursor], true
+}
+
+// Focus gives the keyboard to the path input (input) or the case list.
+func (p *evalPane) Focus(input bool) tea.Cmd {
+	p.inputFocus, p.listFocus = input, !input
+	if input {
+		return p.input.Focus()
+	}
+	p.input.Blur()
+	return nil
+}
+
+// Blur takes the keyboard away.
+func (p *evalPane) Blur() {
+	p.inputFocus, p.listFocus = false, false
+	p.input.Blur()
+}
+
+// listRows is the number of case rows that fit.
+func (p *evalPane) listRows() int {
+	_, ih := innerSize(p.st.Pane, p.width, p.height)
+	// Title, path, progress or summary, verdict, table header, and the
+	// three lines about the selected case under a rule.
+	return max(ih-5-4, 1)
+}
+
+func (p *evalPane) scrollToCursor() {
+	rows := p.listRows()
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+rows {
+		p.offset = p.cursor - rows + 1
+	}
+	p.offset = max(min(p.offset, len(p.cases)-rows), 0)
+}
+
+// Update edits the path or moves the cursor in the case list.
+func (p evalPane) Update(msg tea.Msg) (evalPane, tea.Cmd) {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok || p.inputFocus {
+		var cmd tea.Cmd
+		p.input, cmd = p.input.Update(msg)
+		return p, cmd
+	}
+	if !p.listFocus || len(p.cases) == 0 {
+		return p, nil
+	}
+	switch {
+	case key.Matches(km, p.keys.Up):
+		p.cursor--
+	case key.Matches(km, p.keys.Down):
+		p.cursor++
+	case key.Matches(km, p.keys.PageUp):
+		p.cursor -= p.listRows()
+	case key.Matches(km, p.keys.PageDown):
+		p.cursor += p.listRows()
+	case key.Matches(km, p.keys.Top):
+		p.cursor = 0
+	case key.Matches(km, p.keys.Bottom):
+		p.cursor = len(p.cases) - 1
+	}
+	p.cursor = min(max(p.cursor, 0), len(p.cases)-1)
+	p.scrollToCursor()
+	return p, nil
+}
+
+// View draws the pane.
+func (p evalPane) View() string {
+	style, tstyle := p.st.Pane, p.st.PaneTitle
+	if p.inputFocus || p.listFocus {
+		style, tstyle = p.st.FocusedPane, p.st.FocusedTitle
+	}
+	iw, _ := innerSize(style, p.width, p.height)
+	var b strings.Builder
+	b.WriteString(tstyle.Render(truncate(p.title(), iw)) + "\n")
+	label := p.st.PaneTitle
+	if p.inputFocus {
+		label = p.st.FocusedTitle
+	}
+	b.WriteString(truncate(label.Render(evalPathLabel)+p.input.View(), iw) + "\n")
+	b.WriteString(truncate(p.progressLine(iw), iw) + "\n")
+	b.WriteString(truncate(p.verdictLine(), iw) + "\n")
+	if len(p.cases) == 0 {
+		msg := "Press enter to run the set. Each case shows whether a relevant chunk came back, and at which rank; enter on a case opens it as a query."
+		if p.running {
+			msg = "Cases show here as they finish."
+		}
+		b.WriteString("\n" + p.st.Meta.Render(wrapText(msg, iw)))
+		return box(style, p.width, p.height, b.String())
+	}
+	cols := p.columns(iw)
+	b.WriteString(p.st.Label.Render(truncate("  "+cols.header(), iw)) + "\n")
+	rows := p.listRows()
+	end := min(p.offset+rows, len(p.cases))
+	for i := p.offset; i < end; i++ {
+		b.WriteString(p.renderRow(&p.cases[i], i == p.cursor, cols, iw) + "\n")
+	}
+	for i := end - p.offset; i < rows; i++ {
+		b.WriteByte('\n')
+	}
+	b.WriteString(p.st.Rule.Render(strings.Repeat("─", iw)) + "\n")
+	b.WriteString(p.caseDetail(iw))
+	return box(style, p.width, p.height, strings.TrimRight(b.String(), "\n"))
+}
+
+func (p *evalPane) title() string {
+	s := "Eval"
+	if p.label != "" {
+		s += " · " + termsafe.Line(p.label)
+	}
+	if n := max(p.total, len(p.cases)); n > 0 {
+		s += " · " + strconv.Itoa(n) + " " + plural(n, "case", "cases")
+	}
+	return s + " · enter on a case opens it as a query"
+}
+
+// progressLine is the bar while running, then the metrics of the run.
+func (p *evalPane) progressLine(w int) string {
+	if p.running {
+		count := " " + strconv.Itoa(p.done) + "/" + strconv.Itoa(p.total) + " "
+		if p.total == 0 {
+			count = " loading… "
+		}
+		bar := p.bar
+		bar.Width = max(min(w-lipgloss.Width(count)-len("esc cancels"), 50), 10)
+		pct := 0.0
+		if p.total > 0 {
+			pct = float64(p.done) / float64(p.total)
+		}
+		return bar.ViewAs(pct) + p.st.Value.Render(count) + p.st.Meta.Render("esc cancels")
+	}
+	if len(p.cases) == 0 {
+		return ""
+	}
+	return p.st.Value.Render(summaryText(p.summary))
+}
+
+// summaryText is the run's key metrics on one line.
+func summaryText(s eval.Summary) string {
+	parts := []string{}
+	if s.RankingCases > 0 {
+		parts = append(parts,
+			"hit@1 "+formatScore(s.HitAt1, 2),
+			"hit@k "+formatScore(s.HitAtK, 2),
+			"MRR "+formatScore(s.MRR, 2))
+	}
+	if s.Latency.Cases > 0 {
+		parts = append(parts, "p95 "+formatMS(s.Latency.P95MS))
+	}
+	parts = append(parts, strconv.Itoa(s.Passed)+" pass", strconv.Itoa(s.Missed)+" miss", strconv.Itoa(s.Failed)+" fail")
+	if s.Errors > 0 {
+		parts = append(parts, strconv.Itoa(s.Errors)+" error")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// verdictLine says whether the run passed and why not.
+func (p *evalPane) verdictLine() string {
+	switch {
+	case p.errText != "":
+		return p.st.StatusErr.Render("✗ " + p.errText)
+	case p.running:
+		if len(p.cases) > 0 {
+			return p.st.Meta.Render("so far: " + summaryText(p.summary))
+		}
+		return ""
+	case p.report == nil:
+		return ""
+	case p.report.Passed:
+		return p.st.Pass.Render("PASSED") + p.st.Meta.Render(" · thresholds met, no case failed")
+	}
+	return p.st.Fail.Render("FAILED") + p.st.Meta.Render(" · "+termsafe.Line(strings.Join(p.report.Reasons, "; ")))
+}
+
+// evalColumns are the widths of the case table's columns.
+type evalColumns struct{ id, cat int }
+
+const (
+	evalStatusW = 6
+	evalHitW    = 6
+	evalRankW   = 10
+	evalLatW    = 9
+)
+
+func (p *evalPane) columns(w int) evalColumns {
+	id, cat := len("ID"), len("CATEGORY")
+	for i := range p.cases {
+		id = max(id, lipgloss.Width(termsafe.Line(p.cases[i].ID)))
+		cat = max(cat, lipgloss.Width(termsafe.Line(p.cases[i].Category)))
+	}
+	fixed := 2 + evalStatusW + evalHitW + evalRankW + evalLatW + 5
+	room := max(w-fixed, 12)
+	cat = min(cat, max(room/3, 8))
+	id = min(id, max(room-cat, 4))
+	return evalColumns{id: id, cat: cat}
+}
+
+func (c evalColumns) header() string {
+	return leftPadRight("ID", c.id) + " " + leftPadRight("CATEGORY", c.cat) + " " +
+		leftPadRight("RESULT", evalStatusW) + " " + leftPadRight("HIT@K", evalHitW) + " " +
+		leftPadRight("RANK", evalRankW) + " " + leftPad("LATENCY", evalLatW)
+}
+
+func (p *evalPane) renderRow(c *eval.CaseResult, selected bool, cols evalColumns, w int) string {
+	mark := "  "
+	if selected {
+		mark = p.st.Cursor.Render("▌ ")
+	}
+	hit, rank := "-", caseKindLabel(c.Kind)
+	if c.Kind == eval.KindRanking {
+		hit, rank = "no", "miss"
+		if c.HitAtK {
+			hit = "yes"
+		}
+		if c.FirstRelevantRank > 0 {
+			rank = "#" + strconv.Itoa(c.FirstRelevantRank)
+		}
+	}
+	lat := "-"
+	if c.Status != eval.StatusError {
+		lat = formatMS(c.Latency.TotalMS)
+	}
+	id := leftPadRight(truncate(termsafe.Line(c.ID), cols.id), cols.id)
+	if selected {
+		id = p.st.Title.Render(id)
+	}
+	line := mark + id + " " +
+		p.st.Meta.Render(leftPadRight(truncate(termsafe.Line(orDash(c.Category)), cols.cat), cols.cat)) + " " +
+		p.statusStyle(c.Status).Render(leftPadRight(strings.ToUpper(c.Status.String()), evalStatusW)) + " " +
+		leftPadRight(hit, evalHitW) + " " + leftPadRight(rank, evalRankW) + " " + p.st.Meta.Render(leftPad(lat, evalLatW))
+	return truncate(line, w)
+}
+
+// caseDetail is the question and the outcome of the case under the cursor.
+func (p *evalPane) caseDetail(w int) string {
+	c, ok := p.Selected()
+	if !ok {
+		return ""
+	}
+	q := p.st.Label.Render("question ") + p.st.Value.Render(termsafe.Line(c.Question))
+	var why string
+	switch {
+	case c.Error != "":
+		why = p.st.StatusErr.Render(termsafe.Line(c.Error))
+	case len(c.Reasons) > 0:
+		why = p.statusStyle(c.Status).Render(termsafe.Line(strings.Join(c.Reasons, "; ")))
+	case c.Kind == eval.KindRanking:
+		why = p.st.Meta.Render("first relevant hit at rank " + strconv.Itoa(c.FirstRelevantRank) +
+			" · RR " + formatScore(c.ReciprocalRank, 2) + " · nDCG " + formatScore(c.NDCG, 2) + " · recall " + formatScore(c.Recall, 2))
+	default:
+		why = p.st.Meta.Render(caseKindLabel(c.Kind) + " case passed")
+	}
+	top := "-"
+	if c.TopScore != nil {
+		top = formatScore(*c.TopScore, 3)
+	}
+	meta := p.st.Meta.Render("top_k " + strconv.Itoa(c.Query.TopK) + " · threshold " + formatScore(c.Query.Threshold, 2) +
+		" · filters " + filtersText(c.Query.Filters) + " · top score " + top)
+	return truncate(q, w) + "\n" + truncate(why, w) + "\n" + truncate(meta, w)
+}
+
+func (p *evalPane) statusStyle(s eval.Status) lipgloss.Style {
+	switch s {
+	case eval.StatusPass:
+		return p.st.Pass
+	case eval.StatusMiss:
+		return p.st.Miss
+	}
+	return p.st.Fail
+}
+
+// caseKindLabel names a kind for the rank column of a case without ranks.
+func caseKindLabel(k eval.Kind) string {
+	switch k {
+	case eval.KindNoAnswer:
+		return "no-answer"
+	case eval.KindSelectedText:
+		return "selection"
+	case eval.KindKeywords:
+		return "keywords"
+	}
+	return "-"
+}
+
+func formatMS(ms float64) string {
+	if ms >= 1000 {
+		return strconv.FormatFloat(ms/1000, 'f', 2, 64) + " s"
+	}
+	return strconv.FormatFloat(ms, 'f', 1, 64) + " ms"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// evalErrorText is the message for a failed run: classified backend
+// errors say what to do; others (a bad file) are shown as they are.
+func evalErrorText(err error) string {
+	for _, class := range []error{retrieval.ErrConfig, retrieval.ErrAuth, retrieval.ErrNotFound, retrieval.ErrUnavailable, context.DeadlineExceeded} {
+		if errors.Is(err, class) {
+			return "Eval failed: " + errorText(err)
+		}
+	}
+	return "Eval failed: " + err.Error()
+}
+
+// openEval shows the eval view: the path input before the first run, the
+// case list after.
+func (m *Model) openEval() tea.Cmd {
+	if m.opts.Eval == nil {
+		return nil
+	}
+	if len(m.eval.cases) == 0 && !m.eval.running {
+		return m.setFocus(focusEvalPath)
+	}
+	return m.setFocus(focusEvalCases)
+}
+
+// startEval cancels a run in flight and starts the set in the path input
+// with the next sequence number under its own context.
+func (m *Model) startEval() tea.Cmd {
+	if m.opts.Eval == nil {
+		return nil
+	}
+	if m.evalCancel != nil {
+		m.evalCancel()
+	}
+	m.evalSeq++
+	ctx, cancel := context.WithCancel(m.base)
+	m.evalCancel = cancel
+	path := m.eval.Path()
+	label := path
+	if label == "" {
+		label = m.opts.EvalDefault
+		if label == "" {
+			label = "default set"
+		}
+	}
+	spin := !m.running && !m.evalRunning
+	m.evalRunning = true
+	m.eval.Start(label)
+	s := newEvalStream()
+	m.evalStream = s
+	m.setStatus(statusInfo, "Evaluating "+label+"…")
+	cmds := []tea.Cmd{evalRunCmd(ctx, m.opts.Eval, m.evalSeq, path, s), evalListenCmd(s), m.setFocus(focusEvalCases)}
+	if spin {
+		cmds = append(cmds, m.spinner.Tick)
+	}
+	return tea.Batch(cmds...)
+}
+
+// cancelEval stops the run in flight; its reply says how far it got.
+func (m *Model) cancelEval() {
+	if m.evalCancel != nil {
+		m.evalCancel()
+	}
+	m.setStatus(statusInfo, "Cancelling the eval…")
+}
+
+// updateEval handles a run's messages, dropping those of an older run.
+func (m Model) updateEval(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case evalProgressMsg:
+		if msg.Seq != m.evalSeq {
+			return m, nil
+		}
+		m.eval.Progress(msg.Done, msg.Total)
+		if !m.running && m.evalCancel != nil {
+			m.setStatus(statusInfo, "Evaluating "+m.eval.label+"… "+strconv.Itoa(msg.Done)+"/"+strconv.Itoa(msg.Total))
+		}
+	case evalCaseMsg:
+		if msg.Seq != m.evalSeq {
+			return m, nil
+		}
+		m.eval.AddCase(msg.Case)
+	case evalDoneMsg:
+		if msg.Seq != m.evalSeq {
+			return m, nil
+		}
+		return m.finishEval(msg), nil
+	}
+	return m, evalListenCmd(m.evalStream)
+}
+
+// finishEval shows the end of a run.
+func (m Model) finishEval(msg evalDoneMsg) Model {
+	m.evalRunning = false
+	m.evalStream = nil
+	if m.evalCancel != nil {
+		m.evalCancel()
+		m.evalCancel = nil
+	}
+	rep := msg.Report
+	switch {
+	case msg.Err != nil && errors.Is(msg.Err, context.Canceled):
+		m.eval.Finish(nil, "")
+		m.setStatus(statusInfo, "Eval cancelled after "+strconv.Itoa(len(m.eval.cases))+" of "+strconv.Itoa(m.eval.total)+" cases.")
+	case msg.Err != nil:
+		text := evalErrorText(msg.Err)
+		m.eval.Finish(nil, text)
+		m.setStatus(statusErr, text)
+	default:
+		m.eval.Finish(&rep, "")
+		verdict := "passed"
+		kind := statusOK
+		if !rep.Passed {
+			verdict, kind = "failed", statusErr
+		}
+		m.setStatus(kind, "Eval "+verdict+": "+summaryText(rep.Summary)+". Enter on a case opens it as a query.")
+	}
+	return m
+}
+
+// openCase runs the case under the cursor as a normal query turn, with
+// the case's own settings so the turn shows what the eval measured.
+func (m *Model) openCase() tea.Cmd {
+	c, ok := m.eval.Selected()
+	if !ok {
+		return nil
+	}
+	q := c.Query
+	if q.Question == "" {
+		q.Question = c.Question
+	}
+	if q.TopK == 0 {
+		q.TopK = retrieval.DefaultTopK
+	}
+	m.params = m.withParamsFrom(q)
+	m.settings.params = m.withParamsFrom(q)
+	m.query.SetValue(q.Question)
+	if q.Mode == retrieval.ModeSelectedText {
+		m.mode = retrieval.ModeSelectedText
+		m.sel.SetValues(q.SelectedText, q.SourceDocPath, q.SourceSection)
+	} else {
+		m.mode = retrieval.ModeNormal
+		q.Mode = retrieval.ModeNormal
+	}
+	focus := m.setFocus(focusResults)
+	run := m.runQuery(q)
+	m.setStatus(statusInfo, "Case "+termsafe.Line(c.ID)+": searching with its settings (top_k "+strconv.Itoa(q.TopK)+
+		", threshold "+formatScore(q.Threshold, 2)+")…")
+	return tea.Batch(focus, run)
+}

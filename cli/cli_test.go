@@ -276,12 +276,16 @@ func TestIndexCommandRoundTrip(t *testing.T) {
 	// Bad inputs to index.
 	empty := t.TempDir()
 	code, _, errs = run(t, nil, "", "index", empty, "-o", filepath.Join(root, "x.idx"))
-	if code == ExitOK || !strings.Contains(errs, "no markdown") {
+	if code != ExitConfig || !strings.Contains(errs, "no markdown") {
 		t.Errorf("empty docs: exit %d, %q", code, errs)
 	}
 	code, _, errs = run(t, nil, "", "index", empty)
 	if code != ExitUsage || !strings.Contains(errs, "-o FILE") {
 		t.Errorf("missing -o: exit %d, %q", code, errs)
+	}
+	code, _, errs = run(t, nil, "", "--docs", filepath.Join(root, "no-such-dir"), "stats")
+	if code != ExitConfig || !strings.Contains(errs, "no-such-dir") {
+		t.Errorf("missing docs folder: exit %d, %q", code, errs)
 	}
 	code, _, errs = run(t, nil, "", "--index", filepath.Join(root, "missing.idx"), "stats")
 	if code == ExitOK || !strings.Contains(errs, "missing.idx") {

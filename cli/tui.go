@@ -35,16 +35,10 @@ func (a *App) runTUI(cmd *cobra.Command) error {
 	defer restore()
 
 	ctx := cmd.Context()
-	opts := ui.Options{
-		Defaults: retrieval.Query{
-			TopK:      a.Cfg.TopK,
-			Threshold: a.Cfg.Threshold,
-			NoDedup:   !a.Cfg.Dedup,
-		},
-		HistoryFile: a.historyFile(),
-		Timeout:     a.Cfg.Timeout,
+	opts, err := a.tuiOptions(ctx)
+	if err != nil {
+		return err
 	}
-	be, err := a.OpenBackend(ctx, false)
 	// Building an index leaves garbage (tokens, n-gram tables) that the
 	// explorer never needs again: give it back before the session starts,
 	// and keep the heap tight afterwards (a soft limit: the live heap of a
@@ -55,6 +49,24 @@ func (a *App) runTUI(cmd *cobra.Command) error {
 		runtime.ReadMemStats(&ms)
 		debug.SetMemoryLimit(int64(ms.HeapInuse) + tuiHeapHeadroom)
 	}
+	return ui.Run(ctx, opts)
+}
+
+// tuiOptions opens the backend and builds the explorer's options: the
+// retriever (selected-text only when credentials are missing, with a
+// note saying which variable to set), stats, link states, eval and the
+// header's backend description.
+func (a *App) tuiOptions(ctx context.Context) (ui.Options, error) {
+	opts := ui.Options{
+		Defaults: retrieval.Query{
+			TopK:      a.Cfg.TopK,
+			Threshold: a.Cfg.Threshold,
+			NoDedup:   !a.Cfg.Dedup,
+		},
+		HistoryFile: a.historyFile(),
+		Timeout:     a.Cfg.Timeout,
+	}
+	be, err := a.OpenBackend(ctx, false)
 	switch {
 	case err == nil:
 	case errors.Is(err, retrieval.ErrConfig):
@@ -62,13 +74,13 @@ func (a *App) runTUI(cmd *cobra.Command) error {
 		// status line says which variable to set.
 		be, err = a.OpenBackend(ctx, true)
 		if err != nil || be.Pipeline == nil {
-			return fmt.Errorf("open backend: %w", err)
+			return ui.Options{}, fmt.Errorf("open backend: %w", err)
 		}
 		cfgErr := a.Cfg.Validate()
 		opts.Note = "Search unavailable: " + Message(cfgErr) + " Selected-text mode (ctrl+t) still works."
 		opts.Retriever = selectionOnly{p: be.Pipeline, err: cfgErr}
 	default:
-		return err
+		return ui.Options{}, err
 	}
 	if opts.Retriever == nil {
 		opts.Retriever = &checkedRetriever{be: be}
@@ -82,6 +94,7 @@ func (a *App) runTUI(cmd *cobra.Command) error {
 	if opts.Note == "" {
 		opts.Note = linkNote
 	}
+	opts.Eval, opts.EvalDefault = a.tuiEval(be)
 	opts.Backend = ui.BackendInfo{
 		Kind:       string(be.Kind),
 		Label:      be.Label,
@@ -89,7 +102,7 @@ func (a *App) runTUI(cmd *cobra.Command) error {
 		Model:      be.Model(),
 		Points:     be.Points,
 	}
-	return ui.Run(ctx, opts)
+	return opts, nil
 }
 
 // tuiHeapHeadroom is what the explorer's soft heap limit allows above the

@@ -208,14 +208,12 @@ func (p *evalPane) Finish(rep *eval.Report, errText string) {
 		}
 		p.summary = eval.Summarize(p.cases)
 	}
-	if rep.Schema != "" {
-		p.report = rep
-		p.summary = rep.Summary
-		if rep.Set != "" {
-			p.label = rep.Set
-		}
-		p.done, p.total = len(rep.Cases), len(rep.Cases)
+	p.report = rep
+	p.summary = rep.Summary
+	if rep.Set != "" {
+		p.label = rep.Set
 	}
+	p.done, p.total = len(rep.Cases), len(rep.Cases)
 	p.scrollToCursor()
 }
 

@@ -22,6 +22,7 @@ type KeyMap struct {
 	Turns    key.Binding
 	Settings key.Binding
 	Dropped  key.Binding
+	Eval     key.Binding
 
 	// Actions on the selected hit or result.
 	CopyURL     key.Binding
@@ -46,6 +47,9 @@ type KeyMap struct {
 	Inc    key.Binding
 	Toggle key.Binding
 	Clear  key.Binding
+
+	// evalOff keeps Eval disabled when there is no eval to run.
+	evalOff bool
 }
 
 // DefaultKeyMap returns the explorer's key bindings.
@@ -66,6 +70,7 @@ func DefaultKeyMap() *KeyMap {
 		Turns:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "turns")),
 		Settings: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "settings")),
 		Dropped:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "show left-out")),
+		Eval:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "eval")),
 
 		CopyURL:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy URL")),
 		CopyContext: key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy context")),
@@ -95,7 +100,7 @@ func DefaultKeyMap() *KeyMap {
 func (k *KeyMap) letterKeys() []*key.Binding {
 	return []*key.Binding{
 		&k.QuitQ, &k.Help, &k.FocusQuery, &k.Context, &k.Turns, &k.Settings,
-		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL,
+		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL, &k.Eval,
 	}
 }
 
@@ -103,5 +108,8 @@ func (k *KeyMap) letterKeys() []*key.Binding {
 func (k *KeyMap) setTextFocus(text bool) {
 	for _, b := range k.letterKeys() {
 		b.SetEnabled(!text)
+	}
+	if k.evalOff {
+		k.Eval.SetEnabled(false)
 	}
 }

@@ -25,20 +25,28 @@ const (
 	focusSelText
 	focusSelDoc
 	focusSelSection
+	focusEvalPath
 	focusResults
 	focusDetail
 	focusContext
 	focusTurns
 	focusSettings
+	focusEvalCases
 )
 
 // String names the focus (for tests and debugging).
 func (f focusID) String() string {
-	return [...]string{"query", "selection", "source doc", "section", "results", "detail", "context", "turns", "settings"}[f]
+	return [...]string{"query", "selection", "source doc", "section", "eval path", "results", "detail", "context", "turns", "settings", "eval cases"}[f]
 }
 
 // isText reports whether the focus is a text input.
-func (f focusID) isText() bool { return f <= focusSelSection }
+func (f focusID) isText() bool { return f <= focusEvalPath }
+
+// isEval reports whether the focus is in the eval view.
+func (f focusID) isEval() bool { return f == focusEvalPath || f == focusEvalCases }
+
+// isRight reports whether the focus is a pane of the right column.
+func (f focusID) isRight() bool { return f >= focusDetail && f <= focusSettings }
 
 // Minimum window size.
 const (
@@ -83,6 +91,7 @@ type Model struct {
 	ctxPane  contextPane
 	turns    turnsPane
 	settings settingsPane
+	eval     evalPane
 	help     help.Model
 	fullHelp bool
 	spinner  spinner.Model
@@ -105,12 +114,18 @@ type Model struct {
 	linkBatch  int
 	linkCancel context.CancelFunc
 
+	evalSeq     int
+	evalRunning bool
+	evalCancel  context.CancelFunc
+	evalStream  *evalStream
+
 	status     string
 	statusKind statusKind
 }
 
 func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	keys := DefaultKeyMap()
+	keys.evalOff = opts.Eval == nil
 	params := retrieval.Query{
 		TopK:      opts.Defaults.TopK,
 		Threshold: opts.Defaults.Threshold,
@@ -139,6 +154,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		ctxPane:  newContextPane(keys, st),
 		turns:    newTurnsPane(keys, st),
 		settings: newSettingsPane(keys, st, params),
+		eval:     newEvalPane(keys, st, opts.EvalDefault),
 		help:     h,
 		spinner:  sp,
 		params:   params,
@@ -171,6 +187,10 @@ func (m *Model) stop() {
 	if m.linkCancel != nil {
 		m.linkCancel()
 		m.linkCancel = nil
+	}
+	if m.evalCancel != nil {
+		m.evalCancel()
+		m.evalCancel = nil
 	}
 }
 
@@ -228,8 +248,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case showTurnMsg:
 		return m, m.showTurn(msg.Index)
+	case evalProgressMsg, evalCaseMsg, evalDoneMsg:
+		return m.updateEval(msg)
 	case spinner.TickMsg:
-		if !m.running {
+		if !m.running && !m.evalRunning {
 			return m, nil
 		}
 		var cmd tea.Cmd
@@ -237,10 +259,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	}
 	// Cursor blinks and other component messages.
-	var c1, c2 tea.Cmd
+	var c1, c2, c3 tea.Cmd
 	m.query, c1 = m.query.Update(msg)
 	m.sel, c2 = m.sel.Update(msg)
-	return m, tea.Batch(c1, c2)
+	m.eval, c3 = m.eval.Update(msg)
+	return m, tea.Batch(c1, c2, c3)
 }
 
 // updateKey handles global keys, then gives the key to the focused pane.
@@ -272,6 +295,9 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.ToggleMode):
 		return m, m.toggleMode()
 	case key.Matches(msg, k.RunAny):
+		if m.focus.isEval() {
+			return m, m.startEval()
+		}
 		return m, m.run()
 	case key.Matches(msg, k.Help):
 		m.fullHelp = !m.fullHelp
@@ -286,6 +312,8 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, m.setFocus(focusTurns)
 	case key.Matches(msg, k.Settings):
 		return m, m.setFocus(focusSettings)
+	case key.Matches(msg, k.Eval):
+		return m, m.openEval()
 	case key.Matches(msg, k.Dropped):
 		return m.updateSettings(settingsChangedMsg{Params: m.params, ToggleDropped: true})
 	case key.Matches(msg, k.CopyURL):
@@ -327,12 +355,25 @@ func (m Model) updateFocused(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.turns, cmd = m.turns.Update(msg)
 	case focusSettings:
 		m.settings, cmd = m.settings.Update(msg)
+	case focusEvalPath:
+		if key.Matches(msg, m.keys.Run) {
+			return m, m.startEval()
+		}
+		m.eval, cmd = m.eval.Update(msg)
+	case focusEvalCases:
+		if key.Matches(msg, m.keys.Open) {
+			return m, m.openCase()
+		}
+		m.eval, cmd = m.eval.Update(msg)
 	}
 	return m, cmd
 }
 
 // ring is the tab order for the current mode.
 func (m *Model) ring() []focusID {
+	if m.focus.isEval() {
+		return []focusID{focusEvalPath, focusEvalCases}
+	}
 	if m.mode == retrieval.ModeSelectedText {
 		return []focusID{focusQuery, focusSelText, focusSelDoc, focusSelSection, focusResults, focusDetail, focusContext, focusTurns}
 	}
@@ -364,6 +405,10 @@ func (m *Model) leave() tea.Cmd {
 		m.fullHelp = false
 		return m.layout()
 	}
+	if m.focus.isEval() && m.evalRunning {
+		m.cancelEval()
+		return nil
+	}
 	if m.focus == focusResults {
 		return m.setFocus(focusQuery)
 	}
@@ -374,12 +419,13 @@ func (m *Model) leave() tea.Cmd {
 // and which bindings are live.
 func (m *Model) setFocus(f focusID) tea.Cmd {
 	m.focus = f
-	if f >= focusDetail {
+	if f.isRight() {
 		m.right = f
 	}
 	m.keys.setTextFocus(f.isText())
 	m.query.Blur()
 	m.sel.Blur()
+	m.eval.Blur()
 	m.results.focus = f == focusResults
 	m.detail.focus = f == focusDetail
 	m.ctxPane.focus = f == focusContext
@@ -395,6 +441,10 @@ func (m *Model) setFocus(f focusID) tea.Cmd {
 		cmd = m.sel.Focus(selDoc)
 	case focusSelSection:
 		cmd = m.sel.Focus(selSection)
+	case focusEvalPath:
+		cmd = m.eval.Focus(true)
+	case focusEvalCases:
+		cmd = m.eval.Focus(false)
 	}
 	return tea.Batch(cmd, m.layout())
 }
@@ -683,3 +733,16 @@ func (m Model) Status() string { return m.status }
 
 // Running reports whether a retrieval is in flight (for tests).
 func (m Model) Running() bool { return m.running }
+
+// EvalRunning reports whether an eval is in flight (for tests).
+func (m Model) EvalRunning() bool { return m.evalRunning }
+
+// Turns returns the questions of the session's turns, oldest first (for
+// tests).
+func (m Model) Turns() []string {
+	out := make([]string, len(m.turns.turns))
+	for i, t := range m.turns.turns {
+		out[i] = t.Query.Question
+	}
+	return out
+}

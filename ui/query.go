@@ -36,6 +36,14 @@ func newQueryPane(keys *KeyMap, st *Styles, max int) queryPane {
 // Value is the question as typed.
 func (p *queryPane) Value() string { return p.input.Value() }
 
+// SetValue replaces the question (an eval case opened as a query); the
+// history position goes back to a new question.
+func (p *queryPane) SetValue(q string) {
+	p.input.SetValue(q)
+	p.input.CursorEnd()
+	p.pos, p.draft = len(p.past), ""
+}
+
 // SetWidth sets the input's width.
 func (p *queryPane) SetWidth(w int) { p.input.Width = max(w-1, 1) }
 

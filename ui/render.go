@@ -195,13 +195,25 @@ func errorText(err error) string {
 	case errors.Is(err, context.DeadlineExceeded):
 		return "Timed out: the backend did not answer in time. Try again, or raise --timeout."
 	case errors.Is(err, retrieval.ErrAuth):
-		return "Credentials rejected: " + err.Error() + ". Check QDRANT_API_KEY and COHERE_API_KEY."
+		return "Credentials rejected: " + withAdvice(err.Error(), "Check QDRANT_API_KEY and COHERE_API_KEY.")
 	case errors.Is(err, retrieval.ErrNotFound):
-		return "Not found: " + err.Error() + ". Check QDRANT_COLLECTION."
+		return "Not found: " + withAdvice(err.Error(), "Check QDRANT_COLLECTION.")
 	case errors.Is(err, retrieval.ErrUnavailable):
-		return "Backend unreachable: " + err.Error() + ". Check QDRANT_URL and the network, then press enter to retry."
+		return "Backend unreachable: " + withAdvice(err.Error(), "Check QDRANT_URL and the network, then press enter to retry.")
 	}
 	return "Error: " + err.Error()
+}
+
+// withAdvice appends generic advice to msg unless the backend already said
+// what to do: "Check COHERE_API_KEY. Check QDRANT_API_KEY…" would mislead.
+func withAdvice(msg, advice string) string {
+	msg = strings.TrimSpace(msg)
+	for _, verb := range []string{"Check ", "Set ", "Try again", "Wait ", "run your ingestion"} {
+		if strings.Contains(msg, verb) {
+			return msg
+		}
+	}
+	return strings.TrimRight(msg, ".") + ". " + advice
 }
 
 // wrapText wraps plain text to width cells, breaking long words.

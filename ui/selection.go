@@ -68,6 +68,19 @@ func (p *selectionPane) Values() (text, doc, section string) {
 	return p.text.Value(), strings.TrimSpace(p.doc.Value()), strings.TrimSpace(p.section.Value())
 }
 
+// SetValues fills the selection, source doc path and section (an eval
+// case opened as a query).
+func (p *selectionPane) SetValues(text, doc, section string) {
+	p.text.SetValue(text)
+	p.doc.SetValue(doc)
+	p.section.SetValue(section)
+	p.chars = p.text.Length()
+	p.lines = nil
+	if p.chars > largeText {
+		p.lines = strings.Split(p.text.Value(), "\n")
+	}
+}
+
 // Chars is the length of the selection in characters.
 func (p *selectionPane) Chars() int { return p.chars }
 

@@ -53,6 +53,14 @@ type Styles struct {
 	StatusOK  lipgloss.Style
 	Spinner   lipgloss.Style
 
+	// Eval case outcomes.
+	Pass lipgloss.Style
+	Miss lipgloss.Style
+	Fail lipgloss.Style
+	// ProgressFill is the colour of the eval progress bar's filled part
+	// (bubbles/progress takes a colour, not a style).
+	ProgressFill string
+
 	// Small is the "window too small" message.
 	Small lipgloss.Style
 
@@ -118,6 +126,14 @@ func DefaultStyles(dark bool, profile termenv.Profile) *Styles {
 	s.StatusOK = lipgloss.NewStyle().Foreground(good)
 	s.Spinner = lipgloss.NewStyle().Foreground(accent)
 	s.Small = lipgloss.NewStyle().Foreground(warn).Bold(true)
+
+	s.Pass = lipgloss.NewStyle().Foreground(good).Bold(true)
+	s.Miss = lipgloss.NewStyle().Foreground(warn).Bold(true)
+	s.Fail = lipgloss.NewStyle().Foreground(bad).Bold(true)
+	s.ProgressFill = accent.Light
+	if dark {
+		s.ProgressFill = accent.Dark
+	}
 
 	switch {
 	case profile == termenv.Ascii:

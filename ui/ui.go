@@ -86,6 +86,12 @@ type Options struct {
 	Clipboard func(text string) error
 	// OpenURL opens a URL in the browser; nil uses xdg-open, open or start.
 	OpenURL func(url string) error
+	// Eval runs a golden set ("" is the default set) for the eval view,
+	// streaming each finished case and the progress; nil hides the view.
+	Eval EvalFunc
+	// EvalDefault names the set an empty path runs (e.g. "demo golden
+	// set"); "" when there is none and a path is needed.
+	EvalDefault string
 	// Note is shown in the status line at start (for example why normal
 	// search is unavailable).
 	Note string

@@ -42,6 +42,7 @@ func (m *Model) layout() tea.Cmd {
 	m.ctxPane.SetSize(rightW, bodyH)
 	m.turns.SetSize(rightW, bodyH)
 	m.settings.SetSize(rightW, bodyH)
+	m.eval.SetSize(w, bodyH)
 	return m.detail.SetSize(rightW, bodyH)
 }
 
@@ -127,6 +128,9 @@ func (m *Model) inputView() string {
 
 // bodyView is the result list and the right pane, side by side when wide.
 func (m *Model) bodyView() string {
+	if m.focus.isEval() {
+		return m.eval.View()
+	}
 	right := m.rightView()
 	if m.width >= wideWidth {
 		return lipgloss.JoinHorizontal(lipgloss.Top, m.results.View(), right)
@@ -154,7 +158,7 @@ func (m *Model) rightView() string {
 func (m *Model) statusView() string {
 	var s string
 	switch {
-	case m.running:
+	case m.running || m.evalRunning:
 		s = m.spinner.View() + " " + m.st.Status.Render(m.status)
 	case m.statusKind == statusErr:
 		s = m.st.StatusErr.Render("✗ " + m.status)
@@ -173,14 +177,15 @@ func (m *Model) helpView() string {
 	h.Width = m.width
 	// help's own truncation still overflows when the ellipsis does not
 	// fit, so clip to the window here.
-	return fitLines(h.View(helpKeys{k: m.keys, focus: m.focus}), m.width, -1)
+	return fitLines(h.View(helpKeys{k: m.keys, focus: m.focus, evalRunning: m.evalRunning}), m.width, -1)
 }
 
 // helpKeys picks the bindings that matter where the focus is; help hides
 // disabled ones, so it never offers a letter while a text box has focus.
 type helpKeys struct {
-	k     *KeyMap
-	focus focusID
+	k           *KeyMap
+	focus       focusID
+	evalRunning bool
 }
 
 // ShortHelp is the one-line help.
@@ -194,7 +199,7 @@ func (h helpKeys) ShortHelp() []key.Binding {
 	case focusSelDoc, focusSelSection:
 		return []key.Binding{k.Run, k.NextPane, leaveHelp(k, "results"), k.ToggleMode, k.Quit}
 	case focusResults:
-		return []key.Binding{k.Down, openHelp(k, "detail"), k.CopyURL, k.Context, k.Settings, k.Dropped, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery}
+		return []key.Binding{k.Down, openHelp(k, "detail"), k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery}
 	case focusDetail:
 		return []key.Binding{k.Down, k.PageDown, k.CopyURL, k.OpenURL, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
 	case focusContext:
@@ -203,6 +208,10 @@ func (h helpKeys) ShortHelp() []key.Binding {
 		return []key.Binding{k.Down, openHelp(k, "show turn"), leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
 	case focusSettings:
 		return []key.Binding{k.Down, k.Inc, k.Toggle, k.Clear, leaveHelp(k, "results"), k.QuitQ, k.Help}
+	case focusEvalPath:
+		return []key.Binding{runHelp(k.Run, "enter", "run eval"), tabHelp(k, "cases"), h.evalLeave(), k.Quit}
+	case focusEvalCases:
+		return []key.Binding{k.Down, openHelp(k, "open as query"), runHelp(k.RunAny, "ctrl+r", "re-run"), tabHelp(k, "set path"), h.evalLeave(), k.QuitQ, k.Help}
 	}
 	return []key.Binding{k.Help, k.Quit}
 }
@@ -211,7 +220,7 @@ func (h helpKeys) ShortHelp() []key.Binding {
 func (h helpKeys) FullHelp() [][]key.Binding {
 	k := h.k
 	return [][]key.Binding{
-		{k.NextPane, k.PrevPane, k.Leave, k.FocusQuery, k.Context, k.Turns, k.Settings},
+		{k.NextPane, k.PrevPane, k.Leave, k.FocusQuery, k.Context, k.Turns, k.Settings, k.Eval},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open},
 		{k.Run, k.RunAny, k.HistoryPrev, k.HistoryNext, k.ToggleMode, k.Dropped},
 		{k.CopyURL, k.CopyContext, k.OpenURL, k.Dec, k.Inc, k.Toggle, k.Clear},
@@ -222,6 +231,25 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 func leaveHelp(k *KeyMap, to string) key.Binding {
 	b := k.Leave
 	b.SetHelp("esc", to)
+	return b
+}
+
+// evalLeave is esc in the eval view: cancel a run, else back.
+func (h helpKeys) evalLeave() key.Binding {
+	if h.evalRunning {
+		return leaveHelp(h.k, "cancel eval")
+	}
+	return leaveHelp(h.k, "results")
+}
+
+func runHelp(b key.Binding, keys, what string) key.Binding {
+	b.SetHelp(keys, what)
+	return b
+}
+
+func tabHelp(k *KeyMap, to string) key.Binding {
+	b := k.NextPane
+	b.SetHelp("tab", to)
 	return b
 }
 

@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -133,24 +134,29 @@ func (c *Corpus) setBase(base string) error {
 func BuildDir(ctx context.Context, dir string, opts BuildOptions) (*Index, *Corpus, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("docs folder %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("%w: docs folder %s: %w", retrieval.ErrConfig, dir, err)
 	}
 	info, err := os.Stat(abs)
 	if err != nil {
-		return nil, nil, fmt.Errorf("docs folder %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("%w: docs folder %s: %w", retrieval.ErrConfig, dir, err)
 	}
 	if !info.IsDir() {
-		return nil, nil, fmt.Errorf("docs folder %s is a file: give the folder that holds the .md files", dir)
+		return nil, nil, fmt.Errorf("%w: docs folder %s is a file: give the folder that holds the .md files", retrieval.ErrConfig, dir)
 	}
 	parent := filepath.Dir(abs)
 	opts.Chunk.DocsDir = filepath.Base(abs)
 	if parent == abs { // the file system root
-		return nil, nil, fmt.Errorf("docs folder %s: the root folder cannot be indexed", dir)
+		return nil, nil, fmt.Errorf("%w: docs folder %s: the root folder cannot be indexed", retrieval.ErrConfig, dir)
 	}
 	if opts.Name == "" {
 		opts.Name = filepath.Base(abs)
 	}
-	return Build(ctx, os.DirFS(parent), opts)
+	ix, c, err := Build(ctx, os.DirFS(parent), opts)
+	if errors.Is(err, ErrNoMarkdown) {
+		// Pointing at the wrong folder is a configuration problem.
+		err = fmt.Errorf("%w: %w", retrieval.ErrConfig, err)
+	}
+	return ix, c, err
 }
 
 // embedAll embeds texts and checks the embedder's answer.

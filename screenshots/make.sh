@@ -80,4 +80,14 @@ keys Escape
 keys c
 shot selected-text
 
+# The eval view: back to normal mode, run the demo golden set, put the
+# cursor on a miss.
+keys C-t
+keys Escape
+keys e
+keys Enter
+sleep 1.5
+keys j
+shot eval
+
 keys C-c

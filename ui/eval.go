@@ -122,6 +122,9 @@ type evalPane struct {
 
 	cursor int
 	offset int
+	// moved is set once the user moves the cursor during a run: until
+	// then it stays on the first row while cases arrive.
+	moved bool
 }
 
 func newEvalPane(keys *KeyMap, st *Styles, defaultName string) evalPane {
@@ -162,6 +165,7 @@ func (p *evalPane) Start(label string) {
 	p.label = label
 	p.errText = ""
 	p.cursor, p.offset = 0, 0
+	p.moved = false
 }
 
 // Progress records how many cases finished.
@@ -177,8 +181,8 @@ func (p *evalPane) AddCase(c eval.CaseResult) {
 		p.cases = append(p.cases, eval.CaseResult{})
 		copy(p.cases[i+1:], p.cases[i:])
 		p.cases[i] = c
-		if i <= p.cursor && len(p.cases) > 1 {
-			// Keep the cursor on the case it was on.
+		if p.moved && i <= p.cursor && len(p.cases) > 1 {
+			// Keep the cursor on the case the user put it on.
 			p.cursor++
 		}
 	}
@@ -195,8 +199,8 @@ func (p *evalPane) Finish(rep *eval.Report, errText string) {
 		return
 	}
 	if len(rep.Cases) > 0 {
-		var id string
-		if c, ok := p.Selected(); ok {
+		id := ""
+		if c, ok := p.Selected(); ok && p.moved {
 			id = c.ID
 		}
 		p.cases = append([]eval.CaseResult(nil), rep.Cases...)
@@ -286,6 +290,7 @@ func (p evalPane) Update(msg tea.Msg) (evalPane, tea.Cmd) {
 		p.cursor = len(p.cases) - 1
 	}
 	p.cursor = min(max(p.cursor, 0), len(p.cases)-1)
+	p.moved = true
 	p.scrollToCursor()
 	return p, nil
 }
@@ -304,12 +309,19 @@ func (p evalPane) View() string {
 		label = p.st.FocusedTitle
 	}
 	b.WriteString(truncate(label.Render(evalPathLabel)+p.input.View(), iw) + "\n")
-	b.WriteString(truncate(p.progressLine(iw), iw) + "\n")
-	b.WriteString(truncate(p.verdictLine(), iw) + "\n")
+	// Before any run the two lines are empty: the hint moves up.
+	for _, l := range []string{p.progressLine(iw), p.verdictLine()} {
+		if l != "" || len(p.cases) > 0 {
+			b.WriteString(truncate(l, iw) + "\n")
+		}
+	}
 	if len(p.cases) == 0 {
-		msg := "Press enter to run the set. Each case shows whether a relevant chunk came back, and at which rank; enter on a case opens it as a query."
-		if p.running {
+		msg := "Press enter to run the set. Each case shows whether a relevant chunk came back and at which rank, with the run's hit@1, hit@k, MRR and p95 latency; enter on a case then opens it as a normal query."
+		switch {
+		case p.running:
 			msg = "Cases show here as they finish."
+		case p.errText != "":
+			msg = "Fix the path and press enter to try again."
 		}
 		b.WriteString("\n" + p.st.Meta.Render(wrapText(msg, iw)))
 		return box(style, p.width, p.height, b.String())
@@ -321,9 +333,6 @@ func (p evalPane) View() string {
 	for i := p.offset; i < end; i++ {
 		b.WriteString(p.renderRow(&p.cases[i], i == p.cursor, cols, iw) + "\n")
 	}
-	for i := end - p.offset; i < rows; i++ {
-		b.WriteByte('\n')
-	}
 	b.WriteString(p.st.Rule.Render(strings.Repeat("─", iw)) + "\n")
 	b.WriteString(p.caseDetail(iw))
 	return box(style, p.width, p.height, strings.TrimRight(b.String(), "\n"))
@@ -331,6 +340,9 @@ func (p evalPane) View() string {
 
 func (p *evalPane) title() string {
 	s := "Eval"
+	if p.label == "" && !p.running {
+		return s + " · run a golden question set"
+	}
 	if p.label != "" {
 		s += " · " + termsafe.Line(p.label)
 	}
@@ -403,8 +415,8 @@ type evalColumns struct{ id, cat int }
 
 const (
 	evalStatusW = 6
-	evalHitW    = 6
-	evalRankW   = 10
+	evalHitW    = 5
+	evalRankW   = 9
 	evalLatW    = 9
 )
 
@@ -422,9 +434,9 @@ func (p *evalPane) columns(w int) evalColumns {
 }
 
 func (c evalColumns) header() string {
-	return leftPadRight("ID", c.id) + " " + leftPadRight("CATEGORY", c.cat) + " " +
-		leftPadRight("RESULT", evalStatusW) + " " + leftPadRight("HIT@K", evalHitW) + " " +
-		leftPadRight("RANK", evalRankW) + " " + leftPad("LATENCY", evalLatW)
+	return padCell("ID", c.id) + " " + padCell("CATEGORY", c.cat) + " " +
+		padCell("RESULT", evalStatusW) + " " + padCell("HIT@K", evalHitW) + " " +
+		padCell("RANK", evalRankW) + " " + leftPad("LATENCY", evalLatW)
 }
 
 func (p *evalPane) renderRow(c *eval.CaseResult, selected bool, cols evalColumns, w int) string {
@@ -446,14 +458,14 @@ func (p *evalPane) renderRow(c *eval.CaseResult, selected bool, cols evalColumns
 	if c.Status != eval.StatusError {
 		lat = formatMS(c.Latency.TotalMS)
 	}
-	id := leftPadRight(truncate(termsafe.Line(c.ID), cols.id), cols.id)
+	id := padCell(termsafe.Line(c.ID), cols.id)
 	if selected {
 		id = p.st.Title.Render(id)
 	}
 	line := mark + id + " " +
-		p.st.Meta.Render(leftPadRight(truncate(termsafe.Line(orDash(c.Category)), cols.cat), cols.cat)) + " " +
-		p.statusStyle(c.Status).Render(leftPadRight(strings.ToUpper(c.Status.String()), evalStatusW)) + " " +
-		leftPadRight(hit, evalHitW) + " " + leftPadRight(rank, evalRankW) + " " + p.st.Meta.Render(leftPad(lat, evalLatW))
+		p.st.Meta.Render(padCell(termsafe.Line(orDash(c.Category)), cols.cat)) + " " +
+		p.statusStyle(c.Status).Render(padCell(strings.ToUpper(c.Status.String()), evalStatusW)) + " " +
+		padCell(hit, evalHitW) + " " + padCell(rank, evalRankW) + " " + p.st.Meta.Render(leftPad(lat, evalLatW))
 	return truncate(line, w)
 }
 
@@ -506,6 +518,13 @@ func caseKindLabel(k eval.Kind) string {
 		return "keywords"
 	}
 	return "-"
+}
+
+// padCell fits plain text s to exactly n cells: cut with an ellipsis or
+// padded with spaces.
+func padCell(s string, n int) string {
+	s = truncate(s, n)
+	return s + strings.Repeat(" ", max(n-lipgloss.Width(s), 0))
 }
 
 func formatMS(ms float64) string {
@@ -606,13 +625,14 @@ func (m Model) updateEval(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.Seq != m.evalSeq {
 			return m, nil
 		}
-		return m.finishEval(msg), nil
+		return m.finishEval(msg)
 	}
 	return m, evalListenCmd(m.evalStream)
 }
 
-// finishEval shows the end of a run.
-func (m Model) finishEval(msg evalDoneMsg) Model {
+// finishEval shows the end of a run. A run that failed before any case
+// gives the keyboard back to the path input, to fix the path.
+func (m Model) finishEval(msg evalDoneMsg) (Model, tea.Cmd) {
 	m.evalRunning = false
 	m.evalStream = nil
 	if m.evalCancel != nil {
@@ -628,16 +648,18 @@ func (m Model) finishEval(msg evalDoneMsg) Model {
 		text := evalErrorText(msg.Err)
 		m.eval.Finish(nil, text)
 		m.setStatus(statusErr, text)
+		if m.focus == focusEvalCases && len(m.eval.cases) == 0 {
+			return m, m.setFocus(focusEvalPath)
+		}
+	case rep.Passed:
+		m.eval.Finish(&rep, "")
+		n := len(rep.Cases)
+		m.setStatus(statusOK, "Eval passed: "+strconv.Itoa(n)+" "+plural(n, "case", "cases")+". Enter on a case opens it as a query.")
 	default:
 		m.eval.Finish(&rep, "")
-		verdict := "passed"
-		kind := statusOK
-		if !rep.Passed {
-			verdict, kind = "failed", statusErr
-		}
-		m.setStatus(kind, "Eval "+verdict+": "+summaryText(rep.Summary)+". Enter on a case opens it as a query.")
+		m.setStatus(statusErr, "Eval failed: "+strings.Join(rep.Reasons, "; "))
 	}
-	return m
+	return m, nil
 }
 
 // openCase runs the case under the cursor as a normal query turn, with
@@ -666,6 +688,7 @@ func (m *Model) openCase() tea.Cmd {
 	}
 	focus := m.setFocus(focusResults)
 	run := m.runQuery(q)
+	m.caseSeq, m.caseLabel = m.seq, "case "+termsafe.Line(c.ID)+" ("+c.Status.String()+")"
 	m.setStatus(statusInfo, "Case "+termsafe.Line(c.ID)+": searching with its settings (top_k "+strconv.Itoa(q.TopK)+
 		", threshold "+formatScore(q.Threshold, 2)+")…")
 	return tea.Batch(focus, run)

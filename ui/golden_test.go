@@ -27,6 +27,7 @@ func TestGolden(t *testing.T) {
 		name  string
 		w, h  int
 		err   error
+		eval  bool
 		steps func(t *testing.T, tm *teatest.TestModel)
 		wait  string
 	}{
@@ -75,6 +76,13 @@ func TestGolden(t *testing.T) {
 			tm.Send(enter)
 		}},
 		{name: "small_window", w: 50, h: 12, wait: "too small"},
+		{name: "eval", w: 120, h: 40, eval: true, wait: "no relevant hit in the top 5", steps: func(t *testing.T, tm *teatest.TestModel) {
+			tm.Send(esc)
+			tm.Type("e")
+			tm.Send(enter)
+			waitFor(t, tm, "FAILED")
+			tm.Type("jj")
+		}},
 		{name: "narrow", w: 70, h: 20, wait: "3 results", steps: func(t *testing.T, tm *teatest.TestModel) {
 			tm.Type("How do nodes talk?")
 			tm.Send(enter)
@@ -84,6 +92,10 @@ func TestGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakeRetriever{err: tt.err}
 			opts, _ := testOptions(f)
+			if tt.eval {
+				opts.Eval = (&fakeEval{rep: fakeReport()}).Run
+				opts.EvalDefault = "demo golden set"
+			}
 			tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(tt.w, tt.h))
 			if tt.steps != nil {
 				tt.steps(t, tm)

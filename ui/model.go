@@ -118,6 +118,10 @@ type Model struct {
 	evalRunning bool
 	evalCancel  context.CancelFunc
 	evalStream  *evalStream
+	// caseSeq is the retrieval of an opened eval case, named caseLabel
+	// in its status line.
+	caseSeq   int
+	caseLabel string
 
 	status     string
 	statusKind statusKind
@@ -543,6 +547,9 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 		text += " · question cut to " + strconv.Itoa(retrieval.MaxQuestionLen) + " of " + groupInt(res.OriginalLength) + " chars"
 	}
 	text += " · " + timingsText(res.Timings, res.Mode)
+	if msg.Seq == m.caseSeq && m.caseLabel != "" {
+		text = m.caseLabel + " · " + text
+	}
 	m.setStatus(statusOK, text)
 	return m, tea.Batch(cmd, m.checkLinks(res))
 }

@@ -123,7 +123,7 @@ func TestErrorsShowInStatusAndTUIStaysUsable(t *testing.T) {
 	f.err = fmt.Errorf("search: %w: dial tcp: connection refused", retrieval.ErrUnavailable)
 	f.mu.Unlock()
 	m = feed(t, m, keyType(tea.KeyEnter))
-	if !strings.Contains(m.Status(), "Backend unreachable") {
+	if !strings.Contains(m.Status(), "Backend unavailable") {
 		t.Fatalf("status = %q", m.Status())
 	}
 	f.mu.Lock()

@@ -199,7 +199,7 @@ func errorText(err error) string {
 	case errors.Is(err, retrieval.ErrNotFound):
 		return "Not found: " + withAdvice(err.Error(), "Check QDRANT_COLLECTION.")
 	case errors.Is(err, retrieval.ErrUnavailable):
-		return "Backend unreachable: " + withAdvice(err.Error(), "Check QDRANT_URL and the network, then press enter to retry.")
+		return "Backend unavailable: " + withAdvice(err.Error(), "Check QDRANT_URL and the network, then press enter to retry.")
 	}
 	return "Error: " + err.Error()
 }

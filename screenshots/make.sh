@@ -72,7 +72,7 @@ sleep 0.4
 keys Tab
 keys "docs/module-1-ros2/01-what-is-ros2.md"
 keys Tab
-keys "DDS and QoS"
+keys "From ROS 1 to ROS 2"
 keys BTab BTab BTab
 keys C-u "What decides whether messages are reliable?"
 keys C-r

@@ -234,20 +234,10 @@ func placeText(c retrieval.Chunk) string {
 }
 
 func filterText(f retrieval.Filters) string {
-	var parts []string
-	add := func(name string, v []string) {
-		if len(v) > 0 {
-			parts = append(parts, name+"="+strings.Join(v, "|"))
-		}
-	}
-	add("module", f.Modules)
-	add("chapter", f.Chapters)
-	add("type", f.ContentTypes)
-	add("tag", f.Tags)
-	if len(parts) == 0 {
+	if f.IsEmpty() {
 		return ""
 	}
-	return " · filters " + cleanLine(strings.Join(parts, " "))
+	return " · filters " + cleanLine(f.String())
 }
 
 func onOff(b bool) string {

@@ -7,6 +7,7 @@ package retrieval
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -52,6 +53,22 @@ type Filters struct {
 // IsEmpty reports whether the filters restrict nothing.
 func (f Filters) IsEmpty() bool {
 	return len(f.Modules) == 0 && len(f.Chapters) == 0 && len(f.ContentTypes) == 0 && len(f.Tags) == 0
+}
+
+// String describes the filters on one line ("module=a|b tag=c"), or ""
+// when there are none.
+func (f Filters) String() string {
+	var parts []string
+	add := func(name string, v []string) {
+		if len(v) > 0 {
+			parts = append(parts, name+"="+strings.Join(v, "|"))
+		}
+	}
+	add("module", f.Modules)
+	add("chapter", f.Chapters)
+	add("type", f.ContentTypes)
+	add("tag", f.Tags)
+	return strings.Join(parts, " ")
 }
 
 // Match reports whether c satisfies every non-empty filter field: the chunk's

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
@@ -275,21 +274,7 @@ func (p evalPane) Update(msg tea.Msg) (evalPane, tea.Cmd) {
 	if !p.listFocus || len(p.cases) == 0 {
 		return p, nil
 	}
-	switch {
-	case key.Matches(km, p.keys.Up):
-		p.cursor--
-	case key.Matches(km, p.keys.Down):
-		p.cursor++
-	case key.Matches(km, p.keys.PageUp):
-		p.cursor -= p.listRows()
-	case key.Matches(km, p.keys.PageDown):
-		p.cursor += p.listRows()
-	case key.Matches(km, p.keys.Top):
-		p.cursor = 0
-	case key.Matches(km, p.keys.Bottom):
-		p.cursor = len(p.cases) - 1
-	}
-	p.cursor = min(max(p.cursor, 0), len(p.cases)-1)
+	p.cursor = moveCursor(p.keys, km, p.cursor, len(p.cases), p.listRows())
 	p.moved = true
 	p.scrollToCursor()
 	return p, nil

@@ -150,20 +150,10 @@ func groupInt(n int) string {
 
 // filtersText is the active filters on one line, or "none".
 func filtersText(f retrieval.Filters) string {
-	var parts []string
-	add := func(name string, v []string) {
-		if len(v) > 0 {
-			parts = append(parts, name+"="+strings.Join(v, "|"))
-		}
-	}
-	add("module", f.Modules)
-	add("chapter", f.Chapters)
-	add("type", f.ContentTypes)
-	add("tag", f.Tags)
-	if len(parts) == 0 {
+	if f.IsEmpty() {
 		return "none"
 	}
-	return termsafe.Line(strings.Join(parts, " "))
+	return termsafe.Line(f.String())
 }
 
 // onOff prints a flag.

@@ -147,21 +147,7 @@ func (p resultsPane) Update(msg tea.Msg) (resultsPane, tea.Cmd) {
 		return p, nil
 	}
 	old := p.cursor
-	switch {
-	case key.Matches(km, p.keys.Up):
-		p.cursor--
-	case key.Matches(km, p.keys.Down):
-		p.cursor++
-	case key.Matches(km, p.keys.PageUp):
-		p.cursor -= p.pageRows()
-	case key.Matches(km, p.keys.PageDown):
-		p.cursor += p.pageRows()
-	case key.Matches(km, p.keys.Top):
-		p.cursor = 0
-	case key.Matches(km, p.keys.Bottom):
-		p.cursor = len(p.items) - 1
-	}
-	p.cursor = min(max(p.cursor, 0), len(p.items)-1)
+	p.cursor = moveCursor(p.keys, km, p.cursor, len(p.items), p.pageRows())
 	if p.cursor == old {
 		return p, nil
 	}
@@ -288,4 +274,24 @@ func leftPad(s string, n int) string {
 		return s
 	}
 	return strings.Repeat(" ", n-len(s)) + s
+}
+
+// moveCursor applies the list keys (up, down, page up/down, top, bottom)
+// to cursor in a list of n items showing page rows, clamped to the list.
+func moveCursor(keys *KeyMap, km tea.KeyMsg, cursor, n, page int) int {
+	switch {
+	case key.Matches(km, keys.Up):
+		cursor--
+	case key.Matches(km, keys.Down):
+		cursor++
+	case key.Matches(km, keys.PageUp):
+		cursor -= page
+	case key.Matches(km, keys.PageDown):
+		cursor += page
+	case key.Matches(km, keys.Top):
+		cursor = 0
+	case key.Matches(km, keys.Bottom):
+		cursor = n - 1
+	}
+	return min(max(cursor, 0), n-1)
 }

@@ -417,24 +417,32 @@ func (s *Store) detection(ctx context.Context) (*Detection, error) {
 	return &det, nil
 }
 
+// scrollPage reads one page of payloads (no vectors) from offset.
+func (s *Store) scrollPage(ctx context.Context, offset *qc.PointId, limit int) ([]*qc.RetrievedPoint, *qc.PointId, error) {
+	var (
+		pts  []*qc.RetrievedPoint
+		next *qc.PointId
+	)
+	err := s.call(ctx, "scroll", func(ctx context.Context) (err error) {
+		pts, next, err = s.client.ScrollAndOffset(ctx, &qc.ScrollPoints{
+			CollectionName: s.collection,
+			Offset:         offset,
+			Limit:          qc.PtrOf(uint32(limit)),
+			WithPayload:    qc.NewWithPayload(true),
+			WithVectors:    qc.NewWithVectors(false),
+		})
+		return err
+	})
+	return pts, next, err
+}
+
 // sample scrolls up to n points' payloads.
 func (s *Store) sample(ctx context.Context, n int) ([]map[string]*qc.Value, int, error) {
 	var out []map[string]*qc.Value
 	var offset *qc.PointId
 	for len(out) < n {
 		page := min(n-len(out), 250)
-		var pts []*qc.RetrievedPoint
-		var next *qc.PointId
-		err := s.call(ctx, "scroll", func(ctx context.Context) (err error) {
-			pts, next, err = s.client.ScrollAndOffset(ctx, &qc.ScrollPoints{
-				CollectionName: s.collection,
-				Offset:         offset,
-				Limit:          qc.PtrOf(uint32(page)),
-				WithPayload:    qc.NewWithPayload(true),
-				WithVectors:    qc.NewWithVectors(false),
-			})
-			return err
-		})
+		pts, next, err := s.scrollPage(ctx, offset, page)
 		if err != nil {
 			return nil, 0, s.withCollections(ctx, err)
 		}
@@ -575,18 +583,7 @@ func (s *Store) Walk(ctx context.Context, fn func(page []retrieval.Chunk, total 
 	total := int(n)
 	var offset *qc.PointId
 	for {
-		var pts []*qc.RetrievedPoint
-		var next *qc.PointId
-		err := s.call(ctx, "scroll", func(ctx context.Context) (err error) {
-			pts, next, err = s.client.ScrollAndOffset(ctx, &qc.ScrollPoints{
-				CollectionName: s.collection,
-				Offset:         offset,
-				Limit:          qc.PtrOf(uint32(walkPage)),
-				WithPayload:    qc.NewWithPayload(true),
-				WithVectors:    qc.NewWithVectors(false),
-			})
-			return err
-		})
+		pts, next, err := s.scrollPage(ctx, offset, walkPage)
 		if err != nil {
 			return err
 		}

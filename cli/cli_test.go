@@ -310,3 +310,27 @@ func TestHelpListsEnvironment(t *testing.T) {
 		}
 	}
 }
+
+func TestDebugLogRedactsKeys(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "debug.log")
+	env := map[string]string{"COHERE_API_KEY": "co-secret-debug-1", "QDRANT_API_KEY": "qd-secret-debug-2"}
+	code, _, errs := run(t, env, "", "--backend", "demo", "--debug", log, "query", "what is URDF?")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	if !strings.Contains(s, "config") || !strings.Contains(s, "[redacted]") {
+		t.Fatalf("debug log lacks the redacted config:\n%s", s)
+	}
+	if strings.Contains(s, "co-secret-debug-1") || strings.Contains(s, "qd-secret-debug-2") {
+		t.Fatalf("a key reached the debug log:\n%s", s)
+	}
+	code, _, errs = run(t, nil, "", "--debug", filepath.Join(t.TempDir(), "no", "such", "dir", "x.log"), "stats")
+	if code != ExitConfig || !strings.Contains(errs, "--debug") {
+		t.Fatalf("unwritable log: exit %d, %q", code, errs)
+	}
+}

@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -282,6 +283,10 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 			return fmt.Errorf("%w: --debug: cannot open the log file: %w", retrieval.ErrConfig, err)
 		}
 		a.debugFile = f
+		// The resolved configuration, keys redacted, starts every debug log.
+		if b, err := json.Marshal(cfg.Redacted()); err == nil {
+			a.debugLogger().Debug("config", "resolved", string(b), "command", cmd.CommandPath())
+		}
 	}
 	return nil
 }

@@ -3,7 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -92,13 +93,8 @@ func writeStatsText(w io.Writer, be *Backend, st retrieval.Stats) {
 		row("Indexed fields", strings.Join(st.IndexedFields, ", "))
 	}
 	if len(st.Mapping) > 0 {
-		keys := make([]string, 0, len(st.Mapping))
-		for k := range st.Mapping {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		fmt.Fprintln(w, "Mapping:")
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(st.Mapping)) {
 			src := cleanLine(st.Mapping[k])
 			if src == "" {
 				src = "(not found: shown as missing)"
@@ -107,13 +103,8 @@ func writeStatsText(w io.Writer, be *Backend, st retrieval.Stats) {
 		}
 	}
 	if len(st.Facets) > 0 {
-		keys := make([]string, 0, len(st.Facets))
-		for k := range st.Facets {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		fmt.Fprintln(w, "Filter values:")
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(st.Facets)) {
 			fmt.Fprintf(w, "  %-14s %s\n", k, cleanLine(strings.Join(st.Facets[k], ", ")))
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"ragscope/config"
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 	"ragscope/retrieval/local"
 	"ragscope/retrieval/local/demo"
 )
@@ -107,16 +108,29 @@ func (a *App) slugStyle() retrieval.SlugStyle {
 	return s
 }
 
-// urlBuilder is the config's URL builder with corpus defaults filled in.
+// urlBuilder is the config's URL builder with the blanks filled in from
+// the --site folder's Docusaurus config, then from the corpus (a local
+// index knows the site it was built from).
 func (a *App) urlBuilder(c *local.Corpus) retrieval.URLBuilder {
 	b := a.Cfg.URLBuilder()
-	if c != nil {
+	fill := func(docsBase, siteURL, trailing string) {
 		if b.DocsBase == "" {
-			b.DocsBase = c.DocsBase
+			b.DocsBase = docsBase
 		}
 		if b.SiteURL == "" {
-			b.SiteURL = c.SiteURL
+			b.SiteURL = siteURL
 		}
+		if b.TrailingSlash == "" {
+			b.TrailingSlash = trailing
+		}
+	}
+	if a.Cfg.SiteDir != "" {
+		if cfg, _, ok := docusaurus.FindConfig(os.DirFS(a.Cfg.SiteDir), "."); ok && cfg.Origin() != "" {
+			fill(cfg.DocsBase(), cfg.Origin(), cfg.TrailingSlashSetting())
+		}
+	}
+	if c != nil {
+		fill(c.DocsBase, c.SiteURL, c.TrailingSlash)
 	}
 	return b
 }

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 )
 
 // ErrNoSite is matched (errors.Is) when a folder is not a Docusaurus site.
@@ -100,16 +101,8 @@ func LoadSiteDir(dir string) (*Site, error) {
 // every docs/**/*.md(x) that Docusaurus would publish (files and folders
 // starting with "_" are partials and skipped), with routes and heading ids.
 func LoadSite(fsys fs.FS) (*Site, error) {
-	s := &Site{Config: DefaultSiteConfig()}
-	// The config files Docusaurus looks for, in its order.
-	for _, name := range []string{"docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs", "docusaurus.config.mts", "docusaurus.config.cts"} {
-		b, err := fs.ReadFile(fsys, name)
-		if err == nil {
-			s.Config = ParseConfig(string(b))
-			s.ConfigFile = name
-			break
-		}
-	}
+	s := &Site{}
+	s.Config, s.ConfigFile, _ = docusaurus.FindConfig(fsys, ".")
 	if s.ConfigFile == "" {
 		s.Config.Notes = append(s.Config.Notes, "no docusaurus.config.js/ts found; Docusaurus defaults assumed (baseUrl /, docs at /docs/)")
 	}

@@ -17,6 +17,11 @@ type URLBuilder struct {
 	SiteURL string
 	// Style is the heading-anchor rule (default SlugGitHub).
 	Style SlugStyle
+	// TrailingSlash is the site's Docusaurus trailingSlash setting: "" when
+	// undefined (index pages end in "/", others do not, as seed 000 builds
+	// them), "true" (every page ends in "/") or "false" (none does: on
+	// GitHub Pages the slash form of such a site answers 404).
+	TrailingSlash string
 }
 
 // Cite returns the citation of c: the payload URL when it is absolute (or
@@ -51,6 +56,16 @@ func (b URLBuilder) Cite(c *Chunk) Citation {
 func (b URLBuilder) Build(docPath, pageSlug, section, headingID string) string {
 	route := DocRoute(docPath, pageSlug)
 	u := joinBase(b.DocsBase, route)
+	switch b.TrailingSlash {
+	case "true":
+		if !strings.HasSuffix(u, "/") {
+			u += "/"
+		}
+	case "false":
+		if trimmed := strings.TrimRight(u, "/"); !strings.HasSuffix(trimmed, ":/") && trimmed != "" {
+			u = trimmed
+		}
+	}
 	anchor := headingID
 	if anchor == "" {
 		// A section title taken from markdown source may still carry its

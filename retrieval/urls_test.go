@@ -126,3 +126,24 @@ func TestBuildSectionWithExplicitID(t *testing.T) {
 		}
 	}
 }
+
+func TestBuildTrailingSlash(t *testing.T) {
+	tests := []struct{ setting, doc, want string }{
+		{"", "docs/m/index.md", "https://x.org/docs/m/"},
+		{"", "docs/m/a.md", "https://x.org/docs/m/a"},
+		{"false", "docs/m/index.md", "https://x.org/docs/m"},
+		{"false", "docs/m/a.md", "https://x.org/docs/m/a"},
+		{"true", "docs/m/a.md", "https://x.org/docs/m/a/"},
+		{"true", "docs/m/index.md", "https://x.org/docs/m/"},
+	}
+	for _, tt := range tests {
+		b := URLBuilder{DocsBase: "https://x.org/docs/", TrailingSlash: tt.setting}
+		if got := b.Build(tt.doc, "", "", ""); got != tt.want {
+			t.Errorf("trailingSlash %q, %s: %s, want %s", tt.setting, tt.doc, got, tt.want)
+		}
+	}
+	b := URLBuilder{DocsBase: "https://x.org/docs/", TrailingSlash: "false"}
+	if got := b.Build("docs/m/index.md", "", "Intro", ""); got != "https://x.org/docs/m#intro" {
+		t.Errorf("anchor after trimmed slash: %s", got)
+	}
+}

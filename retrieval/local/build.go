@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 )
 
 // Backend names reported in stats.
@@ -63,13 +64,16 @@ type Corpus struct {
 	BaseSource string
 	// ConfigFile is the Docusaurus config read, if any.
 	ConfigFile string
+	// TrailingSlash is the site's trailingSlash setting ("true", "false" or
+	// "" when undefined or unknown), which citation URLs follow.
+	TrailingSlash string
 	// Warnings are the chunker's warnings (empty for a loaded index).
 	Warnings []Warning
 }
 
 // URLBuilder returns the citation URL builder for the corpus.
 func (c *Corpus) URLBuilder(style retrieval.SlugStyle) retrieval.URLBuilder {
-	return retrieval.URLBuilder{DocsBase: c.DocsBase, SiteURL: c.SiteURL, Style: style}
+	return retrieval.URLBuilder{DocsBase: c.DocsBase, SiteURL: c.SiteURL, Style: style, TrailingSlash: c.TrailingSlash}
 }
 
 // Build chunks the markdown under opts.Chunk.DocsDir of fsys, fits the
@@ -104,9 +108,14 @@ func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus,
 		if err := corpus.setBase(opts.BaseURL); err != nil {
 			return nil, nil, err
 		}
-	} else if u, ok := findDocusaurusConfig(fsys, path.Dir(docsDir)); ok {
-		corpus.DocsBase, corpus.SiteURL = u.DocsBase, u.Site
-		corpus.BaseSource, corpus.ConfigFile = BaseFromConfig, u.File
+	}
+	if cfg, file, ok := docusaurus.FindConfig(fsys, path.Dir(docsDir)); ok {
+		if opts.BaseURL == "" && cfg.Origin() != "" {
+			corpus.DocsBase, corpus.SiteURL = cfg.DocsBase(), cfg.Origin()
+			corpus.BaseSource = BaseFromConfig
+		}
+		corpus.ConfigFile = file
+		corpus.TrailingSlash = cfg.TrailingSlashSetting()
 	}
 	return ix, corpus, nil
 }

@@ -112,25 +112,6 @@ func TestBuildDir(t *testing.T) {
 	}
 }
 
-func TestParseDocusaurusConfig(t *testing.T) {
-	tests := []struct{ name, src, docs, site string }{
-		{"classic", `url: 'https://x.io', baseUrl: '/b/', presets: [['classic', {docs: {sidebarPath: 's'}, blog: {routeBasePath: 'blog'}}]]`, "https://x.io/b/docs/", "https://x.io"},
-		{"docs only mode", "url: \"https://x.io\",\nbaseUrl: \"/\",\ndocs: {\n  routeBasePath: '/',\n}", "https://x.io/", "https://x.io"},
-		{"env fallback and comments", "// url: 'https://old.io',\nurl: process.env.SITE || 'https://new.io',\nbaseUrl: `/book/`,", "https://new.io/book/docs/", "https://new.io"},
-		{"editUrl is not url", "docs: { editUrl: 'https://gh.com/x' },\n  url: 'https://y.io', baseUrl: '/'", "https://y.io/docs/", "https://y.io"},
-		{"url with a path", "url: 'https://x.io/sub', baseUrl: '/sub/'", "https://x.io/sub/docs/", "https://x.io"},
-	}
-	for _, tt := range tests {
-		u, ok := parseDocusaurusConfig(tt.src)
-		if !ok || u.DocsBase != tt.docs || u.Site != tt.site {
-			t.Errorf("%s: got %+v %v, want %s %s", tt.name, u, ok, tt.docs, tt.site)
-		}
-	}
-	if _, ok := parseDocusaurusConfig("module.exports = {title: 'x'}"); ok {
-		t.Error("config without url parsed")
-	}
-}
-
 func TestSaveLoadRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	ix, c, err := Build(ctx, smallSite(), BuildOptions{NewEmbedder: newStub})

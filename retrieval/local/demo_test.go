@@ -7,16 +7,17 @@ import (
 	"testing"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 	"ragscope/retrieval/local/demo"
 )
 
 func TestDemoBaseURLMatchesConfig(t *testing.T) {
-	u, ok := findDocusaurusConfig(demo.Site(), ".")
+	cfg, _, ok := docusaurus.FindConfig(demo.Site(), ".")
 	if !ok {
 		t.Fatal("no docusaurus config in the demo site")
 	}
-	if u.DocsBase != demo.DocsBaseURL || u.Site != demo.SiteURL {
-		t.Errorf("config gives %+v; demo constants say %s %s", u, demo.DocsBaseURL, demo.SiteURL)
+	if cfg.DocsBase() != demo.DocsBaseURL || cfg.Origin() != demo.SiteURL {
+		t.Errorf("config gives %s %s; demo constants say %s %s", cfg.DocsBase(), cfg.Origin(), demo.DocsBaseURL, demo.SiteURL)
 	}
 }
 

@@ -51,16 +51,18 @@ func (e *missingError) Error() string {
 func (e *missingError) Unwrap() []error { return []error{fs.ErrNotExist, retrieval.ErrNotFound} }
 
 type indexFile struct {
-	Format   string            `json:"format"`
-	Version  int               `json:"version"`
-	Backend  string            `json:"backend"`
-	Name     string            `json:"name"`
-	Model    string            `json:"model"`
-	Dim      int               `json:"dim"`
-	DocsBase string            `json:"docs_base,omitempty"`
-	SiteURL  string            `json:"site_url,omitempty"`
-	Chunks   []retrieval.Chunk `json:"chunks"`
-	Vectors  []byte            `json:"vectors"`
+	Format   string `json:"format"`
+	Version  int    `json:"version"`
+	Backend  string `json:"backend"`
+	Name     string `json:"name"`
+	Model    string `json:"model"`
+	Dim      int    `json:"dim"`
+	DocsBase string `json:"docs_base,omitempty"`
+	SiteURL  string `json:"site_url,omitempty"`
+	// TrailingSlash is the site's trailingSlash setting ("true", "false", "").
+	TrailingSlash string            `json:"trailing_slash,omitempty"`
+	Chunks        []retrieval.Chunk `json:"chunks"`
+	Vectors       []byte            `json:"vectors"`
 }
 
 // SaveIndex writes ix (with the corpus's base URL, if c is not nil) to
@@ -73,7 +75,7 @@ func SaveIndex(path string, ix *Index, c *Corpus) (err error) {
 		Vectors: make([]byte, 4*len(ix.vecs)),
 	}
 	if c != nil {
-		f.DocsBase, f.SiteURL = c.DocsBase, c.SiteURL
+		f.DocsBase, f.SiteURL, f.TrailingSlash = c.DocsBase, c.SiteURL, c.TrailingSlash
 	}
 	for i, x := range ix.vecs {
 		binary.LittleEndian.PutUint32(f.Vectors[4*i:], math.Float32bits(x))
@@ -162,7 +164,7 @@ func LoadIndex(ctx context.Context, path string, opts LoadOptions) (*Index, *Cor
 	if err != nil {
 		return nil, nil, fmt.Errorf("load index %s: %w: %w", path, ErrCorruptIndex, err)
 	}
-	c := &Corpus{Embedder: emb, DocsBase: f.DocsBase, SiteURL: f.SiteURL, BaseSource: BaseFromFile}
+	c := &Corpus{Embedder: emb, DocsBase: f.DocsBase, SiteURL: f.SiteURL, TrailingSlash: f.TrailingSlash, BaseSource: BaseFromFile}
 	if f.DocsBase == "" {
 		c.BaseSource = BaseFromDefault
 	}

@@ -1,0 +1,266 @@
+// Package docusaurus reads what ragscope needs of a Docusaurus site's
+// configuration: where the docs are published (url, baseUrl, the docs
+// plugin's routeBasePath and path) and the trailingSlash setting. Both the
+// local backend (to build citation URLs) and the link checker use it.
+package docusaurus
+
+import (
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// SiteConfig is what ragscope reads from docusaurus.config.{js,ts,mjs,cjs}.
+//
+// The config is JavaScript, which ragscope does not run: values are read
+// with tolerant regular expressions, so only literal values are understood
+// (see ParseConfig for the limits).
+type SiteConfig struct {
+	// URL is the site origin, e.g. "https://owner.github.io" ("" if unknown).
+	URL string `json:"url"`
+	// BaseURL is the path the site is served under, always with leading and
+	// trailing slash ("/" by default).
+	BaseURL string `json:"base_url"`
+	// TrailingSlash is nil when undefined (Docusaurus's default), else the
+	// configured value.
+	TrailingSlash *bool `json:"trailing_slash"`
+	// RouteBasePath is the docs plugin's route base path without slashes
+	// ("docs" by default; "" when the docs are served at the site root).
+	RouteBasePath string `json:"route_base_path"`
+	// DocsPath is the docs folder relative to the site folder ("docs").
+	DocsPath string `json:"docs_path"`
+	// Notes say what could not be read and which default was used instead.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// DefaultSiteConfig is Docusaurus's defaults.
+func DefaultSiteConfig() SiteConfig {
+	return SiteConfig{BaseURL: "/", RouteBasePath: "docs", DocsPath: "docs"}
+}
+
+// DocsBase is the URL of the docs route: url + baseUrl + routeBasePath + "/".
+// It is what retrieval.URLBuilder.DocsBase should be for this site. A url
+// with a path ("https://x.org/sub") keeps it unless baseUrl already starts
+// with it.
+func (c SiteConfig) DocsBase() string {
+	p := c.BaseURL
+	if c.RouteBasePath != "" {
+		p += c.RouteBasePath + "/"
+	}
+	origin := strings.TrimSuffix(c.URL, "/")
+	if i := strings.Index(origin, "://"); i >= 0 {
+		if j := strings.IndexByte(origin[i+3:], '/'); j >= 0 {
+			sub := origin[i+3+j:]
+			origin = origin[:i+3+j]
+			if !strings.HasPrefix(p, sub+"/") {
+				p = sub + p
+			}
+		}
+	}
+	return origin + p
+}
+
+// Origin is the scheme and host of url ("https://x.org"), or "".
+func (c SiteConfig) Origin() string {
+	u := strings.TrimSuffix(c.URL, "/")
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return ""
+	}
+	if j := strings.IndexByte(u[i+3:], '/'); j >= 0 {
+		return u[:i+3+j]
+	}
+	return u
+}
+
+// TrailingSlashSetting is trailingSlash as a retrieval.URLBuilder takes it:
+// "true", "false", or "" when undefined.
+func (c SiteConfig) TrailingSlashSetting() string {
+	switch {
+	case c.TrailingSlash == nil:
+		return ""
+	case *c.TrailingSlash:
+		return "true"
+	}
+	return "false"
+}
+
+// FindConfig reads the first Docusaurus config in dir of fsys, trying the
+// names Docusaurus looks for in its order. ok is false when there is none.
+func FindConfig(fsys fs.FS, dir string) (cfg SiteConfig, file string, ok bool) {
+	for _, ext := range []string{"js", "ts", "mjs", "cjs", "mts", "cts"} {
+		name := "docusaurus.config." + ext
+		p := path.Join(dir, name)
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			continue
+		}
+		return ParseConfig(string(b)), p, true
+	}
+	return DefaultSiteConfig(), "", false
+}
+
+var (
+	cfgURL          = regexp.MustCompile(`(?m)(?:^|[{,\s])url\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
+	cfgURLFallback  = regexp.MustCompile(`(?m)(?:^|[{,\s])url\s*:[^,\n]*?['"` + "`" + `](https?://[^'"` + "`" + `$]+)['"` + "`" + `]`)
+	cfgBaseURL      = regexp.MustCompile(`\bbaseUrl\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
+	cfgBaseFallback = regexp.MustCompile(`\bbaseUrl\s*:[^,\n]*?['"` + "`" + `](/[^'"` + "`" + `$]*)['"` + "`" + `]`)
+	cfgTrailing     = regexp.MustCompile(`\btrailingSlash\s*:\s*(true|false|undefined|null)\b`)
+	cfgRouteBase    = regexp.MustCompile(`\brouteBasePath\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
+	cfgPath         = regexp.MustCompile(`(?:^|[{,\s])path\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
+	cfgDocsBlock    = regexp.MustCompile(`(?:^|[{,\s])docs\s*:\s*\{`)
+	cfgDocsPlugin   = regexp.MustCompile(`['"]@docusaurus/plugin-content-docs['"]\s*,\s*\{`)
+	cfgDocsFalse    = regexp.MustCompile(`(?:^|[{,\s])docs\s*:\s*false\b`)
+)
+
+// ParseConfig reads a Docusaurus config's url, baseUrl, trailingSlash and
+// the docs plugin's routeBasePath and path, starting from the defaults.
+//
+// Limits: values must be literals (strings, or true/false for
+// trailingSlash); a value computed from a variable or a template with ${…}
+// is not evaluated (for url, a literal "https://…" anywhere in the
+// expression, e.g. `process.env.URL ?? 'https://x.org'`, is taken). The docs
+// options are read from the first `docs: {…}` object (the classic preset) or
+// else the first '@docusaurus/plugin-content-docs' plugin; only one docs
+// instance is modelled, and versioned docs and i18n are not. Comments are
+// removed first; a JavaScript regex literal containing quotes or "//" can
+// confuse that.
+func ParseConfig(src string) SiteConfig {
+	c := DefaultSiteConfig()
+	src = stripJSComments(src)
+	if m := cfgURL.FindStringSubmatch(src); m != nil && !strings.Contains(m[2], "${") {
+		c.URL = strings.TrimSuffix(m[2], "/")
+	} else if m := cfgURLFallback.FindStringSubmatch(src); m != nil {
+		c.URL = strings.TrimSuffix(m[1], "/")
+		c.Notes = append(c.Notes, "url is an expression; used its literal "+c.URL)
+	} else {
+		c.Notes = append(c.Notes, "url not found in the config; citation hosts are not compared")
+	}
+	if m := cfgBaseURL.FindStringSubmatch(src); m != nil && !strings.Contains(m[2], "${") {
+		c.BaseURL = normalizeBaseURL(m[2])
+	} else if m := cfgBaseFallback.FindStringSubmatch(src); m != nil {
+		c.BaseURL = normalizeBaseURL(m[1])
+		c.Notes = append(c.Notes, "baseUrl is an expression; used its literal "+c.BaseURL)
+	} else {
+		c.Notes = append(c.Notes, `baseUrl not found in the config; assumed "/"`)
+	}
+	if m := cfgTrailing.FindStringSubmatch(src); m != nil {
+		switch m[1] {
+		case "true":
+			t := true
+			c.TrailingSlash = &t
+		case "false":
+			f := false
+			c.TrailingSlash = &f
+		}
+	}
+	block := docsOptions(src)
+	if block == "" && cfgDocsFalse.MatchString(src) {
+		c.Notes = append(c.Notes, "the classic preset's docs are disabled (docs: false) and no docs plugin options were found; assumed routeBasePath \"docs\"")
+	}
+	if block != "" {
+		if m := cfgRouteBase.FindStringSubmatch(block); m != nil {
+			c.RouteBasePath = strings.Trim(m[2], "/")
+		}
+		if m := cfgPath.FindStringSubmatch(block); m != nil {
+			if p := strings.Trim(strings.TrimPrefix(m[2], "./"), "/"); p != "" {
+				c.DocsPath = p
+			}
+		}
+	}
+	return c
+}
+
+func normalizeBaseURL(s string) string {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "/") {
+		s = "/" + s
+	}
+	if !strings.HasSuffix(s, "/") {
+		s += "/"
+	}
+	return s
+}
+
+// docsOptions returns the text of the docs plugin's options object, or "".
+func docsOptions(src string) string {
+	for _, re := range []*regexp.Regexp{cfgDocsBlock, cfgDocsPlugin} {
+		if loc := re.FindStringIndex(src); loc != nil {
+			open := loc[1] - 1
+			if end := matchBrace(src, open); end > open {
+				return src[open : end+1]
+			}
+		}
+	}
+	return ""
+}
+
+// matchBrace returns the index of the brace closing the one at open,
+// skipping string literals, or -1.
+func matchBrace(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch ch := s[i]; ch {
+		case '\'', '"', '`':
+			for i++; i < len(s) && s[i] != ch; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// stripJSComments removes // and /* */ comments outside string literals.
+func stripJSComments(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '\'' || ch == '"' || ch == '`':
+			j := i + 1
+			for j < len(s) && s[j] != ch {
+				if s[j] == '\\' {
+					j++
+				}
+				if ch != '`' && j < len(s) && s[j] == '\n' {
+					break
+				}
+				j++
+			}
+			if j >= len(s) {
+				j = len(s) - 1
+			}
+			b.WriteString(s[i : j+1])
+			i = j
+		case ch == '/' && i+1 < len(s) && s[i+1] == '/':
+			// A "//" right after ':' is part of a URL in an unquoted
+			// context only in broken configs; treat it as a comment.
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			if i < len(s) {
+				b.WriteByte('\n')
+			}
+		case ch == '/' && i+1 < len(s) && s[i+1] == '*':
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				return b.String()
+			}
+			i += end + 3
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
+}

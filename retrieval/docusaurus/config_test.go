@@ -1,0 +1,40 @@
+package docusaurus
+
+import (
+	"testing"
+	"testing/fstest"
+)
+
+func TestDocsBaseFromConfig(t *testing.T) {
+	tests := []struct{ name, src, docs, origin, trailing string }{
+		{"classic", `url: 'https://x.io', baseUrl: '/b/', presets: [['classic', {docs: {sidebarPath: 's'}, blog: {routeBasePath: 'blog'}}]]`, "https://x.io/b/docs/", "https://x.io", ""},
+		{"docs only mode", "url: \"https://x.io\",\nbaseUrl: \"/\",\ndocs: {\n  routeBasePath: '/',\n}", "https://x.io/", "https://x.io", ""},
+		{"env fallback and comments", "// url: 'https://old.io',\nurl: process.env.SITE || 'https://new.io',\nbaseUrl: `/book/`,", "https://new.io/book/docs/", "https://new.io", ""},
+		{"editUrl is not url", "docs: { editUrl: 'https://gh.com/x' },\n  url: 'https://y.io', baseUrl: '/'", "https://y.io/docs/", "https://y.io", ""},
+		{"url with a path", "url: 'https://x.io/sub', baseUrl: '/sub/'", "https://x.io/sub/docs/", "https://x.io", ""},
+		{"trailing slash false", "url: 'https://x.io', baseUrl: '/b/', trailingSlash: false,", "https://x.io/b/docs/", "https://x.io", "false"},
+		{"trailing slash true", "url: 'https://x.io', trailingSlash: true,", "https://x.io/docs/", "https://x.io", "true"},
+	}
+	for _, tt := range tests {
+		c := ParseConfig(tt.src)
+		if c.DocsBase() != tt.docs || c.Origin() != tt.origin || c.TrailingSlashSetting() != tt.trailing {
+			t.Errorf("%s: docs %q origin %q trailing %q; want %q %q %q", tt.name, c.DocsBase(), c.Origin(), c.TrailingSlashSetting(), tt.docs, tt.origin, tt.trailing)
+		}
+	}
+	if c := ParseConfig("module.exports = {title: 'x'}"); c.Origin() != "" {
+		t.Errorf("config without url has origin %q", c.Origin())
+	}
+}
+
+func TestFindConfig(t *testing.T) {
+	fsys := fstest.MapFS{
+		"site/docusaurus.config.ts": {Data: []byte("export default { url: 'https://a.b', baseUrl: '/' }")},
+	}
+	c, file, ok := FindConfig(fsys, "site")
+	if !ok || file != "site/docusaurus.config.ts" || c.DocsBase() != "https://a.b/docs/" {
+		t.Fatalf("FindConfig = %+v %q %v", c, file, ok)
+	}
+	if _, _, ok := FindConfig(fsys, "."); ok {
+		t.Fatal("found a config where there is none")
+	}
+}

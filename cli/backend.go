@@ -138,7 +138,9 @@ func (a *App) urlBuilder(c *local.Corpus) retrieval.URLBuilder {
 func (a *App) openDemo(ctx context.Context, selectionOnly bool) (*Backend, error) {
 	be := &Backend{Kind: config.BackendDemo, Label: "demo textbook (embedded, offline embedder)", Collection: demo.Name, Site: demo.Site(), Points: -1}
 	if selectionOnly {
-		be.Pipeline = &retrieval.Pipeline{URLs: a.urlBuilder(&local.Corpus{DocsBase: demo.DocsBaseURL, SiteURL: demo.SiteURL}), Backend: string(be.Kind), Collection: be.Collection}
+		cfg, _, _ := docusaurus.FindConfig(demo.Site(), ".")
+		corpus := &local.Corpus{DocsBase: demo.DocsBaseURL, SiteURL: demo.SiteURL, TrailingSlash: cfg.TrailingSlashSetting()}
+		be.Pipeline = &retrieval.Pipeline{URLs: a.urlBuilder(corpus), Backend: string(be.Kind), Collection: be.Collection}
 		return be, nil
 	}
 	ix, corpus, err := local.OpenDemo(ctx)

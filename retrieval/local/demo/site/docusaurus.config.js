@@ -10,6 +10,7 @@ const config = {
 
   url: 'https://physical-ai.example.org',
   baseUrl: '/textbook/',
+  trailingSlash: false,
 
   organizationName: 'physical-ai-course',
   projectName: 'textbook',

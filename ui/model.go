@@ -270,8 +270,25 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, tea.Batch(c1, c2, c3)
 }
 
+// typing reports whether keys go to a text box.
+func (m Model) typing() bool {
+	return m.focus.isText() || (m.focus.isEval() && m.eval.inputFocus)
+}
+
 // updateKey handles global keys, then gives the key to the focused pane.
 func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.typing() {
+		// Keys typed faster than a frame (or held down) arrive as one
+		// message ("jjj"); outside text boxes each is a command of its own.
+		var cmds []tea.Cmd
+		next := m
+		for _, r := range msg.Runes {
+			nm, cmd := next.updateKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+			next = nm.(Model)
+			cmds = append(cmds, cmd)
+		}
+		return next, tea.Batch(cmds...)
+	}
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit), key.Matches(msg, k.QuitQ):

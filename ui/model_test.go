@@ -430,3 +430,23 @@ func TestDetailSaysWhyALinkIsBroken(t *testing.T) {
 		}
 	}
 }
+
+// Keys typed faster than a frame arrive as one message; outside text boxes
+// each must act on its own.
+func TestBatchedRunesActOneByOne(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	m := sized(t, opts, 120, 40)
+	m = ask(t, m, "nodes")
+	m = feed(t, m, keyType(tea.KeyEsc))
+	before := m.results.cursor
+	m = feed(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jj")})
+	if m.results.cursor != before+2 {
+		t.Fatalf("cursor %d -> %d, want two steps", before, m.results.cursor)
+	}
+	// In the question box the same message is text.
+	m = feed(t, m, keyRunes("/"))
+	m = feed(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jq")})
+	if !strings.HasSuffix(m.query.input.Value(), "jq") {
+		t.Fatalf("typed text lost: %q", m.query.input.Value())
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -77,7 +78,7 @@ func (a *App) tuiOptions(ctx context.Context) (ui.Options, error) {
 			return ui.Options{}, fmt.Errorf("open backend: %w", err)
 		}
 		cfgErr := a.Cfg.Validate()
-		opts.Note = "Search unavailable: " + Message(cfgErr) + " Selected-text mode (ctrl+t) still works."
+		opts.Note = "Search unavailable: " + strings.TrimRight(Message(cfgErr), ".") + ". Selected-text mode (ctrl+t) still works."
 		opts.Retriever = selectionOnly{p: be.Pipeline, err: cfgErr}
 	default:
 		return ui.Options{}, err

@@ -334,3 +334,30 @@ func TestDebugLogRedactsKeys(t *testing.T) {
 		t.Fatalf("unwritable log: exit %d, %q", code, errs)
 	}
 }
+
+func TestHostileTextIsStrippedFromHumanOutput(t *testing.T) {
+	root := t.TempDir()
+	docs := filepath.Join(root, "docs")
+	if err := os.MkdirAll(docs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	page := "---\ntitle: \"Evil \\e]0;pwned\\a title\"\n---\n\n## Torque \x1b[2J\x1b[31mControl\n\nMotors \x1b]52;c;ZXZpbA==\x07 make torque.\n"
+	if err := os.WriteFile(filepath.Join(docs, "evil.md"), []byte(page), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, nil, "", "--docs", docs, "query", "--context", "torque motors")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.ContainsAny(out+errs, "\x1b\x07") {
+		t.Fatalf("a control sequence reached the terminal:\n%q", out)
+	}
+	if !strings.Contains(out, "Torque") || !strings.Contains(out, "make torque") {
+		t.Fatalf("text lost:\n%s", out)
+	}
+	// JSON keeps the data as it is, escaped.
+	code, out, _ = run(t, nil, "", "--docs", docs, "query", "--json", "torque motors")
+	if code != ExitOK || !strings.Contains(out, `\u001b`) || strings.Contains(out, "\x1b") {
+		t.Fatalf("JSON should carry the escape escaped: %q", out)
+	}
+}

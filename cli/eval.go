@@ -410,7 +410,10 @@ func writeBaseline(w io.Writer, d eval.Diff, path string) {
 			mark = " !"
 		}
 		f := "%s %.3f → %.3f (%+.3f)%s"
-		if !m.HigherIsBetter {
+		switch {
+		case m.Metric == "passed":
+			f = "%s %.0f → %.0f (%+.0f)%s"
+		case !m.HigherIsBetter:
 			f = "%s %.1f → %.1f (%+.1f)%s"
 		}
 		parts = append(parts, fmt.Sprintf(f, m.Metric, m.Old, m.New, m.Delta, mark))

@@ -12,12 +12,14 @@ type MetricDelta struct {
 	HigherIsBetter bool `json:"higher_is_better"`
 }
 
-// Worse reports whether the metric moved the wrong way.
+// Worse reports whether the metric moved the wrong way. A latency counts
+// as worse only when it grew by more than 10% and more than 1 ms, so timer
+// noise on fast backends is not flagged.
 func (m MetricDelta) Worse() bool {
 	if m.HigherIsBetter {
 		return m.Delta < -1e-9
 	}
-	return m.Delta > 1e-9
+	return m.Delta > 1 && m.Delta > 0.1*m.Old
 }
 
 // CaseDelta compares one case present in both reports.

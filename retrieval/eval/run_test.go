@@ -430,3 +430,22 @@ func TestReportJSONRoundTrip(t *testing.T) {
 		t.Error("a query document was accepted as a report")
 	}
 }
+
+func TestLatencyWorseNeedsARealChange(t *testing.T) {
+	tests := []struct {
+		old, new float64
+		worse    bool
+	}{
+		{0.1, 0.2, false}, // timer noise
+		{100, 105, false}, // +5%
+		{100, 150, true},
+		{5, 7, true},
+		{200, 150, false},
+	}
+	for _, tt := range tests {
+		m := MetricDelta{Metric: "p95_ms", Old: tt.old, New: tt.new, Delta: tt.new - tt.old}
+		if m.Worse() != tt.worse {
+			t.Errorf("%v -> %v: worse = %v", tt.old, tt.new, m.Worse())
+		}
+	}
+}

@@ -272,13 +272,7 @@ func TestSelectedTextModeWithLargePaste(t *testing.T) {
 	_ = m.View()
 	keyTook := time.Since(start)
 	t.Logf("100 KB paste: %v; next key + view: %v", pasteTook, keyTook)
-	budget := 30 * time.Millisecond
-	if raceEnabled {
-		budget *= 10
-	}
-	if keyTook > budget {
-		t.Errorf("typing after a 100 KB paste took %v", keyTook)
-	}
+	// Speed is measured by BenchmarkKeyAfter100KBPaste, not asserted here.
 	if m.sel.Chars() < 100*1024 {
 		t.Fatalf("selection has %d chars", m.sel.Chars())
 	}

@@ -22,6 +22,8 @@ type world struct {
 	embedDelay time.Duration
 	delay      time.Duration
 	batches    []int
+	// inFlight and peak count concurrent searches.
+	inFlight, peak int
 }
 
 func newWorld() *world {
@@ -83,8 +85,14 @@ func (s fakeStore) Stats(context.Context) (retrieval.Stats, error) { return retr
 func (s fakeStore) Search(ctx context.Context, req retrieval.SearchRequest) ([]retrieval.ScoredChunk, error) {
 	s.w.mu.Lock()
 	delay := s.w.delay
+	s.w.inFlight++
+	s.w.peak = max(s.w.peak, s.w.inFlight)
 	s.w.mu.Unlock()
-	if err := sleep(ctx, delay); err != nil {
+	err := sleep(ctx, delay)
+	s.w.mu.Lock()
+	s.w.inFlight--
+	s.w.mu.Unlock()
+	if err != nil {
 		return nil, err
 	}
 	s.w.mu.Lock()

@@ -121,13 +121,8 @@ func TestEvalAgainstFakeServersWithinBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("100 cases: wall %v, %d embed requests %v, hit@k %.2f, MRR %.2f, p95 %.0f ms", wall, srv.Requests(), srv.BatchSizes(), rep.Summary.HitAtK, rep.Summary.MRR, rep.Summary.Latency.P95MS)
-	limit := budget
-	if raceEnabled {
-		limit *= 2 // the budget itself is checked without -race
-	}
-	if wall >= limit {
-		t.Errorf("wall %v, budget %v", wall, limit)
-	}
+	// The wall time is reported, not asserted: BenchmarkEval100CasesFakeServers
+	// measures it against the budget.
 	if srv.Requests() != 2 || rep.Params.EmbedCalls != 2 {
 		t.Errorf("%d embed requests (%v), want 2 (96 + 4)", srv.Requests(), srv.BatchSizes())
 	}

@@ -159,10 +159,14 @@ func (a *App) openLocal(ctx context.Context) (*Backend, error) {
 	)
 	be := &Backend{Kind: config.BackendLocal, Points: -1}
 	if a.Cfg.IndexFile != "" {
+		done := a.progress("Loading index " + a.Cfg.IndexFile + "…")
 		ix, corpus, err = local.LoadIndex(ctx, a.Cfg.IndexFile, local.LoadOptions{})
+		done()
 		be.Label = "local index " + a.Cfg.IndexFile
 	} else {
+		done := a.progress("Indexing " + a.Cfg.DocsDir + "… (save it with 'ragscope index' to skip this next time)")
 		ix, corpus, err = local.BuildDir(ctx, a.Cfg.DocsDir, local.BuildOptions{BaseURL: a.Cfg.DocsBaseURL})
+		done()
 		be.Label = "local docs " + a.Cfg.DocsDir
 		if err == nil {
 			if st, serr := os.Stat(filepath.Join(a.Cfg.DocsDir, "..", "docusaurus.config.js")); serr == nil && !st.IsDir() {
@@ -195,4 +199,14 @@ func (a *App) fillLocal(be *Backend, ix *local.Index, corpus *local.Corpus) {
 	if a.Cfg.SiteDir != "" {
 		be.Site = os.DirFS(a.Cfg.SiteDir)
 	}
+}
+
+// progress shows msg on standard error while long work runs, when standard
+// error is a terminal, and returns the func that clears it.
+func (a *App) progress(msg string) func() {
+	if !isTerminal(a.Stderr) {
+		return func() {}
+	}
+	fmt.Fprint(a.Stderr, cleanLine(msg))
+	return func() { fmt.Fprint(a.Stderr, "\r\x1b[K") }
 }

@@ -34,7 +34,9 @@ docusaurus.config.js found next to DOCS_DIR.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			start := time.Now()
+			done := a.progress("Indexing " + args[0] + "…")
 			ix, corpus, err := local.BuildDir(cmd.Context(), args[0], local.BuildOptions{BaseURL: a.Cfg.DocsBaseURL})
+			done()
 			if err != nil {
 				return err
 			}

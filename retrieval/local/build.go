@@ -9,7 +9,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
+
+	"golang.org/x/sync/errgroup"
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
@@ -168,17 +171,32 @@ func BuildDir(ctx context.Context, dir string, opts BuildOptions) (*Index, *Corp
 	return ix, c, err
 }
 
-// embedAll embeds texts and checks the embedder's answer.
+// embedAll embeds texts, split across the CPUs (the embedders are safe for
+// concurrent use), and checks the embedder's answer.
 func embedAll(ctx context.Context, emb retrieval.Embedder, texts []string) ([][]float32, error) {
 	if len(texts) == 0 {
 		return nil, nil
 	}
-	vecs, err := emb.Embed(ctx, texts)
-	if err != nil {
-		return nil, fmt.Errorf("embed %d chunks: %w", len(texts), err)
+	workers := min(runtime.GOMAXPROCS(0), (len(texts)+63)/64)
+	per := (len(texts) + workers - 1) / workers
+	vecs := make([][]float32, len(texts))
+	g, gctx := errgroup.WithContext(ctx)
+	for lo := 0; lo < len(texts); lo += per {
+		hi := min(lo+per, len(texts))
+		g.Go(func() error {
+			part, err := emb.Embed(gctx, texts[lo:hi])
+			if err != nil {
+				return err
+			}
+			if len(part) != hi-lo {
+				return fmt.Errorf("embedder returned %d vectors for %d texts", len(part), hi-lo)
+			}
+			copy(vecs[lo:hi], part)
+			return nil
+		})
 	}
-	if len(vecs) != len(texts) {
-		return nil, fmt.Errorf("embed %d chunks: embedder returned %d vectors", len(texts), len(vecs))
+	if err := g.Wait(); err != nil {
+		return nil, fmt.Errorf("embed %d chunks: %w", len(texts), err)
 	}
 	return vecs, nil
 }

@@ -205,7 +205,7 @@ offline embedder, so it works with no keys at all.`,
 	f.StringVar(&a.flags.baseURL, "base-url", "", "URL of the docs route citation URLs are built on, e.g. https://me.github.io/book/docs/ (env RAGSCOPE_BASE_URL)")
 	f.StringVar(&a.flags.siteURL, "site-url", "", "site origin for site-relative payload URLs (env RAGSCOPE_SITE_URL)")
 	f.StringVar(&a.flags.slugStyle, "slug-style", "", "heading anchor rule: github (as Docusaurus, default) or simple (env RAGSCOPE_SLUG_STYLE)")
-	f.StringVar(&a.flags.siteDir, "site", "", "local Docusaurus site folder for link checks (env RAGSCOPE_SITE_DIR)")
+	f.StringVar(&a.flags.siteDir, "site", "", "local Docusaurus site folder (docusaurus.config.js + docs/): link checks, and the base URL and trailingSlash of built citations (env RAGSCOPE_SITE_DIR)")
 	f.StringVar(&a.flags.timeout, "timeout", "", "timeout of each network call, e.g. 10s (env RAGSCOPE_TIMEOUT; default 30s)")
 	f.StringVar(&a.flags.debug, "debug", "", "write debug logs to this file")
 

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -12,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"ragscope/config"
 	"ragscope/links"
 )
 
@@ -78,21 +76,7 @@ func (a *App) runLinks(cmd *cobra.Command, lf linksFlags) error {
 	if be.Walker == nil {
 		return &ExitError{Code: ExitConfig, Err: fmt.Errorf("the %s backend cannot list its chunks, so its links cannot be audited", be.Kind)}
 	}
-	var (
-		site     *links.Site
-		siteName string
-	)
-	switch {
-	case a.Cfg.SiteDir != "":
-		site, err = links.LoadSiteDir(a.Cfg.SiteDir)
-		siteName = a.Cfg.SiteDir
-	case be.Site != nil:
-		site, err = links.LoadSite(be.Site)
-		siteName = "site of the " + string(be.Kind) + " backend"
-		if be.Kind == config.BackendDemo {
-			siteName = "embedded demo site"
-		}
-	}
+	site, siteName, err := a.site(be)
 	if err != nil {
 		return &ExitError{Code: ExitConfig, Err: fmt.Errorf("load site: %w", err)}
 	}
@@ -109,7 +93,7 @@ func (a *App) runLinks(cmd *cobra.Command, lf linksFlags) error {
 		opts.SiteName = "published site"
 		opts.Checker = links.NewLiveChecker(links.LiveOptions{Concurrency: lf.concurrency, Timeout: a.Cfg.Timeout})
 	} else {
-		opts.Checker = links.NewLocalChecker(site, hostOf(urls.DocsBase), hostOf(urls.SiteURL))
+		opts.Checker = localChecker(site, urls)
 	}
 	prog := newProgress(a.Stderr)
 	opts.Progress = prog.update
@@ -134,14 +118,6 @@ func (a *App) runLinks(cmd *cobra.Command, lf linksFlags) error {
 		return &ExitError{Code: ExitCheck}
 	}
 	return nil
-}
-
-func hostOf(s string) string {
-	u, err := url.Parse(s)
-	if err != nil {
-		return ""
-	}
-	return u.Host
 }
 
 // writeLinksText prints an audit report for people: problems with their

@@ -2,9 +2,12 @@ package cli
 
 import (
 	"context"
+	"net/url"
 	"strings"
 
+	"ragscope/config"
 	"ragscope/links"
+	"ragscope/retrieval"
 	"ragscope/ui"
 )
 
@@ -14,29 +17,52 @@ import (
 // site to check against, and a note saying why the TUI shows no link
 // states.
 func (a *App) linkStatus(be *Backend) (func(context.Context, string) (ui.LinkStatus, error), string) {
-	var (
-		site *links.Site
-		err  error
-	)
-	switch {
-	case a.Cfg.SiteDir != "":
-		site, err = links.LoadSiteDir(a.Cfg.SiteDir)
-	case be.Site != nil:
-		site, err = links.LoadSite(be.Site)
-	default:
-		return nil, ""
-	}
+	site, _, err := a.site(be)
 	if err != nil {
 		return nil, "Link states off: " + Message(err)
 	}
-	urls := be.Pipeline.URLs
-	cache := links.NewStatusCache(links.NewLocalChecker(site, hostOf(urls.DocsBase), hostOf(urls.SiteURL)))
+	if site == nil {
+		return nil, ""
+	}
+	cache := links.NewStatusCache(localChecker(site, be.Pipeline.URLs))
 	return func(ctx context.Context, url string) (ui.LinkStatus, error) {
 		if err := ctx.Err(); err != nil {
 			return ui.LinkStatus{}, err
 		}
 		return linkStatusOf(cache.Check(ctx, url)), nil
 	}, ""
+}
+
+// site loads the Docusaurus site the citations point into: --site, else
+// the backend's own (the demo's embedded site). It is nil, with no error,
+// when there is none. name describes it for reports.
+func (a *App) site(be *Backend) (site *links.Site, name string, err error) {
+	switch {
+	case a.Cfg.SiteDir != "":
+		site, err = links.LoadSiteDir(a.Cfg.SiteDir)
+		name = a.Cfg.SiteDir
+	case be.Site != nil:
+		site, err = links.LoadSite(be.Site)
+		name = "site of the " + string(be.Kind) + " backend"
+		if be.Kind == config.BackendDemo {
+			name = "embedded demo site"
+		}
+	}
+	return site, name, err
+}
+
+// localChecker checks citation URLs against site, taking the hosts the
+// URL builder writes as the site's own.
+func localChecker(site *links.Site, urls retrieval.URLBuilder) links.Checker {
+	return links.NewLocalChecker(site, hostOf(urls.DocsBase), hostOf(urls.SiteURL))
+}
+
+func hostOf(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return ""
+	}
+	return u.Host
 }
 
 // linkStatusOf turns a link check into what the TUI shows.

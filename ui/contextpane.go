@@ -87,10 +87,7 @@ func (p contextPane) Update(msg tea.Msg) (contextPane, tea.Cmd) {
 
 // View draws the pane.
 func (p contextPane) View() string {
-	style, tstyle := p.st.Pane, p.st.PaneTitle
-	if p.focus {
-		style, tstyle = p.st.FocusedPane, p.st.FocusedTitle
-	}
+	style, tstyle := p.st.pane(p.focus)
 	iw, _ := innerSize(style, p.width, p.height)
 	title := "Grounded context"
 	if p.mode == retrieval.ModeSelectedText {

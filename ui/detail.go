@@ -232,10 +232,7 @@ func leftPadRight(s string, n int) string {
 
 // View draws the pane.
 func (p detailPane) View() string {
-	style, tstyle := p.st.Pane, p.st.PaneTitle
-	if p.focus {
-		style, tstyle = p.st.FocusedPane, p.st.FocusedTitle
-	}
+	style, tstyle := p.st.pane(p.focus)
 	iw, _ := innerSize(style, p.width, p.height)
 	title := "Detail"
 	if p.has {

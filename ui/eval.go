@@ -282,17 +282,11 @@ func (p evalPane) Update(msg tea.Msg) (evalPane, tea.Cmd) {
 
 // View draws the pane.
 func (p evalPane) View() string {
-	style, tstyle := p.st.Pane, p.st.PaneTitle
-	if p.inputFocus || p.listFocus {
-		style, tstyle = p.st.FocusedPane, p.st.FocusedTitle
-	}
+	style, tstyle := p.st.pane(p.inputFocus || p.listFocus)
 	iw, _ := innerSize(style, p.width, p.height)
 	var b strings.Builder
 	b.WriteString(tstyle.Render(truncate(p.title(), iw)) + "\n")
-	label := p.st.PaneTitle
-	if p.inputFocus {
-		label = p.st.FocusedTitle
-	}
+	_, label := p.st.pane(p.inputFocus)
 	b.WriteString(truncate(label.Render(evalPathLabel)+p.input.View(), iw) + "\n")
 	// Before any run the two lines are empty: the hint moves up.
 	for _, l := range []string{p.progressLine(iw), p.verdictLine()} {

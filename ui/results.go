@@ -174,10 +174,7 @@ func (p *resultsPane) title() string {
 
 // View draws the pane.
 func (p resultsPane) View() string {
-	style, tstyle := p.st.Pane, p.st.PaneTitle
-	if p.focus {
-		style, tstyle = p.st.FocusedPane, p.st.FocusedTitle
-	}
+	style, tstyle := p.st.pane(p.focus)
 	iw, ih := innerSize(style, p.width, p.height)
 	var b strings.Builder
 	b.WriteString(tstyle.Render(truncate(p.title(), iw)))

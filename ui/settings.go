@@ -201,10 +201,7 @@ func (p *settingsPane) toggle() {
 
 // View draws the pane.
 func (p settingsPane) View() string {
-	style, tstyle := p.st.Pane, p.st.PaneTitle
-	if p.focus {
-		style, tstyle = p.st.FocusedPane, p.st.FocusedTitle
-	}
+	style, tstyle := p.st.pane(p.focus)
 	iw, _ := innerSize(style, p.width, p.height)
 	var b strings.Builder
 	b.WriteString(tstyle.Render(truncate("Settings · ←/→ change · space toggles · changes re-run the query", iw)) + "\n\n")

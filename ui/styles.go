@@ -145,3 +145,12 @@ func DefaultStyles(dark bool, profile termenv.Profile) *Styles {
 	}
 	return s
 }
+
+// pane returns the border and title styles of a pane, focused or not;
+// both borders have the same size, so focus never moves anything.
+func (s *Styles) pane(focus bool) (lipgloss.Style, lipgloss.Style) {
+	if focus {
+		return s.FocusedPane, s.FocusedTitle
+	}
+	return s.Pane, s.PaneTitle
+}

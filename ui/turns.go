@@ -176,10 +176,7 @@ func turnLine(t *turn) string {
 
 // View draws the pane.
 func (p turnsPane) View() string {
-	style, tstyle := p.st.Pane, p.st.PaneTitle
-	if p.focus {
-		style, tstyle = p.st.FocusedPane, p.st.FocusedTitle
-	}
+	style, tstyle := p.st.pane(p.focus)
 	iw, ih := innerSize(style, p.width, p.height)
 	var b strings.Builder
 	b.WriteString(tstyle.Render(truncate("Turns · enter shows the turn under the cursor; ● is on show", iw)) + "\n")

@@ -113,7 +113,7 @@ func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, err
 			fileOpts.Warn(Warning{File: docPath, Message: "cannot read: " + err.Error() + "; skipped"})
 			return nil
 		}
-		cs, err := ChunkMarkdown(docPath, src, fileOpts)
+		cs, draft, err := chunkMarkdown(docPath, src, fileOpts)
 		if errors.Is(err, ErrBinary) {
 			fileOpts.Warn(Warning{File: docPath, Message: "binary content in a markdown file; skipped"})
 			return nil
@@ -122,7 +122,7 @@ func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, err
 			return err
 		}
 		found++
-		if len(cs) == 0 && !isDraft(src) {
+		if len(cs) == 0 && !draft {
 			fileOpts.Warn(Warning{File: docPath, Message: "no text to index"})
 		}
 		chunks = append(chunks, cs...)
@@ -168,8 +168,15 @@ var mdxESM = regexp.MustCompile(`^(import|export)\s`)
 // the heading takes part in retrieval; a long section's every piece repeats
 // it. Sections with no text besides their heading give no chunk.
 func ChunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.Chunk, error) {
+	chunks, _, err := chunkMarkdown(docPath, src, opts)
+	return chunks, err
+}
+
+// chunkMarkdown is ChunkMarkdown that also says whether the page is a
+// draft (skipped, so it has no chunks and needs no "no text" warning).
+func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.Chunk, bool, error) {
 	if looksBinary(src) {
-		return nil, fmt.Errorf("%s: %w", docPath, ErrBinary)
+		return nil, false, fmt.Errorf("%s: %w", docPath, ErrBinary)
 	}
 	if !utf8.Valid(src) {
 		opts.warn(Warning{File: docPath, Message: "invalid UTF-8 bytes replaced with U+FFFD"})
@@ -183,10 +190,10 @@ func ChunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 	for _, w := range warns {
 		opts.warn(w)
 	}
-	if fm.Draft { // see isDraft
+	if fm.Draft {
 		// Docusaurus does not publish drafts: nothing could be cited there.
 		opts.warn(Warning{File: docPath, Message: "draft: true; skipped (drafts are not published)"})
-		return nil, nil
+		return nil, true, nil
 	}
 	lines := scanLines(body)
 	if strings.EqualFold(path.Ext(docPath), ".mdx") {
@@ -254,7 +261,7 @@ func ChunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 			c.Extra = map[string]string{"description": fm.Description}
 		}
 	}
-	return chunks, nil
+	return chunks, false, nil
 }
 
 // splitSections cuts a page at its ## and ### headings. Every heading, at
@@ -412,10 +419,4 @@ func looksBinary(b []byte) bool {
 		i += size
 	}
 	return invalid*10 > len(b)
-}
-
-// isDraft reports whether a markdown file's front matter marks it a draft.
-func isDraft(src []byte) bool {
-	fm, _, _, _ := splitFrontMatter("", strings.ReplaceAll(string(src), "\r\n", "\n"))
-	return fm.Draft
 }

@@ -19,7 +19,9 @@ import (
 	"ragscope/retrieval"
 )
 
-// Exit codes (seed 004, plus 64 for usage errors).
+// Exit codes, as documented in the README: a value the command line gives
+// that its parser rejects is a usage error (64); a configuration that cannot
+// be used, wherever it comes from, is a configuration error (2).
 const (
 	ExitOK        = 0
 	ExitNoResults = 1
@@ -185,6 +187,7 @@ or --docs a local docs folder; otherwise an embedded demo textbook with an
 offline embedder, so it works with no keys at all.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       buildVersion().String(),
 		Args:          cobra.NoArgs,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			return a.resolveConfig(cmd)
@@ -216,7 +219,10 @@ offline embedder, so it works with no keys at all.`,
 		a.newStatsCmd(),
 		a.newIndexCmd(),
 		a.newLinksCmd(),
+		a.newVersionCmd(),
 	)
+	// `ragscope --version` prints the same line as `ragscope version`.
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetHelpTemplate(root.HelpTemplate() + envHelp())
 	return root
 }
@@ -261,11 +267,16 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 	set("docs", &cfg.DocsDir, a.flags.docs)
 	set("base-url", &cfg.DocsBaseURL, a.flags.baseURL)
 	set("site-url", &cfg.SiteURL, a.flags.siteURL)
-	set("slug-style", &cfg.SlugStyle, a.flags.slugStyle)
+	if changed("slug-style") {
+		if _, err := retrieval.ParseSlugStyle(a.flags.slugStyle); err != nil {
+			return usageError{fmt.Errorf("--slug-style: %w", err)}
+		}
+		cfg.SlugStyle = a.flags.slugStyle
+	}
 	set("site", &cfg.SiteDir, a.flags.siteDir)
 	set("debug", &cfg.DebugLog, a.flags.debug)
 	if changed("timeout") {
-		d, err := parseDuration(a.flags.timeout)
+		d, err := config.ParseTimeout(a.flags.timeout)
 		if err != nil {
 			return usageError{fmt.Errorf("--timeout %q: %w", a.flags.timeout, err)}
 		}
@@ -278,12 +289,15 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 	}
 	a.Cfg = cfg
 	if cfg.DebugLog != "" {
-		f, err := os.OpenFile(cfg.DebugLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		f, err := openDebugLog(cfg.DebugLog)
 		if err != nil {
 			return fmt.Errorf("%w: --debug: cannot open the log file: %w", retrieval.ErrConfig, err)
 		}
 		a.debugFile = f
-		// The resolved configuration, keys redacted, starts every debug log.
+		// The build and the resolved configuration, keys redacted, start
+		// every debug log.
+		v := buildVersion()
+		a.debugLogger().Debug("ragscope", "version", v.Version, "revision", v.Revision, "time", v.Time, "modified", v.Modified, "go", v.GoVersion)
 		if b, err := json.Marshal(cfg.Redacted()); err == nil {
 			a.debugLogger().Debug("config", "resolved", string(b), "command", cmd.CommandPath())
 		}

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
-	"github.com/joho/godotenv"
 
 	"ragscope/retrieval"
 )
@@ -49,6 +48,41 @@ func ParseBackend(s string) (Backend, error) {
 		return b, nil
 	}
 	return "", fmt.Errorf("unknown backend %q: use auto, demo, local or qdrant", s)
+}
+
+// Embedders ParseEmbedder accepts.
+var embedders = []string{"auto", "cohere", "openai", "gemini", "local"}
+
+// ParseEmbedder accepts auto (or empty), cohere, openai, gemini and local,
+// in any case, and returns the lowercase name.
+func ParseEmbedder(s string) (string, error) {
+	e := strings.ToLower(strings.TrimSpace(s))
+	if e == "" {
+		return "auto", nil
+	}
+	for _, k := range embedders {
+		if e == k {
+			return e, nil
+		}
+	}
+	return "", fmt.Errorf("unknown embedder: use %s", strings.Join(embedders, ", "))
+}
+
+// ParseTimeout reads a timeout: a Go duration ("30s", "1m") or a number of
+// seconds ("10", "2.5"). It must be positive. It is the one parser of the
+// timeout for flags, the environment and ragscope.toml.
+func ParseTimeout(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	var d time.Duration
+	if n, err := strconv.ParseFloat(s, 64); err == nil {
+		d = time.Duration(n * float64(time.Second))
+	} else if d, err = time.ParseDuration(s); err != nil {
+		return 0, errors.New("not a duration like 10s or 1m")
+	}
+	if d <= 0 {
+		return 0, errors.New("must be a positive duration like 10s")
+	}
+	return d, nil
 }
 
 // Secret is a credential. It prints as "[redacted]" in every format, JSON
@@ -97,6 +131,14 @@ type Config struct {
 	CohereAPIKey  Secret `json:"cohere_api_key,omitempty"`
 	CohereBaseURL string `json:"cohere_base_url,omitempty"`
 	EmbedModel    string `json:"embed_model"`
+	// Embedder is auto, cohere, openai, gemini or local.
+	Embedder string `json:"embedder"`
+	// EmbedDimensions asks the embedder for vectors of this size (0: the model's).
+	EmbedDimensions int    `json:"embed_dimensions,omitempty"`
+	OpenAIAPIKey    Secret `json:"openai_api_key,omitempty"`
+	OpenAIBaseURL   string `json:"openai_base_url,omitempty"`
+	GeminiAPIKey    Secret `json:"gemini_api_key,omitempty"`
+	GeminiBaseURL   string `json:"gemini_base_url,omitempty"`
 
 	IndexFile string `json:"index_file,omitempty"`
 	DocsDir   string `json:"docs_dir,omitempty"`
@@ -133,6 +175,7 @@ func Default() Config {
 	return Config{
 		Backend:    BackendAuto,
 		EmbedModel: DefaultEmbedModel,
+		Embedder:   "auto",
 		TopK:       DefaultTopK,
 		Dedup:      true,
 		SlugStyle:  string(retrieval.SlugGitHub),
@@ -166,7 +209,7 @@ func Load(opts LoadOptions) (Config, error) {
 	}
 	if !opts.SkipDotEnv {
 		p := filepath.Join(dir, ".env")
-		if vals, err := godotenv.Read(p); err == nil {
+		if vals, err := readDotEnv(p); err == nil {
 			cfg.EnvFile = p
 			real := env
 			env = func(k string) (string, bool) {
@@ -176,6 +219,8 @@ func Load(opts LoadOptions) (Config, error) {
 				v, ok := vals[k]
 				return v, ok
 			}
+		} else if errors.Is(err, retrieval.ErrConfig) {
+			return cfg, err
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return cfg, fmt.Errorf("%w: read %s: %w", retrieval.ErrConfig, p, err)
 		}
@@ -212,6 +257,19 @@ type fileConfig struct {
 		BaseURL string `toml:"base_url"`
 		Model   string `toml:"model"`
 	} `toml:"cohere"`
+	Embedder struct {
+		Provider   string `toml:"provider"`
+		Model      string `toml:"model"`
+		Dimensions *int   `toml:"dimensions"`
+	} `toml:"embedder"`
+	OpenAI struct {
+		APIKey  string `toml:"api_key"`
+		BaseURL string `toml:"base_url"`
+	} `toml:"openai"`
+	Gemini struct {
+		APIKey  string `toml:"api_key"`
+		BaseURL string `toml:"base_url"`
+	} `toml:"gemini"`
 	Local struct {
 		Index string `toml:"index"`
 		Docs  string `toml:"docs"`
@@ -240,7 +298,11 @@ func (c *Config) readFile(path string, mustExist bool) error {
 		}
 		var perr toml.ParseError
 		if errors.As(err, &perr) {
-			return fmt.Errorf("%w: %s line %d: %s", retrieval.ErrConfig, path, perr.Position.Line, perr.Message)
+			where := ""
+			if perr.LastKey != "" {
+				where = fmt.Sprintf(" (key %s)", perr.LastKey)
+			}
+			return fmt.Errorf("%w: %s line %d%s: %s", retrieval.ErrConfig, path, perr.Position.Line, where, withoutQuoted(perr.Message))
 		}
 		return fmt.Errorf("%w: read %s: %w", retrieval.ErrConfig, path, err)
 	}
@@ -260,7 +322,7 @@ func (c *Config) readFile(path string, mustExist bool) error {
 	if fc.Backend != "" {
 		b, err := ParseBackend(fc.Backend)
 		if err != nil {
-			return fmt.Errorf("%w: %s: %w", retrieval.ErrConfig, path, err)
+			return fmt.Errorf("%w: %s: backend: use auto, demo, local or qdrant", retrieval.ErrConfig, path)
 		}
 		c.Backend = b
 	}
@@ -274,6 +336,25 @@ func (c *Config) readFile(path string, mustExist bool) error {
 	}
 	setStr(&c.CohereBaseURL, fc.Cohere.BaseURL)
 	setStr(&c.EmbedModel, fc.Cohere.Model)
+	setStr(&c.EmbedModel, fc.Embedder.Model)
+	if fc.Embedder.Provider != "" {
+		e, err := ParseEmbedder(fc.Embedder.Provider)
+		if err != nil {
+			return fmt.Errorf("%w: %s: embedder.provider: %w", retrieval.ErrConfig, path, err)
+		}
+		c.Embedder = e
+	}
+	if fc.Embedder.Dimensions != nil {
+		c.EmbedDimensions = *fc.Embedder.Dimensions
+	}
+	if fc.OpenAI.APIKey != "" {
+		c.OpenAIAPIKey = Secret(fc.OpenAI.APIKey)
+	}
+	setStr(&c.OpenAIBaseURL, fc.OpenAI.BaseURL)
+	if fc.Gemini.APIKey != "" {
+		c.GeminiAPIKey = Secret(fc.Gemini.APIKey)
+	}
+	setStr(&c.GeminiBaseURL, fc.Gemini.BaseURL)
 	setStr(&c.IndexFile, fc.Local.Index)
 	setStr(&c.DocsDir, fc.Local.Docs)
 	if fc.Retrieval.TopK != nil {
@@ -286,9 +367,9 @@ func (c *Config) readFile(path string, mustExist bool) error {
 		c.Dedup = *fc.Retrieval.Dedup
 	}
 	if fc.Retrieval.Timeout != "" {
-		d, err := time.ParseDuration(fc.Retrieval.Timeout)
+		d, err := ParseTimeout(fc.Retrieval.Timeout)
 		if err != nil {
-			return fmt.Errorf("%w: %s: retrieval.timeout %q is not a duration like \"30s\"", retrieval.ErrConfig, path, fc.Retrieval.Timeout)
+			return fmt.Errorf("%w: %s: retrieval.timeout: %w", retrieval.ErrConfig, path, err)
 		}
 		c.Timeout = d
 	}
@@ -318,6 +399,32 @@ func (c *Config) readFile(path string, mustExist bool) error {
 	return nil
 }
 
+// withoutQuoted replaces quoted text in a parser's message ('…' or "…"),
+// which may be part of a value, with "…": errors about configuration
+// sources never echo a value.
+func withoutQuoted(msg string) string {
+	var b strings.Builder
+	var quote rune
+	for _, r := range msg {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+			b.WriteString("…")
+			b.WriteRune(r)
+		case quote != 0:
+		case r == '\'' || r == '"':
+			quote = r
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if quote != 0 {
+		b.WriteString("…")
+	}
+	return b.String()
+}
+
 func setStr(dst *string, v string) {
 	if v != "" {
 		*dst = v
@@ -340,6 +447,12 @@ func EnvVars() []EnvVar {
 		{[]string{"COHERE_API_KEY", "CO_API_KEY"}, "Cohere API key (never printed)"},
 		{[]string{"COHERE_BASE_URL"}, "Cohere API base URL, for proxies (default https://api.cohere.com)"},
 		{[]string{"RAGSCOPE_EMBED_MODEL", "EMBEDDING_MODEL"}, "Cohere embedding model (default embed-english-v3.0)"},
+		{[]string{"RAGSCOPE_EMBEDDER"}, "embedder: auto, cohere, openai, gemini or local (default auto)"},
+		{[]string{"RAGSCOPE_EMBED_DIMENSIONS"}, "vector size to ask the embedder for (default: the model's)"},
+		{[]string{"OPENAI_API_KEY"}, "OpenAI-compatible API key (never printed)"},
+		{[]string{"OPENAI_BASE_URL"}, "OpenAI-compatible API base URL"},
+		{[]string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, "Gemini API key (never printed)"},
+		{[]string{"GEMINI_BASE_URL"}, "Gemini API base URL"},
 		{[]string{"RAGSCOPE_BACKEND"}, "auto, demo, local or qdrant (default auto)"},
 		{[]string{"RAGSCOPE_INDEX"}, "a saved local index file (from `ragscope index`)"},
 		{[]string{"RAGSCOPE_DOCS"}, "a Docusaurus docs folder to index on the fly"},
@@ -367,7 +480,7 @@ func (c *Config) readEnv(env func(string) (string, bool)) error {
 	if v, _ := get("RAGSCOPE_BACKEND"); v != "" {
 		b, err := ParseBackend(v)
 		if err != nil {
-			return fmt.Errorf("%w: RAGSCOPE_BACKEND: %w", retrieval.ErrConfig, err)
+			return fmt.Errorf("%w: RAGSCOPE_BACKEND: use auto, demo, local or qdrant (the value is not shown)", retrieval.ErrConfig)
 		}
 		c.Backend = b
 	}
@@ -386,19 +499,41 @@ func (c *Config) readEnv(env func(string) (string, bool)) error {
 	}
 	setStr(&c.CohereBaseURL, first(get("COHERE_BASE_URL")))
 	setStr(&c.EmbedModel, first(get("RAGSCOPE_EMBED_MODEL", "EMBEDDING_MODEL")))
+	if v, name := get("RAGSCOPE_EMBEDDER"); v != "" {
+		e, err := ParseEmbedder(v)
+		if err != nil {
+			return fmt.Errorf("%w: %s: %w (the value is not shown)", retrieval.ErrConfig, name, err)
+		}
+		c.Embedder = e
+	}
+	if v, name := get("RAGSCOPE_EMBED_DIMENSIONS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%w: %s is not a whole number >= 0 (the value is not shown)", retrieval.ErrConfig, name)
+		}
+		c.EmbedDimensions = n
+	}
+	if v, _ := get("OPENAI_API_KEY"); v != "" {
+		c.OpenAIAPIKey = Secret(v)
+	}
+	setStr(&c.OpenAIBaseURL, first(get("OPENAI_BASE_URL")))
+	if v, _ := get("GEMINI_API_KEY", "GOOGLE_API_KEY"); v != "" {
+		c.GeminiAPIKey = Secret(v)
+	}
+	setStr(&c.GeminiBaseURL, first(get("GEMINI_BASE_URL")))
 	setStr(&c.IndexFile, first(get("RAGSCOPE_INDEX")))
 	setStr(&c.DocsDir, first(get("RAGSCOPE_DOCS")))
 	if v, name := get("RAGSCOPE_TOP_K"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return fmt.Errorf("%w: %s=%q is not a whole number", retrieval.ErrConfig, name, v)
+			return fmt.Errorf("%w: %s is not a whole number (the value is not shown)", retrieval.ErrConfig, name)
 		}
 		c.TopK = n
 	}
 	if v, name := get("RAGSCOPE_THRESHOLD"); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil {
-			return fmt.Errorf("%w: %s=%q is not a number", retrieval.ErrConfig, name, v)
+			return fmt.Errorf("%w: %s is not a number (the value is not shown)", retrieval.ErrConfig, name)
 		}
 		c.Threshold = f
 	}
@@ -407,9 +542,9 @@ func (c *Config) readEnv(env func(string) (string, bool)) error {
 	setStr(&c.SlugStyle, first(get("RAGSCOPE_SLUG_STYLE")))
 	setStr(&c.SiteDir, first(get("RAGSCOPE_SITE_DIR")))
 	if v, name := get("RAGSCOPE_TIMEOUT"); v != "" {
-		d, err := time.ParseDuration(v)
+		d, err := ParseTimeout(v)
 		if err != nil {
-			return fmt.Errorf("%w: %s=%q is not a duration like \"30s\"", retrieval.ErrConfig, name, v)
+			return fmt.Errorf("%w: %s: %w (the value is not shown)", retrieval.ErrConfig, name, err)
 		}
 		c.Timeout = d
 	}
@@ -461,6 +596,11 @@ func (c Config) Validate() error {
 		if c.IndexFile != "" && c.DocsDir != "" {
 			probs = append(probs, "give either --index or --docs, not both")
 		}
+		if c.IndexFile != "" {
+			if _, err := os.Stat(c.IndexFile); errors.Is(err, os.ErrNotExist) {
+				probs = append(probs, fmt.Sprintf("index file %s does not exist: build one with \"ragscope index DOCS_DIR -o %s\"", c.IndexFile, c.IndexFile))
+			}
+		}
 	}
 	if c.TopK < retrieval.MinTopK || c.TopK > retrieval.MaxTopK {
 		probs = append(probs, fmt.Sprintf("top_k must be between %d and %d, got %d", retrieval.MinTopK, retrieval.MaxTopK, c.TopK))
@@ -468,8 +608,14 @@ func (c Config) Validate() error {
 	if c.Threshold < 0 || c.Threshold > 1 || c.Threshold != c.Threshold {
 		probs = append(probs, fmt.Sprintf("threshold must be between 0.0 and 1.0, got %g", c.Threshold))
 	}
+	if _, err := ParseEmbedder(c.Embedder); err != nil {
+		probs = append(probs, "embedder: "+err.Error())
+	}
+	if c.EmbedDimensions < 0 {
+		probs = append(probs, fmt.Sprintf("embed dimensions must be 0 (the model's) or more, got %d", c.EmbedDimensions))
+	}
 	if _, err := retrieval.ParseSlugStyle(c.SlugStyle); err != nil {
-		probs = append(probs, err.Error())
+		probs = append(probs, `slug style: use "github" (Docusaurus heading ids) or "simple"`)
 	}
 	if c.Timeout <= 0 {
 		probs = append(probs, fmt.Sprintf("timeout must be positive, got %s", c.Timeout))
@@ -511,6 +657,8 @@ func (c Config) URLBuilder() retrieval.URLBuilder {
 func (c Config) Redacted() Config {
 	c.QdrantURL = stripUserinfo(c.QdrantURL)
 	c.CohereBaseURL = stripUserinfo(c.CohereBaseURL)
+	c.OpenAIBaseURL = stripUserinfo(c.OpenAIBaseURL)
+	c.GeminiBaseURL = stripUserinfo(c.GeminiBaseURL)
 	return c
 }
 

@@ -113,7 +113,7 @@ func TestValidateMessages(t *testing.T) {
 	if !errors.Is(err, retrieval.ErrConfig) {
 		t.Fatalf("err = %v", err)
 	}
-	for _, want := range []string{"QDRANT_COLLECTION", "COHERE_API_KEY", "top_k must be between 1 and 100", "threshold must be between", "unknown slug style", "mapping.body"} {
+	for _, want := range []string{"QDRANT_COLLECTION", "COHERE_API_KEY", "top_k must be between 1 and 100", "threshold must be between", "slug style: use", "mapping.body"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("message lacks %q: %s", want, err)
 		}

@@ -196,7 +196,7 @@ offline embedder, so it works with no keys at all.`,
 			return a.runRoot(cmd)
 		},
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{flagError(err)} })
 	f := root.PersistentFlags()
 	f.StringVar(&a.flags.configFile, "config", "", "config file (default ./ragscope.toml; env RAGSCOPE_CONFIG)")
 	f.StringVar(&a.flags.backend, "backend", "", "auto, demo, local or qdrant (env RAGSCOPE_BACKEND; default auto: qdrant if QDRANT_URL is set, local if --index/--docs, else demo)")
@@ -269,7 +269,7 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 	set("site-url", &cfg.SiteURL, a.flags.siteURL)
 	if changed("slug-style") {
 		if _, err := retrieval.ParseSlugStyle(a.flags.slugStyle); err != nil {
-			return usageError{fmt.Errorf("--slug-style: %w", err)}
+			return usageError{errors.New(`--slug-style: use "github" (Docusaurus heading ids) or "simple"`)}
 		}
 		cfg.SlugStyle = a.flags.slugStyle
 	}
@@ -278,7 +278,7 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 	if changed("timeout") {
 		d, err := config.ParseTimeout(a.flags.timeout)
 		if err != nil {
-			return usageError{fmt.Errorf("--timeout %q: %w", a.flags.timeout, err)}
+			return usageError{fmt.Errorf("--timeout: %w (the value is not shown)", err)}
 		}
 		cfg.Timeout = d
 	}
@@ -298,11 +298,29 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 		// every debug log.
 		v := buildVersion()
 		a.debugLogger().Debug("ragscope", "version", v.Version, "revision", v.Revision, "time", v.Time, "modified", v.Modified, "go", v.GoVersion)
-		if b, err := json.Marshal(cfg.Redacted()); err == nil {
+		// A configuration that does not validate is not logged: one of its
+		// values may be a key pasted into the wrong setting. The error,
+		// which names settings and never values, is logged instead.
+		if verr := cfg.Validate(); verr != nil {
+			a.debugLogger().Debug("config", "invalid", Message(verr), "config_file", cfg.File, "env_file", cfg.EnvFile, "command", cmd.CommandPath())
+		} else if b, err := json.Marshal(cfg.Redacted()); err == nil {
 			a.debugLogger().Debug("config", "resolved", string(b), "command", cmd.CommandPath())
 		}
 	}
 	return nil
+}
+
+// flagError rewrites pflag's "invalid argument" errors, which quote the
+// value (and the parser's message quotes it again), to name the flag and
+// the expected type only: errors never echo a value, which may be a key
+// pasted into the wrong place.
+func flagError(err error) error {
+	var ive *pflag.InvalidValueError
+	if errors.As(err, &ive) && ive.GetFlag() != nil {
+		f := ive.GetFlag()
+		return fmt.Errorf("--%s: not a valid %s (the value is not shown)", f.Name, f.Value.Type())
+	}
+	return err
 }
 
 // changedFlag reports whether the named flag of cmd was set.

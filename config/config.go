@@ -47,7 +47,7 @@ func ParseBackend(s string) (Backend, error) {
 	case BackendDemo, BackendLocal, BackendQdrant:
 		return b, nil
 	}
-	return "", fmt.Errorf("unknown backend %q: use auto, demo, local or qdrant", s)
+	return "", errors.New("unknown backend: use auto, demo, local or qdrant")
 }
 
 // Embedders ParseEmbedder accepts.

@@ -159,7 +159,7 @@ func TestSecretsRedacted(t *testing.T) {
 	cfg.QdrantURL = "https://user:pw-secret@host:6333"
 	red := cfg.Redacted()
 	b, _ := json.Marshal(red)
-	outs := []string{string(b), fmt.Sprintf("%v", red), fmt.Sprintf("%+v", red), fmt.Sprintf("%#v", red), fmt.Sprint(cfg.CohereAPIKey), fmt.Sprintf("%s", cfg.QdrantAPIKey)}
+	outs := []string{string(b), fmt.Sprintf("%v", red), fmt.Sprintf("%+v", red), fmt.Sprintf("%#v", red), fmt.Sprint(cfg.CohereAPIKey), cfg.QdrantAPIKey.String()}
 	for _, s := range outs {
 		for _, secret := range []string{"co-very-secret", "qd-very-secret", "pw-secret"} {
 			if strings.Contains(s, secret) {

@@ -62,3 +62,24 @@ func TestVersion(t *testing.T) {
 		t.Errorf("tagged build: %q", v.String())
 	}
 }
+
+// TestHelpShowsEffectiveDefaults: --help shows what ragscope.toml and the
+// environment set, not the built-in default.
+func TestHelpShowsEffectiveDefaults(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, dir+"/ragscope.toml", "[retrieval]\ntop_k = 9\ntimeout = \"12s\"\n")
+	code, out, errs := run(t, map[string]string{"__DIR": dir, "RAGSCOPE_SLUG_STYLE": "simple"}, "", "query", "--help")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"(env RAGSCOPE_TOP_K) (default 9)", "(default 12s)", `(default "simple")`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help lacks %q:\n%s", want, out)
+		}
+	}
+	// Without a file, the built-in default.
+	_, out, _ = run(t, nil, "", "query", "--help")
+	if !strings.Contains(out, "(env RAGSCOPE_TOP_K) (default 5)") {
+		t.Errorf("help lacks the built-in top_k default:\n%s", out)
+	}
+}

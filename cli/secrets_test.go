@@ -43,7 +43,7 @@ func TestPlantedSecretsNeverPrinted(t *testing.T) {
 		{name: "env threshold", env: map[string]string{"RAGSCOPE_THRESHOLD": key("a")}, code: ExitConfig, mention: "RAGSCOPE_THRESHOLD"},
 		{name: "env backend", env: map[string]string{"RAGSCOPE_BACKEND": key("a")}, code: ExitConfig, mention: "RAGSCOPE_BACKEND"},
 		{name: "env embedder", env: map[string]string{"RAGSCOPE_EMBEDDER": key("a")}, code: ExitConfig, mention: "RAGSCOPE_EMBEDDER"},
-		{name: "env slug style", env: map[string]string{"RAGSCOPE_SLUG_STYLE": key("a")}, code: ExitConfig, mention: "slug style"},
+		{name: "env slug style", env: map[string]string{"RAGSCOPE_SLUG_STYLE": key("a")}, code: ExitConfig, mention: "RAGSCOPE_SLUG_STYLE"},
 		{name: "env qdrant url with password", env: map[string]string{"QDRANT_URL": "http://user:" + key("a") + "@::::", "QDRANT_COLLECTION": "c"}, code: ExitConfig, mention: "QDRANT_URL"},
 		{name: "flag top-k", args: []string{"-k", key("a")}, code: ExitUsage, mention: "--top-k"},
 		{name: "flag threshold", args: []string{"--threshold", key("a")}, code: ExitUsage, mention: "--threshold"},

@@ -244,54 +244,9 @@ func Load(opts LoadOptions) (Config, error) {
 	return cfg, nil
 }
 
-// fileConfig is the shape of ragscope.toml.
-type fileConfig struct {
-	Backend string `toml:"backend"`
-	Qdrant  struct {
-		URL        string `toml:"url"`
-		APIKey     string `toml:"api_key"`
-		Collection string `toml:"collection"`
-	} `toml:"qdrant"`
-	Cohere struct {
-		APIKey  string `toml:"api_key"`
-		BaseURL string `toml:"base_url"`
-		Model   string `toml:"model"`
-	} `toml:"cohere"`
-	Embedder struct {
-		Provider   string `toml:"provider"`
-		Model      string `toml:"model"`
-		Dimensions *int   `toml:"dimensions"`
-	} `toml:"embedder"`
-	OpenAI struct {
-		APIKey  string `toml:"api_key"`
-		BaseURL string `toml:"base_url"`
-	} `toml:"openai"`
-	Gemini struct {
-		APIKey  string `toml:"api_key"`
-		BaseURL string `toml:"base_url"`
-	} `toml:"gemini"`
-	Local struct {
-		Index string `toml:"index"`
-		Docs  string `toml:"docs"`
-	} `toml:"local"`
-	Retrieval struct {
-		TopK      *int     `toml:"top_k"`
-		Threshold *float64 `toml:"threshold"`
-		Dedup     *bool    `toml:"dedup"`
-		Timeout   string   `toml:"timeout"`
-	} `toml:"retrieval"`
-	Site struct {
-		BaseURL   string `toml:"base_url"`
-		SiteURL   string `toml:"site_url"`
-		SlugStyle string `toml:"slug_style"`
-		Dir       string `toml:"dir"`
-	} `toml:"site"`
-	Mapping map[string]any `toml:"mapping"`
-}
-
 func (c *Config) readFile(path string, mustExist bool) error {
-	var fc fileConfig
-	md, err := toml.DecodeFile(path, &fc)
+	var doc map[string]any
+	_, err := toml.DecodeFile(path, &doc)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) && !mustExist {
 			return nil
@@ -306,80 +261,51 @@ func (c *Config) readFile(path string, mustExist bool) error {
 		}
 		return fmt.Errorf("%w: read %s: %w", retrieval.ErrConfig, path, err)
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, 0, len(und))
-		for _, k := range und {
-			if len(k) > 0 && k[0] == "mapping" {
-				continue
-			}
-			keys = append(keys, k.String())
+	vals := map[string]any{}
+	flattenTOML("", doc, vals)
+	known := map[string]bool{}
+	for _, s := range Settings() {
+		for _, k := range s.TOML {
+			known[k] = true
 		}
-		if len(keys) > 0 {
-			return fmt.Errorf("%w: %s: unknown setting %s (see README, Configuration)", retrieval.ErrConfig, path, strings.Join(keys, ", "))
+	}
+	var unknown []string
+	for k := range vals {
+		if !known[k] && k != "mapping" && !strings.HasPrefix(k, "mapping.") {
+			unknown = append(unknown, k)
 		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return fmt.Errorf("%w: %s: unknown setting %s (see README, Configuration)", retrieval.ErrConfig, path, strings.Join(unknown, ", "))
 	}
 	c.File = path
-	if fc.Backend != "" {
-		b, err := ParseBackend(fc.Backend)
-		if err != nil {
-			return fmt.Errorf("%w: %s: backend: use auto, demo, local or qdrant", retrieval.ErrConfig, path)
+	for _, s := range Settings() {
+		// The preferred key wins: apply the others first.
+		for i := len(s.TOML) - 1; i >= 0; i-- {
+			v, ok := vals[s.TOML[i]]
+			if !ok {
+				continue
+			}
+			text, err := tomlValue(v)
+			if err == nil && strings.TrimSpace(text) == "" {
+				continue
+			}
+			if err == nil {
+				err = s.Set(c, strings.TrimSpace(text))
+			}
+			if err != nil {
+				return fmt.Errorf("%w: %s: %s: %w (the value is not shown)", retrieval.ErrConfig, path, s.TOML[i], err)
+			}
 		}
-		c.Backend = b
 	}
-	setStr(&c.QdrantURL, fc.Qdrant.URL)
-	setStr(&c.Collection, fc.Qdrant.Collection)
-	if fc.Qdrant.APIKey != "" {
-		c.QdrantAPIKey = Secret(fc.Qdrant.APIKey)
-	}
-	if fc.Cohere.APIKey != "" {
-		c.CohereAPIKey = Secret(fc.Cohere.APIKey)
-	}
-	setStr(&c.CohereBaseURL, fc.Cohere.BaseURL)
-	setStr(&c.EmbedModel, fc.Cohere.Model)
-	setStr(&c.EmbedModel, fc.Embedder.Model)
-	if fc.Embedder.Provider != "" {
-		e, err := ParseEmbedder(fc.Embedder.Provider)
-		if err != nil {
-			return fmt.Errorf("%w: %s: embedder.provider: %w", retrieval.ErrConfig, path, err)
+	if m, ok := doc["mapping"]; ok {
+		tbl, ok := m.(map[string]any)
+		if !ok {
+			return fmt.Errorf("%w: %s: mapping must be a table", retrieval.ErrConfig, path)
 		}
-		c.Embedder = e
-	}
-	if fc.Embedder.Dimensions != nil {
-		c.EmbedDimensions = *fc.Embedder.Dimensions
-	}
-	if fc.OpenAI.APIKey != "" {
-		c.OpenAIAPIKey = Secret(fc.OpenAI.APIKey)
-	}
-	setStr(&c.OpenAIBaseURL, fc.OpenAI.BaseURL)
-	if fc.Gemini.APIKey != "" {
-		c.GeminiAPIKey = Secret(fc.Gemini.APIKey)
-	}
-	setStr(&c.GeminiBaseURL, fc.Gemini.BaseURL)
-	setStr(&c.IndexFile, fc.Local.Index)
-	setStr(&c.DocsDir, fc.Local.Docs)
-	if fc.Retrieval.TopK != nil {
-		c.TopK = *fc.Retrieval.TopK
-	}
-	if fc.Retrieval.Threshold != nil {
-		c.Threshold = *fc.Retrieval.Threshold
-	}
-	if fc.Retrieval.Dedup != nil {
-		c.Dedup = *fc.Retrieval.Dedup
-	}
-	if fc.Retrieval.Timeout != "" {
-		d, err := ParseTimeout(fc.Retrieval.Timeout)
-		if err != nil {
-			return fmt.Errorf("%w: %s: retrieval.timeout: %w", retrieval.ErrConfig, path, err)
-		}
-		c.Timeout = d
-	}
-	setStr(&c.DocsBaseURL, fc.Site.BaseURL)
-	setStr(&c.SiteURL, fc.Site.SiteURL)
-	setStr(&c.SlugStyle, fc.Site.SlugStyle)
-	setStr(&c.SiteDir, fc.Site.Dir)
-	if len(fc.Mapping) > 0 {
 		c.Mapping = map[string][]string{}
-		for field, v := range fc.Mapping {
+		for field, v := range tbl {
 			switch t := v.(type) {
 			case string:
 				c.Mapping[field] = []string{t}
@@ -397,6 +323,26 @@ func (c *Config) readFile(path string, mustExist bool) error {
 		}
 	}
 	return nil
+}
+
+// flattenTOML records every key of a decoded document under its dotted
+// name ("retrieval.top_k"); tables are recorded too, under their own name.
+func flattenTOML(prefix string, tbl map[string]any, out map[string]any) {
+	for k, v := range tbl {
+		name := k
+		if prefix != "" {
+			name = prefix + "." + k
+		}
+		if sub, ok := v.(map[string]any); ok {
+			if name == "mapping" {
+				out[name] = v
+				continue
+			}
+			flattenTOML(name, sub, out)
+			continue
+		}
+		out[name] = v
+	}
 }
 
 // withoutQuoted replaces quoted text in a parser's message ('…' or "…"),
@@ -425,12 +371,6 @@ func withoutQuoted(msg string) string {
 	return b.String()
 }
 
-func setStr(dst *string, v string) {
-	if v != "" {
-		*dst = v
-	}
-}
-
 // EnvVar documents one environment variable.
 type EnvVar struct {
 	Names []string
@@ -438,120 +378,40 @@ type EnvVar struct {
 }
 
 // EnvVars lists every environment variable ragscope reads, first name
-// preferred, for help texts and the README.
+// preferred, for help texts and the README; it is derived from Settings.
 func EnvVars() []EnvVar {
-	return []EnvVar{
-		{[]string{"QDRANT_URL"}, "Qdrant URL (https://host:6333, host:6334, …); selects the Qdrant backend"},
-		{[]string{"QDRANT_API_KEY"}, "Qdrant API key (sent as gRPC metadata; never printed)"},
-		{[]string{"QDRANT_COLLECTION", "COLLECTION_NAME"}, "Qdrant collection name"},
-		{[]string{"COHERE_API_KEY", "CO_API_KEY"}, "Cohere API key (never printed)"},
-		{[]string{"COHERE_BASE_URL"}, "Cohere API base URL, for proxies (default https://api.cohere.com)"},
-		{[]string{"RAGSCOPE_EMBED_MODEL", "EMBEDDING_MODEL"}, "Cohere embedding model (default embed-english-v3.0)"},
-		{[]string{"RAGSCOPE_EMBEDDER"}, "embedder: auto, cohere, openai, gemini or local (default auto)"},
-		{[]string{"RAGSCOPE_EMBED_DIMENSIONS"}, "vector size to ask the embedder for (default: the model's)"},
-		{[]string{"OPENAI_API_KEY"}, "OpenAI-compatible API key (never printed)"},
-		{[]string{"OPENAI_BASE_URL"}, "OpenAI-compatible API base URL"},
-		{[]string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, "Gemini API key (never printed)"},
-		{[]string{"GEMINI_BASE_URL"}, "Gemini API base URL"},
-		{[]string{"RAGSCOPE_BACKEND"}, "auto, demo, local or qdrant (default auto)"},
-		{[]string{"RAGSCOPE_INDEX"}, "a saved local index file (from `ragscope index`)"},
-		{[]string{"RAGSCOPE_DOCS"}, "a Docusaurus docs folder to index on the fly"},
-		{[]string{"RAGSCOPE_TOP_K"}, "default number of hits (1..100, default 5)"},
-		{[]string{"RAGSCOPE_THRESHOLD"}, "default minimum score (0..1, default 0)"},
-		{[]string{"RAGSCOPE_BASE_URL"}, "URL of the docs route that citation URLs are built on"},
-		{[]string{"RAGSCOPE_SITE_URL"}, "site origin joined to site-relative payload URLs"},
-		{[]string{"RAGSCOPE_SLUG_STYLE"}, "heading anchor rule: github (Docusaurus, default) or simple"},
-		{[]string{"RAGSCOPE_SITE_DIR"}, "local Docusaurus site folder for link checks"},
-		{[]string{"RAGSCOPE_TIMEOUT"}, "timeout of each network call (default 30s)"},
-		{[]string{"RAGSCOPE_CONFIG"}, "path of the config file (default ./ragscope.toml)"},
-		{[]string{"NO_COLOR"}, "disable colours"},
+	var out []EnvVar
+	for _, s := range Settings() {
+		if len(s.Env) > 0 {
+			out = append(out, EnvVar{s.Env, s.Help})
+		}
 	}
+	return append(out,
+		EnvVar{[]string{"RAGSCOPE_CONFIG"}, "path of the config file (default ./ragscope.toml)"},
+		EnvVar{[]string{"NO_COLOR"}, "disable colours"},
+	)
 }
 
+// readEnv applies the environment variables of Settings; a value that does
+// not parse is a configuration error naming the variable, never the value.
 func (c *Config) readEnv(env func(string) (string, bool)) error {
-	get := func(names ...string) (string, string) {
-		for _, n := range names {
-			if v, ok := env(n); ok && strings.TrimSpace(v) != "" {
-				return strings.TrimSpace(v), n
+	for _, s := range Settings() {
+		for i, name := range s.Env {
+			v, ok := env(name)
+			if !ok || strings.TrimSpace(v) == "" {
+				continue
 			}
+			if err := s.Set(c, strings.TrimSpace(v)); err != nil {
+				return fmt.Errorf("%w: %s: %w (the value is not shown)", retrieval.ErrConfig, name, err)
+			}
+			if i > 0 && !s.Secret {
+				c.Notes = append(c.Notes, s.Name+" from "+name)
+			}
+			break
 		}
-		return "", ""
-	}
-	if v, _ := get("RAGSCOPE_BACKEND"); v != "" {
-		b, err := ParseBackend(v)
-		if err != nil {
-			return fmt.Errorf("%w: RAGSCOPE_BACKEND: use auto, demo, local or qdrant (the value is not shown)", retrieval.ErrConfig)
-		}
-		c.Backend = b
-	}
-	setStr(&c.QdrantURL, first(get("QDRANT_URL")))
-	if v, _ := get("QDRANT_API_KEY"); v != "" {
-		c.QdrantAPIKey = Secret(v)
-	}
-	if v, name := get("QDRANT_COLLECTION", "COLLECTION_NAME"); v != "" {
-		c.Collection = v
-		if name != "QDRANT_COLLECTION" {
-			c.Notes = append(c.Notes, "collection from "+name)
-		}
-	}
-	if v, _ := get("COHERE_API_KEY", "CO_API_KEY"); v != "" {
-		c.CohereAPIKey = Secret(v)
-	}
-	setStr(&c.CohereBaseURL, first(get("COHERE_BASE_URL")))
-	setStr(&c.EmbedModel, first(get("RAGSCOPE_EMBED_MODEL", "EMBEDDING_MODEL")))
-	if v, name := get("RAGSCOPE_EMBEDDER"); v != "" {
-		e, err := ParseEmbedder(v)
-		if err != nil {
-			return fmt.Errorf("%w: %s: %w (the value is not shown)", retrieval.ErrConfig, name, err)
-		}
-		c.Embedder = e
-	}
-	if v, name := get("RAGSCOPE_EMBED_DIMENSIONS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return fmt.Errorf("%w: %s is not a whole number >= 0 (the value is not shown)", retrieval.ErrConfig, name)
-		}
-		c.EmbedDimensions = n
-	}
-	if v, _ := get("OPENAI_API_KEY"); v != "" {
-		c.OpenAIAPIKey = Secret(v)
-	}
-	setStr(&c.OpenAIBaseURL, first(get("OPENAI_BASE_URL")))
-	if v, _ := get("GEMINI_API_KEY", "GOOGLE_API_KEY"); v != "" {
-		c.GeminiAPIKey = Secret(v)
-	}
-	setStr(&c.GeminiBaseURL, first(get("GEMINI_BASE_URL")))
-	setStr(&c.IndexFile, first(get("RAGSCOPE_INDEX")))
-	setStr(&c.DocsDir, first(get("RAGSCOPE_DOCS")))
-	if v, name := get("RAGSCOPE_TOP_K"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return fmt.Errorf("%w: %s is not a whole number (the value is not shown)", retrieval.ErrConfig, name)
-		}
-		c.TopK = n
-	}
-	if v, name := get("RAGSCOPE_THRESHOLD"); v != "" {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return fmt.Errorf("%w: %s is not a number (the value is not shown)", retrieval.ErrConfig, name)
-		}
-		c.Threshold = f
-	}
-	setStr(&c.DocsBaseURL, first(get("RAGSCOPE_BASE_URL")))
-	setStr(&c.SiteURL, first(get("RAGSCOPE_SITE_URL")))
-	setStr(&c.SlugStyle, first(get("RAGSCOPE_SLUG_STYLE")))
-	setStr(&c.SiteDir, first(get("RAGSCOPE_SITE_DIR")))
-	if v, name := get("RAGSCOPE_TIMEOUT"); v != "" {
-		d, err := ParseTimeout(v)
-		if err != nil {
-			return fmt.Errorf("%w: %s: %w (the value is not shown)", retrieval.ErrConfig, name, err)
-		}
-		c.Timeout = d
 	}
 	return nil
 }
-
-func first(v, _ string) string { return v }
 
 // Resolved returns the backend auto would pick: Qdrant when a Qdrant URL is
 // set, else local when an index or docs folder is given, else the demo.

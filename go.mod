@@ -14,7 +14,6 @@ require (
 	github.com/charmbracelet/x/exp/golden v0.0.0-20241011142426-46044092ad91
 	github.com/charmbracelet/x/exp/teatest v0.0.0-20251215102626-e0db08df7383
 	github.com/cohere-ai/cohere-go/v2 v2.15.3
-	github.com/joho/godotenv v1.5.1
 	github.com/muesli/termenv v0.16.0
 	github.com/qdrant/go-client v1.17.1
 	github.com/spf13/cobra v1.10.2

@@ -103,11 +103,6 @@ func (a *App) OpenBackend(ctx context.Context, selectionOnly bool) (*Backend, er
 	return be, nil
 }
 
-func (a *App) slugStyle() retrieval.SlugStyle {
-	s, _ := retrieval.ParseSlugStyle(a.Cfg.SlugStyle)
-	return s
-}
-
 // urlBuilder is the config's URL builder with the blanks filled in from
 // the --site folder's Docusaurus config, then from the corpus (a local
 // index knows the site it was built from).

@@ -60,14 +60,3 @@ func (a *App) withTimeout(ctx context.Context) (context.Context, context.CancelF
 	}
 	return context.WithTimeout(ctx, a.Cfg.Timeout)
 }
-
-func parseDuration(s string) (time.Duration, error) {
-	if n, err := strconv.ParseFloat(s, 64); err == nil {
-		return time.Duration(n * float64(time.Second)), nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("not a duration like 10s or 1m")
-	}
-	return d, nil
-}

@@ -19,7 +19,9 @@ import (
 	"ragscope/retrieval"
 )
 
-// Exit codes (seed 004, plus 64 for usage errors).
+// Exit codes, as documented in the README: a value the command line gives
+// that its parser rejects is a usage error (64); a configuration that cannot
+// be used, wherever it comes from, is a configuration error (2).
 const (
 	ExitOK        = 0
 	ExitNoResults = 1
@@ -78,22 +80,26 @@ type App struct {
 	debugFile *os.File
 }
 
-// globalFlags are the persistent flags of every command.
+// globalFlags are the persistent flags that are not settings.
 type globalFlags struct {
 	configFile string
-	backend    string
-	qdrantURL  string
-	collection string
-	model      string
-	index      string
-	docs       string
-	baseURL    string
-	siteURL    string
-	slugStyle  string
-	siteDir    string
-	timeout    string
-	debug      string
+	// settings holds the raw text of each setting's flag, by flag name;
+	// the setting's parser reads it in resolveConfig.
+	settings map[string]*settingFlag
 }
+
+// settingFlag is the pflag.Value of a setting's flag. It keeps the text as
+// given: the setting's one parser (config.Settings) reads it, as it reads
+// the environment and ragscope.toml.
+type settingFlag struct{ raw, typ string }
+
+func (f *settingFlag) String() string { return f.raw }
+
+// Set records the text; it is parsed when the configuration is resolved.
+func (f *settingFlag) Set(s string) error { f.raw = s; return nil }
+
+// Type names the value's kind in --help.
+func (f *settingFlag) Type() string { return f.typ }
 
 // Main runs ragscope with the process's streams and environment and returns
 // the exit code.
@@ -185,6 +191,7 @@ or --docs a local docs folder; otherwise an embedded demo textbook with an
 offline embedder, so it works with no keys at all.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       buildVersion().String(),
 		Args:          cobra.NoArgs,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			return a.resolveConfig(cmd)
@@ -193,21 +200,31 @@ offline embedder, so it works with no keys at all.`,
 			return a.runRoot(cmd)
 		},
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{flagError(err)} })
 	f := root.PersistentFlags()
 	f.StringVar(&a.flags.configFile, "config", "", "config file (default ./ragscope.toml; env RAGSCOPE_CONFIG)")
-	f.StringVar(&a.flags.backend, "backend", "", "auto, demo, local or qdrant (env RAGSCOPE_BACKEND; default auto: qdrant if QDRANT_URL is set, local if --index/--docs, else demo)")
-	f.StringVar(&a.flags.qdrantURL, "qdrant-url", "", "Qdrant URL, REST or gRPC form (env QDRANT_URL)")
-	f.StringVar(&a.flags.collection, "collection", "", "Qdrant collection (env QDRANT_COLLECTION or COLLECTION_NAME)")
-	f.StringVar(&a.flags.model, "model", "", "Cohere embedding model (env RAGSCOPE_EMBED_MODEL; default embed-english-v3.0)")
-	f.StringVar(&a.flags.index, "index", "", "explore a saved local index file made by 'ragscope index' (env RAGSCOPE_INDEX)")
-	f.StringVar(&a.flags.docs, "docs", "", "explore a Docusaurus docs folder, indexed on the fly (env RAGSCOPE_DOCS)")
-	f.StringVar(&a.flags.baseURL, "base-url", "", "URL of the docs route citation URLs are built on, e.g. https://me.github.io/book/docs/ (env RAGSCOPE_BASE_URL)")
-	f.StringVar(&a.flags.siteURL, "site-url", "", "site origin for site-relative payload URLs (env RAGSCOPE_SITE_URL)")
-	f.StringVar(&a.flags.slugStyle, "slug-style", "", "heading anchor rule: github (as Docusaurus, default) or simple (env RAGSCOPE_SLUG_STYLE)")
-	f.StringVar(&a.flags.siteDir, "site", "", "local Docusaurus site folder (docusaurus.config.js + docs/): link checks, and the base URL and trailingSlash of built citations (env RAGSCOPE_SITE_DIR)")
-	f.StringVar(&a.flags.timeout, "timeout", "", "timeout of each network call, e.g. 10s (env RAGSCOPE_TIMEOUT; default 30s)")
-	f.StringVar(&a.flags.debug, "debug", "", "write debug logs to this file")
+	// Every other persistent flag is a row of config.Settings.
+	a.flags.settings = map[string]*settingFlag{}
+	defaults := config.Default()
+	for _, st := range config.Settings() {
+		if st.Flag == "" {
+			continue
+		}
+		typ := st.Type
+		if typ == "" {
+			typ = "string"
+		}
+		v := &settingFlag{typ: typ}
+		a.flags.settings[st.Flag] = v
+		help := st.Help
+		if len(st.Env) > 0 {
+			help += " (env " + strings.Join(st.Env, ", ") + ")"
+		}
+		fl := f.VarPF(v, st.Flag, st.Short, help)
+		if st.Get != nil && !st.Secret {
+			fl.DefValue = st.Get(defaults)
+		}
+	}
 
 	root.AddCommand(
 		// subcommands
@@ -216,8 +233,16 @@ offline embedder, so it works with no keys at all.`,
 		a.newStatsCmd(),
 		a.newIndexCmd(),
 		a.newLinksCmd(),
+		a.newVersionCmd(),
 	)
+	// `ragscope --version` prints the same line as `ragscope version`.
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetHelpTemplate(root.HelpTemplate() + envHelp())
+	defaultHelp := root.HelpFunc()
+	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
+		a.showEffectiveDefaults(cmd)
+		defaultHelp(cmd, args)
+	})
 	return root
 }
 
@@ -227,7 +252,7 @@ func envHelp() string {
 	for _, v := range config.EnvVars() {
 		fmt.Fprintf(&b, "  %-38s %s\n", strings.Join(v.Names, ", "), v.Help)
 	}
-	b.WriteString("\nExit codes: 0 ok, 1 no results, 2 missing credentials or config,\n3 cannot reach a backend, 4 check failed, 64 usage error.\n")
+	b.WriteString("\nExit codes: 0 ok, 1 no results, 2 missing credentials or config (a bad value\nin ragscope.toml, .env or the environment), 3 cannot reach a backend, 4 check\nfailed, 64 usage error (a bad value on the command line).\n")
 	return b.String()
 }
 
@@ -242,34 +267,13 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 		f := fl.Lookup(name)
 		return f != nil && f.Changed
 	}
-	if changed("backend") {
-		b, err := config.ParseBackend(a.flags.backend)
-		if err != nil {
-			return usageError{err}
+	for _, st := range config.Settings() {
+		if st.Flag == "" || !changed(st.Flag) {
+			continue
 		}
-		cfg.Backend = b
-	}
-	set := func(name string, dst *string, v string) {
-		if changed(name) {
-			*dst = v
+		if err := st.Set(&cfg, strings.TrimSpace(a.flags.settings[st.Flag].raw)); err != nil {
+			return usageError{fmt.Errorf("--%s: %w (the value is not shown)", st.Flag, err)}
 		}
-	}
-	set("qdrant-url", &cfg.QdrantURL, a.flags.qdrantURL)
-	set("collection", &cfg.Collection, a.flags.collection)
-	set("model", &cfg.EmbedModel, a.flags.model)
-	set("index", &cfg.IndexFile, a.flags.index)
-	set("docs", &cfg.DocsDir, a.flags.docs)
-	set("base-url", &cfg.DocsBaseURL, a.flags.baseURL)
-	set("site-url", &cfg.SiteURL, a.flags.siteURL)
-	set("slug-style", &cfg.SlugStyle, a.flags.slugStyle)
-	set("site", &cfg.SiteDir, a.flags.siteDir)
-	set("debug", &cfg.DebugLog, a.flags.debug)
-	if changed("timeout") {
-		d, err := parseDuration(a.flags.timeout)
-		if err != nil {
-			return usageError{fmt.Errorf("--timeout %q: %w", a.flags.timeout, err)}
-		}
-		cfg.Timeout = d
 	}
 	if (changed("index") || changed("docs")) && !changed("backend") && cfg.Backend == config.BackendAuto && cfg.QdrantURL != "" && !changed("qdrant-url") {
 		// An explicit --index/--docs on the command line wins over a
@@ -278,17 +282,60 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 	}
 	a.Cfg = cfg
 	if cfg.DebugLog != "" {
-		f, err := os.OpenFile(cfg.DebugLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		f, err := openDebugLog(cfg.DebugLog)
 		if err != nil {
 			return fmt.Errorf("%w: --debug: cannot open the log file: %w", retrieval.ErrConfig, err)
 		}
 		a.debugFile = f
-		// The resolved configuration, keys redacted, starts every debug log.
-		if b, err := json.Marshal(cfg.Redacted()); err == nil {
+		// The build and the resolved configuration, keys redacted, start
+		// every debug log.
+		v := buildVersion()
+		a.debugLogger().Debug("ragscope", "version", v.Version, "revision", v.Revision, "time", v.Time, "modified", v.Modified, "go", v.GoVersion)
+		// A configuration that does not validate is not logged: one of its
+		// values may be a key pasted into the wrong setting. The error,
+		// which names settings and never values, is logged instead.
+		if verr := cfg.Validate(); verr != nil {
+			a.debugLogger().Debug("config", "invalid", Message(verr), "config_file", cfg.File, "env_file", cfg.EnvFile, "command", cmd.CommandPath())
+		} else if b, err := json.Marshal(cfg.Redacted()); err == nil {
 			a.debugLogger().Debug("config", "resolved", string(b), "command", cmd.CommandPath())
 		}
 	}
 	return nil
+}
+
+// showEffectiveDefaults makes --help show, as each setting flag's default,
+// the value that ragscope.toml, .env and the environment give it. A flag a
+// command declares with its own default (eval's --top-k: "the file's") is
+// left alone. A configuration that does not load shows the built-in
+// defaults.
+func (a *App) showEffectiveDefaults(cmd *cobra.Command) {
+	cfg, err := config.Load(config.LoadOptions{Dir: a.Dir, File: a.flags.configFile, LookupEnv: a.LookupEnv})
+	if err != nil {
+		return
+	}
+	builtin := config.Default()
+	update := func(f *pflag.Flag) {
+		st, ok := config.Lookup(f.Name)
+		if !ok || st.Get == nil || st.Secret || f.DefValue != st.Get(builtin) {
+			return
+		}
+		f.DefValue = st.Get(cfg)
+	}
+	cmd.Flags().VisitAll(update)
+	cmd.InheritedFlags().VisitAll(update)
+}
+
+// flagError rewrites pflag's "invalid argument" errors, which quote the
+// value (and the parser's message quotes it again), to name the flag and
+// the expected type only: errors never echo a value, which may be a key
+// pasted into the wrong place.
+func flagError(err error) error {
+	var ive *pflag.InvalidValueError
+	if errors.As(err, &ive) && ive.GetFlag() != nil {
+		f := ive.GetFlag()
+		return fmt.Errorf("--%s: not a valid %s (the value is not shown)", f.Name, f.Value.Type())
+	}
+	return err
 }
 
 // changedFlag reports whether the named flag of cmd was set.

@@ -21,6 +21,8 @@ type StatsJSON struct {
 	Backend BackendJSON     `json:"backend"`
 	Stats   retrieval.Stats `json:"stats"`
 	Notes   []string        `json:"notes,omitempty"`
+	// Version is the build that produced the document (hygiene, issue 16).
+	Version VersionInfo `json:"version"`
 }
 
 func (a *App) newStatsCmd() *cobra.Command {
@@ -49,7 +51,7 @@ collection does not exist.`,
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				if err := writeJSON(out, StatsJSON{Schema: StatsSchema, Backend: backendJSON(be), Stats: st, Notes: be.Notes}); err != nil {
+				if err := writeJSON(out, StatsJSON{Schema: StatsSchema, Backend: backendJSON(be), Stats: st, Notes: be.Notes, Version: buildVersion()}); err != nil {
 					return err
 				}
 			} else {

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
-	"github.com/joho/godotenv"
 
 	"ragscope/retrieval"
 )
@@ -48,7 +47,42 @@ func ParseBackend(s string) (Backend, error) {
 	case BackendDemo, BackendLocal, BackendQdrant:
 		return b, nil
 	}
-	return "", fmt.Errorf("unknown backend %q: use auto, demo, local or qdrant", s)
+	return "", errors.New("unknown backend: use auto, demo, local or qdrant")
+}
+
+// Embedders ParseEmbedder accepts.
+var embedders = []string{"auto", "cohere", "openai", "gemini", "local"}
+
+// ParseEmbedder accepts auto (or empty), cohere, openai, gemini and local,
+// in any case, and returns the lowercase name.
+func ParseEmbedder(s string) (string, error) {
+	e := strings.ToLower(strings.TrimSpace(s))
+	if e == "" {
+		return "auto", nil
+	}
+	for _, k := range embedders {
+		if e == k {
+			return e, nil
+		}
+	}
+	return "", fmt.Errorf("unknown embedder: use %s", strings.Join(embedders, ", "))
+}
+
+// ParseTimeout reads a timeout: a Go duration ("30s", "1m") or a number of
+// seconds ("10", "2.5"). It must be positive. It is the one parser of the
+// timeout for flags, the environment and ragscope.toml.
+func ParseTimeout(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	var d time.Duration
+	if n, err := strconv.ParseFloat(s, 64); err == nil {
+		d = time.Duration(n * float64(time.Second))
+	} else if d, err = time.ParseDuration(s); err != nil {
+		return 0, errors.New("not a duration like 10s or 1m")
+	}
+	if d <= 0 {
+		return 0, errors.New("must be a positive duration like 10s")
+	}
+	return d, nil
 }
 
 // Secret is a credential. It prints as "[redacted]" in every format, JSON
@@ -97,6 +131,14 @@ type Config struct {
 	CohereAPIKey  Secret `json:"cohere_api_key,omitempty"`
 	CohereBaseURL string `json:"cohere_base_url,omitempty"`
 	EmbedModel    string `json:"embed_model"`
+	// Embedder is auto, cohere, openai, gemini or local.
+	Embedder string `json:"embedder"`
+	// EmbedDimensions asks the embedder for vectors of this size (0: the model's).
+	EmbedDimensions int    `json:"embed_dimensions,omitempty"`
+	OpenAIAPIKey    Secret `json:"openai_api_key,omitempty"`
+	OpenAIBaseURL   string `json:"openai_base_url,omitempty"`
+	GeminiAPIKey    Secret `json:"gemini_api_key,omitempty"`
+	GeminiBaseURL   string `json:"gemini_base_url,omitempty"`
 
 	IndexFile string `json:"index_file,omitempty"`
 	DocsDir   string `json:"docs_dir,omitempty"`
@@ -133,6 +175,7 @@ func Default() Config {
 	return Config{
 		Backend:    BackendAuto,
 		EmbedModel: DefaultEmbedModel,
+		Embedder:   "auto",
 		TopK:       DefaultTopK,
 		Dedup:      true,
 		SlugStyle:  string(retrieval.SlugGitHub),
@@ -166,7 +209,7 @@ func Load(opts LoadOptions) (Config, error) {
 	}
 	if !opts.SkipDotEnv {
 		p := filepath.Join(dir, ".env")
-		if vals, err := godotenv.Read(p); err == nil {
+		if vals, err := readDotEnv(p); err == nil {
 			cfg.EnvFile = p
 			real := env
 			env = func(k string) (string, bool) {
@@ -176,6 +219,8 @@ func Load(opts LoadOptions) (Config, error) {
 				v, ok := vals[k]
 				return v, ok
 			}
+		} else if errors.Is(err, retrieval.ErrConfig) {
+			return cfg, err
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return cfg, fmt.Errorf("%w: read %s: %w", retrieval.ErrConfig, p, err)
 		}
@@ -199,106 +244,68 @@ func Load(opts LoadOptions) (Config, error) {
 	return cfg, nil
 }
 
-// fileConfig is the shape of ragscope.toml.
-type fileConfig struct {
-	Backend string `toml:"backend"`
-	Qdrant  struct {
-		URL        string `toml:"url"`
-		APIKey     string `toml:"api_key"`
-		Collection string `toml:"collection"`
-	} `toml:"qdrant"`
-	Cohere struct {
-		APIKey  string `toml:"api_key"`
-		BaseURL string `toml:"base_url"`
-		Model   string `toml:"model"`
-	} `toml:"cohere"`
-	Local struct {
-		Index string `toml:"index"`
-		Docs  string `toml:"docs"`
-	} `toml:"local"`
-	Retrieval struct {
-		TopK      *int     `toml:"top_k"`
-		Threshold *float64 `toml:"threshold"`
-		Dedup     *bool    `toml:"dedup"`
-		Timeout   string   `toml:"timeout"`
-	} `toml:"retrieval"`
-	Site struct {
-		BaseURL   string `toml:"base_url"`
-		SiteURL   string `toml:"site_url"`
-		SlugStyle string `toml:"slug_style"`
-		Dir       string `toml:"dir"`
-	} `toml:"site"`
-	Mapping map[string]any `toml:"mapping"`
-}
-
 func (c *Config) readFile(path string, mustExist bool) error {
-	var fc fileConfig
-	md, err := toml.DecodeFile(path, &fc)
+	var doc map[string]any
+	_, err := toml.DecodeFile(path, &doc)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) && !mustExist {
 			return nil
 		}
 		var perr toml.ParseError
 		if errors.As(err, &perr) {
-			return fmt.Errorf("%w: %s line %d: %s", retrieval.ErrConfig, path, perr.Position.Line, perr.Message)
+			where := ""
+			if perr.LastKey != "" {
+				where = fmt.Sprintf(" (key %s)", perr.LastKey)
+			}
+			return fmt.Errorf("%w: %s line %d%s: %s", retrieval.ErrConfig, path, perr.Position.Line, where, withoutQuoted(perr.Message))
 		}
 		return fmt.Errorf("%w: read %s: %w", retrieval.ErrConfig, path, err)
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, 0, len(und))
-		for _, k := range und {
-			if len(k) > 0 && k[0] == "mapping" {
-				continue
-			}
-			keys = append(keys, k.String())
+	vals := map[string]any{}
+	flattenTOML("", doc, vals)
+	known := map[string]bool{}
+	for _, s := range Settings() {
+		for _, k := range s.TOML {
+			known[k] = true
 		}
-		if len(keys) > 0 {
-			return fmt.Errorf("%w: %s: unknown setting %s (see README, Configuration)", retrieval.ErrConfig, path, strings.Join(keys, ", "))
+	}
+	var unknown []string
+	for k := range vals {
+		if !known[k] && k != "mapping" && !strings.HasPrefix(k, "mapping.") {
+			unknown = append(unknown, k)
 		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return fmt.Errorf("%w: %s: unknown setting %s (see README, Configuration)", retrieval.ErrConfig, path, strings.Join(unknown, ", "))
 	}
 	c.File = path
-	if fc.Backend != "" {
-		b, err := ParseBackend(fc.Backend)
-		if err != nil {
-			return fmt.Errorf("%w: %s: %w", retrieval.ErrConfig, path, err)
+	for _, s := range Settings() {
+		// The preferred key wins: apply the others first.
+		for i := len(s.TOML) - 1; i >= 0; i-- {
+			v, ok := vals[s.TOML[i]]
+			if !ok {
+				continue
+			}
+			text, err := tomlValue(v)
+			if err == nil && strings.TrimSpace(text) == "" {
+				continue
+			}
+			if err == nil {
+				err = s.Set(c, strings.TrimSpace(text))
+			}
+			if err != nil {
+				return fmt.Errorf("%w: %s: %s: %w (the value is not shown)", retrieval.ErrConfig, path, s.TOML[i], err)
+			}
 		}
-		c.Backend = b
 	}
-	setStr(&c.QdrantURL, fc.Qdrant.URL)
-	setStr(&c.Collection, fc.Qdrant.Collection)
-	if fc.Qdrant.APIKey != "" {
-		c.QdrantAPIKey = Secret(fc.Qdrant.APIKey)
-	}
-	if fc.Cohere.APIKey != "" {
-		c.CohereAPIKey = Secret(fc.Cohere.APIKey)
-	}
-	setStr(&c.CohereBaseURL, fc.Cohere.BaseURL)
-	setStr(&c.EmbedModel, fc.Cohere.Model)
-	setStr(&c.IndexFile, fc.Local.Index)
-	setStr(&c.DocsDir, fc.Local.Docs)
-	if fc.Retrieval.TopK != nil {
-		c.TopK = *fc.Retrieval.TopK
-	}
-	if fc.Retrieval.Threshold != nil {
-		c.Threshold = *fc.Retrieval.Threshold
-	}
-	if fc.Retrieval.Dedup != nil {
-		c.Dedup = *fc.Retrieval.Dedup
-	}
-	if fc.Retrieval.Timeout != "" {
-		d, err := time.ParseDuration(fc.Retrieval.Timeout)
-		if err != nil {
-			return fmt.Errorf("%w: %s: retrieval.timeout %q is not a duration like \"30s\"", retrieval.ErrConfig, path, fc.Retrieval.Timeout)
+	if m, ok := doc["mapping"]; ok {
+		tbl, ok := m.(map[string]any)
+		if !ok {
+			return fmt.Errorf("%w: %s: mapping must be a table", retrieval.ErrConfig, path)
 		}
-		c.Timeout = d
-	}
-	setStr(&c.DocsBaseURL, fc.Site.BaseURL)
-	setStr(&c.SiteURL, fc.Site.SiteURL)
-	setStr(&c.SlugStyle, fc.Site.SlugStyle)
-	setStr(&c.SiteDir, fc.Site.Dir)
-	if len(fc.Mapping) > 0 {
 		c.Mapping = map[string][]string{}
-		for field, v := range fc.Mapping {
+		for field, v := range tbl {
 			switch t := v.(type) {
 			case string:
 				c.Mapping[field] = []string{t}
@@ -318,10 +325,50 @@ func (c *Config) readFile(path string, mustExist bool) error {
 	return nil
 }
 
-func setStr(dst *string, v string) {
-	if v != "" {
-		*dst = v
+// flattenTOML records every key of a decoded document under its dotted
+// name ("retrieval.top_k"); tables are recorded too, under their own name.
+func flattenTOML(prefix string, tbl map[string]any, out map[string]any) {
+	for k, v := range tbl {
+		name := k
+		if prefix != "" {
+			name = prefix + "." + k
+		}
+		if sub, ok := v.(map[string]any); ok {
+			if name == "mapping" {
+				out[name] = v
+				continue
+			}
+			flattenTOML(name, sub, out)
+			continue
+		}
+		out[name] = v
 	}
+}
+
+// withoutQuoted replaces quoted text in a parser's message ('…' or "…"),
+// which may be part of a value, with "…": errors about configuration
+// sources never echo a value.
+func withoutQuoted(msg string) string {
+	var b strings.Builder
+	var quote rune
+	for _, r := range msg {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+			b.WriteString("…")
+			b.WriteRune(r)
+		case quote != 0:
+		case r == '\'' || r == '"':
+			quote = r
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if quote != 0 {
+		b.WriteString("…")
+	}
+	return b.String()
 }
 
 // EnvVar documents one environment variable.
@@ -331,92 +378,40 @@ type EnvVar struct {
 }
 
 // EnvVars lists every environment variable ragscope reads, first name
-// preferred, for help texts and the README.
+// preferred, for help texts and the README; it is derived from Settings.
 func EnvVars() []EnvVar {
-	return []EnvVar{
-		{[]string{"QDRANT_URL"}, "Qdrant URL (https://host:6333, host:6334, …); selects the Qdrant backend"},
-		{[]string{"QDRANT_API_KEY"}, "Qdrant API key (sent as gRPC metadata; never printed)"},
-		{[]string{"QDRANT_COLLECTION", "COLLECTION_NAME"}, "Qdrant collection name"},
-		{[]string{"COHERE_API_KEY", "CO_API_KEY"}, "Cohere API key (never printed)"},
-		{[]string{"COHERE_BASE_URL"}, "Cohere API base URL, for proxies (default https://api.cohere.com)"},
-		{[]string{"RAGSCOPE_EMBED_MODEL", "EMBEDDING_MODEL"}, "Cohere embedding model (default embed-english-v3.0)"},
-		{[]string{"RAGSCOPE_BACKEND"}, "auto, demo, local or qdrant (default auto)"},
-		{[]string{"RAGSCOPE_INDEX"}, "a saved local index file (from `ragscope index`)"},
-		{[]string{"RAGSCOPE_DOCS"}, "a Docusaurus docs folder to index on the fly"},
-		{[]string{"RAGSCOPE_TOP_K"}, "default number of hits (1..100, default 5)"},
-		{[]string{"RAGSCOPE_THRESHOLD"}, "default minimum score (0..1, default 0)"},
-		{[]string{"RAGSCOPE_BASE_URL"}, "URL of the docs route that citation URLs are built on"},
-		{[]string{"RAGSCOPE_SITE_URL"}, "site origin joined to site-relative payload URLs"},
-		{[]string{"RAGSCOPE_SLUG_STYLE"}, "heading anchor rule: github (Docusaurus, default) or simple"},
-		{[]string{"RAGSCOPE_SITE_DIR"}, "local Docusaurus site folder for link checks"},
-		{[]string{"RAGSCOPE_TIMEOUT"}, "timeout of each network call (default 30s)"},
-		{[]string{"RAGSCOPE_CONFIG"}, "path of the config file (default ./ragscope.toml)"},
-		{[]string{"NO_COLOR"}, "disable colours"},
+	var out []EnvVar
+	for _, s := range Settings() {
+		if len(s.Env) > 0 {
+			out = append(out, EnvVar{s.Env, s.Help})
+		}
 	}
+	return append(out,
+		EnvVar{[]string{"RAGSCOPE_CONFIG"}, "path of the config file (default ./ragscope.toml)"},
+		EnvVar{[]string{"NO_COLOR"}, "disable colours"},
+	)
 }
 
+// readEnv applies the environment variables of Settings; a value that does
+// not parse is a configuration error naming the variable, never the value.
 func (c *Config) readEnv(env func(string) (string, bool)) error {
-	get := func(names ...string) (string, string) {
-		for _, n := range names {
-			if v, ok := env(n); ok && strings.TrimSpace(v) != "" {
-				return strings.TrimSpace(v), n
+	for _, s := range Settings() {
+		for i, name := range s.Env {
+			v, ok := env(name)
+			if !ok || strings.TrimSpace(v) == "" {
+				continue
 			}
+			if err := s.Set(c, strings.TrimSpace(v)); err != nil {
+				return fmt.Errorf("%w: %s: %w (the value is not shown)", retrieval.ErrConfig, name, err)
+			}
+			if i > 0 && !s.Secret {
+				c.Notes = append(c.Notes, s.Name+" from "+name)
+			}
+			break
 		}
-		return "", ""
-	}
-	if v, _ := get("RAGSCOPE_BACKEND"); v != "" {
-		b, err := ParseBackend(v)
-		if err != nil {
-			return fmt.Errorf("%w: RAGSCOPE_BACKEND: %w", retrieval.ErrConfig, err)
-		}
-		c.Backend = b
-	}
-	setStr(&c.QdrantURL, first(get("QDRANT_URL")))
-	if v, _ := get("QDRANT_API_KEY"); v != "" {
-		c.QdrantAPIKey = Secret(v)
-	}
-	if v, name := get("QDRANT_COLLECTION", "COLLECTION_NAME"); v != "" {
-		c.Collection = v
-		if name != "QDRANT_COLLECTION" {
-			c.Notes = append(c.Notes, "collection from "+name)
-		}
-	}
-	if v, _ := get("COHERE_API_KEY", "CO_API_KEY"); v != "" {
-		c.CohereAPIKey = Secret(v)
-	}
-	setStr(&c.CohereBaseURL, first(get("COHERE_BASE_URL")))
-	setStr(&c.EmbedModel, first(get("RAGSCOPE_EMBED_MODEL", "EMBEDDING_MODEL")))
-	setStr(&c.IndexFile, first(get("RAGSCOPE_INDEX")))
-	setStr(&c.DocsDir, first(get("RAGSCOPE_DOCS")))
-	if v, name := get("RAGSCOPE_TOP_K"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return fmt.Errorf("%w: %s=%q is not a whole number", retrieval.ErrConfig, name, v)
-		}
-		c.TopK = n
-	}
-	if v, name := get("RAGSCOPE_THRESHOLD"); v != "" {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return fmt.Errorf("%w: %s=%q is not a number", retrieval.ErrConfig, name, v)
-		}
-		c.Threshold = f
-	}
-	setStr(&c.DocsBaseURL, first(get("RAGSCOPE_BASE_URL")))
-	setStr(&c.SiteURL, first(get("RAGSCOPE_SITE_URL")))
-	setStr(&c.SlugStyle, first(get("RAGSCOPE_SLUG_STYLE")))
-	setStr(&c.SiteDir, first(get("RAGSCOPE_SITE_DIR")))
-	if v, name := get("RAGSCOPE_TIMEOUT"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			return fmt.Errorf("%w: %s=%q is not a duration like \"30s\"", retrieval.ErrConfig, name, v)
-		}
-		c.Timeout = d
 	}
 	return nil
 }
-
-func first(v, _ string) string { return v }
 
 // Resolved returns the backend auto would pick: Qdrant when a Qdrant URL is
 // set, else local when an index or docs folder is given, else the demo.
@@ -461,6 +456,11 @@ func (c Config) Validate() error {
 		if c.IndexFile != "" && c.DocsDir != "" {
 			probs = append(probs, "give either --index or --docs, not both")
 		}
+		if c.IndexFile != "" {
+			if _, err := os.Stat(c.IndexFile); errors.Is(err, os.ErrNotExist) {
+				probs = append(probs, fmt.Sprintf("index file %s does not exist: build one with \"ragscope index DOCS_DIR -o %s\"", c.IndexFile, c.IndexFile))
+			}
+		}
 	}
 	if c.TopK < retrieval.MinTopK || c.TopK > retrieval.MaxTopK {
 		probs = append(probs, fmt.Sprintf("top_k must be between %d and %d, got %d", retrieval.MinTopK, retrieval.MaxTopK, c.TopK))
@@ -468,8 +468,14 @@ func (c Config) Validate() error {
 	if c.Threshold < 0 || c.Threshold > 1 || c.Threshold != c.Threshold {
 		probs = append(probs, fmt.Sprintf("threshold must be between 0.0 and 1.0, got %g", c.Threshold))
 	}
+	if _, err := ParseEmbedder(c.Embedder); err != nil {
+		probs = append(probs, "embedder: "+err.Error())
+	}
+	if c.EmbedDimensions < 0 {
+		probs = append(probs, fmt.Sprintf("embed dimensions must be 0 (the model's) or more, got %d", c.EmbedDimensions))
+	}
 	if _, err := retrieval.ParseSlugStyle(c.SlugStyle); err != nil {
-		probs = append(probs, err.Error())
+		probs = append(probs, `slug style: use "github" (Docusaurus heading ids) or "simple"`)
 	}
 	if c.Timeout <= 0 {
 		probs = append(probs, fmt.Sprintf("timeout must be positive, got %s", c.Timeout))
@@ -511,6 +517,8 @@ func (c Config) URLBuilder() retrieval.URLBuilder {
 func (c Config) Redacted() Config {
 	c.QdrantURL = stripUserinfo(c.QdrantURL)
 	c.CohereBaseURL = stripUserinfo(c.CohereBaseURL)
+	c.OpenAIBaseURL = stripUserinfo(c.OpenAIBaseURL)
+	c.GeminiBaseURL = stripUserinfo(c.GeminiBaseURL)
 	return c
 }
 

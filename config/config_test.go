@@ -113,7 +113,7 @@ func TestValidateMessages(t *testing.T) {
 	if !errors.Is(err, retrieval.ErrConfig) {
 		t.Fatalf("err = %v", err)
 	}
-	for _, want := range []string{"QDRANT_COLLECTION", "COHERE_API_KEY", "top_k must be between 1 and 100", "threshold must be between", "unknown slug style", "mapping.body"} {
+	for _, want := range []string{"QDRANT_COLLECTION", "COHERE_API_KEY", "top_k must be between 1 and 100", "threshold must be between", "slug style: use", "mapping.body"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("message lacks %q: %s", want, err)
 		}
@@ -159,7 +159,7 @@ func TestSecretsRedacted(t *testing.T) {
 	cfg.QdrantURL = "https://user:pw-secret@host:6333"
 	red := cfg.Redacted()
 	b, _ := json.Marshal(red)
-	outs := []string{string(b), fmt.Sprintf("%v", red), fmt.Sprintf("%+v", red), fmt.Sprintf("%#v", red), fmt.Sprint(cfg.CohereAPIKey), fmt.Sprintf("%s", cfg.QdrantAPIKey)}
+	outs := []string{string(b), fmt.Sprintf("%v", red), fmt.Sprintf("%+v", red), fmt.Sprintf("%#v", red), fmt.Sprint(cfg.CohereAPIKey), cfg.QdrantAPIKey.String()}
 	for _, s := range outs {
 		for _, secret := range []string{"co-very-secret", "qd-very-secret", "pw-secret"} {
 			if strings.Contains(s, secret) {

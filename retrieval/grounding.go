@@ -6,7 +6,8 @@ import (
 	"strings"
 )
 
-// The grounding policy's system instructions (seed 000, verbatim).
+// The grounding policy's system instructions, word for word what the
+// answering agent sends its model; changing them changes the agent's answers.
 const (
 	// InstructionNormal grounds an answer on retrieved excerpts.
 	InstructionNormal = "Answer based on the following textbook excerpts. Cite the source for each fact. If the excerpts don't contain enough information, explicitly state that."

@@ -13,7 +13,7 @@ type SlugStyle string
 const (
 	// SlugGitHub is github-slugger's rule, which Docusaurus uses for heading ids.
 	SlugGitHub SlugStyle = "github"
-	// SlugSimple is seed 000's rule: lowercase, runs of other characters
+	// SlugSimple is the rule of simple slugifiers: lowercase, runs of other characters
 	// become one hyphen, no leading or trailing hyphen.
 	SlugSimple SlugStyle = "simple"
 )
@@ -80,7 +80,7 @@ func slugDeleted(r rune) bool {
 	return !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z, unicode.C)
 }
 
-// SimpleSlug is seed 000's slugify: lowercase, every run of characters that
+// SimpleSlug is the simple slug rule: lowercase, every run of characters that
 // are not letters or digits becomes one hyphen, hyphens trimmed at both ends.
 func SimpleSlug(text string) string {
 	var b strings.Builder

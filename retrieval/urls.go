@@ -18,7 +18,7 @@ type URLBuilder struct {
 	// Style is the heading-anchor rule (default SlugGitHub).
 	Style SlugStyle
 	// TrailingSlash is the site's Docusaurus trailingSlash setting: "" when
-	// undefined (index pages end in "/", others do not, as seed 000 builds
+	// undefined (index pages end in "/", others do not, as Docusaurus builds
 	// them), "true" (every page ends in "/") or "false" (none does: on
 	// GitHub Pages the slash form of such a site answers 404).
 	TrailingSlash string
@@ -49,7 +49,7 @@ func (b URLBuilder) Cite(c *Chunk) Citation {
 // pageSlug is its front matter slug if known; headingID an explicit heading
 // id that wins over the slug of section.
 //
-// Steps (seed 000, plus what Docusaurus does): strip everything up to a
+// Steps, as Docusaurus routes docs: strip everything up to a
 // "docs/" directory, strip ".md"/".mdx", strip number prefixes ("01-intro"
 // -> "intro"), map "index"/"README" to its folder with a trailing slash,
 // apply the front matter slug, prepend DocsBase, append "#anchor".

@@ -70,6 +70,11 @@ func ParseURL(raw string) (Endpoint, []string, error) {
 	if ep.Host == "" {
 		return Endpoint{}, nil, fmt.Errorf("%w: QDRANT_URL %q has no host", retrieval.ErrConfig, redactURL(raw))
 	}
+	// hygiene (issue 17): a host with colons must be an IPv6 address, so
+	// that "::::" is a configuration error, not an unreachable server.
+	if strings.Contains(ep.Host, ":") && net.ParseIP(ep.Host) == nil {
+		return Endpoint{}, nil, fmt.Errorf("%w: QDRANT_URL %q has no valid host: use https://host:6333 or host:6334", retrieval.ErrConfig, redactURL(raw))
+	}
 	if u.User != nil {
 		notes = append(notes, "user info in QDRANT_URL ignored: put the key in QDRANT_API_KEY")
 	}

@@ -1,0 +1,198 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"ragscope/retrieval"
+)
+
+// Setting is one configuration setting: where it is read from, its one
+// parser and how to show its value. Flags, the environment, ragscope.toml,
+// --help and the README's table are all derived from Settings, so a setting
+// has one parser and one default (the one in Default).
+type Setting struct {
+	// Name is the setting's name in messages.
+	Name string
+	// Flag is the persistent command-line flag ("" for none); Short its
+	// one-letter form.
+	Flag, Short string
+	// CommandFlag is a flag that subcommands define themselves (e.g.
+	// query's --top-k); --help shows the setting's effective default on it.
+	CommandFlag string
+	// Env lists the environment variables, preferred first.
+	Env []string
+	// TOML lists the ragscope.toml keys ("section.key"), preferred first.
+	TOML []string
+	// Type names the value's kind in help ("string", "int", "duration"…).
+	Type string
+	// Help says what the setting does.
+	Help string
+	// Secret settings are never shown, not even their default.
+	Secret bool
+	// Set parses s and stores it: the setting's one parser.
+	Set func(c *Config, s string) error
+	// Get formats the current value for --help ("" for none).
+	Get func(c Config) string
+}
+
+// Settings is the table of every setting ragscope reads. Adding a setting
+// is one entry here plus its Config field (and its default in Default).
+func Settings() []Setting {
+	return []Setting{
+		{Name: "backend", Flag: "backend", Env: []string{"RAGSCOPE_BACKEND"}, TOML: []string{"backend"},
+			Help: "auto, demo, local or qdrant (auto: qdrant if QDRANT_URL is set, local if --index/--docs, else demo)",
+			Set:  func(c *Config, s string) (err error) { c.Backend, err = ParseBackend(s); return err },
+			Get:  func(c Config) string { return string(c.Backend) }},
+		{Name: "qdrant_url", Flag: "qdrant-url", Env: []string{"QDRANT_URL"}, TOML: []string{"qdrant.url"},
+			Help: "Qdrant URL, REST or gRPC form (https://host:6333, host:6334, …); selects the Qdrant backend",
+			Set:  str(func(c *Config) *string { return &c.QdrantURL })},
+		{Name: "qdrant_api_key", Env: []string{"QDRANT_API_KEY"}, TOML: []string{"qdrant.api_key"}, Secret: true,
+			Help: "Qdrant API key (sent as gRPC metadata; never printed)",
+			Set:  secret(func(c *Config) *Secret { return &c.QdrantAPIKey })},
+		{Name: "collection", Flag: "collection", Env: []string{"QDRANT_COLLECTION", "COLLECTION_NAME"}, TOML: []string{"qdrant.collection"},
+			Help: "Qdrant collection name",
+			Set:  str(func(c *Config) *string { return &c.Collection })},
+		{Name: "embedder", Flag: "embedder", Env: []string{"RAGSCOPE_EMBEDDER"}, TOML: []string{"embedder.provider"},
+			Help: "embedder: auto, cohere, openai, gemini or local",
+			Set:  func(c *Config, s string) (err error) { c.Embedder, err = ParseEmbedder(s); return err },
+			Get:  func(c Config) string { return c.Embedder }},
+		{Name: "embed_model", Flag: "model", Env: []string{"RAGSCOPE_EMBED_MODEL", "EMBEDDING_MODEL"}, TOML: []string{"embedder.model", "cohere.model"},
+			Help: "embedding model (must match the collection's vectors)",
+			Set:  str(func(c *Config) *string { return &c.EmbedModel }),
+			Get:  func(c Config) string { return c.EmbedModel }},
+		{Name: "embed_dimensions", Flag: "dimensions", Env: []string{"RAGSCOPE_EMBED_DIMENSIONS"}, TOML: []string{"embedder.dimensions"}, Type: "int",
+			Help: "vector size to ask the embedder for (0: the model's)",
+			Set: func(c *Config, s string) error {
+				n, err := strconv.Atoi(s)
+				if err != nil || n < 0 {
+					return errors.New("not a whole number >= 0")
+				}
+				c.EmbedDimensions = n
+				return nil
+			}},
+		{Name: "cohere_api_key", Env: []string{"COHERE_API_KEY", "CO_API_KEY"}, TOML: []string{"cohere.api_key"}, Secret: true,
+			Help: "Cohere API key (never printed)",
+			Set:  secret(func(c *Config) *Secret { return &c.CohereAPIKey })},
+		{Name: "cohere_base_url", Env: []string{"COHERE_BASE_URL"}, TOML: []string{"cohere.base_url"},
+			Help: "Cohere API base URL, for proxies (default https://api.cohere.com)",
+			Set:  str(func(c *Config) *string { return &c.CohereBaseURL })},
+		{Name: "openai_api_key", Env: []string{"OPENAI_API_KEY"}, TOML: []string{"openai.api_key"}, Secret: true,
+			Help: "OpenAI-compatible API key (never printed)",
+			Set:  secret(func(c *Config) *Secret { return &c.OpenAIAPIKey })},
+		{Name: "openai_base_url", Env: []string{"OPENAI_BASE_URL"}, TOML: []string{"openai.base_url"},
+			Help: "OpenAI-compatible API base URL",
+			Set:  str(func(c *Config) *string { return &c.OpenAIBaseURL })},
+		{Name: "gemini_api_key", Env: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, TOML: []string{"gemini.api_key"}, Secret: true,
+			Help: "Gemini API key (never printed)",
+			Set:  secret(func(c *Config) *Secret { return &c.GeminiAPIKey })},
+		{Name: "gemini_base_url", Env: []string{"GEMINI_BASE_URL"}, TOML: []string{"gemini.base_url"},
+			Help: "Gemini API base URL",
+			Set:  str(func(c *Config) *string { return &c.GeminiBaseURL })},
+		{Name: "index", Flag: "index", Env: []string{"RAGSCOPE_INDEX"}, TOML: []string{"local.index"},
+			Help: "explore a saved local index file made by 'ragscope index'",
+			Set:  str(func(c *Config) *string { return &c.IndexFile })},
+		{Name: "docs", Flag: "docs", Env: []string{"RAGSCOPE_DOCS"}, TOML: []string{"local.docs"},
+			Help: "explore a Docusaurus docs folder, indexed on the fly",
+			Set:  str(func(c *Config) *string { return &c.DocsDir })},
+		{Name: "top_k", CommandFlag: "top-k", Env: []string{"RAGSCOPE_TOP_K"}, TOML: []string{"retrieval.top_k"}, Type: "int",
+			Help: fmt.Sprintf("number of chunks to retrieve, %d..%d", retrieval.MinTopK, retrieval.MaxTopK),
+			Set: func(c *Config, s string) error {
+				n, err := strconv.Atoi(s)
+				if err != nil {
+					return errors.New("not a whole number")
+				}
+				c.TopK = n
+				return nil
+			},
+			Get: func(c Config) string { return strconv.Itoa(c.TopK) }},
+		{Name: "threshold", CommandFlag: "threshold", Env: []string{"RAGSCOPE_THRESHOLD"}, TOML: []string{"retrieval.threshold"}, Type: "float",
+			Help: "minimum score a chunk needs, 0..1",
+			Set: func(c *Config, s string) error {
+				f, err := strconv.ParseFloat(s, 64)
+				if err != nil {
+					return errors.New("not a number")
+				}
+				c.Threshold = f
+				return nil
+			},
+			Get: func(c Config) string { return strconv.FormatFloat(c.Threshold, 'g', -1, 64) }},
+		{Name: "dedup", Env: []string{"RAGSCOPE_DEDUP"}, TOML: []string{"retrieval.dedup"}, Type: "bool",
+			Help: "drop near-duplicate chunks (true or false; --no-dedup turns it off)",
+			Set: func(c *Config, s string) error {
+				b, err := strconv.ParseBool(s)
+				if err != nil {
+					return errors.New("not true or false")
+				}
+				c.Dedup = b
+				return nil
+			},
+			Get: func(c Config) string { return strconv.FormatBool(c.Dedup) }},
+		{Name: "timeout", Flag: "timeout", Env: []string{"RAGSCOPE_TIMEOUT"}, TOML: []string{"retrieval.timeout"}, Type: "duration",
+			Help: "timeout of each network call, e.g. 10s or 10",
+			Set:  func(c *Config, s string) (err error) { c.Timeout, err = ParseTimeout(s); return err },
+			Get:  func(c Config) string { return c.Timeout.String() }},
+		{Name: "base_url", Flag: "base-url", Env: []string{"RAGSCOPE_BASE_URL"}, TOML: []string{"site.base_url"},
+			Help: "URL of the docs route citation URLs are built on, e.g. https://me.github.io/book/docs/",
+			Set:  str(func(c *Config) *string { return &c.DocsBaseURL })},
+		{Name: "site_url", Flag: "site-url", Env: []string{"RAGSCOPE_SITE_URL"}, TOML: []string{"site.site_url"},
+			Help: "site origin joined to site-relative payload URLs",
+			Set:  str(func(c *Config) *string { return &c.SiteURL })},
+		{Name: "slug_style", Flag: "slug-style", Env: []string{"RAGSCOPE_SLUG_STYLE"}, TOML: []string{"site.slug_style"},
+			Help: "heading anchor rule: github (as Docusaurus) or simple",
+			Set: func(c *Config, s string) error {
+				st, err := retrieval.ParseSlugStyle(s)
+				if err != nil {
+					return errors.New(`use "github" (Docusaurus heading ids) or "simple"`)
+				}
+				c.SlugStyle = string(st)
+				return nil
+			},
+			Get: func(c Config) string { return c.SlugStyle }},
+		{Name: "site_dir", Flag: "site", Env: []string{"RAGSCOPE_SITE_DIR"}, TOML: []string{"site.dir"},
+			Help: "local Docusaurus site folder (docusaurus.config.js + docs/): link checks, and the base URL and trailingSlash of built citations",
+			Set:  str(func(c *Config) *string { return &c.SiteDir })},
+		{Name: "debug", Flag: "debug",
+			Help: "write debug logs to this file (mode 0600)",
+			Set:  str(func(c *Config) *string { return &c.DebugLog })},
+	}
+}
+
+// str is the parser of a free-form string setting.
+func str(field func(*Config) *string) func(*Config, string) error {
+	return func(c *Config, s string) error { *field(c) = s; return nil }
+}
+
+// secret is the parser of a credential.
+func secret(field func(*Config) *Secret) func(*Config, string) error {
+	return func(c *Config, s string) error { *field(c) = Secret(s); return nil }
+}
+
+// Lookup returns the setting with the given persistent or command flag.
+func Lookup(flag string) (Setting, bool) {
+	for _, s := range Settings() {
+		if flag != "" && (s.Flag == flag || s.CommandFlag == flag) {
+			return s, true
+		}
+	}
+	return Setting{}, false
+}
+
+// tomlValue turns a decoded TOML value into the text a Setting parses.
+func tomlValue(v any) (string, error) {
+	switch t := v.(type) {
+	case string:
+		return t, nil
+	case int64:
+		return strconv.FormatInt(t, 10), nil
+	case float64:
+		return strconv.FormatFloat(t, 'g', -1, 64), nil
+	case bool:
+		return strconv.FormatBool(t), nil
+	case time.Duration:
+		return t.String(), nil
+	}
+	return "", errors.New("must be a string, number or boolean")
+}

@@ -98,6 +98,18 @@ type Config struct {
 	CohereBaseURL string `json:"cohere_base_url,omitempty"`
 	EmbedModel    string `json:"embed_model"`
 
+	// --- providers (issue 9): query embedder selection and provider keys ---
+	// Embedder is auto, cohere, openai, gemini or local (ParseEmbedder).
+	Embedder string `json:"embedder"`
+	// EmbedDimensions asks the model for vectors of this size (0 = the
+	// model's own size).
+	EmbedDimensions int    `json:"embed_dimensions,omitempty"`
+	OpenAIAPIKey    Secret `json:"openai_api_key,omitempty"`
+	OpenAIBaseURL   string `json:"openai_base_url,omitempty"`
+	GeminiAPIKey    Secret `json:"gemini_api_key,omitempty"`
+	GeminiBaseURL   string `json:"gemini_base_url,omitempty"`
+	// --- end providers ---
+
 	IndexFile string `json:"index_file,omitempty"`
 	DocsDir   string `json:"docs_dir,omitempty"`
 
@@ -212,6 +224,21 @@ type fileConfig struct {
 		BaseURL string `toml:"base_url"`
 		Model   string `toml:"model"`
 	} `toml:"cohere"`
+	// --- providers (issue 9) ---
+	EmbedderTable struct {
+		Provider   string `toml:"provider"`
+		Model      string `toml:"model"`
+		Dimensions *int   `toml:"dimensions"`
+	} `toml:"embedder"`
+	OpenAI struct {
+		APIKey  string `toml:"api_key"`
+		BaseURL string `toml:"base_url"`
+	} `toml:"openai"`
+	Gemini struct {
+		APIKey  string `toml:"api_key"`
+		BaseURL string `toml:"base_url"`
+	} `toml:"gemini"`
+	// --- end providers ---
 	Local struct {
 		Index string `toml:"index"`
 		Docs  string `toml:"docs"`
@@ -274,6 +301,27 @@ func (c *Config) readFile(path string, mustExist bool) error {
 	}
 	setStr(&c.CohereBaseURL, fc.Cohere.BaseURL)
 	setStr(&c.EmbedModel, fc.Cohere.Model)
+	// --- providers (issue 9) ---
+	if fc.EmbedderTable.Provider != "" {
+		e, err := ParseEmbedder(fc.EmbedderTable.Provider)
+		if err != nil {
+			return fmt.Errorf("%w: %s: [embedder] provider: %w", retrieval.ErrConfig, path, err)
+		}
+		c.Embedder = e
+	}
+	setStr(&c.EmbedModel, fc.EmbedderTable.Model)
+	if fc.EmbedderTable.Dimensions != nil {
+		c.EmbedDimensions = *fc.EmbedderTable.Dimensions
+	}
+	if fc.OpenAI.APIKey != "" {
+		c.OpenAIAPIKey = Secret(fc.OpenAI.APIKey)
+	}
+	setStr(&c.OpenAIBaseURL, fc.OpenAI.BaseURL)
+	if fc.Gemini.APIKey != "" {
+		c.GeminiAPIKey = Secret(fc.Gemini.APIKey)
+	}
+	setStr(&c.GeminiBaseURL, fc.Gemini.BaseURL)
+	// --- end providers ---
 	setStr(&c.IndexFile, fc.Local.Index)
 	setStr(&c.DocsDir, fc.Local.Docs)
 	if fc.Retrieval.TopK != nil {
@@ -341,6 +389,14 @@ func EnvVars() []EnvVar {
 		{[]string{"COHERE_BASE_URL"}, "Cohere API base URL, for proxies (default https://api.cohere.com)"},
 		{[]string{"RAGSCOPE_EMBED_MODEL", "EMBEDDING_MODEL"}, "Cohere embedding model (default embed-english-v3.0)"},
 		{[]string{"RAGSCOPE_BACKEND"}, "auto, demo, local or qdrant (default auto)"},
+		// --- providers (issue 9) ---
+		{[]string{"RAGSCOPE_EMBEDDER"}, "query embedder: auto, cohere, openai, gemini or local (default auto)"},
+		{[]string{"RAGSCOPE_EMBED_DIMENSIONS"}, "vector size to ask the model for (default: the model's own)"},
+		{[]string{"OPENAI_API_KEY"}, "OpenAI (or OpenAI-compatible server) API key (never printed)"},
+		{[]string{"OPENAI_BASE_URL"}, "OpenAI-compatible API base URL (default https://api.openai.com/v1)"},
+		{[]string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, "Gemini API key (never printed)"},
+		{[]string{"GEMINI_BASE_URL"}, "Gemini API base URL, for proxies"},
+		// --- end providers ---
 		{[]string{"RAGSCOPE_INDEX"}, "a saved local index file (from `ragscope index`)"},
 		{[]string{"RAGSCOPE_DOCS"}, "a Docusaurus docs folder to index on the fly"},
 		{[]string{"RAGSCOPE_TOP_K"}, "default number of hits (1..100, default 5)"},
@@ -386,6 +442,30 @@ func (c *Config) readEnv(env func(string) (string, bool)) error {
 	}
 	setStr(&c.CohereBaseURL, first(get("COHERE_BASE_URL")))
 	setStr(&c.EmbedModel, first(get("RAGSCOPE_EMBED_MODEL", "EMBEDDING_MODEL")))
+	// --- providers (issue 9) ---
+	if v, name := get("RAGSCOPE_EMBEDDER"); v != "" {
+		e, err := ParseEmbedder(v)
+		if err != nil {
+			return fmt.Errorf("%w: %s: %w", retrieval.ErrConfig, name, err)
+		}
+		c.Embedder = e
+	}
+	if v, name := get("RAGSCOPE_EMBED_DIMENSIONS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%w: %s=%q is not a whole number >= 0", retrieval.ErrConfig, name, v)
+		}
+		c.EmbedDimensions = n
+	}
+	if v, _ := get("OPENAI_API_KEY"); v != "" {
+		c.OpenAIAPIKey = Secret(v)
+	}
+	setStr(&c.OpenAIBaseURL, first(get("OPENAI_BASE_URL")))
+	if v, _ := get("GEMINI_API_KEY", "GOOGLE_API_KEY"); v != "" {
+		c.GeminiAPIKey = Secret(v)
+	}
+	setStr(&c.GeminiBaseURL, first(get("GEMINI_BASE_URL")))
+	// --- end providers ---
 	setStr(&c.IndexFile, first(get("RAGSCOPE_INDEX")))
 	setStr(&c.DocsDir, first(get("RAGSCOPE_DOCS")))
 	if v, name := get("RAGSCOPE_TOP_K"); v != "" {
@@ -448,9 +528,25 @@ func (c Config) Validate() error {
 		if c.Collection == "" {
 			probs = append(probs, "no collection: set QDRANT_COLLECTION or pass --collection")
 		}
-		if !c.CohereAPIKey.IsSet() {
-			probs = append(probs, "no Cohere API key: set COHERE_API_KEY (or CO_API_KEY) to embed questions")
+		// --- providers (issue 9): the chosen embedder's key is required ---
+		switch c.ResolvedEmbedder() {
+		case EmbedderCohere:
+			if !c.CohereAPIKey.IsSet() {
+				probs = append(probs, "no embedder API key: set COHERE_API_KEY (or CO_API_KEY), or OPENAI_API_KEY with --embedder openai, to embed questions")
+			}
+		case EmbedderOpenAI:
+			if !c.OpenAIAPIKey.IsSet() {
+				probs = append(probs, "--embedder openai needs OPENAI_API_KEY (or [openai] api_key in ragscope.toml)")
+			}
+		case EmbedderGemini:
+			probs = append(probs, "--embedder gemini is not available in this build yet: use cohere or openai")
+		case EmbedderLocal:
+			probs = append(probs, "--embedder local embeds with the offline model of a local index and cannot search a Qdrant collection: use cohere or openai")
 		}
+		if c.EmbedDimensions < 0 {
+			probs = append(probs, fmt.Sprintf("--dimensions must be 0 (the model's size) or positive, got %d", c.EmbedDimensions))
+		}
+		// --- end providers ---
 		if c.EmbedModel == "" {
 			probs = append(probs, "no embedding model: set RAGSCOPE_EMBED_MODEL or --model")
 		}
@@ -511,6 +607,8 @@ func (c Config) URLBuilder() retrieval.URLBuilder {
 func (c Config) Redacted() Config {
 	c.QdrantURL = stripUserinfo(c.QdrantURL)
 	c.CohereBaseURL = stripUserinfo(c.CohereBaseURL)
+	c.OpenAIBaseURL = stripUserinfo(c.OpenAIBaseURL) // providers (issue 9)
+	c.GeminiBaseURL = stripUserinfo(c.GeminiBaseURL) // providers (issue 9)
 	return c
 }
 

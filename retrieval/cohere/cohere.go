@@ -22,6 +22,7 @@ import (
 	cov2 "github.com/cohere-ai/cohere-go/v2/v2"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/embedx"
 )
 
 // Defaults.
@@ -90,7 +91,7 @@ type Embedder struct {
 	key         string
 	timeout     time.Duration
 	maxAttempts int
-	cache       *lru
+	cache       *embedx.Cache
 	sleep       func(ctx context.Context, d time.Duration) error
 	dim         atomic.Int64
 }
@@ -137,7 +138,7 @@ func New(opts Options) (*Embedder, error) {
 	if size == 0 {
 		size = DefaultCacheSize
 	}
-	e.cache = newLRU(size)
+	e.cache = embedx.NewCache(size)
 	e.dim.Store(int64(KnownDim(e.model)))
 
 	hc := opts.HTTPClient
@@ -166,37 +167,7 @@ func (e *Embedder) Dim() int { return int(e.dim.Load()) }
 // Embed returns one vector per text, in order. Cached texts cost no call;
 // the others are sent in batches of at most 96.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	out := make([][]float32, len(texts))
-	var missing []string            // distinct texts to fetch, in first-seen order
-	where := make(map[string][]int) // text -> positions in out
-	for i, t := range texts {
-		if v, ok := e.cache.get(cacheKey(e.model, t)); ok {
-			out[i] = v
-			continue
-		}
-		if _, seen := where[t]; !seen {
-			missing = append(missing, t)
-		}
-		where[t] = append(where[t], i)
-	}
-	for start := 0; start < len(missing); start += MaxBatch {
-		batch := missing[start:min(start+MaxBatch, len(missing))]
-		vecs, err := e.embedBatch(ctx, batch)
-		if err != nil {
-			return nil, err
-		}
-		for j, t := range batch {
-			e.cache.put(cacheKey(e.model, t), vecs[j])
-			for n, i := range where[t] {
-				if n == 0 {
-					out[i] = vecs[j]
-				} else {
-					out[i] = append([]float32(nil), vecs[j]...)
-				}
-			}
-		}
-	}
-	return out, nil
+	return embedx.Embed(ctx, e.cache, e.model, texts, MaxBatch, e.embedBatch)
 }
 
 // embedBatch embeds at most MaxBatch texts, retrying retryable failures.

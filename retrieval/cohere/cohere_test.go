@@ -150,25 +150,6 @@ func TestCacheHitMakesNoCall(t *testing.T) {
 	}
 }
 
-func TestCacheEvictsLeastRecentlyUsed(t *testing.T) {
-	c := newLRU(2)
-	c.put("a", []float32{1})
-	c.put("b", []float32{2})
-	c.get("a")
-	c.put("c", []float32{3})
-	if _, ok := c.get("b"); ok {
-		t.Fatal("b should have been evicted")
-	}
-	if _, ok := c.get("a"); !ok || c.len() != 2 {
-		t.Fatal("a should remain")
-	}
-	var none *lru
-	none.put("x", nil)
-	if _, ok := none.get("x"); ok {
-		t.Fatal("nil cache must cache nothing")
-	}
-}
-
 func TestBatch200TextsMakesThreeCalls(t *testing.T) {
 	e, srv, _ := newTest(t, nil)
 	texts := make([]string, 200)

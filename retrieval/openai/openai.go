@@ -341,7 +341,9 @@ type badBody struct {
 	excerpt []byte
 }
 
-func (b *badBody) Error() string { return fmt.Sprintf("invalid response (HTTP %d, %s)", b.status, b.what) }
+func (b *badBody) Error() string {
+	return fmt.Sprintf("invalid response (HTTP %d, %s)", b.status, b.what)
+}
 
 // checkBody is SDK middleware: a 2xx answer must be JSON, else the call
 // fails as "answered with an invalid response" with an excerpt.

@@ -93,6 +93,10 @@ type globalFlags struct {
 	siteDir    string
 	timeout    string
 	debug      string
+	// --- providers (issue 9) ---
+	embedder   string
+	dimensions int
+	// --- end providers ---
 }
 
 // Main runs ragscope with the process's streams and environment and returns
@@ -199,7 +203,7 @@ offline embedder, so it works with no keys at all.`,
 	f.StringVar(&a.flags.backend, "backend", "", "auto, demo, local or qdrant (env RAGSCOPE_BACKEND; default auto: qdrant if QDRANT_URL is set, local if --index/--docs, else demo)")
 	f.StringVar(&a.flags.qdrantURL, "qdrant-url", "", "Qdrant URL, REST or gRPC form (env QDRANT_URL)")
 	f.StringVar(&a.flags.collection, "collection", "", "Qdrant collection (env QDRANT_COLLECTION or COLLECTION_NAME)")
-	f.StringVar(&a.flags.model, "model", "", "Cohere embedding model (env RAGSCOPE_EMBED_MODEL; default embed-english-v3.0)")
+	f.StringVar(&a.flags.model, "model", "", "embedding model (env RAGSCOPE_EMBED_MODEL; default embed-english-v3.0 for Cohere, text-embedding-3-small for OpenAI)")
 	f.StringVar(&a.flags.index, "index", "", "explore a saved local index file made by 'ragscope index' (env RAGSCOPE_INDEX)")
 	f.StringVar(&a.flags.docs, "docs", "", "explore a Docusaurus docs folder, indexed on the fly (env RAGSCOPE_DOCS)")
 	f.StringVar(&a.flags.baseURL, "base-url", "", "URL of the docs route citation URLs are built on, e.g. https://me.github.io/book/docs/ (env RAGSCOPE_BASE_URL)")
@@ -208,6 +212,10 @@ offline embedder, so it works with no keys at all.`,
 	f.StringVar(&a.flags.siteDir, "site", "", "local Docusaurus site folder (docusaurus.config.js + docs/): link checks, and the base URL and trailingSlash of built citations (env RAGSCOPE_SITE_DIR)")
 	f.StringVar(&a.flags.timeout, "timeout", "", "timeout of each network call, e.g. 10s (env RAGSCOPE_TIMEOUT; default 30s)")
 	f.StringVar(&a.flags.debug, "debug", "", "write debug logs to this file")
+	// --- providers (issue 9) ---
+	f.StringVar(&a.flags.embedder, "embedder", "", "query embedder for Qdrant: auto, cohere, openai, gemini or local (env RAGSCOPE_EMBEDDER; default auto: cohere if COHERE_API_KEY is set, else openai if OPENAI_API_KEY is set)")
+	f.IntVar(&a.flags.dimensions, "dimensions", 0, "vector size to ask the embedding model for, e.g. 1024 (env RAGSCOPE_EMBED_DIMENSIONS; default: the model's own, or the collection's when the model can shorten)")
+	// --- end providers ---
 
 	root.AddCommand(
 		// subcommands
@@ -264,6 +272,21 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 	set("slug-style", &cfg.SlugStyle, a.flags.slugStyle)
 	set("site", &cfg.SiteDir, a.flags.siteDir)
 	set("debug", &cfg.DebugLog, a.flags.debug)
+	// --- providers (issue 9) ---
+	if changed("embedder") {
+		e, err := config.ParseEmbedder(a.flags.embedder)
+		if err != nil {
+			return usageError{err}
+		}
+		cfg.Embedder = e
+	}
+	if changed("dimensions") {
+		if a.flags.dimensions < 0 {
+			return usageError{fmt.Errorf("--dimensions must be 0 (the model's size) or positive, got %d", a.flags.dimensions)}
+		}
+		cfg.EmbedDimensions = a.flags.dimensions
+	}
+	// --- end providers ---
 	if changed("timeout") {
 		d, err := parseDuration(a.flags.timeout)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -209,17 +210,23 @@ func (e *Embedder) vectors(resp *cohereapi.EmbedByTypeResponse, n, attempts int)
 		floats = resp.Embeddings.Float
 	}
 	if len(floats) != n {
-		return nil, &EmbedError{
-			Status: http.StatusOK, Attempts: attempts,
-			Msg: fmt.Sprintf("Cohere returned %d float embeddings for %d texts. Check COHERE_BASE_URL points at Cohere's API.", len(floats), n),
-			Err: errors.New("unexpected embed response"),
-		}
+		return nil, e.invalid(attempts, fmt.Sprintf("%d float embeddings for %d texts", len(floats), n))
 	}
 	out := make([][]float32, n)
 	for i, f := range floats {
 		v := make([]float32, len(f))
 		for j, x := range f {
+			if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > math.MaxFloat32 {
+				return nil, e.invalid(attempts, "a number out of range in an embedding")
+			}
 			v[j] = float32(x)
+		}
+		if want := KnownDim(e.model); want > 0 && len(v) != want {
+			// A size the model never makes: the server is at fault.
+			return nil, e.invalid(attempts, fmt.Sprintf("%d-dimensional vectors, but %s makes %d", len(v), e.model, want))
+		}
+		if len(v) == 0 {
+			return nil, e.invalid(attempts, "an empty embedding")
 		}
 		out[i] = v
 	}
@@ -227,6 +234,12 @@ func (e *Embedder) vectors(resp *cohereapi.EmbedByTypeResponse, n, attempts int)
 		e.dim.Store(int64(len(out[0])))
 	}
 	return out, nil
+}
+
+// invalid is an answer that is not a usable embed response.
+func (e *Embedder) invalid(attempts int, what string) error {
+	return &EmbedError{Status: http.StatusOK, Attempts: attempts, Invalid: true, Err: errors.New("invalid embed response"),
+		Msg: fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP 200): %s. Check COHERE_BASE_URL points at Cohere's API.", safeURL(e.baseURL), what)}
 }
 
 // wrap turns a failed call into an *EmbedError with a message to act on.
@@ -241,6 +254,9 @@ func (e *Embedder) wrap(ctx context.Context, err error, attempts int) error {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		ee.Err = errors.Join(context.DeadlineExceeded, err)
 		ee.Msg = "Cohere did not answer in time. Check your network or COHERE_BASE_URL, then try again."
+	case errors.As(err, &se) && se.Invalid:
+		ee.Status, ee.Invalid = se.Status, true
+		ee.Msg = fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", safeURL(e.baseURL), se.Status, se.Message)
 	case errors.As(err, &se):
 		ee.Status = se.Status
 		ee.Msg = e.statusMessage(se, attempts)

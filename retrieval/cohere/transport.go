@@ -1,6 +1,7 @@
 package cohere
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"math/rand/v2"
@@ -8,10 +9,15 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"ragscope/retrieval/embedx"
 )
 
 // maxErrorBody bounds how much of an error response is read.
 const maxErrorBody = 64 << 10
+
+// maxBody bounds a successful response body.
+const maxBody = 64 << 20
 
 // maxRetryAfter caps a server's Retry-After: a longer wait is not worth it
 // for an interactive query.
@@ -37,6 +43,14 @@ func (d statusDoer) Do(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		// A 2xx that is not JSON (an HTML page, a truncated body) is an
+		// invalid answer, not a decoding puzzle for cohere-go.
+		body, rerr := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+		_ = resp.Body.Close()
+		if rerr != nil || !json.Valid(body) {
+			return nil, &StatusError{Status: resp.StatusCode, Invalid: true, Message: embedx.Excerpt(body, d.key)}
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(body))
 		return resp, nil
 	}
 	defer resp.Body.Close()

@@ -60,7 +60,7 @@ func TestOpenAIQueryEndToEnd(t *testing.T) {
 		t.Fatalf("backend %+v, %d hits", q.Backend, len(q.Results))
 	}
 	code, out, errs = run(t, env, "", "stats")
-	if code != ExitOK || !strings.Contains(out, "openai text-embedding-3-small") {
+	if code != ExitOK || !strings.Contains(out, "openai text-embedding-3-small (1024 dimensions)") {
 		t.Fatalf("stats exit %d:\n%s\n%s", code, out, errs)
 	}
 	noOpenAIKey(t, out, errs)

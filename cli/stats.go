@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -46,6 +47,14 @@ collection does not exist.`,
 			st, err := be.Pipeline.Store.Stats(ctx)
 			if err != nil {
 				return err
+			}
+			// providers (issue 9): settle the embedder's vector size against
+			// the collection's (an OpenAI 3-model takes the collection's size)
+			// and report a mismatch as a note rather than failing stats.
+			if st.Status != retrieval.StatusNotFound {
+				if cerr := be.Check(ctx); cerr != nil && errors.Is(cerr, retrieval.ErrConfig) {
+					be.Notes = append(be.Notes, strings.TrimPrefix(cerr.Error(), retrieval.ErrConfig.Error()+": "))
+				}
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {

@@ -130,3 +130,32 @@ func TestBothKeysAutoSaysWhichEmbedder(t *testing.T) {
 	noOpenAIKey(t, out, errs)
 	_ = qdranttest.CollectionA
 }
+
+func TestOpenAIEvalBatchesQuestions(t *testing.T) {
+	oa, env := openAIFakes(t)
+	set := writeSet(t, "openai.yaml", `name: openai
+cases:
+  - {id: dds, question: "Which middleware does ROS 2 use for discovery?", expected_modules: [module-1-ros2]}
+  - {id: lidar, question: "How does a simulated LiDAR publish point clouds?", expected_modules: [module-2-simulation]}
+  - {id: costmap, question: "What do costmaps mark around obstacles?", expected_modules: [module-3-isaac]}
+`)
+	code, out, errs := run(t, env, "", "eval", "--json", set)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	var rep struct {
+		Summary struct {
+			HitAtK float64 `json:"hit_at_k"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if b := oa.BatchSizes(); len(b) != 1 || b[0] != 3 || oa.LastRequest().Dimensions != 1024 {
+		t.Fatalf("batches %v, dimensions %d: want one call of 3 at 1024", b, oa.LastRequest().Dimensions)
+	}
+	if rep.Summary.HitAtK < 0.6 {
+		t.Fatalf("hit@k %.2f", rep.Summary.HitAtK)
+	}
+	noOpenAIKey(t, out, errs)
+}

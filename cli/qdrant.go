@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"ragscope/config"
 	"ragscope/retrieval"
@@ -72,7 +73,27 @@ func (a *App) openQdrant(ctx context.Context, selectionOnly bool) (*Backend, err
 	be.check = func(ctx context.Context) error {
 		return a.checkVectorSize(ctx, store, emb)
 	}
+	if oe, ok := emb.(*openai.Embedder); ok && a.Cfg.EmbedDimensions == 0 && oe.Shortable() > 0 {
+		// Every path that embeds (query, eval batches, the TUI) takes the
+		// collection's size before the first call, not only Check's.
+		be.Pipeline.Embedder = &sizeFirst{Embedder: oe, settle: func(ctx context.Context) { _ = a.checkVectorSize(ctx, store, oe) }}
+	}
 	return be, nil
+}
+
+// sizeFirst settles a shortable model's vector size against the
+// collection's once, before its first embedding call. A failure to read the
+// collection is left to the search, which reports it.
+type sizeFirst struct {
+	*openai.Embedder
+	once   sync.Once
+	settle func(ctx context.Context)
+}
+
+// Embed settles the size once, then embeds.
+func (s *sizeFirst) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	s.once.Do(func() { s.settle(ctx) })
+	return s.Embedder.Embed(ctx, texts)
 }
 
 // queryEmbedder is what the Qdrant backend needs of a provider's embedder.

@@ -87,7 +87,7 @@ func TestOpenAIQueryFailures(t *testing.T) {
 		{"collection of another size", nil, []string{"QDRANT_COLLECTION", "small_vectors"}, []string{"--model", "text-embedding-ada-002"}, ExitConfig, "--dimensions 8", 0},
 		{"unknown embedder flag", nil, nil, []string{"--embedder", "voyage"}, ExitUsage, "unknown embedder", 0},
 		{"unknown embedder env", nil, []string{"RAGSCOPE_EMBEDDER", "voyage"}, nil, ExitConfig, "unknown embedder", 0},
-		{"gemini not built", nil, nil, []string{"--embedder", "gemini"}, ExitConfig, "gemini", 0},
+		{"gemini without key", nil, nil, []string{"--embedder", "gemini"}, ExitConfig, "--embedder gemini needs GEMINI_API_KEY", 0},
 		{"timeout", nil, nil, []string{"--timeout", "100ms"}, ExitBackend, "did not answer", -1},
 	}
 	for _, c := range cases {

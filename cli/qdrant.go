@@ -10,6 +10,7 @@ import (
 	"ragscope/config"
 	"ragscope/retrieval"
 	"ragscope/retrieval/cohere"
+	"ragscope/retrieval/gemini"
 	"ragscope/retrieval/openai"
 	"ragscope/retrieval/qdrant"
 )
@@ -73,10 +74,10 @@ func (a *App) openQdrant(ctx context.Context, selectionOnly bool) (*Backend, err
 	be.check = func(ctx context.Context) error {
 		return a.checkVectorSize(ctx, store, emb)
 	}
-	if oe, ok := emb.(*openai.Embedder); ok && a.Cfg.EmbedDimensions == 0 && oe.Shortable() > 0 {
+	if se, ok := emb.(shortable); ok && a.Cfg.EmbedDimensions == 0 && se.Shortable() > 0 {
 		// Every path that embeds (query, eval batches, the TUI) takes the
 		// collection's size before the first call, not only Check's.
-		be.Pipeline.Embedder = &sizeFirst{Embedder: oe, settle: func(ctx context.Context) { _ = a.checkVectorSize(ctx, store, oe) }}
+		be.Pipeline.Embedder = &sizeFirst{queryEmbedder: emb, settle: func(ctx context.Context) { _ = a.checkVectorSize(ctx, store, emb) }}
 	}
 	return be, nil
 }
@@ -85,7 +86,7 @@ func (a *App) openQdrant(ctx context.Context, selectionOnly bool) (*Backend, err
 // collection's once, before its first embedding call. A failure to read the
 // collection is left to the search, which reports it.
 type sizeFirst struct {
-	*openai.Embedder
+	queryEmbedder
 	once   sync.Once
 	settle func(ctx context.Context)
 }
@@ -93,7 +94,14 @@ type sizeFirst struct {
 // Embed settles the size once, then embeds.
 func (s *sizeFirst) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	s.once.Do(func() { s.settle(ctx) })
-	return s.Embedder.Embed(ctx, texts)
+	return s.queryEmbedder.Embed(ctx, texts)
+}
+
+// shortable is an embedder that can be asked for fewer dimensions (OpenAI
+// text-embedding-3, Gemini outputDimensionality).
+type shortable interface {
+	Shortable() int
+	SetDimensions(n int) error
 }
 
 // queryEmbedder is what the Qdrant backend needs of a provider's embedder.
@@ -110,15 +118,23 @@ func (a *App) openEmbedder(be *Backend) (queryEmbedder, error) {
 	if why := cfg.EmbedderChoice(); why != "" {
 		be.Notes = append(be.Notes, why)
 	}
+	model := cfg.EmbedModel
+	if model == config.DefaultEmbedModel {
+		model = "" // the Cohere default, not asked for: the provider's own default
+	}
 	switch be.Provider {
 	case config.EmbedderOpenAI:
-		model := cfg.EmbedModel
-		if model == config.DefaultEmbedModel {
-			model = "" // the Cohere default, not asked for: OpenAI's own default
-		}
 		return openai.New(openai.Options{
 			APIKey:     cfg.OpenAIAPIKey.Reveal(),
 			BaseURL:    cfg.OpenAIBaseURL,
+			Model:      model,
+			Dimensions: cfg.EmbedDimensions,
+			Timeout:    cfg.Timeout,
+		})
+	case config.EmbedderGemini:
+		return gemini.New(context.Background(), gemini.Options{
+			APIKey:     cfg.GeminiAPIKey.Reveal(),
+			BaseURL:    cfg.GeminiBaseURL,
 			Model:      model,
 			Dimensions: cfg.EmbedDimensions,
 			Timeout:    cfg.Timeout,
@@ -150,10 +166,10 @@ func (a *App) checkVectorSize(ctx context.Context, store *qdrant.Store, emb quer
 	if !errors.As(err, &vse) {
 		return err
 	}
-	if oe, ok := emb.(*openai.Embedder); ok && a.Cfg.EmbedDimensions == 0 && vse.Have > 0 && vse.Have <= oe.Shortable() {
-		return oe.SetDimensions(vse.Have)
+	if se, ok := emb.(shortable); ok && a.Cfg.EmbedDimensions == 0 && vse.Have > 0 && vse.Have <= se.Shortable() {
+		return se.SetDimensions(vse.Have)
 	}
 	return fmt.Errorf("%w: collection %q holds %d-dimensional vectors but %s (%s) makes %d. "+
-		"Use the model the collection was built with (--model), ask for %d dimensions with --dimensions %d if the model can shorten its vectors (OpenAI text-embedding-3 models), or point --collection at another collection",
+		"Use the model the collection was built with (--model), ask for %d dimensions with --dimensions %d if the model can shorten its vectors (OpenAI text-embedding-3, Gemini), or point --collection at another collection",
 		retrieval.ErrConfig, vse.Collection, vse.Have, emb.Name(), a.Cfg.ResolvedEmbedder(), d, vse.Have, vse.Have)
 }

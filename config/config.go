@@ -532,16 +532,18 @@ func (c Config) Validate() error {
 		switch c.ResolvedEmbedder() {
 		case EmbedderCohere:
 			if !c.CohereAPIKey.IsSet() {
-				probs = append(probs, "no embedder API key: set COHERE_API_KEY (or CO_API_KEY), or OPENAI_API_KEY with --embedder openai, to embed questions")
+				probs = append(probs, "no embedder API key: set COHERE_API_KEY (or CO_API_KEY), or OPENAI_API_KEY or GEMINI_API_KEY, to embed questions")
 			}
 		case EmbedderOpenAI:
 			if !c.OpenAIAPIKey.IsSet() {
 				probs = append(probs, "--embedder openai needs OPENAI_API_KEY (or [openai] api_key in ragscope.toml)")
 			}
 		case EmbedderGemini:
-			probs = append(probs, "--embedder gemini is not available in this build yet: use cohere or openai")
+			if !c.GeminiAPIKey.IsSet() {
+				probs = append(probs, "--embedder gemini needs GEMINI_API_KEY (or GOOGLE_API_KEY, or [gemini] api_key in ragscope.toml)")
+			}
 		case EmbedderLocal:
-			probs = append(probs, "--embedder local embeds with the offline model of a local index and cannot search a Qdrant collection: use cohere or openai")
+			probs = append(probs, "--embedder local embeds with the offline model of a local index and cannot search a Qdrant collection: use cohere, openai or gemini")
 		}
 		if c.EmbedDimensions < 0 {
 			probs = append(probs, fmt.Sprintf("--dimensions must be 0 (the model's size) or positive, got %d", c.EmbedDimensions))

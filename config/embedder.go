@@ -35,14 +35,19 @@ func ParseEmbedder(s string) (string, error) {
 
 // ResolvedEmbedder is the provider auto picks for a Qdrant collection: the
 // requested one, else Cohere when its key is set (also when both keys are
-// set; EmbedderChoice says so), else OpenAI when its key is set, else Cohere.
+// set; EmbedderChoice says so), else OpenAI, else Gemini, else Cohere.
 func (c Config) ResolvedEmbedder() string {
 	e, _ := ParseEmbedder(c.Embedder)
 	if e != EmbedderAuto {
 		return e
 	}
-	if !c.CohereAPIKey.IsSet() && c.OpenAIAPIKey.IsSet() {
+	switch {
+	case c.CohereAPIKey.IsSet():
+		return EmbedderCohere
+	case c.OpenAIAPIKey.IsSet():
 		return EmbedderOpenAI
+	case c.GeminiAPIKey.IsSet():
+		return EmbedderGemini
 	}
 	return EmbedderCohere
 }
@@ -51,8 +56,20 @@ func (c Config) ResolvedEmbedder() string {
 // one provider key set); "" otherwise.
 func (c Config) EmbedderChoice() string {
 	e, _ := ParseEmbedder(c.Embedder)
-	if e != EmbedderAuto || !c.CohereAPIKey.IsSet() || !c.OpenAIAPIKey.IsSet() {
+	if e != EmbedderAuto {
 		return ""
 	}
-	return "embedder: cohere chosen because COHERE_API_KEY and OPENAI_API_KEY are both set (pass --embedder openai to use OpenAI)"
+	var set []string
+	for _, k := range []struct {
+		name string
+		ok   bool
+	}{{"COHERE_API_KEY", c.CohereAPIKey.IsSet()}, {"OPENAI_API_KEY", c.OpenAIAPIKey.IsSet()}, {"GEMINI_API_KEY", c.GeminiAPIKey.IsSet()}} {
+		if k.ok {
+			set = append(set, k.name)
+		}
+	}
+	if len(set) < 2 {
+		return ""
+	}
+	return fmt.Sprintf("embedder: %s chosen because %s are all set (auto prefers cohere, then openai, then gemini; pass --embedder to choose)", c.ResolvedEmbedder(), strings.Join(set, " and "))
 }

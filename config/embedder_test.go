@@ -69,7 +69,7 @@ func TestResolvedEmbedderAndValidate(t *testing.T) {
 		t.Fatalf("OpenAI key only: %s, %v", c.ResolvedEmbedder(), c.Validate())
 	}
 	c.CohereAPIKey = "co"
-	if c.ResolvedEmbedder() != EmbedderCohere || !strings.Contains(c.EmbedderChoice(), "both set") {
+	if c.ResolvedEmbedder() != EmbedderCohere || !strings.Contains(c.EmbedderChoice(), "COHERE_API_KEY and OPENAI_API_KEY are all set") {
 		t.Fatal("both keys: cohere, and a note saying why")
 	}
 	c.Embedder = EmbedderOpenAI

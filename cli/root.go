@@ -213,7 +213,7 @@ offline embedder, so it works with no keys at all.`,
 	f.StringVar(&a.flags.timeout, "timeout", "", "timeout of each network call, e.g. 10s (env RAGSCOPE_TIMEOUT; default 30s)")
 	f.StringVar(&a.flags.debug, "debug", "", "write debug logs to this file")
 	// --- providers (issue 9) ---
-	f.StringVar(&a.flags.embedder, "embedder", "", "query embedder for Qdrant: auto, cohere, openai, gemini or local (env RAGSCOPE_EMBEDDER; default auto: cohere if COHERE_API_KEY is set, else openai if OPENAI_API_KEY is set)")
+	f.StringVar(&a.flags.embedder, "embedder", "", "query embedder for Qdrant: auto, cohere, openai or gemini (env RAGSCOPE_EMBEDDER; default auto: the first of cohere, openai, gemini whose key is set)")
 	f.IntVar(&a.flags.dimensions, "dimensions", 0, "vector size to ask the embedding model for, e.g. 1024 (env RAGSCOPE_EMBED_DIMENSIONS; default: the model's own, or the collection's when the model can shorten)")
 	// --- end providers ---
 

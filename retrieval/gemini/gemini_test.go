@@ -109,3 +109,21 @@ func TestErrorsAreClassified(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkEmbedOverhead measures the provider's own cost per question
+// (SDK, JSON, checks) against a loopback server, cache disabled.
+func BenchmarkEmbedOverhead(b *testing.B) {
+	srv := geminitest.NewServer(testKey)
+	defer srv.Close()
+	e, err := New(context.Background(), Options{APIKey: testKey, BaseURL: srv.URL, CacheSize: -1, Dimensions: 1024})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.Embed(ctx, []string{"how do humanoid robots keep their balance"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

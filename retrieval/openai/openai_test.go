@@ -192,7 +192,7 @@ func BenchmarkEmbedOverhead(b *testing.B) {
 	}
 	ctx := context.Background()
 	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
+	for b.Loop() {
 		if _, err := e.Embed(ctx, []string{"how do humanoid robots keep their balance"}); err != nil {
 			b.Fatal(err)
 		}

@@ -134,10 +134,12 @@ func New(ctx context.Context, opts Options) (*Embedder, error) {
 		attempts = DefaultMaxAttempts
 	}
 	initial, maxDelay := 0.5, 8.0
-	hc := opts.HTTPClient
-	if hc == nil {
-		hc = &http.Client{}
+	hc := &http.Client{}
+	if opts.HTTPClient != nil {
+		c := *opts.HTTPClient
+		hc = &c
 	}
+	hc.Transport = statusRecorder{next: hc.Transport}
 	c, err := genai.NewClient(ctx, &genai.ClientConfig{
 		APIKey:     key,
 		Backend:    genai.BackendGeminiAPI,
@@ -193,8 +195,16 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	if n := int32(e.dims.Load()); n > 0 {
 		cfg.OutputDimensionality = &n
 	}
-	resp, err := e.client.Models.EmbedContent(ctx, e.model, contents, cfg)
+	var status atomic.Int32
+	resp, err := e.client.Models.EmbedContent(context.WithValue(ctx, statusKey{}, &status), e.model, contents, cfg)
 	if err != nil {
+		var apiErr genai.APIError
+		if errors.As(err, &apiErr) && apiErr.Code == 0 {
+			// An error body without Gemini's "code" (a proxy, another API):
+			// the status comes from the HTTP response.
+			apiErr.Code = int(status.Load())
+			err = apiErr
+		}
 		return nil, e.wrap(ctx, err)
 	}
 	invalid := func(what string) error {
@@ -280,6 +290,25 @@ func (e *Embedder) statusMessage(ae genai.APIError) string {
 	default:
 		return fmt.Sprintf("Gemini refused the request (%d)%s. Check --model (%q) and --dimensions.", s, detail, e.model)
 	}
+}
+
+// statusKey carries a call's *atomic.Int32 that statusRecorder fills.
+type statusKey struct{}
+
+// statusRecorder notes each response's HTTP status in the call's context.
+type statusRecorder struct{ next http.RoundTripper }
+
+// RoundTrip sends req and records the status.
+func (r statusRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	next := r.next
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	res, err := next.RoundTrip(req)
+	if p, ok := req.Context().Value(statusKey{}).(*atomic.Int32); ok && res != nil {
+		p.Store(int32(res.StatusCode))
+	}
+	return res, err
 }
 
 func redact(s, key string) string {

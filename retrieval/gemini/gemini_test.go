@@ -87,6 +87,7 @@ func TestErrorsAreClassified(t *testing.T) {
 		{"503 then success", "", "", []geminitest.Failure{{Status: 503}}, nil, 2, ""},
 		{"persistent 503", "", "", []geminitest.Failure{{Status: 503}, {Status: 503}, {Status: 503}}, retrieval.ErrUnavailable, 3, "unavailable (503)"},
 		{"HTML 200", "", "", []geminitest.Failure{{Raw: "<html>proxy login</html>"}}, retrieval.ErrUnavailable, 1, "invalid response"},
+		{"error without code", "", "", []geminitest.Failure{{Status: 404, Message: "no code", Raw: "{\"error\":{\"message\":\"Invalid URL\"}}"}}, retrieval.ErrConfig, 1, "refused the request (404)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

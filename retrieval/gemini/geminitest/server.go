@@ -23,7 +23,7 @@ type Failure struct {
 	// Status is the HTTP status; Message the error message.
 	Status  int
 	Message string
-	// Raw is sent verbatim with status 200 when set (an HTML page).
+	// Raw is sent verbatim when set (an HTML page), with Status or 200.
 	Raw string
 }
 
@@ -121,6 +121,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if fail != nil {
 		if fail.Raw != "" {
 			w.Header().Set("Content-Type", "text/html")
+			if fail.Status != 0 {
+				w.WriteHeader(fail.Status)
+			}
 			_, _ = io.WriteString(w, fail.Raw)
 			return
 		}

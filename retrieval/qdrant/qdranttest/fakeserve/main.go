@@ -14,6 +14,7 @@ import (
 	"os/signal"
 
 	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/gemini/geminitest"
 	"ragscope/retrieval/openai/openaitest"
 	"ragscope/retrieval/qdrant/qdranttest"
 )
@@ -47,6 +48,10 @@ func main() {
 	oa.SetLatency(*embedLatency)
 	fmt.Printf("export OPENAI_API_KEY=fake-openai-key   # with --embedder openai\n")
 	fmt.Printf("export OPENAI_BASE_URL=%s\n", oa.URL)
+	gm := geminitest.NewServer("fake-gemini-key")
+	defer gm.Close()
+	fmt.Printf("export GEMINI_API_KEY=fake-gemini-key   # with --embedder gemini\n")
+	fmt.Printf("export GEMINI_BASE_URL=%s\n", gm.URL)
 	fmt.Fprintln(os.Stderr, "serving on loopback; Ctrl+C to stop")
 
 	sig := make(chan os.Signal, 1)

@@ -24,6 +24,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/embedx"
+	"ragscope/retrieval/netx"
 )
 
 // Defaults.
@@ -189,7 +190,7 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 		if ctx.Err() != nil || !errors.As(err, &se) || !retryable(se.Status) || attempt >= e.maxAttempts {
 			return nil, e.wrap(ctx, err, attempt)
 		}
-		wait := backoff(attempt, baseBackoff, maxBackoff)
+		wait := netx.Backoff(attempt, baseBackoff, maxBackoff)
 		if se.RetryAfter > 0 {
 			wait = min(se.RetryAfter, maxRetryAfter)
 		}

@@ -32,6 +32,9 @@ type Backend struct {
 	Site fs.FS
 	// Points is the number of chunks, or -1 when unknown.
 	Points int64
+	// Provider is the query embedder's provider (cohere, openai), "" for
+	// the local and demo backends' offline embedder.
+	Provider string
 	// Notes are remarks for headers (e.g. a mapped port, index warnings).
 	Notes []string
 	// Close releases connections.
@@ -70,6 +73,9 @@ func (b *Backend) Header() string {
 		s += fmt.Sprintf(" · %d chunks", b.Points)
 	}
 	if m := b.Model(); m != "" {
+		if b.Provider != "" {
+			m = b.Provider + " " + m
+		}
 		s += " · " + m
 	}
 	return cleanLine(s)

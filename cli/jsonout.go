@@ -13,6 +13,9 @@ type BackendJSON struct {
 	Name       string `json:"name"`
 	Collection string `json:"collection"`
 	Model      string `json:"model"`
+	// Provider is the query embedder's provider (cohere, openai); omitted
+	// for the offline embedder. (providers, issue 9)
+	Provider string `json:"provider,omitempty"`
 }
 
 // QueryJSON is the stable JSON document of `ragscope query --json`.
@@ -110,7 +113,7 @@ func hitJSON(h retrieval.Hit) HitJSON {
 }
 
 func backendJSON(be *Backend) BackendJSON {
-	return BackendJSON{Kind: string(be.Kind), Name: be.Label, Collection: be.Collection, Model: be.Model()}
+	return BackendJSON{Kind: string(be.Kind), Name: be.Label, Collection: be.Collection, Model: be.Model(), Provider: be.Provider}
 }
 
 func queryJSON(be *Backend, res retrieval.Result) QueryJSON {

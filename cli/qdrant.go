@@ -2,16 +2,20 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"ragscope/config"
 	"ragscope/retrieval"
 	"ragscope/retrieval/cohere"
+	"ragscope/retrieval/gemini"
+	"ragscope/retrieval/openai"
 	"ragscope/retrieval/qdrant"
 )
 
-// openQdrant connects the Qdrant store and the Cohere embedder. Nothing is
+// openQdrant connects the Qdrant store and the query embedder. Nothing is
 // sent over the network here; the first Stats or query does that (and a
 // query first checks that the collection's vector size fits the model).
 func (a *App) openQdrant(ctx context.Context, selectionOnly bool) (*Backend, error) {
@@ -48,12 +52,7 @@ func (a *App) openQdrant(ctx context.Context, selectionOnly bool) (*Backend, err
 	if err != nil {
 		return nil, err
 	}
-	emb, err := cohere.New(cohere.Options{
-		APIKey:  a.Cfg.CohereAPIKey.Reveal(),
-		BaseURL: a.Cfg.CohereBaseURL,
-		Model:   a.Cfg.EmbedModel,
-		Timeout: a.Cfg.Timeout,
-	})
+	emb, err := a.openEmbedder(be)
 	if err != nil {
 		_ = store.Close()
 		return nil, err
@@ -73,10 +72,104 @@ func (a *App) openQdrant(ctx context.Context, selectionOnly bool) (*Backend, err
 		Collection: a.Cfg.Collection,
 	}
 	be.check = func(ctx context.Context) error {
-		if d := emb.Dim(); d > 0 {
-			return store.CheckVectorSize(ctx, d)
-		}
-		return nil
+		return a.checkVectorSize(ctx, store, emb)
+	}
+	if se, ok := emb.(shortable); ok && a.Cfg.EmbedDimensions == 0 && se.Shortable() > 0 {
+		// Every path that embeds (query, eval batches, the TUI) takes the
+		// collection's size before the first call, not only Check's.
+		be.Pipeline.Embedder = &sizeFirst{queryEmbedder: emb, settle: func(ctx context.Context) { _ = a.checkVectorSize(ctx, store, emb) }}
 	}
 	return be, nil
+}
+
+// sizeFirst settles a shortable model's vector size against the
+// collection's once, before its first embedding call. A failure to read the
+// collection is left to the search, which reports it.
+type sizeFirst struct {
+	queryEmbedder
+	once   sync.Once
+	settle func(ctx context.Context)
+}
+
+// Embed settles the size once, then embeds.
+func (s *sizeFirst) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	s.once.Do(func() { s.settle(ctx) })
+	return s.queryEmbedder.Embed(ctx, texts)
+}
+
+// shortable is an embedder that can be asked for fewer dimensions (OpenAI
+// text-embedding-3, Gemini outputDimensionality).
+type shortable interface {
+	Shortable() int
+	SetDimensions(n int) error
+}
+
+// queryEmbedder is what the Qdrant backend needs of a provider's embedder.
+type queryEmbedder interface {
+	retrieval.Embedder
+	Dim() int
+}
+
+// openEmbedder builds the query embedder config.ResolvedEmbedder chose and
+// names it in be (header, notes).
+func (a *App) openEmbedder(be *Backend) (queryEmbedder, error) {
+	cfg := a.Cfg
+	be.Provider = cfg.ResolvedEmbedder()
+	if why := cfg.EmbedderChoice(); why != "" {
+		be.Notes = append(be.Notes, why)
+	}
+	model := cfg.EmbedModel
+	if model == config.DefaultEmbedModel {
+		model = "" // the Cohere default, not asked for: the provider's own default
+	}
+	switch be.Provider {
+	case config.EmbedderOpenAI:
+		return openai.New(openai.Options{
+			APIKey:     cfg.OpenAIAPIKey.Reveal(),
+			BaseURL:    cfg.OpenAIBaseURL,
+			Model:      model,
+			Dimensions: cfg.EmbedDimensions,
+			Timeout:    cfg.Timeout,
+		})
+	case config.EmbedderGemini:
+		return gemini.New(context.Background(), gemini.Options{
+			APIKey:     cfg.GeminiAPIKey.Reveal(),
+			BaseURL:    cfg.GeminiBaseURL,
+			Model:      model,
+			Dimensions: cfg.EmbedDimensions,
+			Timeout:    cfg.Timeout,
+		})
+	case config.EmbedderCohere:
+		if cfg.EmbedDimensions > 0 && cfg.EmbedDimensions != cohere.KnownDim(cfg.EmbedModel) {
+			return nil, fmt.Errorf("%w: --dimensions %d: Cohere's %s cannot be asked for another vector size; use --embedder openai with text-embedding-3-small/-large, or drop --dimensions", retrieval.ErrConfig, cfg.EmbedDimensions, cfg.EmbedModel)
+		}
+		return cohere.New(cohere.Options{
+			APIKey:  cfg.CohereAPIKey.Reveal(),
+			BaseURL: cfg.CohereBaseURL,
+			Model:   cfg.EmbedModel,
+			Timeout: cfg.Timeout,
+		})
+	}
+	return nil, fmt.Errorf("%w: --embedder %s cannot embed questions for a Qdrant collection in this build: use cohere or openai", retrieval.ErrConfig, be.Provider)
+}
+
+// checkVectorSize compares the collection's vector size with the model's.
+// With --dimensions unset and a model that can shorten its vectors (OpenAI's
+// text-embedding-3 models), it asks the model for the collection's size.
+func (a *App) checkVectorSize(ctx context.Context, store *qdrant.Store, emb queryEmbedder) error {
+	d := emb.Dim()
+	if d <= 0 {
+		return nil
+	}
+	err := store.CheckVectorSize(ctx, d)
+	var vse *qdrant.VectorSizeError
+	if !errors.As(err, &vse) {
+		return err
+	}
+	if se, ok := emb.(shortable); ok && a.Cfg.EmbedDimensions == 0 && vse.Have > 0 && vse.Have <= se.Shortable() {
+		return se.SetDimensions(vse.Have)
+	}
+	return fmt.Errorf("%w: collection %q holds %d-dimensional vectors but %s (%s) makes %d. "+
+		"Use the model the collection was built with (--model), ask for %d dimensions with --dimensions %d if the model can shorten its vectors (OpenAI text-embedding-3, Gemini), or point --collection at another collection",
+		retrieval.ErrConfig, vse.Collection, vse.Have, emb.Name(), a.Cfg.ResolvedEmbedder(), d, vse.Have, vse.Have)
 }

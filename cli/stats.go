@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -49,6 +50,14 @@ collection does not exist.`,
 			if err != nil {
 				return err
 			}
+			// providers (issue 9): settle the embedder's vector size against
+			// the collection's (an OpenAI 3-model takes the collection's size)
+			// and report a mismatch as a note rather than failing stats.
+			if st.Status != retrieval.StatusNotFound {
+				if cerr := be.Check(ctx); cerr != nil && errors.Is(cerr, retrieval.ErrConfig) {
+					be.Notes = append(be.Notes, strings.TrimPrefix(cerr.Error(), retrieval.ErrConfig.Error()+": "))
+				}
+			}
 			out := cmd.OutOrStdout()
 			if asJSON {
 				if err := writeJSON(out, StatsJSON{Schema: StatsSchema, Backend: backendJSON(be), Stats: st, Notes: be.Notes, Version: buildVersion()}); err != nil {
@@ -88,6 +97,13 @@ func writeStatsText(w io.Writer, be *Backend, st retrieval.Stats) {
 	row("Points", fmt.Sprint(st.Points))
 	row("Vector size", fmt.Sprintf("%d (%s)", st.VectorSize, st.Distance))
 	if m := be.Model(); m != "" {
+		// providers (issue 9): provider, model and the size it makes.
+		if be.Provider != "" {
+			m = be.Provider + " " + m
+		}
+		if d, ok := be.Pipeline.Embedder.(interface{ Dim() int }); ok && d.Dim() > 0 {
+			m += fmt.Sprintf(" (%d dimensions)", d.Dim())
+		}
 		row("Embedder", m)
 	}
 	row("Payload fields", strings.Join(st.PayloadFields, ", "))

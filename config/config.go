@@ -50,24 +50,6 @@ func ParseBackend(s string) (Backend, error) {
 	return "", errors.New("unknown backend: use auto, demo, local or qdrant")
 }
 
-// Embedders ParseEmbedder accepts.
-var embedders = []string{"auto", "cohere", "openai", "gemini", "local"}
-
-// ParseEmbedder accepts auto (or empty), cohere, openai, gemini and local,
-// in any case, and returns the lowercase name.
-func ParseEmbedder(s string) (string, error) {
-	e := strings.ToLower(strings.TrimSpace(s))
-	if e == "" {
-		return "auto", nil
-	}
-	for _, k := range embedders {
-		if e == k {
-			return e, nil
-		}
-	}
-	return "", fmt.Errorf("unknown embedder: use %s", strings.Join(embedders, ", "))
-}
-
 // ParseTimeout reads a timeout: a Go duration ("30s", "1m") or a number of
 // seconds ("10", "2.5"). It must be positive. It is the one parser of the
 // timeout for flags, the environment and ragscope.toml.
@@ -139,6 +121,7 @@ type Config struct {
 	OpenAIBaseURL   string `json:"openai_base_url,omitempty"`
 	GeminiAPIKey    Secret `json:"gemini_api_key,omitempty"`
 	GeminiBaseURL   string `json:"gemini_base_url,omitempty"`
+
 
 	IndexFile string `json:"index_file,omitempty"`
 	DocsDir   string `json:"docs_dir,omitempty"`
@@ -443,9 +426,24 @@ func (c Config) Validate() error {
 		if c.Collection == "" {
 			probs = append(probs, "no collection: set QDRANT_COLLECTION or pass --collection")
 		}
-		if !c.CohereAPIKey.IsSet() {
-			probs = append(probs, "no Cohere API key: set COHERE_API_KEY (or CO_API_KEY) to embed questions")
+		// --- providers (issue 9): the chosen embedder's key is required ---
+		switch c.ResolvedEmbedder() {
+		case EmbedderCohere:
+			if !c.CohereAPIKey.IsSet() {
+				probs = append(probs, "no embedder API key: set COHERE_API_KEY (or CO_API_KEY), or OPENAI_API_KEY or GEMINI_API_KEY, to embed questions")
+			}
+		case EmbedderOpenAI:
+			if !c.OpenAIAPIKey.IsSet() {
+				probs = append(probs, "--embedder openai needs OPENAI_API_KEY (or [openai] api_key in ragscope.toml)")
+			}
+		case EmbedderGemini:
+			if !c.GeminiAPIKey.IsSet() {
+				probs = append(probs, "--embedder gemini needs GEMINI_API_KEY (or GOOGLE_API_KEY, or [gemini] api_key in ragscope.toml)")
+			}
+		case EmbedderLocal:
+			probs = append(probs, "--embedder local embeds with the offline model of a local index and cannot search a Qdrant collection: use cohere, openai or gemini")
 		}
+		// --- end providers ---
 		if c.EmbedModel == "" {
 			probs = append(probs, "no embedding model: set RAGSCOPE_EMBED_MODEL or --model")
 		}

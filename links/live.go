@@ -4,16 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"ragscope/retrieval/netx"
 )
 
 // LiveOptions tune a LiveChecker. Zero values take the defaults.
@@ -230,14 +230,10 @@ func (c *LiveChecker) load(ctx context.Context, pageURL string, pf *pageFetch) {
 	}
 }
 
+// backoff is the wait before retry attempt+1: netx's exponential backoff
+// from Backoff, capped at MaxBackoff, with jitter.
 func (c *LiveChecker) backoff(attempt int) time.Duration {
-	d := c.opts.Backoff << attempt
-	if d > c.opts.MaxBackoff || d <= 0 {
-		d = c.opts.MaxBackoff
-	}
-	// ±20% jitter so parallel checkers do not retry in lockstep.
-	j := time.Duration(rand.Int64N(int64(d)/5+1)) - d/10
-	return d + j
+	return netx.Backoff(attempt+1, c.opts.Backoff, c.opts.MaxBackoff)
 }
 
 // do makes one GET. It returns the final status and URL (after redirects),
@@ -266,13 +262,7 @@ func (c *LiveChecker) do(ctx context.Context, host, pageURL string) (status int,
 	}
 	defer resp.Body.Close()
 	final = resp.Request.URL.String()
-	if s := resp.Header.Get("Retry-After"); s != "" {
-		if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && n >= 0 {
-			retryAfter = time.Duration(n) * time.Second
-		} else if t, err := http.ParseTime(s); err == nil {
-			retryAfter = time.Until(t)
-		}
-	}
+	retryAfter = netx.RetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	if resp.StatusCode < 400 {
 		body, err = io.ReadAll(io.LimitReader(resp.Body, c.opts.MaxBody))
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -22,6 +23,8 @@ import (
 	cov2 "github.com/cohere-ai/cohere-go/v2/v2"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/embedx"
+	"ragscope/retrieval/netx"
 )
 
 // Defaults.
@@ -90,7 +93,7 @@ type Embedder struct {
 	key         string
 	timeout     time.Duration
 	maxAttempts int
-	cache       *lru
+	cache       *embedx.Cache
 	sleep       func(ctx context.Context, d time.Duration) error
 	dim         atomic.Int64
 }
@@ -137,7 +140,7 @@ func New(opts Options) (*Embedder, error) {
 	if size == 0 {
 		size = DefaultCacheSize
 	}
-	e.cache = newLRU(size)
+	e.cache = embedx.NewCache(size)
 	e.dim.Store(int64(KnownDim(e.model)))
 
 	hc := opts.HTTPClient
@@ -166,37 +169,7 @@ func (e *Embedder) Dim() int { return int(e.dim.Load()) }
 // Embed returns one vector per text, in order. Cached texts cost no call;
 // the others are sent in batches of at most 96.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	out := make([][]float32, len(texts))
-	var missing []string            // distinct texts to fetch, in first-seen order
-	where := make(map[string][]int) // text -> positions in out
-	for i, t := range texts {
-		if v, ok := e.cache.get(cacheKey(e.model, t)); ok {
-			out[i] = v
-			continue
-		}
-		if _, seen := where[t]; !seen {
-			missing = append(missing, t)
-		}
-		where[t] = append(where[t], i)
-	}
-	for start := 0; start < len(missing); start += MaxBatch {
-		batch := missing[start:min(start+MaxBatch, len(missing))]
-		vecs, err := e.embedBatch(ctx, batch)
-		if err != nil {
-			return nil, err
-		}
-		for j, t := range batch {
-			e.cache.put(cacheKey(e.model, t), vecs[j])
-			for n, i := range where[t] {
-				if n == 0 {
-					out[i] = vecs[j]
-				} else {
-					out[i] = append([]float32(nil), vecs[j]...)
-				}
-			}
-		}
-	}
-	return out, nil
+	return embedx.Embed(ctx, e.cache, e.model, texts, MaxBatch, e.embedBatch)
 }
 
 // embedBatch embeds at most MaxBatch texts, retrying retryable failures.
@@ -217,7 +190,7 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 		if ctx.Err() != nil || !errors.As(err, &se) || !retryable(se.Status) || attempt >= e.maxAttempts {
 			return nil, e.wrap(ctx, err, attempt)
 		}
-		wait := backoff(attempt, baseBackoff, maxBackoff)
+		wait := netx.Backoff(attempt, baseBackoff, maxBackoff)
 		if se.RetryAfter > 0 {
 			wait = min(se.RetryAfter, maxRetryAfter)
 		}
@@ -238,17 +211,23 @@ func (e *Embedder) vectors(resp *cohereapi.EmbedByTypeResponse, n, attempts int)
 		floats = resp.Embeddings.Float
 	}
 	if len(floats) != n {
-		return nil, &EmbedError{
-			Status: http.StatusOK, Attempts: attempts,
-			Msg: fmt.Sprintf("Cohere returned %d float embeddings for %d texts. Check COHERE_BASE_URL points at Cohere's API.", len(floats), n),
-			Err: errors.New("unexpected embed response"),
-		}
+		return nil, e.invalid(attempts, fmt.Sprintf("%d float embeddings for %d texts", len(floats), n))
 	}
 	out := make([][]float32, n)
 	for i, f := range floats {
 		v := make([]float32, len(f))
 		for j, x := range f {
+			if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > math.MaxFloat32 {
+				return nil, e.invalid(attempts, "a number out of range in an embedding")
+			}
 			v[j] = float32(x)
+		}
+		if want := KnownDim(e.model); want > 0 && len(v) != want {
+			// A size the model never makes: the server is at fault.
+			return nil, e.invalid(attempts, fmt.Sprintf("%d-dimensional vectors, but %s makes %d", len(v), e.model, want))
+		}
+		if len(v) == 0 {
+			return nil, e.invalid(attempts, "an empty embedding")
 		}
 		out[i] = v
 	}
@@ -256,6 +235,12 @@ func (e *Embedder) vectors(resp *cohereapi.EmbedByTypeResponse, n, attempts int)
 		e.dim.Store(int64(len(out[0])))
 	}
 	return out, nil
+}
+
+// invalid is an answer that is not a usable embed response.
+func (e *Embedder) invalid(attempts int, what string) error {
+	return &EmbedError{Status: http.StatusOK, Attempts: attempts, Invalid: true, Err: errors.New("invalid embed response"),
+		Msg: fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP 200): %s. Check COHERE_BASE_URL points at Cohere's API.", safeURL(e.baseURL), what)}
 }
 
 // wrap turns a failed call into an *EmbedError with a message to act on.
@@ -270,6 +255,9 @@ func (e *Embedder) wrap(ctx context.Context, err error, attempts int) error {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		ee.Err = errors.Join(context.DeadlineExceeded, err)
 		ee.Msg = "Cohere did not answer in time. Check your network or COHERE_BASE_URL, then try again."
+	case errors.As(err, &se) && se.Invalid:
+		ee.Status, ee.Invalid = se.Status, true
+		ee.Msg = fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", safeURL(e.baseURL), se.Status, se.Message)
 	case errors.As(err, &se):
 		ee.Status = se.Status
 		ee.Msg = e.statusMessage(se, attempts)

@@ -150,25 +150,6 @@ func TestCacheHitMakesNoCall(t *testing.T) {
 	}
 }
 
-func TestCacheEvictsLeastRecentlyUsed(t *testing.T) {
-	c := newLRU(2)
-	c.put("a", []float32{1})
-	c.put("b", []float32{2})
-	c.get("a")
-	c.put("c", []float32{3})
-	if _, ok := c.get("b"); ok {
-		t.Fatal("b should have been evicted")
-	}
-	if _, ok := c.get("a"); !ok || c.len() != 2 {
-		t.Fatal("a should remain")
-	}
-	var none *lru
-	none.put("x", nil)
-	if _, ok := none.get("x"); ok {
-		t.Fatal("nil cache must cache nothing")
-	}
-}
-
 func TestBatch200TextsMakesThreeCalls(t *testing.T) {
 	e, srv, _ := newTest(t, nil)
 	texts := make([]string, 200)
@@ -372,33 +353,6 @@ func TestUnreachable(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	assertNoKey(t, err)
-}
-
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	for in, want := range map[string]time.Duration{
-		"":                              0,
-		"3":                             3 * time.Second,
-		"0.25":                          250 * time.Millisecond,
-		"-1":                            0,
-		"soon":                          0,
-		"Wed, 01 Jan 2025 00:00:05 GMT": 5 * time.Second,
-		"Tue, 31 Dec 2024 23:00:00 GMT": 0,
-	} {
-		if got := parseRetryAfter(in, now); got != want {
-			t.Errorf("parseRetryAfter(%q) = %v, want %v", in, got, want)
-		}
-	}
-}
-
-func TestBackoffBounds(t *testing.T) {
-	for n := 1; n <= 10; n++ {
-		d := backoff(n, 500*time.Millisecond, 8*time.Second)
-		hi := min(500*time.Millisecond<<(n-1), 8*time.Second)
-		if d < hi/2 || d > hi {
-			t.Errorf("backoff(%d) = %v, want in [%v, %v]", n, d, hi/2, hi)
-		}
-	}
 }
 
 func TestEmbedErrorClassesDistinct(t *testing.T) {

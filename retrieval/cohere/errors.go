@@ -24,6 +24,10 @@ type EmbedError struct {
 	Err error
 	// Attempts is the number of requests made.
 	Attempts int
+	// Invalid marks an answer that is not a valid embed response (HTML or
+	// truncated JSON with 200, too few embeddings, a size the model never
+	// makes): ErrUnavailable, the server is at fault.
+	Invalid bool
 }
 
 // Error returns the user-facing message.
@@ -34,6 +38,9 @@ func (e *EmbedError) Unwrap() error { return e.Err }
 
 // Is matches the retrieval error class of the failure.
 func (e *EmbedError) Is(target error) bool {
+	if e.Invalid {
+		return target == retrieval.ErrUnavailable
+	}
 	switch target {
 	case retrieval.ErrAuth:
 		return e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden
@@ -57,10 +64,15 @@ type StatusError struct {
 	Message string
 	// RetryAfter is the parsed Retry-After header (0 when absent).
 	RetryAfter time.Duration
+	// Invalid marks a 2xx answer that is not JSON; Message is an excerpt.
+	Invalid bool
 }
 
 // Error describes the status and message.
 func (e *StatusError) Error() string {
+	if e.Invalid {
+		return "cohere answered with an invalid response"
+	}
 	if e.Message == "" {
 		return "cohere answered " + http.StatusText(e.Status)
 	}

@@ -1,17 +1,22 @@
 package cohere
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
-	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
+
+	"ragscope/retrieval/embedx"
+	"ragscope/retrieval/netx"
 )
 
 // maxErrorBody bounds how much of an error response is read.
 const maxErrorBody = 64 << 10
+
+// maxBody bounds a successful response body.
+const maxBody = 64 << 20
 
 // maxRetryAfter caps a server's Retry-After: a longer wait is not worth it
 // for an interactive query.
@@ -37,6 +42,14 @@ func (d statusDoer) Do(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		// A 2xx that is not JSON (an HTML page, a truncated body) is an
+		// invalid answer, not a decoding puzzle for cohere-go.
+		body, rerr := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+		_ = resp.Body.Close()
+		if rerr != nil || !json.Valid(body) {
+			return nil, &StatusError{Status: resp.StatusCode, Invalid: true, Message: embedx.Excerpt(body, d.key)}
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(body))
 		return resp, nil
 	}
 	defer resp.Body.Close()
@@ -44,7 +57,7 @@ func (d statusDoer) Do(req *http.Request) (*http.Response, error) {
 	return nil, &StatusError{
 		Status:     resp.StatusCode,
 		Message:    redact(errorMessage(body), d.key),
-		RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()),
+		RetryAfter: netx.RetryAfter(resp.Header.Get("Retry-After"), time.Now()),
 	}
 }
 
@@ -73,43 +86,7 @@ func redact(s, key string) string {
 	return strings.ReplaceAll(s, key, "[redacted]")
 }
 
-// parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP
-// date. It returns 0 when the header is absent or invalid.
-func parseRetryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil {
-		if secs <= 0 {
-			return 0
-		}
-		return time.Duration(secs * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := t.Sub(now); d > 0 {
-			return d
-		}
-	}
-	return 0
-}
-
 // retryable reports whether an HTTP status is worth another attempt.
 func retryable(status int) bool {
 	return status == http.StatusTooManyRequests || status == http.StatusRequestTimeout || status >= 500
-}
-
-// backoff returns the wait before retry number n (1-based): exponential
-// from base, doubling, capped at max, with "equal jitter" (half fixed,
-// half random) so concurrent clients spread out.
-func backoff(n int, base, max time.Duration) time.Duration {
-	d := base
-	for i := 1; i < n && d < max; i++ {
-		d *= 2
-	}
-	if d > max {
-		d = max
-	}
-	half := d / 2
-	return half + time.Duration(rand.Int64N(int64(half)+1))
 }

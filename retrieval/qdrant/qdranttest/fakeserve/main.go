@@ -14,6 +14,8 @@ import (
 	"os/signal"
 
 	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/gemini/geminitest"
+	"ragscope/retrieval/openai/openaitest"
 	"ragscope/retrieval/qdrant/qdranttest"
 )
 
@@ -40,6 +42,16 @@ func main() {
 	fmt.Printf("export QDRANT_COLLECTION=%s   # or %s (nested LangChain-style payload)\n", qdranttest.CollectionA, qdranttest.CollectionB)
 	fmt.Printf("export COHERE_API_KEY=%s\n", cohereKey)
 	fmt.Printf("export COHERE_BASE_URL=%s\n", co.URL)
+	// providers (issue 9): an OpenAI-compatible embeddings server too.
+	oa := openaitest.NewServer("fake-openai-key")
+	defer oa.Close()
+	oa.SetLatency(*embedLatency)
+	fmt.Printf("export OPENAI_API_KEY=fake-openai-key   # with --embedder openai\n")
+	fmt.Printf("export OPENAI_BASE_URL=%s\n", oa.URL)
+	gm := geminitest.NewServer("fake-gemini-key")
+	defer gm.Close()
+	fmt.Printf("export GEMINI_API_KEY=fake-gemini-key   # with --embedder gemini\n")
+	fmt.Printf("export GEMINI_BASE_URL=%s\n", gm.URL)
 	fmt.Fprintln(os.Stderr, "serving on loopback; Ctrl+C to stop")
 
 	sig := make(chan os.Signal, 1)

@@ -1,0 +1,327 @@
+// Package gemini is ragscope's Embedder on Google's Gemini API
+// (models/{model}:batchEmbedContents, x-goog-api-key) through the official
+// SDK google.golang.org/genai.
+//
+// Retries are the SDK's own (HTTPOptions.RetryOptions): 408, 429 and 5xx
+// and connection errors, DefaultMaxAttempts attempts in all, backoff from
+// 0.5 s capped at 8 s, the budget the other providers document. The SDK
+// does not read Retry-After. Each attempt is bounded by Options.Timeout.
+package gemini
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/genai"
+
+	"ragscope/retrieval"
+	"ragscope/retrieval/embedx"
+)
+
+// Defaults.
+const (
+	// DefaultModel is the embedding model used when Options.Model is empty.
+	DefaultModel = "gemini-embedding-001"
+	// DefaultTimeout bounds one HTTP attempt.
+	DefaultTimeout = 20 * time.Second
+	// DefaultMaxAttempts is the number of attempts for retryable failures.
+	DefaultMaxAttempts = 3
+	// DefaultCacheSize is the number of cached vectors.
+	DefaultCacheSize = 1024
+	// MaxBatch is the most requests one batchEmbedContents call takes.
+	MaxBatch = 100
+)
+
+// maxDims are the native sizes of published Gemini embedding models; all
+// accept outputDimensionality up to that size.
+var maxDims = map[string]int{
+	"gemini-embedding-001": 3072,
+	"text-embedding-004":   768,
+}
+
+// KnownDim returns the native vector size of a published model, or 0.
+func KnownDim(model string) int { return maxDims[strings.TrimPrefix(model, "models/")] }
+
+// Options configure an Embedder. Only APIKey is required.
+type Options struct {
+	// APIKey is the Gemini API key (GEMINI_API_KEY or GOOGLE_API_KEY).
+	APIKey string
+	// BaseURL replaces https://generativelanguage.googleapis.com/ (proxies, tests).
+	BaseURL string
+	// Model is the embedding model; default gemini-embedding-001.
+	Model string
+	// Dimensions is outputDimensionality; 0 = the model's own size.
+	Dimensions int
+	// Timeout bounds each HTTP attempt; default 20 s.
+	Timeout time.Duration
+	// MaxAttempts is the number of attempts; default 3.
+	MaxAttempts int
+	// CacheSize is the number of vectors kept; default 1024, negative
+	// disables the cache.
+	CacheSize int
+	// HTTPClient replaces the default client.
+	HTTPClient *http.Client
+}
+
+// Embedder embeds texts with Gemini. It is safe for concurrent use.
+type Embedder struct {
+	client  *genai.Client
+	model   string
+	baseURL string
+	key     string
+	timeout time.Duration
+	cache   *embedx.Cache
+	dims    atomic.Int64
+	dim     atomic.Int64
+}
+
+var _ retrieval.Embedder = (*Embedder)(nil)
+
+// New returns an Embedder. A missing key, a malformed base URL or an
+// outputDimensionality the model cannot make matches retrieval.ErrConfig.
+func New(ctx context.Context, opts Options) (*Embedder, error) {
+	key := strings.TrimSpace(opts.APIKey)
+	if key == "" {
+		return nil, fmt.Errorf("%w: Gemini API key missing: set GEMINI_API_KEY (or GOOGLE_API_KEY)", retrieval.ErrConfig)
+	}
+	base := strings.TrimSpace(opts.BaseURL)
+	if base != "" {
+		u, err := url.Parse(base)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("%w: GEMINI_BASE_URL %q is not an http(s) URL", retrieval.ErrConfig, safeURL(base))
+		}
+		base = strings.TrimRight(base, "/") + "/"
+	}
+	name := strings.TrimPrefix(strings.TrimSpace(opts.Model), "models/")
+	if name == "" {
+		name = DefaultModel
+	}
+	if strings.HasPrefix(name, "embed-") || strings.HasPrefix(name, "text-embedding-3") || name == "text-embedding-ada-002" {
+		return nil, fmt.Errorf("%w: %q is not a Gemini model: pass --model %s, or the --embedder the model belongs to", retrieval.ErrConfig, name, DefaultModel)
+	}
+	if max := KnownDim(name); max > 0 && opts.Dimensions > max {
+		return nil, fmt.Errorf("%w: %s makes at most %d dimensions, --dimensions (outputDimensionality) %d is too large", retrieval.ErrConfig, name, max, opts.Dimensions)
+	}
+	if opts.Dimensions < 0 {
+		return nil, fmt.Errorf("%w: --dimensions must be 0 or positive, got %d", retrieval.ErrConfig, opts.Dimensions)
+	}
+	e := &Embedder{model: name, baseURL: base, key: key, timeout: opts.Timeout}
+	if e.timeout <= 0 {
+		e.timeout = DefaultTimeout
+	}
+	e.dims.Store(int64(opts.Dimensions))
+	if opts.Dimensions > 0 {
+		e.dim.Store(int64(opts.Dimensions))
+	} else {
+		e.dim.Store(int64(KnownDim(name)))
+	}
+	size := opts.CacheSize
+	if size == 0 {
+		size = DefaultCacheSize
+	}
+	e.cache = embedx.NewCache(size)
+	attempts := int32(opts.MaxAttempts)
+	if attempts <= 0 {
+		attempts = DefaultMaxAttempts
+	}
+	initial, maxDelay := 0.5, 8.0
+	hc := &http.Client{}
+	if opts.HTTPClient != nil {
+		c := *opts.HTTPClient
+		hc = &c
+	}
+	hc.Transport = statusRecorder{next: hc.Transport}
+	c, err := genai.NewClient(ctx, &genai.ClientConfig{
+		APIKey:     key,
+		Backend:    genai.BackendGeminiAPI,
+		HTTPClient: hc,
+		HTTPOptions: genai.HTTPOptions{
+			BaseURL: base,
+			Timeout: &e.timeout,
+			RetryOptions: &genai.HTTPRetryOptions{
+				Attempts: &attempts, InitialDelay: &initial, MaxDelay: &maxDelay,
+				HTTPStatusCodes: []int32{408, 409, 429, 500, 502, 503, 504},
+			},
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: Gemini client: %s", retrieval.ErrConfig, redact(err.Error(), key))
+	}
+	e.client = c
+	return e, nil
+}
+
+// SetDimensions asks for n-dimensional vectors (outputDimensionality).
+func (e *Embedder) SetDimensions(n int) error {
+	if max := KnownDim(e.model); max > 0 && n > max {
+		return fmt.Errorf("%w: %s makes at most %d dimensions, %d is too large", retrieval.ErrConfig, e.model, max, n)
+	}
+	e.dims.Store(int64(n))
+	if n > 0 {
+		e.dim.Store(int64(n))
+	}
+	return nil
+}
+
+// Shortable is the largest size the model can be asked for (0 = unknown).
+func (e *Embedder) Shortable() int { return KnownDim(e.model) }
+
+// Name returns the model name.
+func (e *Embedder) Name() string { return e.model }
+
+// Dim returns the vector size, or 0 until known.
+func (e *Embedder) Dim() int { return int(e.dim.Load()) }
+
+// Embed returns one vector per text, in order, in batches of at most 100.
+func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return embedx.Embed(ctx, e.cache, fmt.Sprintf("gemini:%s:%s:%d", e.baseURL, e.model, e.dims.Load()), texts, MaxBatch, e.embedBatch)
+}
+
+func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
+	contents := make([]*genai.Content, len(texts))
+	for i, t := range texts {
+		contents[i] = genai.NewContentFromText(t, genai.RoleUser)
+	}
+	cfg := &genai.EmbedContentConfig{TaskType: "RETRIEVAL_QUERY"}
+	if n := int32(e.dims.Load()); n > 0 {
+		cfg.OutputDimensionality = &n
+	}
+	var status atomic.Int32
+	resp, err := e.client.Models.EmbedContent(context.WithValue(ctx, statusKey{}, &status), e.model, contents, cfg)
+	if err != nil {
+		var apiErr genai.APIError
+		if errors.As(err, &apiErr) && apiErr.Code == 0 {
+			// An error body without Gemini's "code" (a proxy, another API):
+			// the status comes from the HTTP response.
+			apiErr.Code = int(status.Load())
+			err = apiErr
+		}
+		return nil, e.wrap(ctx, err)
+	}
+	invalid := func(what string) error {
+		return &embedx.Error{Status: http.StatusOK, Invalid: true, Err: errors.New("invalid embeddings response"),
+			Msg: fmt.Sprintf("Gemini answered with an invalid response (HTTP 200): %s. Check GEMINI_BASE_URL.", what)}
+	}
+	if resp == nil || len(resp.Embeddings) != len(texts) {
+		got := 0
+		if resp != nil {
+			got = len(resp.Embeddings)
+		}
+		return nil, invalid(fmt.Sprintf("%d embeddings for %d texts", got, len(texts)))
+	}
+	out := make([][]float32, len(texts))
+	for i, ce := range resp.Embeddings {
+		if ce == nil || len(ce.Values) == 0 {
+			return nil, invalid("an empty embedding")
+		}
+		for _, x := range ce.Values {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return nil, invalid("a number out of range in an embedding")
+			}
+		}
+		if want := e.Dim(); want > 0 && len(ce.Values) != want {
+			return nil, invalid(fmt.Sprintf("%d-dimensional vectors, but %s makes %d", len(ce.Values), e.model, want))
+		}
+		out[i] = ce.Values
+	}
+	e.dim.Store(int64(len(out[0])))
+	return out, nil
+}
+
+func (e *Embedder) wrap(ctx context.Context, err error) error {
+	ee := &embedx.Error{Err: err}
+	var apiErr genai.APIError
+	var syn *json.SyntaxError
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
+		ee.Err, ee.Msg = context.Canceled, "embedding cancelled"
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		ee.Err, ee.Msg = context.DeadlineExceeded, "Gemini did not answer in time. Check your network or GEMINI_BASE_URL, then try again."
+	case errors.As(err, &apiErr):
+		ee.Status, ee.Err = apiErr.Code, fmt.Errorf("gemini answered %d", apiErr.Code)
+		if apiErr.Code == http.StatusBadRequest && strings.Contains(strings.ToLower(apiErr.Message), "api key") {
+			ee.Status = http.StatusUnauthorized // Gemini's 400 API_KEY_INVALID is a refused key
+		}
+		ee.Msg = e.statusMessage(apiErr)
+	case errors.As(err, &syn):
+		body := err.Error()
+		if i := strings.IndexByte(body, '\n'); i >= 0 {
+			body = body[i+1:]
+		}
+		ee.Status, ee.Invalid, ee.Err = http.StatusOK, true, errors.New("invalid embeddings response")
+		ee.Msg = fmt.Sprintf("Gemini answered with an invalid response (HTTP 200, not JSON): %q. Check GEMINI_BASE_URL.", embedx.Excerpt([]byte(body), e.key))
+	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
+		ee.Err = errors.New("timeout")
+		ee.Msg = fmt.Sprintf("Gemini did not answer within %s. Check your network or GEMINI_BASE_URL, then try again.", e.timeout)
+	default:
+		ee.Err = errors.New(redact(err.Error(), e.key))
+		ee.Msg = fmt.Sprintf("Cannot reach Gemini: %s. Check your network or GEMINI_BASE_URL.", embedx.Excerpt([]byte(err.Error()), e.key))
+	}
+	return ee
+}
+
+func (e *Embedder) statusMessage(ae genai.APIError) string {
+	detail := ""
+	if m := embedx.Excerpt([]byte(ae.Message), e.key); m != "" {
+		detail = " (" + m + ")"
+	}
+	switch s := ae.Code; {
+	case s == http.StatusUnauthorized || s == http.StatusForbidden:
+		return fmt.Sprintf("Gemini rejected the API key (%d)%s. Check GEMINI_API_KEY.", s, detail)
+	case s == http.StatusBadRequest && strings.Contains(strings.ToLower(ae.Message), "api key"):
+		// Gemini answers a bad key with 400 API_KEY_INVALID.
+		return fmt.Sprintf("Gemini rejected the API key (400)%s. Check GEMINI_API_KEY.", detail)
+	case s == http.StatusNotFound:
+		return fmt.Sprintf("Gemini refused the request (404)%s: the model %q does not exist or does not embed. Check --model and GEMINI_BASE_URL.", detail, e.model)
+	case s == http.StatusTooManyRequests:
+		return fmt.Sprintf("Gemini rate limit or quota reached (429)%s. Wait and retry.", detail)
+	case embedx.Retryable(s):
+		return fmt.Sprintf("Gemini is unavailable (%d)%s. Try again later.", s, detail)
+	default:
+		return fmt.Sprintf("Gemini refused the request (%d)%s. Check --model (%q) and --dimensions.", s, detail, e.model)
+	}
+}
+
+// statusKey carries a call's *atomic.Int32 that statusRecorder fills.
+type statusKey struct{}
+
+// statusRecorder notes each response's HTTP status in the call's context.
+type statusRecorder struct{ next http.RoundTripper }
+
+// RoundTrip sends req and records the status.
+func (r statusRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	next := r.next
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	res, err := next.RoundTrip(req)
+	if p, ok := req.Context().Value(statusKey{}).(*atomic.Int32); ok && res != nil {
+		p.Store(int32(res.StatusCode))
+	}
+	return res, err
+}
+
+func redact(s, key string) string {
+	if key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "[redacted]")
+}
+
+func safeURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(invalid URL)"
+	}
+	return u.Redacted()
+}

@@ -1,0 +1,200 @@
+// Package geminitest is an in-process stand-in for the Gemini API's
+// embedding endpoints (models/{model}:embedContent and
+// :batchEmbedContents, key in x-goog-api-key). Vectors come from
+// coheretest.Vector, so they match the fake Qdrant's points at equal size.
+package geminitest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+
+	"ragscope/retrieval/cohere/coheretest"
+)
+
+var models = map[string]int{"gemini-embedding-001": 3072, "text-embedding-004": 768}
+
+// Failure is an answer sent instead of embeddings.
+type Failure struct {
+	// Status is the HTTP status; Message the error message.
+	Status  int
+	Message string
+	// Raw is sent verbatim when set (an HTML page), with Status or 200.
+	Raw string
+}
+
+// Server is an httptest server speaking the Gemini embedding API.
+type Server struct {
+	// URL is the server root, to pass as the client's base URL.
+	URL string
+	// Key is the accepted API key.
+	Key string
+
+	srv      *httptest.Server
+	mu       sync.Mutex
+	failures []Failure
+	requests int
+	batches  []int
+	dims     []int
+	task     string
+}
+
+// NewServer starts the fake on a loopback port.
+func NewServer(key string) *Server {
+	s := &Server{Key: key}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
+	s.URL = s.srv.URL
+	return s
+}
+
+// Close shuts it down.
+func (s *Server) Close() { s.srv.Close() }
+
+// Fail queues failures for the next requests.
+func (s *Server) Fail(f ...Failure) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failures = append(s.failures, f...)
+}
+
+// Requests is the number of requests received.
+func (s *Server) Requests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requests
+}
+
+// BatchSizes lists the texts per successful call.
+func (s *Server) BatchSizes() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]int(nil), s.batches...)
+}
+
+// LastDimensions is the outputDimensionality of the last call (0 = none)
+// and LastTask its taskType.
+func (s *Server) LastDimensions() (int, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.dims) == 0 {
+		return 0, s.task
+	}
+	return s.dims[len(s.dims)-1], s.task
+}
+
+type embedReq struct {
+	Model   string `json:"model"`
+	Content struct {
+		Parts []struct {
+			Text string `json:"text"`
+		} `json:"parts"`
+	} `json:"content"`
+	TaskType             string `json:"taskType"`
+	OutputDimensionality int    `json:"outputDimensionality"`
+}
+
+func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.requests++
+	var fail *Failure
+	if len(s.failures) > 0 {
+		f := s.failures[0]
+		s.failures = s.failures[1:]
+		fail = &f
+	}
+	s.mu.Unlock()
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	path := strings.TrimPrefix(r.URL.Path, "/v1beta/models/")
+	model, method, ok := strings.Cut(path, ":")
+	if r.Method != http.MethodPost || !ok || path == r.URL.Path {
+		writeError(w, http.StatusNotFound, "NOT_FOUND", "not found: "+r.URL.Path)
+		return
+	}
+	if s.Key == "" || r.Header.Get("x-goog-api-key") != s.Key {
+		writeError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.")
+		return
+	}
+	if fail != nil {
+		if fail.Raw != "" {
+			w.Header().Set("Content-Type", "text/html")
+			if fail.Status != 0 {
+				w.WriteHeader(fail.Status)
+			}
+			_, _ = io.WriteString(w, fail.Raw)
+			return
+		}
+		writeError(w, fail.Status, "UNAVAILABLE", fail.Message)
+		return
+	}
+	native, known := models[model]
+	if !known {
+		writeError(w, http.StatusNotFound, "NOT_FOUND", fmt.Sprintf("models/%s is not found for API version v1beta, or is not supported for embedContent.", model))
+		return
+	}
+	var reqs []embedReq
+	switch method {
+	case "batchEmbedContents":
+		var b struct {
+			Requests []embedReq `json:"requests"`
+		}
+		if json.Unmarshal(body, &b) != nil {
+			writeError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "invalid JSON")
+			return
+		}
+		reqs = b.Requests
+	case "embedContent":
+		var one embedReq
+		if json.Unmarshal(body, &one) != nil {
+			writeError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "invalid JSON")
+			return
+		}
+		reqs = []embedReq{one}
+	default:
+		writeError(w, http.StatusNotFound, "NOT_FOUND", "unknown method "+method)
+		return
+	}
+	if len(reqs) == 0 || len(reqs) > 100 {
+		writeError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "requests must hold 1..100 items")
+		return
+	}
+	type emb struct {
+		Values []float32 `json:"values"`
+	}
+	out := make([]emb, len(reqs))
+	for i, q := range reqs {
+		dim := native
+		if q.OutputDimensionality > 0 {
+			if q.OutputDimensionality > native {
+				writeError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "outputDimensionality is too large")
+				return
+			}
+			dim = q.OutputDimensionality
+		}
+		text := ""
+		for _, p := range q.Content.Parts {
+			text += p.Text
+		}
+		out[i] = emb{Values: coheretest.Vector(text, dim)}
+	}
+	s.mu.Lock()
+	s.batches = append(s.batches, len(reqs))
+	s.dims = append(s.dims, reqs[0].OutputDimensionality)
+	s.task = reqs[0].TaskType
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	if method == "embedContent" {
+		_ = json.NewEncoder(w).Encode(map[string]any{"embedding": out[0]})
+		return
+	}
+	_ = json.NewEncoder(w).Encode(map[string]any{"embeddings": out})
+}
+
+func writeError(w http.ResponseWriter, code int, status, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"code": code, "message": msg, "status": status}})
+}

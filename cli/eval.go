@@ -50,13 +50,20 @@ With no FILE, the demo textbook's golden set (embedded) runs on the demo.
 Questions are embedded in batches of 96 and searched with --concurrency
 searches in flight, so a 100-case set costs about one round trip.
 
-The run fails (exit 4) when a threshold is not met (--min-hit-at-k,
---min-mrr, --max-p95-ms, or the file's thresholds: flags win), or a case's
-own check fails (max_latency_ms, no_answer, selected-text grounding, or an
-error). The file format and metric formulas are in the README.
+The gate is strict by default: with no thresholds, any missed case fails
+the run (exit 4) and the summary names it. Thresholds (--min-hit-at-k,
+--min-mrr, --max-p95-ms, or the file's thresholds, which also take
+min_keyword_coverage: flags win) are how misses are accepted, and the verdict says which rule
+decided. A case's own check failing (max_latency_ms, no_answer,
+selected-text grounding, or an error) fails the run too. The file format
+and metric formulas are in the README.
 
-Exit codes: 0 passed, 2 missing config, 3 backend unreachable, 4 failed,
-64 bad usage or a malformed FILE.`,
+An outage is not a regression: when every case that needs the backend
+fails with a backend error (refused key, unreachable, missing collection),
+the run exits 3 (2 for a configuration error) with the backend's message.
+
+Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
+4 failed (a regression), 64 bad usage, a malformed or empty FILE.`,
 		Example: `  ragscope eval
   ragscope eval golden.yaml --min-hit-at-k 0.8 --min-mrr 0.6 --out report.json
   ragscope eval golden.yaml --baseline report.json --category module-1-ros2
@@ -170,6 +177,21 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	opts.Progress = bar.update
 	rep, err := eval.Run(ctx, be.Pipeline, set, opts)
 	bar.clear()
+	var outage *eval.OutageError
+	if errors.As(err, &outage) {
+		// An outage or a refused key is not a regression: exit 3 (2 for a
+		// configuration error) with the backend's message, never 4.
+		if ef.out != "" {
+			if werr := writeReportFile(ef.out, rep); werr != nil {
+				return werr
+			}
+		}
+		code := ExitCode(outage.Err)
+		if code != ExitConfig {
+			code = ExitBackend
+		}
+		return &ExitError{Code: code, Err: fmt.Errorf("eval: %w", err)}
+	}
 	if err != nil {
 		return fmt.Errorf("eval interrupted after %d of %d cases: %w", countDone(rep), len(set.Cases), err)
 	}
@@ -365,7 +387,7 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Thresholds: %s\n", thresholdText(rep))
 	if rep.Passed {
-		fmt.Fprintln(w, "PASS")
+		fmt.Fprintf(w, "PASS: %s\n", cleanLine(rep.Verdict))
 		return
 	}
 	fmt.Fprintf(w, "FAIL (%d %s)\n", len(rep.Reasons), plural(len(rep.Reasons), "reason", "reasons"))
@@ -478,7 +500,7 @@ func thresholdText(rep eval.Report) string {
 		parts = append(parts, fmt.Sprintf("p95 %.1f ms (max %g ms) %s", s.Latency.P95MS, *th.MaxP95MS, check(s.Latency.P95MS <= *th.MaxP95MS)))
 	}
 	if len(parts) == 0 {
-		return "none set (only the cases' own checks apply)"
+		return "none set (strict: every case must pass)"
 	}
 	return strings.Join(parts, " · ")
 }

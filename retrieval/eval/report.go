@@ -221,7 +221,11 @@ type Report struct {
 	// Passed is true when no threshold and no case check failed.
 	Passed bool `json:"passed"`
 	// Reasons say why the run failed (empty when it passed).
-	Reasons     []string          `json:"reasons"`
+	Reasons []string `json:"reasons"`
+	// Verdict is one line naming the rule that decided the run: "all 20
+	// cases passed", "2 misses allowed by min_hit_at_k 0.80", "1 case
+	// missed and no thresholds are set: must-miss", …
+	Verdict     string            `json:"verdict"`
 	Summary     Summary           `json:"summary"`
 	Categories  []CategorySummary `json:"categories"`
 	Calibration Calibration       `json:"calibration"`
@@ -332,15 +336,44 @@ func Categorize(results []CaseResult) []CategorySummary {
 	return out
 }
 
-// Judge applies th and the case checks to r: it sets r.Passed and
-// r.Reasons. Aggregate thresholds over ranking cases are skipped when the
-// run has none.
+// Judge applies th and the case checks to r: it sets r.Passed, r.Reasons
+// and r.Verdict. The gate is strict by default: a missed case fails the run
+// unless a threshold covering its kind of miss is set (min_hit_at_k or
+// min_mrr for a ranking miss, min_keyword_coverage for missing keywords),
+// and then the threshold decides. Aggregate thresholds over ranking cases
+// are skipped when the run has none.
 func Judge(r *Report, th Thresholds) {
 	var reasons []string
 	for _, c := range r.Cases {
 		if c.Status == StatusFail || c.Status == StatusError {
 			reasons = append(reasons, fmt.Sprintf("case %s: %s", c.ID, strings.Join(c.Reasons, "; ")))
 		}
+	}
+	// Misses: each is allowed by the threshold that covers it, or not.
+	allowed := map[string]int{}
+	var rules []string
+	var unallowed []CaseResult
+	for _, c := range r.Cases {
+		if c.Status != StatusMiss {
+			continue
+		}
+		rule := missRule(c, th)
+		if rule == "" {
+			unallowed = append(unallowed, c)
+			continue
+		}
+		if allowed[rule] == 0 {
+			rules = append(rules, rule)
+		}
+		allowed[rule]++
+	}
+	if n := len(unallowed); n > 0 {
+		ids := idList(unallowed, func(CaseResult) bool { return true })
+		what := "no thresholds are set"
+		if th != (Thresholds{}) {
+			what = "no threshold allows it (set min_hit_at_k or min_mrr for ranking misses, min_keyword_coverage for missing keywords)"
+		}
+		reasons = append(reasons, fmt.Sprintf("%d %s missed and %s: %s", n, plural(n, "case", "cases"), what, ids))
 	}
 	s := r.Summary
 	if th.MinHitAtK != nil && s.RankingCases > 0 && s.HitAtK < *th.MinHitAtK-1e-9 {
@@ -364,6 +397,39 @@ func Judge(r *Report, th Thresholds) {
 		r.Reasons = []string{}
 	}
 	r.Passed = len(reasons) == 0
+	switch {
+	case !r.Passed:
+		r.Verdict = reasons[0]
+		if len(reasons) > 1 {
+			r.Verdict += fmt.Sprintf(" (and %d more %s)", len(reasons)-1, plural(len(reasons)-1, "reason", "reasons"))
+		}
+	case len(rules) > 0:
+		parts := make([]string, len(rules))
+		for i, rule := range rules {
+			parts[i] = fmt.Sprintf("%d %s allowed by %s", allowed[rule], plural(allowed[rule], "miss", "misses"), rule)
+		}
+		r.Verdict = strings.Join(parts, "; ")
+	default:
+		r.Verdict = fmt.Sprintf("all %d %s passed", len(r.Cases), plural(len(r.Cases), "case", "cases"))
+	}
+}
+
+// missRule names the threshold that allows the missed case c ("min_hit_at_k
+// 0.80"), or "" when none does.
+func missRule(c CaseResult, th Thresholds) string {
+	if c.Kind == KindRanking && !c.HitAtK {
+		switch {
+		case th.MinHitAtK != nil:
+			return fmt.Sprintf("min_hit_at_k %.2f", *th.MinHitAtK)
+		case th.MinMRR != nil:
+			return fmt.Sprintf("min_mrr %.2f", *th.MinMRR)
+		}
+		return ""
+	}
+	if len(c.MissingKeywords) > 0 && th.MinKeywordCoverage != nil {
+		return fmt.Sprintf("min_keyword_coverage %.2f", *th.MinKeywordCoverage)
+	}
+	return ""
 }
 
 // idList names the cases that match, at most 12.
@@ -395,4 +461,11 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -97,7 +97,8 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		}
 	}
 
-	r := &runner{p: p, opts: opts, total: len(set.Cases), results: make([]CaseResult, len(set.Cases))}
+	r := &runner{p: p, opts: opts, total: len(set.Cases), results: make([]CaseResult, len(set.Cases)),
+		errs: make([]error, len(set.Cases)), needsBackend: make([]bool, len(set.Cases))}
 	searchSem := make(chan struct{}, conc)
 	embedSem := make(chan struct{}, conc)
 	var wg sync.WaitGroup
@@ -119,7 +120,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		nq, _, _, err := retrieval.Normalize(q)
 		switch {
 		case err != nil:
-			r.finish(i, errorResult(i, c, q, err))
+			r.fail(i, c, q, err)
 		case nq.Mode == retrieval.ModeSelectedText:
 			wg.Add(1)
 			go func() {
@@ -127,12 +128,14 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 				r.search(ctx, searchSem, i, c, q, nil, 0, 0)
 			}()
 		case p == nil || p.Embedder == nil || p.Store == nil:
-			r.finish(i, errorResult(i, c, q, ErrNoEmbedder))
+			r.fail(i, c, q, ErrNoEmbedder)
 		default:
 			// Embed the normalised (possibly truncated) question: what the
 			// pipeline would embed itself.
 			q.Question = nq.Question
 			toEmbed = append(toEmbed, pending{i, q})
+			r.needsBackend[i] = true
+			r.backendCases++
 		}
 	}
 
@@ -145,7 +148,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 			case embedSem <- struct{}{}:
 			case <-ctx.Done():
 				for _, pe := range batch {
-					r.finish(pe.i, errorResult(pe.i, set.Cases[pe.i], pe.q, fmt.Errorf("embed: %w", ctx.Err())))
+					r.fail(pe.i, set.Cases[pe.i], pe.q, fmt.Errorf("embed: %w", ctx.Err()))
 				}
 				return
 			}
@@ -165,7 +168,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 			}
 			if err != nil {
 				for _, pe := range batch {
-					r.finish(pe.i, errorResult(pe.i, set.Cases[pe.i], pe.q, fmt.Errorf("embed: %w", err)))
+					r.fail(pe.i, set.Cases[pe.i], pe.q, fmt.Errorf("embed: %w", err))
 				}
 				return
 			}
@@ -188,7 +191,79 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	rep.Calibration = Calibrate(CalibrationSamples(rep.Cases))
 	Judge(&rep, set.Thresholds.Merge(opts.Thresholds))
 	rep.WallMS = ms(time.Since(start))
-	return rep, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return rep, err
+	}
+	if err := r.outage(); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
+
+// OutageError is Run's error when the backend failed every case that needed
+// it (embedder or store), so the run judged nothing about retrieval quality:
+// an outage or a refused key, not a regression. Err is the first case's
+// error (in set order), so errors.Is sees retrieval.ErrAuth,
+// retrieval.ErrUnavailable, retrieval.ErrNotFound or retrieval.ErrConfig
+// through it. The report is still complete, every such case an error.
+type OutageError struct {
+	// Cases is the number of cases the backend failed.
+	Cases int
+	Err   error
+}
+
+// Error returns the backend's message with how many cases it cost.
+func (e *OutageError) Error() string {
+	return fmt.Sprintf("the backend failed all %d %s that needed it, so nothing was judged: %v",
+		e.Cases, plural(e.Cases, "case", "cases"), e.Err)
+}
+
+// Unwrap returns the backend's error.
+func (e *OutageError) Unwrap() error { return e.Err }
+
+// IsBackendError reports whether err is the backend's failure (unreachable,
+// refused credentials, missing collection, configuration, timeout) rather
+// than something about the case.
+func IsBackendError(err error) bool {
+	for _, target := range []error{retrieval.ErrUnavailable, retrieval.ErrAuth, retrieval.ErrNotFound, retrieval.ErrConfig, context.DeadlineExceeded} {
+		if errors.Is(err, target) {
+			return true
+		}
+	}
+	return false
+}
+
+// outage returns an *OutageError when every case that went to the backend
+// errored, and either every error is a backend error or all say the same
+// thing; nil otherwise.
+func (r *runner) outage() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.backendCases == 0 {
+		return nil
+	}
+	var first error
+	same, backend := true, true
+	n := 0
+	for i, err := range r.errs {
+		if !r.needsBackend[i] {
+			continue
+		}
+		if err == nil {
+			return nil
+		}
+		n++
+		if first == nil {
+			first = err
+		} else if err.Error() != first.Error() {
+			same = false
+		}
+		backend = backend && IsBackendError(err)
+	}
+	if n != r.backendCases || (!same && !backend) {
+		return nil
+	}
+	return &OutageError{Cases: n, Err: first}
 }
 
 // runner holds a run's shared state; mu guards everything below it.
@@ -201,6 +276,11 @@ type runner struct {
 	results    []CaseResult
 	done       int
 	embedCalls int
+	// errs[i] is case i's error (nil when it ran); needsBackend[i] marks
+	// the backendCases cases that embed and search.
+	errs         []error
+	needsBackend []bool
+	backendCases int
 }
 
 func (r *runner) callCtx(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -221,7 +301,7 @@ func (r *runner) search(ctx context.Context, sem chan struct{}, i int, c Case, q
 	select {
 	case sem <- struct{}{}:
 	case <-ctx.Done():
-		r.finish(i, errorResult(i, c, q, fmt.Errorf("search: %w", ctx.Err())))
+		r.fail(i, c, q, fmt.Errorf("search: %w", ctx.Err()))
 		return
 	}
 	cctx, cancel := r.callCtx(ctx)
@@ -229,7 +309,7 @@ func (r *runner) search(ctx context.Context, sem chan struct{}, i int, c Case, q
 	cancel()
 	<-sem
 	if err != nil {
-		r.finish(i, errorResult(i, c, q, err))
+		r.fail(i, c, q, err)
 		return
 	}
 	cr := Evaluate(c, q, res)
@@ -250,6 +330,14 @@ func (r *runner) finish(i int, cr CaseResult) {
 	if r.opts.Progress != nil {
 		r.opts.Progress(r.done, r.total)
 	}
+}
+
+// fail records case i's error and its error result.
+func (r *runner) fail(i int, c Case, q retrieval.Query, err error) {
+	r.mu.Lock()
+	r.errs[i] = err
+	r.mu.Unlock()
+	r.finish(i, errorResult(i, c, q, err))
 }
 
 func errorResult(i int, c Case, q retrieval.Query, err error) CaseResult {

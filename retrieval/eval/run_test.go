@@ -245,8 +245,13 @@ func TestRunErrorsAreRecorded(t *testing.T) {
 		t.Errorf("passed=%v reasons=%v", rep.Passed, rep.Reasons)
 	}
 
+	// Every case failing the same way is an outage, not a regression.
 	w.embedErr = errors.New("rate limited")
-	rep = run(t, w, set.withCases(set.Cases[:2]), Options{})
+	rep, err := Run(context.Background(), w.pipeline(), set.withCases(set.Cases[:2]), Options{})
+	var oe *OutageError
+	if !errors.As(err, &oe) || oe.Cases != 2 {
+		t.Fatalf("same error everywhere: %v", err)
+	}
 	for _, c := range rep.Cases {
 		if c.Status != StatusError || !strings.Contains(c.Error, "embed: rate limited") {
 			t.Errorf("embed failure: %+v", c)
@@ -451,5 +456,91 @@ func TestLatencyWorseNeedsARealChange(t *testing.T) {
 		if m.Worse() != tt.worse {
 			t.Errorf("%v -> %v: worse = %v", tt.old, tt.new, m.Worse())
 		}
+	}
+}
+
+// With no thresholds every miss fails the run and the verdict names the
+// cases; a threshold that covers the miss lets it through and says so.
+func TestJudgeStrictByDefault(t *testing.T) {
+	w := newWorld()
+	w.add("q1", chunk("a", qosDoc, "S", "t", 0.5))
+	w.add("q2", chunk("b", nodeDoc, "S", "t", 0.5))
+	w.add("q3", chunk("c", simDoc, "S", "words here", 0.5))
+	cases := []Case{
+		{ID: "ok", Question: "q1", Expect: Expect{DocPaths: []string{qosDoc}}},
+		{ID: "must-miss", Question: "q2", Expect: Expect{Modules: []string{"no-such-module"}}},
+	}
+	rep := run(t, w, Set{Cases: cases}, Options{})
+	if rep.Passed || !strings.Contains(rep.Verdict, "1 case missed and no thresholds are set: must-miss") {
+		t.Fatalf("strict default: passed %v verdict %q reasons %v", rep.Passed, rep.Verdict, rep.Reasons)
+	}
+	// Every case misses: every one is named.
+	all := []Case{cases[1], {ID: "also-miss", Question: "q1", Expect: Expect{DocPaths: []string{simDoc}}}}
+	rep = run(t, w, Set{Cases: all}, Options{})
+	if rep.Passed || !strings.Contains(rep.Verdict, "2 cases missed and no thresholds are set: must-miss, also-miss") {
+		t.Errorf("every case misses: %v %q", rep.Passed, rep.Verdict)
+	}
+	// A threshold that allows the miss decides, and the verdict says so.
+	rep = run(t, w, Set{Cases: cases, Thresholds: Thresholds{MinHitAtK: f64(0.5)}}, Options{})
+	if !rep.Passed || rep.Verdict != "1 miss allowed by min_hit_at_k 0.50" {
+		t.Errorf("allowed miss: %v %q %v", rep.Passed, rep.Verdict, rep.Reasons)
+	}
+	// A threshold that does not cover the kind of miss does not open the gate.
+	rep = run(t, w, Set{Cases: cases, Thresholds: Thresholds{MaxP95MS: f64(1e6)}}, Options{})
+	if rep.Passed || !strings.Contains(rep.Verdict, "1 case missed and no threshold allows it") {
+		t.Errorf("uncovered miss: %v %q", rep.Passed, rep.Verdict)
+	}
+	// Missing keywords are allowed by min_keyword_coverage only.
+	kw := []Case{{ID: "kw", Question: "q3", Expect: Expect{Keywords: []string{"absent"}}}}
+	if rep = run(t, w, Set{Cases: kw, Thresholds: Thresholds{MinHitAtK: f64(0)}}, Options{}); rep.Passed {
+		t.Errorf("keyword miss allowed by min_hit_at_k: %q", rep.Verdict)
+	}
+	if rep = run(t, w, Set{Cases: kw, Thresholds: Thresholds{MinKeywordCoverage: f64(0)}}, Options{}); !rep.Passed || rep.Verdict != "1 miss allowed by min_keyword_coverage 0.00" {
+		t.Errorf("keyword miss with min_keyword_coverage: %v %q", rep.Passed, rep.Verdict)
+	}
+	// Unmeetable thresholds fail with the threshold as the deciding rule.
+	rep = run(t, w, Set{Cases: cases, Thresholds: Thresholds{MinHitAtK: f64(1.5)}}, Options{})
+	if rep.Passed || !strings.HasPrefix(rep.Verdict, "hit@k 0.500 is below the minimum 1.500") {
+		t.Errorf("unmeetable: %v %q", rep.Passed, rep.Verdict)
+	}
+	rep = run(t, w, Set{Cases: cases[:1]}, Options{})
+	if !rep.Passed || rep.Verdict != "all 1 case passed" {
+		t.Errorf("all pass: %v %q", rep.Passed, rep.Verdict)
+	}
+}
+
+// A backend that fails every case is an outage (the error says so and
+// keeps the backend's error for the exit code); one failing case among
+// passing ones is not.
+func TestRunOutageIsNotARegression(t *testing.T) {
+	w := newWorld()
+	w.add("a", chunk("a", qosDoc, "S", "t", 0.5))
+	w.add("b", chunk("b", qosDoc, "S", "t", 0.5))
+	set := Set{Cases: []Case{
+		{ID: "a", Question: "a", Expect: Expect{DocPaths: []string{qosDoc}}},
+		{ID: "b", Question: "b", Expect: Expect{DocPaths: []string{qosDoc}}},
+		{ID: "sel", Mode: retrieval.ModeSelectedText, Question: "what is this?", SelectedText: "a selection of text"},
+	}}
+	w.searchErr[0] = fmt.Errorf("qdrant: %w", retrieval.ErrAuth)
+	w.searchErr[1] = fmt.Errorf("qdrant: key refused: %w", retrieval.ErrAuth)
+	rep, err := Run(context.Background(), w.pipeline(), set, Options{})
+	var oe *OutageError
+	if !errors.As(err, &oe) || oe.Cases != 2 || !errors.Is(err, retrieval.ErrAuth) || !strings.Contains(err.Error(), "all 2 cases") {
+		t.Fatalf("outage: %v", err)
+	}
+	if len(rep.Cases) != 3 || rep.Cases[0].Status != StatusError {
+		t.Errorf("the report is still complete: %+v", rep.Cases)
+	}
+	// Different non-backend errors on every case are not an outage.
+	w.searchErr[0], w.searchErr[1] = errors.New("odd one"), errors.New("odd two")
+	if _, err := Run(context.Background(), w.pipeline(), set, Options{}); err != nil {
+		t.Errorf("case errors of their own: %v", err)
+	}
+	// A partial outage is judged: the run fails naming the errored case.
+	delete(w.searchErr, 0)
+	w.searchErr[1] = fmt.Errorf("filter rejected: %w", retrieval.ErrInvalidQuery)
+	rep, err = Run(context.Background(), w.pipeline(), set, Options{})
+	if err != nil || rep.Passed || rep.Cases[0].Status != StatusPass || rep.Cases[1].Status != StatusError {
+		t.Errorf("partial: %v passed %v %+v", err, rep.Passed, rep.Reasons)
 	}
 }

@@ -86,7 +86,7 @@ func serverWorld(t testing.TB, n int) (*retrieval.Pipeline, eval.Set, *coheretes
 		t.Fatal(err)
 	}
 	var chunks []retrieval.Chunk
-	set := eval.Set{Name: "servers", Thresholds: eval.Thresholds{MaxP95MS: ptr(float64(budget.Milliseconds()))}}
+	set := eval.Set{Name: "servers", Thresholds: eval.Thresholds{MinHitAtK: ptr(0.95), MaxP95MS: ptr(float64(budget.Milliseconds()))}}
 	for i := 0; i < n; i++ {
 		a, b := topics[i%len(topics)], topics[(i/len(topics))%len(topics)]
 		word := fmt.Sprintf("widget%03d", i)

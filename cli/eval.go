@@ -346,6 +346,9 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 		if len(c.Reasons) > 0 {
 			result += "  " + strings.Join(c.Reasons, "; ")
 		}
+		if c.AnswerCheck != "" {
+			result += "  (answer check: " + c.AnswerCheck + ")"
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", clip(c.ID, 32), clip(orDash(c.Category), 20),
 			hit1, rank, rr, ndcg, kw, lat, cleanLine(result))
 	}
@@ -360,6 +363,11 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 		s.Latency.P50MS, s.Latency.P95MS, s.Latency.MaxMS, s.Latency.MeanEmbedMS, s.Latency.MeanSearchMS)
 	fmt.Fprintf(w, "  %d pass · %d miss · %d fail · %d error · wall %.0f ms · %d embed %s\n",
 		s.Passed, s.Missed, s.Failed, s.Errors, rep.WallMS, rep.Params.EmbedCalls, plural(rep.Params.EmbedCalls, "call", "calls"))
+	fmt.Fprintf(w, "  checks: retrieval context, all %d %s", s.Cases, plural(s.Cases, "case", "cases"))
+	if s.AnswerChecksNotRun > 0 {
+		fmt.Fprintf(w, " · answer check: not run (%d %s an answer; ragscope generates none)", s.AnswerChecksNotRun, plural(s.AnswerChecksNotRun, "case expects", "cases expect"))
+	}
+	fmt.Fprintln(w)
 
 	if len(rep.Categories) > 1 {
 		fmt.Fprintln(w)

@@ -60,3 +60,27 @@ func TestEvalOutageExit3(t *testing.T) {
 		})
 	}
 }
+
+// A set written for another tool (answer-level expectations) loads and
+// says which checks ran at which level.
+func TestEvalAnswerChecksNotRun(t *testing.T) {
+	p := writeSet(t, "other.yaml", `cases:
+  - id: ros2
+    question: What is ROS 2?
+    expected_modules: [module-1-ros2]
+  - id: off-topic
+    mode: selected_text_only
+    question: What is the capital of France?
+    selected_text: ROS 2 nodes talk to each other over topics.
+    expected_refuse: true
+`)
+	code, out, errs := runEvalCLI(t, "eval", p)
+	for _, want := range []string{"(answer check: not run: refuse)", "checks: retrieval context, all 2 cases · answer check: not run (1 case expects an answer"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q (exit %d):\n%s\n%s", want, code, out, errs)
+		}
+	}
+	if code != ExitOK {
+		t.Errorf("exit %d\n%s\n%s", code, out, errs)
+	}
+}

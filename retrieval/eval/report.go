@@ -31,6 +31,14 @@ const (
 	StatusError Status = "error"
 )
 
+// answerCheck is CaseResult.AnswerCheck for c.
+func answerCheck(c Case) string {
+	if checks := c.Expect.AnswerChecks(); len(checks) > 0 {
+		return "not run: " + strings.Join(checks, ", ")
+	}
+	return ""
+}
+
 // String returns the status's name.
 func (s Status) String() string { return string(s) }
 
@@ -135,6 +143,10 @@ type CaseResult struct {
 	// Hits are the kept hits in rank order, then the hits the threshold cut.
 	Hits  []HitResult `json:"hits"`
 	Error string      `json:"error,omitempty"`
+	// AnswerCheck is "not run: refuse, answer_keywords" when the case
+	// carries answer-level expectations: ragscope judges the retrieval
+	// context only and generates no answer to check them against.
+	AnswerCheck string `json:"answer_check,omitempty"`
 }
 
 // IsHit is the case's "hit" for baseline comparison: hit@k for ranking
@@ -180,6 +192,10 @@ type Summary struct {
 	// cases (nil: no hit).
 	MetadataCompleteness *float64       `json:"metadata_completeness"`
 	Latency              LatencySummary `json:"latency"`
+	// AnswerChecksNotRun counts the cases with answer-level expectations
+	// (refuse, answer keywords), which were not checked: only the retrieval
+	// context was.
+	AnswerChecksNotRun int `json:"answer_checks_not_run"`
 }
 
 // CategorySummary is the summary of one category ("" for uncategorised).
@@ -288,6 +304,9 @@ func Summarize(results []CaseResult) Summary {
 		}
 		if c.KeywordCoverage != nil {
 			kw = append(kw, *c.KeywordCoverage)
+		}
+		if c.AnswerCheck != "" {
+			s.AnswerChecksNotRun++
 		}
 		if c.Mode != retrieval.ModeSelectedText && c.Status != StatusError {
 			lat = append(lat, c.Latency.TotalMS)

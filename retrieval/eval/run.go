@@ -344,7 +344,7 @@ func errorResult(i int, c Case, q retrieval.Query, err error) CaseResult {
 	return CaseResult{
 		Index: i, ID: c.ID, Question: c.Question, Category: c.Category, Kind: KindOf(c), Mode: c.mode(),
 		Query: q, Status: StatusError, Reasons: []string{"error: " + err.Error()}, Hits: []HitResult{},
-		Error: err.Error(),
+		Error: err.Error(), AnswerCheck: answerCheck(c),
 	}
 }
 
@@ -353,7 +353,7 @@ func errorResult(i int, c Case, q retrieval.Query, err error) CaseResult {
 func Evaluate(c Case, q retrieval.Query, res retrieval.Result) CaseResult {
 	cr := CaseResult{
 		ID: c.ID, Question: c.Question, Category: c.Category, Kind: KindOf(c), Mode: c.mode(),
-		Query: q, Status: StatusPass, Reasons: []string{},
+		Query: q, Status: StatusPass, Reasons: []string{}, AnswerCheck: answerCheck(c),
 		Latency: Latency{
 			EmbedMS: ms(res.Timings.Embed), SearchMS: ms(res.Timings.Search),
 			PostMS: ms(res.Timings.Post), TotalMS: ms(res.Timings.Total),

@@ -544,3 +544,48 @@ func TestRunOutageIsNotARegression(t *testing.T) {
 		t.Errorf("partial: %v passed %v %+v", err, rep.Passed, rep.Reasons)
 	}
 }
+
+// Sets written for other tools carry answer-level expectations: they load,
+// the retrieval checks run, and the answer checks are reported as not run.
+func TestAnswerLevelExpectationsLoadAndAreNotRun(t *testing.T) {
+	set, err := Parse([]byte(`cases:
+  - id: off-topic
+    mode: selected_text_only
+    question: What is the capital of France?
+    selected_text: ROS 2 nodes talk over topics.
+    expected_refuse: true
+  - id: answer-words
+    question: q1
+    expected_answer_keywords: [node]
+  - id: both
+    question: q1
+    expect: {doc_paths: [`+qosDoc+`], refuse: false, answer_keywords: [topic]}
+`), "other-tool.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !set.Cases[0].Expect.Refuse || len(set.Cases[1].Expect.AnswerKeywords) != 1 {
+		t.Fatalf("answer expectations not loaded: %+v", set.Cases)
+	}
+	w := newWorld()
+	w.add("q1", chunk("a", qosDoc, "S", "t", 0.5))
+	rep := run(t, w, set, Options{})
+	want := []string{"not run: refuse", "not run: answer_keywords", "not run: answer_keywords"}
+	for i, c := range rep.Cases {
+		if c.AnswerCheck != want[i] {
+			t.Errorf("%s: answer check %q, want %q", c.ID, c.AnswerCheck, want[i])
+		}
+	}
+	if !rep.Passed || rep.Summary.AnswerChecksNotRun != 3 || rep.Cases[2].Kind != KindRanking || !rep.Cases[2].HitAtK {
+		t.Errorf("passed %v %v summary %+v", rep.Passed, rep.Reasons, rep.Summary)
+	}
+	// Unknown fields stay errors.
+	for _, bad := range []string{
+		"cases:\n  - question: q\n    expected_refusal: true\n",
+		"cases:\n  - question: q\n    expect: {refuses: true}\n",
+	} {
+		if _, err := Parse([]byte(bad), "bad.yaml"); !errors.Is(err, ErrInvalidSet) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}

@@ -221,18 +221,6 @@ func (e *OutageError) Error() string {
 // Unwrap returns the backend's error.
 func (e *OutageError) Unwrap() error { return e.Err }
 
-// IsBackendError reports whether err is the backend's failure (unreachable,
-// refused credentials, missing collection, configuration, timeout) rather
-// than something about the case.
-func IsBackendError(err error) bool {
-	for _, target := range []error{retrieval.ErrUnavailable, retrieval.ErrAuth, retrieval.ErrNotFound, retrieval.ErrConfig, context.DeadlineExceeded} {
-		if errors.Is(err, target) {
-			return true
-		}
-	}
-	return false
-}
-
 // outage returns an *OutageError when every case that went to the backend
 // errored, and either every error is a backend error or all say the same
 // thing; nil otherwise.
@@ -258,7 +246,7 @@ func (r *runner) outage() error {
 		} else if err.Error() != first.Error() {
 			same = false
 		}
-		backend = backend && IsBackendError(err)
+		backend = backend && retrieval.IsBackendError(err)
 	}
 	if n != r.backendCases || (!same && !backend) {
 		return nil

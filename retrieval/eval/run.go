@@ -13,7 +13,8 @@ import (
 
 // Defaults of Options.
 const (
-	// DefaultConcurrency bounds the searches (and embed calls) in flight.
+	// DefaultConcurrency bounds the search batches (and embed calls) in
+	// flight.
 	DefaultConcurrency = 8
 	// DefaultBatchSize is the most questions per embed call (Cohere's limit).
 	DefaultBatchSize = 96
@@ -21,8 +22,11 @@ const (
 
 // Options tune a run. The zero value is usable.
 type Options struct {
-	// Concurrency bounds the searches in flight, and separately the embed
-	// calls in flight (default DefaultConcurrency).
+	// Concurrency bounds the search batches in flight (each embed batch is
+	// searched as one Pipeline.RetrieveBatch: one QueryBatch on Qdrant, or
+	// retrieval.DefaultBatchConcurrency single searches at a time on a
+	// store without batches), and separately the embed calls in flight
+	// (default DefaultConcurrency).
 	Concurrency int
 	// BatchSize is the most questions per Embedder.Embed call (default
 	// DefaultBatchSize).
@@ -172,14 +176,16 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 				}
 				return
 			}
+			// The batch's questions are searched as one batch (one
+			// QueryBatch on Qdrant), under the search concurrency bound.
 			share := took / time.Duration(len(batch))
+			idx := make([]int, len(batch))
+			qs := make([]retrieval.Query, len(batch))
+			tooks := make([]time.Duration, len(batch))
 			for j, pe := range batch {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					r.search(ctx, searchSem, pe.i, set.Cases[pe.i], pe.q, vecs[j], share, took)
-				}()
+				idx[j], qs[j], tooks[j] = pe.i, pe.q, share
 			}
+			r.searchBatch(ctx, searchSem, set, idx, qs, vecs, tooks, took)
 		}()
 	}
 	wg.Wait()
@@ -304,6 +310,33 @@ func (r *runner) search(ctx context.Context, sem chan struct{}, i int, c Case, q
 	cr.Index = i
 	cr.Latency.EmbedCallMS = ms(call)
 	r.finish(i, cr)
+}
+
+// searchBatch searches the embedded cases idx (queries qs, vectors vecs)
+// in one RetrieveBatch under sem and records their results.
+func (r *runner) searchBatch(ctx context.Context, sem chan struct{}, set Set, idx []int, qs []retrieval.Query, vecs [][]float32, shares []time.Duration, call time.Duration) {
+	select {
+	case sem <- struct{}{}:
+	case <-ctx.Done():
+		for j, i := range idx {
+			r.fail(i, set.Cases[i], qs[j], fmt.Errorf("search: %w", ctx.Err()))
+		}
+		return
+	}
+	cctx, cancel := r.callCtx(ctx)
+	results, errs := r.p.RetrieveBatch(cctx, qs, vecs, shares)
+	cancel()
+	<-sem
+	for j, i := range idx {
+		if errs[j] != nil {
+			r.fail(i, set.Cases[i], qs[j], errs[j])
+			continue
+		}
+		cr := Evaluate(set.Cases[i], qs[j], results[j])
+		cr.Index = i
+		cr.Latency.EmbedCallMS = ms(call)
+		r.finish(i, cr)
+	}
 }
 
 // finish stores a result and calls the callbacks, one at a time.

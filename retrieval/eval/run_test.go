@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -196,14 +197,15 @@ func TestRunBatchesAndConcurrency(t *testing.T) {
 	if rep.Params.EmbedCalls != 3 {
 		t.Errorf("EmbedCalls = %d", rep.Params.EmbedCalls)
 	}
-	// 200 searches of 20 ms, 16 at a time: about 13 rounds = 260 ms,
-	// plus one 30 ms embed; serially it would be 4.1 s.
+	// Each embed batch is searched as one batch; this store has no batch
+	// call, so each batch runs its searches retrieval.DefaultBatchConcurrency
+	// at a time: 3 batches, at most 24 searches in flight.
 	t.Logf("200 cases: wall %v", wall)
 	w.mu.Lock()
 	peak := w.peak
 	w.mu.Unlock()
-	if peak < 2 || peak > 16 {
-		t.Errorf("%d searches ran at once, want concurrency bounded by 16 and above 1", peak)
+	if peak < 2 || peak > 3*retrieval.DefaultBatchConcurrency {
+		t.Errorf("%d searches ran at once, want concurrency bounded by 3 batches × %d and above 1", peak, retrieval.DefaultBatchConcurrency)
 	}
 	if calls != 200 || lastDone != 200 || lastTotal != 200 || len(order) != 200 {
 		t.Errorf("callbacks: %d progress, last %d/%d, %d cases", calls, lastDone, lastTotal, len(order))
@@ -586,6 +588,41 @@ func TestAnswerLevelExpectationsLoadAndAreNotRun(t *testing.T) {
 	} {
 		if _, err := Parse([]byte(bad), "bad.yaml"); !errors.Is(err, ErrInvalidSet) {
 			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
+
+// Batched per-case results are identical to running each case on its own
+// through Pipeline.Retrieve (latency aside), over a set mixing top_k,
+// filters, modes and kinds.
+func TestBatchedEqualsOneByOne(t *testing.T) {
+	w := newWorld()
+	w.add("q1", chunk("a", qosDoc, "S", "alpha", 0.9), chunk("b", nodeDoc, "T", "beta", 0.6), chunk("c", simDoc, "U", "gamma", 0.3))
+	w.add("q2", chunk("d", simDoc, "S", "delta", 0.7), chunk("e", qosDoc, "T", "eps", 0.2))
+	w.add("q3", chunk("f", nodeDoc, "S", "zeta", 0.05))
+	set := Set{Cases: []Case{
+		{ID: "rank", Question: "q1", Expect: Expect{DocPaths: []string{nodeDoc}}},
+		{ID: "topk1", Question: "q1", TopK: 1, Expect: Expect{DocPaths: []string{nodeDoc}}},
+		{ID: "filtered", Question: "q2", Filters: retrieval.Filters{Modules: []string{"module-1-ros2"}}, Expect: Expect{DocPaths: []string{qosDoc}}},
+		{ID: "keywords", Question: "q2", Expect: Expect{Keywords: []string{"delta", "nope"}}},
+		{ID: "none", Question: "q3", Expect: Expect{NoAnswer: true, MaxScore: f64(0.1)}},
+		{ID: "sel", Mode: retrieval.ModeSelectedText, Question: "what?", SelectedText: "a selection"},
+	}}
+	th := 0.1
+	rep := run(t, w, set, Options{Threshold: &th, Thresholds: Thresholds{MinHitAtK: f64(0)}})
+	p := w.pipeline()
+	for i, c := range set.Cases {
+		q := rep.Cases[i].Query
+		res, err := p.Retrieve(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		one := Evaluate(c, q, res)
+		one.Index = i
+		got := rep.Cases[i]
+		got.Latency, one.Latency = Latency{}, Latency{}
+		if !reflect.DeepEqual(got, one) {
+			t.Errorf("%s: batched\n%+v\none by one\n%+v", c.ID, got, one)
 		}
 	}
 }

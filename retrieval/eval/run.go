@@ -16,6 +16,9 @@ const (
 	// DefaultConcurrency bounds the search batches (and embed calls) in
 	// flight.
 	DefaultConcurrency = 8
+	// DefaultEmbedConcurrency bounds the embed calls in flight: 16 batches
+	// of 96 cover 1,536 questions in one round trip.
+	DefaultEmbedConcurrency = 16
 	// DefaultBatchSize is the most questions per embed call (Cohere's limit).
 	DefaultBatchSize = 96
 )
@@ -25,9 +28,11 @@ type Options struct {
 	// Concurrency bounds the search batches in flight (each embed batch is
 	// searched as one Pipeline.RetrieveBatch: one QueryBatch on Qdrant, or
 	// retrieval.DefaultBatchConcurrency single searches at a time on a
-	// store without batches), and separately the embed calls in flight
-	// (default DefaultConcurrency).
+	// store without batches) (default DefaultConcurrency).
 	Concurrency int
+	// EmbedConcurrency bounds the embed calls in flight (default
+	// DefaultEmbedConcurrency). The embedder's own retries honour 429s.
+	EmbedConcurrency int
 	// BatchSize is the most questions per Embedder.Embed call (default
 	// DefaultBatchSize).
 	BatchSize int
@@ -104,7 +109,11 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	r := &runner{p: p, opts: opts, total: len(set.Cases), results: make([]CaseResult, len(set.Cases)),
 		errs: make([]error, len(set.Cases)), needsBackend: make([]bool, len(set.Cases))}
 	searchSem := make(chan struct{}, conc)
-	embedSem := make(chan struct{}, conc)
+	embedConc := opts.EmbedConcurrency
+	if embedConc <= 0 {
+		embedConc = DefaultEmbedConcurrency
+	}
+	embedSem := make(chan struct{}, embedConc)
 	var wg sync.WaitGroup
 
 	type pending struct {

@@ -198,6 +198,22 @@ type Summary struct {
 	AnswerChecksNotRun int `json:"answer_checks_not_run"`
 }
 
+// SampleMethod describes how LatencySample was measured.
+const SampleMethod = "single queries, one at a time after the batched run, each embedding its question and searching alone"
+
+// LatencySample is query latency measured on cases re-run singly: a
+// batched run shares each embed and search call among many questions, so
+// its per-case times are not a question's latency.
+type LatencySample struct {
+	Method string  `json:"method"`
+	Cases  int     `json:"cases"`
+	P50MS  float64 `json:"p50_ms"`
+	P95MS  float64 `json:"p95_ms"`
+	MaxMS  float64 `json:"max_ms"`
+	// IDs are the sampled cases.
+	IDs []string `json:"ids"`
+}
+
 // CategorySummary is the summary of one category ("" for uncategorised).
 type CategorySummary struct {
 	Category string `json:"category"`
@@ -231,9 +247,14 @@ type Report struct {
 	Backend   BackendInfo `json:"backend"`
 	StartedAt time.Time   `json:"started_at"`
 	// WallMS is the run's wall time.
-	WallMS     float64    `json:"wall_ms"`
-	Params     RunParams  `json:"params"`
-	Thresholds Thresholds `json:"thresholds"`
+	WallMS float64   `json:"wall_ms"`
+	Params RunParams `json:"params"`
+	// ThroughputPerSec is cases per second over the batched run.
+	ThroughputPerSec float64 `json:"throughput_per_s"`
+	// LatencySample is query latency on cases run singly (nil: none ran);
+	// max_p95_ms is judged on it when present.
+	LatencySample *LatencySample `json:"latency_sample,omitempty"`
+	Thresholds    Thresholds     `json:"thresholds"`
 	// Passed is true when no threshold and no case check failed.
 	Passed bool `json:"passed"`
 	// Reasons say why the run failed (empty when it passed).
@@ -407,8 +428,12 @@ func Judge(r *Report, th Thresholds) {
 		reasons = append(reasons, fmt.Sprintf("keyword coverage %.3f is below the minimum %.3f (missing keywords: %s)",
 			*s.KeywordCoverage, *th.MinKeywordCoverage, idList(r.Cases, func(c CaseResult) bool { return len(c.MissingKeywords) > 0 })))
 	}
-	if th.MaxP95MS != nil && s.Latency.Cases > 0 && s.Latency.P95MS > *th.MaxP95MS {
-		reasons = append(reasons, fmt.Sprintf("p95 latency %.1f ms is above the maximum %.1f ms", s.Latency.P95MS, *th.MaxP95MS))
+	p95, p95Cases, of := s.Latency.P95MS, s.Latency.Cases, "the batched run"
+	if ls := r.LatencySample; ls != nil && ls.Cases > 0 {
+		p95, p95Cases, of = ls.P95MS, ls.Cases, fmt.Sprintf("%d %s run singly", ls.Cases, plural(ls.Cases, "case", "cases"))
+	}
+	if th.MaxP95MS != nil && p95Cases > 0 && p95 > *th.MaxP95MS {
+		reasons = append(reasons, fmt.Sprintf("p95 latency %.1f ms (%s) is above the maximum %.1f ms", p95, of, *th.MaxP95MS))
 	}
 	r.Thresholds = th
 	r.Reasons = reasons

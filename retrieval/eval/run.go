@@ -19,6 +19,9 @@ const (
 	// DefaultEmbedConcurrency bounds the embed calls in flight: 16 batches
 	// of 96 cover 1,536 questions in one round trip.
 	DefaultEmbedConcurrency = 16
+	// DefaultLatencySample is how many cases are re-run singly to measure
+	// query latency (a batched run cannot time one question).
+	DefaultLatencySample = 10
 	// DefaultBatchSize is the most questions per embed call (Cohere's limit).
 	DefaultBatchSize = 96
 )
@@ -33,6 +36,12 @@ type Options struct {
 	// EmbedConcurrency bounds the embed calls in flight (default
 	// DefaultEmbedConcurrency). The embedder's own retries honour 429s.
 	EmbedConcurrency int
+	// LatencySample is how many cases are re-run one at a time, each
+	// through Pipeline.Retrieve, after the batched run to measure query
+	// latency (0: DefaultLatencySample; negative: none). Cases with
+	// max_latency_ms are always in the sample; p95 and max_p95_ms use it.
+	// With no sample, both are judged on the batched run's shared times.
+	LatencySample int
 	// BatchSize is the most questions per Embedder.Embed call (default
 	// DefaultBatchSize).
 	BatchSize int
@@ -198,6 +207,11 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		}()
 	}
 	wg.Wait()
+	batchWall := time.Since(start)
+	if n := len(set.Cases); n > 0 && batchWall > 0 {
+		rep.ThroughputPerSec = float64(n) / batchWall.Seconds()
+	}
+	rep.LatencySample = r.sampleLatency(ctx, set, opts.LatencySample)
 
 	rep.Params.EmbedCalls = r.embedCalls
 	rep.Cases = r.results
@@ -319,6 +333,68 @@ func (r *runner) search(ctx context.Context, sem chan struct{}, i int, c Case, q
 	cr.Index = i
 	cr.Latency.EmbedCallMS = ms(call)
 	r.finish(i, cr)
+}
+
+// sampleLatency re-runs a sample of the cases that ran in the batched run,
+// one at a time through Pipeline.Retrieve (embedding included), replaces
+// their results with the single runs' (identical but for latency), and
+// summarises the sample's latency. nil when no case was sampled.
+func (r *runner) sampleLatency(ctx context.Context, set Set, n int) *LatencySample {
+	if n < 0 {
+		return nil
+	}
+	if n == 0 {
+		n = DefaultLatencySample
+	}
+	var ran, must []int
+	for i, c := range set.Cases {
+		if !r.needsBackend[i] || r.errs[i] != nil {
+			continue
+		}
+		if c.Expect.MaxLatencyMS > 0 {
+			must = append(must, i)
+		} else {
+			ran = append(ran, i)
+		}
+	}
+	pick := must
+	if k := n - len(must); k > 0 && len(ran) > 0 {
+		k = min(k, len(ran))
+		for j := 0; j < k; j++ { // evenly spaced over the set
+			pick = append(pick, ran[j*len(ran)/k])
+		}
+	}
+	if len(pick) == 0 || ctx.Err() != nil {
+		return nil
+	}
+	sample := &LatencySample{Method: SampleMethod, IDs: []string{}}
+	var lat []float64
+	for _, i := range pick {
+		q := r.results[i].Query
+		cctx, cancel := r.callCtx(ctx)
+		res, err := r.p.Retrieve(cctx, q)
+		cancel()
+		if err != nil {
+			continue
+		}
+		cr := Evaluate(set.Cases[i], q, res)
+		cr.Index = i
+		cr.Latency.EmbedCallMS = cr.Latency.EmbedMS
+		r.mu.Lock()
+		r.results[i] = cr
+		r.mu.Unlock()
+		lat = append(lat, cr.Latency.TotalMS)
+		sample.IDs = append(sample.IDs, cr.ID)
+	}
+	if len(lat) == 0 {
+		return nil
+	}
+	sample.Cases = len(lat)
+	sample.P50MS, sample.P95MS = Percentile(lat, 50), Percentile(lat, 95)
+	for _, v := range lat {
+		sample.MaxMS = max(sample.MaxMS, v)
+	}
+	return sample
 }
 
 // searchBatch searches the embedded cases idx (queries qs, vectors vecs)

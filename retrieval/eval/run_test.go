@@ -185,7 +185,7 @@ func TestRunBatchesAndConcurrency(t *testing.T) {
 	calls, lastDone, lastTotal := 0, 0, 0
 	start := time.Now()
 	rep := run(t, w, Set{Cases: cases}, Options{
-		Concurrency: 16,
+		Concurrency: 16, LatencySample: -1,
 		// Not synchronised on purpose: -race proves the callbacks never overlap.
 		OnCase:   func(c CaseResult) { order = append(order, c.ID) },
 		Progress: func(done, total int) { calls++; lastDone, lastTotal = done, total },
@@ -624,5 +624,41 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 		if !reflect.DeepEqual(got, one) {
 			t.Errorf("%s: batched\n%+v\none by one\n%+v", c.ID, got, one)
 		}
+	}
+}
+
+// A batched run cannot time one question: a sample of cases re-runs singly
+// (cases with max_latency_ms always among them) and max_p95_ms is judged
+// on that sample.
+func TestLatencySample(t *testing.T) {
+	w := newWorld()
+	w.delay = 5 * time.Millisecond
+	var cases []Case
+	for i := 0; i < 20; i++ {
+		q := fmt.Sprintf("question %d", i)
+		w.add(q, chunk(fmt.Sprintf("c%d", i), qosDoc, "S", "text", 0.5))
+		cases = append(cases, Case{ID: fmt.Sprintf("q%02d", i), Question: q, Expect: Expect{DocPaths: []string{qosDoc}}})
+	}
+	cases[7].Expect.MaxLatencyMS = 1
+	rep := run(t, w, Set{Cases: cases, Thresholds: Thresholds{MaxP95MS: f64(2)}}, Options{LatencySample: 4})
+	ls := rep.LatencySample
+	if ls == nil || ls.Cases != 4 || ls.IDs[0] != "q07" || ls.P95MS < 5 || ls.Method != SampleMethod {
+		t.Fatalf("sample %+v", ls)
+	}
+	// One batched embedding, then one per sampled case.
+	if got := w.embedCalls(); len(got) != 5 || got[0] != 20 {
+		t.Errorf("embed calls %v, want one batch of 20 then 4 singles", got)
+	}
+	if c := rep.Cases[7]; c.Status != StatusFail || c.Latency.EmbedMS != c.Latency.EmbedCallMS {
+		t.Errorf("q07 judged on its single run: %+v", c)
+	}
+	if !strings.Contains(strings.Join(rep.Reasons, "\n"), "(4 cases run singly) is above the maximum 2.0 ms") {
+		t.Errorf("reasons %v", rep.Reasons)
+	}
+	if rep.ThroughputPerSec <= 0 {
+		t.Errorf("throughput %v", rep.ThroughputPerSec)
+	}
+	if rep = run(t, w, Set{Cases: cases}, Options{LatencySample: -1}); rep.LatencySample != nil {
+		t.Errorf("a negative sample still sampled: %+v", rep.LatencySample)
 	}
 }

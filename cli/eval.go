@@ -50,9 +50,10 @@ With no FILE, the demo textbook's golden set (embedded) runs on the demo.
 
 Questions are embedded in batches of 96 (16 calls in flight), each batch
 searched in one call (Qdrant QueryBatch), --concurrency batches in flight.
-A batched run cannot time one question: after it, --latency-sample cases
-(default 10, plus every case with max_latency_ms) run one at a time, and
-the latency p50/p95 and max_p95_ms use that sample. Throughput is the
+A batched run cannot time one question: --latency-sample cases (default
+10, plus every case with max_latency_ms) also run singly beside it, each
+its own embed call and search, and the latency p50/p95 and max_p95_ms use
+that sample. Throughput is the
 batched run's cases per second.
 
 The gate is strict by default: with no thresholds, any missed case fails

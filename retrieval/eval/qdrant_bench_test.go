@@ -54,7 +54,7 @@ func qdrantWorld(b *testing.B, n int) (*retrieval.Pipeline, eval.Set, *qdranttes
 
 func benchEvalQdrant(b *testing.B, n int) {
 	p, set, srv, co := qdrantWorld(b, n)
-	var rpcs, embeds int
+	var batchRPCs, singleRPCs, embeds int
 	var wall time.Duration
 	for b.Loop() {
 		srv.ResetCalls()
@@ -65,16 +65,18 @@ func benchEvalQdrant(b *testing.B, n int) {
 		if err != nil || rep.Summary.Errors > 0 {
 			b.Fatalf("run: %v %v", err, rep.Reasons)
 		}
-		rpcs = 0
-		for _, m := range srv.Calls() {
-			if strings.HasSuffix(m, "/Query") || strings.HasSuffix(m, "/QueryBatch") {
-				rpcs++
-			}
-		}
+		calls := strings.Join(srv.Calls(), " ") + " "
+		batchRPCs = strings.Count(calls, "/QueryBatch ")
+		singleRPCs = strings.Count(calls, "/Query ") // the latency sample's own searches
 		embeds = co.Requests() - before
+		if ls := rep.LatencySample; ls != nil {
+			b.ReportMetric(ls.P95MS, "sample-p95-ms")
+		}
 	}
 	b.ReportMetric(float64(wall.Milliseconds())/float64(b.N), "ms/run")
-	b.ReportMetric(float64(rpcs), "search-rpcs")
+	b.ReportMetric(float64(batchRPCs), "batch-rpcs")
+	b.ReportMetric(float64(singleRPCs), "sample-rpcs")
+	// embed-calls includes one call per sampled case.
 	b.ReportMetric(float64(embeds), "embed-calls")
 }
 

@@ -199,7 +199,7 @@ type Summary struct {
 }
 
 // SampleMethod describes how LatencySample was measured.
-const SampleMethod = "single queries, one at a time after the batched run, each embedding its question and searching alone"
+const SampleMethod = "single queries run beside the batched run, each embedding its question in its own call and searching alone"
 
 // LatencySample is query latency measured on cases re-run singly: a
 // batched run shares each embed and search call among many questions, so

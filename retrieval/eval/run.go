@@ -161,6 +161,16 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		}
 	}
 
+	// The latency sample runs beside the batched run: each sampled case
+	// alone through Pipeline.Retrieve (its own embed call and search).
+	sampleIdx := make([]int, len(toEmbed))
+	queries := make(map[int]retrieval.Query, len(toEmbed))
+	for j, pe := range toEmbed {
+		sampleIdx[j] = pe.i
+		queries[pe.i] = pe.q
+	}
+	sampled := r.startSample(ctx, pickSample(set, sampleIdx, opts.LatencySample), queries)
+
 	for b := 0; b < len(toEmbed); b += batchSize {
 		batch := toEmbed[b:min(b+batchSize, len(toEmbed))]
 		wg.Add(1)
@@ -211,7 +221,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	if n := len(set.Cases); n > 0 && batchWall > 0 {
 		rep.ThroughputPerSec = float64(n) / batchWall.Seconds()
 	}
-	rep.LatencySample = r.sampleLatency(ctx, set, opts.LatencySample)
+	rep.LatencySample = r.applySample(set, <-sampled)
 
 	rep.Params.EmbedCalls = r.embedCalls
 	rep.Cases = r.results
@@ -335,54 +345,83 @@ func (r *runner) search(ctx context.Context, sem chan struct{}, i int, c Case, q
 	r.finish(i, cr)
 }
 
-// sampleLatency re-runs a sample of the cases that ran in the batched run,
-// one at a time through Pipeline.Retrieve (embedding included), replaces
-// their results with the single runs' (identical but for latency), and
-// summarises the sample's latency. nil when no case was sampled.
-func (r *runner) sampleLatency(ctx context.Context, set Set, n int) *LatencySample {
+// pickSample chooses the latency sample among the cases idx that go to the
+// backend: every case with max_latency_ms, plus n others evenly spaced (0:
+// DefaultLatencySample; negative: no sample at all).
+func pickSample(set Set, idx []int, n int) []int {
 	if n < 0 {
 		return nil
 	}
 	if n == 0 {
 		n = DefaultLatencySample
 	}
-	var ran, must []int
-	for i, c := range set.Cases {
-		if !r.needsBackend[i] || r.errs[i] != nil {
-			continue
-		}
-		if c.Expect.MaxLatencyMS > 0 {
-			must = append(must, i)
+	var rest, pick []int
+	for _, i := range idx {
+		if set.Cases[i].Expect.MaxLatencyMS > 0 {
+			pick = append(pick, i)
 		} else {
-			ran = append(ran, i)
+			rest = append(rest, i)
 		}
 	}
-	pick := must
-	if k := n - len(must); k > 0 && len(ran) > 0 {
-		k = min(k, len(ran))
-		for j := 0; j < k; j++ { // evenly spaced over the set
-			pick = append(pick, ran[j*len(ran)/k])
+	if k := min(n-len(pick), len(rest)); k > 0 {
+		for j := 0; j < k; j++ {
+			pick = append(pick, rest[j*len(rest)/k])
 		}
 	}
-	if len(pick) == 0 || ctx.Err() != nil {
-		return nil
+	return pick
+}
+
+// sampleRun is one sampled case's single run.
+type sampleRun struct {
+	i   int
+	res retrieval.Result
+	err error
+}
+
+// startSample runs the cases pick (queries[i] each) one query each, concurrently with each
+// other (at most DefaultEmbedConcurrency at once) and with the batched run,
+// and delivers their runs on the returned channel.
+func (r *runner) startSample(ctx context.Context, pick []int, queries map[int]retrieval.Query) <-chan []sampleRun {
+	out := make(chan []sampleRun, 1)
+	runs := make([]sampleRun, len(pick))
+	sem := make(chan struct{}, DefaultEmbedConcurrency)
+	var wg sync.WaitGroup
+	for j, i := range pick {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			cctx, cancel := r.callCtx(ctx)
+			res, err := r.p.Retrieve(cctx, queries[i])
+			cancel()
+			runs[j] = sampleRun{i: i, res: res, err: err}
+		}()
 	}
+	go func() {
+		wg.Wait()
+		out <- runs
+	}()
+	return out
+}
+
+// applySample replaces the results of the sampled cases that ran in both
+// the batch and alone with the single runs' (identical but for latency)
+// and summarises their latency; nil when no case was sampled.
+func (r *runner) applySample(set Set, runs []sampleRun) *LatencySample {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	sample := &LatencySample{Method: SampleMethod, IDs: []string{}}
 	var lat []float64
-	for _, i := range pick {
-		q := r.results[i].Query
-		cctx, cancel := r.callCtx(ctx)
-		res, err := r.p.Retrieve(cctx, q)
-		cancel()
-		if err != nil {
+	for _, sr := range runs {
+		if sr.err != nil || r.errs[sr.i] != nil {
 			continue
 		}
-		cr := Evaluate(set.Cases[i], q, res)
-		cr.Index = i
+		q := r.results[sr.i].Query
+		cr := Evaluate(set.Cases[sr.i], q, sr.res)
+		cr.Index = sr.i
 		cr.Latency.EmbedCallMS = cr.Latency.EmbedMS
-		r.mu.Lock()
-		r.results[i] = cr
-		r.mu.Unlock()
+		r.results[sr.i] = cr
 		lat = append(lat, cr.Latency.TotalMS)
 		sample.IDs = append(sample.IDs, cr.ID)
 	}

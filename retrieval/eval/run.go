@@ -42,8 +42,8 @@ type Options struct {
 	// max_latency_ms are always in the sample; p95 and max_p95_ms use it.
 	// With no sample, both are judged on the batched run's shared times.
 	LatencySample int
-	// BatchSize is the most questions per Embedder.Embed call (default
-	// DefaultBatchSize).
+	// BatchSize is the most questions per Embedder.Embed call (default:
+	// the embedder's MaxBatch, else DefaultBatchSize).
 	BatchSize int
 	// TopK is the default top_k, over the set's (0: the set's, else
 	// DefaultTopK). A case's own top_k wins over both.
@@ -65,6 +65,21 @@ type Options struct {
 	OnCase func(CaseResult)
 }
 
+// MaxBatcher is implemented by embedders with a per-call limit on texts
+// (Cohere 96); a run's embed batches are that size unless
+// Options.BatchSize says otherwise. Embedders without it get
+// DefaultBatchSize.
+type MaxBatcher interface {
+	MaxBatch() int
+}
+
+func embedderOf(p *retrieval.Pipeline) retrieval.Embedder {
+	if p == nil {
+		return nil
+	}
+	return p.Embedder
+}
+
 // ErrNoEmbedder is returned when a set has normal-mode cases and the
 // pipeline has no Embedder or Store.
 var ErrNoEmbedder = errors.New("the pipeline has no embedder or store")
@@ -84,6 +99,9 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		conc = DefaultConcurrency
 	}
 	batchSize := opts.BatchSize
+	if mb, ok := embedderOf(p).(MaxBatcher); ok && batchSize <= 0 {
+		batchSize = mb.MaxBatch()
+	}
 	if batchSize <= 0 {
 		batchSize = DefaultBatchSize
 	}

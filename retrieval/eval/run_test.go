@@ -665,3 +665,29 @@ func TestLatencySample(t *testing.T) {
 		t.Errorf("a negative sample still sampled: %+v", rep.LatencySample)
 	}
 }
+
+type smallBatchEmbedder struct{ fakeEmbedder }
+
+func (smallBatchEmbedder) MaxBatch() int { return 7 }
+
+// An embedder's own batch limit (MaxBatcher) sets the embed batch size.
+func TestRunHonoursMaxBatch(t *testing.T) {
+	w := newWorld()
+	var cases []Case
+	for i := 0; i < 20; i++ {
+		q := fmt.Sprintf("question %d", i)
+		w.add(q, chunk(fmt.Sprintf("c%d", i), qosDoc, "S", "text", 0.5))
+		cases = append(cases, Case{ID: fmt.Sprintf("q%02d", i), Question: q, Expect: Expect{DocPaths: []string{qosDoc}}})
+	}
+	p := w.pipeline()
+	p.Embedder = smallBatchEmbedder{p.Embedder.(fakeEmbedder)}
+	rep, err := Run(context.Background(), p, Set{Cases: cases}, Options{LatencySample: -1})
+	if err != nil || !rep.Passed {
+		t.Fatalf("%v %v", err, rep.Reasons)
+	}
+	got := w.embedCalls()
+	sort.Ints(got)
+	if !reflect.DeepEqual(got, []int{6, 7, 7}) || rep.Params.BatchSize != 7 {
+		t.Errorf("embed batches %v (batch size %d), want 7+7+6", got, rep.Params.BatchSize)
+	}
+}

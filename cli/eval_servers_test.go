@@ -60,6 +60,7 @@ cases:
 				LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
 			}
 			before := co.Requests()
+			qs.ResetCalls()
 			start := time.Now()
 			code := app.Run(context.Background(), []string{"eval", "--json", set})
 			wall := time.Since(start)
@@ -71,15 +72,21 @@ cases:
 				t.Fatal(err)
 			}
 			t.Logf("%s: wall %v, hit@k %.2f, MRR %.2f, p95 %.0f ms, %d embed requests", coll, wall, rep.Summary.HitAtK, rep.Summary.MRR, rep.Summary.Latency.P95MS, co.Requests()-before)
-			if rep.Backend.Backend != "qdrant" || rep.Params.EmbedCalls != 1 || co.Requests()-before != 1 {
-				t.Errorf("backend %+v, %d embed calls, %d requests", rep.Backend, rep.Params.EmbedCalls, co.Requests()-before)
+			// One batched embed call, then one per case of the latency sample
+			// (7 normal cases, all sampled at the default 10).
+			if rep.Backend.Backend != "qdrant" || rep.Params.EmbedCalls != 1 || rep.LatencySample == nil ||
+				rep.LatencySample.Cases != 7 || co.Requests()-before != 1+rep.LatencySample.Cases {
+				t.Errorf("backend %+v, %d embed calls, %d requests, sample %+v", rep.Backend, rep.Params.EmbedCalls, co.Requests()-before, rep.LatencySample)
 			}
 			for _, c := range rep.Cases {
 				if c.Kind == eval.KindRanking && c.Latency.SearchMS < 50 {
 					t.Errorf("%s: search %.1f ms does not show the simulated latency", c.ID, c.Latency.SearchMS)
 				}
 			}
-			// 7 searches of 50+ ms, 8 at a time, after one 300 ms embed call.
+			// The 7 searches are one QueryBatch (the sample's own singles aside).
+			if calls := strings.Join(qs.Calls(), " ") + " "; strings.Count(calls, "/QueryBatch ") != 1 || strings.Count(calls, "/Query ") != 7 {
+				t.Errorf("search RPCs: %v", qs.Calls())
+			}
 			if wall > 3*time.Second {
 				t.Errorf("wall %v: the eval did not batch and parallelise", wall)
 			}

@@ -117,11 +117,8 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error
 	}
 	ctx, cancel := a.withTimeout(ctx)
 	defer cancel()
-	if q.Mode == retrieval.ModeNormal {
-		if err := be.Check(ctx); err != nil {
-			return err
-		}
-	}
+	// evalgate: the pipeline checks the collection (exists, vector size)
+	// concurrently with the question's embedding; no separate check first.
 	res, err := be.Pipeline.Retrieve(ctx, q)
 	if err != nil {
 		return err

@@ -56,8 +56,15 @@ func (p *Pipeline) retrieve(ctx context.Context, q Query, vec []float32, embedTo
 		return res, nil
 	}
 	if vec == nil {
+		// The store's check (collection exists, vector size) runs beside
+		// the embedding, not before it: one round trip, not two. A failed
+		// check wins over the embedding's outcome and no search is sent.
+		checked := p.startCheck(ctx)
 		t0 := time.Now()
 		vecs, err := p.Embedder.Embed(ctx, []string{q.Question})
+		if cerr := <-checked; cerr != nil {
+			return Result{}, cerr
+		}
 		if err != nil {
 			return Result{}, fmt.Errorf("embed question: %w", err)
 		}
@@ -74,6 +81,29 @@ func (p *Pipeline) retrieve(ctx context.Context, q Query, vec []float32, embedTo
 	}
 	res.Timings.Total = time.Since(start)
 	return res, nil
+}
+
+// VectorSizeChecker is implemented by stores that can verify that their
+// collection exists and holds vectors of dim dimensions (the Qdrant store).
+// The pipeline runs the check concurrently with a query's embedding; the
+// store should cache a successful check so later queries cost nothing.
+type VectorSizeChecker interface {
+	CheckVectorSize(ctx context.Context, dim int) error
+}
+
+// startCheck runs the store's VectorSizeChecker, if any, in the background
+// and returns a channel that yields its error (nil at once when there is
+// nothing to check).
+func (p *Pipeline) startCheck(ctx context.Context) <-chan error {
+	out := make(chan error, 1)
+	c, ok := p.Store.(VectorSizeChecker)
+	d := p.Embedder.Dim()
+	if !ok || d <= 0 {
+		out <- nil
+		return out
+	}
+	go func() { out <- c.CheckVectorSize(ctx, d) }()
+	return out
 }
 
 // Normalize validates q and applies defaults: the mode defaults to normal,

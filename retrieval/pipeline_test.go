@@ -3,11 +3,13 @@ package retrieval
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // failingEmbedder and failingStore fail the test when called.
@@ -395,5 +397,73 @@ func TestTimingsAndVector(t *testing.T) {
 	}
 	if _, err := p.RetrieveVector(context.Background(), Query{Question: "q", TopK: 5}, []float32{1, 0, 0}, 0); err == nil {
 		t.Fatal("want error for a vector of the wrong size")
+	}
+}
+
+// barrierEmbedder embeds only once the store's check has started.
+type barrierEmbedder struct {
+	fakeEmbedder
+	checkStarted, embedStarted chan struct{}
+}
+
+func (b *barrierEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	close(b.embedStarted)
+	select {
+	case <-b.checkStarted:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("the check never started while embedding: %w", ctx.Err())
+	}
+	return b.fakeEmbedder.Embed(ctx, texts)
+}
+
+// checkingStore's check waits for the embedding to start, then fails with
+// err (nil: passes).
+type checkingStore struct {
+	fakeStore
+	emb      *barrierEmbedder
+	checkErr error
+	dim      int
+	searched bool
+}
+
+func (c *checkingStore) CheckVectorSize(ctx context.Context, dim int) error {
+	c.dim = dim
+	close(c.emb.checkStarted)
+	select {
+	case <-c.emb.embedStarted:
+	case <-ctx.Done():
+		return fmt.Errorf("the embedding never started while checking: %w", ctx.Err())
+	}
+	return c.checkErr
+}
+
+func (c *checkingStore) Search(ctx context.Context, req SearchRequest) ([]ScoredChunk, error) {
+	c.searched = true
+	return c.fakeStore.Search(ctx, req)
+}
+
+// The collection check runs beside the first embedding (each waits for
+// the other to start, so run one after the other they would time out),
+// and a failed check wins: no search is sent.
+func TestCollectionCheckConcurrentWithEmbedding(t *testing.T) {
+	for _, checkErr := range []error{nil, fmt.Errorf("collection gone: %w", ErrNotFound)} {
+		emb := &barrierEmbedder{checkStarted: make(chan struct{}), embedStarted: make(chan struct{})}
+		st := &checkingStore{fakeStore: fakeStore{hits: []ScoredChunk{sc("a", 0.9, "text")}}, emb: emb, checkErr: checkErr}
+		p := &Pipeline{Embedder: emb, Store: st, URLs: URLBuilder{DocsBase: "/docs/"}}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		res, err := p.Retrieve(ctx, Query{Question: "what is a node?", TopK: 3})
+		cancel()
+		if st.dim != 2 {
+			t.Errorf("checked dim %d, want the embedder's 2", st.dim)
+		}
+		if checkErr == nil {
+			if err != nil || len(res.Hits) != 1 || !st.searched {
+				t.Errorf("passing check: %v %+v", err, res.Hits)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrNotFound) || st.searched {
+			t.Errorf("failed check: err %v, searched %v", err, st.searched)
+		}
 	}
 }

@@ -425,6 +425,7 @@ var caseKeys = []string{
 	"id", "question", "category", "mode", "selected_text", "source_doc_path", "source_section",
 	"top_k", "filters", "expect", "expected_modules", "expected_chapters", "expected_chapter",
 	"expected_doc_paths", "expected_urls", "expected_keywords", "max_latency_ms", "no_answer",
+	"expected_refuse", "expected_answer_keywords",
 }
 
 func (d *decoder) kase(n *yaml.Node, field string) Case {
@@ -476,6 +477,10 @@ func (d *decoder) kase(n *yaml.Node, field string) Case {
 			c.Expect.MaxLatencyMS = d.latency(v, f)
 		case "no_answer":
 			c.Expect.NoAnswer = d.boolean(v, f)
+		case "expected_refuse", "refuse":
+			c.Expect.Refuse = d.boolean(v, f)
+		case "expected_answer_keywords", "answer_keywords", "expected_answer_contains":
+			c.Expect.AnswerKeywords = append(c.Expect.AnswerKeywords, d.strs(v, f)...)
 		default:
 			if !ignoredKey[k.Value] {
 				d.fail(k, f, "unknown field (known: %s)", strings.Join(caseKeys, ", "))
@@ -510,8 +515,8 @@ func (d *decoder) check(c *Case, n, expectNode *yaml.Node, field string) {
 		d.fail(en, field+".expect.no_answer", "a no-answer case cannot also expect modules, chapters, doc paths or URLs")
 		return
 	}
-	if !e.NoAnswer && !e.HasRelevance() && len(e.Keywords) == 0 {
-		d.fail(en, field+".expect", "give at least one expectation: modules, chapters, doc_paths, urls, keywords or no_answer")
+	if !e.NoAnswer && !e.HasRelevance() && len(e.Keywords) == 0 && len(e.AnswerChecks()) == 0 {
+		d.fail(en, field+".expect", "give at least one expectation: modules, chapters, doc_paths, urls, keywords, no_answer, or an answer-level refuse or answer_keywords")
 		return
 	}
 	if e.MaxScore != nil && !e.NoAnswer {
@@ -550,8 +555,12 @@ func (d *decoder) expect(n *yaml.Node, field string, e *Expect) {
 			e.NoAnswer = d.boolean(v, f)
 		case "max_score":
 			e.MaxScore = d.unit(v, f)
+		case "refuse":
+			e.Refuse = d.boolean(v, f)
+		case "answer_keywords":
+			e.AnswerKeywords = append(e.AnswerKeywords, d.strs(v, f)...)
 		default:
-			d.fail(k, f, "unknown field (known: modules, chapters, doc_paths, urls, keywords, max_latency_ms, no_answer, max_score)")
+			d.fail(k, f, "unknown field (known: modules, chapters, doc_paths, urls, keywords, max_latency_ms, no_answer, max_score, refuse, answer_keywords)")
 		}
 	}
 }

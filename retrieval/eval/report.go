@@ -31,6 +31,14 @@ const (
 	StatusError Status = "error"
 )
 
+// answerCheck is CaseResult.AnswerCheck for c.
+func answerCheck(c Case) string {
+	if checks := c.Expect.AnswerChecks(); len(checks) > 0 {
+		return "not run: " + strings.Join(checks, ", ")
+	}
+	return ""
+}
+
 // String returns the status's name.
 func (s Status) String() string { return string(s) }
 
@@ -135,6 +143,10 @@ type CaseResult struct {
 	// Hits are the kept hits in rank order, then the hits the threshold cut.
 	Hits  []HitResult `json:"hits"`
 	Error string      `json:"error,omitempty"`
+	// AnswerCheck is "not run: refuse, answer_keywords" when the case
+	// carries answer-level expectations: ragscope judges the retrieval
+	// context only and generates no answer to check them against.
+	AnswerCheck string `json:"answer_check,omitempty"`
 }
 
 // IsHit is the case's "hit" for baseline comparison: hit@k for ranking
@@ -180,6 +192,26 @@ type Summary struct {
 	// cases (nil: no hit).
 	MetadataCompleteness *float64       `json:"metadata_completeness"`
 	Latency              LatencySummary `json:"latency"`
+	// AnswerChecksNotRun counts the cases with answer-level expectations
+	// (refuse, answer keywords), which were not checked: only the retrieval
+	// context was.
+	AnswerChecksNotRun int `json:"answer_checks_not_run"`
+}
+
+// SampleMethod describes how LatencySample was measured.
+const SampleMethod = "single queries run beside the batched run, each embedding its question in its own call and searching alone"
+
+// LatencySample is query latency measured on cases re-run singly: a
+// batched run shares each embed and search call among many questions, so
+// its per-case times are not a question's latency.
+type LatencySample struct {
+	Method string  `json:"method"`
+	Cases  int     `json:"cases"`
+	P50MS  float64 `json:"p50_ms"`
+	P95MS  float64 `json:"p95_ms"`
+	MaxMS  float64 `json:"max_ms"`
+	// IDs are the sampled cases.
+	IDs []string `json:"ids"`
 }
 
 // CategorySummary is the summary of one category ("" for uncategorised).
@@ -215,13 +247,22 @@ type Report struct {
 	Backend   BackendInfo `json:"backend"`
 	StartedAt time.Time   `json:"started_at"`
 	// WallMS is the run's wall time.
-	WallMS     float64    `json:"wall_ms"`
-	Params     RunParams  `json:"params"`
-	Thresholds Thresholds `json:"thresholds"`
+	WallMS float64   `json:"wall_ms"`
+	Params RunParams `json:"params"`
+	// ThroughputPerSec is cases per second over the batched run.
+	ThroughputPerSec float64 `json:"throughput_per_s"`
+	// LatencySample is query latency on cases run singly (nil: none ran);
+	// max_p95_ms is judged on it when present.
+	LatencySample *LatencySample `json:"latency_sample,omitempty"`
+	Thresholds    Thresholds     `json:"thresholds"`
 	// Passed is true when no threshold and no case check failed.
 	Passed bool `json:"passed"`
 	// Reasons say why the run failed (empty when it passed).
-	Reasons     []string          `json:"reasons"`
+	Reasons []string `json:"reasons"`
+	// Verdict is one line naming the rule that decided the run: "all 20
+	// cases passed", "2 misses allowed by min_hit_at_k 0.80", "1 case
+	// missed and no thresholds are set: must-miss", …
+	Verdict     string            `json:"verdict"`
 	Summary     Summary           `json:"summary"`
 	Categories  []CategorySummary `json:"categories"`
 	Calibration Calibration       `json:"calibration"`
@@ -285,6 +326,9 @@ func Summarize(results []CaseResult) Summary {
 		if c.KeywordCoverage != nil {
 			kw = append(kw, *c.KeywordCoverage)
 		}
+		if c.AnswerCheck != "" {
+			s.AnswerChecksNotRun++
+		}
 		if c.Mode != retrieval.ModeSelectedText && c.Status != StatusError {
 			lat = append(lat, c.Latency.TotalMS)
 			emb = append(emb, c.Latency.EmbedMS)
@@ -332,15 +376,44 @@ func Categorize(results []CaseResult) []CategorySummary {
 	return out
 }
 
-// Judge applies th and the case checks to r: it sets r.Passed and
-// r.Reasons. Aggregate thresholds over ranking cases are skipped when the
-// run has none.
+// Judge applies th and the case checks to r: it sets r.Passed, r.Reasons
+// and r.Verdict. The gate is strict by default: a missed case fails the run
+// unless a threshold covering its kind of miss is set (min_hit_at_k or
+// min_mrr for a ranking miss, min_keyword_coverage for missing keywords),
+// and then the threshold decides. Aggregate thresholds over ranking cases
+// are skipped when the run has none.
 func Judge(r *Report, th Thresholds) {
 	var reasons []string
 	for _, c := range r.Cases {
 		if c.Status == StatusFail || c.Status == StatusError {
 			reasons = append(reasons, fmt.Sprintf("case %s: %s", c.ID, strings.Join(c.Reasons, "; ")))
 		}
+	}
+	// Misses: each is allowed by the threshold that covers it, or not.
+	allowed := map[string]int{}
+	var rules []string
+	var unallowed []CaseResult
+	for _, c := range r.Cases {
+		if c.Status != StatusMiss {
+			continue
+		}
+		rule := missRule(c, th)
+		if rule == "" {
+			unallowed = append(unallowed, c)
+			continue
+		}
+		if allowed[rule] == 0 {
+			rules = append(rules, rule)
+		}
+		allowed[rule]++
+	}
+	if n := len(unallowed); n > 0 {
+		ids := idList(unallowed, func(CaseResult) bool { return true })
+		what := "no thresholds are set"
+		if th != (Thresholds{}) {
+			what = "no threshold allows it (set min_hit_at_k or min_mrr for ranking misses, min_keyword_coverage for missing keywords)"
+		}
+		reasons = append(reasons, fmt.Sprintf("%d %s missed and %s: %s", n, plural(n, "case", "cases"), what, ids))
 	}
 	s := r.Summary
 	if th.MinHitAtK != nil && s.RankingCases > 0 && s.HitAtK < *th.MinHitAtK-1e-9 {
@@ -355,8 +428,12 @@ func Judge(r *Report, th Thresholds) {
 		reasons = append(reasons, fmt.Sprintf("keyword coverage %.3f is below the minimum %.3f (missing keywords: %s)",
 			*s.KeywordCoverage, *th.MinKeywordCoverage, idList(r.Cases, func(c CaseResult) bool { return len(c.MissingKeywords) > 0 })))
 	}
-	if th.MaxP95MS != nil && s.Latency.Cases > 0 && s.Latency.P95MS > *th.MaxP95MS {
-		reasons = append(reasons, fmt.Sprintf("p95 latency %.1f ms is above the maximum %.1f ms", s.Latency.P95MS, *th.MaxP95MS))
+	p95, p95Cases, of := s.Latency.P95MS, s.Latency.Cases, "the batched run"
+	if ls := r.LatencySample; ls != nil && ls.Cases > 0 {
+		p95, p95Cases, of = ls.P95MS, ls.Cases, fmt.Sprintf("%d %s run singly", ls.Cases, plural(ls.Cases, "case", "cases"))
+	}
+	if th.MaxP95MS != nil && p95Cases > 0 && p95 > *th.MaxP95MS {
+		reasons = append(reasons, fmt.Sprintf("p95 latency %.1f ms (%s) is above the maximum %.1f ms", p95, of, *th.MaxP95MS))
 	}
 	r.Thresholds = th
 	r.Reasons = reasons
@@ -364,6 +441,39 @@ func Judge(r *Report, th Thresholds) {
 		r.Reasons = []string{}
 	}
 	r.Passed = len(reasons) == 0
+	switch {
+	case !r.Passed:
+		r.Verdict = reasons[0]
+		if len(reasons) > 1 {
+			r.Verdict += fmt.Sprintf(" (and %d more %s)", len(reasons)-1, plural(len(reasons)-1, "reason", "reasons"))
+		}
+	case len(rules) > 0:
+		parts := make([]string, len(rules))
+		for i, rule := range rules {
+			parts[i] = fmt.Sprintf("%d %s allowed by %s", allowed[rule], plural(allowed[rule], "miss", "misses"), rule)
+		}
+		r.Verdict = strings.Join(parts, "; ")
+	default:
+		r.Verdict = fmt.Sprintf("all %d %s passed", len(r.Cases), plural(len(r.Cases), "case", "cases"))
+	}
+}
+
+// missRule names the threshold that allows the missed case c ("min_hit_at_k
+// 0.80"), or "" when none does.
+func missRule(c CaseResult, th Thresholds) string {
+	if c.Kind == KindRanking && !c.HitAtK {
+		switch {
+		case th.MinHitAtK != nil:
+			return fmt.Sprintf("min_hit_at_k %.2f", *th.MinHitAtK)
+		case th.MinMRR != nil:
+			return fmt.Sprintf("min_mrr %.2f", *th.MinMRR)
+		}
+		return ""
+	}
+	if len(c.MissingKeywords) > 0 && th.MinKeywordCoverage != nil {
+		return fmt.Sprintf("min_keyword_coverage %.2f", *th.MinKeywordCoverage)
+	}
+	return ""
 }
 
 // idList names the cases that match, at most 12.
@@ -395,4 +505,11 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -13,19 +13,37 @@ import (
 
 // Defaults of Options.
 const (
-	// DefaultConcurrency bounds the searches (and embed calls) in flight.
+	// DefaultConcurrency bounds the search batches (and embed calls) in
+	// flight.
 	DefaultConcurrency = 8
+	// DefaultEmbedConcurrency bounds the embed calls in flight: 16 batches
+	// of 96 cover 1,536 questions in one round trip.
+	DefaultEmbedConcurrency = 16
+	// DefaultLatencySample is how many cases are re-run singly to measure
+	// query latency (a batched run cannot time one question).
+	DefaultLatencySample = 10
 	// DefaultBatchSize is the most questions per embed call (Cohere's limit).
 	DefaultBatchSize = 96
 )
 
 // Options tune a run. The zero value is usable.
 type Options struct {
-	// Concurrency bounds the searches in flight, and separately the embed
-	// calls in flight (default DefaultConcurrency).
+	// Concurrency bounds the search batches in flight (each embed batch is
+	// searched as one Pipeline.RetrieveBatch: one QueryBatch on Qdrant, or
+	// retrieval.DefaultBatchConcurrency single searches at a time on a
+	// store without batches) (default DefaultConcurrency).
 	Concurrency int
-	// BatchSize is the most questions per Embedder.Embed call (default
-	// DefaultBatchSize).
+	// EmbedConcurrency bounds the embed calls in flight (default
+	// DefaultEmbedConcurrency). The embedder's own retries honour 429s.
+	EmbedConcurrency int
+	// LatencySample is how many cases are re-run one at a time, each
+	// through Pipeline.Retrieve, after the batched run to measure query
+	// latency (0: DefaultLatencySample; negative: none). Cases with
+	// max_latency_ms are always in the sample; p95 and max_p95_ms use it.
+	// With no sample, both are judged on the batched run's shared times.
+	LatencySample int
+	// BatchSize is the most questions per Embedder.Embed call (default:
+	// the embedder's MaxBatch, else DefaultBatchSize).
 	BatchSize int
 	// TopK is the default top_k, over the set's (0: the set's, else
 	// DefaultTopK). A case's own top_k wins over both.
@@ -47,6 +65,21 @@ type Options struct {
 	OnCase func(CaseResult)
 }
 
+// MaxBatcher is implemented by embedders with a per-call limit on texts
+// (Cohere 96); a run's embed batches are that size unless
+// Options.BatchSize says otherwise. Embedders without it get
+// DefaultBatchSize.
+type MaxBatcher interface {
+	MaxBatch() int
+}
+
+func embedderOf(p *retrieval.Pipeline) retrieval.Embedder {
+	if p == nil {
+		return nil
+	}
+	return p.Embedder
+}
+
 // ErrNoEmbedder is returned when a set has normal-mode cases and the
 // pipeline has no Embedder or Store.
 var ErrNoEmbedder = errors.New("the pipeline has no embedder or store")
@@ -66,6 +99,9 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		conc = DefaultConcurrency
 	}
 	batchSize := opts.BatchSize
+	if mb, ok := embedderOf(p).(MaxBatcher); ok && batchSize <= 0 {
+		batchSize = mb.MaxBatch()
+	}
 	if batchSize <= 0 {
 		batchSize = DefaultBatchSize
 	}
@@ -97,9 +133,14 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		}
 	}
 
-	r := &runner{p: p, opts: opts, total: len(set.Cases), results: make([]CaseResult, len(set.Cases))}
+	r := &runner{p: p, opts: opts, total: len(set.Cases), results: make([]CaseResult, len(set.Cases)),
+		errs: make([]error, len(set.Cases)), needsBackend: make([]bool, len(set.Cases))}
 	searchSem := make(chan struct{}, conc)
-	embedSem := make(chan struct{}, conc)
+	embedConc := opts.EmbedConcurrency
+	if embedConc <= 0 {
+		embedConc = DefaultEmbedConcurrency
+	}
+	embedSem := make(chan struct{}, embedConc)
 	var wg sync.WaitGroup
 
 	type pending struct {
@@ -119,7 +160,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		nq, _, _, err := retrieval.Normalize(q)
 		switch {
 		case err != nil:
-			r.finish(i, errorResult(i, c, q, err))
+			r.fail(i, c, q, err)
 		case nq.Mode == retrieval.ModeSelectedText:
 			wg.Add(1)
 			go func() {
@@ -127,14 +168,26 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 				r.search(ctx, searchSem, i, c, q, nil, 0, 0)
 			}()
 		case p == nil || p.Embedder == nil || p.Store == nil:
-			r.finish(i, errorResult(i, c, q, ErrNoEmbedder))
+			r.fail(i, c, q, ErrNoEmbedder)
 		default:
 			// Embed the normalised (possibly truncated) question: what the
 			// pipeline would embed itself.
 			q.Question = nq.Question
 			toEmbed = append(toEmbed, pending{i, q})
+			r.needsBackend[i] = true
+			r.backendCases++
 		}
 	}
+
+	// The latency sample runs beside the batched run: each sampled case
+	// alone through Pipeline.Retrieve (its own embed call and search).
+	sampleIdx := make([]int, len(toEmbed))
+	queries := make(map[int]retrieval.Query, len(toEmbed))
+	for j, pe := range toEmbed {
+		sampleIdx[j] = pe.i
+		queries[pe.i] = pe.q
+	}
+	sampled := r.startSample(ctx, pickSample(set, sampleIdx, opts.LatencySample), queries)
 
 	for b := 0; b < len(toEmbed); b += batchSize {
 		batch := toEmbed[b:min(b+batchSize, len(toEmbed))]
@@ -145,7 +198,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 			case embedSem <- struct{}{}:
 			case <-ctx.Done():
 				for _, pe := range batch {
-					r.finish(pe.i, errorResult(pe.i, set.Cases[pe.i], pe.q, fmt.Errorf("embed: %w", ctx.Err())))
+					r.fail(pe.i, set.Cases[pe.i], pe.q, fmt.Errorf("embed: %w", ctx.Err()))
 				}
 				return
 			}
@@ -165,21 +218,28 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 			}
 			if err != nil {
 				for _, pe := range batch {
-					r.finish(pe.i, errorResult(pe.i, set.Cases[pe.i], pe.q, fmt.Errorf("embed: %w", err)))
+					r.fail(pe.i, set.Cases[pe.i], pe.q, fmt.Errorf("embed: %w", err))
 				}
 				return
 			}
+			// The batch's questions are searched as one batch (one
+			// QueryBatch on Qdrant), under the search concurrency bound.
 			share := took / time.Duration(len(batch))
+			idx := make([]int, len(batch))
+			qs := make([]retrieval.Query, len(batch))
+			tooks := make([]time.Duration, len(batch))
 			for j, pe := range batch {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					r.search(ctx, searchSem, pe.i, set.Cases[pe.i], pe.q, vecs[j], share, took)
-				}()
+				idx[j], qs[j], tooks[j] = pe.i, pe.q, share
 			}
+			r.searchBatch(ctx, searchSem, set, idx, qs, vecs, tooks, took)
 		}()
 	}
 	wg.Wait()
+	batchWall := time.Since(start)
+	if n := len(set.Cases); n > 0 && batchWall > 0 {
+		rep.ThroughputPerSec = float64(n) / batchWall.Seconds()
+	}
+	rep.LatencySample = r.applySample(set, <-sampled)
 
 	rep.Params.EmbedCalls = r.embedCalls
 	rep.Cases = r.results
@@ -188,7 +248,67 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	rep.Calibration = Calibrate(CalibrationSamples(rep.Cases))
 	Judge(&rep, set.Thresholds.Merge(opts.Thresholds))
 	rep.WallMS = ms(time.Since(start))
-	return rep, ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return rep, err
+	}
+	if err := r.outage(); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
+
+// OutageError is Run's error when the backend failed every case that needed
+// it (embedder or store), so the run judged nothing about retrieval quality:
+// an outage or a refused key, not a regression. Err is the first case's
+// error (in set order), so errors.Is sees retrieval.ErrAuth,
+// retrieval.ErrUnavailable, retrieval.ErrNotFound or retrieval.ErrConfig
+// through it. The report is still complete, every such case an error.
+type OutageError struct {
+	// Cases is the number of cases the backend failed.
+	Cases int
+	Err   error
+}
+
+// Error returns the backend's message with how many cases it cost.
+func (e *OutageError) Error() string {
+	return fmt.Sprintf("the backend failed all %d %s that needed it, so nothing was judged: %v",
+		e.Cases, plural(e.Cases, "case", "cases"), e.Err)
+}
+
+// Unwrap returns the backend's error.
+func (e *OutageError) Unwrap() error { return e.Err }
+
+// outage returns an *OutageError when every case that went to the backend
+// errored, and either every error is a backend error or all say the same
+// thing; nil otherwise.
+func (r *runner) outage() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.backendCases == 0 {
+		return nil
+	}
+	var first error
+	same, backend := true, true
+	n := 0
+	for i, err := range r.errs {
+		if !r.needsBackend[i] {
+			continue
+		}
+		if err == nil {
+			return nil
+		}
+		n++
+		if first == nil {
+			first = err
+		} else if err.Error() != first.Error() {
+			same = false
+		}
+		backend = backend && retrieval.IsBackendError(err)
+	}
+	if n != r.backendCases || (!same && !backend) {
+		return nil
+	}
+	return &OutageError{Cases: n, Err: first}
 }
 
 // runner holds a run's shared state; mu guards everything below it.
@@ -201,6 +321,11 @@ type runner struct {
 	results    []CaseResult
 	done       int
 	embedCalls int
+	// errs[i] is case i's error (nil when it ran); needsBackend[i] marks
+	// the backendCases cases that embed and search.
+	errs         []error
+	needsBackend []bool
+	backendCases int
 }
 
 func (r *runner) callCtx(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -221,7 +346,7 @@ func (r *runner) search(ctx context.Context, sem chan struct{}, i int, c Case, q
 	select {
 	case sem <- struct{}{}:
 	case <-ctx.Done():
-		r.finish(i, errorResult(i, c, q, fmt.Errorf("search: %w", ctx.Err())))
+		r.fail(i, c, q, fmt.Errorf("search: %w", ctx.Err()))
 		return
 	}
 	cctx, cancel := r.callCtx(ctx)
@@ -229,13 +354,131 @@ func (r *runner) search(ctx context.Context, sem chan struct{}, i int, c Case, q
 	cancel()
 	<-sem
 	if err != nil {
-		r.finish(i, errorResult(i, c, q, err))
+		r.fail(i, c, q, err)
 		return
 	}
 	cr := Evaluate(c, q, res)
 	cr.Index = i
 	cr.Latency.EmbedCallMS = ms(call)
 	r.finish(i, cr)
+}
+
+// pickSample chooses the latency sample among the cases idx that go to the
+// backend: every case with max_latency_ms, plus n others evenly spaced (0:
+// DefaultLatencySample; negative: no sample at all).
+func pickSample(set Set, idx []int, n int) []int {
+	if n < 0 {
+		return nil
+	}
+	if n == 0 {
+		n = DefaultLatencySample
+	}
+	var rest, pick []int
+	for _, i := range idx {
+		if set.Cases[i].Expect.MaxLatencyMS > 0 {
+			pick = append(pick, i)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	if k := min(n-len(pick), len(rest)); k > 0 {
+		for j := 0; j < k; j++ {
+			pick = append(pick, rest[j*len(rest)/k])
+		}
+	}
+	return pick
+}
+
+// sampleRun is one sampled case's single run.
+type sampleRun struct {
+	i   int
+	res retrieval.Result
+	err error
+}
+
+// startSample runs the cases pick (queries[i] each) one query each, concurrently with each
+// other (at most DefaultEmbedConcurrency at once) and with the batched run,
+// and delivers their runs on the returned channel.
+func (r *runner) startSample(ctx context.Context, pick []int, queries map[int]retrieval.Query) <-chan []sampleRun {
+	out := make(chan []sampleRun, 1)
+	runs := make([]sampleRun, len(pick))
+	sem := make(chan struct{}, DefaultEmbedConcurrency)
+	var wg sync.WaitGroup
+	for j, i := range pick {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			cctx, cancel := r.callCtx(ctx)
+			res, err := r.p.Retrieve(cctx, queries[i])
+			cancel()
+			runs[j] = sampleRun{i: i, res: res, err: err}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		out <- runs
+	}()
+	return out
+}
+
+// applySample replaces the results of the sampled cases that ran in both
+// the batch and alone with the single runs' (identical but for latency)
+// and summarises their latency; nil when no case was sampled.
+func (r *runner) applySample(set Set, runs []sampleRun) *LatencySample {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	sample := &LatencySample{Method: SampleMethod, IDs: []string{}}
+	var lat []float64
+	for _, sr := range runs {
+		if sr.err != nil || r.errs[sr.i] != nil {
+			continue
+		}
+		q := r.results[sr.i].Query
+		cr := Evaluate(set.Cases[sr.i], q, sr.res)
+		cr.Index = sr.i
+		cr.Latency.EmbedCallMS = cr.Latency.EmbedMS
+		r.results[sr.i] = cr
+		lat = append(lat, cr.Latency.TotalMS)
+		sample.IDs = append(sample.IDs, cr.ID)
+	}
+	if len(lat) == 0 {
+		return nil
+	}
+	sample.Cases = len(lat)
+	sample.P50MS, sample.P95MS = Percentile(lat, 50), Percentile(lat, 95)
+	for _, v := range lat {
+		sample.MaxMS = max(sample.MaxMS, v)
+	}
+	return sample
+}
+
+// searchBatch searches the embedded cases idx (queries qs, vectors vecs)
+// in one RetrieveBatch under sem and records their results.
+func (r *runner) searchBatch(ctx context.Context, sem chan struct{}, set Set, idx []int, qs []retrieval.Query, vecs [][]float32, shares []time.Duration, call time.Duration) {
+	select {
+	case sem <- struct{}{}:
+	case <-ctx.Done():
+		for j, i := range idx {
+			r.fail(i, set.Cases[i], qs[j], fmt.Errorf("search: %w", ctx.Err()))
+		}
+		return
+	}
+	cctx, cancel := r.callCtx(ctx)
+	results, errs := r.p.RetrieveBatch(cctx, qs, vecs, shares)
+	cancel()
+	<-sem
+	for j, i := range idx {
+		if errs[j] != nil {
+			r.fail(i, set.Cases[i], qs[j], errs[j])
+			continue
+		}
+		cr := Evaluate(set.Cases[i], qs[j], results[j])
+		cr.Index = i
+		cr.Latency.EmbedCallMS = ms(call)
+		r.finish(i, cr)
+	}
 }
 
 // finish stores a result and calls the callbacks, one at a time.
@@ -252,11 +495,19 @@ func (r *runner) finish(i int, cr CaseResult) {
 	}
 }
 
+// fail records case i's error and its error result.
+func (r *runner) fail(i int, c Case, q retrieval.Query, err error) {
+	r.mu.Lock()
+	r.errs[i] = err
+	r.mu.Unlock()
+	r.finish(i, errorResult(i, c, q, err))
+}
+
 func errorResult(i int, c Case, q retrieval.Query, err error) CaseResult {
 	return CaseResult{
 		Index: i, ID: c.ID, Question: c.Question, Category: c.Category, Kind: KindOf(c), Mode: c.mode(),
 		Query: q, Status: StatusError, Reasons: []string{"error: " + err.Error()}, Hits: []HitResult{},
-		Error: err.Error(),
+		Error: err.Error(), AnswerCheck: answerCheck(c),
 	}
 }
 
@@ -265,7 +516,7 @@ func errorResult(i int, c Case, q retrieval.Query, err error) CaseResult {
 func Evaluate(c Case, q retrieval.Query, res retrieval.Result) CaseResult {
 	cr := CaseResult{
 		ID: c.ID, Question: c.Question, Category: c.Category, Kind: KindOf(c), Mode: c.mode(),
-		Query: q, Status: StatusPass, Reasons: []string{},
+		Query: q, Status: StatusPass, Reasons: []string{}, AnswerCheck: answerCheck(c),
 		Latency: Latency{
 			EmbedMS: ms(res.Timings.Embed), SearchMS: ms(res.Timings.Search),
 			PostMS: ms(res.Timings.Post), TotalMS: ms(res.Timings.Total),

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -184,7 +186,7 @@ func TestRunBatchesAndConcurrency(t *testing.T) {
 	calls, lastDone, lastTotal := 0, 0, 0
 	start := time.Now()
 	rep := run(t, w, Set{Cases: cases}, Options{
-		Concurrency: 16,
+		Concurrency: 16, LatencySample: -1,
 		// Not synchronised on purpose: -race proves the callbacks never overlap.
 		OnCase:   func(c CaseResult) { order = append(order, c.ID) },
 		Progress: func(done, total int) { calls++; lastDone, lastTotal = done, total },
@@ -196,14 +198,15 @@ func TestRunBatchesAndConcurrency(t *testing.T) {
 	if rep.Params.EmbedCalls != 3 {
 		t.Errorf("EmbedCalls = %d", rep.Params.EmbedCalls)
 	}
-	// 200 searches of 20 ms, 16 at a time: about 13 rounds = 260 ms,
-	// plus one 30 ms embed; serially it would be 4.1 s.
+	// Each embed batch is searched as one batch; this store has no batch
+	// call, so each batch runs its searches retrieval.DefaultBatchConcurrency
+	// at a time: 3 batches, at most 24 searches in flight.
 	t.Logf("200 cases: wall %v", wall)
 	w.mu.Lock()
 	peak := w.peak
 	w.mu.Unlock()
-	if peak < 2 || peak > 16 {
-		t.Errorf("%d searches ran at once, want concurrency bounded by 16 and above 1", peak)
+	if peak < 2 || peak > 3*retrieval.DefaultBatchConcurrency {
+		t.Errorf("%d searches ran at once, want concurrency bounded by 3 batches × %d and above 1", peak, retrieval.DefaultBatchConcurrency)
 	}
 	if calls != 200 || lastDone != 200 || lastTotal != 200 || len(order) != 200 {
 		t.Errorf("callbacks: %d progress, last %d/%d, %d cases", calls, lastDone, lastTotal, len(order))
@@ -245,8 +248,13 @@ func TestRunErrorsAreRecorded(t *testing.T) {
 		t.Errorf("passed=%v reasons=%v", rep.Passed, rep.Reasons)
 	}
 
+	// Every case failing the same way is an outage, not a regression.
 	w.embedErr = errors.New("rate limited")
-	rep = run(t, w, set.withCases(set.Cases[:2]), Options{})
+	rep, err := Run(context.Background(), w.pipeline(), set.withCases(set.Cases[:2]), Options{})
+	var oe *OutageError
+	if !errors.As(err, &oe) || oe.Cases != 2 {
+		t.Fatalf("same error everywhere: %v", err)
+	}
 	for _, c := range rep.Cases {
 		if c.Status != StatusError || !strings.Contains(c.Error, "embed: rate limited") {
 			t.Errorf("embed failure: %+v", c)
@@ -451,5 +459,235 @@ func TestLatencyWorseNeedsARealChange(t *testing.T) {
 		if m.Worse() != tt.worse {
 			t.Errorf("%v -> %v: worse = %v", tt.old, tt.new, m.Worse())
 		}
+	}
+}
+
+// With no thresholds every miss fails the run and the verdict names the
+// cases; a threshold that covers the miss lets it through and says so.
+func TestJudgeStrictByDefault(t *testing.T) {
+	w := newWorld()
+	w.add("q1", chunk("a", qosDoc, "S", "t", 0.5))
+	w.add("q2", chunk("b", nodeDoc, "S", "t", 0.5))
+	w.add("q3", chunk("c", simDoc, "S", "words here", 0.5))
+	cases := []Case{
+		{ID: "ok", Question: "q1", Expect: Expect{DocPaths: []string{qosDoc}}},
+		{ID: "must-miss", Question: "q2", Expect: Expect{Modules: []string{"no-such-module"}}},
+	}
+	rep := run(t, w, Set{Cases: cases}, Options{})
+	if rep.Passed || !strings.Contains(rep.Verdict, "1 case missed and no thresholds are set: must-miss") {
+		t.Fatalf("strict default: passed %v verdict %q reasons %v", rep.Passed, rep.Verdict, rep.Reasons)
+	}
+	// Every case misses: every one is named.
+	all := []Case{cases[1], {ID: "also-miss", Question: "q1", Expect: Expect{DocPaths: []string{simDoc}}}}
+	rep = run(t, w, Set{Cases: all}, Options{})
+	if rep.Passed || !strings.Contains(rep.Verdict, "2 cases missed and no thresholds are set: must-miss, also-miss") {
+		t.Errorf("every case misses: %v %q", rep.Passed, rep.Verdict)
+	}
+	// A threshold that allows the miss decides, and the verdict says so.
+	rep = run(t, w, Set{Cases: cases, Thresholds: Thresholds{MinHitAtK: f64(0.5)}}, Options{})
+	if !rep.Passed || rep.Verdict != "1 miss allowed by min_hit_at_k 0.50" {
+		t.Errorf("allowed miss: %v %q %v", rep.Passed, rep.Verdict, rep.Reasons)
+	}
+	// A threshold that does not cover the kind of miss does not open the gate.
+	rep = run(t, w, Set{Cases: cases, Thresholds: Thresholds{MaxP95MS: f64(1e6)}}, Options{})
+	if rep.Passed || !strings.Contains(rep.Verdict, "1 case missed and no threshold allows it") {
+		t.Errorf("uncovered miss: %v %q", rep.Passed, rep.Verdict)
+	}
+	// Missing keywords are allowed by min_keyword_coverage only.
+	kw := []Case{{ID: "kw", Question: "q3", Expect: Expect{Keywords: []string{"absent"}}}}
+	if rep = run(t, w, Set{Cases: kw, Thresholds: Thresholds{MinHitAtK: f64(0)}}, Options{}); rep.Passed {
+		t.Errorf("keyword miss allowed by min_hit_at_k: %q", rep.Verdict)
+	}
+	if rep = run(t, w, Set{Cases: kw, Thresholds: Thresholds{MinKeywordCoverage: f64(0)}}, Options{}); !rep.Passed || rep.Verdict != "1 miss allowed by min_keyword_coverage 0.00" {
+		t.Errorf("keyword miss with min_keyword_coverage: %v %q", rep.Passed, rep.Verdict)
+	}
+	// Unmeetable thresholds fail with the threshold as the deciding rule.
+	rep = run(t, w, Set{Cases: cases, Thresholds: Thresholds{MinHitAtK: f64(1.5)}}, Options{})
+	if rep.Passed || !strings.HasPrefix(rep.Verdict, "hit@k 0.500 is below the minimum 1.500") {
+		t.Errorf("unmeetable: %v %q", rep.Passed, rep.Verdict)
+	}
+	rep = run(t, w, Set{Cases: cases[:1]}, Options{})
+	if !rep.Passed || rep.Verdict != "all 1 case passed" {
+		t.Errorf("all pass: %v %q", rep.Passed, rep.Verdict)
+	}
+}
+
+// A backend that fails every case is an outage (the error says so and
+// keeps the backend's error for the exit code); one failing case among
+// passing ones is not.
+func TestRunOutageIsNotARegression(t *testing.T) {
+	w := newWorld()
+	w.add("a", chunk("a", qosDoc, "S", "t", 0.5))
+	w.add("b", chunk("b", qosDoc, "S", "t", 0.5))
+	set := Set{Cases: []Case{
+		{ID: "a", Question: "a", Expect: Expect{DocPaths: []string{qosDoc}}},
+		{ID: "b", Question: "b", Expect: Expect{DocPaths: []string{qosDoc}}},
+		{ID: "sel", Mode: retrieval.ModeSelectedText, Question: "what is this?", SelectedText: "a selection of text"},
+	}}
+	w.searchErr[0] = fmt.Errorf("qdrant: %w", retrieval.ErrAuth)
+	w.searchErr[1] = fmt.Errorf("qdrant: key refused: %w", retrieval.ErrAuth)
+	rep, err := Run(context.Background(), w.pipeline(), set, Options{})
+	var oe *OutageError
+	if !errors.As(err, &oe) || oe.Cases != 2 || !errors.Is(err, retrieval.ErrAuth) || !strings.Contains(err.Error(), "all 2 cases") {
+		t.Fatalf("outage: %v", err)
+	}
+	if len(rep.Cases) != 3 || rep.Cases[0].Status != StatusError {
+		t.Errorf("the report is still complete: %+v", rep.Cases)
+	}
+	// Different non-backend errors on every case are not an outage.
+	w.searchErr[0], w.searchErr[1] = errors.New("odd one"), errors.New("odd two")
+	if _, err := Run(context.Background(), w.pipeline(), set, Options{}); err != nil {
+		t.Errorf("case errors of their own: %v", err)
+	}
+	// A partial outage is judged: the run fails naming the errored case.
+	delete(w.searchErr, 0)
+	w.searchErr[1] = fmt.Errorf("filter rejected: %w", retrieval.ErrInvalidQuery)
+	rep, err = Run(context.Background(), w.pipeline(), set, Options{})
+	if err != nil || rep.Passed || rep.Cases[0].Status != StatusPass || rep.Cases[1].Status != StatusError {
+		t.Errorf("partial: %v passed %v %+v", err, rep.Passed, rep.Reasons)
+	}
+}
+
+// Sets written for other tools carry answer-level expectations: they load,
+// the retrieval checks run, and the answer checks are reported as not run.
+func TestAnswerLevelExpectationsLoadAndAreNotRun(t *testing.T) {
+	set, err := Parse([]byte(`cases:
+  - id: off-topic
+    mode: selected_text_only
+    question: What is the capital of France?
+    selected_text: ROS 2 nodes talk over topics.
+    expected_refuse: true
+  - id: answer-words
+    question: q1
+    expected_answer_keywords: [node]
+  - id: both
+    question: q1
+    expect: {doc_paths: [`+qosDoc+`], refuse: false, answer_keywords: [topic]}
+`), "other-tool.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !set.Cases[0].Expect.Refuse || len(set.Cases[1].Expect.AnswerKeywords) != 1 {
+		t.Fatalf("answer expectations not loaded: %+v", set.Cases)
+	}
+	w := newWorld()
+	w.add("q1", chunk("a", qosDoc, "S", "t", 0.5))
+	rep := run(t, w, set, Options{})
+	want := []string{"not run: refuse", "not run: answer_keywords", "not run: answer_keywords"}
+	for i, c := range rep.Cases {
+		if c.AnswerCheck != want[i] {
+			t.Errorf("%s: answer check %q, want %q", c.ID, c.AnswerCheck, want[i])
+		}
+	}
+	if !rep.Passed || rep.Summary.AnswerChecksNotRun != 3 || rep.Cases[2].Kind != KindRanking || !rep.Cases[2].HitAtK {
+		t.Errorf("passed %v %v summary %+v", rep.Passed, rep.Reasons, rep.Summary)
+	}
+	// Unknown fields stay errors.
+	for _, bad := range []string{
+		"cases:\n  - question: q\n    expected_refusal: true\n",
+		"cases:\n  - question: q\n    expect: {refuses: true}\n",
+	} {
+		if _, err := Parse([]byte(bad), "bad.yaml"); !errors.Is(err, ErrInvalidSet) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
+
+// Batched per-case results are identical to running each case on its own
+// through Pipeline.Retrieve (latency aside), over a set mixing top_k,
+// filters, modes and kinds.
+func TestBatchedEqualsOneByOne(t *testing.T) {
+	w := newWorld()
+	w.add("q1", chunk("a", qosDoc, "S", "alpha", 0.9), chunk("b", nodeDoc, "T", "beta", 0.6), chunk("c", simDoc, "U", "gamma", 0.3))
+	w.add("q2", chunk("d", simDoc, "S", "delta", 0.7), chunk("e", qosDoc, "T", "eps", 0.2))
+	w.add("q3", chunk("f", nodeDoc, "S", "zeta", 0.05))
+	set := Set{Cases: []Case{
+		{ID: "rank", Question: "q1", Expect: Expect{DocPaths: []string{nodeDoc}}},
+		{ID: "topk1", Question: "q1", TopK: 1, Expect: Expect{DocPaths: []string{nodeDoc}}},
+		{ID: "filtered", Question: "q2", Filters: retrieval.Filters{Modules: []string{"module-1-ros2"}}, Expect: Expect{DocPaths: []string{qosDoc}}},
+		{ID: "keywords", Question: "q2", Expect: Expect{Keywords: []string{"delta", "nope"}}},
+		{ID: "none", Question: "q3", Expect: Expect{NoAnswer: true, MaxScore: f64(0.1)}},
+		{ID: "sel", Mode: retrieval.ModeSelectedText, Question: "what?", SelectedText: "a selection"},
+	}}
+	th := 0.1
+	rep := run(t, w, set, Options{Threshold: &th, Thresholds: Thresholds{MinHitAtK: f64(0)}})
+	p := w.pipeline()
+	for i, c := range set.Cases {
+		q := rep.Cases[i].Query
+		res, err := p.Retrieve(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		one := Evaluate(c, q, res)
+		one.Index = i
+		got := rep.Cases[i]
+		got.Latency, one.Latency = Latency{}, Latency{}
+		if !reflect.DeepEqual(got, one) {
+			t.Errorf("%s: batched\n%+v\none by one\n%+v", c.ID, got, one)
+		}
+	}
+}
+
+// A batched run cannot time one question: a sample of cases re-runs singly
+// (cases with max_latency_ms always among them) and max_p95_ms is judged
+// on that sample.
+func TestLatencySample(t *testing.T) {
+	w := newWorld()
+	w.delay = 5 * time.Millisecond
+	var cases []Case
+	for i := 0; i < 20; i++ {
+		q := fmt.Sprintf("question %d", i)
+		w.add(q, chunk(fmt.Sprintf("c%d", i), qosDoc, "S", "text", 0.5))
+		cases = append(cases, Case{ID: fmt.Sprintf("q%02d", i), Question: q, Expect: Expect{DocPaths: []string{qosDoc}}})
+	}
+	cases[7].Expect.MaxLatencyMS = 1
+	rep := run(t, w, Set{Cases: cases, Thresholds: Thresholds{MaxP95MS: f64(2)}}, Options{LatencySample: 4})
+	ls := rep.LatencySample
+	if ls == nil || ls.Cases != 4 || ls.IDs[0] != "q07" || ls.P95MS < 5 || ls.Method != SampleMethod {
+		t.Fatalf("sample %+v", ls)
+	}
+	// One batched embedding, then one per sampled case.
+	got := w.embedCalls()
+	sort.Ints(got)
+	if !reflect.DeepEqual(got, []int{1, 1, 1, 1, 20}) {
+		t.Errorf("embed calls %v, want one batch of 20 and 4 singles", got)
+	}
+	if c := rep.Cases[7]; c.Status != StatusFail || c.Latency.EmbedMS != c.Latency.EmbedCallMS {
+		t.Errorf("q07 judged on its single run: %+v", c)
+	}
+	if !strings.Contains(strings.Join(rep.Reasons, "\n"), "(4 cases run singly) is above the maximum 2.0 ms") {
+		t.Errorf("reasons %v", rep.Reasons)
+	}
+	if rep.ThroughputPerSec <= 0 {
+		t.Errorf("throughput %v", rep.ThroughputPerSec)
+	}
+	if rep = run(t, w, Set{Cases: cases}, Options{LatencySample: -1}); rep.LatencySample != nil {
+		t.Errorf("a negative sample still sampled: %+v", rep.LatencySample)
+	}
+}
+
+type smallBatchEmbedder struct{ fakeEmbedder }
+
+func (smallBatchEmbedder) MaxBatch() int { return 7 }
+
+// An embedder's own batch limit (MaxBatcher) sets the embed batch size.
+func TestRunHonoursMaxBatch(t *testing.T) {
+	w := newWorld()
+	var cases []Case
+	for i := 0; i < 20; i++ {
+		q := fmt.Sprintf("question %d", i)
+		w.add(q, chunk(fmt.Sprintf("c%d", i), qosDoc, "S", "text", 0.5))
+		cases = append(cases, Case{ID: fmt.Sprintf("q%02d", i), Question: q, Expect: Expect{DocPaths: []string{qosDoc}}})
+	}
+	p := w.pipeline()
+	p.Embedder = smallBatchEmbedder{p.Embedder.(fakeEmbedder)}
+	rep, err := Run(context.Background(), p, Set{Cases: cases}, Options{LatencySample: -1})
+	if err != nil || !rep.Passed {
+		t.Fatalf("%v %v", err, rep.Reasons)
+	}
+	got := w.embedCalls()
+	sort.Ints(got)
+	if !reflect.DeepEqual(got, []int{6, 7, 7}) || rep.Params.BatchSize != 7 {
+		t.Errorf("embed batches %v (batch size %d), want 7+7+6", got, rep.Params.BatchSize)
 	}
 }

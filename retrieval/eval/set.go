@@ -110,6 +110,24 @@ type Expect struct {
 	// when MaxScore is nil, the run's threshold).
 	NoAnswer bool     `json:"no_answer,omitempty"`
 	MaxScore *float64 `json:"max_score,omitempty"`
+	// Refuse and AnswerKeywords are answer-level expectations (the chatbot
+	// should decline; its answer should contain these words) from sets
+	// written for other tools. ragscope generates no answer, so they are
+	// loaded and reported as "answer check: not run", never judged.
+	Refuse         bool     `json:"refuse,omitempty"`
+	AnswerKeywords []string `json:"answer_keywords,omitempty"`
+}
+
+// AnswerChecks names the answer-level expectations of e (nil: none).
+func (e Expect) AnswerChecks() []string {
+	var out []string
+	if e.Refuse {
+		out = append(out, "refuse")
+	}
+	if len(e.AnswerKeywords) > 0 {
+		out = append(out, "answer_keywords")
+	}
+	return out
 }
 
 // HasRelevance reports whether e can judge a hit relevant (it names a

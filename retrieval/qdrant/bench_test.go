@@ -88,3 +88,40 @@ func BenchmarkEndToEnd(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/query")
 }
+
+// BenchmarkFirstQuery runs a process's first question (the collection not
+// yet checked) through the pipeline with 300 ms of Cohere latency and 50 ms
+// on every Qdrant call: the collection check (Collections/Get) runs beside
+// the embedding, so the floor is 300 + 50 ms. floor-ratio is the time over
+// that floor (budget: ≤ 1.05).
+func BenchmarkFirstQuery(b *testing.B) {
+	const embedLatency, searchLatency = 300 * time.Millisecond, 50 * time.Millisecond
+	co := coheretest.NewServer("co-key")
+	b.Cleanup(co.Close)
+	co.SetLatency(embedLatency)
+	srv := startFake(b, qdranttest.Options{APIKey: testKey})
+	emb, err := cohere.New(cohere.Options{APIKey: "co-key", BaseURL: co.URL, CacheSize: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	q := retrieval.Query{Question: "How does Nav2 plan a path around obstacles?", TopK: 10}
+	var spent time.Duration
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		srv.SetLatency(0)
+		s := open(b, Options{URL: srv.URL(), APIKey: testKey, Collection: qdranttest.CollectionA})
+		srv.SetLatency(searchLatency)
+		p := &retrieval.Pipeline{Embedder: emb, Store: s}
+		b.StartTimer()
+		t0 := time.Now()
+		res, err := p.Retrieve(ctx, q)
+		spent += time.Since(t0)
+		if err != nil || len(res.Hits) == 0 {
+			b.Fatalf("retrieve: %v (%d hits)", err, len(res.Hits))
+		}
+	}
+	per := spent / time.Duration(b.N)
+	b.ReportMetric(float64(per.Milliseconds()), "ms/query")
+	b.ReportMetric(float64(per)/float64(embedLatency+searchLatency), "floor-ratio")
+}

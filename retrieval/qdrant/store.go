@@ -323,6 +323,59 @@ func (s *Store) CheckVectorSize(ctx context.Context, dim int) error {
 // Search runs a dense vector query with the filters as a must of keyword
 // matches, one per filter field.
 func (s *Store) Search(ctx context.Context, req retrieval.SearchRequest) ([]retrieval.ScoredChunk, error) {
+	q, err := s.queryPoints(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	var points []*qc.ScoredPoint
+	if err := s.call(ctx, "search", func(ctx context.Context) (err error) {
+		points, err = s.client.Query(ctx, q)
+		return err
+	}); err != nil {
+		return nil, s.withCollections(ctx, err)
+	}
+	return s.decode(points), nil
+}
+
+// SearchBatch runs reqs in one QueryBatch call (retrieval.BatchSearcher);
+// each request keeps its own vector, limit, threshold and filters. Qdrant
+// fails the whole batch when one request is invalid.
+func (s *Store) SearchBatch(ctx context.Context, reqs []retrieval.SearchRequest) ([][]retrieval.ScoredChunk, error) {
+	batch := &qc.QueryBatchPoints{CollectionName: s.collection, QueryPoints: make([]*qc.QueryPoints, len(reqs))}
+	for i, req := range reqs {
+		q, err := s.queryPoints(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		batch.QueryPoints[i] = q
+	}
+	var results []*qc.BatchResult
+	if err := s.call(ctx, "batch search", func(ctx context.Context) (err error) {
+		results, err = s.client.QueryBatch(ctx, batch)
+		return err
+	}); err != nil {
+		return nil, s.withCollections(ctx, err)
+	}
+	if len(results) != len(reqs) {
+		return nil, fmt.Errorf("qdrant answered %d of %d batched searches", len(results), len(reqs))
+	}
+	out := make([][]retrieval.ScoredChunk, len(reqs))
+	for i, r := range results {
+		out[i] = s.decode(r.GetResult())
+	}
+	return out, nil
+}
+
+func (s *Store) decode(points []*qc.ScoredPoint) []retrieval.ScoredChunk {
+	out := make([]retrieval.ScoredChunk, len(points))
+	for i, p := range points {
+		out[i] = retrieval.ScoredChunk{Chunk: s.mapping.Decode(pointID(p.GetId()), p.GetPayload()), Score: float64(p.GetScore())}
+	}
+	return out
+}
+
+// queryPoints builds the dense query for req, checking its vector size.
+func (s *Store) queryPoints(ctx context.Context, req retrieval.SearchRequest) (*qc.QueryPoints, error) {
 	sh, err := s.shape(ctx)
 	if err != nil {
 		return nil, err
@@ -353,18 +406,7 @@ func (s *Store) Search(ctx context.Context, req retrieval.SearchRequest) ([]retr
 		}
 		q.Filter = f
 	}
-	var points []*qc.ScoredPoint
-	if err := s.call(ctx, "search", func(ctx context.Context) (err error) {
-		points, err = s.client.Query(ctx, q)
-		return err
-	}); err != nil {
-		return nil, s.withCollections(ctx, err)
-	}
-	out := make([]retrieval.ScoredChunk, len(points))
-	for i, p := range points {
-		out[i] = retrieval.ScoredChunk{Chunk: s.mapping.Decode(pointID(p.GetId()), p.GetPayload()), Score: float64(p.GetScore())}
-	}
-	return out, nil
+	return q, nil
 }
 
 // filter builds must[ match_any(key, values) ] for each non-empty field.

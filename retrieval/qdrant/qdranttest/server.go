@@ -32,11 +32,13 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
 // ReadOnlyMethods are the RPCs a read-only client may send.
 var ReadOnlyMethods = []string{
 	qc.Points_Query_FullMethodName,
+	qc.Points_QueryBatch_FullMethodName,
 	qc.Points_Scroll_FullMethodName,
 	qc.Points_Count_FullMethodName,
 	qc.Collections_Get_FullMethodName,
@@ -74,6 +76,10 @@ type Options struct {
 	TLS bool
 	// Latency delays every call (until the client gives up).
 	Latency time.Duration
+	// StrictFilters rejects a query filtering on a payload key the
+	// collection has no index for, like Qdrant's strict mode
+	// (unindexed_filtering_retrieve: false).
+	StrictFilters bool
 }
 
 // Server is a running fake Qdrant. Its methods are safe for concurrent use.
@@ -362,6 +368,11 @@ func (ps pointsService) Query(_ context.Context, r *qc.QueryPoints) (*qc.QueryRe
 	if err != nil {
 		return nil, err
 	}
+	if s.opts.StrictFilters {
+		if key, ok := unindexedKey(r.GetFilter(), c.Indexed); ok {
+			return nil, status.Errorf(codes.InvalidArgument, "Bad request: Index required but not found for %q of one of the following types: [keyword]. Help: Create an index for this key or use a different filter.", key)
+		}
+	}
 	vec := r.GetQuery().GetNearest().GetDense().GetData()
 	if vec == nil {
 		return nil, status.Error(codes.InvalidArgument, "fake qdrant: only nearest dense queries are supported")
@@ -413,6 +424,22 @@ func (ps pointsService) Query(_ context.Context, r *qc.QueryPoints) (*qc.QueryRe
 	resp := &qc.QueryResponse{Result: make([]*qc.ScoredPoint, len(hits))}
 	for i, h := range hits {
 		resp.Result[i] = &qc.ScoredPoint{Id: pointID(*h.p), Score: h.score, Payload: selectPayload(r.GetWithPayload(), h.p.Payload)}
+	}
+	return resp, nil
+}
+
+// QueryBatch runs each query against the batch's collection; like Qdrant,
+// one invalid query fails the whole batch.
+func (ps pointsService) QueryBatch(ctx context.Context, r *qc.QueryBatchPoints) (*qc.QueryBatchResponse, error) {
+	resp := &qc.QueryBatchResponse{Result: make([]*qc.BatchResult, len(r.GetQueryPoints()))}
+	for i, q := range r.GetQueryPoints() {
+		one := proto.Clone(q).(*qc.QueryPoints)
+		one.CollectionName = r.GetCollectionName()
+		res, err := ps.Query(ctx, one)
+		if err != nil {
+			return nil, err
+		}
+		resp.Result[i] = &qc.BatchResult{Result: res.GetResult()}
 	}
 	return resp, nil
 }
@@ -488,6 +515,26 @@ func pointID(p Point) *qc.PointId {
 
 // matchFilter evaluates a filter like Qdrant: every must, at least one
 // should (when any), no must_not.
+// unindexedKey returns the first field key in f that indexed lacks.
+func unindexedKey(f *qc.Filter, indexed map[string]qc.PayloadSchemaType) (string, bool) {
+	if f == nil {
+		return "", false
+	}
+	for _, cs := range [][]*qc.Condition{f.GetMust(), f.GetShould(), f.GetMustNot()} {
+		for _, c := range cs {
+			if fc := c.GetField(); fc != nil {
+				if _, ok := indexed[fc.GetKey()]; !ok {
+					return fc.GetKey(), true
+				}
+			}
+			if key, ok := unindexedKey(c.GetFilter(), indexed); ok {
+				return key, true
+			}
+		}
+	}
+	return "", false
+}
+
 func matchFilter(f *qc.Filter, p map[string]*qc.Value) (bool, error) {
 	if f == nil {
 		return true, nil

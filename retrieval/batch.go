@@ -1,0 +1,152 @@
+package retrieval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// BatchSearcher is implemented by stores that answer many searches in one
+// call (Qdrant's QueryBatch). out[i] answers reqs[i]. An error fails the
+// whole batch.
+type BatchSearcher interface {
+	SearchBatch(ctx context.Context, reqs []SearchRequest) ([][]ScoredChunk, error)
+}
+
+// DefaultBatchConcurrency bounds the single searches a batch runs at once
+// when the store is not a BatchSearcher (or a batch must be retried one by
+// one).
+const DefaultBatchConcurrency = 8
+
+// IsBackendError reports whether err is the backend's failure (unreachable,
+// refused credentials, missing collection, configuration, timeout) rather
+// than something about one query.
+func IsBackendError(err error) bool {
+	for _, target := range []error{ErrUnavailable, ErrAuth, ErrNotFound, ErrConfig, context.DeadlineExceeded, context.Canceled} {
+		if errors.Is(err, target) {
+			return true
+		}
+	}
+	return false
+}
+
+// RetrieveBatch answers normal-mode queries whose questions were already
+// embedded: vecs[i] is qs[i]'s vector and embedTook[i] its share of the
+// embedding time. It searches them in one BatchSearcher call when the store
+// has one, else with bounded concurrent single searches; either way each
+// query keeps its own filters, top_k and threshold, and results[i] is what
+// RetrieveVector(ctx, qs[i], vecs[i], embedTook[i]) returns. When a batch
+// call fails with an error about the request (say, a filter a strict
+// server rejects), the queries are retried one by one so that only the
+// offending ones fail; a backend error (auth, unreachable, missing
+// collection) fails them all without retrying.
+func (p *Pipeline) RetrieveBatch(ctx context.Context, qs []Query, vecs [][]float32, embedTook []time.Duration) ([]Result, []error) {
+	results := make([]Result, len(qs))
+	errs := make([]error, len(qs))
+	if len(vecs) != len(qs) || len(embedTook) != len(qs) {
+		err := fmt.Errorf("retrieve batch: %d queries, %d vectors, %d timings", len(qs), len(vecs), len(embedTook))
+		for i := range errs {
+			errs[i] = err
+		}
+		return results, errs
+	}
+	start := time.Now()
+	qs = append([]Query(nil), qs...)
+	var idx []int
+	var reqs []SearchRequest
+	for i, q := range qs {
+		nq, res, err := p.prepare(q)
+		if err != nil {
+			errs[i] = err
+			continue
+		}
+		if nq.Mode == ModeSelectedText {
+			// No search: answer it as RetrieveVector would.
+			results[i], errs[i] = p.RetrieveVector(ctx, q, vecs[i], embedTook[i])
+			continue
+		}
+		if d := p.Embedder.Dim(); d > 0 && len(vecs[i]) != d {
+			errs[i] = fmt.Errorf("embed question: got a %d-dimensional vector, want %d", len(vecs[i]), d)
+			continue
+		}
+		res.Timings.Embed = embedTook[i]
+		qs[i], results[i] = nq, res
+		idx = append(idx, i)
+		reqs = append(reqs, SearchRequest{Vector: vecs[i], Limit: nq.TopK, Filters: nq.Filters})
+	}
+	if len(reqs) == 0 {
+		return results, errs
+	}
+	t0 := time.Now()
+	scored, serrs := p.searchMany(ctx, reqs)
+	took := time.Since(t0)
+	for j, i := range idx {
+		if serrs[j] != nil {
+			errs[i] = fmt.Errorf("search: %w", serrs[j])
+			results[i] = Result{}
+			continue
+		}
+		res := &results[i]
+		res.Timings.Search = took
+		t1 := time.Now()
+		PostProcess(scored[j], qs[i], p.URLs, res)
+		res.Timings.Post = time.Since(t1)
+		res.Timings.Total = embedTook[i] + time.Since(start)
+	}
+	return results, errs
+}
+
+// searchMany runs reqs as one batch when the store can, else (or when the
+// batch is rejected for a request-level reason) one by one.
+func (p *Pipeline) searchMany(ctx context.Context, reqs []SearchRequest) ([][]ScoredChunk, []error) {
+	errs := make([]error, len(reqs))
+	if bs, ok := p.Store.(BatchSearcher); ok {
+		out, err := bs.SearchBatch(ctx, reqs)
+		if err == nil && len(out) != len(reqs) {
+			err = fmt.Errorf("the store answered %d of %d searches", len(out), len(reqs))
+		}
+		if err == nil {
+			return out, errs
+		}
+		if batchFatal(err) || len(reqs) == 1 {
+			for i := range errs {
+				errs[i] = err
+			}
+			return make([][]ScoredChunk, len(reqs)), errs
+		}
+	}
+	out := make([][]ScoredChunk, len(reqs))
+	sem := make(chan struct{}, DefaultBatchConcurrency)
+	var wg sync.WaitGroup
+	for i, req := range reqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				errs[i] = ctx.Err()
+				return
+			}
+			defer func() { <-sem }()
+			out[i], errs[i] = p.Store.Search(ctx, req)
+		}()
+	}
+	wg.Wait()
+	return out, errs
+}
+
+// batchFatal reports whether a failed batch would fail every query alike
+// (refused key, unreachable, missing collection, cancelled), so retrying
+// one by one would only repeat it. A rejected request (ErrConfig, say a
+// filter a strict server refuses) is not: the retry finds the culprit.
+func batchFatal(err error) bool {
+	for _, target := range []error{ErrUnavailable, ErrAuth, ErrNotFound, context.DeadlineExceeded, context.Canceled} {
+		if errors.Is(err, target) {
+			return true
+		}
+	}
+	return false
+}

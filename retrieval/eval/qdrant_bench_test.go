@@ -1,0 +1,88 @@
+package eval_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"ragscope/retrieval"
+	"ragscope/retrieval/cohere"
+	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/eval"
+	"ragscope/retrieval/qdrant"
+	"ragscope/retrieval/qdrant/qdranttest"
+)
+
+// qdrantWorld is an eval of n cases against the in-process Qdrant gRPC
+// server (50 ms a call) and Cohere server (300 ms a call), through the
+// real clients: the issue 10 budget scenario.
+func qdrantWorld(b *testing.B, n int) (*retrieval.Pipeline, eval.Set, *qdranttest.Server, *coheretest.Server) {
+	b.Helper()
+	qdrant.SilenceGRPCLogs(nil)
+	co := coheretest.NewServer("co-key")
+	b.Cleanup(co.Close)
+	co.SetLatency(embedLatency)
+	emb, err := cohere.New(cohere.Options{APIKey: "co-key", BaseURL: co.URL, CacheSize: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv, err := qdranttest.Start(qdranttest.Options{APIKey: "q-key"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(srv.Close)
+	srv.AddCollection(qdranttest.TextbookA())
+	store, err := qdrant.Open(context.Background(), qdrant.Options{URL: srv.URL(), APIKey: "q-key", Collection: qdranttest.CollectionA, Timeout: 10 * time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = store.Close() })
+	srv.SetLatency(searchLatency)
+	corpus := qdranttest.Textbook()
+	set := eval.Set{Name: "qdrant-bench", Thresholds: eval.Thresholds{MinHitAtK: ptr(0.0)}}
+	for i := 0; i < n; i++ {
+		c := corpus[i%len(corpus)]
+		set.Cases = append(set.Cases, eval.Case{
+			ID: fmt.Sprintf("q%04d", i), Question: c.Text,
+			Expect: eval.Expect{DocPaths: []string{c.DocPath}},
+		})
+	}
+	return &retrieval.Pipeline{Embedder: emb, Store: store, Backend: "qdrant", Collection: qdranttest.CollectionA}, set, srv, co
+}
+
+func benchEvalQdrant(b *testing.B, n int) {
+	p, set, srv, co := qdrantWorld(b, n)
+	var batchRPCs, singleRPCs, embeds int
+	var wall time.Duration
+	for b.Loop() {
+		srv.ResetCalls()
+		before := co.Requests()
+		t0 := time.Now()
+		rep, err := eval.Run(context.Background(), p, set, eval.Options{})
+		wall += time.Since(t0)
+		if err != nil || rep.Summary.Errors > 0 {
+			b.Fatalf("run: %v %v", err, rep.Reasons)
+		}
+		calls := strings.Join(srv.Calls(), " ") + " "
+		batchRPCs = strings.Count(calls, "/QueryBatch ")
+		singleRPCs = strings.Count(calls, "/Query ") // the latency sample's own searches
+		embeds = co.Requests() - before
+		if ls := rep.LatencySample; ls != nil {
+			b.ReportMetric(ls.P95MS, "sample-p95-ms")
+		}
+	}
+	b.ReportMetric(float64(wall.Milliseconds())/float64(b.N), "ms/run")
+	b.ReportMetric(float64(batchRPCs), "batch-rpcs")
+	b.ReportMetric(float64(singleRPCs), "sample-rpcs")
+	// embed-calls includes one call per sampled case.
+	b.ReportMetric(float64(embeds), "embed-calls")
+}
+
+// BenchmarkEval100CasesQdrant: budget ≤ 600 ms/run, embed calls 2.
+func BenchmarkEval100CasesQdrant(b *testing.B) { benchEvalQdrant(b, 100) }
+
+// BenchmarkEval1000CasesQdrant: budget ≤ 1000 ms/run, ≤ 20 search RPCs,
+// embed calls ceil(1000/96) = 11.
+func BenchmarkEval1000CasesQdrant(b *testing.B) { benchEvalQdrant(b, 1000) }

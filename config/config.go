@@ -122,7 +122,6 @@ type Config struct {
 	GeminiAPIKey    Secret `json:"gemini_api_key,omitempty"`
 	GeminiBaseURL   string `json:"gemini_base_url,omitempty"`
 
-
 	IndexFile string `json:"index_file,omitempty"`
 	DocsDir   string `json:"docs_dir,omitempty"`
 

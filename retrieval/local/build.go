@@ -50,6 +50,10 @@ type BuildOptions struct {
 	// NewEmbedder makes the embedder from the texts to index (default
 	// DefaultEmbedder).
 	NewEmbedder EmbedderFunc
+	// FollowSymlinks makes BuildDir index files under the docs folder whose
+	// symbolic links lead outside it; by default they are skipped with a
+	// warning.
+	FollowSymlinks bool
 }
 
 // Corpus is what a built or loaded index comes with: the embedder fitted to
@@ -72,6 +76,9 @@ type Corpus struct {
 	TrailingSlash string
 	// Warnings are the chunker's warnings (empty for a loaded index).
 	Warnings []Warning
+	// Pages is the number of pages indexed and Skipped the number of files
+	// skipped with a warning (both 0 for a loaded index).
+	Pages, Skipped int
 }
 
 // URLBuilder returns the citation URL builder for the corpus.
@@ -86,6 +93,9 @@ func (c *Corpus) URLBuilder(style retrieval.SlugStyle) retrieval.URLBuilder {
 func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus, error) {
 	chunks, warns, err := ChunkDocs(fsys, opts.Chunk)
 	if err != nil {
+		return nil, nil, fmt.Errorf("build index: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, nil, fmt.Errorf("build index: %w", err)
 	}
 	texts := embedTexts(chunks)
@@ -107,6 +117,11 @@ func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus,
 		return nil, nil, fmt.Errorf("build index: %w", err)
 	}
 	corpus := &Corpus{Embedder: emb, Warnings: warns, BaseSource: BaseFromDefault}
+	pages := map[string]bool{}
+	for i := range chunks {
+		pages[chunks[i].DocPath] = true
+	}
+	corpus.Pages, corpus.Skipped = len(pages), skippedFiles(pages, warns)
 	if opts.BaseURL != "" {
 		if err := corpus.setBase(opts.BaseURL); err != nil {
 			return nil, nil, err
@@ -163,7 +178,15 @@ func BuildDir(ctx context.Context, dir string, opts BuildOptions) (*Index, *Corp
 	if opts.Name == "" {
 		opts.Name = filepath.Base(abs)
 	}
-	ix, c, err := Build(ctx, os.DirFS(parent), opts)
+	var fsys fs.FS = os.DirFS(parent)
+	if !opts.FollowSymlinks {
+		cfs, err := newConfinedFS(parent, opts.Chunk.DocsDir)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: docs folder %s: %w", retrieval.ErrConfig, dir, err)
+		}
+		fsys = cfs
+	}
+	ix, c, err := Build(ctx, fsys, opts)
 	if errors.Is(err, ErrNoMarkdown) {
 		// Pointing at the wrong folder is a configuration problem.
 		err = fmt.Errorf("%w: %w", retrieval.ErrConfig, err)

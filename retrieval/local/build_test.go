@@ -119,7 +119,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "book.idx")
-	if err := SaveIndex(path, ix, c); err != nil {
+	if err := SaveIndex(context.Background(), path, ix, c); err != nil {
 		t.Fatal(err)
 	}
 	got, gc, err := LoadIndex(ctx, path, LoadOptions{NewEmbedder: newStub})
@@ -163,7 +163,7 @@ func TestLoadIndexErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := filepath.Join(dir, "good.idx")
-	if err := SaveIndex(good, ix, c); err != nil {
+	if err := SaveIndex(context.Background(), good, ix, c); err != nil {
 		t.Fatal(err)
 	}
 	raw, _ := os.ReadFile(good)
@@ -213,10 +213,10 @@ func TestLoadIndexErrors(t *testing.T) {
 func TestSaveIndexLeavesNoTempFiles(t *testing.T) {
 	ix := fixture(t)
 	dir := t.TempDir()
-	if err := SaveIndex(filepath.Join(dir, "x.idx"), ix, nil); err != nil {
+	if err := SaveIndex(context.Background(), filepath.Join(dir, "x.idx"), ix, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := SaveIndex(filepath.Join(dir, "no-such-dir", "x.idx"), ix, nil); err == nil {
+	if err := SaveIndex(context.Background(), filepath.Join(dir, "no-such-dir", "x.idx"), ix, nil); err == nil {
 		t.Error("save into a missing folder succeeded")
 	}
 	entries, _ := os.ReadDir(dir)

@@ -66,8 +66,11 @@ type indexFile struct {
 }
 
 // SaveIndex writes ix (with the corpus's base URL, if c is not nil) to
-// path, atomically: a reader never sees half a file.
-func SaveIndex(path string, ix *Index, c *Corpus) (err error) {
+// path, atomically: the file is written to a temporary file next to path,
+// synced to disk and renamed over path, so a reader never sees half a file
+// and an interrupted or failed save (ctx cancelled, disk full) leaves the
+// previous file intact and no temporary file behind.
+func SaveIndex(ctx context.Context, path string, ix *Index, c *Corpus) (err error) {
 	f := indexFile{
 		Format: indexFormat, Version: indexVersion,
 		Backend: ix.info.Backend, Name: ix.info.Name, Model: ix.info.Model, Dim: ix.dim,
@@ -79,6 +82,9 @@ func SaveIndex(path string, ix *Index, c *Corpus) (err error) {
 	}
 	for i, x := range ix.vecs {
 		binary.LittleEndian.PutUint32(f.Vectors[4*i:], math.Float32bits(x))
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("save index: %w", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -101,11 +107,55 @@ func SaveIndex(path string, ix *Index, c *Corpus) (err error) {
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("save index: %w", err)
+	}
 	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("save index: %w", err)
+	}
+	// The last moment an interrupt can still keep the old file.
+	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("save index: %w", err)
+	}
+	// Sync the folder so that the rename itself survives a crash; not every
+	// file system supports it, and the file is already complete, so a
+	// failure here is not an error.
+	if d, derr := os.Open(filepath.Dir(path)); derr == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// CheckWritable reports, before any work is done, whether an index can be
+// saved to path: its folder must exist and accept new files (SaveIndex
+// writes a temporary file there), and path must not be a folder. The error
+// matches retrieval.ErrConfig.
+func CheckWritable(path string) error {
+	if path == "" {
+		return fmt.Errorf("%w: no index file given", retrieval.ErrConfig)
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("%w: cannot write the index to %s: it is a folder: give a file name, e.g. %s", retrieval.ErrConfig, path, filepath.Join(path, "book.idx"))
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("%w: cannot write the index to %s: folder %s: %w", retrieval.ErrConfig, path, dir, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%w: cannot write the index to %s: %s is not a folder", retrieval.ErrConfig, path, dir)
+	}
+	probe, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("%w: cannot write the index to %s: %w: choose a writable folder with -o", retrieval.ErrConfig, path, err)
+	}
+	probe.Close()
+	if err := os.Remove(probe.Name()); err != nil {
+		return fmt.Errorf("%w: cannot write the index to %s: %w", retrieval.ErrConfig, path, err)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,5 +103,59 @@ func TestIndexInterruptedKeepsOldFile(t *testing.T) {
 		if e.Name() != "docs" && e.Name() != "book.idx" {
 			t.Errorf("left behind: %s", e.Name())
 		}
+	}
+}
+
+func TestFacetLine(t *testing.T) {
+	var values []string
+	counts := map[string]int64{}
+	for i := range 25 {
+		v := fmt.Sprintf("ch-%02d", i)
+		values = append(values, v)
+		counts[v] = int64(i % 5)
+	}
+	got := facetLine(values, counts)
+	if !strings.HasPrefix(got, "ch-04, ch-09, ch-14, ch-19, ch-24, ch-03,") || !strings.HasSuffix(got, " and 5 more") {
+		t.Errorf("facetLine = %q", got)
+	}
+	if n := strings.Count(got, "ch-"); n != 20 {
+		t.Errorf("%d values shown, want 20", n)
+	}
+	if got := facetLine([]string{"b", "a"}, nil); got != "b, a" {
+		t.Errorf("without counts = %q, want the backend's order", got)
+	}
+}
+
+func TestStatsFacetsCappedOnALargeIndex(t *testing.T) {
+	root := t.TempDir()
+	docs := filepath.Join(root, "docs")
+	for i := range 30 {
+		dir := filepath.Join(docs, fmt.Sprintf("ch%02d", i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		// Module ch29 has the most sections, ch00 the fewest: frequency
+		// order is not the alphabetical one.
+		var page strings.Builder
+		fmt.Fprintf(&page, "# Chapter %d\n\n", i)
+		for s := range 1 + i/10 {
+			fmt.Fprintf(&page, "## Part %d\n\nServo tuning notes number %d for chapter %d.\n\n", s, s, i)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "page.md"), []byte(page.String()), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs := run(t, nil, "", "--docs", docs, "stats")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var line string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "module ") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "module         ch20, ch21,") || !strings.Contains(line, " and 10 more") || strings.Count(line, ",") != 19 || strings.Contains(line, "ch00") {
+		t.Errorf("module facet line: %q\n%s", line, out)
 	}
 }

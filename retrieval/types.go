@@ -326,6 +326,10 @@ type Stats struct {
 	// Facets lists values present per filter field (module, chapter,
 	// content_type, tag), for filter pickers.
 	Facets map[string][]string `json:"facets,omitempty"`
+	// FacetCounts, when the backend knows them, counts the points having
+	// each facet value (field -> value -> points); displays list the most
+	// frequent values first. (localscale, issue 11)
+	FacetCounts map[string]map[string]int64 `json:"facet_counts,omitempty"`
 	// Collections lists the collections that exist (when not found).
 	Collections []string `json:"collections,omitempty"`
 	// Notes are human remarks (e.g. "REST port 6333 mapped to gRPC 6334").

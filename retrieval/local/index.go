@@ -230,6 +230,10 @@ func (ix *Index) Stats(ctx context.Context) (retrieval.Stats, error) {
 	for k, v := range ix.stats.Facets {
 		s.Facets[k] = slices.Clone(v)
 	}
+	s.FacetCounts = make(map[string]map[string]int64, len(ix.stats.FacetCounts))
+	for k, v := range ix.stats.FacetCounts {
+		s.FacetCounts[k] = maps.Clone(v)
+	}
 	s.Notes = slices.Clone(s.Notes)
 	return s, nil
 }
@@ -250,7 +254,7 @@ func (ix *Index) computeStats() retrieval.Stats {
 		s.Notes = []string{"embedding model: " + ix.info.Model + " (offline, exact search)"}
 	}
 	fields := map[string]bool{}
-	facets := map[string]map[string]bool{"module": {}, "chapter": {}, "content_type": {}, "tag": {}}
+	facets := map[string]map[string]int64{"module": {}, "chapter": {}, "content_type": {}, "tag": {}}
 	add := func(name string, present bool) {
 		if present {
 			fields[name] = true
@@ -285,15 +289,16 @@ func (ix *Index) computeStats() retrieval.Stats {
 	}
 	s.PayloadFields = slices.Sorted(maps.Keys(fields))
 	s.Facets = map[string][]string{}
-	for k, set := range facets {
-		s.Facets[k] = slices.Sorted(maps.Keys(set))
+	s.FacetCounts = facets
+	for k, counts := range facets {
+		s.Facets[k] = slices.Sorted(maps.Keys(counts))
 	}
 	return s
 }
 
-func facet(set map[string]bool, v string) {
+func facet(counts map[string]int64, v string) {
 	if v != "" {
-		set[v] = true
+		counts[v]++
 	}
 }
 

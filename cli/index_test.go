@@ -3,9 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -157,5 +159,24 @@ func TestStatsFacetsCappedOnALargeIndex(t *testing.T) {
 	}
 	if !strings.Contains(line, "module         ch20, ch21,") || !strings.Contains(line, " and 10 more") || strings.Count(line, ",") != 19 || strings.Contains(line, "ch00") {
 		t.Errorf("module facet line: %q\n%s", line, out)
+	}
+}
+
+func TestQueryTimingsIncludeTheLoad(t *testing.T) {
+	code, out, errs := run(t, nil, "", "query", "--json", "What is ROS 2?")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc QueryJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	tm := doc.TimingsMS
+	if tm.Load <= 0 || tm.Total < tm.Load+tm.Embed {
+		t.Errorf("timings %+v: the demo load is missing or not in the total", tm)
+	}
+	code, out, errs = run(t, nil, "", "query", "What is ROS 2?")
+	if code != ExitOK || !regexp.MustCompile(`results · load [0-9.]+ ms · embed `).MatchString(out) {
+		t.Errorf("text timings: exit %d, %s\n%s", code, errs, out)
 	}
 }

@@ -218,6 +218,11 @@ const (
 
 // Timings records how long each stage took.
 type Timings struct {
+	// Load is the time this process spent loading or building the local
+	// index before its first query (0 when none): it is part of Total, so
+	// the total a one-shot CLI query prints is what the user waited.
+	// (localscale, issue 11)
+	Load   time.Duration `json:"-"`
 	Embed  time.Duration `json:"-"`
 	Search time.Duration `json:"-"`
 	Post   time.Duration `json:"-"`

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"ragscope/retrieval"
@@ -59,5 +61,67 @@ func TestCheckWritable(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("probe files left: %v", entries)
+	}
+}
+
+func TestLoadIndexRestoresTheEmbedder(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	ix, c, err := OpenDemo(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "demo.idx")
+	if err := SaveIndex(ctx, path, ix, c); err != nil {
+		t.Fatal(err)
+	}
+	ix2, c2, err := LoadIndex(ctx, path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := []string{"how does a humanoid keep its balance?"}
+	want, _ := c.Embedder.Embed(ctx, q)
+	got, err := c2.Embedder.Embed(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got[0], want[0]) || ix2.Len() != ix.Len() {
+		t.Errorf("loaded index embeds differently from the built one")
+	}
+
+	// The saved state is what the loaded embedder comes from: damaging it
+	// is reported, not silently refitted.
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := decodeIndexFile(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Embedder = f.Embedder[:len(f.Embedder)/2]
+	damaged := filepath.Join(dir, "damaged.idx")
+	writeIndexFile(t, damaged, f)
+	if _, _, err := LoadIndex(ctx, damaged, LoadOptions{}); !errors.Is(err, ErrIncompatibleIndex) || !strings.Contains(err.Error(), "rebuild") {
+		t.Errorf("damaged embedder state: err = %v", err)
+	}
+}
+
+// BenchmarkLoadDemoIndex measures loading the demo saved as an index file:
+// decoding, restoring the embedder, the spot check.
+func BenchmarkLoadDemoIndex(b *testing.B) {
+	ctx := context.Background()
+	ix, c, err := OpenDemo(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "demo.idx")
+	if err := SaveIndex(ctx, path, ix, c); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, _, err := LoadIndex(ctx, path, LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -271,7 +271,7 @@ func LoadIndex(ctx context.Context, path string, opts LoadOptions) (*Index, *Cor
 	if backend == "" {
 		backend = BackendLocal
 	}
-	ix, err := NewIndex(chunks, vecs, IndexInfo{Backend: backend, Name: f.Name, Model: f.Model})
+	ix, err := newIndexFlat(chunks, f.Vectors, f.Dim, IndexInfo{Backend: backend, Name: f.Name, Model: f.Model})
 	if err != nil {
 		return nil, nil, fmt.Errorf("load index %s: %w: %w", path, ErrCorruptIndex, err)
 	}
@@ -347,7 +347,11 @@ func decodeIndexFile(b []byte) (*indexFile, error) {
 	}
 	f.Vectors = make([]float32, len(vecs)/4)
 	for i := range f.Vectors {
-		f.Vectors[i] = math.Float32frombits(le.Uint32(vecs[4*i:]))
+		x := math.Float32frombits(le.Uint32(vecs[4*i:]))
+		if x != x || x > 1 || x < -1 { // NaN or not a unit vector's component
+			return nil, fmt.Errorf("%w: vector component %v: %s", ErrCorruptIndex, x, rebuild)
+		}
+		f.Vectors[i] = x
 	}
 	return &f, nil
 }

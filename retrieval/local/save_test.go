@@ -125,3 +125,17 @@ func BenchmarkLoadDemoIndex(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadIndexFile loads the index file named by RAGSCOPE_BENCH_INDEX
+// (e.g. one built from testdata/gencorpus), to profile loading at scale.
+func BenchmarkLoadIndexFile(b *testing.B) {
+	path := os.Getenv("RAGSCOPE_BENCH_INDEX")
+	if path == "" {
+		b.Skip("set RAGSCOPE_BENCH_INDEX to an index file")
+	}
+	for b.Loop() {
+		if _, _, err := LoadIndex(context.Background(), path, LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -99,7 +99,10 @@ func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus,
 		return nil, nil, fmt.Errorf("build index: %w", err)
 	}
 	texts := embedTexts(chunks)
-	emb := opts.NewEmbedder.orDefault()(texts)
+	emb, err := fitEmbedder(ctx, opts.NewEmbedder.orDefault(), texts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("build index: %w", err)
+	}
 	vecs, err := embedAll(ctx, emb, texts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("build index: %w", err)
@@ -192,6 +195,24 @@ func BuildDir(ctx context.Context, dir string, opts BuildOptions) (*Index, *Corp
 		err = fmt.Errorf("%w: %w", retrieval.ErrConfig, err)
 	}
 	return ix, c, err
+}
+
+// fitEmbedder fits the embedder to texts, returning as soon as ctx is done:
+// fitting a large corpus takes seconds and has no cancellation of its own,
+// so on Ctrl+C it is abandoned (its goroutine finishes in the background
+// and its result is dropped) rather than waited for.
+func fitEmbedder(ctx context.Context, newEmb EmbedderFunc, texts []string) (retrieval.Embedder, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	done := make(chan retrieval.Embedder, 1)
+	go func() { done <- newEmb(texts) }()
+	select {
+	case emb := <-done:
+		return emb, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("fit the embedder: %w", ctx.Err())
+	}
 }
 
 // embedAll embeds texts, split across the CPUs (the embedders are safe for

@@ -139,3 +139,22 @@ func BenchmarkLoadIndexFile(b *testing.B) {
 		}
 	}
 }
+
+func TestFitEmbedderStopsOnCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	release := make(chan struct{})
+	defer close(release)
+	slow := func(docs []string) retrieval.Embedder {
+		<-release // a fit that would never end by itself
+		return stubEmbedder{name: "slow", dim: 4}
+	}
+	errc := make(chan error, 1)
+	go func() {
+		_, err := fitEmbedder(ctx, slow, []string{"a"})
+		errc <- err
+	}()
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}

@@ -158,3 +158,17 @@ func TestFitEmbedderStopsOnCancel(t *testing.T) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
 }
+
+// BenchmarkBuildDir builds the docs folder named by RAGSCOPE_BENCH_DOCS
+// (e.g. one written by testdata/gencorpus), to profile builds at scale.
+func BenchmarkBuildDir(b *testing.B) {
+	dir := os.Getenv("RAGSCOPE_BENCH_DOCS")
+	if dir == "" {
+		b.Skip("set RAGSCOPE_BENCH_DOCS to a docs folder")
+	}
+	for b.Loop() {
+		if _, _, err := BuildDir(context.Background(), dir, BuildOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

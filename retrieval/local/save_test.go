@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"ragscope/retrieval"
 )
@@ -170,5 +172,27 @@ func BenchmarkBuildDir(b *testing.B) {
 		if _, _, err := BuildDir(context.Background(), dir, BuildOptions{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// vanishingFS lists a folder whose reading then fails: the docs folder
+// changing under a running build.
+type vanishingFS struct{ fstest.MapFS }
+
+func (v vanishingFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == "docs/part" {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return v.MapFS.ReadDir(name)
+}
+
+func TestBuildDocsFolderVanishing(t *testing.T) {
+	fsys := vanishingFS{fstest.MapFS{
+		"docs/intro.md":      {Data: []byte("# Intro\n\nServo motors hold a joint's angle.\n")},
+		"docs/part/later.md": {Data: []byte("# Later\n\nGone before it is read.\n")},
+	}}
+	_, _, err := Build(context.Background(), fsys, BuildOptions{NewEmbedder: newStub})
+	if !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(err.Error(), "disappeared while it was being indexed") {
+		t.Errorf("err = %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"ragscope/config"
 	"ragscope/retrieval"
@@ -39,6 +40,9 @@ type Backend struct {
 	Notes []string
 	// Close releases connections.
 	Close func() error
+	// Load is how long opening took when it loaded or built a local index
+	// (demo, --index, --docs); 0 for remote backends.
+	Load time.Duration
 
 	// check verifies, before the first query, that the collection can be
 	// searched with the embedder (vector size); nil when nothing to check.
@@ -144,10 +148,12 @@ func (a *App) openDemo(ctx context.Context, selectionOnly bool) (*Backend, error
 		be.Pipeline = &retrieval.Pipeline{URLs: a.urlBuilder(corpus), Backend: string(be.Kind), Collection: be.Collection}
 		return be, nil
 	}
+	start := time.Now()
 	ix, corpus, err := local.OpenDemo(ctx)
 	if err != nil {
 		return nil, err
 	}
+	be.Load = time.Since(start)
 	a.fillLocal(be, ix, corpus)
 	return be, nil
 }
@@ -159,6 +165,7 @@ func (a *App) openLocal(ctx context.Context) (*Backend, error) {
 		err    error
 	)
 	be := &Backend{Kind: config.BackendLocal, Points: -1}
+	start := time.Now()
 	if a.Cfg.IndexFile != "" {
 		done := a.progress("Loading index " + a.Cfg.IndexFile + "…")
 		ix, corpus, err = local.LoadIndex(ctx, a.Cfg.IndexFile, local.LoadOptions{})
@@ -178,6 +185,7 @@ func (a *App) openLocal(ctx context.Context) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
+	be.Load = time.Since(start)
 	for _, w := range corpus.Warnings {
 		be.Notes = append(be.Notes, "warning: "+w.String())
 	}

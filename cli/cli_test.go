@@ -259,7 +259,7 @@ func TestIndexCommandRoundTrip(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("index: exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "Indexed 2 chunks") {
+	if !strings.Contains(out, "Indexed 1 pages, 2 chunks (0 files skipped)") {
 		t.Errorf("index output: %s", out)
 	}
 	code, out, errs = run(t, nil, "", "--index", idx, "query", "--json", "how do gears change torque?")

@@ -10,7 +10,10 @@ import (
 )
 
 func (a *App) newIndexCmd() *cobra.Command {
-	var out string
+	var (
+		out    string
+		follow bool
+	)
 	cmd := &cobra.Command{
 		Use:   "index DOCS_DIR -o FILE",
 		Short: "Build a local index of a Docusaurus docs folder",
@@ -20,7 +23,15 @@ save the index to FILE. Explore it with 'ragscope --index FILE' or
 'ragscope query --index FILE "…"'.
 
 Citation URLs are built on --base-url, or on the url and baseUrl of a
-docusaurus.config.js found next to DOCS_DIR.`,
+docusaurus.config.js found next to DOCS_DIR.
+
+Files reached through symbolic links that lead outside DOCS_DIR are skipped
+with a warning unless --follow-symlinks is given. FILE is replaced
+atomically: an interrupted or failed run (Ctrl+C, disk full) leaves the
+previous index intact.
+
+Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
+130 interrupted.`,
 		Example: `  ragscope index website/docs -o book.idx
   ragscope index docs -o book.idx --base-url https://me.github.io/book/docs/`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -34,8 +45,13 @@ docusaurus.config.js found next to DOCS_DIR.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			start := time.Now()
+			// A read-only or missing output folder fails now, not after
+			// the build.
+			if err := local.CheckWritable(out); err != nil {
+				return err
+			}
 			done := a.progress("Indexing " + args[0] + "…")
-			ix, corpus, err := local.BuildDir(cmd.Context(), args[0], local.BuildOptions{BaseURL: a.Cfg.DocsBaseURL})
+			ix, corpus, err := local.BuildDir(cmd.Context(), args[0], local.BuildOptions{BaseURL: a.Cfg.DocsBaseURL, FollowSymlinks: follow})
 			done()
 			if err != nil {
 				return err
@@ -44,18 +60,19 @@ docusaurus.config.js found next to DOCS_DIR.`,
 			for _, warn := range corpus.Warnings {
 				fmt.Fprintf(w, "warning: %s\n", cleanLine(warn.String()))
 			}
-			if err := local.SaveIndex(out, ix, corpus); err != nil {
+			if err := local.SaveIndex(cmd.Context(), out, ix, corpus); err != nil {
 				return err
 			}
 			base := corpus.DocsBase
 			if base == "" {
 				base = "/docs/ (no --base-url and no docusaurus.config.js found: citation URLs are site-relative)"
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Indexed %d chunks from %s into %s in %s\nModel: %s (dim %d)\nCitation base: %s\n",
-				ix.Len(), cleanLine(args[0]), cleanLine(out), time.Since(start).Round(time.Millisecond), ix.Info().Model, ix.Dim(), cleanLine(base))
+			fmt.Fprintf(cmd.OutOrStdout(), "Indexed %d pages, %d chunks (%d files skipped) from %s into %s in %s\nModel: %s (dim %d)\nCitation base: %s\n",
+				corpus.Pages, ix.Len(), corpus.Skipped, cleanLine(args[0]), cleanLine(out), time.Since(start).Round(time.Millisecond), ix.Info().Model, ix.Dim(), cleanLine(base))
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "file to write the index to")
+	cmd.Flags().BoolVar(&follow, "follow-symlinks", false, "index files whose symbolic links lead outside DOCS_DIR")
 	return cmd
 }

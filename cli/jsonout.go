@@ -74,6 +74,9 @@ type DroppedJSON struct {
 
 // TimingsJSON are stage timings in milliseconds.
 type TimingsJSON struct {
+	// Load is the index load or build time this process paid before the
+	// query (local backends), included in Total.
+	Load   float64 `json:"load,omitempty"`
 	Embed  float64 `json:"embed"`
 	Search float64 `json:"search"`
 	Post   float64 `json:"post"`
@@ -132,7 +135,7 @@ func queryJSON(be *Backend, res retrieval.Result) QueryJSON {
 		Results: make([]HitJSON, 0, len(res.Hits)),
 		Dropped: make([]DroppedJSON, 0, len(res.Dropped)),
 		TimingsMS: TimingsJSON{
-			Embed: ms(res.Timings.Embed), Search: ms(res.Timings.Search),
+			Load: ms(res.Timings.Load), Embed: ms(res.Timings.Embed), Search: ms(res.Timings.Search),
 			Post: ms(res.Timings.Post), Total: ms(res.Timings.Total),
 		},
 		Grounded: GroundedJSON{

@@ -41,7 +41,11 @@ func timingText(t retrieval.Timings) string {
 	f := func(d time.Duration) string {
 		return strconv.FormatFloat(ms(d), 'f', 1, 64) + " ms"
 	}
-	return "embed " + f(t.Embed) + " · search " + f(t.Search) + " · post " + f(t.Post) + " · total " + f(t.Total)
+	load := ""
+	if t.Load > 0 {
+		load = "load " + f(t.Load) + " · "
+	}
+	return load + "embed " + f(t.Embed) + " · search " + f(t.Search) + " · post " + f(t.Post) + " · total " + f(t.Total)
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -123,6 +123,9 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error
 	if err != nil {
 		return err
 	}
+	// A one-shot query paid for loading the index: say so.
+	res.Timings.Load = be.Load
+	res.Timings.Total += be.Load
 	out := cmd.OutOrStdout()
 	if qf.json {
 		if err := writeJSON(out, queryJSON(be, res)); err != nil {

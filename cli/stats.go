@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -123,7 +124,7 @@ func writeStatsText(w io.Writer, be *Backend, st retrieval.Stats) {
 	if len(st.Facets) > 0 {
 		fmt.Fprintln(w, "Filter values:")
 		for _, k := range slices.Sorted(maps.Keys(st.Facets)) {
-			fmt.Fprintf(w, "  %-14s %s\n", k, cleanLine(strings.Join(st.Facets[k], ", ")))
+			fmt.Fprintf(w, "  %-14s %s\n", k, cleanLine(facetLine(st.Facets[k], st.FacetCounts[k])))
 		}
 	}
 	notes := append(append([]string{}, st.Notes...), be.Notes...)
@@ -133,4 +134,21 @@ func writeStatsText(w io.Writer, be *Backend, st retrieval.Stats) {
 	if st.Status == retrieval.StatusEmpty {
 		fmt.Fprintln(w, "\nThe collection is empty: run your ingestion pipeline first.")
 	}
+}
+
+// maxFacetValues is how many values of one facet stats prints.
+const maxFacetValues = 20
+
+// facetLine lists a facet's values, the most frequent first when counts are
+// known (ties in the backend's order), at most maxFacetValues of them and
+// then "and N more".
+func facetLine(values []string, counts map[string]int64) string {
+	values = slices.Clone(values)
+	if counts != nil {
+		slices.SortStableFunc(values, func(a, b string) int { return cmp.Compare(counts[b], counts[a]) })
+	}
+	if len(values) <= maxFacetValues {
+		return strings.Join(values, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(values[:maxFacetValues], ", "), len(values)-maxFacetValues)
 }

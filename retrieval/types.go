@@ -218,6 +218,11 @@ const (
 
 // Timings records how long each stage took.
 type Timings struct {
+	// Load is the time this process spent loading or building the local
+	// index before its first query (0 when none): it is part of Total, so
+	// the total a one-shot CLI query prints is what the user waited.
+	// (localscale, issue 11)
+	Load   time.Duration `json:"-"`
 	Embed  time.Duration `json:"-"`
 	Search time.Duration `json:"-"`
 	Post   time.Duration `json:"-"`
@@ -326,6 +331,10 @@ type Stats struct {
 	// Facets lists values present per filter field (module, chapter,
 	// content_type, tag), for filter pickers.
 	Facets map[string][]string `json:"facets,omitempty"`
+	// FacetCounts, when the backend knows them, counts the points having
+	// each facet value (field -> value -> points); displays list the most
+	// frequent values first. (localscale, issue 11)
+	FacetCounts map[string]map[string]int64 `json:"facet_counts,omitempty"`
 	// Collections lists the collections that exist (when not found).
 	Collections []string `json:"collections,omitempty"`
 	// Notes are human remarks (e.g. "REST port 6333 mapped to gRPC 6334").

@@ -50,6 +50,10 @@ type BuildOptions struct {
 	// NewEmbedder makes the embedder from the texts to index (default
 	// DefaultEmbedder).
 	NewEmbedder EmbedderFunc
+	// FollowSymlinks makes BuildDir index files under the docs folder whose
+	// symbolic links lead outside it; by default they are skipped with a
+	// warning.
+	FollowSymlinks bool
 }
 
 // Corpus is what a built or loaded index comes with: the embedder fitted to
@@ -72,6 +76,9 @@ type Corpus struct {
 	TrailingSlash string
 	// Warnings are the chunker's warnings (empty for a loaded index).
 	Warnings []Warning
+	// Pages is the number of pages indexed and Skipped the number of files
+	// skipped with a warning (both 0 for a loaded index).
+	Pages, Skipped int
 }
 
 // URLBuilder returns the citation URL builder for the corpus.
@@ -84,12 +91,24 @@ func (c *Corpus) URLBuilder(style retrieval.SlugStyle) retrieval.URLBuilder {
 // the pipeline builds citations from their doc path, page slug and heading
 // with the configured slug style and the corpus's DocsBase.
 func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus, error) {
+	_, statErr := fs.Stat(fsys, opts.Chunk.docsDir())
 	chunks, warns, err := ChunkDocs(fsys, opts.Chunk)
+	if statErr == nil && errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrNoMarkdown) {
+		// A folder vanished between being listed and being read.
+		return nil, nil, fmt.Errorf("%w: docs folder %s changed or disappeared while it was being indexed (%w): nothing was written; run the command again",
+			retrieval.ErrConfig, opts.Chunk.docsDir(), err)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("build index: %w", err)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("build index: %w", err)
+	}
 	texts := embedTexts(chunks)
-	emb := opts.NewEmbedder.orDefault()(texts)
+	emb, err := fitEmbedder(ctx, opts.NewEmbedder.orDefault(), texts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("build index: %w", err)
+	}
 	vecs, err := embedAll(ctx, emb, texts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("build index: %w", err)
@@ -107,6 +126,11 @@ func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus,
 		return nil, nil, fmt.Errorf("build index: %w", err)
 	}
 	corpus := &Corpus{Embedder: emb, Warnings: warns, BaseSource: BaseFromDefault}
+	pages := map[string]bool{}
+	for i := range chunks {
+		pages[chunks[i].DocPath] = true
+	}
+	corpus.Pages, corpus.Skipped = len(pages), skippedFiles(pages, warns)
 	if opts.BaseURL != "" {
 		if err := corpus.setBase(opts.BaseURL); err != nil {
 			return nil, nil, err
@@ -163,12 +187,38 @@ func BuildDir(ctx context.Context, dir string, opts BuildOptions) (*Index, *Corp
 	if opts.Name == "" {
 		opts.Name = filepath.Base(abs)
 	}
-	ix, c, err := Build(ctx, os.DirFS(parent), opts)
+	var fsys fs.FS = os.DirFS(parent)
+	if !opts.FollowSymlinks {
+		cfs, err := newConfinedFS(parent, opts.Chunk.DocsDir)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: docs folder %s: %w", retrieval.ErrConfig, dir, err)
+		}
+		fsys = cfs
+	}
+	ix, c, err := Build(ctx, fsys, opts)
 	if errors.Is(err, ErrNoMarkdown) {
 		// Pointing at the wrong folder is a configuration problem.
 		err = fmt.Errorf("%w: %w", retrieval.ErrConfig, err)
 	}
 	return ix, c, err
+}
+
+// fitEmbedder fits the embedder to texts, returning as soon as ctx is done:
+// fitting a large corpus takes seconds and has no cancellation of its own,
+// so on Ctrl+C it is abandoned (its goroutine finishes in the background
+// and its result is dropped) rather than waited for.
+func fitEmbedder(ctx context.Context, newEmb EmbedderFunc, texts []string) (retrieval.Embedder, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	done := make(chan retrieval.Embedder, 1)
+	go func() { done <- newEmb(texts) }()
+	select {
+	case emb := <-done:
+		return emb, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("fit the embedder: %w", ctx.Err())
+	}
 }
 
 // embedAll embeds texts, split across the CPUs (the embedders are safe for

@@ -119,7 +119,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "book.idx")
-	if err := SaveIndex(path, ix, c); err != nil {
+	if err := SaveIndex(context.Background(), path, ix, c); err != nil {
 		t.Fatal(err)
 	}
 	got, gc, err := LoadIndex(ctx, path, LoadOptions{NewEmbedder: newStub})
@@ -144,6 +144,17 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	}
 }
 
+func writeIndexFile(t *testing.T, path string, f *indexFile) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := f.encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func writeGzipJSON(t *testing.T, path string, v any) {
 	t.Helper()
 	var buf bytes.Buffer
@@ -163,7 +174,7 @@ func TestLoadIndexErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := filepath.Join(dir, "good.idx")
-	if err := SaveIndex(good, ix, c); err != nil {
+	if err := SaveIndex(context.Background(), good, ix, c); err != nil {
 		t.Fatal(err)
 	}
 	raw, _ := os.ReadFile(good)
@@ -182,11 +193,14 @@ func TestLoadIndexErrors(t *testing.T) {
 		"truncated": write("trunc.idx", raw[:len(raw)/2]),
 		"empty":     write("empty.idx", nil),
 	}
+	flipped := bytes.Clone(raw)
+	flipped[len(flipped)/2] ^= 0x40
+	corrupt["one bit flipped"] = write("flipped.idx", flipped)
 	other := filepath.Join(dir, "other.idx")
-	writeGzipJSON(t, other, map[string]any{"format": "something-else", "version": 1})
+	writeIndexFile(t, other, &indexFile{Format: "something-else", Version: indexVersion})
 	corrupt["other format"] = other
 	short := filepath.Join(dir, "short.idx")
-	writeGzipJSON(t, short, map[string]any{"format": indexFormat, "version": indexVersion, "dim": 64, "chunks": []retrieval.Chunk{{ID: "a"}}, "vectors": []byte{1, 2, 3}})
+	writeIndexFile(t, short, &indexFile{Format: indexFormat, Version: indexVersion, Dim: 64, Chunks: []retrieval.Chunk{{ID: "a"}}, Vectors: []float32{1, 2, 3}})
 	corrupt["short vectors"] = short
 	for name, p := range corrupt {
 		_, _, err := LoadIndex(ctx, p, LoadOptions{NewEmbedder: newStub})
@@ -196,9 +210,15 @@ func TestLoadIndexErrors(t *testing.T) {
 	}
 
 	future := filepath.Join(dir, "future.idx")
-	writeGzipJSON(t, future, map[string]any{"format": indexFormat, "version": indexVersion + 1})
-	if _, _, err := LoadIndex(ctx, future, LoadOptions{NewEmbedder: newStub}); !errors.Is(err, ErrIncompatibleIndex) {
+	writeIndexFile(t, future, &indexFile{Format: indexFormat, Version: indexVersion + 1})
+	if _, _, err := LoadIndex(ctx, future, LoadOptions{NewEmbedder: newStub}); !errors.Is(err, ErrIncompatibleIndex) || !strings.Contains(err.Error(), "rebuild") {
 		t.Errorf("future version: %v", err)
+	}
+	// Version 1 files were gzip'd JSON.
+	v1 := filepath.Join(dir, "v1.idx")
+	writeGzipJSON(t, v1, map[string]any{"format": indexFormat, "version": 1})
+	if _, _, err := LoadIndex(ctx, v1, LoadOptions{NewEmbedder: newStub}); !errors.Is(err, ErrIncompatibleIndex) || !strings.Contains(err.Error(), "rebuild") {
+		t.Errorf("version 1: %v", err)
 	}
 	otherModel := func([]string) retrieval.Embedder { return stubEmbedder{name: "other-model", dim: 64} }
 	if _, _, err := LoadIndex(ctx, good, LoadOptions{NewEmbedder: otherModel}); !errors.Is(err, ErrIncompatibleIndex) || !strings.Contains(err.Error(), "other-model") {
@@ -213,10 +233,10 @@ func TestLoadIndexErrors(t *testing.T) {
 func TestSaveIndexLeavesNoTempFiles(t *testing.T) {
 	ix := fixture(t)
 	dir := t.TempDir()
-	if err := SaveIndex(filepath.Join(dir, "x.idx"), ix, nil); err != nil {
+	if err := SaveIndex(context.Background(), filepath.Join(dir, "x.idx"), ix, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := SaveIndex(filepath.Join(dir, "no-such-dir", "x.idx"), ix, nil); err == nil {
+	if err := SaveIndex(context.Background(), filepath.Join(dir, "no-such-dir", "x.idx"), ix, nil); err == nil {
 		t.Error("save into a missing folder succeeded")
 	}
 	entries, _ := os.ReadDir(dir)

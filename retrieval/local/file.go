@@ -2,12 +2,13 @@ package local
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
+	"encoding"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"math"
@@ -15,14 +16,30 @@ import (
 	"path/filepath"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/local/embed"
 )
 
-// The index file: gzip'd JSON with a format name and version, the chunks,
-// the model name and the vectors as little-endian float32 (base64 in JSON).
+// The index file is binary, little-endian, read whole and checked before
+// use:
+//
+//	magic "RAGSCOPE", u32 format version, u32 0 (reserved)
+//	u64 n, n bytes: JSON metadata and chunks (indexFile)
+//	u64 n, n bytes: the fitted embedder's state (may be empty)
+//	u64 n, n float32: the vectors, chunk after chunk
+//	u32 CRC-32C of everything before it
+//
+// Loading decodes the metadata, copies the vectors out and restores the
+// embedder: nothing is refitted. Version 1 files were gzip'd JSON whose
+// embedder had to be refitted on every load; they are refused with a
+// "rebuild" message.
 const (
+	indexMagic   = "RAGSCOPE"
 	indexFormat  = "ragscope-index"
-	indexVersion = 1
+	indexVersion = 2
+	headerLen    = len(indexMagic) + 8
 )
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // indexError is an index file problem. It matches retrieval.ErrConfig, so
 // the CLI reports it as a configuration error.
@@ -50,9 +67,10 @@ func (e *missingError) Error() string {
 
 func (e *missingError) Unwrap() []error { return []error{fs.ErrNotExist, retrieval.ErrNotFound} }
 
+// indexFile is the metadata section of an index file, plus the sections
+// that are not JSON.
 type indexFile struct {
 	Format   string `json:"format"`
-	Version  int    `json:"version"`
 	Backend  string `json:"backend"`
 	Name     string `json:"name"`
 	Model    string `json:"model"`
@@ -62,23 +80,75 @@ type indexFile struct {
 	// TrailingSlash is the site's trailingSlash setting ("true", "false", "").
 	TrailingSlash string            `json:"trailing_slash,omitempty"`
 	Chunks        []retrieval.Chunk `json:"chunks"`
-	Vectors       []byte            `json:"vectors"`
+
+	// Version is the header's format version.
+	Version int `json:"-"`
+	// Embedder is the fitted embedder's state (embed.Model.MarshalBinary),
+	// empty for embedders that cannot save one: those are refitted.
+	Embedder []byte `json:"-"`
+	// Vectors are the chunks' vectors, Dim floats each.
+	Vectors []float32 `json:"-"`
+}
+
+// encode writes f in the file layout.
+func (f *indexFile) encode(w io.Writer) error {
+	meta, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	crc := crc32.New(crcTable)
+	bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 1<<16)
+	le := binary.LittleEndian
+	var hdr []byte
+	hdr = append(hdr, indexMagic...)
+	hdr = le.AppendUint32(hdr, uint32(f.Version))
+	hdr = le.AppendUint32(hdr, 0)
+	hdr = le.AppendUint64(hdr, uint64(len(meta)))
+	bw.Write(hdr)
+	bw.Write(meta)
+	bw.Write(le.AppendUint64(nil, uint64(len(f.Embedder))))
+	bw.Write(f.Embedder)
+	bw.Write(le.AppendUint64(nil, uint64(len(f.Vectors))))
+	buf := make([]byte, 0, 4096)
+	for _, x := range f.Vectors {
+		buf = le.AppendUint32(buf, math.Float32bits(x))
+		if len(buf) == cap(buf) {
+			bw.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	bw.Write(buf)
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	_, err = w.Write(le.AppendUint32(nil, crc.Sum32()))
+	return err
 }
 
 // SaveIndex writes ix (with the corpus's base URL, if c is not nil) to
-// path, atomically: a reader never sees half a file.
-func SaveIndex(path string, ix *Index, c *Corpus) (err error) {
+// path, atomically: the file is written to a temporary file next to path,
+// synced to disk and renamed over path, so a reader never sees half a file
+// and an interrupted or failed save (ctx cancelled, disk full) leaves the
+// previous file intact and no temporary file behind.
+func SaveIndex(ctx context.Context, path string, ix *Index, c *Corpus) (err error) {
 	f := indexFile{
 		Format: indexFormat, Version: indexVersion,
 		Backend: ix.info.Backend, Name: ix.info.Name, Model: ix.info.Model, Dim: ix.dim,
 		Chunks:  ix.chunks,
-		Vectors: make([]byte, 4*len(ix.vecs)),
+		Vectors: ix.vecs,
 	}
 	if c != nil {
 		f.DocsBase, f.SiteURL, f.TrailingSlash = c.DocsBase, c.SiteURL, c.TrailingSlash
+		if m, ok := c.Embedder.(encoding.BinaryMarshaler); ok {
+			state, err := m.MarshalBinary()
+			if err != nil {
+				return fmt.Errorf("save index: embedder state: %w", err)
+			}
+			f.Embedder = state
+		}
 	}
-	for i, x := range ix.vecs {
-		binary.LittleEndian.PutUint32(f.Vectors[4*i:], math.Float32bits(x))
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("save index: %w", err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -90,22 +160,58 @@ func SaveIndex(path string, ix *Index, c *Corpus) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	bw := bufio.NewWriter(tmp)
-	zw := gzip.NewWriter(bw)
-	if err := json.NewEncoder(zw).Encode(&f); err != nil {
+	if err := f.encode(tmp); err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}
-	if err := zw.Close(); err != nil {
-		return fmt.Errorf("save index: %w", err)
-	}
-	if err := bw.Flush(); err != nil {
+	if err := tmp.Sync(); err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}
+	// The last moment an interrupt can still keep the old file.
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("save index: %w", err)
+	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("save index: %w", err)
+	}
+	// Sync the folder so that the rename itself survives a crash; not every
+	// file system supports it, and the file is already complete, so a
+	// failure here is not an error.
+	if d, derr := os.Open(filepath.Dir(path)); derr == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// CheckWritable reports, before any work is done, whether an index can be
+// saved to path: its folder must exist and accept new files (SaveIndex
+// writes a temporary file there), and path must not be a folder. The error
+// matches retrieval.ErrConfig.
+func CheckWritable(path string) error {
+	if path == "" {
+		return fmt.Errorf("%w: no index file given", retrieval.ErrConfig)
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("%w: cannot write the index to %s: it is a folder: give a file name, e.g. %s", retrieval.ErrConfig, path, filepath.Join(path, "book.idx"))
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("%w: cannot write the index to %s: folder %s: %w", retrieval.ErrConfig, path, dir, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%w: cannot write the index to %s: %s is not a folder", retrieval.ErrConfig, path, dir)
+	}
+	probe, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("%w: cannot write the index to %s: %w: choose a writable folder with -o", retrieval.ErrConfig, path, err)
+	}
+	probe.Close()
+	if err := os.Remove(probe.Name()); err != nil {
+		return fmt.Errorf("%w: cannot write the index to %s: %w", retrieval.ErrConfig, path, err)
 	}
 	return nil
 }
@@ -119,48 +225,53 @@ type LoadOptions struct {
 	BaseURL string
 }
 
-// LoadIndex reads an index file written by SaveIndex and refits the
-// embedder on the chunk texts, which gives the embedder the index was built
-// with (it is deterministic); a spot check of a few stored vectors proves
+// LoadIndex reads an index file written by SaveIndex. The default embedder
+// is restored from the state saved in the file, without refitting; another
+// (opts.NewEmbedder, or one that saved no state) is refitted on the chunk
+// texts, which gives the embedder the index was built with (it is
+// deterministic). Either way a spot check of a few stored vectors proves
 // it. A missing file matches fs.ErrNotExist and retrieval.ErrNotFound; a
 // damaged one ErrCorruptIndex; one from another ragscope or embedder
 // ErrIncompatibleIndex.
 func LoadIndex(ctx context.Context, path string, opts LoadOptions) (*Index, *Corpus, error) {
-	fh, err := os.Open(path)
+	raw, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, &missingError{path: path}
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("load index: %w", err)
 	}
-	defer fh.Close()
-	f, err := decodeIndexFile(fh)
+	f, err := decodeIndexFile(raw)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load index %s: %w", path, err)
 	}
 	chunks := f.Chunks
-	texts := embedTexts(chunks)
-	emb := opts.NewEmbedder.orDefault()(texts)
+	var emb retrieval.Embedder
+	if opts.NewEmbedder == nil && len(f.Embedder) > 0 {
+		m, err := embed.Restore(f.Embedder)
+		if err != nil {
+			return nil, nil, fmt.Errorf("load index %s: %w: %w: rebuild it with \"ragscope index\"", path, ErrIncompatibleIndex, err)
+		}
+		emb = m
+	} else {
+		emb = opts.NewEmbedder.orDefault()(embedTexts(chunks))
+	}
 	if emb.Name() != f.Model {
 		return nil, nil, fmt.Errorf("load index %s: %w: it was built with the embedder %q, this ragscope has %q: rebuild it with \"ragscope index\"",
 			path, ErrIncompatibleIndex, f.Model, emb.Name())
 	}
 	vecs := make([][]float32, len(chunks))
 	for i := range vecs {
-		v := make([]float32, f.Dim)
-		for j := range v {
-			v[j] = math.Float32frombits(binary.LittleEndian.Uint32(f.Vectors[4*(i*f.Dim+j):]))
-		}
-		vecs[i] = v
+		vecs[i] = f.Vectors[i*f.Dim : (i+1)*f.Dim : (i+1)*f.Dim]
 	}
-	if err := spotCheck(ctx, emb, texts, vecs); err != nil {
+	if err := spotCheck(ctx, emb, chunks, vecs); err != nil {
 		return nil, nil, fmt.Errorf("load index %s: %w", path, err)
 	}
 	backend := f.Backend
 	if backend == "" {
 		backend = BackendLocal
 	}
-	ix, err := NewIndex(chunks, vecs, IndexInfo{Backend: backend, Name: f.Name, Model: f.Model})
+	ix, err := newIndexFlat(chunks, f.Vectors, f.Dim, IndexInfo{Backend: backend, Name: f.Name, Model: f.Model})
 	if err != nil {
 		return nil, nil, fmt.Errorf("load index %s: %w: %w", path, ErrCorruptIndex, err)
 	}
@@ -176,40 +287,85 @@ func LoadIndex(ctx context.Context, path string, opts LoadOptions) (*Index, *Cor
 	return ix, c, nil
 }
 
-// decodeIndexFile reads and validates the file's structure.
-func decodeIndexFile(r io.Reader) (*indexFile, error) {
-	zr, err := gzip.NewReader(bufio.NewReader(r))
-	if err != nil {
-		return nil, fmt.Errorf("%w (%v): build one with \"ragscope index DOCS_DIR -o FILE\"", ErrCorruptIndex, err)
+// decodeIndexFile checks and decodes a whole index file.
+func decodeIndexFile(b []byte) (*indexFile, error) {
+	const build = "build one with \"ragscope index DOCS_DIR -o FILE\""
+	const rebuild = "rebuild it with \"ragscope index DOCS_DIR -o FILE\""
+	le := binary.LittleEndian
+	if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
+		return nil, fmt.Errorf("%w: it has the format of ragscope's first index files (version 1), which refitted the embedder on every load: %s",
+			ErrIncompatibleIndex, rebuild)
 	}
-	defer zr.Close()
+	if len(b) < len(indexMagic) || string(b[:len(indexMagic)]) != indexMagic {
+		return nil, fmt.Errorf("%w: %s", ErrCorruptIndex, build)
+	}
+	if len(b) < headerLen+4 {
+		return nil, fmt.Errorf("%w: truncated (%d bytes): %s", ErrCorruptIndex, len(b), rebuild)
+	}
+	if v := le.Uint32(b[len(indexMagic):]); v != indexVersion {
+		return nil, fmt.Errorf("%w: format version %d, this ragscope reads version %d: %s", ErrIncompatibleIndex, v, indexVersion, rebuild)
+	}
+	body := b[:len(b)-4]
+	if crc32.Checksum(body, crcTable) != le.Uint32(b[len(b)-4:]) {
+		return nil, fmt.Errorf("%w: checksum mismatch (truncated or damaged): %s", ErrCorruptIndex, rebuild)
+	}
+	off := headerLen
+	section := func(size int) ([]byte, error) {
+		if len(body)-off < 8 {
+			return nil, errors.New("missing section")
+		}
+		n := le.Uint64(body[off:])
+		off += 8
+		if n > uint64((len(body)-off)/size) {
+			return nil, errors.New("section longer than the file")
+		}
+		s := body[off : off+int(n)*size]
+		off += int(n) * size
+		return s, nil
+	}
+	meta, err := section(1)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w: %s", ErrCorruptIndex, err, rebuild)
+	}
 	var f indexFile
-	if err := json.NewDecoder(zr).Decode(&f); err != nil {
-		return nil, fmt.Errorf("%w (%v): rebuild it with \"ragscope index\"", ErrCorruptIndex, err)
+	if err := json.Unmarshal(meta, &f); err != nil {
+		return nil, fmt.Errorf("%w (%v): %s", ErrCorruptIndex, err, rebuild)
 	}
 	if f.Format != indexFormat {
 		return nil, fmt.Errorf("%w: format %q, want %q", ErrCorruptIndex, f.Format, indexFormat)
 	}
-	if f.Version != indexVersion {
-		return nil, fmt.Errorf("%w: format version %d, this ragscope reads version %d: rebuild it with \"ragscope index\"",
-			ErrIncompatibleIndex, f.Version, indexVersion)
+	f.Version = indexVersion
+	if f.Embedder, err = section(1); err != nil {
+		return nil, fmt.Errorf("%w: %w: %s", ErrCorruptIndex, err, rebuild)
 	}
-	if f.Dim < 0 || (len(f.Chunks) > 0 && f.Dim == 0) || len(f.Vectors) != 4*f.Dim*len(f.Chunks) {
-		return nil, fmt.Errorf("%w: %d bytes of vectors for %d chunks of dimension %d", ErrCorruptIndex, len(f.Vectors), len(f.Chunks), f.Dim)
+	vecs, err := section(4)
+	if err != nil || off != len(body) {
+		return nil, fmt.Errorf("%w: vectors section: %s", ErrCorruptIndex, rebuild)
+	}
+	if f.Dim < 0 || (len(f.Chunks) > 0 && f.Dim == 0) || len(vecs) != 4*f.Dim*len(f.Chunks) {
+		return nil, fmt.Errorf("%w: %d bytes of vectors for %d chunks of dimension %d", ErrCorruptIndex, len(vecs), len(f.Chunks), f.Dim)
+	}
+	f.Vectors = make([]float32, len(vecs)/4)
+	for i := range f.Vectors {
+		x := math.Float32frombits(le.Uint32(vecs[4*i:]))
+		if x != x || x > 1 || x < -1 { // NaN or not a unit vector's component
+			return nil, fmt.Errorf("%w: vector component %v: %s", ErrCorruptIndex, x, rebuild)
+		}
+		f.Vectors[i] = x
 	}
 	return &f, nil
 }
 
 // spotCheck re-embeds a few chunks and compares them with the stored
 // vectors: a refitted embedder that disagrees would make every query wrong.
-func spotCheck(ctx context.Context, emb retrieval.Embedder, texts []string, vecs [][]float32) error {
-	if len(texts) == 0 {
+func spotCheck(ctx context.Context, emb retrieval.Embedder, chunks []retrieval.Chunk, vecs [][]float32) error {
+	if len(chunks) == 0 {
 		return nil
 	}
-	picks := []int{0, len(texts) / 2, len(texts) - 1}
+	picks := []int{0, len(chunks) / 2, len(chunks) - 1}
 	sample := make([]string, len(picks))
 	for k, i := range picks {
-		sample[k] = texts[i]
+		sample[k] = embedText(&chunks[i])
 	}
 	got, err := embedAll(ctx, emb, sample)
 	if err != nil {

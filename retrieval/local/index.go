@@ -54,24 +54,37 @@ func NewIndex(chunks []retrieval.Chunk, vectors [][]float32, info IndexInfo) (*I
 	if len(chunks) != len(vectors) {
 		return nil, fmt.Errorf("new index: %d chunks but %d vectors", len(chunks), len(vectors))
 	}
-	ix := &Index{info: info, chunks: slices.Clone(chunks)}
+	dim := 0
 	if len(vectors) > 0 {
-		ix.dim = len(vectors[0])
+		dim = len(vectors[0])
 	}
-	if len(vectors) > 0 && ix.dim == 0 {
+	if len(vectors) > 0 && dim == 0 {
 		return nil, fmt.Errorf("new index: vectors are empty")
 	}
-	ix.vecs = make([]float32, 0, len(vectors)*ix.dim)
-	seen := make(map[string]int, len(chunks))
+	flat := make([]float32, 0, len(vectors)*dim)
 	for i, v := range vectors {
-		if len(v) != ix.dim {
-			return nil, fmt.Errorf("new index: vector %d has %d dimensions, want %d", i, len(v), ix.dim)
+		if len(v) != dim {
+			return nil, fmt.Errorf("new index: vector %d has %d dimensions, want %d", i, len(v), dim)
 		}
+		flat = append(flat, normalized(v)...)
+	}
+	return newIndexFlat(slices.Clone(chunks), flat, dim, info)
+}
+
+// newIndexFlat makes an index that takes ownership of chunks and of flat,
+// their unit vectors one after the other (dim floats each), as an index
+// file stores them: loading copies and normalises nothing.
+func newIndexFlat(chunks []retrieval.Chunk, flat []float32, dim int, info IndexInfo) (*Index, error) {
+	if len(flat) != len(chunks)*dim {
+		return nil, fmt.Errorf("new index: %d floats for %d chunks of dimension %d", len(flat), len(chunks), dim)
+	}
+	ix := &Index{info: info, chunks: chunks, dim: dim, vecs: flat}
+	seen := make(map[string]int, len(chunks))
+	for i := range chunks {
 		if j, dup := seen[chunks[i].ID]; dup {
 			return nil, fmt.Errorf("new index: chunks %d and %d share the id %q", j, i, chunks[i].ID)
 		}
 		seen[chunks[i].ID] = i
-		ix.vecs = append(ix.vecs, normalized(v)...)
 	}
 	ix.stats = ix.computeStats()
 	return ix, nil
@@ -230,6 +243,10 @@ func (ix *Index) Stats(ctx context.Context) (retrieval.Stats, error) {
 	for k, v := range ix.stats.Facets {
 		s.Facets[k] = slices.Clone(v)
 	}
+	s.FacetCounts = make(map[string]map[string]int64, len(ix.stats.FacetCounts))
+	for k, v := range ix.stats.FacetCounts {
+		s.FacetCounts[k] = maps.Clone(v)
+	}
 	s.Notes = slices.Clone(s.Notes)
 	return s, nil
 }
@@ -250,7 +267,7 @@ func (ix *Index) computeStats() retrieval.Stats {
 		s.Notes = []string{"embedding model: " + ix.info.Model + " (offline, exact search)"}
 	}
 	fields := map[string]bool{}
-	facets := map[string]map[string]bool{"module": {}, "chapter": {}, "content_type": {}, "tag": {}}
+	facets := map[string]map[string]int64{"module": {}, "chapter": {}, "content_type": {}, "tag": {}}
 	add := func(name string, present bool) {
 		if present {
 			fields[name] = true
@@ -285,15 +302,16 @@ func (ix *Index) computeStats() retrieval.Stats {
 	}
 	s.PayloadFields = slices.Sorted(maps.Keys(fields))
 	s.Facets = map[string][]string{}
-	for k, set := range facets {
-		s.Facets[k] = slices.Sorted(maps.Keys(set))
+	s.FacetCounts = facets
+	for k, counts := range facets {
+		s.Facets[k] = slices.Sorted(maps.Keys(counts))
 	}
 	return s
 }
 
-func facet(set map[string]bool, v string) {
+func facet(counts map[string]int64, v string) {
 	if v != "" {
-		set[v] = true
+		counts[v]++
 	}
 }
 

@@ -1,6 +1,10 @@
 package embed
 
-import "math"
+import (
+	"math"
+	"runtime"
+	"sync"
+)
 
 // Feature kinds, hashed into a feature's key so that the word "ros" and the
 // character gram "ros" differ.
@@ -187,20 +191,29 @@ func (m *Model) fitLexical(docs [][]token) {
 func (m *Model) fitProjection(docs [][]token) *projection {
 	n := len(docs)
 	vecs := make([][]feature, n)
-	for i, d := range docs {
-		v := m.features(d)
-		var ss float64
-		for _, f := range v {
-			ss += float64(f.w) * float64(f.w)
-		}
-		if ss > 0 {
-			k := float32(1 / math.Sqrt(ss))
-			for j := range v {
-				v[j].w *= k
+	// The documents' unit TF-IDF vectors, computed across the CPUs (each
+	// goroutine fills its own slots: the result does not depend on them).
+	workers := min(runtime.GOMAXPROCS(0), (n+255)/256)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < n; i += workers {
+				v := m.features(docs[i])
+				var ss float64
+				for _, f := range v {
+					ss += float64(f.w) * float64(f.w)
+				}
+				if ss > 0 {
+					k := float32(1 / math.Sqrt(ss))
+					for j := range v {
+						v[j].w *= k
+					}
+				}
+				vecs[i] = v
 			}
-		}
-		vecs[i] = v
+		})
 	}
+	wg.Wait()
 	all := newInvIndex(vecs)
 	gramColumn := func(p int, col []float64) { all.addProducts(vecs[p], col) }
 	diag := make([]float64, n)

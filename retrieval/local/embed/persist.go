@@ -1,0 +1,238 @@
+package embed
+
+import (
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+)
+
+// stateMagic opens a fitted model's saved state; bump its number whenever
+// the layout below changes.
+const stateMagic = "RSEMB001"
+
+// ErrBadState is returned by Restore for state that is damaged or was
+// saved by another version of the model.
+var ErrBadState = errors.New("embedder state is damaged or from another ragscope version")
+
+// MarshalBinary saves everything New fitted (IDF, lexical projection,
+// corpus word frequencies, common component) so that Restore gives a model
+// that embeds exactly as this one without refitting. Little-endian, maps in
+// key order: the same model gives the same bytes.
+func (m *Model) MarshalBinary() ([]byte, error) {
+	le := binary.LittleEndian
+	b := []byte(stateMagic)
+	b = appendString(b, modelName)
+	b = le.AppendUint32(b, uint32(m.cfg.lexDim))
+	b = le.AppendUint32(b, uint32(m.docs))
+	b = le.AppendUint32(b, math.Float32bits(m.unseenIDF))
+	keys := slices.Sorted(maps.Keys(m.idf))
+	b = le.AppendUint32(b, uint32(len(keys)))
+	for _, k := range keys {
+		b = le.AppendUint64(b, k)
+		b = le.AppendUint32(b, math.Float32bits(m.idf[k]))
+	}
+	words := slices.Sorted(maps.Keys(m.pCorpus))
+	b = le.AppendUint32(b, uint32(len(words)))
+	for _, w := range words {
+		b = appendString(b, w)
+		b = le.AppendUint32(b, math.Float32bits(m.pCorpus[w]))
+	}
+	b = appendFloat32s(b, m.pc)
+	if m.proj == nil {
+		return append(b, 0), nil
+	}
+	p := m.proj
+	b = append(b, 1)
+	b = le.AppendUint32(b, uint32(p.rank))
+	b = le.AppendUint32(b, uint32(p.restDim))
+	b = le.AppendUint32(b, uint32(len(p.l)))
+	for _, x := range p.l {
+		b = le.AppendUint64(b, math.Float64bits(x))
+	}
+	b = appendFloat32s(b, p.hashed)
+	ids := slices.SortedFunc(maps.Keys(p.pivots.ids), func(a, c uint64) int { return cmp.Compare(p.pivots.ids[a], p.pivots.ids[c]) })
+	b = le.AppendUint32(b, uint32(len(ids)))
+	for _, k := range ids {
+		b = le.AppendUint64(b, k)
+	}
+	b = appendInt32s(b, p.pivots.start)
+	b = appendInt32s(b, p.pivots.vec)
+	b = appendFloat32s(b, p.pivots.w)
+	return b, nil
+}
+
+// Restore makes a model from state saved by MarshalBinary, without
+// refitting. State from another model version or a damaged one gives an
+// error matching ErrBadState.
+func Restore(state []byte) (*Model, error) {
+	m := &Model{cfg: defaultConfig()}
+	m.glove, m.loadErr = loadGlove()
+	r := &stateReader{b: state}
+	if string(r.bytes(len(stateMagic))) != stateMagic {
+		return nil, fmt.Errorf("%w: bad header", ErrBadState)
+	}
+	if name := r.string(); r.err == nil && name != modelName {
+		return nil, fmt.Errorf("%w: saved by model %q, this is %q", ErrBadState, name, modelName)
+	}
+	if lex := int(r.u32()); r.err == nil && lex != m.cfg.lexDim {
+		return nil, fmt.Errorf("%w: %d lexical dimensions, want %d", ErrBadState, lex, m.cfg.lexDim)
+	}
+	m.docs = int(r.u32())
+	m.unseenIDF = math.Float32frombits(r.u32())
+	n := r.count(12)
+	m.idf = make(map[uint64]float32, n)
+	for range n {
+		k := r.u64()
+		m.idf[k] = math.Float32frombits(r.u32())
+	}
+	n = r.count(5)
+	m.pCorpus = make(map[string]float32, n)
+	for range n {
+		w := r.string()
+		m.pCorpus[w] = math.Float32frombits(r.u32())
+	}
+	m.pc = r.float32s()
+	if len(m.pc) == 0 {
+		m.pc = nil
+	} else if len(m.pc) != gloveDim && r.err == nil {
+		r.err = fmt.Errorf("common component of length %d", len(m.pc))
+	}
+	if hasProj := r.bytes(1); r.err == nil && hasProj[0] == 1 {
+		p := &projection{rank: int(r.u32()), restDim: int(r.u32())}
+		nl := r.count(8)
+		p.l = make([]float64, nl)
+		for i := range p.l {
+			p.l[i] = math.Float64frombits(r.u64())
+		}
+		p.hashed = r.float32s()
+		nids := r.count(8)
+		ix := &invIndex{ids: make(map[uint64]int32, nids)}
+		for i := range nids {
+			ix.ids[r.u64()] = int32(i)
+		}
+		ix.start, ix.vec, ix.w = r.int32s(), r.int32s(), r.float32s()
+		p.pivots = ix
+		if r.err == nil {
+			r.err = p.validate(m.cfg.lexDim)
+		}
+		m.proj = p
+	}
+	if r.err == nil && r.off != len(r.b) {
+		r.err = fmt.Errorf("%d bytes after the end", len(r.b)-r.off)
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadState, r.err)
+	}
+	return m, nil
+}
+
+// validate checks the sizes lexicalVector relies on, so damaged state
+// cannot make it index out of range.
+func (p *projection) validate(lexDim int) error {
+	ix := p.pivots
+	switch {
+	case p.rank <= 0 || p.rank > lexDim || p.restDim < 0 || p.rank+p.restDim > lexDim-1:
+		return fmt.Errorf("projection rank %d, rest %d", p.rank, p.restDim)
+	case len(p.l) != p.rank*p.rank || len(p.hashed) != p.rank*p.restDim:
+		return errors.New("projection factor sizes")
+	case len(ix.start) != len(ix.ids)+1 || len(ix.vec) != len(ix.w) || ix.start[0] != 0 || int(ix.start[len(ix.start)-1]) != len(ix.vec):
+		return errors.New("pivot index sizes")
+	}
+	for i := 1; i < len(ix.start); i++ {
+		if ix.start[i] < ix.start[i-1] {
+			return errors.New("pivot index offsets")
+		}
+	}
+	for _, v := range ix.vec {
+		if v < 0 || int(v) >= p.rank {
+			return errors.New("pivot index entries")
+		}
+	}
+	for i := range p.rank {
+		if p.l[i*p.rank+i] == 0 {
+			return errors.New("singular projection factor")
+		}
+	}
+	return nil
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
+	return append(b, s...)
+}
+
+func appendFloat32s(b []byte, v []float32) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	return b
+}
+
+func appendInt32s(b []byte, v []int32) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, uint32(x))
+	}
+	return b
+}
+
+// stateReader reads MarshalBinary's layout; the first short read sets err
+// and every later read returns zeros.
+type stateReader struct {
+	b   []byte
+	off int
+	err error
+}
+
+func (r *stateReader) bytes(n int) []byte {
+	if r.err != nil || n < 0 || n > len(r.b)-r.off {
+		if r.err == nil {
+			r.err = errors.New("truncated")
+		}
+		return make([]byte, max(n, 0))
+	}
+	s := r.b[r.off : r.off+n]
+	r.off += n
+	return s
+}
+
+func (r *stateReader) u32() uint32 { return binary.LittleEndian.Uint32(r.bytes(4)) }
+func (r *stateReader) u64() uint64 { return binary.LittleEndian.Uint64(r.bytes(8)) }
+
+// count reads a length whose items take at least size bytes each, and
+// refuses one the rest of the state cannot hold.
+func (r *stateReader) count(size int) int {
+	n := int(r.u32())
+	if r.err == nil && n > (len(r.b)-r.off)/size {
+		r.err = fmt.Errorf("count %d exceeds the data", n)
+	}
+	if r.err != nil {
+		return 0
+	}
+	return n
+}
+
+func (r *stateReader) string() string {
+	return string(r.bytes(r.count(1)))
+}
+
+func (r *stateReader) float32s() []float32 {
+	v := make([]float32, r.count(4))
+	for i := range v {
+		v[i] = math.Float32frombits(r.u32())
+	}
+	return v
+}
+
+func (r *stateReader) int32s() []int32 {
+	v := make([]int32, r.count(4))
+	for i := range v {
+		v[i] = int32(r.u32())
+	}
+	return v
+}

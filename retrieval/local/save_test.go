@@ -1,0 +1,198 @@
+package local
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"ragscope/retrieval"
+)
+
+func TestSaveIndexCancelledKeepsOldFile(t *testing.T) {
+	ix := fixture(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.idx")
+	old := []byte("previous index")
+	if err := os.WriteFile(path, old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := SaveIndex(ctx, path, ix, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, old) {
+		t.Errorf("old file replaced: %q", got)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files left: %v", entries)
+	}
+}
+
+func TestCheckWritable(t *testing.T) {
+	dir := t.TempDir()
+	if err := CheckWritable(filepath.Join(dir, "ok.idx")); err != nil {
+		t.Errorf("writable folder: %v", err)
+	}
+	for name, p := range map[string]string{
+		"missing folder": filepath.Join(dir, "nope", "x.idx"),
+		"a folder":       dir,
+		"empty":          "",
+	} {
+		if err := CheckWritable(p); !errors.Is(err, retrieval.ErrConfig) {
+			t.Errorf("%s: err = %v, want ErrConfig", name, err)
+		}
+	}
+	ro := filepath.Join(dir, "ro")
+	if err := os.Mkdir(ro, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := os.CreateTemp(ro, "probe"); err == nil {
+		// Running as root: permissions do not stop writes.
+		f.Close()
+		os.Remove(f.Name())
+	} else if err := CheckWritable(filepath.Join(ro, "x.idx")); !errors.Is(err, retrieval.ErrConfig) {
+		t.Errorf("read-only folder: err = %v, want ErrConfig", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("probe files left: %v", entries)
+	}
+}
+
+func TestLoadIndexRestoresTheEmbedder(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	ix, c, err := OpenDemo(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "demo.idx")
+	if err := SaveIndex(ctx, path, ix, c); err != nil {
+		t.Fatal(err)
+	}
+	ix2, c2, err := LoadIndex(ctx, path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := []string{"how does a humanoid keep its balance?"}
+	want, _ := c.Embedder.Embed(ctx, q)
+	got, err := c2.Embedder.Embed(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got[0], want[0]) || ix2.Len() != ix.Len() {
+		t.Errorf("loaded index embeds differently from the built one")
+	}
+
+	// The saved state is what the loaded embedder comes from: damaging it
+	// is reported, not silently refitted.
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := decodeIndexFile(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Embedder = f.Embedder[:len(f.Embedder)/2]
+	damaged := filepath.Join(dir, "damaged.idx")
+	writeIndexFile(t, damaged, f)
+	if _, _, err := LoadIndex(ctx, damaged, LoadOptions{}); !errors.Is(err, ErrIncompatibleIndex) || !strings.Contains(err.Error(), "rebuild") {
+		t.Errorf("damaged embedder state: err = %v", err)
+	}
+}
+
+// BenchmarkLoadDemoIndex measures loading the demo saved as an index file:
+// decoding, restoring the embedder, the spot check.
+func BenchmarkLoadDemoIndex(b *testing.B) {
+	ctx := context.Background()
+	ix, c, err := OpenDemo(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "demo.idx")
+	if err := SaveIndex(ctx, path, ix, c); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, _, err := LoadIndex(ctx, path, LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadIndexFile loads the index file named by RAGSCOPE_BENCH_INDEX
+// (e.g. one built from testdata/gencorpus), to profile loading at scale.
+func BenchmarkLoadIndexFile(b *testing.B) {
+	path := os.Getenv("RAGSCOPE_BENCH_INDEX")
+	if path == "" {
+		b.Skip("set RAGSCOPE_BENCH_INDEX to an index file")
+	}
+	for b.Loop() {
+		if _, _, err := LoadIndex(context.Background(), path, LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestFitEmbedderStopsOnCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	release := make(chan struct{})
+	defer close(release)
+	slow := func(docs []string) retrieval.Embedder {
+		<-release // a fit that would never end by itself
+		return stubEmbedder{name: "slow", dim: 4}
+	}
+	errc := make(chan error, 1)
+	go func() {
+		_, err := fitEmbedder(ctx, slow, []string{"a"})
+		errc <- err
+	}()
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
+
+// BenchmarkBuildDir builds the docs folder named by RAGSCOPE_BENCH_DOCS
+// (e.g. one written by testdata/gencorpus), to profile builds at scale.
+func BenchmarkBuildDir(b *testing.B) {
+	dir := os.Getenv("RAGSCOPE_BENCH_DOCS")
+	if dir == "" {
+		b.Skip("set RAGSCOPE_BENCH_DOCS to a docs folder")
+	}
+	for b.Loop() {
+		if _, _, err := BuildDir(context.Background(), dir, BuildOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// vanishingFS lists a folder whose reading then fails: the docs folder
+// changing under a running build.
+type vanishingFS struct{ fstest.MapFS }
+
+func (v vanishingFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == "docs/part" {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return v.MapFS.ReadDir(name)
+}
+
+func TestBuildDocsFolderVanishing(t *testing.T) {
+	fsys := vanishingFS{fstest.MapFS{
+		"docs/intro.md":      {Data: []byte("# Intro\n\nServo motors hold a joint's angle.\n")},
+		"docs/part/later.md": {Data: []byte("# Later\n\nGone before it is read.\n")},
+	}}
+	_, _, err := Build(context.Background(), fsys, BuildOptions{NewEmbedder: newStub})
+	if !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(err.Error(), "disappeared while it was being indexed") {
+		t.Errorf("err = %v", err)
+	}
+}

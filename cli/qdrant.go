@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"ragscope/config"
 	"ragscope/retrieval"
@@ -77,23 +78,45 @@ func (a *App) openQdrant(ctx context.Context, selectionOnly bool) (*Backend, err
 	if se, ok := emb.(shortable); ok && a.Cfg.EmbedDimensions == 0 && se.Shortable() > 0 {
 		// Every path that embeds (query, eval batches, the TUI) takes the
 		// collection's size before the first call, not only Check's.
-		be.Pipeline.Embedder = &sizeFirst{queryEmbedder: emb, settle: func(ctx context.Context) { _ = a.checkVectorSize(ctx, store, emb) }}
+		be.Pipeline.Embedder = &sizeFirst{queryEmbedder: emb, settle: func(ctx context.Context) error { return a.checkVectorSize(ctx, store, emb) }}
 	}
 	return be, nil
 }
 
 // sizeFirst settles a shortable model's vector size against the
-// collection's once, before its first embedding call. A failure to read the
-// collection is left to the search, which reports it.
+// collection's before its first embedding call. The pipeline calls
+// SettleSize before it embeds; Embed settles too, for callers that embed
+// directly (eval's batches). A failed settle is returned and retried on the
+// next call (a timeout must not stick).
 type sizeFirst struct {
 	queryEmbedder
-	once   sync.Once
-	settle func(ctx context.Context)
+	mu      sync.Mutex
+	settled atomic.Bool
+	settle  func(ctx context.Context) error
 }
 
-// Embed settles the size once, then embeds.
+// SettleSize asks the collection for its vector size once it succeeds.
+func (s *sizeFirst) SettleSize(ctx context.Context) error {
+	if s.settled.Load() {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.settled.Load() {
+		return nil
+	}
+	if err := s.settle(ctx); err != nil {
+		return err
+	}
+	s.settled.Store(true)
+	return nil
+}
+
+// Embed settles the size, then embeds.
 func (s *sizeFirst) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	s.once.Do(func() { s.settle(ctx) })
+	if err := s.SettleSize(ctx); err != nil {
+		return nil, err
+	}
 	return s.queryEmbedder.Embed(ctx, texts)
 }
 

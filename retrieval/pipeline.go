@@ -56,6 +56,11 @@ func (p *Pipeline) retrieve(ctx context.Context, q Query, vec []float32, embedTo
 		return res, nil
 	}
 	if vec == nil {
+		// A model that takes its vector size from the collection learns it
+		// first: its one call must be made at the right size.
+		if err := p.settleSize(ctx); err != nil {
+			return Result{}, err
+		}
 		// The store's check (collection exists, vector size) runs beside
 		// the embedding, not before it: one round trip, not two. A failed
 		// check wins over the embedding's outcome and no search is sent.
@@ -89,6 +94,24 @@ func (p *Pipeline) retrieve(ctx context.Context, q Query, vec []float32, embedTo
 // store should cache a successful check so later queries cost nothing.
 type VectorSizeChecker interface {
 	CheckVectorSize(ctx context.Context, dim int) error
+}
+
+// SizeSettler is implemented by embedders whose vector size is not known
+// until the store has been asked (a model that can shorten its vectors,
+// with no size configured, takes the collection's). The pipeline calls
+// SettleSize before the first embedding; it must be cheap once settled and
+// safe for concurrent use. Its error (a collection the model cannot serve,
+// a missing collection) is returned as is, and nothing is embedded.
+type SizeSettler interface {
+	SettleSize(ctx context.Context) error
+}
+
+// settleSize calls the embedder's SizeSettler, if it has one.
+func (p *Pipeline) settleSize(ctx context.Context) error {
+	if s, ok := p.Embedder.(SizeSettler); ok {
+		return s.SettleSize(ctx)
+	}
+	return nil
 }
 
 // startCheck runs the store's VectorSizeChecker, if any, in the background

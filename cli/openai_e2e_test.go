@@ -161,3 +161,18 @@ cases:
 	}
 	noOpenAIKey(t, out, errs)
 }
+
+// A local OpenAI-compatible server (Ollama, vLLM) needs only its base URL:
+// auto picks OpenAI from it and no Authorization header is sent.
+func TestOpenAICompatibleLocalServerNeedsNoKey(t *testing.T) {
+	oa, env := openAIFakes(t)
+	oa.Key = ""
+	delete(env, "OPENAI_API_KEY")
+	code, out, errs := run(t, env, "", "query", "how do humanoid robots keep their balance")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if !strings.Contains(out, "openai text-embedding-3-small") || oa.Requests() != 1 {
+		t.Fatalf("header or calls (%d):\n%s", oa.Requests(), out)
+	}
+}

@@ -428,12 +428,16 @@ func (c Config) Validate() error {
 		// --- providers (issue 9): the chosen embedder's key is required ---
 		switch c.ResolvedEmbedder() {
 		case EmbedderCohere:
-			if !c.CohereAPIKey.IsSet() {
+			switch {
+			case c.CohereAPIKey.IsSet():
+			case c.EmbedModel != DefaultEmbedModel && ModelProvider(c.EmbedModel) == EmbedderCohere && (c.OpenAIAPIKey.IsSet() || c.GeminiAPIKey.IsSet()):
+				probs = append(probs, fmt.Sprintf("%s is a Cohere model: set COHERE_API_KEY (or CO_API_KEY) to embed with it, or pass the OpenAI or Gemini model your collection was built with (--model)", c.EmbedModel))
+			default:
 				probs = append(probs, "no embedder API key: set COHERE_API_KEY (or CO_API_KEY), or OPENAI_API_KEY or GEMINI_API_KEY, to embed questions")
 			}
 		case EmbedderOpenAI:
-			if !c.OpenAIAPIKey.IsSet() {
-				probs = append(probs, "--embedder openai needs OPENAI_API_KEY (or [openai] api_key in ragscope.toml)")
+			if !c.OpenAIAPIKey.IsSet() && c.OpenAINeedsKey() {
+				probs = append(probs, "--embedder openai needs OPENAI_API_KEY (or [openai] api_key in ragscope.toml); a local OpenAI-compatible server needs only OPENAI_BASE_URL (e.g. http://localhost:11434/v1)")
 			}
 		case EmbedderGemini:
 			if !c.GeminiAPIKey.IsSet() {

@@ -78,3 +78,52 @@ func TestResolvedEmbedderAndValidate(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestModelProvider(t *testing.T) {
+	for model, want := range map[string]string{
+		"embed-english-v3.0": EmbedderCohere, "embed-multilingual-light-v3.0": EmbedderCohere,
+		"text-embedding-3-small": EmbedderOpenAI, "TEXT-EMBEDDING-3-LARGE": EmbedderOpenAI, "text-embedding-ada-002": EmbedderOpenAI,
+		"gemini-embedding-001": EmbedderGemini, "models/text-embedding-004": EmbedderGemini,
+		"nomic-embed-text": "", "": "", "text-embedding-3": "",
+	} {
+		if got := ModelProvider(model); got != want {
+			t.Errorf("ModelProvider(%q) = %q, want %q", model, got, want)
+		}
+	}
+}
+
+func TestAutoEmbedderFromModelThenKeysThenBaseURL(t *testing.T) {
+	c := Default()
+	c.QdrantURL, c.Collection = "http://q:6333", "book"
+	c.CohereAPIKey, c.OpenAIAPIKey, c.GeminiAPIKey = "co", "sk", "g"
+	// The model's publisher wins over the key order, and the note says so.
+	c.EmbedModel = "gemini-embedding-001"
+	if c.ResolvedEmbedder() != EmbedderGemini || !strings.Contains(c.EmbedderChoice(), "the model gemini-embedding-001 is gemini's") {
+		t.Fatalf("model name: %s, %q", c.ResolvedEmbedder(), c.EmbedderChoice())
+	}
+	c.EmbedModel = "text-embedding-3-large"
+	if c.ResolvedEmbedder() != EmbedderOpenAI {
+		t.Fatalf("OpenAI model: %s", c.ResolvedEmbedder())
+	}
+	// A model no provider publishes falls back to the keys.
+	c.EmbedModel = "nomic-embed-text"
+	if c.ResolvedEmbedder() != EmbedderCohere || !strings.Contains(c.EmbedderChoice(), "are all set") {
+		t.Fatalf("unknown model: %s", c.ResolvedEmbedder())
+	}
+	// No key at all: a base URL picks the provider, and a local
+	// OpenAI-compatible server needs no key.
+	c.CohereAPIKey, c.OpenAIAPIKey, c.GeminiAPIKey = "", "", ""
+	c.OpenAIBaseURL = "http://localhost:11434/v1"
+	if c.ResolvedEmbedder() != EmbedderOpenAI || c.Validate() != nil {
+		t.Fatalf("local base URL: %s, %v", c.ResolvedEmbedder(), c.Validate())
+	}
+	// OpenAI's own API still needs the key.
+	c.OpenAIBaseURL = "https://api.openai.com/v1"
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "needs OPENAI_API_KEY") {
+		t.Fatalf("api.openai.com without a key: %v", err)
+	}
+	c.OpenAIBaseURL, c.GeminiBaseURL = "", "http://proxy/gemini"
+	if c.ResolvedEmbedder() != EmbedderGemini {
+		t.Fatalf("Gemini base URL: %s", c.ResolvedEmbedder())
+	}
+}

@@ -12,6 +12,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+	"golang.org/x/sync/singleflight"
+	"golang.org/x/time/rate"
 
 	"ragscope/retrieval/netx"
 )
@@ -48,14 +50,14 @@ type LiveChecker struct {
 	opts LiveOptions
 	sem  chan struct{}
 
-	mu    sync.Mutex
-	pages map[string]*pageFetch
-	hosts map[string]*hostLimiter
+	flight singleflight.Group
+	mu     sync.Mutex
+	pages  map[string]*pageFetch // finished fetches
+	hosts  map[string]*rate.Limiter
 }
 
 // pageFetch is one page's fetch, shared by every URL on that page.
 type pageFetch struct {
-	done    chan struct{}
 	status  int
 	final   string
 	ids     map[string]bool
@@ -97,7 +99,7 @@ func NewLiveChecker(opts LiveOptions) *LiveChecker {
 		opts:  opts,
 		sem:   make(chan struct{}, opts.Concurrency),
 		pages: map[string]*pageFetch{},
-		hosts: map[string]*hostLimiter{},
+		hosts: map[string]*rate.Limiter{},
 	}
 }
 
@@ -156,40 +158,43 @@ func (c *LiveChecker) Check(ctx context.Context, rawURL string) Result {
 	return r
 }
 
-// fetch returns the page's fetch, starting it or waiting for the one in
-// flight. A fetch cut short by ctx is not cached.
+// fetch returns the page's fetch: from the cache, else the one in flight
+// (single-flight: every URL on a page shares one request), else a new one.
+// A fetch cut short by its caller's context is not cached, and a caller
+// whose own context is still live tries again.
 func (c *LiveChecker) fetch(ctx context.Context, pageURL string) *pageFetch {
 	for {
 		c.mu.Lock()
 		pf, ok := c.pages[pageURL]
-		if !ok {
-			pf = &pageFetch{done: make(chan struct{})}
-			c.pages[pageURL] = pf
-			c.mu.Unlock()
+		c.mu.Unlock()
+		if ok {
+			return pf
+		}
+		ch := c.flight.DoChan(pageURL, func() (any, error) {
+			pf := &pageFetch{}
 			c.load(ctx, pageURL, pf)
-			if pf.err != nil && ctx.Err() != nil {
+			if pf.err == nil || ctx.Err() == nil {
 				c.mu.Lock()
-				delete(c.pages, pageURL)
+				c.pages[pageURL] = pf
 				c.mu.Unlock()
 			}
-			close(pf.done)
-			return pf
-		}
-		c.mu.Unlock()
+			return pf, nil
+		})
 		select {
-		case <-pf.done:
+		case r := <-ch:
+			pf := r.Val.(*pageFetch)
+			if pf.err == nil || !r.Shared || ctx.Err() != nil {
+				return pf
+			}
+			c.mu.Lock()
+			_, cached := c.pages[pageURL]
+			c.mu.Unlock()
+			if cached {
+				return pf
+			}
+			// The fetch we shared was cut short by its leader's context
+			// and dropped; try again with ours.
 		case <-ctx.Done():
-			return &pageFetch{err: fmt.Errorf("check %s: %w", pageURL, ctx.Err())}
-		}
-		c.mu.Lock()
-		cached := c.pages[pageURL] == pf
-		c.mu.Unlock()
-		if cached {
-			return pf
-		}
-		// The fetch we waited on was cut short by its own caller's context
-		// and dropped; try again with ours.
-		if ctx.Err() != nil {
 			return &pageFetch{err: fmt.Errorf("check %s: %w", pageURL, ctx.Err())}
 		}
 	}
@@ -239,7 +244,7 @@ func (c *LiveChecker) backoff(attempt int) time.Duration {
 // do makes one GET. It returns the final status and URL (after redirects),
 // the body for successful HTML responses, and a Retry-After delay.
 func (c *LiveChecker) do(ctx context.Context, host, pageURL string) (status int, final string, body []byte, retryAfter time.Duration, err error) {
-	if err := c.limiter(host).wait(ctx); err != nil {
+	if err := c.limiter(host).Wait(ctx); err != nil {
 		return 0, "", nil, 0, err
 	}
 	select {
@@ -274,46 +279,17 @@ func (c *LiveChecker) do(ctx context.Context, host, pageURL string) (status int,
 	return resp.StatusCode, final, body, retryAfter, nil
 }
 
-func (c *LiveChecker) limiter(host string) *hostLimiter {
+// limiter returns host's rate limiter: RatePerHost requests a second,
+// no bursts.
+func (c *LiveChecker) limiter(host string) *rate.Limiter {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	l, ok := c.hosts[host]
 	if !ok {
-		l = &hostLimiter{interval: time.Duration(float64(time.Second) / c.opts.RatePerHost)}
+		l = rate.NewLimiter(rate.Limit(c.opts.RatePerHost), 1)
 		c.hosts[host] = l
 	}
 	return l
-}
-
-// hostLimiter spaces requests to one host at least interval apart.
-type hostLimiter struct {
-	mu       sync.Mutex
-	interval time.Duration
-	next     time.Time
-}
-
-// wait blocks until the host may be asked again, or ctx ends.
-func (l *hostLimiter) wait(ctx context.Context) error {
-	l.mu.Lock()
-	now := time.Now()
-	at := l.next
-	if at.Before(now) {
-		at = now
-	}
-	l.next = at.Add(l.interval)
-	l.mu.Unlock()
-	d := time.Until(at)
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // parseHTMLAnchors returns the ids of an HTML page (id attributes of every

@@ -107,12 +107,14 @@ var _ retrieval.Embedder = (*Embedder)(nil)
 // retrieval.ErrConfig.
 func New(opts Options) (*Embedder, error) {
 	key := strings.TrimSpace(opts.APIKey)
-	if key == "" {
-		return nil, fmt.Errorf("%w: OpenAI API key missing: set OPENAI_API_KEY", retrieval.ErrConfig)
-	}
 	base := strings.TrimRight(strings.TrimSpace(opts.BaseURL), "/")
 	if base == "" {
 		base = DefaultBaseURL
+	}
+	if key == "" && strings.Contains(strings.ToLower(base), "://api.openai.com") {
+		// A local OpenAI-compatible server (Ollama, vLLM) needs no key;
+		// OpenAI's own API does.
+		return nil, fmt.Errorf("%w: OpenAI API key missing: set OPENAI_API_KEY (a local OpenAI-compatible server needs only OPENAI_BASE_URL)", retrieval.ErrConfig)
 	}
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -152,15 +154,18 @@ func New(opts Options) (*Embedder, error) {
 	if hc == nil {
 		hc = &http.Client{}
 	}
-	e.client = sdk.NewClient(
-		option.WithAPIKey(key),
-		option.WithBaseURL(base+"/"),
+	copts := []option.RequestOption{
+		option.WithBaseURL(base + "/"),
 		option.WithHTTPClient(hc),
-		option.WithMaxRetries(attempts-1),
+		option.WithMaxRetries(attempts - 1),
 		option.WithMaxRetryDelay(maxBackoff),
 		option.WithRequestTimeout(e.timeout),
 		option.WithMiddleware(checkBody),
-	)
+	}
+	if key != "" {
+		copts = append(copts, option.WithAPIKey(key))
+	}
+	e.client = sdk.NewClient(copts...)
 	return e, nil
 }
 

@@ -60,7 +60,7 @@ func DefaultMapping() Mapping {
 		URL:         []string{"url", "source_url", "page_url"},
 		Title:       []string{"title", "page_title"},
 		Section:     []string{"section_heading", "section_title", "section", "heading", "section_header", "headings"},
-		DocPath:     []string{"doc_path", "source_file", "file_path", "path", "source"},
+		DocPath:     []string{"doc_path", "source_file", "file_path", "path", "source", "document_id", "doc_id"},
 		Module:      []string{"module", "module_name"},
 		Chapter:     []string{"chapter", "chapter_title"},
 		ChunkIndex:  []string{"chunk_index", "position", "chunk_sequence", "chunk_id"},

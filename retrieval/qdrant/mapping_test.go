@@ -173,3 +173,23 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// A collection written as content, url, title, chunk_index, document_id,
+// total_chunks (one published textbook's schema) has its doc path.
+func TestDecodeDocumentIDAsDocPath(t *testing.T) {
+	m := DefaultMapping().WithDefaults()
+	for key, payload := range map[string]map[string]*qc.Value{
+		"document_id": qc.NewValueMap(map[string]any{"content": "ROS 2 uses DDS.", "url": "https://b.io/docs/intro", "title": "Intro",
+			"chunk_index": 3, "document_id": "docs/intro.md", "total_chunks": 9}),
+		"doc_id":          qc.NewValueMap(map[string]any{"text": "t", "doc_id": "docs/intro.md"}),
+		"metadata.source": qc.NewValueMap(map[string]any{"page_content": "t", "metadata": map[string]any{"source": "docs/intro.md"}}),
+	} {
+		got := m.Decode("p1", payload)
+		if got.DocPath != "docs/intro.md" {
+			t.Errorf("%s: doc path %q, want docs/intro.md", key, got.DocPath)
+		}
+		if key == "document_id" && (got.Text != "ROS 2 uses DDS." || *got.ChunkIndex != 3 || *got.TotalChunks != 9) {
+			t.Errorf("%s: %+v", key, got)
+		}
+	}
+}

@@ -51,7 +51,9 @@ type Failure struct {
 type Server struct {
 	// URL is the API root including /v1, to pass as the client's base URL.
 	URL string
-	// Key is the API key the server accepts as a bearer token.
+	// Key is the API key the server accepts as a bearer token. With Key
+	// "" the server is a local one that needs no key: it accepts requests
+	// with no Authorization header (and refuses any other).
 	Key string
 
 	srv *httptest.Server
@@ -154,7 +156,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "", "Invalid URL ("+r.Method+" "+r.URL.Path+")", "invalid_request_error")
 		return
 	}
-	if s.Key == "" || r.Header.Get("Authorization") != "Bearer "+s.Key {
+	if got := r.Header.Get("Authorization"); (s.Key == "" && got != "") || (s.Key != "" && got != "Bearer "+s.Key) {
 		writeError(w, http.StatusUnauthorized, "", "Incorrect API key provided.", "invalid_request_error")
 		return
 	}

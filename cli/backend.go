@@ -76,13 +76,21 @@ func (b *Backend) Header() string {
 	if b.Points >= 0 {
 		s += fmt.Sprintf(" · %d chunks", b.Points)
 	}
-	if m := b.Model(); m != "" {
-		if b.Provider != "" {
-			m = b.Provider + " " + m
-		}
+	if m := b.EmbedderLabel(); m != "" {
 		s += " · " + m
 	}
 	return cleanLine(s)
+}
+
+// EmbedderLabel names the query embedder as every output shows it: the
+// provider and the model ("openai text-embedding-3-small"), or the model
+// alone when there is no provider (the offline embedder).
+func (b *Backend) EmbedderLabel() string {
+	m := b.Model()
+	if m != "" && b.Provider != "" {
+		m = b.Provider + " " + m
+	}
+	return m
 }
 
 // OpenBackend opens the configured backend once per run. selectionOnly

@@ -97,11 +97,8 @@ func writeStatsText(w io.Writer, be *Backend, st retrieval.Stats) {
 	}
 	row("Points", fmt.Sprint(st.Points))
 	row("Vector size", fmt.Sprintf("%d (%s)", st.VectorSize, st.Distance))
-	if m := be.Model(); m != "" {
-		// providers (issue 9): provider, model and the size it makes.
-		if be.Provider != "" {
-			m = be.Provider + " " + m
-		}
+	if m := be.EmbedderLabel(); m != "" {
+		// Provider, model and the size it makes.
 		if d, ok := be.Pipeline.Embedder.(interface{ Dim() int }); ok && d.Dim() > 0 {
 			m += fmt.Sprintf(" (%d dimensions)", d.Dim())
 		}

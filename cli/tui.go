@@ -100,7 +100,7 @@ func (a *App) tuiOptions(ctx context.Context) (ui.Options, error) {
 		Kind:       string(be.Kind),
 		Label:      be.Label,
 		Collection: be.Collection,
-		Model:      be.Model(),
+		Model:      be.EmbedderLabel(),
 		Points:     be.Points,
 	}
 	return opts, nil

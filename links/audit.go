@@ -199,6 +199,11 @@ func Audit(ctx context.Context, w retrieval.Walker, opts AuditOptions) (*Report,
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("check links: %w", err)
 	}
+	if u, ok := opts.Checker.(interface{ Unreachable() error }); ok {
+		if err := u.Unreachable(); err != nil {
+			return nil, err
+		}
+	}
 
 	rep.URLs = make([]URLReport, 0, len(order))
 	s := &rep.Summary

@@ -2,10 +2,13 @@ package links
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +18,7 @@ import (
 	"golang.org/x/sync/singleflight"
 	"golang.org/x/time/rate"
 
+	"ragscope/retrieval"
 	"ragscope/retrieval/netx"
 )
 
@@ -54,6 +58,7 @@ type LiveChecker struct {
 	mu     sync.Mutex
 	pages  map[string]*pageFetch // finished fetches
 	hosts  map[string]*rate.Limiter
+	down   map[string]error // hosts that could not be resolved or connected to
 }
 
 // pageFetch is one page's fetch, shared by every URL on that page.
@@ -100,6 +105,7 @@ func NewLiveChecker(opts LiveOptions) *LiveChecker {
 		sem:   make(chan struct{}, opts.Concurrency),
 		pages: map[string]*pageFetch{},
 		hosts: map[string]*rate.Limiter{},
+		down:  map[string]error{},
 	}
 }
 
@@ -116,6 +122,10 @@ func (c *LiveChecker) Check(ctx context.Context, rawURL string) Result {
 		return r
 	}
 	r.Anchor = u.Fragment
+	if err := c.hostDown(strings.ToLower(u.Host)); err != nil {
+		r.Status, r.Error = StatusError, err.Error()
+		return r
+	}
 	page := *u
 	page.Fragment, page.RawFragment = "", ""
 	pf := c.fetch(ctx, page.String())
@@ -208,6 +218,18 @@ func (c *LiveChecker) load(ctx context.Context, pageURL string, pf *pageFetch) {
 	}
 	for attempt := 0; ; attempt++ {
 		status, final, body, retryAfter, err := c.do(ctx, host, pageURL)
+		if err != nil && unreachable(err) {
+			// No name or no connection: retrying, or asking for the
+			// host's other pages, cannot help. Every later URL on the
+			// host fails at once and the audit reports the outage.
+			c.mu.Lock()
+			if c.down[host] == nil {
+				c.down[host] = &UnreachableError{Host: host, Err: err}
+			}
+			c.mu.Unlock()
+			pf.err = fmt.Errorf("fetch %s: %w", pageURL, err)
+			return
+		}
 		retry := err != nil || status == http.StatusTooManyRequests || status >= 500
 		if !retry || attempt >= c.opts.Retries || ctx.Err() != nil {
 			pf.status, pf.final = status, final
@@ -277,6 +299,70 @@ func (c *LiveChecker) do(ctx context.Context, host, pageURL string) (status int,
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	}
 	return resp.StatusCode, final, body, retryAfter, nil
+}
+
+// hostDown is the error that marked host unreachable, or nil.
+func (c *LiveChecker) hostDown(host string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.down[host]
+}
+
+// Unreachable reports the first host the checker could not resolve or
+// connect to (nil when every host answered). Audit turns it into an
+// outage error: a site that cannot be reached is not a site of broken
+// links.
+func (c *LiveChecker) Unreachable() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	hosts := make([]string, 0, len(c.down))
+	for h := range c.down {
+		hosts = append(hosts, h)
+	}
+	if len(hosts) == 0 {
+		return nil
+	}
+	slices.Sort(hosts)
+	return c.down[hosts[0]]
+}
+
+// UnreachableError is a site host that has no address or refuses
+// connections. It matches retrieval.ErrUnavailable (exit 3).
+type UnreachableError struct {
+	Host string
+	Err  error
+}
+
+// Error says which host and why, and what to do.
+func (e *UnreachableError) Error() string {
+	cause := e.Err.Error()
+	var dnsErr *net.DNSError
+	var opErr *net.OpError
+	switch {
+	case errors.As(e.Err, &dnsErr):
+		cause = dnsErr.Error()
+	case errors.As(e.Err, &opErr):
+		cause = opErr.Error()
+	}
+	return fmt.Sprintf("Cannot reach %s (%s). Check the network and the site URL (--base-url), or drop --live to audit against the local site", e.Host, cause)
+}
+
+// Unwrap returns the network error.
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// Is matches retrieval.ErrUnavailable.
+func (e *UnreachableError) Is(target error) bool { return target == retrieval.ErrUnavailable }
+
+// unreachable reports whether err means the host has no address or
+// refuses connections (a DNS failure, a dial error), as opposed to a slow
+// or failing server.
+func unreachable(err error) bool {
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return true
+	}
+	var opErr *net.OpError
+	return errors.As(err, &opErr) && opErr.Op == "dial" && !opErr.Timeout()
 }
 
 // limiter returns host's rate limiter: RatePerHost requests a second,

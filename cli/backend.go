@@ -97,7 +97,22 @@ func (b *Backend) EmbedderLabel() string {
 // skips what selected-text mode does not need (no index is built and no
 // server is contacted, but the URL builder is configured).
 func (a *App) OpenBackend(ctx context.Context, selectionOnly bool) (*Backend, error) {
-	if err := a.Cfg.Validate(); err != nil {
+	return a.openBackend(ctx, selectionOnly, true)
+}
+
+// OpenStore opens the configured backend for a command that reads the
+// store but embeds no question (stats, links): a Qdrant collection needs no
+// embedding key, and when the embedder cannot be built a note says so.
+func (a *App) OpenStore(ctx context.Context) (*Backend, error) {
+	return a.openBackend(ctx, false, false)
+}
+
+func (a *App) openBackend(ctx context.Context, selectionOnly, embeds bool) (*Backend, error) {
+	validate := a.Cfg.Validate
+	if !embeds {
+		validate = a.Cfg.ValidateStore
+	}
+	if err := validate(); err != nil {
 		if !(selectionOnly && a.Cfg.Resolved() == config.BackendQdrant) {
 			return nil, err
 		}
@@ -108,7 +123,7 @@ func (a *App) OpenBackend(ctx context.Context, selectionOnly bool) (*Backend, er
 	)
 	switch a.Cfg.Resolved() {
 	case config.BackendQdrant:
-		be, err = a.openQdrant(ctx, selectionOnly)
+		be, err = a.openQdrant(ctx, selectionOnly, embeds)
 	case config.BackendLocal:
 		be, err = a.openLocal(ctx)
 	default:

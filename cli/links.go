@@ -69,7 +69,7 @@ backend that cannot list its chunks, 3 backend unreachable.`,
 
 func (a *App) runLinks(cmd *cobra.Command, lf linksFlags) error {
 	ctx := cmd.Context()
-	be, err := a.OpenBackend(ctx, false)
+	be, err := a.OpenStore(ctx)
 	if err != nil {
 		return err
 	}

@@ -19,7 +19,9 @@ import (
 // openQdrant connects the Qdrant store and the query embedder. Nothing is
 // sent over the network here; the first Stats or query does that (and a
 // query first checks that the collection's vector size fits the model).
-func (a *App) openQdrant(ctx context.Context, selectionOnly bool) (*Backend, error) {
+// Without embeds (stats, links), an embedder that cannot be built (no key)
+// is left out with a note instead of failing.
+func (a *App) openQdrant(ctx context.Context, selectionOnly, embeds bool) (*Backend, error) {
 	// grpc-go logs transport errors to stderr by default, which would
 	// scribble over the TUI; the debug log gets them when asked for.
 	qdrant.SilenceGRPCLogs(a.debugWriter())
@@ -54,6 +56,12 @@ func (a *App) openQdrant(ctx context.Context, selectionOnly bool) (*Backend, err
 		return nil, err
 	}
 	emb, err := a.openEmbedder(be)
+	if err != nil && !embeds && errors.Is(err, retrieval.ErrConfig) {
+		be.Notes = append(be.Notes, "questions need a query embedder, which is not set up ("+Message(err)+"); stats and links do without")
+		be.Close, be.Walker = store.Close, store
+		be.Pipeline = &retrieval.Pipeline{Store: store, URLs: a.urlBuilder(nil), Backend: string(be.Kind), Collection: a.Cfg.Collection}
+		return be, nil
+	}
 	if err != nil {
 		_ = store.Close()
 		return nil, err

@@ -41,7 +41,7 @@ collection does not exist.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			be, err := a.OpenBackend(ctx, false)
+			be, err := a.OpenStore(ctx)
 			if err != nil {
 				return err
 			}

@@ -412,7 +412,13 @@ func (c Config) Resolved() Backend {
 
 // Validate checks the configuration and returns every problem at once, each
 // saying what to set. The error wraps retrieval.ErrConfig.
-func (c Config) Validate() error {
+func (c Config) Validate() error { return c.validate(true) }
+
+// ValidateStore is Validate for commands that read the store but embed no
+// question (stats, links): the embedder's key is not asked for.
+func (c Config) ValidateStore() error { return c.validate(false) }
+
+func (c Config) validate(embeds bool) error {
 	var probs []string
 	if _, err := ParseBackend(string(c.Backend)); err != nil {
 		probs = append(probs, err.Error())
@@ -425,8 +431,12 @@ func (c Config) Validate() error {
 		if c.Collection == "" {
 			probs = append(probs, "no collection: set QDRANT_COLLECTION or pass --collection")
 		}
-		// --- providers (issue 9): the chosen embedder's key is required ---
-		switch c.ResolvedEmbedder() {
+		// The chosen embedder's key is required when a question is embedded.
+		embedder := c.ResolvedEmbedder()
+		if !embeds && embedder != EmbedderLocal {
+			embedder = ""
+		}
+		switch embedder {
 		case EmbedderCohere:
 			switch {
 			case c.CohereAPIKey.IsSet():
@@ -446,7 +456,6 @@ func (c Config) Validate() error {
 		case EmbedderLocal:
 			probs = append(probs, "--embedder local embeds with the offline model of a local index and cannot search a Qdrant collection: use cohere, openai or gemini")
 		}
-		// --- end providers ---
 		if c.EmbedModel == "" {
 			probs = append(probs, "no embedding model: set RAGSCOPE_EMBED_MODEL or --model")
 		}

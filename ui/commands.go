@@ -8,9 +8,8 @@ import (
 	"strings"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/glamour"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/glamour/v2"
 
 	"ragscope/retrieval"
 	"ragscope/ui/history"
@@ -62,9 +61,6 @@ type openedMsg struct {
 // rerunMsg fires after settings stopped changing for a moment; only the
 // latest Seq re-runs the query.
 type rerunMsg struct{ Seq int }
-
-// hitSelectedMsg tells the detail pane which item the result list selected.
-type hitSelectedMsg struct{ Item item }
 
 // renderedMsg carries a chunk's markdown rendered for a width.
 type renderedMsg struct {
@@ -137,9 +133,12 @@ func linkStatusCmd(ctx context.Context, batch int, timeout time.Duration, check 
 	}
 }
 
-// clipboardCmd copies text.
+// clipboardCmd copies text twice: to the terminal's clipboard by OSC 52,
+// which Bubble Tea writes between frames (it reaches the local machine
+// over SSH), and to the system clipboard, whose outcome it reports.
 func clipboardCmd(copyFn func(string) error, what, text string) tea.Cmd {
-	return func() tea.Msg { return clipboardMsg{What: what, Err: copyFn(text)} }
+	system := func() tea.Msg { return clipboardMsg{What: what, Err: copyFn(text)} }
+	return tea.Batch(tea.SetClipboard(text), system)
 }
 
 // openURLCmd opens url in the browser.
@@ -153,11 +152,6 @@ func rerunCmd(d time.Duration, seq int) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return rerunMsg{Seq: seq} })
 }
 
-// selectedCmd announces the selected item.
-func selectedCmd(it item) tea.Cmd {
-	return func() tea.Msg { return hitSelectedMsg{Item: it} }
-}
-
 // renderKey identifies a rendered chunk: the same text at the same width
 // in the same style renders the same.
 type renderKey struct {
@@ -165,6 +159,8 @@ type renderKey struct {
 	Hash  string
 	Len   int
 	Width int
+	// Style is the glamour style: a theme change renders again.
+	Style string
 }
 
 // plainLimit is the size above which chunk text is wrapped, not rendered
@@ -173,22 +169,21 @@ const plainLimit = 24 << 10
 
 // renderCmd renders sanitized markdown text for width in a goroutine; a
 // fresh renderer per call keeps it free of shared state.
-func renderCmd(key renderKey, text, style string, profile termenv.Profile) tea.Cmd {
+func renderCmd(key renderKey, text string) tea.Cmd {
 	return func() tea.Msg {
-		return renderedMsg{Key: key, Out: renderMarkdown(text, key.Width, style, profile)}
+		return renderedMsg{Key: key, Out: renderMarkdown(text, key.Width, key.Style)}
 	}
 }
 
 // renderMarkdown renders text with glamour, falling back to wrapped plain
 // text when it is large or glamour fails.
-func renderMarkdown(text string, width int, style string, profile termenv.Profile) string {
+func renderMarkdown(text string, width int, style string) string {
 	if width < 10 {
 		width = 10
 	}
 	if len(text) <= plainLimit {
 		r, err := glamour.NewTermRenderer(
 			glamour.WithStandardStyle(style),
-			glamour.WithColorProfile(profile),
 			glamour.WithWordWrap(width-2),
 		)
 		if err == nil {

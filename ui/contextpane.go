@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
 	"ragscope/ui/termsafe"
@@ -27,7 +27,7 @@ type contextPane struct {
 }
 
 func newContextPane(keys *KeyMap, st *Styles) contextPane {
-	return contextPane{keys: keys, st: st, vp: viewport.New(0, 0)}
+	return contextPane{keys: keys, st: st, vp: viewport.New()}
 }
 
 // SetSize sets the outer size and re-wraps the text.
@@ -37,7 +37,8 @@ func (p *contextPane) SetSize(w, h int) {
 	}
 	p.width, p.height = w, h
 	iw, ih := innerSize(p.st.Pane, w, h)
-	p.vp.Width, p.vp.Height = iw, max(ih-1, 0)
+	p.vp.SetWidth(iw)
+	p.vp.SetHeight(max(ih-1, 0))
 	p.refresh(false)
 }
 
@@ -52,7 +53,7 @@ func (p *contextPane) refresh(top bool) {
 		return
 	}
 	st := p.st
-	w := max(p.vp.Width, 10)
+	w := max(p.vp.Width(), 10)
 	var b strings.Builder
 	b.WriteString(st.Section.Render("System instruction") + "\n")
 	b.WriteString(wrapText(termsafe.Text(p.g.Instruction), w) + "\n\n")
@@ -68,7 +69,7 @@ func (p *contextPane) refresh(top bool) {
 	} else {
 		b.WriteString(wrapText(termsafe.Text(p.g.Context), w))
 	}
-	y := p.vp.YOffset
+	y := p.vp.YOffset()
 	p.vp.SetContent(b.String())
 	if top {
 		p.vp.GotoTop()
@@ -79,7 +80,7 @@ func (p *contextPane) refresh(top bool) {
 
 // Update scrolls.
 func (p contextPane) Update(msg tea.Msg) (contextPane, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok {
+	if km, ok := msg.(tea.KeyPressMsg); ok {
 		scroll(&p.vp, p.keys, km)
 	}
 	return p, nil

@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
 
 	"ragscope/ui/termsafe"
 )
@@ -31,7 +31,7 @@ type detailPane struct {
 }
 
 func newDetailPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) detailPane {
-	return detailPane{keys: keys, st: st, vp: viewport.New(0, 0), cache: map[renderKey]string{}, links: links}
+	return detailPane{keys: keys, st: st, vp: viewport.New(), cache: map[renderKey]string{}, links: links}
 }
 
 // LinkChanged redraws the metadata when url is the shown citation's link.
@@ -49,7 +49,7 @@ func (p *detailPane) textWidth() int {
 
 func (p *detailPane) key() renderKey {
 	c := &p.item.Hit.Chunk
-	return renderKey{ID: c.ID, Hash: c.ContentHash, Len: len(c.Text), Width: p.textWidth()}
+	return renderKey{ID: c.ID, Hash: c.ContentHash, Len: len(c.Text), Width: p.textWidth(), Style: p.st.Glamour}
 }
 
 // SetSize sets the outer size and re-renders for a new width.
@@ -57,7 +57,8 @@ func (p *detailPane) SetSize(w, h int) tea.Cmd {
 	oldW := p.textWidth()
 	p.width, p.height = w, h
 	iw, ih := innerSize(p.st.Pane, w, h)
-	p.vp.Width, p.vp.Height = iw, max(ih-1, 0)
+	p.vp.SetWidth(iw)
+	p.vp.SetHeight(max(ih-1, 0))
 	if !p.has {
 		return nil
 	}
@@ -79,6 +80,15 @@ func (p *detailPane) SetItem(it item) tea.Cmd {
 	return p.refresh(!same)
 }
 
+// Restyle drops the renders of the old theme and renders the chunk again.
+func (p *detailPane) Restyle() tea.Cmd {
+	clear(p.cache)
+	if !p.has {
+		return nil
+	}
+	return p.refresh(false)
+}
+
 // refresh rebuilds the content from the cache, asking for a render when
 // the chunk is not cached at this width.
 func (p *detailPane) refresh(top bool) tea.Cmd {
@@ -87,9 +97,9 @@ func (p *detailPane) refresh(top bool) tea.Cmd {
 	var cmd tea.Cmd
 	if !ok {
 		body = p.st.Meta.Render("rendering…")
-		cmd = renderCmd(k, termsafe.Text(p.item.Hit.Chunk.Text), p.st.Glamour, p.st.Profile)
+		cmd = renderCmd(k, termsafe.Text(p.item.Hit.Chunk.Text))
 	}
-	y := p.vp.YOffset
+	y := p.vp.YOffset()
 	p.vp.SetContent(p.metadata() + "\n" + body)
 	if top {
 		p.vp.GotoTop()
@@ -107,14 +117,14 @@ func (p detailPane) Update(msg tea.Msg) (detailPane, tea.Cmd) {
 		if p.has && msg.Key == p.key() {
 			return p, p.refresh(false)
 		}
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		scroll(&p.vp, p.keys, msg)
 	}
 	return p, nil
 }
 
 // scroll moves a viewport with the shared list keys.
-func scroll(vp *viewport.Model, k *KeyMap, msg tea.KeyMsg) {
+func scroll(vp *viewport.Model, k *KeyMap, msg tea.KeyPressMsg) {
 	switch {
 	case key.Matches(msg, k.Up):
 		vp.ScrollUp(1)
@@ -248,7 +258,7 @@ func (p detailPane) View() string {
 }
 
 func scrollPercent(vp *viewport.Model) string {
-	if vp.TotalLineCount() <= vp.Height {
+	if vp.TotalLineCount() <= vp.Height() {
 		return "all"
 	}
 	return strconv.Itoa(int(vp.ScrollPercent()*100+0.5)) + "%"

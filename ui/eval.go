@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/progress"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/progress"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/eval"
@@ -133,12 +133,22 @@ func newEvalPane(keys *KeyMap, st *Styles, defaultName string) evalPane {
 	if defaultName != "" {
 		in.Placeholder = "empty runs the " + termsafe.Line(defaultName) + "; or a path to a JSON/YAML set"
 	}
-	in.PlaceholderStyle = st.Missing
-	in.TextStyle = st.Value
+	in.SetStyles(st.textInput())
 	in.CharLimit = 4096
-	bar := progress.New(progress.WithSolidFill(st.ProgressFill), progress.WithoutPercentage(),
-		progress.WithColorProfile(st.Profile))
+	bar := newEvalBar(st)
 	return evalPane{keys: keys, st: st, input: in, bar: bar, defaultName: defaultName}
+}
+
+// restyle applies the current styles to the input and the bar.
+func (p *evalPane) restyle() {
+	p.input.SetStyles(p.st.textInput())
+	p.bar = newEvalBar(p.st)
+}
+
+// newEvalBar is the run's progress bar: full blocks in the accent colour.
+func newEvalBar(st *Styles) progress.Model {
+	return progress.New(progress.WithColors(st.ProgressFill), progress.WithoutPercentage(),
+		progress.WithFillCharacters(progress.DefaultFullCharFullBlock, progress.DefaultEmptyCharBlock))
 }
 
 // Path is the set's path as typed.
@@ -148,7 +158,7 @@ func (p *evalPane) Path() string { return strings.TrimSpace(p.input.Value()) }
 func (p *evalPane) SetSize(w, h int) {
 	p.width, p.height = w, h
 	iw, _ := innerSize(p.st.Pane, w, h)
-	p.input.Width = max(iw-lipgloss.Width(evalPathLabel)-1, 1)
+	p.input.SetWidth(max(iw-lipgloss.Width(evalPathLabel)-1, 1))
 	p.scrollToCursor()
 }
 
@@ -265,7 +275,7 @@ func (p *evalPane) scrollToCursor() {
 
 // Update edits the path or moves the cursor in the case list.
 func (p evalPane) Update(msg tea.Msg) (evalPane, tea.Cmd) {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || p.inputFocus {
 		var cmd tea.Cmd
 		p.input, cmd = p.input.Update(msg)
@@ -339,7 +349,7 @@ func (p *evalPane) progressLine(w int) string {
 			count = " loading… "
 		}
 		bar := p.bar
-		bar.Width = max(min(w-lipgloss.Width(count)-len("esc cancels"), 50), 10)
+		bar.SetWidth(max(min(w-lipgloss.Width(count)-len("esc cancels"), 50), 10))
 		pct := 0.0
 		if p.total > 0 {
 			pct = float64(p.done) / float64(p.total)

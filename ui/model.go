@@ -7,10 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/spinner"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"ragscope/retrieval"
 	"ragscope/ui/history"
@@ -145,9 +146,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	}
 	links := map[string]LinkStatus{}
 	h := help.New()
-	h.Styles.ShortKey = st.Highlight
-	h.Styles.FullKey = st.Highlight
-	sp := spinner.New(spinner.WithSpinner(spinner.Dot), spinner.WithStyle(st.Spinner))
+	sp := spinner.New(spinner.WithSpinner(spinner.Dot))
 	m := Model{
 		opts: opts, base: ctx, keys: keys, st: st,
 		right: focusDetail, mode: retrieval.ModeNormal,
@@ -169,16 +168,49 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	if m.status == "" {
 		m.status = "Ready. Type a question and press enter."
 	}
+	m.applyStyles()
 	m.setFocus(focusQuery)
 	return m
 }
 
-// Init loads the history and the collection's stats.
+// restyle rebuilds the styles for the terminal's background and colour
+// profile, which Bubble Tea reports after start, and renders the detail
+// again when the markdown theme changes.
+func (m *Model) restyle(dark bool, profile colorprofile.Profile) tea.Cmd {
+	if m.st.Dark == dark && m.st.Profile == profile {
+		return nil
+	}
+	*m.st = *DefaultStyles(dark, profile)
+	m.applyStyles()
+	return m.detail.Restyle()
+}
+
+// applyStyles hands the styles to the Bubbles components, which keep
+// copies of their own.
+func (m *Model) applyStyles() {
+	st := m.st
+	m.help.Styles = help.DefaultStyles(st.Dark)
+	m.help.Styles.ShortKey = st.Highlight
+	m.help.Styles.FullKey = st.Highlight
+	m.spinner.Style = st.Spinner
+	m.query.input.SetStyles(st.textInput())
+	m.sel.restyle()
+	m.eval.restyle()
+}
+
+// Init loads the history and the collection's stats, and asks the
+// terminal for its background when there are colours to pick (the reply
+// restyles the screen; nothing waits for it).
 func (m Model) Init() tea.Cmd {
+	var bg tea.Cmd
+	if hasColor(m.st.Profile) {
+		bg = tea.RequestBackgroundColor
+	}
 	return tea.Batch(
 		m.query.Focus(),
 		loadHistoryCmd(m.opts.HistoryFile, m.query.max),
 		statsCmd(m.base, m.opts.Timeout, m.opts.Stats),
+		bg,
 	)
 }
 
@@ -204,8 +236,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		return m, m.layout()
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return m.updateKey(msg)
+	case tea.PasteMsg:
+		return m.updatePaste(msg)
+	case tea.BackgroundColorMsg:
+		return m, m.restyle(msg.IsDark(), m.st.Profile)
+	case tea.ColorProfileMsg:
+		return m, m.restyle(m.st.Dark, msg.Profile)
 	case resultMsg:
 		return m.updateResult(msg)
 	case statsMsg:
@@ -225,7 +263,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateLink(msg)
 	case clipboardMsg:
 		if msg.Err != nil {
-			m.setStatus(statusErr, "Copy failed: "+msg.Err.Error())
+			// The OSC 52 copy went out, but whether the terminal took it
+			// cannot be known.
+			m.setStatus(statusInfo, "Sent "+msg.What+" to the terminal's clipboard (OSC 52); "+msg.Err.Error())
 		} else {
 			m.setStatus(statusOK, "Copied "+msg.What+" to the clipboard.")
 		}
@@ -244,8 +284,6 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.runQuery(m.withParams(*m.last))
 	case settingsChangedMsg:
 		return m.updateSettings(msg)
-	case hitSelectedMsg:
-		return m, m.detail.SetItem(msg.Item)
 	case renderedMsg:
 		var cmd tea.Cmd
 		m.detail, cmd = m.detail.Update(msg)
@@ -276,19 +314,7 @@ func (m Model) typing() bool {
 }
 
 // updateKey handles global keys, then gives the key to the focused pane.
-func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.typing() {
-		// Keys typed faster than a frame (or held down) arrive as one
-		// message ("jjj"); outside text boxes each is a command of its own.
-		var cmds []tea.Cmd
-		next := m
-		for _, r := range msg.Runes {
-			nm, cmd := next.updateKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
-			next = nm.(Model)
-			cmds = append(cmds, cmd)
-		}
-		return next, tea.Batch(cmds...)
-	}
+func (m Model) updateKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit), key.Matches(msg, k.QuitQ):
@@ -297,16 +323,6 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	if m.tooSmall() {
 		return m, nil
-	}
-	if msg.Paste && !m.focus.isText() {
-		// A paste lands in the text box it is meant for.
-		target := focusQuery
-		if m.mode == retrieval.ModeSelectedText {
-			target = focusSelText
-		}
-		cmd := m.setFocus(target)
-		next, cmd2 := m.updateFocused(msg)
-		return next, tea.Batch(cmd, cmd2)
 	}
 	switch {
 	case key.Matches(msg, k.NextPane):
@@ -347,8 +363,33 @@ func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m.updateFocused(msg)
 }
 
+// updatePaste puts pasted text in the text box it is meant for.
+func (m Model) updatePaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
+	if m.tooSmall() {
+		return m, nil
+	}
+	var cmd tea.Cmd
+	if !m.typing() {
+		target := focusQuery
+		if m.mode == retrieval.ModeSelectedText {
+			target = focusSelText
+		}
+		cmd = m.setFocus(target)
+	}
+	var cmd2 tea.Cmd
+	switch m.focus {
+	case focusQuery:
+		m.query, cmd2 = m.query.Update(msg)
+	case focusSelText, focusSelDoc, focusSelSection:
+		m.sel, cmd2 = m.sel.Update(msg)
+	case focusEvalPath:
+		m.eval, cmd2 = m.eval.Update(msg)
+	}
+	return m, tea.Batch(cmd, cmd2)
+}
+
 // updateFocused gives a key to the focused pane only.
-func (m Model) updateFocused(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m Model) updateFocused(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch m.focus {
 	case focusQuery:
@@ -367,7 +408,11 @@ func (m Model) updateFocused(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if key.Matches(msg, m.keys.Open) {
 			return m, m.setFocus(focusDetail)
 		}
+		old := m.results.cursor
 		m.results, cmd = m.results.Update(msg)
+		if m.results.cursor != old {
+			cmd = tea.Batch(cmd, m.syncDetail())
+		}
 	case focusDetail:
 		m.detail, cmd = m.detail.Update(msg)
 	case focusContext:
@@ -582,7 +627,16 @@ func (m *Model) showTurn(i int) tea.Cmd {
 	if i != len(m.turns.turns)-1 {
 		m.setStatus(statusInfo, "Showing turn #"+strconv.Itoa(t.N)+": "+termsafe.Line(t.Query.Question))
 	}
-	return m.results.SetResult(t.Result)
+	m.results.SetResult(t.Result)
+	return m.syncDetail()
+}
+
+// syncDetail shows the selected result in the detail pane. It runs in the
+// Update that moved the selection: a command would let replies of keys
+// pressed together land out of order and leave the detail behind.
+func (m *Model) syncDetail() tea.Cmd {
+	it, _ := m.results.Selected()
+	return m.detail.SetItem(it)
 }
 
 // checkLinks queues the result's citation URLs for the link checker.
@@ -687,7 +741,8 @@ func (m Model) updateSettings(msg settingsChangedMsg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
 	if msg.ToggleDropped {
 		m.showDropped = !m.showDropped
-		cmds = append(cmds, m.results.SetShowDropped(m.showDropped))
+		m.results.SetShowDropped(m.showDropped)
+		cmds = append(cmds, m.syncDetail())
 	}
 	m.settings.showDropped = m.showDropped
 	if changed && m.last != nil {

@@ -3,9 +3,9 @@ package ui
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 )
 
 // queryPane is the question input with the question history of this and
@@ -27,8 +27,7 @@ func newQueryPane(keys *KeyMap, st *Styles, max int) queryPane {
 	in := textinput.New()
 	in.Prompt = ""
 	in.Placeholder = "Ask the textbook a question, e.g. How do ROS 2 nodes communicate?"
-	in.PlaceholderStyle = st.Missing
-	in.TextStyle = st.Value
+	in.SetStyles(st.textInput())
 	in.CharLimit = 4000
 	return queryPane{keys: keys, input: in, max: max}
 }
@@ -45,7 +44,7 @@ func (p *queryPane) SetValue(q string) {
 }
 
 // SetWidth sets the input's width.
-func (p *queryPane) SetWidth(w int) { p.input.Width = max(w-1, 1) }
+func (p *queryPane) SetWidth(w int) { p.input.SetWidth(max(w-1, 1)) }
 
 // Focus gives the input the cursor.
 func (p *queryPane) Focus() tea.Cmd { return p.input.Focus() }
@@ -82,7 +81,7 @@ func (p *queryPane) Remember(q string) bool {
 
 // Update recalls history on up/down and edits text otherwise.
 func (p queryPane) Update(msg tea.Msg) (queryPane, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok {
+	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(km, p.keys.HistoryPrev):
 			if p.pos > 0 {

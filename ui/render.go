@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
@@ -234,8 +234,8 @@ func box(style lipgloss.Style, w, h int, content string) string {
 	fw, fh := style.GetFrameSize()
 	iw, ih := max(w-fw, 0), max(h-fh, 0)
 	content = fitLines(content, iw, ih)
-	bw, bh := style.GetHorizontalBorderSize(), style.GetVerticalBorderSize()
-	return style.Width(max(w-bw, 0)).Height(max(h-bh, 0)).MaxWidth(w).MaxHeight(h).Render(content)
+	// Lip Gloss v2 counts the border in Width and Height.
+	return style.Width(w).Height(h).MaxWidth(w).MaxHeight(h).Render(content)
 }
 
 // innerSize is the content area of a w x h box in style.

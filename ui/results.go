@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"ragscope/retrieval"
 	"ragscope/ui/termsafe"
@@ -53,17 +53,16 @@ func (p *resultsPane) SetSize(w, h int) {
 }
 
 // SetResult shows res and selects its first row.
-func (p *resultsPane) SetResult(res retrieval.Result) tea.Cmd {
+func (p *resultsPane) SetResult(res retrieval.Result) {
 	p.res, p.has = res, true
 	p.cursor, p.offset = 0, 0
 	p.rebuild()
-	return p.selected()
 }
 
 // SetShowDropped shows or hides the rows left out, keeping the selection.
-func (p *resultsPane) SetShowDropped(show bool) tea.Cmd {
+func (p *resultsPane) SetShowDropped(show bool) {
 	if p.showDropped == show {
-		return nil
+		return
 	}
 	var keep string
 	if it, ok := p.Selected(); ok {
@@ -79,7 +78,6 @@ func (p *resultsPane) SetShowDropped(show bool) tea.Cmd {
 		}
 	}
 	p.scrollToCursor()
-	return p.selected()
 }
 
 func itemKey(it item) string {
@@ -113,14 +111,6 @@ func (p *resultsPane) Selected() (item, bool) {
 	return p.items[p.cursor], true
 }
 
-func (p *resultsPane) selected() tea.Cmd {
-	it, ok := p.Selected()
-	if !ok {
-		return selectedCmd(item{})
-	}
-	return selectedCmd(it)
-}
-
 // pageRows is the number of rows that fit.
 func (p *resultsPane) pageRows() int {
 	_, ih := innerSize(p.st.Pane, p.width, p.height)
@@ -140,9 +130,10 @@ func (p *resultsPane) scrollToCursor() {
 	}
 }
 
-// Update moves the selection; a move announces the new row.
+// Update moves the selection; the root shows the new row in the detail
+// pane in the same Update, so the detail never lags the cursor.
 func (p resultsPane) Update(msg tea.Msg) (resultsPane, tea.Cmd) {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || len(p.items) == 0 {
 		return p, nil
 	}
@@ -152,7 +143,7 @@ func (p resultsPane) Update(msg tea.Msg) (resultsPane, tea.Cmd) {
 		return p, nil
 	}
 	p.scrollToCursor()
-	return p, p.selected()
+	return p, nil
 }
 
 // title is the pane's heading.

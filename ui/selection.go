@@ -3,10 +3,10 @@ package ui
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/textarea"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 )
 
 // Selection fields, in focus order.
@@ -42,17 +42,13 @@ func newSelectionPane(st *Styles) selectionPane {
 	ta.CharLimit = 0
 	ta.MaxHeight = 0
 	ta.Prompt = "│ "
-	ta.FocusedStyle.CursorLine = lipgloss.NewStyle()
-	ta.FocusedStyle.Placeholder = st.Missing
-	ta.BlurredStyle.Placeholder = st.Missing
-	ta.FocusedStyle.Prompt = st.Cursor
-	ta.BlurredStyle.Prompt = st.Rule
+	ta.SetStyles(st.textArea())
 	ta.Blur()
 	mk := func(ph string) textinput.Model {
 		in := textinput.New()
 		in.Prompt = ""
 		in.Placeholder = ph
-		in.PlaceholderStyle = st.Missing
+		in.SetStyles(st.textInput())
 		in.CharLimit = 500
 		return in
 	}
@@ -92,7 +88,8 @@ func (p *selectionPane) SetSize(w, textH int) {
 	// Source doc › [doc]  Section › [section]; a textinput draws one
 	// cell more than its width for the cursor.
 	half := max((w-lipgloss.Width("Source doc › ")-lipgloss.Width("  Section › ")-2)/2, 8)
-	p.doc.Width, p.section.Width = half, half
+	p.doc.SetWidth(half)
+	p.section.SetWidth(half)
 }
 
 // Focus focuses one field.
@@ -115,10 +112,27 @@ func (p *selectionPane) Blur() {
 	p.section.Blur()
 }
 
+// restyle applies the current styles to the inputs.
+func (p *selectionPane) restyle() {
+	p.text.SetStyles(p.st.textArea())
+	p.doc.SetStyles(p.st.textInput())
+	p.section.SetStyles(p.st.textInput())
+}
+
+// isInput reports whether msg is typed or pasted text (it goes to the
+// focused field only).
+func isInput(msg tea.Msg) bool {
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg:
+		return true
+	}
+	return false
+}
+
 // Update sends msg to the focused field; cursor blinks go to all.
 func (p selectionPane) Update(msg tea.Msg) (selectionPane, tea.Cmd) {
 	var cmd tea.Cmd
-	if _, ok := msg.(tea.KeyMsg); !ok {
+	if !isInput(msg) {
 		var c1, c2, c3 tea.Cmd
 		p.text, c1 = p.text.Update(msg)
 		p.doc, c2 = p.doc.Update(msg)

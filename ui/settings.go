@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
 	"ragscope/ui/termsafe"
@@ -107,7 +107,7 @@ func topKStep(k int, up bool) int {
 
 // Update edits the settings.
 func (p settingsPane) Update(msg tea.Msg) (settingsPane, tea.Cmd) {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return p, nil
 	}

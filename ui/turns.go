@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
 	"ragscope/ui/termsafe"
@@ -63,7 +63,7 @@ func (p *turnsPane) SetCurrent(i int) {
 
 // Update moves the cursor; enter shows the turn under it.
 func (p turnsPane) Update(msg tea.Msg) (turnsPane, tea.Cmd) {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || len(p.turns) == 0 {
 		return p, nil
 	}

@@ -4,9 +4,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"ragscope/retrieval"
 	"ragscope/ui/termsafe"
@@ -20,7 +20,7 @@ func (m *Model) layout() tea.Cmd {
 		return nil
 	}
 	w := m.width
-	m.help.Width = w
+	m.help.SetWidth(w)
 	m.help.ShowAll = m.fullHelp
 	fixed := lipgloss.Height(m.headerView()) + 1 + lipgloss.Height(m.helpView())
 	avail := m.height - fixed
@@ -46,9 +46,17 @@ func (m *Model) layout() tea.Cmd {
 	return m.detail.SetSize(rightW, bodyH)
 }
 
-// View draws the screen. It only draws: rendering and layout happen in
-// Update.
-func (m Model) View() string {
+// View draws the screen in the alternate screen, with bracketed paste on
+// and mouse reporting off (so the terminal's own selection works). It only
+// draws: rendering and layout happen in Update.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.screen())
+	v.AltScreen = true
+	return v
+}
+
+// screen is the whole screen as text.
+func (m Model) screen() string {
 	if m.width == 0 {
 		return ""
 	}
@@ -174,7 +182,7 @@ func (m *Model) statusView() string {
 func (m *Model) helpView() string {
 	h := m.help
 	h.ShowAll = m.fullHelp
-	h.Width = m.width
+	h.SetWidth(m.width)
 	// help's own truncation still overflows when the ellipsis does not
 	// fit, so clip to the window here.
 	return fitLines(h.View(helpKeys{k: m.keys, focus: m.focus, evalRunning: m.evalRunning}), m.width, -1)

@@ -147,6 +147,8 @@ func (p *detailPane) metadata() string {
 	h := &p.item.Hit
 	c := &h.Chunk
 	w := p.textWidth()
+	// One Render per style, not per row: rows are the key-press budget.
+	label, value, missing := inkOf(st.Label), inkOf(st.Value), st.Missing.Render("missing")
 	var b strings.Builder
 	b.WriteString(st.Title.Render(wrapText(titleSection(c), w)))
 	b.WriteByte('\n')
@@ -156,10 +158,10 @@ func (p *detailPane) metadata() string {
 	row := func(k, v string) {
 		k = leftPadRight(k, 12)
 		if v == "" {
-			b.WriteString(st.Label.Render(k) + st.Missing.Render("missing") + "\n")
+			b.WriteString(label.paint(k) + missing + "\n")
 			return
 		}
-		b.WriteString(st.Label.Render(k) + st.Value.Render(truncate(termsafe.Line(v), max(w-12, 4))) + "\n")
+		b.WriteString(label.paint(k) + value.paint(truncate(termsafe.Line(v), max(w-12, 4))) + "\n")
 	}
 	rank := strconv.Itoa(h.Rank)
 	if p.item.Dropped {
@@ -172,15 +174,15 @@ func (p *detailPane) metadata() string {
 		row("url from", h.Citation.Source)
 	}
 	if ls, ok := p.links[h.Citation.URL]; ok && h.Citation.URL != "" {
-		label := linkLabel(ls)
-		if label == "" {
-			label = "checking…"
+		text := linkLabel(ls)
+		if text == "" {
+			text = "checking…"
 		}
 		style := st.Value
 		if ls.State == LinkPageMissing || ls.State == LinkAnchorMissing {
 			style = st.LinkWarn
 		}
-		b.WriteString(st.Label.Render(leftPadRight("link", 12)) + style.Render(label) + "\n")
+		b.WriteString(label.paint(leftPadRight("link", 12)) + style.Render(text) + "\n")
 		// Why a link is broken and where it should point, in full.
 		wrapped := func(k, v string) {
 			if v == "" {
@@ -191,7 +193,7 @@ func (p *detailPane) metadata() string {
 				if i > 0 {
 					k = ""
 				}
-				b.WriteString(st.Label.Render(leftPadRight(k, 12)) + st.Value.Render(ln) + "\n")
+				b.WriteString(label.paint(leftPadRight(k, 12)) + value.paint(ln) + "\n")
 			}
 		}
 		if ls.State != LinkOK {

@@ -229,13 +229,81 @@ func fitLines(s string, w, h int) string {
 }
 
 // box draws content in style at exactly w x h cells (border included),
-// clipping what does not fit.
+// clipping what does not fit. The pane styles are a border and side
+// padding: those are drawn here line by line, measuring each line once,
+// which is several times faster than a general Render that wraps and
+// aligns (the View budget is 2 ms with 100 results).
 func box(style lipgloss.Style, w, h int, content string) string {
 	fw, fh := style.GetFrameSize()
 	iw, ih := max(w-fw, 0), max(h-fh, 0)
-	content = fitLines(content, iw, ih)
-	// Lip Gloss v2 counts the border in Width and Height.
-	return style.Width(w).Height(h).MaxWidth(w).MaxHeight(h).Render(content)
+	b := style.GetBorderStyle()
+	pt, pr, pb, pl := style.GetPadding()
+	if w < fw || h < fh || !style.GetBorderTop() || !style.GetBorderLeft() || !style.GetBorderRight() || !style.GetBorderBottom() || pt != 0 || pb != 0 {
+		content = fitLines(content, iw, ih)
+		// Lip Gloss v2 counts the border in Width and Height.
+		return style.Width(w).Height(h).MaxWidth(w).MaxHeight(h).Render(content)
+	}
+	paint := lipgloss.NewStyle().Foreground(style.GetBorderTopForeground())
+	left := paint.Render(b.Left) + strings.Repeat(" ", pl)
+	right := strings.Repeat(" ", pr) + paint.Render(b.Right)
+	var out strings.Builder
+	out.Grow((w + 16) * h)
+	out.WriteString(paint.Render(b.TopLeft + strings.Repeat(b.Top, w-2) + b.TopRight))
+	rest := content
+	for i := 0; i < ih; i++ {
+		var line string
+		if rest != "" || i == 0 {
+			line, rest, _ = strings.Cut(rest, "\n")
+		}
+		lw := ansi.StringWidth(line)
+		if lw > iw {
+			line = truncate(line, iw)
+			lw = ansi.StringWidth(line)
+		}
+		out.WriteByte('\n')
+		out.WriteString(left)
+		out.WriteString(line)
+		out.WriteString(strings.Repeat(" ", max(iw-lw, 0)))
+		out.WriteString(right)
+	}
+	out.WriteByte('\n')
+	out.WriteString(paint.Render(b.BottomLeft + strings.Repeat(b.Bottom, w-2) + b.BottomRight))
+	return out.String()
+}
+
+// joinRows stacks blocks, padding every line to width cells (blocks are
+// drawn no wider than the window).
+func joinRows(width int, blocks ...string) string {
+	var out strings.Builder
+	for i, blk := range blocks {
+		for j, line := range strings.Split(blk, "\n") {
+			if i > 0 || j > 0 {
+				out.WriteByte('\n')
+			}
+			out.WriteString(line)
+			out.WriteString(strings.Repeat(" ", max(width-ansi.StringWidth(line), 0)))
+		}
+	}
+	return out.String()
+}
+
+// joinCols sets two boxes side by side; both have the same height and
+// every line of a box has the box's width.
+func joinCols(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	if len(al) != len(bl) {
+		return lipgloss.JoinHorizontal(lipgloss.Top, a, b)
+	}
+	var out strings.Builder
+	out.Grow(len(a) + len(b))
+	for i := range al {
+		if i > 0 {
+			out.WriteByte('\n')
+		}
+		out.WriteString(al[i])
+		out.WriteString(bl[i])
+	}
+	return out.String()
 }
 
 // innerSize is the content area of a w x h box in style.

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
 )
@@ -147,5 +149,31 @@ func TestTopKStep(t *testing.T) {
 	}
 	if topKStep(100, true) != 100 || topKStep(1, false) != 1 || topKStep(30, false) != 20 || topKStep(15, false) != 10 {
 		t.Fatal("bounds or steps down")
+	}
+}
+
+// ink paints one line as Render does.
+func TestInkPaintsAsRender(t *testing.T) {
+	st := DefaultStyles(true, colorprofile.TrueColor)
+	for _, style := range []lipgloss.Style{st.Label, st.Value, st.Highlight, lipgloss.NewStyle()} {
+		for _, s := range []string{"rank", "a b · ✓ c"} {
+			if got, want := inkOf(style).paint(s), style.Render(s); got != want {
+				t.Errorf("paint(%q) = %q, Render = %q", s, got, want)
+			}
+		}
+	}
+}
+
+// box draws the same frame as Lip Gloss, clipping and padding each line.
+func TestBoxMatchesLipGloss(t *testing.T) {
+	st := DefaultStyles(true, colorprofile.TrueColor)
+	content := "title\nline that is far too long for the box\n\nlast"
+	for _, size := range [][2]int{{20, 6}, {20, 4}, {12, 3}} {
+		w, h := size[0], size[1]
+		iw, ih := innerSize(st.Pane, w, h)
+		want := st.Pane.Width(w).Height(h).MaxWidth(w).MaxHeight(h).Render(fitLines(content, iw, ih))
+		if got := box(st.Pane, w, h, content); ansi.Strip(got) != ansi.Strip(want) {
+			t.Errorf("%dx%d:\n%s\nwant\n%s", w, h, got, want)
+		}
 	}
 }

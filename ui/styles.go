@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image/color"
+	"strings"
 
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
@@ -188,3 +189,21 @@ func (s *Styles) textArea() textarea.Styles {
 	t.Blurred.Prompt = s.Rule
 	return t
 }
+
+// ink is a text style's opening and closing sequences, to paint many
+// short strings at the cost of a concatenation each; only for styles that
+// set colours and attributes, not sizes, padding or borders.
+type ink struct{ pre, suf string }
+
+// inkOf measures style's sequences around a placeholder.
+func inkOf(style lipgloss.Style) ink {
+	r := style.Render("X")
+	i := strings.IndexByte(r, 'X')
+	if i < 0 {
+		return ink{}
+	}
+	return ink{pre: r[:i], suf: r[i+1:]}
+}
+
+// paint styles s, one line, as Render would.
+func (k ink) paint(s string) string { return k.pre + s + k.suf }

@@ -66,7 +66,7 @@ func (m Model) screen() string {
 		return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center,
 			m.st.Small.Render(lipgloss.NewStyle().MaxWidth(m.width).Render(msg)))
 	}
-	return lipgloss.JoinVertical(lipgloss.Left,
+	return joinRows(m.width,
 		m.headerView(),
 		m.inputView(),
 		m.bodyView(),
@@ -141,7 +141,7 @@ func (m *Model) bodyView() string {
 	}
 	right := m.rightView()
 	if m.width >= wideWidth {
-		return lipgloss.JoinHorizontal(lipgloss.Top, m.results.View(), right)
+		return joinCols(m.results.View(), right)
 	}
 	switch m.focus {
 	case focusDetail, focusContext, focusTurns, focusSettings:

@@ -7,8 +7,9 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
+	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/ui/termsafe"
+	"ragscope/termsafe"
 )
 
 // contextPane shows the grounded system instruction and context exactly
@@ -58,8 +59,8 @@ func (p *contextPane) refresh(top bool) {
 	b.WriteString(st.Section.Render("System instruction") + "\n")
 	b.WriteString(wrapText(termsafe.Text(p.g.Instruction), w) + "\n\n")
 	chars := len([]rune(p.g.Context))
-	head := "Context · " + groupInt(chars) + " chars · ~" + groupInt(approxTokens(p.g.Context)) + " tokens · " +
-		strconv.Itoa(len(p.g.Sources)) + " " + plural(len(p.g.Sources), "source", "sources")
+	head := "Context · " + present.Int(chars) + " chars · ~" + present.Int(present.Tokens(p.g.Context)) + " tokens · " +
+		strconv.Itoa(len(p.g.Sources)) + " " + present.Plural(len(p.g.Sources), "source", "sources")
 	b.WriteString(st.Section.Render(wrapText(head, w)) + "\n")
 	if !p.g.Sufficient {
 		b.WriteString(st.LinkWarn.Render(wrapText("Not sufficient: nothing to ground an answer on, so the agent is told to refuse.", w)) + "\n")

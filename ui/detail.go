@@ -9,7 +9,8 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
-	"ragscope/ui/termsafe"
+	"ragscope/present"
+	"ragscope/termsafe"
 )
 
 // detailPane shows the selected chunk: its metadata, citation and text
@@ -150,7 +151,7 @@ func (p *detailPane) metadata() string {
 	// One Render per style, not per row: rows are the key-press budget.
 	label, value, missing := inkOf(st.Label), inkOf(st.Value), st.Missing.Render("missing")
 	var b strings.Builder
-	b.WriteString(st.Title.Render(wrapText(titleSection(c), w)))
+	b.WriteString(st.Title.Render(wrapText(present.Title(c), w)))
 	b.WriteByte('\n')
 	if p.item.Dropped {
 		b.WriteString(st.LinkWarn.Render("left out: "+p.item.Label) + "\n")
@@ -168,7 +169,7 @@ func (p *detailPane) metadata() string {
 		rank = "–"
 	}
 	row("rank", rank)
-	row("score", formatScore(h.Score, 4))
+	row("score", present.Score(h.Score, 4))
 	row("citation", h.Citation.URL)
 	if h.Citation.Source != "" {
 		row("url from", h.Citation.Source)
@@ -230,7 +231,7 @@ func (p *detailPane) metadata() string {
 	for _, k := range keys {
 		row(k, c.Extra[k])
 	}
-	row("characters", groupInt(len([]rune(c.Text))))
+	row("characters", present.Int(len([]rune(c.Text))))
 	b.WriteString(st.Rule.Render(strings.Repeat("─", w)))
 	return b.String()
 }

@@ -12,9 +12,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/eval"
-	"ragscope/ui/termsafe"
+	"ragscope/termsafe"
 )
 
 // EvalFunc runs the golden set at path ("" is the default set) and reports
@@ -336,7 +337,7 @@ func (p *evalPane) title() string {
 		s += " · " + termsafe.Line(p.label)
 	}
 	if n := max(p.total, len(p.cases)); n > 0 {
-		s += " · " + strconv.Itoa(n) + " " + plural(n, "case", "cases")
+		s += " · " + strconv.Itoa(n) + " " + present.Plural(n, "case", "cases")
 	}
 	return s + " · enter on a case opens it as a query"
 }
@@ -367,9 +368,9 @@ func summaryText(s eval.Summary) string {
 	parts := []string{}
 	if s.RankingCases > 0 {
 		parts = append(parts,
-			"hit@1 "+formatScore(s.HitAt1, 2),
-			"hit@k "+formatScore(s.HitAtK, 2),
-			"MRR "+formatScore(s.MRR, 2))
+			"hit@1 "+present.Score(s.HitAt1, 2),
+			"hit@k "+present.Score(s.HitAtK, 2),
+			"MRR "+present.Score(s.MRR, 2))
 	}
 	if s.Latency.Cases > 0 {
 		parts = append(parts, "p95 "+formatMS(s.Latency.P95MS))
@@ -473,16 +474,16 @@ func (p *evalPane) caseDetail(w int) string {
 		why = p.statusStyle(c.Status).Render(termsafe.Line(strings.Join(c.Reasons, "; ")))
 	case c.Kind == eval.KindRanking:
 		why = p.st.Meta.Render("first relevant hit at rank " + strconv.Itoa(c.FirstRelevantRank) +
-			" · RR " + formatScore(c.ReciprocalRank, 2) + " · nDCG " + formatScore(c.NDCG, 2) + " · recall " + formatScore(c.Recall, 2))
+			" · RR " + present.Score(c.ReciprocalRank, 2) + " · nDCG " + present.Score(c.NDCG, 2) + " · recall " + present.Score(c.Recall, 2))
 	default:
 		why = p.st.Meta.Render(caseKindLabel(c.Kind) + " case passed")
 	}
 	top := "-"
 	if c.TopScore != nil {
-		top = formatScore(*c.TopScore, 3)
+		top = present.Score(*c.TopScore, 3)
 	}
-	meta := p.st.Meta.Render("top_k " + strconv.Itoa(c.Query.TopK) + " · threshold " + formatScore(c.Query.Threshold, 2) +
-		" · filters " + filtersText(c.Query.Filters) + " · top score " + top)
+	meta := p.st.Meta.Render("top_k " + strconv.Itoa(c.Query.TopK) + " · threshold " + present.Score(c.Query.Threshold, 2) +
+		" · filters " + present.Filters(c.Query.Filters) + " · top score " + top)
 	return truncate(q, w) + "\n" + truncate(why, w) + "\n" + truncate(meta, w)
 }
 
@@ -643,7 +644,7 @@ func (m Model) finishEval(msg evalDoneMsg) (Model, tea.Cmd) {
 	case rep.Passed:
 		m.eval.Finish(&rep, "")
 		n := len(rep.Cases)
-		m.setStatus(statusOK, "Eval passed: "+strconv.Itoa(n)+" "+plural(n, "case", "cases")+". Enter on a case opens it as a query.")
+		m.setStatus(statusOK, "Eval passed: "+strconv.Itoa(n)+" "+present.Plural(n, "case", "cases")+". Enter on a case opens it as a query.")
 	default:
 		m.eval.Finish(&rep, "")
 		m.setStatus(statusErr, "Eval failed: "+strings.Join(rep.Reasons, "; "))
@@ -679,6 +680,6 @@ func (m *Model) openCase() tea.Cmd {
 	run := m.runQuery(q)
 	m.caseSeq, m.caseLabel = m.seq, "case "+termsafe.Line(c.ID)+" ("+c.Status.String()+")"
 	m.setStatus(statusInfo, "Case "+termsafe.Line(c.ID)+": searching with its settings (top_k "+strconv.Itoa(q.TopK)+
-		", threshold "+formatScore(q.Threshold, 2)+")…")
+		", threshold "+present.Score(q.Threshold, 2)+")…")
 	return tea.Batch(focus, run)
 }

@@ -13,9 +13,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"ragscope/present"
 	"ragscope/retrieval"
+	"ragscope/termsafe"
 	"ragscope/ui/history"
-	"ragscope/ui/termsafe"
 )
 
 // focusID names what has the keyboard.
@@ -601,14 +602,14 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 	i := m.turns.Add(turn{N: n + 1, Query: msg.Query, Result: msg.Result})
 	cmd := m.showTurn(i)
 	res := msg.Result
-	text := strconv.Itoa(len(res.Hits)) + " " + plural(len(res.Hits), "result", "results")
+	text := strconv.Itoa(len(res.Hits)) + " " + present.Plural(len(res.Hits), "result", "results")
 	if d := len(res.Dropped); d > 0 {
 		text += " · " + strconv.Itoa(d) + " left out"
 	}
 	if res.Truncated {
-		text += " · question cut to " + strconv.Itoa(retrieval.MaxQuestionLen) + " of " + groupInt(res.OriginalLength) + " chars"
+		text += " · question cut to " + strconv.Itoa(retrieval.MaxQuestionLen) + " of " + present.Int(res.OriginalLength) + " chars"
 	}
-	text += " · " + timingsText(res.Timings, res.Mode)
+	text += " · " + present.Timings(res.Timings, res.Mode)
 	if msg.Seq == m.caseSeq && m.caseLabel != "" {
 		text = m.caseLabel + " · " + text
 	}
@@ -734,7 +735,7 @@ func (m Model) updateStats(msg statsMsg) Model {
 // updateSettings applies new settings and schedules a re-run.
 func (m Model) updateSettings(msg settingsChangedMsg) (tea.Model, tea.Cmd) {
 	changed := m.params.TopK != msg.Params.TopK || m.params.Threshold != msg.Params.Threshold ||
-		m.params.NoDedup != msg.Params.NoDedup || filtersText(m.params.Filters) != filtersText(msg.Params.Filters)
+		m.params.NoDedup != msg.Params.NoDedup || present.Filters(m.params.Filters) != present.Filters(msg.Params.Filters)
 	m.params = m.withParamsFrom(msg.Params)
 	m.settings.params = m.params
 	m.settings.params.Filters = cloneFilters(m.params.Filters)
@@ -774,7 +775,7 @@ func (m *Model) copyContext() tea.Cmd {
 	}
 	g := m.ctxPane.g
 	text := g.Instruction + "\n\n" + g.Context
-	return clipboardCmd(m.clipboard(), "the grounded context ("+groupInt(len([]rune(text)))+" chars)", text)
+	return clipboardCmd(m.clipboard(), "the grounded context ("+present.Int(len([]rune(text)))+" chars)", text)
 }
 
 func (m *Model) clipboard() func(string) error {

@@ -9,8 +9,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/ui/termsafe"
+	"ragscope/termsafe"
 )
 
 // item is one row of the result list: a kept hit, or a hit left out
@@ -152,7 +153,7 @@ func (p *resultsPane) title() string {
 		return "Results"
 	}
 	n := len(p.res.Hits)
-	s := "Results · " + strconv.Itoa(n) + " " + plural(n, "hit", "hits")
+	s := "Results · " + strconv.Itoa(n) + " " + present.Plural(n, "hit", "hits")
 	if d := len(p.res.Dropped); d > 0 {
 		if p.showDropped {
 			s += " · " + strconv.Itoa(d) + " left out shown"
@@ -200,9 +201,9 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 		rank = leftPad(strconv.Itoa(it.Hit.Rank), 2)
 	}
 	full, empty := scoreBar(it.Hit.Score, 10)
-	score := formatScore(it.Hit.Score, 3)
-	title := titleSection(&it.Hit.Chunk)
-	place := placeText(&it.Hit.Chunk)
+	score := present.Score(it.Hit.Score, 3)
+	title := present.Title(&it.Hit.Chunk)
+	place := present.Place(&it.Hit.Chunk)
 	if place == "" {
 		place = termsafe.Line(it.Hit.Chunk.DocPath)
 	}

@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 
+	"ragscope/present"
+
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -203,7 +205,7 @@ func (p selectionPane) View() string {
 		}
 		return st.Label.Render(s)
 	}
-	head := label("Selected text", p.text.Focused()) + st.Meta.Render(" · "+groupInt(p.chars)+" chars · enter adds a line, ctrl+r runs · no vector search")
+	head := label("Selected text", p.text.Focused()) + st.Meta.Render(" · "+present.Int(p.chars)+" chars · enter adds a line, ctrl+r runs · no vector search")
 	src := label("Source doc › ", p.doc.Focused()) + p.doc.View() + "  " + label("Section › ", p.section.Focused()) + p.section.View()
 	var area string
 	if p.lines != nil {

@@ -9,8 +9,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/ui/termsafe"
+	"ragscope/termsafe"
 )
 
 // Settings rows.
@@ -112,7 +113,7 @@ func (p settingsPane) Update(msg tea.Msg) (settingsPane, tea.Cmd) {
 		return p, nil
 	}
 	before, beforeDropped := p.params, p.showDropped
-	beforeFilters := filtersText(p.params.Filters)
+	beforeFilters := present.Filters(p.params.Filters)
 	switch {
 	case key.Matches(km, p.keys.Up):
 		p.row = max(p.row-1, 0)
@@ -130,7 +131,7 @@ func (p settingsPane) Update(msg tea.Msg) (settingsPane, tea.Cmd) {
 		}
 	}
 	changed := before.TopK != p.params.TopK || before.Threshold != p.params.Threshold ||
-		before.NoDedup != p.params.NoDedup || beforeFilters != filtersText(p.params.Filters) ||
+		before.NoDedup != p.params.NoDedup || beforeFilters != present.Filters(p.params.Filters) ||
 		beforeDropped != p.showDropped
 	if !changed {
 		return p, nil
@@ -219,7 +220,7 @@ func (p settingsPane) View() string {
 			val = "‹ " + strconv.Itoa(p.params.TopK) + " ›"
 		case rowThreshold:
 			full, empty := scoreBar(p.params.Threshold, 10)
-			val = "‹ " + formatScore(p.params.Threshold, 2) + " › " + p.st.BarFull.Render(full) + p.st.BarEmpty.Render(empty)
+			val = "‹ " + present.Score(p.params.Threshold, 2) + " › " + p.st.BarFull.Render(full) + p.st.BarEmpty.Render(empty)
 		case rowDedup:
 			val = "[" + check(!p.params.NoDedup) + "] drop near-duplicates"
 		case rowShowDropped:

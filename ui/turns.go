@@ -7,8 +7,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/ui/termsafe"
+	"ragscope/termsafe"
 )
 
 // turn is one question and its result, like a chat turn.
@@ -121,7 +122,7 @@ func compareResults(old, cur retrieval.Result) []compareRow {
 	seen := map[string]bool{}
 	var rows []compareRow
 	for _, h := range cur.Hits {
-		r := compareRow{Rank: h.Rank, Score: h.Score, Title: titleSection(&h.Chunk)}
+		r := compareRow{Rank: h.Rank, Score: h.Score, Title: present.Title(&h.Chunk)}
 		if o, ok := oldBy[h.Chunk.ID]; ok {
 			r.OldRank, r.OldScore = o.Rank, o.Score
 		}
@@ -131,7 +132,7 @@ func compareResults(old, cur retrieval.Result) []compareRow {
 	for _, h := range old.Hits {
 		if !seen[h.Chunk.ID] {
 			seen[h.Chunk.ID] = true
-			rows = append(rows, compareRow{OldRank: h.Rank, OldScore: h.Score, Title: titleSection(&h.Chunk)})
+			rows = append(rows, compareRow{OldRank: h.Rank, OldScore: h.Score, Title: present.Title(&h.Chunk)})
 		}
 	}
 	return rows
@@ -144,12 +145,12 @@ func paramsDiff(a, b retrieval.Query) string {
 		parts = append(parts, "top_k "+strconv.Itoa(a.TopK)+"→"+strconv.Itoa(b.TopK))
 	}
 	if a.Threshold != b.Threshold {
-		parts = append(parts, "threshold "+formatScore(a.Threshold, 2)+"→"+formatScore(b.Threshold, 2))
+		parts = append(parts, "threshold "+present.Score(a.Threshold, 2)+"→"+present.Score(b.Threshold, 2))
 	}
 	if a.NoDedup != b.NoDedup {
-		parts = append(parts, "dedup "+onOff(!a.NoDedup)+"→"+onOff(!b.NoDedup))
+		parts = append(parts, "dedup "+present.OnOff(!a.NoDedup)+"→"+present.OnOff(!b.NoDedup))
 	}
-	if fa, fb := filtersText(a.Filters), filtersText(b.Filters); fa != fb {
+	if fa, fb := present.Filters(a.Filters), present.Filters(b.Filters); fa != fb {
 		parts = append(parts, "filters "+fa+"→"+fb)
 	}
 	if a.Mode != b.Mode {
@@ -164,14 +165,14 @@ func paramsDiff(a, b retrieval.Query) string {
 func turnLine(t *turn) string {
 	best := "—"
 	if len(t.Result.Hits) > 0 {
-		best = formatScore(t.Result.Hits[0].Score, 3)
+		best = present.Score(t.Result.Hits[0].Score, 3)
 	}
 	mode := ""
 	if t.Query.Mode == retrieval.ModeSelectedText {
 		mode = "[selection] "
 	}
 	return "#" + strconv.Itoa(t.N) + " " + mode + termsafe.Line(t.Query.Question) + " · " +
-		strconv.Itoa(len(t.Result.Hits)) + " " + plural(len(t.Result.Hits), "hit", "hits") + " · best " + best
+		strconv.Itoa(len(t.Result.Hits)) + " " + present.Plural(len(t.Result.Hits), "hit", "hits") + " · best " + best
 }
 
 // View draws the pane.
@@ -216,10 +217,10 @@ func (p turnsPane) View() string {
 		for _, r := range compareResults(old.Result, cur.Result) {
 			now, nowS, was, wasS := "  -", "     ", "  -", "     "
 			if r.Rank > 0 {
-				now, nowS = leftPad(strconv.Itoa(r.Rank), 3), formatScore(r.Score, 3)
+				now, nowS = leftPad(strconv.Itoa(r.Rank), 3), present.Score(r.Score, 3)
 			}
 			if r.OldRank > 0 {
-				was, wasS = leftPad(strconv.Itoa(r.OldRank), 3), formatScore(r.OldScore, 3)
+				was, wasS = leftPad(strconv.Itoa(r.OldRank), 3), present.Score(r.OldScore, 3)
 			}
 			ch := r.Change()
 			chStyle := p.st.Meta

@@ -8,8 +8,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/ui/termsafe"
+	"ragscope/termsafe"
 )
 
 // layout sizes every pane from the window and the measured heights of the
@@ -99,7 +100,7 @@ func (m *Model) headerView() string {
 		parts = append(parts, termsafe.Line(b.Model))
 	}
 	if b.Points >= 0 {
-		parts = append(parts, groupInt(int(b.Points))+" "+plural(int(b.Points), "point", "points"))
+		parts = append(parts, present.Int(int(b.Points))+" "+present.Plural(int(b.Points), "point", "points"))
 	}
 	line1 := st.AppName.Render("ragscope") + " " + st.Header.Render(strings.Join(parts, " · "))
 	mode := st.Settings.Render("mode ") + st.Header.Render("normal")
@@ -107,8 +108,8 @@ func (m *Model) headerView() string {
 		mode = st.Mode.Render("SELECTED TEXT · no vector search")
 	}
 	p := m.params
-	line2 := mode + st.Settings.Render(" · top_k "+strconv.Itoa(p.TopK)+" · threshold "+formatScore(p.Threshold, 2)+
-		" · dedup "+onOff(!p.NoDedup)+" · filters "+filtersText(p.Filters))
+	line2 := mode + st.Settings.Render(" · top_k "+strconv.Itoa(p.TopK)+" · threshold "+present.Score(p.Threshold, 2)+
+		" · dedup "+present.OnOff(!p.NoDedup)+" · filters "+present.Filters(p.Filters))
 	if m.showDropped {
 		line2 += st.Settings.Render(" · left-out shown")
 	}

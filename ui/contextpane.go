@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
@@ -32,15 +33,16 @@ func newContextPane(keys *KeyMap, st *Styles) contextPane {
 }
 
 // SetSize sets the outer size and re-wraps the text.
-func (p *contextPane) SetSize(w, h int) {
+func (p *contextPane) SetSize(w, h int) tea.Cmd {
 	if p.width == w && p.height == h {
-		return
+		return nil
 	}
 	p.width, p.height = w, h
 	iw, ih := innerSize(p.st.Pane, w, h)
 	p.vp.SetWidth(iw)
 	p.vp.SetHeight(max(ih-1, 0))
 	p.refresh(false)
+	return nil
 }
 
 // SetResult shows the grounding of res.
@@ -80,15 +82,15 @@ func (p *contextPane) refresh(top bool) {
 }
 
 // Update scrolls.
-func (p contextPane) Update(msg tea.Msg) (contextPane, tea.Cmd) {
+func (p *contextPane) Update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyPressMsg); ok {
 		scroll(&p.vp, p.keys, km)
 	}
-	return p, nil
+	return nil
 }
 
 // View draws the pane.
-func (p contextPane) View() string {
+func (p *contextPane) View() string {
 	style, tstyle := p.st.pane(p.focus)
 	iw, _ := innerSize(style, p.width, p.height)
 	title := "Grounded context"
@@ -106,3 +108,18 @@ func (p contextPane) View() string {
 	}
 	return box(style, p.width, p.height, content)
 }
+
+// Focus implements pane.
+func (p *contextPane) Focus() tea.Cmd { p.focus = true; return nil }
+
+// Blur implements pane.
+func (p *contextPane) Blur() { p.focus = false }
+
+// ShortHelp implements pane.
+func (p *contextPane) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Down, k.PageDown, k.CopyContext, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
+}
+
+// FullHelp implements pane: every key of the pane is in the key map.
+func (p *contextPane) FullHelp() [][]key.Binding { return nil }

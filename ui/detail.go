@@ -111,17 +111,17 @@ func (p *detailPane) refresh(top bool) tea.Cmd {
 }
 
 // Update handles rendered text and scrolling keys.
-func (p detailPane) Update(msg tea.Msg) (detailPane, tea.Cmd) {
+func (p *detailPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case renderedMsg:
 		p.cache[msg.Key] = msg.Out
 		if p.has && msg.Key == p.key() {
-			return p, p.refresh(false)
+			return p.refresh(false)
 		}
 	case tea.KeyPressMsg:
 		scroll(&p.vp, p.keys, msg)
 	}
-	return p, nil
+	return nil
 }
 
 // scroll moves a viewport with the shared list keys.
@@ -244,7 +244,7 @@ func leftPadRight(s string, n int) string {
 }
 
 // View draws the pane.
-func (p detailPane) View() string {
+func (p *detailPane) View() string {
 	style, tstyle := p.st.pane(p.focus)
 	iw, _ := innerSize(style, p.width, p.height)
 	title := "Detail"
@@ -266,3 +266,18 @@ func scrollPercent(vp *viewport.Model) string {
 	}
 	return strconv.Itoa(int(vp.ScrollPercent()*100+0.5)) + "%"
 }
+
+// Focus implements pane.
+func (p *detailPane) Focus() tea.Cmd { p.focus = true; return nil }
+
+// Blur implements pane.
+func (p *detailPane) Blur() { p.focus = false }
+
+// ShortHelp implements pane.
+func (p *detailPane) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Down, k.PageDown, k.CopyURL, k.OpenURL, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
+}
+
+// FullHelp implements pane: every key of the pane is in the key map.
+func (p *detailPane) FullHelp() [][]key.Binding { return nil }

@@ -275,24 +275,24 @@ func (p *evalPane) scrollToCursor() {
 }
 
 // Update edits the path or moves the cursor in the case list.
-func (p evalPane) Update(msg tea.Msg) (evalPane, tea.Cmd) {
+func (p *evalPane) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || p.inputFocus {
 		var cmd tea.Cmd
 		p.input, cmd = p.input.Update(msg)
-		return p, cmd
+		return cmd
 	}
 	if !p.listFocus || len(p.cases) == 0 {
-		return p, nil
+		return nil
 	}
 	p.cursor = moveCursor(p.keys, km, p.cursor, len(p.cases), p.listRows())
 	p.moved = true
 	p.scrollToCursor()
-	return p, nil
+	return nil
 }
 
 // View draws the pane.
-func (p evalPane) View() string {
+func (p *evalPane) View() string {
 	style, tstyle := p.st.pane(p.inputFocus || p.listFocus)
 	iw, _ := innerSize(style, p.width, p.height)
 	var b strings.Builder

@@ -19,36 +19,23 @@ import (
 	"ragscope/ui/history"
 )
 
-// focusID names what has the keyboard.
-type focusID int
+// focusID names a registered pane (what has the keyboard).
+type focusID string
 
+// The explorer's panes.
 const (
-	focusQuery focusID = iota
-	focusSelText
-	focusSelDoc
-	focusSelSection
-	focusEvalPath
-	focusResults
-	focusDetail
-	focusContext
-	focusTurns
-	focusSettings
-	focusEvalCases
+	focusQuery      focusID = "query"
+	focusSelText    focusID = "selection"
+	focusSelDoc     focusID = "source doc"
+	focusSelSection focusID = "section"
+	focusResults    focusID = "results"
+	focusDetail     focusID = "detail"
+	focusContext    focusID = "context"
+	focusTurns      focusID = "turns"
+	focusSettings   focusID = "settings"
+	focusEvalPath   focusID = "eval path"
+	focusEvalCases  focusID = "eval cases"
 )
-
-// String names the focus (for tests and debugging).
-func (f focusID) String() string {
-	return [...]string{"query", "selection", "source doc", "section", "eval path", "results", "detail", "context", "turns", "settings", "eval cases"}[f]
-}
-
-// isText reports whether the focus is a text input.
-func (f focusID) isText() bool { return f <= focusEvalPath }
-
-// isEval reports whether the focus is in the eval view.
-func (f focusID) isEval() bool { return f == focusEvalPath || f == focusEvalCases }
-
-// isRight reports whether the focus is a pane of the right column.
-func (f focusID) isRight() bool { return f >= focusDetail && f <= focusSettings }
 
 // Minimum window size.
 const (
@@ -82,18 +69,22 @@ type Model struct {
 	width  int
 	height int
 
+	// slots are the registered panes, in tab order.
+	slots []slot
 	focus focusID
 	right focusID
 	mode  retrieval.Mode
 
-	query    queryPane
-	sel      selectionPane
-	results  resultsPane
-	detail   detailPane
-	ctxPane  contextPane
-	turns    turnsPane
-	settings settingsPane
-	eval     evalPane
+	// The panes are pointers: a key press copies the root, not the text
+	// areas and viewports (the root stays small enough to copy per Update).
+	query    *queryPane
+	sel      *selectionPane
+	results  *resultsPane
+	detail   *detailPane
+	ctxPane  *contextPane
+	turns    *turnsPane
+	settings *settingsPane
+	eval     *evalPane
 	help     help.Model
 	fullHelp bool
 	spinner  spinner.Model
@@ -151,14 +142,14 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	m := Model{
 		opts: opts, base: ctx, keys: keys, st: st,
 		right: focusDetail, mode: retrieval.ModeNormal,
-		query:    newQueryPane(keys, st, hmax),
-		sel:      newSelectionPane(st),
-		results:  newResultsPane(keys, st, links),
-		detail:   newDetailPane(keys, st, links),
-		ctxPane:  newContextPane(keys, st),
-		turns:    newTurnsPane(keys, st),
-		settings: newSettingsPane(keys, st, params),
-		eval:     newEvalPane(keys, st, opts.EvalDefault),
+		query:    ptr(newQueryPane(keys, st, hmax)),
+		sel:      ptr(newSelectionPane(keys, st)),
+		results:  ptr(newResultsPane(keys, st, links)),
+		detail:   ptr(newDetailPane(keys, st, links)),
+		ctxPane:  ptr(newContextPane(keys, st)),
+		turns:    ptr(newTurnsPane(keys, st)),
+		settings: ptr(newSettingsPane(keys, st, params)),
+		eval:     ptr(newEvalPane(keys, st, opts.EvalDefault)),
 		help:     h,
 		spinner:  sp,
 		params:   params,
@@ -169,10 +160,14 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	if m.status == "" {
 		m.status = "Ready. Type a question and press enter."
 	}
+	m.registerPanes()
 	m.applyStyles()
 	m.setFocus(focusQuery)
 	return m
 }
+
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }
 
 // restyle rebuilds the styles for the terminal's background and colour
 // profile, which Bubble Tea reports after start, and renders the detail
@@ -238,9 +233,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		return m, m.layout()
 	case tea.KeyPressMsg:
-		return m.updateKey(msg)
+		cmd := m.updateKey(msg)
+		return m, cmd
 	case tea.PasteMsg:
-		return m.updatePaste(msg)
+		cmd := m.updatePaste(msg)
+		return m, cmd
 	case tea.BackgroundColorMsg:
 		return m, m.restyle(msg.IsDark(), m.st.Profile)
 	case tea.ColorProfileMsg:
@@ -287,7 +284,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateSettings(msg)
 	case renderedMsg:
 		var cmd tea.Cmd
-		m.detail, cmd = m.detail.Update(msg)
+		cmd = m.detail.Update(msg)
 		return m, cmd
 	case showTurnMsg:
 		return m, m.showTurn(msg.Index)
@@ -303,71 +300,76 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	// Cursor blinks and other component messages.
 	var c1, c2, c3 tea.Cmd
-	m.query, c1 = m.query.Update(msg)
-	m.sel, c2 = m.sel.Update(msg)
-	m.eval, c3 = m.eval.Update(msg)
+	c1 = m.query.Update(msg)
+	c2 = m.sel.Update(msg)
+	c3 = m.eval.Update(msg)
 	return m, tea.Batch(c1, c2, c3)
 }
 
 // typing reports whether keys go to a text box.
-func (m Model) typing() bool {
-	return m.focus.isText() || (m.focus.isEval() && m.eval.inputFocus)
+func (m *Model) typing() bool { return m.slot(m.focus).text }
+
+// inEval reports whether the eval view has the keyboard.
+func (m *Model) inEval() bool { return m.slot(m.focus).place == placeWhole }
+
+// globals are the keys that act wherever the focus is (letters only
+// outside text boxes: their bindings are disabled while typing).
+func (m *Model) globals() []action {
+	k := m.keys
+	acts := []action{
+		{&k.NextPane, func(m *Model) tea.Cmd { return m.cycleFocus(1) }},
+		{&k.PrevPane, func(m *Model) tea.Cmd { return m.cycleFocus(-1) }},
+		{&k.ToggleMode, (*Model).toggleMode},
+		{&k.RunAny, func(m *Model) tea.Cmd {
+			if m.inEval() {
+				return m.startEval()
+			}
+			return m.run()
+		}},
+		{&k.Help, func(m *Model) tea.Cmd { m.fullHelp = !m.fullHelp; return m.layout() }},
+		{&k.Leave, (*Model).leave},
+		{&k.Eval, (*Model).openEval},
+		{&k.Dropped, func(m *Model) tea.Cmd {
+			next, cmd := m.updateSettings(settingsChangedMsg{Params: m.params, ToggleDropped: true})
+			*m = next.(Model)
+			return cmd
+		}},
+		{&k.CopyURL, (*Model).copyURL},
+		{&k.CopyContext, (*Model).copyContext},
+		{&k.OpenURL, (*Model).openURL},
+	}
+	for i := range m.slots {
+		if s := &m.slots[i]; s.open != nil {
+			id := s.id
+			acts = append(acts, action{s.open, func(m *Model) tea.Cmd { return m.setFocus(id) }})
+		}
+	}
+	return acts
 }
 
 // updateKey handles global keys, then gives the key to the focused pane.
-func (m Model) updateKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
-	switch {
-	case key.Matches(msg, k.Quit), key.Matches(msg, k.QuitQ):
+	if key.Matches(msg, k.Quit, k.QuitQ) {
 		m.stop()
-		return m, tea.Quit
+		return tea.Quit
 	}
 	if m.tooSmall() {
-		return m, nil
+		return nil
 	}
-	switch {
-	case key.Matches(msg, k.NextPane):
-		return m, m.cycleFocus(1)
-	case key.Matches(msg, k.PrevPane):
-		return m, m.cycleFocus(-1)
-	case key.Matches(msg, k.ToggleMode):
-		return m, m.toggleMode()
-	case key.Matches(msg, k.RunAny):
-		if m.focus.isEval() {
-			return m, m.startEval()
+	for _, a := range m.globals() {
+		if key.Matches(msg, *a.key) {
+			cmd := a.do(m)
+			return cmd
 		}
-		return m, m.run()
-	case key.Matches(msg, k.Help):
-		m.fullHelp = !m.fullHelp
-		return m, m.layout()
-	case key.Matches(msg, k.Leave):
-		return m, m.leave()
-	case key.Matches(msg, k.FocusQuery):
-		return m, m.setFocus(focusQuery)
-	case key.Matches(msg, k.Context):
-		return m, m.setFocus(focusContext)
-	case key.Matches(msg, k.Turns):
-		return m, m.setFocus(focusTurns)
-	case key.Matches(msg, k.Settings):
-		return m, m.setFocus(focusSettings)
-	case key.Matches(msg, k.Eval):
-		return m, m.openEval()
-	case key.Matches(msg, k.Dropped):
-		return m.updateSettings(settingsChangedMsg{Params: m.params, ToggleDropped: true})
-	case key.Matches(msg, k.CopyURL):
-		return m, m.copyURL()
-	case key.Matches(msg, k.CopyContext):
-		return m, m.copyContext()
-	case key.Matches(msg, k.OpenURL):
-		return m, m.openURL()
 	}
 	return m.updateFocused(msg)
 }
 
 // updatePaste puts pasted text in the text box it is meant for.
-func (m Model) updatePaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
+func (m *Model) updatePaste(msg tea.PasteMsg) tea.Cmd {
 	if m.tooSmall() {
-		return m, nil
+		return nil
 	}
 	var cmd tea.Cmd
 	if !m.typing() {
@@ -377,85 +379,56 @@ func (m Model) updatePaste(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
 		}
 		cmd = m.setFocus(target)
 	}
-	var cmd2 tea.Cmd
-	switch m.focus {
-	case focusQuery:
-		m.query, cmd2 = m.query.Update(msg)
-	case focusSelText, focusSelDoc, focusSelSection:
-		m.sel, cmd2 = m.sel.Update(msg)
-	case focusEvalPath:
-		m.eval, cmd2 = m.eval.Update(msg)
-	}
-	return m, tea.Batch(cmd, cmd2)
+	return tea.Batch(cmd, m.slot(m.focus).pane(m).Update(msg))
 }
 
-// updateFocused gives a key to the focused pane only.
-func (m Model) updateFocused(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	switch m.focus {
-	case focusQuery:
-		if key.Matches(msg, m.keys.Run) {
-			return m, m.run()
+// updateFocused gives a key to the focused pane only, after the keys its
+// registration binds to the root.
+func (m *Model) updateFocused(msg tea.KeyPressMsg) tea.Cmd {
+	s := m.slot(m.focus)
+	for _, a := range s.actions {
+		if key.Matches(msg, *a.key) {
+			cmd := a.do(m)
+			return cmd
 		}
-		m.query, cmd = m.query.Update(msg)
-	case focusSelText:
-		m.sel, cmd = m.sel.Update(msg)
-	case focusSelDoc, focusSelSection:
-		if key.Matches(msg, m.keys.Run) {
-			return m, m.run()
-		}
-		m.sel, cmd = m.sel.Update(msg)
-	case focusResults:
-		if key.Matches(msg, m.keys.Open) {
-			return m, m.setFocus(focusDetail)
-		}
-		old := m.results.cursor
-		m.results, cmd = m.results.Update(msg)
-		if m.results.cursor != old {
-			cmd = tea.Batch(cmd, m.syncDetail())
-		}
-	case focusDetail:
-		m.detail, cmd = m.detail.Update(msg)
-	case focusContext:
-		m.ctxPane, cmd = m.ctxPane.Update(msg)
-	case focusTurns:
-		m.turns, cmd = m.turns.Update(msg)
-	case focusSettings:
-		m.settings, cmd = m.settings.Update(msg)
-	case focusEvalPath:
-		if key.Matches(msg, m.keys.Run) {
-			return m, m.startEval()
-		}
-		m.eval, cmd = m.eval.Update(msg)
-	case focusEvalCases:
-		if key.Matches(msg, m.keys.Open) {
-			return m, m.openCase()
-		}
-		m.eval, cmd = m.eval.Update(msg)
 	}
-	return m, cmd
+	cmd := s.pane(m).Update(msg)
+	if s.after != nil {
+		cmd = tea.Batch(cmd, s.after(m))
+	}
+	return cmd
 }
 
-// ring is the tab order for the current mode.
+// ring is the tab order for the current view and mode, in registration
+// order.
 func (m *Model) ring() []focusID {
-	if m.focus.isEval() {
-		return []focusID{focusEvalPath, focusEvalCases}
+	want := ringNormal
+	switch {
+	case m.inEval():
+		want = ringEval
+	case m.mode == retrieval.ModeSelectedText:
+		want = ringSelected
 	}
-	if m.mode == retrieval.ModeSelectedText {
-		return []focusID{focusQuery, focusSelText, focusSelDoc, focusSelSection, focusResults, focusDetail, focusContext, focusTurns}
+	var ids []focusID
+	for _, s := range m.slots {
+		if s.rings&want != 0 {
+			ids = append(ids, s.id)
+		}
 	}
-	return []focusID{focusQuery, focusResults, focusDetail, focusContext, focusTurns}
+	return ids
 }
 
+// cycleFocus moves the focus dir steps along the ring; from a pane
+// outside the ring (settings) it enters at the end.
 func (m *Model) cycleFocus(dir int) tea.Cmd {
 	ring := m.ring()
-	i := 0
+	i := -1
 	for j, f := range ring {
 		if f == m.focus {
 			i = j
 		}
 	}
-	if m.focus == focusSettings {
+	if i < 0 {
 		i = len(ring) - 1
 		if dir < 0 {
 			i = len(ring)
@@ -472,7 +445,7 @@ func (m *Model) leave() tea.Cmd {
 		m.fullHelp = false
 		return m.layout()
 	}
-	if m.focus.isEval() && m.evalRunning {
+	if m.inEval() && m.evalRunning {
 		m.cancelEval()
 		return nil
 	}
@@ -482,38 +455,19 @@ func (m *Model) leave() tea.Cmd {
 	return m.setFocus(focusResults)
 }
 
-// setFocus moves the keyboard to f, updating what the right column shows
+// setFocus moves the keyboard to f, updating what the side column shows
 // and which bindings are live.
 func (m *Model) setFocus(f focusID) tea.Cmd {
-	m.focus = f
-	if f.isRight() {
-		m.right = f
+	s := m.slot(f)
+	m.focus = s.id
+	if s.place == placeSide {
+		m.right = s.id
 	}
-	m.keys.setTextFocus(f.isText())
-	m.query.Blur()
-	m.sel.Blur()
-	m.eval.Blur()
-	m.results.focus = f == focusResults
-	m.detail.focus = f == focusDetail
-	m.ctxPane.focus = f == focusContext
-	m.turns.focus = f == focusTurns
-	m.settings.focus = f == focusSettings
-	var cmd tea.Cmd
-	switch f {
-	case focusQuery:
-		cmd = m.query.Focus()
-	case focusSelText:
-		cmd = m.sel.Focus(selText)
-	case focusSelDoc:
-		cmd = m.sel.Focus(selDoc)
-	case focusSelSection:
-		cmd = m.sel.Focus(selSection)
-	case focusEvalPath:
-		cmd = m.eval.Focus(true)
-	case focusEvalCases:
-		cmd = m.eval.Focus(false)
+	m.syncBindings()
+	for i := range m.slots {
+		m.slots[i].pane(m).Blur()
 	}
-	return tea.Batch(cmd, m.layout())
+	return tea.Batch(s.pane(m).Focus(), m.layout())
 }
 
 // toggleMode switches between normal and selected-text mode.
@@ -629,6 +583,16 @@ func (m *Model) showTurn(i int) tea.Cmd {
 		m.setStatus(statusInfo, "Showing turn #"+strconv.Itoa(t.N)+": "+termsafe.Line(t.Query.Question))
 	}
 	m.results.SetResult(t.Result)
+	return m.syncDetail()
+}
+
+// followCursor shows the result under the cursor in the detail pane when
+// a key moved it.
+func (m *Model) followCursor() tea.Cmd {
+	if !m.results.moved {
+		return nil
+	}
+	m.results.moved = false
 	return m.syncDetail()
 }
 
@@ -806,7 +770,7 @@ func (m *Model) setStatus(kind statusKind, text string) {
 func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
 
 // Focus returns the name of the focused pane (for tests).
-func (m Model) Focus() string { return m.focus.String() }
+func (m Model) Focus() string { return string(m.focus) }
 
 // Status returns the status line's text (for tests).
 func (m Model) Status() string { return m.status }

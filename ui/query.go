@@ -80,7 +80,7 @@ func (p *queryPane) Remember(q string) bool {
 }
 
 // Update recalls history on up/down and edits text otherwise.
-func (p queryPane) Update(msg tea.Msg) (queryPane, tea.Cmd) {
+func (p *queryPane) Update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(km, p.keys.HistoryPrev):
@@ -92,7 +92,7 @@ func (p queryPane) Update(msg tea.Msg) (queryPane, tea.Cmd) {
 				p.input.SetValue(p.past[p.pos])
 				p.input.CursorEnd()
 			}
-			return p, nil
+			return nil
 		case key.Matches(km, p.keys.HistoryNext):
 			if p.pos < len(p.past) {
 				p.pos++
@@ -103,13 +103,25 @@ func (p queryPane) Update(msg tea.Msg) (queryPane, tea.Cmd) {
 				}
 				p.input.CursorEnd()
 			}
-			return p, nil
+			return nil
 		}
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
-	return p, cmd
+	return cmd
 }
 
 // View draws the input line.
-func (p queryPane) View() string { return p.input.View() }
+func (p *queryPane) View() string { return p.input.View() }
+
+// SetSize implements pane: the box is one line, w wide.
+func (p *queryPane) SetSize(w, _ int) tea.Cmd { p.SetWidth(w); return nil }
+
+// ShortHelp implements pane.
+func (p *queryPane) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Run, k.HistoryPrev, k.NextPane, leaveHelp(k, "results"), k.ToggleMode, k.Quit}
+}
+
+// FullHelp implements pane: every key of the pane is in the key map.
+func (p *queryPane) FullHelp() [][]key.Binding { return nil }

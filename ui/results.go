@@ -40,7 +40,9 @@ type resultsPane struct {
 	showDropped bool
 	items       []item
 	cursor      int
-	offset      int
+	// moved says a key moved the cursor since the root last looked.
+	moved  bool
+	offset int
 }
 
 func newResultsPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) resultsPane {
@@ -48,9 +50,10 @@ func newResultsPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) resul
 }
 
 // SetSize sets the pane's outer size.
-func (p *resultsPane) SetSize(w, h int) {
+func (p *resultsPane) SetSize(w, h int) tea.Cmd {
 	p.width, p.height = w, h
 	p.scrollToCursor()
+	return nil
 }
 
 // SetResult shows res and selects its first row.
@@ -133,18 +136,19 @@ func (p *resultsPane) scrollToCursor() {
 
 // Update moves the selection; the root shows the new row in the detail
 // pane in the same Update, so the detail never lags the cursor.
-func (p resultsPane) Update(msg tea.Msg) (resultsPane, tea.Cmd) {
+func (p *resultsPane) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || len(p.items) == 0 {
-		return p, nil
+		return nil
 	}
 	old := p.cursor
 	p.cursor = moveCursor(p.keys, km, p.cursor, len(p.items), p.pageRows())
 	if p.cursor == old {
-		return p, nil
+		return nil
 	}
+	p.moved = true
 	p.scrollToCursor()
-	return p, nil
+	return nil
 }
 
 // title is the pane's heading.
@@ -165,7 +169,7 @@ func (p *resultsPane) title() string {
 }
 
 // View draws the pane.
-func (p resultsPane) View() string {
+func (p *resultsPane) View() string {
 	style, tstyle := p.st.pane(p.focus)
 	iw, ih := innerSize(style, p.width, p.height)
 	var b strings.Builder
@@ -284,3 +288,18 @@ func moveCursor(keys *KeyMap, km tea.KeyMsg, cursor, n, page int) int {
 	}
 	return min(max(cursor, 0), n-1)
 }
+
+// Focus implements pane.
+func (p *resultsPane) Focus() tea.Cmd { p.focus = true; return nil }
+
+// Blur implements pane.
+func (p *resultsPane) Blur() { p.focus = false }
+
+// ShortHelp implements pane.
+func (p *resultsPane) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Down, openHelp(k, "detail"), k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery}
+}
+
+// FullHelp implements pane: every key of the pane is in the key map.
+func (p *resultsPane) FullHelp() [][]key.Binding { return nil }

@@ -21,6 +21,7 @@ const (
 // selectionPane holds the inputs of selected-text mode: the pasted text
 // (multi-line, bracketed paste) and where it comes from.
 type selectionPane struct {
+	keys    *KeyMap
 	st      *Styles
 	text    textarea.Model
 	doc     textinput.Model
@@ -37,7 +38,7 @@ type selectionPane struct {
 // every frame, which a 100 KB paste makes far too slow.
 const largeText = 8 << 10
 
-func newSelectionPane(st *Styles) selectionPane {
+func newSelectionPane(keys *KeyMap, st *Styles) selectionPane {
 	ta := textarea.New()
 	ta.Placeholder = "Paste the selected text here (multi-line; large pastes are fine)."
 	ta.ShowLineNumbers = false
@@ -55,7 +56,7 @@ func newSelectionPane(st *Styles) selectionPane {
 		return in
 	}
 	return selectionPane{
-		st: st, text: ta,
+		keys: keys, st: st, text: ta,
 		doc:     mk("docs/module-1-ros2/nodes-topics-services.md (optional)"),
 		section: mk("section heading (optional)"),
 	}
@@ -132,14 +133,14 @@ func isInput(msg tea.Msg) bool {
 }
 
 // Update sends msg to the focused field; cursor blinks go to all.
-func (p selectionPane) Update(msg tea.Msg) (selectionPane, tea.Cmd) {
+func (p *selectionPane) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	if !isInput(msg) {
 		var c1, c2, c3 tea.Cmd
 		p.text, c1 = p.text.Update(msg)
 		p.doc, c2 = p.doc.Update(msg)
 		p.section, c3 = p.section.Update(msg)
-		return p, tea.Batch(c1, c2, c3)
+		return tea.Batch(c1, c2, c3)
 	}
 	switch p.field {
 	case selDoc:
@@ -154,7 +155,7 @@ func (p selectionPane) Update(msg tea.Msg) (selectionPane, tea.Cmd) {
 			p.lines = strings.Split(p.text.Value(), "\n")
 		}
 	}
-	return p, cmd
+	return cmd
 }
 
 // largeView draws the lines around the cursor row, wrapped, in the text
@@ -197,7 +198,7 @@ func (p *selectionPane) largeView() string {
 }
 
 // View draws the text area and the source line.
-func (p selectionPane) View() string {
+func (p *selectionPane) View() string {
 	st := p.st
 	label := func(s string, on bool) string {
 		if on {

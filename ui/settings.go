@@ -61,7 +61,7 @@ func newSettingsPane(keys *KeyMap, st *Styles, params retrieval.Query) settingsP
 }
 
 // SetSize sets the outer size.
-func (p *settingsPane) SetSize(w, h int) { p.width, p.height = w, h }
+func (p *settingsPane) SetSize(w, h int) tea.Cmd { p.width, p.height = w, h; return nil }
 
 // SetFacets offers the filter values present in the collection.
 func (p *settingsPane) SetFacets(f map[string][]string) { p.facets = f }
@@ -107,10 +107,10 @@ func topKStep(k int, up bool) int {
 }
 
 // Update edits the settings.
-func (p settingsPane) Update(msg tea.Msg) (settingsPane, tea.Cmd) {
+func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return p, nil
+		return nil
 	}
 	before, beforeDropped := p.params, p.showDropped
 	beforeFilters := present.Filters(p.params.Filters)
@@ -134,11 +134,11 @@ func (p settingsPane) Update(msg tea.Msg) (settingsPane, tea.Cmd) {
 		before.NoDedup != p.params.NoDedup || beforeFilters != present.Filters(p.params.Filters) ||
 		beforeDropped != p.showDropped
 	if !changed {
-		return p, nil
+		return nil
 	}
 	params, flip := p.params, beforeDropped != p.showDropped
 	params.Filters = cloneFilters(params.Filters)
-	return p, func() tea.Msg { return settingsChangedMsg{Params: params, ToggleDropped: flip} }
+	return func() tea.Msg { return settingsChangedMsg{Params: params, ToggleDropped: flip} }
 }
 
 func cloneFilters(f retrieval.Filters) retrieval.Filters {
@@ -201,7 +201,7 @@ func (p *settingsPane) toggle() {
 }
 
 // View draws the pane.
-func (p settingsPane) View() string {
+func (p *settingsPane) View() string {
 	style, tstyle := p.st.pane(p.focus)
 	iw, _ := innerSize(style, p.width, p.height)
 	var b strings.Builder
@@ -258,3 +258,18 @@ func check(b bool) string {
 	}
 	return " "
 }
+
+// Focus implements pane.
+func (p *settingsPane) Focus() tea.Cmd { p.focus = true; return nil }
+
+// Blur implements pane.
+func (p *settingsPane) Blur() { p.focus = false }
+
+// ShortHelp implements pane.
+func (p *settingsPane) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Down, k.Inc, k.Toggle, k.Clear, leaveHelp(k, "results"), k.QuitQ, k.Help}
+}
+
+// FullHelp implements pane: every key of the pane is in the key map.
+func (p *settingsPane) FullHelp() [][]key.Binding { return nil }

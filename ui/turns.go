@@ -41,7 +41,7 @@ func newTurnsPane(keys *KeyMap, st *Styles) turnsPane {
 }
 
 // SetSize sets the outer size.
-func (p *turnsPane) SetSize(w, h int) { p.width, p.height = w, h }
+func (p *turnsPane) SetSize(w, h int) tea.Cmd { p.width, p.height = w, h; return nil }
 
 // Add appends a turn, makes it current and returns its index.
 func (p *turnsPane) Add(t turn) int {
@@ -63,10 +63,10 @@ func (p *turnsPane) SetCurrent(i int) {
 }
 
 // Update moves the cursor; enter shows the turn under it.
-func (p turnsPane) Update(msg tea.Msg) (turnsPane, tea.Cmd) {
+func (p *turnsPane) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || len(p.turns) == 0 {
-		return p, nil
+		return nil
 	}
 	switch {
 	case key.Matches(km, p.keys.Up):
@@ -79,9 +79,9 @@ func (p turnsPane) Update(msg tea.Msg) (turnsPane, tea.Cmd) {
 		p.cursor = len(p.turns) - 1
 	case key.Matches(km, p.keys.Open):
 		i := p.cursor
-		return p, func() tea.Msg { return showTurnMsg{Index: i} }
+		return func() tea.Msg { return showTurnMsg{Index: i} }
 	}
-	return p, nil
+	return nil
 }
 
 // compareRow is one line of a comparison between two results, by chunk.
@@ -176,7 +176,7 @@ func turnLine(t *turn) string {
 }
 
 // View draws the pane.
-func (p turnsPane) View() string {
+func (p *turnsPane) View() string {
 	style, tstyle := p.st.pane(p.focus)
 	iw, ih := innerSize(style, p.width, p.height)
 	var b strings.Builder
@@ -238,3 +238,18 @@ func (p turnsPane) View() string {
 	}
 	return box(style, p.width, p.height, strings.TrimRight(b.String(), "\n"))
 }
+
+// Focus implements pane.
+func (p *turnsPane) Focus() tea.Cmd { p.focus = true; return nil }
+
+// Blur implements pane.
+func (p *turnsPane) Blur() { p.focus = false }
+
+// ShortHelp implements pane.
+func (p *turnsPane) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Down, openHelp(k, "show turn"), leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
+}
+
+// FullHelp implements pane: every key of the pane is in the key map.
+func (p *turnsPane) FullHelp() [][]key.Binding { return nil }

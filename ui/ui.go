@@ -5,7 +5,9 @@
 //
 // The root Model routes messages: global keys first, then key messages to
 // the focused pane only, then result messages to their owner whatever the
-// focus. Every retrieval is a command that captures its inputs, carries a
+// focus. Every pane keeps one contract (pane.go) and is registered once:
+// the focus ring, the layout, the routing and the help are built from the
+// registrations. Every retrieval is a command that captures its inputs, carries a
 // sequence number and runs under its own cancellable context.
 package ui
 

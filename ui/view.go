@@ -39,12 +39,19 @@ func (m *Model) layout() tea.Cmd {
 		leftW = w * 9 / 20
 		rightW = w - leftW
 	}
-	m.results.SetSize(leftW, bodyH)
-	m.ctxPane.SetSize(rightW, bodyH)
-	m.turns.SetSize(rightW, bodyH)
-	m.settings.SetSize(rightW, bodyH)
-	m.eval.SetSize(w, bodyH)
-	return m.detail.SetSize(rightW, bodyH)
+	var cmds []tea.Cmd
+	for i := range m.slots {
+		s := &m.slots[i]
+		switch s.place {
+		case placeList:
+			cmds = append(cmds, s.pane(m).SetSize(leftW, bodyH))
+		case placeSide:
+			cmds = append(cmds, s.pane(m).SetSize(rightW, bodyH))
+		case placeWhole:
+			cmds = append(cmds, s.pane(m).SetSize(w, bodyH))
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
 // View draws the screen in the alternate screen, with bracketed paste on
@@ -119,7 +126,7 @@ func (m *Model) headerView() string {
 // inputView is the question box (and the selection inputs).
 func (m *Model) inputView() string {
 	style := m.st.Pane
-	if m.focus.isText() {
+	if m.typing() {
 		style = m.st.FocusedPane
 	}
 	label := m.st.PaneTitle
@@ -135,32 +142,27 @@ func (m *Model) inputView() string {
 	return box(style, m.width, h, content)
 }
 
-// bodyView is the result list and the right pane, side by side when wide.
+// bodyView is the list and the side pane, side by side when wide, the
+// focused one of them when narrow; or a pane that takes the whole body.
 func (m *Model) bodyView() string {
-	if m.focus.isEval() {
-		return m.eval.View()
+	f := m.slot(m.focus)
+	if f.place == placeWhole {
+		return f.pane(m).View()
 	}
-	right := m.rightView()
-	if m.width >= wideWidth {
-		return joinCols(m.results.View(), right)
+	var list pane
+	for i := range m.slots {
+		if m.slots[i].place == placeList {
+			list = m.slots[i].pane(m)
+			break
+		}
 	}
-	switch m.focus {
-	case focusDetail, focusContext, focusTurns, focusSettings:
-		return right
+	switch {
+	case m.width >= wideWidth:
+		return joinCols(list.View(), m.slot(m.right).pane(m).View())
+	case f.place == placeSide:
+		return f.pane(m).View()
 	}
-	return m.results.View()
-}
-
-func (m *Model) rightView() string {
-	switch m.right {
-	case focusContext:
-		return m.ctxPane.View()
-	case focusTurns:
-		return m.turns.View()
-	case focusSettings:
-		return m.settings.View()
-	}
-	return m.detail.View()
+	return list.View()
 }
 
 // statusView is one line: spinner and progress, the last outcome or an error.
@@ -186,69 +188,39 @@ func (m *Model) helpView() string {
 	h.SetWidth(m.width)
 	// help's own truncation still overflows when the ellipsis does not
 	// fit, so clip to the window here.
-	return fitLines(h.View(helpKeys{k: m.keys, focus: m.focus, evalRunning: m.evalRunning}), m.width, -1)
+	f := m.slot(m.focus).pane(m)
+	return fitLines(h.View(helpKeys{k: m.keys, short: f.ShortHelp(), own: f.FullHelp()}), m.width, -1)
 }
 
-// helpKeys picks the bindings that matter where the focus is; help hides
-// disabled ones, so it never offers a letter while a text box has focus.
+// helpKeys is the help of the focused pane and the explorer's key map;
+// help hides disabled bindings, so it never offers a letter while a text
+// box has focus.
 type helpKeys struct {
-	k           *KeyMap
-	focus       focusID
-	evalRunning bool
+	k     *KeyMap
+	short []key.Binding
+	own   [][]key.Binding
 }
 
-// ShortHelp is the one-line help.
-func (h helpKeys) ShortHelp() []key.Binding {
-	k := h.k
-	switch h.focus {
-	case focusQuery:
-		return []key.Binding{k.Run, k.HistoryPrev, k.NextPane, leaveHelp(k, "results"), k.ToggleMode, k.Quit}
-	case focusSelText:
-		return []key.Binding{k.RunAny, k.NextPane, leaveHelp(k, "results"), k.ToggleMode, k.Quit}
-	case focusSelDoc, focusSelSection:
-		return []key.Binding{k.Run, k.NextPane, leaveHelp(k, "results"), k.ToggleMode, k.Quit}
-	case focusResults:
-		return []key.Binding{k.Down, openHelp(k, "detail"), k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery}
-	case focusDetail:
-		return []key.Binding{k.Down, k.PageDown, k.CopyURL, k.OpenURL, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
-	case focusContext:
-		return []key.Binding{k.Down, k.PageDown, k.CopyContext, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
-	case focusTurns:
-		return []key.Binding{k.Down, openHelp(k, "show turn"), leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
-	case focusSettings:
-		return []key.Binding{k.Down, k.Inc, k.Toggle, k.Clear, leaveHelp(k, "results"), k.QuitQ, k.Help}
-	case focusEvalPath:
-		return []key.Binding{runHelp(k.Run, "enter", "run eval"), tabHelp(k, "cases"), h.evalLeave(), k.Quit}
-	case focusEvalCases:
-		return []key.Binding{k.Down, openHelp(k, "open as query"), runHelp(k.RunAny, "ctrl+r", "re-run"), tabHelp(k, "set path"), h.evalLeave(), k.QuitQ, k.Help}
-	}
-	return []key.Binding{k.Help, k.Quit}
-}
+// ShortHelp is the one-line help: the focused pane's.
+func (h helpKeys) ShortHelp() []key.Binding { return h.short }
 
-// FullHelp is every binding, grouped.
+// FullHelp is the focused pane's own bindings, then every binding of the
+// key map, grouped.
 func (h helpKeys) FullHelp() [][]key.Binding {
 	k := h.k
-	return [][]key.Binding{
-		{k.NextPane, k.PrevPane, k.Leave, k.FocusQuery, k.Context, k.Turns, k.Settings, k.Eval},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open},
-		{k.Run, k.RunAny, k.HistoryPrev, k.HistoryNext, k.ToggleMode, k.Dropped},
-		{k.CopyURL, k.CopyContext, k.OpenURL, k.Dec, k.Inc, k.Toggle, k.Clear},
-		{k.Help, k.QuitQ, k.Quit},
-	}
+	return append(append([][]key.Binding(nil), h.own...),
+		[]key.Binding{k.NextPane, k.PrevPane, k.Leave, k.FocusQuery, k.Context, k.Turns, k.Settings, k.Eval},
+		[]key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open},
+		[]key.Binding{k.Run, k.RunAny, k.HistoryPrev, k.HistoryNext, k.ToggleMode, k.Dropped},
+		[]key.Binding{k.CopyURL, k.CopyContext, k.OpenURL, k.Dec, k.Inc, k.Toggle, k.Clear},
+		[]key.Binding{k.Help, k.QuitQ, k.Quit},
+	)
 }
 
 func leaveHelp(k *KeyMap, to string) key.Binding {
 	b := k.Leave
 	b.SetHelp("esc", to)
 	return b
-}
-
-// evalLeave is esc in the eval view: cancel a run, else back.
-func (h helpKeys) evalLeave() key.Binding {
-	if h.evalRunning {
-		return leaveHelp(h.k, "cancel eval")
-	}
-	return leaveHelp(h.k, "results")
 }
 
 func runHelp(b key.Binding, keys, what string) key.Binding {

@@ -38,14 +38,6 @@ type historyLoadedMsg struct {
 // historySavedMsg reports a failed history write (nil Err is ignored).
 type historySavedMsg struct{ Err error }
 
-// linkStatusMsg carries the state of one citation URL.
-type linkStatusMsg struct {
-	Batch  int
-	URL    string
-	Status LinkStatus
-	Err    error
-}
-
 // clipboardMsg reports a copy.
 type clipboardMsg struct {
 	What string
@@ -121,16 +113,6 @@ func appendHistoryCmd(path, q string) tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg { return historySavedMsg{Err: history.Append(path, q)} }
-}
-
-// linkStatusCmd checks one URL.
-func linkStatusCmd(ctx context.Context, batch int, timeout time.Duration, check func(context.Context, string) (LinkStatus, error), url string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := withTimeout(ctx, timeout)
-		defer cancel()
-		st, err := check(ctx, url)
-		return linkStatusMsg{Batch: batch, URL: url, Status: st, Err: err}
-	}
 }
 
 // clipboardCmd copies text twice: to the terminal's clipboard by OSC 52,

@@ -110,7 +110,7 @@ func startAsync(t *testing.T, m Model) Model {
 func nextEvalMsg(t *testing.T, m Model) tea.Msg {
 	t.Helper()
 	ch := make(chan tea.Msg, 1)
-	go func() { ch <- evalListenCmd(m.evalStream)() }()
+	go func() { ch <- evalListenCmd(m.evals.stream)() }()
 	select {
 	case msg := <-ch:
 		return msg
@@ -161,7 +161,7 @@ func TestEvalProgressCasesAndStaleMessages(t *testing.T) {
 	m, _ := evalModel(t, fe)
 	m = feed(t, m, keyRunes("e"))
 	m = startAsync(t, m)
-	if !m.EvalRunning() || m.evalSeq != 1 || !m.eval.running {
+	if !m.EvalRunning() || m.evals.seq != 1 || !m.eval.running {
 		t.Fatal("eval did not start")
 	}
 	if !strings.Contains(screen(m), "loading…") {
@@ -230,12 +230,12 @@ func TestNewEvalCancelsTheOldOne(t *testing.T) {
 	m, _ := evalModel(t, fe)
 	m = feed(t, m, keyRunes("e"))
 	m = startAsync(t, m)
-	old := m.evalStream
+	old := m.evals.stream
 	m = step(m, nextEvalMsg(t, m))
 	next, _ := m.Update(ctrl('r')) // re-run: seq 2
 	m = next.(Model)
-	if m.evalSeq != 2 || len(m.eval.cases) != 0 {
-		t.Fatalf("seq %d, %d cases", m.evalSeq, len(m.eval.cases))
+	if m.evals.seq != 2 || len(m.eval.cases) != 0 {
+		t.Fatalf("seq %d, %d cases", m.evals.seq, len(m.eval.cases))
 	}
 	// The first run's context is cancelled: it ends with its own seq.
 	var last tea.Msg

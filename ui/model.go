@@ -46,8 +46,6 @@ const (
 	wideWidth = 90
 	// rerunDelay debounces settings changes.
 	rerunDelay = 250 * time.Millisecond
-	// linkWorkers bounds concurrent link checks.
-	linkWorkers = 4
 )
 
 // statusKind colours the status line.
@@ -100,17 +98,11 @@ type Model struct {
 	last     *retrieval.Query
 	rerunSeq int
 
-	links      map[string]LinkStatus
-	linkQueue  []string
-	linkActive int
-	linkCtx    context.Context
-	linkBatch  int
-	linkCancel context.CancelFunc
+	// links checks the citation URLs of the result on show.
+	links *linkPool
 
-	evalSeq     int
-	evalRunning bool
-	evalCancel  context.CancelFunc
-	evalStream  *evalStream
+	// evals runs golden sets for the eval view.
+	evals evalRun
 	// caseSeq is the retrieval of an opened eval case, named caseLabel
 	// in its status line.
 	caseSeq   int
@@ -136,7 +128,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	if hmax <= 0 {
 		hmax = history.DefaultMax
 	}
-	links := map[string]LinkStatus{}
+	links := newLinkPool(ctx, opts.Timeout, opts.LinkStatus)
 	h := help.New()
 	sp := spinner.New(spinner.WithSpinner(spinner.Dot))
 	m := Model{
@@ -144,8 +136,8 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		right: focusDetail, mode: retrieval.ModeNormal,
 		query:    ptr(newQueryPane(keys, st, hmax)),
 		sel:      ptr(newSelectionPane(keys, st)),
-		results:  ptr(newResultsPane(keys, st, links)),
-		detail:   ptr(newDetailPane(keys, st, links)),
+		results:  ptr(newResultsPane(keys, st, links.states)),
+		detail:   ptr(newDetailPane(keys, st, links.states)),
 		ctxPane:  ptr(newContextPane(keys, st)),
 		turns:    ptr(newTurnsPane(keys, st)),
 		settings: ptr(newSettingsPane(keys, st, params)),
@@ -155,6 +147,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		params:   params,
 		backend:  opts.Backend,
 		links:    links,
+		evals:    evalRun{fn: opts.Eval, base: ctx},
 		status:   opts.Note,
 	}
 	if m.status == "" {
@@ -216,14 +209,8 @@ func (m *Model) stop() {
 		m.cancel()
 		m.cancel = nil
 	}
-	if m.linkCancel != nil {
-		m.linkCancel()
-		m.linkCancel = nil
-	}
-	if m.evalCancel != nil {
-		m.evalCancel()
-		m.evalCancel = nil
-	}
+	m.links.Stop()
+	m.evals.Cancel()
 }
 
 // Update routes msg: sizes and keys first, then replies to their owners.
@@ -258,7 +245,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case linkStatusMsg:
-		return m.updateLink(msg)
+		url, cmd := m.links.Update(msg)
+		if url != "" {
+			m.detail.LinkChanged(url)
+		}
+		return m, cmd
 	case clipboardMsg:
 		if msg.Err != nil {
 			// The OSC 52 copy went out, but whether the terminal took it
@@ -291,7 +282,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case evalProgressMsg, evalCaseMsg, evalDoneMsg:
 		return m.updateEval(msg)
 	case spinner.TickMsg:
-		if !m.running && !m.evalRunning {
+		if !m.running && !m.evals.running {
 			return m, nil
 		}
 		var cmd tea.Cmd
@@ -445,7 +436,7 @@ func (m *Model) leave() tea.Cmd {
 		m.fullHelp = false
 		return m.layout()
 	}
-	if m.inEval() && m.evalRunning {
+	if m.inEval() && m.evals.running {
 		m.cancelEval()
 		return nil
 	}
@@ -568,7 +559,7 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 		text = m.caseLabel + " · " + text
 	}
 	m.setStatus(statusOK, text)
-	return m, tea.Batch(cmd, m.checkLinks(res))
+	return m, tea.Batch(cmd, m.links.Check(res))
 }
 
 // showTurn puts turn i in the result, detail and context panes.
@@ -602,80 +593,6 @@ func (m *Model) followCursor() tea.Cmd {
 func (m *Model) syncDetail() tea.Cmd {
 	it, _ := m.results.Selected()
 	return m.detail.SetItem(it)
-}
-
-// checkLinks queues the result's citation URLs for the link checker.
-func (m *Model) checkLinks(res retrieval.Result) tea.Cmd {
-	if m.opts.LinkStatus == nil {
-		return nil
-	}
-	if m.linkCancel != nil {
-		m.linkCancel()
-	}
-	// The previous result's pending checks are abandoned.
-	for u, st := range m.links {
-		if st.State == "" {
-			delete(m.links, u)
-		}
-	}
-	m.linkQueue, m.linkActive = nil, 0
-	m.linkBatch++
-	m.linkCtx, m.linkCancel = context.WithCancel(m.base)
-	add := func(u string) {
-		if u == "" {
-			return
-		}
-		if _, ok := m.links[u]; ok {
-			return
-		}
-		m.links[u] = LinkStatus{}
-		m.linkQueue = append(m.linkQueue, u)
-	}
-	for _, h := range res.Hits {
-		add(h.Citation.URL)
-	}
-	for _, d := range res.Dropped {
-		add(d.Citation.URL)
-	}
-	var cmds []tea.Cmd
-	for m.linkActive < linkWorkers && len(m.linkQueue) > 0 {
-		cmds = append(cmds, m.nextLink())
-	}
-	return tea.Batch(cmds...)
-}
-
-func (m *Model) nextLink() tea.Cmd {
-	u := m.linkQueue[0]
-	m.linkQueue = m.linkQueue[1:]
-	m.linkActive++
-	return linkStatusCmd(m.linkCtx, m.linkBatch, m.opts.Timeout, m.opts.LinkStatus, u)
-}
-
-// updateLink records a link state and starts the next check.
-func (m Model) updateLink(msg linkStatusMsg) (tea.Model, tea.Cmd) {
-	if msg.Batch != m.linkBatch {
-		return m, nil
-	}
-	m.linkActive = max(m.linkActive-1, 0)
-	if _, pending := m.links[msg.URL]; pending {
-		switch {
-		case msg.Err != nil && errors.Is(msg.Err, context.Canceled):
-			delete(m.links, msg.URL)
-		case msg.Err != nil:
-			m.links[msg.URL] = LinkStatus{State: LinkUnknown, Detail: msg.Err.Error()}
-		default:
-			st := msg.Status
-			if st.State == "" {
-				st.State = LinkUnknown
-			}
-			m.links[msg.URL] = st
-		}
-		m.detail.LinkChanged(msg.URL)
-	}
-	if len(m.linkQueue) > 0 && m.linkCtx != nil {
-		return m, m.nextLink()
-	}
-	return m, nil
 }
 
 // updateStats records the collection's stats.
@@ -779,7 +696,7 @@ func (m Model) Status() string { return m.status }
 func (m Model) Running() bool { return m.running }
 
 // EvalRunning reports whether an eval is in flight (for tests).
-func (m Model) EvalRunning() bool { return m.evalRunning }
+func (m Model) EvalRunning() bool { return m.evals.running }
 
 // Turns returns the questions of the session's turns, oldest first (for
 // tests).

@@ -355,10 +355,10 @@ func TestLinkStatesArrive(t *testing.T) {
 	}
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
-	if len(m.links) == 0 {
+	if len(m.links.states) == 0 {
 		t.Fatal("no link states")
 	}
-	for u, st := range m.links {
+	for u, st := range m.links.states {
 		if st.State == "" {
 			t.Fatalf("%s still pending", u)
 		}

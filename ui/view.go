@@ -169,7 +169,7 @@ func (m *Model) bodyView() string {
 func (m *Model) statusView() string {
 	var s string
 	switch {
-	case m.running || m.evalRunning:
+	case m.running || m.evals.running:
 		s = m.spinner.View() + " " + m.st.Status.Render(m.status)
 	case m.statusKind == statusErr:
 		s = m.st.StatusErr.Render("✗ " + m.status)

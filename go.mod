@@ -16,6 +16,7 @@ require (
 	github.com/cohere-ai/cohere-go/v2 v2.15.3
 	github.com/openai/openai-go/v3 v3.96.0
 	github.com/qdrant/go-client v1.17.1
+	github.com/sahilm/fuzzy v0.1.3
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	golang.org/x/net v0.60.0

@@ -47,6 +47,13 @@ type KeyMap struct {
 	Inc    key.Binding
 	Toggle key.Binding
 	Clear  key.Binding
+	Pick   key.Binding
+
+	// Facet picker (type to filter a filter's values).
+	PickUp     key.Binding
+	PickDown   key.Binding
+	PickToggle key.Binding
+	PickClose  key.Binding
 
 	// evalOff keeps Eval disabled when there is no eval to run.
 	evalOff bool
@@ -91,6 +98,12 @@ func DefaultKeyMap() *KeyMap {
 		Inc:    key.NewBinding(key.WithKeys("right", "l", "+"), key.WithHelp("→/l", "more")),
 		Toggle: key.NewBinding(key.WithKeys("space", "enter"), key.WithHelp("space", "toggle")),
 		Clear:  key.NewBinding(key.WithKeys("backspace", "delete"), key.WithHelp("⌫", "clear filter")),
+		Pick:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "type to pick values")),
+
+		PickUp:     key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "previous")),
+		PickDown:   key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓/↑", "move")),
+		PickToggle: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "toggle value")),
+		PickClose:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "done")),
 	}
 }
 

@@ -298,7 +298,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // typing reports whether keys go to a text box.
-func (m *Model) typing() bool { return m.slot(m.focus).text }
+func (m *Model) typing() bool {
+	s := m.slot(m.focus)
+	return s.text || isModal(s.pane(m))
+}
 
 // inEval reports whether the eval view has the keyboard.
 func (m *Model) inEval() bool { return m.slot(m.focus).place == placeWhole }
@@ -348,6 +351,11 @@ func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.tooSmall() {
 		return nil
 	}
+	if isModal(m.slot(m.focus).pane(m)) {
+		cmd := m.updateFocused(msg)
+		m.syncBindings()
+		return cmd
+	}
 	for _, a := range m.globals() {
 		if key.Matches(msg, *a.key) {
 			cmd := a.do(m)
@@ -383,7 +391,11 @@ func (m *Model) updateFocused(msg tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
-	cmd := s.pane(m).Update(msg)
+	p := s.pane(m)
+	cmd := p.Update(msg)
+	if isModal(p) {
+		m.syncBindings()
+	}
 	if s.after != nil {
 		cmd = tea.Batch(cmd, s.after(m))
 	}

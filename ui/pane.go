@@ -26,6 +26,18 @@ type pane interface {
 	FullHelp() [][]key.Binding
 }
 
+// modal is a pane that can open a part (a picker) that takes every key
+// but ctrl+c while open; letters are text there.
+type modal interface {
+	Modal() bool
+}
+
+// isModal reports whether p has a modal part open.
+func isModal(p pane) bool {
+	md, ok := p.(modal)
+	return ok && md.Modal()
+}
+
 // place says where a pane is drawn.
 type place int
 
@@ -90,7 +102,7 @@ func (m *Model) register(s slot) {
 // syncBindings turns the letter keys off while a text box has focus
 // (they are text there, and vanish from the help), on elsewhere.
 func (m *Model) syncBindings() {
-	text := m.slot(m.focus).text
+	text := m.typing()
 	m.keys.setTextFocus(text)
 	for i := range m.slots {
 		if o := m.slots[i].open; o != nil && printable(*o) && o != &m.keys.Eval {

@@ -54,6 +54,8 @@ type settingsPane struct {
 	facets      map[string][]string
 	row         int
 	browse      [4]int
+	// pick is the open facet picker of the row (nil when closed).
+	pick *facetPicker
 }
 
 func newSettingsPane(keys *KeyMap, st *Styles, params retrieval.Query) settingsPane {
@@ -109,12 +111,25 @@ func topKStep(k int, up bool) int {
 // Update edits the settings.
 func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
-	if !ok {
+	if !ok && p.pick == nil {
 		return nil
 	}
 	before, beforeDropped := p.params, p.showDropped
 	beforeFilters := present.Filters(p.params.Filters)
 	switch {
+	case p.pick != nil:
+		v, done, cmd := p.pick.Update(msg)
+		if done {
+			p.pick = nil
+		}
+		if v == "" {
+			return cmd
+		}
+		p.toggleValue(v)
+	case p.row >= rowModule && key.Matches(km, p.keys.Pick):
+		names := [...]string{"module", "chapter", "type", "tag"}
+		p.pick = newFacetPicker(p.keys, p.st, names[p.row-rowModule], p.values(p.row))
+		return nil
 	case key.Matches(km, p.keys.Up):
 		p.row = max(p.row-1, 0)
 	case key.Matches(km, p.keys.Down):
@@ -190,22 +205,36 @@ func (p *settingsPane) toggle() {
 		if len(vals) == 0 {
 			return
 		}
-		v := vals[min(p.browse[i], len(vals)-1)]
-		f := p.filter(p.row)
-		if j := slices.Index(*f, v); j >= 0 {
-			*f = slices.Delete(slices.Clone(*f), j, j+1)
-		} else {
-			*f = append(slices.Clone(*f), v)
-		}
+		p.toggleValue(vals[min(p.browse[i], len(vals)-1)])
 	}
 }
+
+// toggleValue adds v to the row's filter, or takes it out.
+func (p *settingsPane) toggleValue(v string) {
+	f := p.filter(p.row)
+	if j := slices.Index(*f, v); j >= 0 {
+		*f = slices.Delete(slices.Clone(*f), j, j+1)
+	} else {
+		*f = append(slices.Clone(*f), v)
+	}
+}
+
+// Modal reports whether the facet picker is open: it takes every key
+// (letters are text) until esc.
+func (p *settingsPane) Modal() bool { return p.pick != nil }
 
 // View draws the pane.
 func (p *settingsPane) View() string {
 	style, tstyle := p.st.pane(p.focus)
 	iw, _ := innerSize(style, p.width, p.height)
 	var b strings.Builder
-	b.WriteString(tstyle.Render(truncate("Settings · ←/→ change · space toggles · changes re-run the query", iw)) + "\n\n")
+	if p.pick != nil {
+		_, ih := innerSize(style, p.width, p.height)
+		b.WriteString(tstyle.Render(truncate("Settings · type to filter · enter toggles · esc done", iw)) + "\n")
+		b.WriteString(p.pick.View(iw, ih-1, *p.filter(p.row)))
+		return box(style, p.width, p.height, b.String())
+	}
+	b.WriteString(tstyle.Render(truncate("Settings · ←/→ change · space toggles · enter picks values · changes re-run the query", iw)) + "\n\n")
 	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "module", "chapter", "type", "tag"}
 	for r := 0; r < settingsRows; r++ {
 		mark := "  "
@@ -268,6 +297,12 @@ func (p *settingsPane) Blur() { p.focus = false }
 // ShortHelp implements pane.
 func (p *settingsPane) ShortHelp() []key.Binding {
 	k := p.keys
+	if p.pick != nil {
+		return p.pick.ShortHelp()
+	}
+	if p.row >= rowModule {
+		return []key.Binding{k.Down, k.Pick, k.Inc, k.Toggle, k.Clear, leaveHelp(k, "results"), k.QuitQ, k.Help}
+	}
 	return []key.Binding{k.Down, k.Inc, k.Toggle, k.Clear, leaveHelp(k, "results"), k.QuitQ, k.Help}
 }
 

@@ -126,7 +126,7 @@ func (m *Model) headerView() string {
 // inputView is the question box (and the selection inputs).
 func (m *Model) inputView() string {
 	style := m.st.Pane
-	if m.typing() {
+	if m.slot(m.focus).text {
 		style = m.st.FocusedPane
 	}
 	label := m.st.PaneTitle

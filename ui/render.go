@@ -162,20 +162,14 @@ func box(style lipgloss.Style, w, h int, content string) string {
 	return out.String()
 }
 
-// joinRows stacks blocks, padding every line to width cells (blocks are
+// padLines pads every line of s with spaces to width cells (lines are
 // drawn no wider than the window).
-func joinRows(width int, blocks ...string) string {
-	var out strings.Builder
-	for i, blk := range blocks {
-		for j, line := range strings.Split(blk, "\n") {
-			if i > 0 || j > 0 {
-				out.WriteByte('\n')
-			}
-			out.WriteString(line)
-			out.WriteString(strings.Repeat(" ", max(width-ansi.StringWidth(line), 0)))
-		}
+func padLines(s string, width int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = l + strings.Repeat(" ", max(width-ansi.StringWidth(l), 0))
 	}
-	return out.String()
+	return strings.Join(lines, "\n")
 }
 
 // joinCols sets two boxes side by side; both have the same height and

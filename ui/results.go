@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"ragscope/present"
 	"ragscope/retrieval"
@@ -198,7 +197,7 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	st := p.st
 	marker := "  "
 	if selected {
-		marker = st.Cursor.Render("▌ ")
+		marker = st.rows.cursor.paint("▌ ")
 	}
 	rank := " –"
 	if !it.Dropped {
@@ -228,38 +227,27 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	}
 	indent := "      "
 	if it.Dropped {
-		d := st.Dropped
 		head := rank + " " + score + " " + full + empty + " "
-		return marker + d.Render(truncate(head+title, w-2)) + "\n" +
-			marker + d.Render(truncate(indent+"left out: "+it.Label+" · "+place, w-2)) + "\n" +
-			marker + d.Render(truncate(indent+url, w-2))
+		d := st.rows.dropped
+		return marker + d.paint(truncate(head+title, w-2)) + "\n" +
+			marker + d.paint(truncate(indent+"left out: "+it.Label+" · "+place, w-2)) + "\n" +
+			marker + d.paint(truncate(indent+url, w-2))
 	}
-	head := st.Rank.Render(rank) + " " + st.Score.Render(score) + " " + st.BarFull.Render(full) + st.BarEmpty.Render(empty) + " "
-	titleStyle := st.Title
+	r := &st.rows
+	head := r.rank.paint(rank) + " " + r.score.paint(score) + " " + r.barFull.paint(full) + r.barEmpty.paint(empty) + " "
+	titleStyle := r.title
 	if selected {
-		titleStyle = st.Highlight
+		titleStyle = r.highlight
 	}
-	line1 := head + titleStyle.Render(title)
-	line2 := st.Meta.Render(indent + place)
-	line3 := indent + st.URL.Render(url)
+	line1 := head + titleStyle.paint(title)
+	line2 := r.meta.paint(indent + place)
+	line3 := indent + r.url.paint(url)
 	if link != "" {
 		// The state goes first: a long URL must not push it off the pane.
 		ls := p.links[it.Hit.Citation.URL]
-		line3 = indent + linkStyle(st, ls.State).Render(link) + " " + st.URL.Render(url)
+		line3 = indent + r.link(ls.State).paint(link) + " " + r.url.paint(url)
 	}
 	return marker + truncate(line1, w-2) + "\n" + marker + truncate(line2, w-2) + "\n" + marker + truncate(line3, w-2)
-}
-
-func linkStyle(st *Styles, state string) lipgloss.Style {
-	switch state {
-	case LinkOK:
-		return st.LinkOK
-	case LinkPageMissing, LinkAnchorMissing:
-		return st.LinkBad
-	case LinkRedirected, LinkUnknown:
-		return st.LinkWarn
-	}
-	return st.Meta
 }
 
 func leftPad(s string, n int) string {

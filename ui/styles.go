@@ -66,6 +66,9 @@ type Styles struct {
 	// (bubbles/progress takes a colour, not a style).
 	ProgressFill color.Color
 
+	// rows paints result rows: one Render per style, not per row.
+	rows rowInks
+
 	// Small is the "window too small" message.
 	Small lipgloss.Style
 
@@ -141,6 +144,11 @@ func DefaultStyles(dark bool, profile colorprofile.Profile) *Styles {
 	s.Miss = lipgloss.NewStyle().Foreground(warn).Bold(true)
 	s.Fail = lipgloss.NewStyle().Foreground(bad).Bold(true)
 	s.ProgressFill = accent
+	s.rows = rowInks{
+		cursor: inkOf(s.Cursor), dropped: inkOf(s.Dropped), rank: inkOf(s.Rank), score: inkOf(s.Score),
+		barFull: inkOf(s.BarFull), barEmpty: inkOf(s.BarEmpty), title: inkOf(s.Title), highlight: inkOf(s.Highlight),
+		meta: inkOf(s.Meta), url: inkOf(s.URL), linkOK: inkOf(s.LinkOK), linkBad: inkOf(s.LinkBad), linkWarn: inkOf(s.LinkWarn),
+	}
 
 	switch {
 	case !hasColor(profile):
@@ -207,3 +215,22 @@ func inkOf(style lipgloss.Style) ink {
 
 // paint styles s, one line, as Render would.
 func (k ink) paint(s string) string { return k.pre + s + k.suf }
+
+// rowInks are the result list's styles as inks.
+type rowInks struct {
+	cursor, dropped, rank, score, barFull, barEmpty, title, highlight, meta, url ink
+	linkOK, linkBad, linkWarn                                                    ink
+}
+
+// link is the ink of a link state: good, broken, doubtful.
+func (r *rowInks) link(state string) ink {
+	switch state {
+	case LinkOK:
+		return r.linkOK
+	case LinkPageMissing, LinkAnchorMissing:
+		return r.linkBad
+	case LinkRedirected, LinkUnknown:
+		return r.linkWarn
+	}
+	return r.meta
+}

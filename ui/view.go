@@ -74,13 +74,10 @@ func (m Model) screen() string {
 		return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center,
 			m.st.Small.Render(lipgloss.NewStyle().MaxWidth(m.width).Render(msg)))
 	}
-	return joinRows(m.width,
-		m.headerView(),
-		m.inputView(),
-		m.bodyView(),
-		m.statusView(),
-		m.helpView(),
-	)
+	// The boxes are drawn at the window's width; only the text lines
+	// need padding.
+	return padLines(m.headerView(), m.width) + "\n" + m.inputView() + "\n" + m.bodyView() + "\n" +
+		padLines(m.statusView(), m.width) + "\n" + padLines(m.helpView(), m.width)
 }
 
 func (m *Model) askLabel() string {

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"ragscope/config"
+	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/eval"
 	"ragscope/retrieval/local/demo"
@@ -375,16 +376,16 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	fmt.Fprintf(w, "  keyword coverage %s · metadata completeness %s\n", optFloat(s.KeywordCoverage), optFloat(s.MetadataCompleteness))
 	if ls := rep.LatencySample; ls != nil {
 		fmt.Fprintf(w, "  query latency p50 %.1f ms · p95 %.1f ms · max %.1f ms (%d %s run singly; batched times are shared, not per question)\n",
-			ls.P50MS, ls.P95MS, ls.MaxMS, ls.Cases, plural(ls.Cases, "case", "cases"))
+			ls.P50MS, ls.P95MS, ls.MaxMS, ls.Cases, present.Plural(ls.Cases, "case", "cases"))
 	} else {
 		fmt.Fprintf(w, "  query latency not sampled (--latency-sample 0); batched run p95 %.1f ms (shared calls, not per question)\n", s.Latency.P95MS)
 	}
 	fmt.Fprintf(w, "  throughput %.1f cases/s\n", rep.ThroughputPerSec)
 	fmt.Fprintf(w, "  %d pass · %d miss · %d fail · %d error · wall %.0f ms · %d embed %s\n",
-		s.Passed, s.Missed, s.Failed, s.Errors, rep.WallMS, rep.Params.EmbedCalls, plural(rep.Params.EmbedCalls, "call", "calls"))
-	fmt.Fprintf(w, "  checks: retrieval context, all %d %s", s.Cases, plural(s.Cases, "case", "cases"))
+		s.Passed, s.Missed, s.Failed, s.Errors, rep.WallMS, rep.Params.EmbedCalls, present.Plural(rep.Params.EmbedCalls, "call", "calls"))
+	fmt.Fprintf(w, "  checks: retrieval context, all %d %s", s.Cases, present.Plural(s.Cases, "case", "cases"))
 	if s.AnswerChecksNotRun > 0 {
-		fmt.Fprintf(w, " · answer check: not run (%d %s an answer; ragscope generates none)", s.AnswerChecksNotRun, plural(s.AnswerChecksNotRun, "case expects", "cases expect"))
+		fmt.Fprintf(w, " · answer check: not run (%d %s an answer; ragscope generates none)", s.AnswerChecksNotRun, present.Plural(s.AnswerChecksNotRun, "case expects", "cases expect"))
 	}
 	fmt.Fprintln(w)
 
@@ -417,7 +418,7 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 		fmt.Fprintf(w, "PASS: %s\n", cleanLine(rep.Verdict))
 		return
 	}
-	fmt.Fprintf(w, "FAIL (%d %s)\n", len(rep.Reasons), plural(len(rep.Reasons), "reason", "reasons"))
+	fmt.Fprintf(w, "FAIL (%d %s)\n", len(rep.Reasons), present.Plural(len(rep.Reasons), "reason", "reasons"))
 	for _, r := range rep.Reasons {
 		fmt.Fprintf(w, "  - %s\n", cleanLine(r))
 	}

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"ragscope/links"
+	"ragscope/present"
 )
 
 type linksFlags struct {
@@ -159,17 +160,17 @@ func writeLinksText(w io.Writer, be *Backend, rep *links.Report, hint string, ma
 				fmt.Fprintf(w, "  %s\n", cleanLine(c))
 				lastCause = c
 			}
-			fmt.Fprintf(w, "    %s -> %s (%d %s)\n", cleanLine(u.URL), cleanLine(u.RedirectTo), u.Chunks, plural(u.Chunks, "chunk", "chunks"))
+			fmt.Fprintf(w, "    %s -> %s (%d %s)\n", cleanLine(u.URL), cleanLine(u.RedirectTo), u.Chunks, present.Plural(u.Chunks, "chunk", "chunks"))
 		}
 	}
 	if len(external) > 0 {
 		fmt.Fprintf(w, "\nNot on the site, not checked (%d):\n", len(external))
 		for _, u := range external {
-			fmt.Fprintf(w, "  %s (%d %s)\n", cleanLine(u.URL), u.Chunks, plural(u.Chunks, "chunk", "chunks"))
+			fmt.Fprintf(w, "  %s (%d %s)\n", cleanLine(u.URL), u.Chunks, present.Plural(u.Chunks, "chunk", "chunks"))
 		}
 	}
 	if s.ChunksWithoutURL > 0 {
-		fmt.Fprintf(w, "\n%d %s have no citation URL (neither a payload URL nor a doc path).\n", s.ChunksWithoutURL, plural(s.ChunksWithoutURL, "chunk", "chunks"))
+		fmt.Fprintf(w, "\n%d %s have no citation URL (neither a payload URL nor a doc path).\n", s.ChunksWithoutURL, present.Plural(s.ChunksWithoutURL, "chunk", "chunks"))
 	}
 	if c := rep.Coverage; c != nil {
 		fmt.Fprintf(w, "\nCoverage: %d/%d pages and %d/%d sections are cited by some chunk.\n", c.CitedPages, c.Pages, c.CitedSections, c.Sections)
@@ -192,7 +193,7 @@ func writeLinksText(w io.Writer, be *Backend, rep *links.Report, hint string, ma
 	}
 	verdict := "PASSED"
 	if !s.Passed {
-		verdict = fmt.Sprintf("FAILED: %d %s cite a broken link", s.BrokenChunks, plural(s.BrokenChunks, "chunk", "chunks"))
+		verdict = fmt.Sprintf("FAILED: %d %s cite a broken link", s.BrokenChunks, present.Plural(s.BrokenChunks, "chunk", "chunks"))
 	}
 	fmt.Fprintf(w, "\n%d ok · %d redirected · %d page missing · %d anchor missing · %d errors · %d external · %s\n",
 		s.OK, s.Redirected, s.PageMissing, s.AnchorMissing, s.Errors, s.External, verdict)
@@ -232,7 +233,7 @@ func writeURLReport(w io.Writer, u links.URLReport) {
 	if u.Chunks > len(u.Sample) && len(u.Sample) > 0 {
 		more = ", …"
 	}
-	fmt.Fprintf(w, "  %-14s cited by %d %s%s%s%s\n", "", u.Chunks, plural(u.Chunks, "chunk", "chunks"), sep(refs), strings.Join(refs, "; "), more)
+	fmt.Fprintf(w, "  %-14s cited by %d %s%s%s%s\n", "", u.Chunks, present.Plural(u.Chunks, "chunk", "chunks"), sep(refs), strings.Join(refs, "; "), more)
 }
 
 // causeKind is a redirect's cause without the page it names, so equal

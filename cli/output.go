@@ -5,48 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
-	"ragscope/retrieval"
-	"ragscope/ui/termsafe"
+	"ragscope/termsafe"
 )
 
 func cleanLine(s string) string { return termsafe.Line(s) }
 func cleanText(s string) string { return termsafe.Text(s) }
-
-// preview is the first n characters of text on one line.
-func preview(text string, n int) string {
-	s := termsafe.Line(text)
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return strings.TrimSpace(string(r[:n-1])) + "…"
-}
-
-// ApproxTokens estimates the tokens of text for an LLM (about four
-// characters a token for English prose).
-func ApproxTokens(text string) int {
-	n := len([]rune(text))
-	return (n + 3) / 4
-}
-
-func ms(d time.Duration) float64 {
-	return float64(d.Microseconds()) / 1000
-}
-
-func timingText(t retrieval.Timings) string {
-	f := func(d time.Duration) string {
-		return strconv.FormatFloat(ms(d), 'f', 1, 64) + " ms"
-	}
-	load := ""
-	if t.Load > 0 {
-		load = "load " + f(t.Load) + " · "
-	}
-	return load + "embed " + f(t.Embed) + " · search " + f(t.Search) + " · post " + f(t.Post) + " · total " + f(t.Total)
-}
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
@@ -63,4 +28,9 @@ func (a *App) withTimeout(ctx context.Context) (context.Context, context.CancelF
 		return context.WithCancel(ctx)
 	}
 	return context.WithTimeout(ctx, a.Cfg.Timeout)
+}
+
+// ms is d in milliseconds, for JSON.
+func ms(d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1000
 }

@@ -3,10 +3,10 @@ package cli
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"ragscope/present"
 	"ragscope/retrieval"
 )
 
@@ -156,15 +156,15 @@ func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext 
 		fmt.Fprintf(w, "Note: the question had %d characters and was truncated to %d before embedding.\n", res.OriginalLength, retrieval.MaxQuestionLen)
 	}
 	if res.Mode == retrieval.ModeNormal {
-		fmt.Fprintf(w, "top_k %d · threshold %.2f · dedup %s%s\n", res.Params.TopK, res.Params.Threshold, onOff(res.Params.Dedup), filterText(res.Params.Filters))
+		fmt.Fprintf(w, "top_k %d · threshold %.2f · dedup %s%s\n", res.Params.TopK, res.Params.Threshold, present.OnOff(res.Params.Dedup), filterText(res.Params.Filters))
 	}
 	fmt.Fprintln(w)
 	if len(res.Hits) == 0 {
 		fmt.Fprintln(w, "No results. Try a lower --threshold, fewer filters or other words.")
 	}
 	for _, h := range res.Hits {
-		fmt.Fprintf(w, "%2d. [%.3f] %s\n", h.Rank, h.Score, cleanLine(titleSection(h.Chunk)))
-		if place := placeText(h.Chunk); place != "" {
+		fmt.Fprintf(w, "%2d. [%.3f] %s\n", h.Rank, h.Score, present.Title(&h.Chunk))
+		if place := present.Place(&h.Chunk); place != "" {
 			fmt.Fprintf(w, "    %s\n", place)
 		}
 		if h.Citation.URL != "" {
@@ -172,13 +172,13 @@ func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext 
 		} else {
 			fmt.Fprintln(w, "    (no citation URL: the chunk has neither a URL nor a doc path)")
 		}
-		fmt.Fprintf(w, "    %s\n", preview(h.Chunk.Text, 110))
+		fmt.Fprintf(w, "    %s\n", present.Preview(h.Chunk.Text, 110))
 	}
 	if len(res.Dropped) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "Left out (%d):\n", len(res.Dropped))
 		for _, d := range res.Dropped {
-			fmt.Fprintf(w, "  - [%.3f] %s: %s\n", d.Score, dropReason(d, res.Params.Threshold), cleanLine(titleSection(d.Chunk)))
+			fmt.Fprintf(w, "  - [%.3f] %s: %s\n", d.Score, dropReason(d, res.Params.Threshold), present.Title(&d.Chunk))
 		}
 	}
 	if withContext {
@@ -186,11 +186,11 @@ func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext 
 		fmt.Fprintln(w, "System instruction:")
 		fmt.Fprintln(w, res.Grounded.Instruction)
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "Context (%d characters, ~%d tokens):\n", len([]rune(res.Grounded.Context)), ApproxTokens(res.Grounded.Context))
+		fmt.Fprintf(w, "Context (%d characters, ~%d tokens):\n", len([]rune(res.Grounded.Context)), present.Tokens(res.Grounded.Context))
 		fmt.Fprintln(w, cleanText(res.Grounded.Context))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "%d %s · %s\n", len(res.Hits), plural(len(res.Hits), "result", "results"), timingText(res.Timings))
+	fmt.Fprintf(w, "%s · %s\n", present.Count(len(res.Hits), "result", "results"), present.Timings(res.Timings, res.Mode))
 }
 
 func dropReason(d retrieval.DroppedHit, threshold float64) string {
@@ -200,56 +200,9 @@ func dropReason(d retrieval.DroppedHit, threshold float64) string {
 	return fmt.Sprintf("below %.2f", threshold)
 }
 
-func titleSection(c retrieval.Chunk) string {
-	title := c.Title
-	if title == "" {
-		title = c.DocPath
-	}
-	if title == "" {
-		title = "(untitled)"
-	}
-	if c.Section != "" {
-		return title + " - " + c.Section
-	}
-	return title
-}
-
-func placeText(c retrieval.Chunk) string {
-	var parts []string
-	if c.Module != "" {
-		parts = append(parts, c.Module)
-	}
-	if c.Chapter != "" {
-		parts = append(parts, c.Chapter)
-	}
-	s := strings.Join(parts, " / ")
-	if i, ok := c.Index(); ok {
-		if c.TotalChunks != nil {
-			s += fmt.Sprintf(" · chunk %d/%d", i+1, *c.TotalChunks)
-		} else {
-			s += fmt.Sprintf(" · chunk %d", i+1)
-		}
-	}
-	return cleanLine(strings.TrimPrefix(s, " · "))
-}
-
 func filterText(f retrieval.Filters) string {
 	if f.IsEmpty() {
 		return ""
 	}
-	return " · filters " + cleanLine(f.String())
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return " · filters " + present.Filters(f)
 }

@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval/cohere/coheretest"
 	"ragscope/ui"
@@ -69,15 +70,18 @@ func (d *tuiDriver) send(msg tea.Msg) {
 	d.exec(cmd)
 }
 
-// keys sends key presses: a tea.KeyType, or a string typed rune by rune.
+// keys sends key presses: a key code (tea.KeyEnter), a tea.KeyPressMsg,
+// or a string typed rune by rune.
 func (d *tuiDriver) keys(keys ...any) {
 	for _, k := range keys {
 		switch k := k.(type) {
-		case tea.KeyType:
-			d.send(tea.KeyMsg{Type: k})
+		case rune:
+			d.send(tea.KeyPressMsg{Code: k})
+		case tea.KeyPressMsg:
+			d.send(k)
 		case string:
 			for _, r := range k {
-				d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+				d.send(tea.KeyPressMsg{Code: r, Text: string(r)})
 			}
 		}
 	}
@@ -92,14 +96,14 @@ func (d *tuiDriver) until(what string, timeout time.Duration, cond func(m ui.Mod
 		case msg := <-d.msgs:
 			d.send(msg)
 		case <-deadline:
-			d.t.Fatalf("timed out waiting for %s; status %q\n%s", what, d.m.Status(), d.m.View())
+			d.t.Fatalf("timed out waiting for %s; status %q\n%s", what, d.m.Status(), screen(d.m))
 		}
 	}
 }
 
 // ask clears the question box, types q and presses enter.
 func (d *tuiDriver) ask(q string) {
-	d.keys(tea.KeyCtrlU, q, tea.KeyEnter)
+	d.keys(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}, q, tea.KeyEnter)
 }
 
 func idle(m ui.Model) bool { return !m.Running() }
@@ -135,7 +139,7 @@ func TestTUIAgainstQdrantAndCohere(t *testing.T) {
 		t.Fatalf("options: backend %+v, eval %v %q", opts.Backend, opts.Eval != nil, opts.EvalDefault)
 	}
 	d := newTUIDriver(t, opts)
-	d.until("stats", 5*time.Second, func(m ui.Model) bool { return strings.Contains(m.View(), "160 points") })
+	d.until("stats", 5*time.Second, func(m ui.Model) bool { return strings.Contains(screen(m), "160 points") })
 
 	// Results from Qdrant.
 	d.ask("how do ROS 2 nodes communicate?")
@@ -146,7 +150,7 @@ func TestTUIAgainstQdrantAndCohere(t *testing.T) {
 	if st := d.m.Status(); !strings.Contains(st, "results") || !strings.Contains(st, "embed") {
 		t.Fatalf("status = %q", st)
 	}
-	if v := d.m.View(); !strings.Contains(v, "https://") || !strings.Contains(v, "Grounded") && !strings.Contains(v, "module-1-ros2") {
+	if v := screen(d.m); !strings.Contains(v, "https://") || !strings.Contains(v, "Grounded") && !strings.Contains(v, "module-1-ros2") {
 		t.Fatalf("no hits on screen:\n%s", v)
 	}
 
@@ -181,7 +185,7 @@ func TestTUIAgainstQdrantAndCohere(t *testing.T) {
 	if !strings.Contains(st, "Cohere is unavailable (503) after 3 attempts") || strings.Contains(st, "QDRANT") {
 		t.Fatalf("status = %q", st)
 	}
-	if !strings.Contains(d.m.View(), "✗ ") {
+	if !strings.Contains(screen(d.m), "✗ ") {
 		t.Fatal("the error is not marked as one")
 	}
 	d.keys(tea.KeyEnter)
@@ -206,7 +210,7 @@ cases:
 	}
 	d.keys(set, tea.KeyEnter) // the keyboard is back in the path input
 	d.until("the eval", 10*time.Second, func(m ui.Model) bool { return !m.EvalRunning() && strings.Contains(m.Status(), "Eval ") })
-	if v := d.m.View(); !strings.Contains(d.m.Status(), "Eval passed: 2 cases") || !strings.Contains(v, "dds") || !strings.Contains(v, "PASS") {
+	if v := screen(d.m); !strings.Contains(d.m.Status(), "Eval passed: 2 cases") || !strings.Contains(v, "dds") || !strings.Contains(v, "PASS") {
 		t.Fatalf("eval: status %q\n%s", d.m.Status(), v)
 	}
 	d.keys(tea.KeyEnter) // open the first case as a query turn
@@ -214,7 +218,7 @@ cases:
 	if turns := d.m.Turns(); len(turns) != 4 || turns[3] != "Which middleware does ROS 2 use for discovery?" {
 		t.Fatalf("turns = %q", turns)
 	}
-	assertNoSecrets(t, d.m.View(), d.m.Status())
+	assertNoSecrets(t, screen(d.m), d.m.Status())
 }
 
 func TestTUIQdrantKeyRejected(t *testing.T) {
@@ -228,8 +232,11 @@ func TestTUIQdrantKeyRejected(t *testing.T) {
 	if !strings.Contains(st, "QDRANT_API_KEY") || !strings.Contains(st, "rejected") {
 		t.Fatalf("status = %q", st)
 	}
-	if !strings.Contains(d.m.View(), "✗ ") {
+	if !strings.Contains(screen(d.m), "✗ ") {
 		t.Fatal("the error is not marked as one")
 	}
-	assertNoSecrets(t, d.m.View())
+	assertNoSecrets(t, screen(d.m))
 }
+
+// screen is what m draws, as plain text.
+func screen(m ui.Model) string { return ansi.Strip(m.View().Content) }

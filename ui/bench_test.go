@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
 )
@@ -26,7 +26,7 @@ func benchModel(b *testing.B) Model {
 	m.seq = 1
 	m.running = true
 	m = feed(b, m, resultMsg{Seq: 1, Query: retrieval.Query{Question: "q", TopK: 100}, Result: res})
-	m = feed(b, m, tea.KeyMsg{Type: tea.KeyEsc})
+	m = feed(b, m, tea.KeyPressMsg{Code: tea.KeyEsc})
 	if len(m.results.items) != 100 {
 		b.Fatalf("items = %d", len(m.results.items))
 	}
@@ -44,7 +44,7 @@ func BenchmarkView100Results200x60(b *testing.B) {
 
 func BenchmarkUpdateKeyPress(b *testing.B) {
 	m := benchModel(b)
-	down, up := tea.KeyMsg{Type: tea.KeyDown}, tea.KeyMsg{Type: tea.KeyUp}
+	down, up := tea.KeyPressMsg{Code: tea.KeyDown}, tea.KeyPressMsg{Code: tea.KeyUp}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -62,15 +62,15 @@ func BenchmarkUpdateKeyPress(b *testing.B) {
 func BenchmarkKeyAfter100KBPaste(b *testing.B) {
 	opts, _ := testOptions(&fakeRetriever{})
 	m := sized(b, opts, 120, 40)
-	m = feed(b, m, tea.KeyMsg{Type: tea.KeyCtrlT})
+	m = feed(b, m, ctrl('t'))
 	para := strings.Repeat("ROS 2 nodes exchange messages over DDS topics; QoS decides reliability. ", 14) + "\n\n"
 	big := strings.Repeat(para, 100*1024/len(para)+1)[:100*1024]
-	next, _ := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(big), Paste: true})
+	next, _ := m.Update(tea.PasteMsg{Content: big})
 	m = next.(Model)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		next, _ := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'a'}})
+		next, _ := m.Update(keyRunes("a"))
 		m = next.(Model)
 		_ = m.View()
 	}

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/glamour"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/glamour/v2"
 
 	"ragscope/retrieval"
 	"ragscope/ui/history"
@@ -39,14 +38,6 @@ type historyLoadedMsg struct {
 // historySavedMsg reports a failed history write (nil Err is ignored).
 type historySavedMsg struct{ Err error }
 
-// linkStatusMsg carries the state of one citation URL.
-type linkStatusMsg struct {
-	Batch  int
-	URL    string
-	Status LinkStatus
-	Err    error
-}
-
 // clipboardMsg reports a copy.
 type clipboardMsg struct {
 	What string
@@ -62,9 +53,6 @@ type openedMsg struct {
 // rerunMsg fires after settings stopped changing for a moment; only the
 // latest Seq re-runs the query.
 type rerunMsg struct{ Seq int }
-
-// hitSelectedMsg tells the detail pane which item the result list selected.
-type hitSelectedMsg struct{ Item item }
 
 // renderedMsg carries a chunk's markdown rendered for a width.
 type renderedMsg struct {
@@ -127,19 +115,12 @@ func appendHistoryCmd(path, q string) tea.Cmd {
 	return func() tea.Msg { return historySavedMsg{Err: history.Append(path, q)} }
 }
 
-// linkStatusCmd checks one URL.
-func linkStatusCmd(ctx context.Context, batch int, timeout time.Duration, check func(context.Context, string) (LinkStatus, error), url string) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := withTimeout(ctx, timeout)
-		defer cancel()
-		st, err := check(ctx, url)
-		return linkStatusMsg{Batch: batch, URL: url, Status: st, Err: err}
-	}
-}
-
-// clipboardCmd copies text.
+// clipboardCmd copies text twice: to the terminal's clipboard by OSC 52,
+// which Bubble Tea writes between frames (it reaches the local machine
+// over SSH), and to the system clipboard, whose outcome it reports.
 func clipboardCmd(copyFn func(string) error, what, text string) tea.Cmd {
-	return func() tea.Msg { return clipboardMsg{What: what, Err: copyFn(text)} }
+	system := func() tea.Msg { return clipboardMsg{What: what, Err: copyFn(text)} }
+	return tea.Batch(tea.SetClipboard(text), system)
 }
 
 // openURLCmd opens url in the browser.
@@ -153,11 +134,6 @@ func rerunCmd(d time.Duration, seq int) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return rerunMsg{Seq: seq} })
 }
 
-// selectedCmd announces the selected item.
-func selectedCmd(it item) tea.Cmd {
-	return func() tea.Msg { return hitSelectedMsg{Item: it} }
-}
-
 // renderKey identifies a rendered chunk: the same text at the same width
 // in the same style renders the same.
 type renderKey struct {
@@ -165,6 +141,8 @@ type renderKey struct {
 	Hash  string
 	Len   int
 	Width int
+	// Style is the glamour style: a theme change renders again.
+	Style string
 }
 
 // plainLimit is the size above which chunk text is wrapped, not rendered
@@ -173,22 +151,21 @@ const plainLimit = 24 << 10
 
 // renderCmd renders sanitized markdown text for width in a goroutine; a
 // fresh renderer per call keeps it free of shared state.
-func renderCmd(key renderKey, text, style string, profile termenv.Profile) tea.Cmd {
+func renderCmd(key renderKey, text string) tea.Cmd {
 	return func() tea.Msg {
-		return renderedMsg{Key: key, Out: renderMarkdown(text, key.Width, style, profile)}
+		return renderedMsg{Key: key, Out: renderMarkdown(text, key.Width, key.Style)}
 	}
 }
 
 // renderMarkdown renders text with glamour, falling back to wrapped plain
 // text when it is large or glamour fails.
-func renderMarkdown(text string, width int, style string, profile termenv.Profile) string {
+func renderMarkdown(text string, width int, style string) string {
 	if width < 10 {
 		width = 10
 	}
 	if len(text) <= plainLimit {
 		r, err := glamour.NewTermRenderer(
 			glamour.WithStandardStyle(style),
-			glamour.WithColorProfile(profile),
 			glamour.WithWordWrap(width-2),
 		)
 		if err == nil {

@@ -4,11 +4,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
 
+	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/ui/termsafe"
+	"ragscope/termsafe"
 )
 
 // contextPane shows the grounded system instruction and context exactly
@@ -27,18 +29,20 @@ type contextPane struct {
 }
 
 func newContextPane(keys *KeyMap, st *Styles) contextPane {
-	return contextPane{keys: keys, st: st, vp: viewport.New(0, 0)}
+	return contextPane{keys: keys, st: st, vp: viewport.New()}
 }
 
 // SetSize sets the outer size and re-wraps the text.
-func (p *contextPane) SetSize(w, h int) {
+func (p *contextPane) SetSize(w, h int) tea.Cmd {
 	if p.width == w && p.height == h {
-		return
+		return nil
 	}
 	p.width, p.height = w, h
 	iw, ih := innerSize(p.st.Pane, w, h)
-	p.vp.Width, p.vp.Height = iw, max(ih-1, 0)
+	p.vp.SetWidth(iw)
+	p.vp.SetHeight(max(ih-1, 0))
 	p.refresh(false)
+	return nil
 }
 
 // SetResult shows the grounding of res.
@@ -52,13 +56,13 @@ func (p *contextPane) refresh(top bool) {
 		return
 	}
 	st := p.st
-	w := max(p.vp.Width, 10)
+	w := max(p.vp.Width(), 10)
 	var b strings.Builder
 	b.WriteString(st.Section.Render("System instruction") + "\n")
 	b.WriteString(wrapText(termsafe.Text(p.g.Instruction), w) + "\n\n")
 	chars := len([]rune(p.g.Context))
-	head := "Context · " + groupInt(chars) + " chars · ~" + groupInt(approxTokens(p.g.Context)) + " tokens · " +
-		strconv.Itoa(len(p.g.Sources)) + " " + plural(len(p.g.Sources), "source", "sources")
+	head := "Context · " + present.Int(chars) + " chars · ~" + present.Int(present.Tokens(p.g.Context)) + " tokens · " +
+		strconv.Itoa(len(p.g.Sources)) + " " + present.Plural(len(p.g.Sources), "source", "sources")
 	b.WriteString(st.Section.Render(wrapText(head, w)) + "\n")
 	if !p.g.Sufficient {
 		b.WriteString(st.LinkWarn.Render(wrapText("Not sufficient: nothing to ground an answer on, so the agent is told to refuse.", w)) + "\n")
@@ -68,7 +72,7 @@ func (p *contextPane) refresh(top bool) {
 	} else {
 		b.WriteString(wrapText(termsafe.Text(p.g.Context), w))
 	}
-	y := p.vp.YOffset
+	y := p.vp.YOffset()
 	p.vp.SetContent(b.String())
 	if top {
 		p.vp.GotoTop()
@@ -78,15 +82,15 @@ func (p *contextPane) refresh(top bool) {
 }
 
 // Update scrolls.
-func (p contextPane) Update(msg tea.Msg) (contextPane, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok {
+func (p *contextPane) Update(msg tea.Msg) tea.Cmd {
+	if km, ok := msg.(tea.KeyPressMsg); ok {
 		scroll(&p.vp, p.keys, km)
 	}
-	return p, nil
+	return nil
 }
 
 // View draws the pane.
-func (p contextPane) View() string {
+func (p *contextPane) View() string {
 	style, tstyle := p.st.pane(p.focus)
 	iw, _ := innerSize(style, p.width, p.height)
 	title := "Grounded context"
@@ -104,3 +108,18 @@ func (p contextPane) View() string {
 	}
 	return box(style, p.width, p.height, content)
 }
+
+// Focus implements pane.
+func (p *contextPane) Focus() tea.Cmd { p.focus = true; return nil }
+
+// Blur implements pane.
+func (p *contextPane) Blur() { p.focus = false }
+
+// ShortHelp implements pane.
+func (p *contextPane) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Down, k.PageDown, k.CopyContext, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
+}
+
+// FullHelp implements pane: every key of the pane is in the key map.
+func (p *contextPane) FullHelp() [][]key.Binding { return nil }

@@ -5,11 +5,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
 
-	"ragscope/ui/termsafe"
+	"ragscope/present"
+	"ragscope/termsafe"
 )
 
 // detailPane shows the selected chunk: its metadata, citation and text
@@ -31,7 +32,7 @@ type detailPane struct {
 }
 
 func newDetailPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) detailPane {
-	return detailPane{keys: keys, st: st, vp: viewport.New(0, 0), cache: map[renderKey]string{}, links: links}
+	return detailPane{keys: keys, st: st, vp: viewport.New(), cache: map[renderKey]string{}, links: links}
 }
 
 // LinkChanged redraws the metadata when url is the shown citation's link.
@@ -49,7 +50,7 @@ func (p *detailPane) textWidth() int {
 
 func (p *detailPane) key() renderKey {
 	c := &p.item.Hit.Chunk
-	return renderKey{ID: c.ID, Hash: c.ContentHash, Len: len(c.Text), Width: p.textWidth()}
+	return renderKey{ID: c.ID, Hash: c.ContentHash, Len: len(c.Text), Width: p.textWidth(), Style: p.st.Glamour}
 }
 
 // SetSize sets the outer size and re-renders for a new width.
@@ -57,7 +58,8 @@ func (p *detailPane) SetSize(w, h int) tea.Cmd {
 	oldW := p.textWidth()
 	p.width, p.height = w, h
 	iw, ih := innerSize(p.st.Pane, w, h)
-	p.vp.Width, p.vp.Height = iw, max(ih-1, 0)
+	p.vp.SetWidth(iw)
+	p.vp.SetHeight(max(ih-1, 0))
 	if !p.has {
 		return nil
 	}
@@ -79,6 +81,15 @@ func (p *detailPane) SetItem(it item) tea.Cmd {
 	return p.refresh(!same)
 }
 
+// Restyle drops the renders of the old theme and renders the chunk again.
+func (p *detailPane) Restyle() tea.Cmd {
+	clear(p.cache)
+	if !p.has {
+		return nil
+	}
+	return p.refresh(false)
+}
+
 // refresh rebuilds the content from the cache, asking for a render when
 // the chunk is not cached at this width.
 func (p *detailPane) refresh(top bool) tea.Cmd {
@@ -87,9 +98,9 @@ func (p *detailPane) refresh(top bool) tea.Cmd {
 	var cmd tea.Cmd
 	if !ok {
 		body = p.st.Meta.Render("rendering…")
-		cmd = renderCmd(k, termsafe.Text(p.item.Hit.Chunk.Text), p.st.Glamour, p.st.Profile)
+		cmd = renderCmd(k, termsafe.Text(p.item.Hit.Chunk.Text))
 	}
-	y := p.vp.YOffset
+	y := p.vp.YOffset()
 	p.vp.SetContent(p.metadata() + "\n" + body)
 	if top {
 		p.vp.GotoTop()
@@ -100,21 +111,21 @@ func (p *detailPane) refresh(top bool) tea.Cmd {
 }
 
 // Update handles rendered text and scrolling keys.
-func (p detailPane) Update(msg tea.Msg) (detailPane, tea.Cmd) {
+func (p *detailPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case renderedMsg:
 		p.cache[msg.Key] = msg.Out
 		if p.has && msg.Key == p.key() {
-			return p, p.refresh(false)
+			return p.refresh(false)
 		}
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		scroll(&p.vp, p.keys, msg)
 	}
-	return p, nil
+	return nil
 }
 
 // scroll moves a viewport with the shared list keys.
-func scroll(vp *viewport.Model, k *KeyMap, msg tea.KeyMsg) {
+func scroll(vp *viewport.Model, k *KeyMap, msg tea.KeyPressMsg) {
 	switch {
 	case key.Matches(msg, k.Up):
 		vp.ScrollUp(1)
@@ -137,8 +148,10 @@ func (p *detailPane) metadata() string {
 	h := &p.item.Hit
 	c := &h.Chunk
 	w := p.textWidth()
+	// One Render per style, not per row: rows are the key-press budget.
+	label, value, missing := inkOf(st.Label), inkOf(st.Value), st.Missing.Render("missing")
 	var b strings.Builder
-	b.WriteString(st.Title.Render(wrapText(titleSection(c), w)))
+	b.WriteString(st.Title.Render(wrapText(present.Title(c), w)))
 	b.WriteByte('\n')
 	if p.item.Dropped {
 		b.WriteString(st.LinkWarn.Render("left out: "+p.item.Label) + "\n")
@@ -146,31 +159,31 @@ func (p *detailPane) metadata() string {
 	row := func(k, v string) {
 		k = leftPadRight(k, 12)
 		if v == "" {
-			b.WriteString(st.Label.Render(k) + st.Missing.Render("missing") + "\n")
+			b.WriteString(label.paint(k) + missing + "\n")
 			return
 		}
-		b.WriteString(st.Label.Render(k) + st.Value.Render(truncate(termsafe.Line(v), max(w-12, 4))) + "\n")
+		b.WriteString(label.paint(k) + value.paint(truncate(termsafe.Line(v), max(w-12, 4))) + "\n")
 	}
 	rank := strconv.Itoa(h.Rank)
 	if p.item.Dropped {
 		rank = "–"
 	}
 	row("rank", rank)
-	row("score", formatScore(h.Score, 4))
+	row("score", present.Score(h.Score, 4))
 	row("citation", h.Citation.URL)
 	if h.Citation.Source != "" {
 		row("url from", h.Citation.Source)
 	}
 	if ls, ok := p.links[h.Citation.URL]; ok && h.Citation.URL != "" {
-		label := linkLabel(ls)
-		if label == "" {
-			label = "checking…"
+		text := linkLabel(ls)
+		if text == "" {
+			text = "checking…"
 		}
 		style := st.Value
 		if ls.State == LinkPageMissing || ls.State == LinkAnchorMissing {
 			style = st.LinkWarn
 		}
-		b.WriteString(st.Label.Render(leftPadRight("link", 12)) + style.Render(label) + "\n")
+		b.WriteString(label.paint(leftPadRight("link", 12)) + style.Render(text) + "\n")
 		// Why a link is broken and where it should point, in full.
 		wrapped := func(k, v string) {
 			if v == "" {
@@ -181,7 +194,7 @@ func (p *detailPane) metadata() string {
 				if i > 0 {
 					k = ""
 				}
-				b.WriteString(st.Label.Render(leftPadRight(k, 12)) + st.Value.Render(ln) + "\n")
+				b.WriteString(label.paint(leftPadRight(k, 12)) + value.paint(ln) + "\n")
 			}
 		}
 		if ls.State != LinkOK {
@@ -218,7 +231,7 @@ func (p *detailPane) metadata() string {
 	for _, k := range keys {
 		row(k, c.Extra[k])
 	}
-	row("characters", groupInt(len([]rune(c.Text))))
+	row("characters", present.Int(len([]rune(c.Text))))
 	b.WriteString(st.Rule.Render(strings.Repeat("─", w)))
 	return b.String()
 }
@@ -231,7 +244,7 @@ func leftPadRight(s string, n int) string {
 }
 
 // View draws the pane.
-func (p detailPane) View() string {
+func (p *detailPane) View() string {
 	style, tstyle := p.st.pane(p.focus)
 	iw, _ := innerSize(style, p.width, p.height)
 	title := "Detail"
@@ -248,8 +261,23 @@ func (p detailPane) View() string {
 }
 
 func scrollPercent(vp *viewport.Model) string {
-	if vp.TotalLineCount() <= vp.Height {
+	if vp.TotalLineCount() <= vp.Height() {
 		return "all"
 	}
 	return strconv.Itoa(int(vp.ScrollPercent()*100+0.5)) + "%"
 }
+
+// Focus implements pane.
+func (p *detailPane) Focus() tea.Cmd { p.focus = true; return nil }
+
+// Blur implements pane.
+func (p *detailPane) Blur() { p.focus = false }
+
+// ShortHelp implements pane.
+func (p *detailPane) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Down, k.PageDown, k.CopyURL, k.OpenURL, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
+}
+
+// FullHelp implements pane: every key of the pane is in the key map.
+func (p *detailPane) FullHelp() [][]key.Binding { return nil }

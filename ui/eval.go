@@ -1,96 +1,19 @@
 package ui
 
 import (
-	"context"
-	"errors"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/progress"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/progress"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
-	"ragscope/retrieval"
+	"ragscope/present"
 	"ragscope/retrieval/eval"
-	"ragscope/ui/termsafe"
+	"ragscope/termsafe"
 )
-
-// EvalFunc runs the golden set at path ("" is the default set) and reports
-// each finished case to onCase, then progress to progress; both are never
-// called concurrently. It returns the report, or the report so far and
-// ctx's error when ctx ends first.
-type EvalFunc func(ctx context.Context, path string, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error)
-
-// evalProgressMsg reports how many cases of a run have finished.
-type evalProgressMsg struct {
-	Seq   int
-	Done  int
-	Total int
-}
-
-// evalCaseMsg carries one finished case of a run.
-type evalCaseMsg struct {
-	Seq  int
-	Case eval.CaseResult
-}
-
-// evalDoneMsg ends a run: the report, or an error (with the report so far
-// when the run was cancelled).
-type evalDoneMsg struct {
-	Seq    int
-	Report eval.Report
-	Err    error
-}
-
-// evalStream carries a run's progress and cases to Update in order. The
-// run closes events after putting its final message in done, so a reader
-// sees every event before the end.
-type evalStream struct {
-	events chan tea.Msg
-	done   chan evalDoneMsg
-}
-
-// evalBuffer lets a run get ahead of the screen without waiting on it.
-const evalBuffer = 256
-
-func newEvalStream() *evalStream {
-	return &evalStream{events: make(chan tea.Msg, evalBuffer), done: make(chan evalDoneMsg, 1)}
-}
-
-// evalRunCmd runs the set at path under ctx, streaming its progress to s.
-// It captures everything it needs and never touches the model. When ctx
-// ends (cancelled, or replaced by a newer run) it stops sending, so an
-// abandoned stream never blocks it.
-func evalRunCmd(ctx context.Context, run EvalFunc, seq int, path string, s *evalStream) tea.Cmd {
-	return func() tea.Msg {
-		send := func(msg tea.Msg) {
-			select {
-			case s.events <- msg:
-			case <-ctx.Done():
-			}
-		}
-		rep, err := run(ctx, path,
-			func(done, total int) { send(evalProgressMsg{Seq: seq, Done: done, Total: total}) },
-			func(c eval.CaseResult) { send(evalCaseMsg{Seq: seq, Case: c}) },
-		)
-		s.done <- evalDoneMsg{Seq: seq, Report: rep, Err: err}
-		close(s.events)
-		return nil
-	}
-}
-
-// evalListenCmd waits for a run's next message; Update asks again after
-// each one until the run is done.
-func evalListenCmd(s *evalStream) tea.Cmd {
-	return func() tea.Msg {
-		if msg, ok := <-s.events; ok {
-			return msg
-		}
-		return <-s.done
-	}
-}
 
 // evalPane loads and runs a golden set and lists its cases: a path input,
 // a progress bar while it runs, the cases as they finish, a summary and
@@ -133,12 +56,22 @@ func newEvalPane(keys *KeyMap, st *Styles, defaultName string) evalPane {
 	if defaultName != "" {
 		in.Placeholder = "empty runs the " + termsafe.Line(defaultName) + "; or a path to a JSON/YAML set"
 	}
-	in.PlaceholderStyle = st.Missing
-	in.TextStyle = st.Value
+	in.SetStyles(st.textInput())
 	in.CharLimit = 4096
-	bar := progress.New(progress.WithSolidFill(st.ProgressFill), progress.WithoutPercentage(),
-		progress.WithColorProfile(st.Profile))
+	bar := newEvalBar(st)
 	return evalPane{keys: keys, st: st, input: in, bar: bar, defaultName: defaultName}
+}
+
+// restyle applies the current styles to the input and the bar.
+func (p *evalPane) restyle() {
+	p.input.SetStyles(p.st.textInput())
+	p.bar = newEvalBar(p.st)
+}
+
+// newEvalBar is the run's progress bar: full blocks in the accent colour.
+func newEvalBar(st *Styles) progress.Model {
+	return progress.New(progress.WithColors(st.ProgressFill), progress.WithoutPercentage(),
+		progress.WithFillCharacters(progress.DefaultFullCharFullBlock, progress.DefaultEmptyCharBlock))
 }
 
 // Path is the set's path as typed.
@@ -148,7 +81,7 @@ func (p *evalPane) Path() string { return strings.TrimSpace(p.input.Value()) }
 func (p *evalPane) SetSize(w, h int) {
 	p.width, p.height = w, h
 	iw, _ := innerSize(p.st.Pane, w, h)
-	p.input.Width = max(iw-lipgloss.Width(evalPathLabel)-1, 1)
+	p.input.SetWidth(max(iw-lipgloss.Width(evalPathLabel)-1, 1))
 	p.scrollToCursor()
 }
 
@@ -264,24 +197,24 @@ func (p *evalPane) scrollToCursor() {
 }
 
 // Update edits the path or moves the cursor in the case list.
-func (p evalPane) Update(msg tea.Msg) (evalPane, tea.Cmd) {
-	km, ok := msg.(tea.KeyMsg)
+func (p *evalPane) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || p.inputFocus {
 		var cmd tea.Cmd
 		p.input, cmd = p.input.Update(msg)
-		return p, cmd
+		return cmd
 	}
 	if !p.listFocus || len(p.cases) == 0 {
-		return p, nil
+		return nil
 	}
 	p.cursor = moveCursor(p.keys, km, p.cursor, len(p.cases), p.listRows())
 	p.moved = true
 	p.scrollToCursor()
-	return p, nil
+	return nil
 }
 
 // View draws the pane.
-func (p evalPane) View() string {
+func (p *evalPane) View() string {
 	style, tstyle := p.st.pane(p.inputFocus || p.listFocus)
 	iw, _ := innerSize(style, p.width, p.height)
 	var b strings.Builder
@@ -326,7 +259,7 @@ func (p *evalPane) title() string {
 		s += " · " + termsafe.Line(p.label)
 	}
 	if n := max(p.total, len(p.cases)); n > 0 {
-		s += " · " + strconv.Itoa(n) + " " + plural(n, "case", "cases")
+		s += " · " + strconv.Itoa(n) + " " + present.Plural(n, "case", "cases")
 	}
 	return s + " · enter on a case opens it as a query"
 }
@@ -339,7 +272,7 @@ func (p *evalPane) progressLine(w int) string {
 			count = " loading… "
 		}
 		bar := p.bar
-		bar.Width = max(min(w-lipgloss.Width(count)-len("esc cancels"), 50), 10)
+		bar.SetWidth(max(min(w-lipgloss.Width(count)-len("esc cancels"), 50), 10))
 		pct := 0.0
 		if p.total > 0 {
 			pct = float64(p.done) / float64(p.total)
@@ -357,9 +290,9 @@ func summaryText(s eval.Summary) string {
 	parts := []string{}
 	if s.RankingCases > 0 {
 		parts = append(parts,
-			"hit@1 "+formatScore(s.HitAt1, 2),
-			"hit@k "+formatScore(s.HitAtK, 2),
-			"MRR "+formatScore(s.MRR, 2))
+			"hit@1 "+present.Score(s.HitAt1, 2),
+			"hit@k "+present.Score(s.HitAtK, 2),
+			"MRR "+present.Score(s.MRR, 2))
 	}
 	if s.Latency.Cases > 0 {
 		parts = append(parts, "p95 "+formatMS(s.Latency.P95MS))
@@ -463,16 +396,16 @@ func (p *evalPane) caseDetail(w int) string {
 		why = p.statusStyle(c.Status).Render(termsafe.Line(strings.Join(c.Reasons, "; ")))
 	case c.Kind == eval.KindRanking:
 		why = p.st.Meta.Render("first relevant hit at rank " + strconv.Itoa(c.FirstRelevantRank) +
-			" · RR " + formatScore(c.ReciprocalRank, 2) + " · nDCG " + formatScore(c.NDCG, 2) + " · recall " + formatScore(c.Recall, 2))
+			" · RR " + present.Score(c.ReciprocalRank, 2) + " · nDCG " + present.Score(c.NDCG, 2) + " · recall " + present.Score(c.Recall, 2))
 	default:
 		why = p.st.Meta.Render(caseKindLabel(c.Kind) + " case passed")
 	}
 	top := "-"
 	if c.TopScore != nil {
-		top = formatScore(*c.TopScore, 3)
+		top = present.Score(*c.TopScore, 3)
 	}
-	meta := p.st.Meta.Render("top_k " + strconv.Itoa(c.Query.TopK) + " · threshold " + formatScore(c.Query.Threshold, 2) +
-		" · filters " + filtersText(c.Query.Filters) + " · top score " + top)
+	meta := p.st.Meta.Render("top_k " + strconv.Itoa(c.Query.TopK) + " · threshold " + present.Score(c.Query.Threshold, 2) +
+		" · filters " + present.Filters(c.Query.Filters) + " · top score " + top)
 	return truncate(q, w) + "\n" + truncate(why, w) + "\n" + truncate(meta, w)
 }
 
@@ -518,157 +451,4 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// evalErrorText is the message for a failed run: classified backend
-// errors say what to do; others (a bad file) are shown as they are.
-func evalErrorText(err error) string {
-	for _, class := range []error{retrieval.ErrConfig, retrieval.ErrAuth, retrieval.ErrNotFound, retrieval.ErrUnavailable, context.DeadlineExceeded} {
-		if errors.Is(err, class) {
-			return "Eval failed: " + errorText(err)
-		}
-	}
-	return "Eval failed: " + err.Error()
-}
-
-// openEval shows the eval view: the path input before the first run, the
-// case list after.
-func (m *Model) openEval() tea.Cmd {
-	if m.opts.Eval == nil {
-		return nil
-	}
-	if len(m.eval.cases) == 0 && !m.eval.running {
-		return m.setFocus(focusEvalPath)
-	}
-	return m.setFocus(focusEvalCases)
-}
-
-// startEval cancels a run in flight and starts the set in the path input
-// with the next sequence number under its own context.
-func (m *Model) startEval() tea.Cmd {
-	if m.opts.Eval == nil {
-		return nil
-	}
-	if m.evalCancel != nil {
-		m.evalCancel()
-	}
-	m.evalSeq++
-	ctx, cancel := context.WithCancel(m.base)
-	m.evalCancel = cancel
-	path := m.eval.Path()
-	label := path
-	if label == "" {
-		label = m.opts.EvalDefault
-		if label == "" {
-			label = "default set"
-		}
-	}
-	spin := !m.running && !m.evalRunning
-	m.evalRunning = true
-	m.eval.Start(label)
-	s := newEvalStream()
-	m.evalStream = s
-	m.setStatus(statusInfo, "Evaluating "+label+"…")
-	cmds := []tea.Cmd{evalRunCmd(ctx, m.opts.Eval, m.evalSeq, path, s), evalListenCmd(s), m.setFocus(focusEvalCases)}
-	if spin {
-		cmds = append(cmds, m.spinner.Tick)
-	}
-	return tea.Batch(cmds...)
-}
-
-// cancelEval stops the run in flight; its reply says how far it got.
-func (m *Model) cancelEval() {
-	if m.evalCancel != nil {
-		m.evalCancel()
-	}
-	m.setStatus(statusInfo, "Cancelling the eval…")
-}
-
-// updateEval handles a run's messages, dropping those of an older run.
-func (m Model) updateEval(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case evalProgressMsg:
-		if msg.Seq != m.evalSeq {
-			return m, nil
-		}
-		m.eval.Progress(msg.Done, msg.Total)
-		if !m.running && m.evalCancel != nil {
-			m.setStatus(statusInfo, "Evaluating "+m.eval.label+"… "+strconv.Itoa(msg.Done)+"/"+strconv.Itoa(msg.Total))
-		}
-	case evalCaseMsg:
-		if msg.Seq != m.evalSeq {
-			return m, nil
-		}
-		m.eval.AddCase(msg.Case)
-	case evalDoneMsg:
-		if msg.Seq != m.evalSeq {
-			return m, nil
-		}
-		return m.finishEval(msg)
-	}
-	return m, evalListenCmd(m.evalStream)
-}
-
-// finishEval shows the end of a run. A run that failed before any case
-// gives the keyboard back to the path input, to fix the path.
-func (m Model) finishEval(msg evalDoneMsg) (Model, tea.Cmd) {
-	m.evalRunning = false
-	m.evalStream = nil
-	if m.evalCancel != nil {
-		m.evalCancel()
-		m.evalCancel = nil
-	}
-	rep := msg.Report
-	switch {
-	case msg.Err != nil && errors.Is(msg.Err, context.Canceled):
-		m.eval.Finish(nil, "")
-		m.setStatus(statusInfo, "Eval cancelled after "+strconv.Itoa(len(m.eval.cases))+" of "+strconv.Itoa(m.eval.total)+" cases.")
-	case msg.Err != nil:
-		text := evalErrorText(msg.Err)
-		m.eval.Finish(nil, text)
-		m.setStatus(statusErr, text)
-		if m.focus == focusEvalCases && len(m.eval.cases) == 0 {
-			return m, m.setFocus(focusEvalPath)
-		}
-	case rep.Passed:
-		m.eval.Finish(&rep, "")
-		n := len(rep.Cases)
-		m.setStatus(statusOK, "Eval passed: "+strconv.Itoa(n)+" "+plural(n, "case", "cases")+". Enter on a case opens it as a query.")
-	default:
-		m.eval.Finish(&rep, "")
-		m.setStatus(statusErr, "Eval failed: "+strings.Join(rep.Reasons, "; "))
-	}
-	return m, nil
-}
-
-// openCase runs the case under the cursor as a normal query turn, with
-// the case's own settings so the turn shows what the eval measured.
-func (m *Model) openCase() tea.Cmd {
-	c, ok := m.eval.Selected()
-	if !ok {
-		return nil
-	}
-	q := c.Query
-	if q.Question == "" {
-		q.Question = c.Question
-	}
-	if q.TopK == 0 {
-		q.TopK = retrieval.DefaultTopK
-	}
-	m.params = m.withParamsFrom(q)
-	m.settings.params = m.withParamsFrom(q)
-	m.query.SetValue(q.Question)
-	if q.Mode == retrieval.ModeSelectedText {
-		m.mode = retrieval.ModeSelectedText
-		m.sel.SetValues(q.SelectedText, q.SourceDocPath, q.SourceSection)
-	} else {
-		m.mode = retrieval.ModeNormal
-		q.Mode = retrieval.ModeNormal
-	}
-	focus := m.setFocus(focusResults)
-	run := m.runQuery(q)
-	m.caseSeq, m.caseLabel = m.seq, "case "+termsafe.Line(c.ID)+" ("+c.Status.String()+")"
-	m.setStatus(statusInfo, "Case "+termsafe.Line(c.ID)+": searching with its settings (top_k "+strconv.Itoa(q.TopK)+
-		", threshold "+formatScore(q.Threshold, 2)+")…")
-	return tea.Batch(focus, run)
 }

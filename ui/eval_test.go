@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/eval"
@@ -109,7 +110,7 @@ func startAsync(t *testing.T, m Model) Model {
 func nextEvalMsg(t *testing.T, m Model) tea.Msg {
 	t.Helper()
 	ch := make(chan tea.Msg, 1)
-	go func() { ch <- evalListenCmd(m.evalStream)() }()
+	go func() { ch <- evalListenCmd(m.evals.stream)() }()
 	select {
 	case msg := <-ch:
 		return msg
@@ -146,7 +147,7 @@ func TestEvalRunListsCasesInSetOrder(t *testing.T) {
 	if want := "Eval failed: hit@k 0.67 is below the minimum 0.80 (missed: isaac-costmap)"; m.Status() != want || m.statusKind != statusErr {
 		t.Errorf("status %q, want %q", m.Status(), want)
 	}
-	view := m.View()
+	view := screen(m)
 	for _, want := range []string{"hit@1 0.33 · hit@k 0.67 · MRR 0.44 · p95 15.1 ms · 4 pass · 1 miss · 0 fail",
 		"#3", "miss", "MISS", "no-answer", "selection", "12.3 ms", "FAILED", "missed: isaac-costmap"} {
 		if !strings.Contains(view, want) {
@@ -160,10 +161,10 @@ func TestEvalProgressCasesAndStaleMessages(t *testing.T) {
 	m, _ := evalModel(t, fe)
 	m = feed(t, m, keyRunes("e"))
 	m = startAsync(t, m)
-	if !m.EvalRunning() || m.evalSeq != 1 || !m.eval.running {
+	if !m.EvalRunning() || m.evals.seq != 1 || !m.eval.running {
 		t.Fatal("eval did not start")
 	}
-	if !strings.Contains(m.View(), "loading…") {
+	if !strings.Contains(screen(m), "loading…") {
 		t.Fatal("no progress line before the first case")
 	}
 	// The fake sends the last case, then progress 1/5, then blocks.
@@ -172,7 +173,7 @@ func TestEvalProgressCasesAndStaleMessages(t *testing.T) {
 	if len(m.eval.cases) != 1 || m.eval.done != 1 || m.eval.total != 5 {
 		t.Fatalf("cases %d progress %d/%d", len(m.eval.cases), m.eval.done, m.eval.total)
 	}
-	if v := m.View(); !strings.Contains(v, "1/5") || !strings.Contains(v, "esc cancels") || !strings.Contains(v, "█") {
+	if v := screen(m); !strings.Contains(v, "1/5") || !strings.Contains(v, "esc cancels") || !strings.Contains(v, "█") {
 		t.Fatalf("no progress bar:\n%s", v)
 	}
 	// Messages of an older run are dropped.
@@ -198,7 +199,7 @@ func TestEvalEscCancels(t *testing.T) {
 	m = startAsync(t, m)
 	m = step(m, nextEvalMsg(t, m))
 	m = step(m, nextEvalMsg(t, m))
-	if h := m.helpView(); !strings.Contains(h, "cancel eval") {
+	if h := ansi.Strip(m.helpView()); !strings.Contains(h, "cancel eval") {
 		t.Fatalf("help while running = %q", h)
 	}
 	m = step(m, keyType(tea.KeyEsc))
@@ -229,12 +230,12 @@ func TestNewEvalCancelsTheOldOne(t *testing.T) {
 	m, _ := evalModel(t, fe)
 	m = feed(t, m, keyRunes("e"))
 	m = startAsync(t, m)
-	old := m.evalStream
+	old := m.evals.stream
 	m = step(m, nextEvalMsg(t, m))
-	next, _ := m.Update(keyType(tea.KeyCtrlR)) // re-run: seq 2
+	next, _ := m.Update(ctrl('r')) // re-run: seq 2
 	m = next.(Model)
-	if m.evalSeq != 2 || len(m.eval.cases) != 0 {
-		t.Fatalf("seq %d, %d cases", m.evalSeq, len(m.eval.cases))
+	if m.evals.seq != 2 || len(m.eval.cases) != 0 {
+		t.Fatalf("seq %d, %d cases", m.evals.seq, len(m.eval.cases))
 	}
 	// The first run's context is cancelled: it ends with its own seq.
 	var last tea.Msg
@@ -308,14 +309,14 @@ func TestEvalBadPathShowsErrorAndStaysUsable(t *testing.T) {
 	if m.statusKind != statusErr || !strings.Contains(m.Status(), "Eval failed: golden set sets/missing.yaml does not exist") {
 		t.Fatalf("status = %q", m.Status())
 	}
-	if !strings.Contains(m.View(), "✗ Eval failed") {
+	if !strings.Contains(screen(m), "✗ Eval failed") {
 		t.Fatal("the pane does not show the error")
 	}
 	// The keyboard is back in the path input: clear it, run the default set.
 	if m.Focus() != "eval path" {
 		t.Fatalf("focus after a failed load: %s", m.Focus())
 	}
-	m = feed(t, m, tea.KeyMsg{Type: tea.KeyCtrlU}, keyType(tea.KeyEnter))
+	m = feed(t, m, ctrl('u'), keyType(tea.KeyEnter))
 	if m.Focus() != "eval cases" {
 		t.Fatalf("focus after a run: %s", m.Focus())
 	}
@@ -344,7 +345,7 @@ func TestEvalKeyIsTextWhileTypingAndHiddenWithoutEval(t *testing.T) {
 		t.Fatalf("e while typing: focus %s, query %q", m.Focus(), m.query.Value())
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))
-	if h := m.helpView(); !strings.Contains(h, "e eval") {
+	if h := ansi.Strip(m.helpView()); !strings.Contains(h, "e eval") {
 		t.Fatalf("help = %q", h)
 	}
 	// In the path input, letters are text too.
@@ -356,11 +357,11 @@ func TestEvalKeyIsTextWhileTypingAndHiddenWithoutEval(t *testing.T) {
 	opts.Eval = nil
 	m = sized(t, opts, 120, 40)
 	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("e"))
-	if m.Focus() != "results" || strings.Contains(m.helpView(), "e eval") {
-		t.Fatalf("without Eval: focus %s help %q", m.Focus(), m.helpView())
+	if m.Focus() != "results" || strings.Contains(ansi.Strip(m.helpView()), "e eval") {
+		t.Fatalf("without Eval: focus %s help %q", m.Focus(), ansi.Strip(m.helpView()))
 	}
 	m = feed(t, m, keyRunes("?"))
-	if strings.Contains(m.helpView(), "eval") {
+	if strings.Contains(ansi.Strip(m.helpView()), "eval") {
 		t.Fatal("full help offers eval without one")
 	}
 }

@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
 )
@@ -180,9 +181,17 @@ func feed(t testing.TB, m Model, msgs ...tea.Msg) Model {
 	return m
 }
 
-func keyRunes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+func keyRunes(s string) tea.KeyPressMsg {
+	r := []rune(s)
+	return tea.KeyPressMsg{Code: r[0], Text: s}
+}
 
-func keyType(k tea.KeyType) tea.KeyMsg { return tea.KeyMsg{Type: k} }
+func keyType(k rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: k} }
+
+func ctrl(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModCtrl} }
+
+// screen is what m draws, as plain text.
+func screen(m Model) string { return ansi.Strip(m.View().Content) }
 
 // typeText sends s one rune at a time.
 func typeText(s string) []tea.Msg {

@@ -3,26 +3,23 @@ package ui
 import (
 	"bytes"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/muesli/termenv"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"ragscope/retrieval"
 )
 
-// TestGolden snapshots View() at fixed sizes with colours off; regenerate
-// with: go test ./ui -run TestGolden -update
+// TestGolden snapshots View() as plain text at fixed sizes, the program
+// running with colours off (as under NO_COLOR); regenerate with:
+// go test ./ui -run TestGolden -update
 func TestGolden(t *testing.T) {
-	lipgloss.SetColorProfile(termenv.Ascii)
-
-	enter := tea.KeyMsg{Type: tea.KeyEnter}
-	esc := tea.KeyMsg{Type: tea.KeyEsc}
+	enter := tea.KeyPressMsg{Code: tea.KeyEnter}
+	esc := tea.KeyPressMsg{Code: tea.KeyEsc}
 	tests := []struct {
 		name  string
 		w, h  int
@@ -60,11 +57,11 @@ func TestGolden(t *testing.T) {
 		}},
 		{name: "selected_text", w: 120, h: 40, wait: "Grounded context (selected text)", steps: func(t *testing.T, tm *teatest.TestModel) {
 			tm.Type("What does DDS do?")
-			tm.Send(tea.KeyMsg{Type: tea.KeyCtrlT})
-			tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Paste: true, Runes: []rune("ROS 2 uses DDS as its middleware.\nNodes discover each other on the same domain ID.\n\nQoS profiles decide reliability.")})
-			tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+			tm.Send(ctrl('t'))
+			tm.Send(tea.PasteMsg{Content: "ROS 2 uses DDS as its middleware.\nNodes discover each other on the same domain ID.\n\nQoS profiles decide reliability."})
+			tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
 			tm.Type("docs/module-1-ros2/what-is-ros2.md")
-			tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+			tm.Send(tea.KeyPressMsg{Code: tea.KeyTab})
 			tm.Type("DDS")
 			tm.Send(enter)
 			waitFor(t, tm, "1 result")
@@ -96,7 +93,8 @@ func TestGolden(t *testing.T) {
 				opts.Eval = (&fakeEval{rep: fakeReport()}).Run
 				opts.EvalDefault = "demo golden set"
 			}
-			tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(tt.w, tt.h))
+			tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(tt.w, tt.h),
+				teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 			if tt.steps != nil {
 				tt.steps(t, tm)
 			}
@@ -107,11 +105,10 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			fm := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(Model)
-			view := fm.View()
-			if strings.Contains(view, "\x1b") {
-				t.Fatal("escape sequences in an ASCII-profile view")
+			if fm.st.Glamour != "notty" || hasColor(fm.st.Profile) {
+				t.Fatalf("styles for profile %v, markdown %q: the program's colour profile did not reach the model", fm.st.Profile, fm.st.Glamour)
 			}
-			golden.RequireEqual(t, []byte(view))
+			golden.RequireEqual(t, []byte(screen(fm)))
 		})
 	}
 }

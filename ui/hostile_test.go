@@ -2,10 +2,11 @@ package ui
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
 )
@@ -31,6 +32,9 @@ func (hostileRetriever) Retrieve(_ context.Context, q retrieval.Query) (retrieva
 	return res, nil
 }
 
+// sgr matches a Select Graphic Rendition sequence (colours, bold).
+var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
 func TestHostilePayloadNeverReachesTheScreen(t *testing.T) {
 	opts, _ := testOptions(&fakeRetriever{})
 	opts.Retriever = hostileRetriever{}
@@ -39,12 +43,18 @@ func TestHostilePayloadNeverReachesTheScreen(t *testing.T) {
 	}
 	m := sized(t, opts, 160, 50)
 	m = ask(t, m, "anything")
-	views := map[string]string{"results+detail": m.View()}
+	views := map[string]string{"results+detail": m.View().Content}
 	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("x"))
-	views["left out"] = m.View()
+	views["left out"] = m.View().Content
 	m = feed(t, m, keyRunes("c"))
-	views["context"] = m.View()
+	views["context"] = m.View().Content
 	for name, v := range views {
+		if strings.Contains(v, "\x1b[31m") {
+			t.Errorf("%s: the payload's colour reached the screen:\n%q", name, v)
+		}
+		// The explorer's own styling is SGR sequences only; anything else
+		// came from the payload.
+		v = sgr.ReplaceAllString(v, "")
 		if strings.ContainsAny(v, "\x1b\x07\u009b\u202e") || strings.Contains(v, "\x9b") {
 			t.Errorf("%s: a control sequence reached the screen:\n%q", name, v)
 		}

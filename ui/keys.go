@@ -1,6 +1,6 @@
 package ui
 
-import "github.com/charmbracelet/bubbles/key"
+import "charm.land/bubbles/v2/key"
 
 // KeyMap is every key binding of the explorer; the help line and the full
 // help are built from it, so what help shows is what the keys do.
@@ -47,6 +47,13 @@ type KeyMap struct {
 	Inc    key.Binding
 	Toggle key.Binding
 	Clear  key.Binding
+	Pick   key.Binding
+
+	// Facet picker (type to filter a filter's values).
+	PickUp     key.Binding
+	PickDown   key.Binding
+	PickToggle key.Binding
+	PickClose  key.Binding
 
 	// evalOff keeps Eval disabled when there is no eval to run.
 	evalOff bool
@@ -79,7 +86,7 @@ func DefaultKeyMap() *KeyMap {
 		Up:       key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up")),
 		Down:     key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", " "), key.WithHelp("pgdn", "page down")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d", "space"), key.WithHelp("pgdn", "page down")),
 		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
 		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
 		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
@@ -89,8 +96,14 @@ func DefaultKeyMap() *KeyMap {
 
 		Dec:    key.NewBinding(key.WithKeys("left", "h", "-"), key.WithHelp("←/h", "less")),
 		Inc:    key.NewBinding(key.WithKeys("right", "l", "+"), key.WithHelp("→/l", "more")),
-		Toggle: key.NewBinding(key.WithKeys(" ", "enter"), key.WithHelp("space", "toggle")),
+		Toggle: key.NewBinding(key.WithKeys("space", "enter"), key.WithHelp("space", "toggle")),
 		Clear:  key.NewBinding(key.WithKeys("backspace", "delete"), key.WithHelp("⌫", "clear filter")),
+		Pick:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "type to pick values")),
+
+		PickUp:     key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "previous")),
+		PickDown:   key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓/↑", "move")),
+		PickToggle: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "toggle value")),
+		PickClose:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "done")),
 	}
 }
 

@@ -7,46 +7,35 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/spinner"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
+	"ragscope/present"
 	"ragscope/retrieval"
+	"ragscope/termsafe"
 	"ragscope/ui/history"
-	"ragscope/ui/termsafe"
 )
 
-// focusID names what has the keyboard.
-type focusID int
+// focusID names a registered pane (what has the keyboard).
+type focusID string
 
+// The explorer's panes.
 const (
-	focusQuery focusID = iota
-	focusSelText
-	focusSelDoc
-	focusSelSection
-	focusEvalPath
-	focusResults
-	focusDetail
-	focusContext
-	focusTurns
-	focusSettings
-	focusEvalCases
+	focusQuery      focusID = "query"
+	focusSelText    focusID = "selection"
+	focusSelDoc     focusID = "source doc"
+	focusSelSection focusID = "section"
+	focusResults    focusID = "results"
+	focusDetail     focusID = "detail"
+	focusContext    focusID = "context"
+	focusTurns      focusID = "turns"
+	focusSettings   focusID = "settings"
+	focusEvalPath   focusID = "eval path"
+	focusEvalCases  focusID = "eval cases"
 )
-
-// String names the focus (for tests and debugging).
-func (f focusID) String() string {
-	return [...]string{"query", "selection", "source doc", "section", "eval path", "results", "detail", "context", "turns", "settings", "eval cases"}[f]
-}
-
-// isText reports whether the focus is a text input.
-func (f focusID) isText() bool { return f <= focusEvalPath }
-
-// isEval reports whether the focus is in the eval view.
-func (f focusID) isEval() bool { return f == focusEvalPath || f == focusEvalCases }
-
-// isRight reports whether the focus is a pane of the right column.
-func (f focusID) isRight() bool { return f >= focusDetail && f <= focusSettings }
 
 // Minimum window size.
 const (
@@ -57,8 +46,6 @@ const (
 	wideWidth = 90
 	// rerunDelay debounces settings changes.
 	rerunDelay = 250 * time.Millisecond
-	// linkWorkers bounds concurrent link checks.
-	linkWorkers = 4
 )
 
 // statusKind colours the status line.
@@ -80,18 +67,22 @@ type Model struct {
 	width  int
 	height int
 
+	// slots are the registered panes, in tab order.
+	slots []slot
 	focus focusID
 	right focusID
 	mode  retrieval.Mode
 
-	query    queryPane
-	sel      selectionPane
-	results  resultsPane
-	detail   detailPane
-	ctxPane  contextPane
-	turns    turnsPane
-	settings settingsPane
-	eval     evalPane
+	// The panes are pointers: a key press copies the root, not the text
+	// areas and viewports (the root stays small enough to copy per Update).
+	query    *queryPane
+	sel      *selectionPane
+	results  *resultsPane
+	detail   *detailPane
+	ctxPane  *contextPane
+	turns    *turnsPane
+	settings *settingsPane
+	eval     *evalPane
 	help     help.Model
 	fullHelp bool
 	spinner  spinner.Model
@@ -107,17 +98,11 @@ type Model struct {
 	last     *retrieval.Query
 	rerunSeq int
 
-	links      map[string]LinkStatus
-	linkQueue  []string
-	linkActive int
-	linkCtx    context.Context
-	linkBatch  int
-	linkCancel context.CancelFunc
+	// links checks the citation URLs of the result on show.
+	links *linkPool
 
-	evalSeq     int
-	evalRunning bool
-	evalCancel  context.CancelFunc
-	evalStream  *evalStream
+	// evals runs golden sets for the eval view.
+	evals evalRun
 	// caseSeq is the retrieval of an opened eval case, named caseLabel
 	// in its status line.
 	caseSeq   int
@@ -143,42 +128,78 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	if hmax <= 0 {
 		hmax = history.DefaultMax
 	}
-	links := map[string]LinkStatus{}
+	links := newLinkPool(ctx, opts.Timeout, opts.LinkStatus)
 	h := help.New()
-	h.Styles.ShortKey = st.Highlight
-	h.Styles.FullKey = st.Highlight
-	sp := spinner.New(spinner.WithSpinner(spinner.Dot), spinner.WithStyle(st.Spinner))
+	sp := spinner.New(spinner.WithSpinner(spinner.Dot))
 	m := Model{
 		opts: opts, base: ctx, keys: keys, st: st,
 		right: focusDetail, mode: retrieval.ModeNormal,
-		query:    newQueryPane(keys, st, hmax),
-		sel:      newSelectionPane(st),
-		results:  newResultsPane(keys, st, links),
-		detail:   newDetailPane(keys, st, links),
-		ctxPane:  newContextPane(keys, st),
-		turns:    newTurnsPane(keys, st),
-		settings: newSettingsPane(keys, st, params),
-		eval:     newEvalPane(keys, st, opts.EvalDefault),
+		query:    ptr(newQueryPane(keys, st, hmax)),
+		sel:      ptr(newSelectionPane(keys, st)),
+		results:  ptr(newResultsPane(keys, st, links.states)),
+		detail:   ptr(newDetailPane(keys, st, links.states)),
+		ctxPane:  ptr(newContextPane(keys, st)),
+		turns:    ptr(newTurnsPane(keys, st)),
+		settings: ptr(newSettingsPane(keys, st, params)),
+		eval:     ptr(newEvalPane(keys, st, opts.EvalDefault)),
 		help:     h,
 		spinner:  sp,
 		params:   params,
 		backend:  opts.Backend,
 		links:    links,
+		evals:    evalRun{fn: opts.Eval, base: ctx},
 		status:   opts.Note,
 	}
 	if m.status == "" {
 		m.status = "Ready. Type a question and press enter."
 	}
+	m.registerPanes()
+	m.applyStyles()
 	m.setFocus(focusQuery)
 	return m
 }
 
-// Init loads the history and the collection's stats.
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }
+
+// restyle rebuilds the styles for the terminal's background and colour
+// profile, which Bubble Tea reports after start, and renders the detail
+// again when the markdown theme changes.
+func (m *Model) restyle(dark bool, profile colorprofile.Profile) tea.Cmd {
+	if m.st.Dark == dark && m.st.Profile == profile {
+		return nil
+	}
+	*m.st = *DefaultStyles(dark, profile)
+	m.applyStyles()
+	return m.detail.Restyle()
+}
+
+// applyStyles hands the styles to the Bubbles components, which keep
+// copies of their own.
+func (m *Model) applyStyles() {
+	st := m.st
+	m.help.Styles = help.DefaultStyles(st.Dark)
+	m.help.Styles.ShortKey = st.Highlight
+	m.help.Styles.FullKey = st.Highlight
+	m.spinner.Style = st.Spinner
+	m.query.input.SetStyles(st.textInput())
+	m.sel.restyle()
+	m.eval.restyle()
+}
+
+// Init loads the history and the collection's stats, and asks the
+// terminal for its background when there are colours to pick (the reply
+// restyles the screen; nothing waits for it).
 func (m Model) Init() tea.Cmd {
+	var bg tea.Cmd
+	if hasColor(m.st.Profile) {
+		bg = tea.RequestBackgroundColor
+	}
 	return tea.Batch(
 		m.query.Focus(),
 		loadHistoryCmd(m.opts.HistoryFile, m.query.max),
 		statsCmd(m.base, m.opts.Timeout, m.opts.Stats),
+		bg,
 	)
 }
 
@@ -188,14 +209,8 @@ func (m *Model) stop() {
 		m.cancel()
 		m.cancel = nil
 	}
-	if m.linkCancel != nil {
-		m.linkCancel()
-		m.linkCancel = nil
-	}
-	if m.evalCancel != nil {
-		m.evalCancel()
-		m.evalCancel = nil
-	}
+	m.links.Stop()
+	m.evals.Cancel()
 }
 
 // Update routes msg: sizes and keys first, then replies to their owners.
@@ -204,8 +219,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		return m, m.layout()
-	case tea.KeyMsg:
-		return m.updateKey(msg)
+	case tea.KeyPressMsg:
+		cmd := m.updateKey(msg)
+		return m, cmd
+	case tea.PasteMsg:
+		cmd := m.updatePaste(msg)
+		return m, cmd
+	case tea.BackgroundColorMsg:
+		return m, m.restyle(msg.IsDark(), m.st.Profile)
+	case tea.ColorProfileMsg:
+		return m, m.restyle(m.st.Dark, msg.Profile)
 	case resultMsg:
 		return m.updateResult(msg)
 	case statsMsg:
@@ -222,10 +245,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case linkStatusMsg:
-		return m.updateLink(msg)
+		url, cmd := m.links.Update(msg)
+		if url != "" {
+			m.detail.LinkChanged(url)
+		}
+		return m, cmd
 	case clipboardMsg:
 		if msg.Err != nil {
-			m.setStatus(statusErr, "Copy failed: "+msg.Err.Error())
+			// The OSC 52 copy went out, but whether the terminal took it
+			// cannot be known.
+			m.setStatus(statusInfo, "Sent "+msg.What+" to the terminal's clipboard (OSC 52); "+msg.Err.Error())
 		} else {
 			m.setStatus(statusOK, "Copied "+msg.What+" to the clipboard.")
 		}
@@ -244,18 +273,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.runQuery(m.withParams(*m.last))
 	case settingsChangedMsg:
 		return m.updateSettings(msg)
-	case hitSelectedMsg:
-		return m, m.detail.SetItem(msg.Item)
 	case renderedMsg:
 		var cmd tea.Cmd
-		m.detail, cmd = m.detail.Update(msg)
+		cmd = m.detail.Update(msg)
 		return m, cmd
 	case showTurnMsg:
 		return m, m.showTurn(msg.Index)
 	case evalProgressMsg, evalCaseMsg, evalDoneMsg:
 		return m.updateEval(msg)
 	case spinner.TickMsg:
-		if !m.running && !m.evalRunning {
+		if !m.running && !m.evals.running {
 			return m, nil
 		}
 		var cmd tea.Cmd
@@ -264,152 +291,147 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	// Cursor blinks and other component messages.
 	var c1, c2, c3 tea.Cmd
-	m.query, c1 = m.query.Update(msg)
-	m.sel, c2 = m.sel.Update(msg)
-	m.eval, c3 = m.eval.Update(msg)
+	c1 = m.query.Update(msg)
+	c2 = m.sel.Update(msg)
+	c3 = m.eval.Update(msg)
 	return m, tea.Batch(c1, c2, c3)
 }
 
 // typing reports whether keys go to a text box.
-func (m Model) typing() bool {
-	return m.focus.isText() || (m.focus.isEval() && m.eval.inputFocus)
+func (m *Model) typing() bool {
+	s := m.slot(m.focus)
+	return s.text || isModal(s.pane(m))
+}
+
+// inEval reports whether the eval view has the keyboard.
+func (m *Model) inEval() bool { return m.slot(m.focus).place == placeWhole }
+
+// globals are the keys that act wherever the focus is (letters only
+// outside text boxes: their bindings are disabled while typing).
+func (m *Model) globals() []action {
+	k := m.keys
+	acts := []action{
+		{&k.NextPane, func(m *Model) tea.Cmd { return m.cycleFocus(1) }},
+		{&k.PrevPane, func(m *Model) tea.Cmd { return m.cycleFocus(-1) }},
+		{&k.ToggleMode, (*Model).toggleMode},
+		{&k.RunAny, func(m *Model) tea.Cmd {
+			if m.inEval() {
+				return m.startEval()
+			}
+			return m.run()
+		}},
+		{&k.Help, func(m *Model) tea.Cmd { m.fullHelp = !m.fullHelp; return m.layout() }},
+		{&k.Leave, (*Model).leave},
+		{&k.Eval, (*Model).openEval},
+		{&k.Dropped, func(m *Model) tea.Cmd {
+			next, cmd := m.updateSettings(settingsChangedMsg{Params: m.params, ToggleDropped: true})
+			*m = next.(Model)
+			return cmd
+		}},
+		{&k.CopyURL, (*Model).copyURL},
+		{&k.CopyContext, (*Model).copyContext},
+		{&k.OpenURL, (*Model).openURL},
+	}
+	for i := range m.slots {
+		if s := &m.slots[i]; s.open != nil {
+			id := s.id
+			acts = append(acts, action{s.open, func(m *Model) tea.Cmd { return m.setFocus(id) }})
+		}
+	}
+	return acts
 }
 
 // updateKey handles global keys, then gives the key to the focused pane.
-func (m Model) updateKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.typing() {
-		// Keys typed faster than a frame (or held down) arrive as one
-		// message ("jjj"); outside text boxes each is a command of its own.
-		var cmds []tea.Cmd
-		next := m
-		for _, r := range msg.Runes {
-			nm, cmd := next.updateKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
-			next = nm.(Model)
-			cmds = append(cmds, cmd)
-		}
-		return next, tea.Batch(cmds...)
-	}
+func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
-	switch {
-	case key.Matches(msg, k.Quit), key.Matches(msg, k.QuitQ):
+	if key.Matches(msg, k.Quit, k.QuitQ) {
 		m.stop()
-		return m, tea.Quit
+		return tea.Quit
 	}
 	if m.tooSmall() {
-		return m, nil
+		return nil
 	}
-	if msg.Paste && !m.focus.isText() {
-		// A paste lands in the text box it is meant for.
-		target := focusQuery
-		if m.mode == retrieval.ModeSelectedText {
-			target = focusSelText
-		}
-		cmd := m.setFocus(target)
-		next, cmd2 := m.updateFocused(msg)
-		return next, tea.Batch(cmd, cmd2)
+	if isModal(m.slot(m.focus).pane(m)) {
+		cmd := m.updateFocused(msg)
+		m.syncBindings()
+		return cmd
 	}
-	switch {
-	case key.Matches(msg, k.NextPane):
-		return m, m.cycleFocus(1)
-	case key.Matches(msg, k.PrevPane):
-		return m, m.cycleFocus(-1)
-	case key.Matches(msg, k.ToggleMode):
-		return m, m.toggleMode()
-	case key.Matches(msg, k.RunAny):
-		if m.focus.isEval() {
-			return m, m.startEval()
+	for _, a := range m.globals() {
+		if key.Matches(msg, *a.key) {
+			cmd := a.do(m)
+			return cmd
 		}
-		return m, m.run()
-	case key.Matches(msg, k.Help):
-		m.fullHelp = !m.fullHelp
-		return m, m.layout()
-	case key.Matches(msg, k.Leave):
-		return m, m.leave()
-	case key.Matches(msg, k.FocusQuery):
-		return m, m.setFocus(focusQuery)
-	case key.Matches(msg, k.Context):
-		return m, m.setFocus(focusContext)
-	case key.Matches(msg, k.Turns):
-		return m, m.setFocus(focusTurns)
-	case key.Matches(msg, k.Settings):
-		return m, m.setFocus(focusSettings)
-	case key.Matches(msg, k.Eval):
-		return m, m.openEval()
-	case key.Matches(msg, k.Dropped):
-		return m.updateSettings(settingsChangedMsg{Params: m.params, ToggleDropped: true})
-	case key.Matches(msg, k.CopyURL):
-		return m, m.copyURL()
-	case key.Matches(msg, k.CopyContext):
-		return m, m.copyContext()
-	case key.Matches(msg, k.OpenURL):
-		return m, m.openURL()
 	}
 	return m.updateFocused(msg)
 }
 
-// updateFocused gives a key to the focused pane only.
-func (m Model) updateFocused(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+// updatePaste puts pasted text in the text box it is meant for.
+func (m *Model) updatePaste(msg tea.PasteMsg) tea.Cmd {
+	if m.tooSmall() {
+		return nil
+	}
 	var cmd tea.Cmd
-	switch m.focus {
-	case focusQuery:
-		if key.Matches(msg, m.keys.Run) {
-			return m, m.run()
+	if !m.typing() {
+		target := focusQuery
+		if m.mode == retrieval.ModeSelectedText {
+			target = focusSelText
 		}
-		m.query, cmd = m.query.Update(msg)
-	case focusSelText:
-		m.sel, cmd = m.sel.Update(msg)
-	case focusSelDoc, focusSelSection:
-		if key.Matches(msg, m.keys.Run) {
-			return m, m.run()
-		}
-		m.sel, cmd = m.sel.Update(msg)
-	case focusResults:
-		if key.Matches(msg, m.keys.Open) {
-			return m, m.setFocus(focusDetail)
-		}
-		m.results, cmd = m.results.Update(msg)
-	case focusDetail:
-		m.detail, cmd = m.detail.Update(msg)
-	case focusContext:
-		m.ctxPane, cmd = m.ctxPane.Update(msg)
-	case focusTurns:
-		m.turns, cmd = m.turns.Update(msg)
-	case focusSettings:
-		m.settings, cmd = m.settings.Update(msg)
-	case focusEvalPath:
-		if key.Matches(msg, m.keys.Run) {
-			return m, m.startEval()
-		}
-		m.eval, cmd = m.eval.Update(msg)
-	case focusEvalCases:
-		if key.Matches(msg, m.keys.Open) {
-			return m, m.openCase()
-		}
-		m.eval, cmd = m.eval.Update(msg)
+		cmd = m.setFocus(target)
 	}
-	return m, cmd
+	return tea.Batch(cmd, m.slot(m.focus).pane(m).Update(msg))
 }
 
-// ring is the tab order for the current mode.
+// updateFocused gives a key to the focused pane only, after the keys its
+// registration binds to the root.
+func (m *Model) updateFocused(msg tea.KeyPressMsg) tea.Cmd {
+	s := m.slot(m.focus)
+	for _, a := range s.actions {
+		if key.Matches(msg, *a.key) {
+			cmd := a.do(m)
+			return cmd
+		}
+	}
+	p := s.pane(m)
+	cmd := p.Update(msg)
+	if isModal(p) {
+		m.syncBindings()
+	}
+	if s.after != nil {
+		cmd = tea.Batch(cmd, s.after(m))
+	}
+	return cmd
+}
+
+// ring is the tab order for the current view and mode, in registration
+// order.
 func (m *Model) ring() []focusID {
-	if m.focus.isEval() {
-		return []focusID{focusEvalPath, focusEvalCases}
+	want := ringNormal
+	switch {
+	case m.inEval():
+		want = ringEval
+	case m.mode == retrieval.ModeSelectedText:
+		want = ringSelected
 	}
-	if m.mode == retrieval.ModeSelectedText {
-		return []focusID{focusQuery, focusSelText, focusSelDoc, focusSelSection, focusResults, focusDetail, focusContext, focusTurns}
+	var ids []focusID
+	for _, s := range m.slots {
+		if s.rings&want != 0 {
+			ids = append(ids, s.id)
+		}
 	}
-	return []focusID{focusQuery, focusResults, focusDetail, focusContext, focusTurns}
+	return ids
 }
 
+// cycleFocus moves the focus dir steps along the ring; from a pane
+// outside the ring (settings) it enters at the end.
 func (m *Model) cycleFocus(dir int) tea.Cmd {
 	ring := m.ring()
-	i := 0
+	i := -1
 	for j, f := range ring {
 		if f == m.focus {
 			i = j
 		}
 	}
-	if m.focus == focusSettings {
+	if i < 0 {
 		i = len(ring) - 1
 		if dir < 0 {
 			i = len(ring)
@@ -426,7 +448,7 @@ func (m *Model) leave() tea.Cmd {
 		m.fullHelp = false
 		return m.layout()
 	}
-	if m.focus.isEval() && m.evalRunning {
+	if m.inEval() && m.evals.running {
 		m.cancelEval()
 		return nil
 	}
@@ -436,38 +458,19 @@ func (m *Model) leave() tea.Cmd {
 	return m.setFocus(focusResults)
 }
 
-// setFocus moves the keyboard to f, updating what the right column shows
+// setFocus moves the keyboard to f, updating what the side column shows
 // and which bindings are live.
 func (m *Model) setFocus(f focusID) tea.Cmd {
-	m.focus = f
-	if f.isRight() {
-		m.right = f
+	s := m.slot(f)
+	m.focus = s.id
+	if s.place == placeSide {
+		m.right = s.id
 	}
-	m.keys.setTextFocus(f.isText())
-	m.query.Blur()
-	m.sel.Blur()
-	m.eval.Blur()
-	m.results.focus = f == focusResults
-	m.detail.focus = f == focusDetail
-	m.ctxPane.focus = f == focusContext
-	m.turns.focus = f == focusTurns
-	m.settings.focus = f == focusSettings
-	var cmd tea.Cmd
-	switch f {
-	case focusQuery:
-		cmd = m.query.Focus()
-	case focusSelText:
-		cmd = m.sel.Focus(selText)
-	case focusSelDoc:
-		cmd = m.sel.Focus(selDoc)
-	case focusSelSection:
-		cmd = m.sel.Focus(selSection)
-	case focusEvalPath:
-		cmd = m.eval.Focus(true)
-	case focusEvalCases:
-		cmd = m.eval.Focus(false)
+	m.syncBindings()
+	for i := range m.slots {
+		m.slots[i].pane(m).Blur()
 	}
-	return tea.Batch(cmd, m.layout())
+	return tea.Batch(s.pane(m).Focus(), m.layout())
 }
 
 // toggleMode switches between normal and selected-text mode.
@@ -556,19 +559,19 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 	i := m.turns.Add(turn{N: n + 1, Query: msg.Query, Result: msg.Result})
 	cmd := m.showTurn(i)
 	res := msg.Result
-	text := strconv.Itoa(len(res.Hits)) + " " + plural(len(res.Hits), "result", "results")
+	text := strconv.Itoa(len(res.Hits)) + " " + present.Plural(len(res.Hits), "result", "results")
 	if d := len(res.Dropped); d > 0 {
 		text += " · " + strconv.Itoa(d) + " left out"
 	}
 	if res.Truncated {
-		text += " · question cut to " + strconv.Itoa(retrieval.MaxQuestionLen) + " of " + groupInt(res.OriginalLength) + " chars"
+		text += " · question cut to " + strconv.Itoa(retrieval.MaxQuestionLen) + " of " + present.Int(res.OriginalLength) + " chars"
 	}
-	text += " · " + timingsText(res.Timings, res.Mode)
+	text += " · " + present.Timings(res.Timings, res.Mode)
 	if msg.Seq == m.caseSeq && m.caseLabel != "" {
 		text = m.caseLabel + " · " + text
 	}
 	m.setStatus(statusOK, text)
-	return m, tea.Batch(cmd, m.checkLinks(res))
+	return m, tea.Batch(cmd, m.links.Check(res))
 }
 
 // showTurn puts turn i in the result, detail and context panes.
@@ -582,81 +585,26 @@ func (m *Model) showTurn(i int) tea.Cmd {
 	if i != len(m.turns.turns)-1 {
 		m.setStatus(statusInfo, "Showing turn #"+strconv.Itoa(t.N)+": "+termsafe.Line(t.Query.Question))
 	}
-	return m.results.SetResult(t.Result)
+	m.results.SetResult(t.Result)
+	return m.syncDetail()
 }
 
-// checkLinks queues the result's citation URLs for the link checker.
-func (m *Model) checkLinks(res retrieval.Result) tea.Cmd {
-	if m.opts.LinkStatus == nil {
+// followCursor shows the result under the cursor in the detail pane when
+// a key moved it.
+func (m *Model) followCursor() tea.Cmd {
+	if !m.results.moved {
 		return nil
 	}
-	if m.linkCancel != nil {
-		m.linkCancel()
-	}
-	// The previous result's pending checks are abandoned.
-	for u, st := range m.links {
-		if st.State == "" {
-			delete(m.links, u)
-		}
-	}
-	m.linkQueue, m.linkActive = nil, 0
-	m.linkBatch++
-	m.linkCtx, m.linkCancel = context.WithCancel(m.base)
-	add := func(u string) {
-		if u == "" {
-			return
-		}
-		if _, ok := m.links[u]; ok {
-			return
-		}
-		m.links[u] = LinkStatus{}
-		m.linkQueue = append(m.linkQueue, u)
-	}
-	for _, h := range res.Hits {
-		add(h.Citation.URL)
-	}
-	for _, d := range res.Dropped {
-		add(d.Citation.URL)
-	}
-	var cmds []tea.Cmd
-	for m.linkActive < linkWorkers && len(m.linkQueue) > 0 {
-		cmds = append(cmds, m.nextLink())
-	}
-	return tea.Batch(cmds...)
+	m.results.moved = false
+	return m.syncDetail()
 }
 
-func (m *Model) nextLink() tea.Cmd {
-	u := m.linkQueue[0]
-	m.linkQueue = m.linkQueue[1:]
-	m.linkActive++
-	return linkStatusCmd(m.linkCtx, m.linkBatch, m.opts.Timeout, m.opts.LinkStatus, u)
-}
-
-// updateLink records a link state and starts the next check.
-func (m Model) updateLink(msg linkStatusMsg) (tea.Model, tea.Cmd) {
-	if msg.Batch != m.linkBatch {
-		return m, nil
-	}
-	m.linkActive = max(m.linkActive-1, 0)
-	if _, pending := m.links[msg.URL]; pending {
-		switch {
-		case msg.Err != nil && errors.Is(msg.Err, context.Canceled):
-			delete(m.links, msg.URL)
-		case msg.Err != nil:
-			m.links[msg.URL] = LinkStatus{State: LinkUnknown, Detail: msg.Err.Error()}
-		default:
-			st := msg.Status
-			if st.State == "" {
-				st.State = LinkUnknown
-			}
-			m.links[msg.URL] = st
-		}
-		m.detail.LinkChanged(msg.URL)
-	}
-	if len(m.linkQueue) > 0 && m.linkCtx != nil {
-		return m, m.nextLink()
-	}
-	return m, nil
+// syncDetail shows the selected result in the detail pane. It runs in the
+// Update that moved the selection: a command would let replies of keys
+// pressed together land out of order and leave the detail behind.
+func (m *Model) syncDetail() tea.Cmd {
+	it, _ := m.results.Selected()
+	return m.detail.SetItem(it)
 }
 
 // updateStats records the collection's stats.
@@ -680,14 +628,15 @@ func (m Model) updateStats(msg statsMsg) Model {
 // updateSettings applies new settings and schedules a re-run.
 func (m Model) updateSettings(msg settingsChangedMsg) (tea.Model, tea.Cmd) {
 	changed := m.params.TopK != msg.Params.TopK || m.params.Threshold != msg.Params.Threshold ||
-		m.params.NoDedup != msg.Params.NoDedup || filtersText(m.params.Filters) != filtersText(msg.Params.Filters)
+		m.params.NoDedup != msg.Params.NoDedup || present.Filters(m.params.Filters) != present.Filters(msg.Params.Filters)
 	m.params = m.withParamsFrom(msg.Params)
 	m.settings.params = m.params
 	m.settings.params.Filters = cloneFilters(m.params.Filters)
 	var cmds []tea.Cmd
 	if msg.ToggleDropped {
 		m.showDropped = !m.showDropped
-		cmds = append(cmds, m.results.SetShowDropped(m.showDropped))
+		m.results.SetShowDropped(m.showDropped)
+		cmds = append(cmds, m.syncDetail())
 	}
 	m.settings.showDropped = m.showDropped
 	if changed && m.last != nil {
@@ -719,7 +668,7 @@ func (m *Model) copyContext() tea.Cmd {
 	}
 	g := m.ctxPane.g
 	text := g.Instruction + "\n\n" + g.Context
-	return clipboardCmd(m.clipboard(), "the grounded context ("+groupInt(len([]rune(text)))+" chars)", text)
+	return clipboardCmd(m.clipboard(), "the grounded context ("+present.Int(len([]rune(text)))+" chars)", text)
 }
 
 func (m *Model) clipboard() func(string) error {
@@ -750,7 +699,7 @@ func (m *Model) setStatus(kind statusKind, text string) {
 func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
 
 // Focus returns the name of the focused pane (for tests).
-func (m Model) Focus() string { return m.focus.String() }
+func (m Model) Focus() string { return string(m.focus) }
 
 // Status returns the status line's text (for tests).
 func (m Model) Status() string { return m.status }
@@ -759,7 +708,7 @@ func (m Model) Status() string { return m.status }
 func (m Model) Running() bool { return m.running }
 
 // EvalRunning reports whether an eval is in flight (for tests).
-func (m Model) EvalRunning() bool { return m.evalRunning }
+func (m Model) EvalRunning() bool { return m.evals.running }
 
 // Turns returns the questions of the session's turns, oldest first (for
 // tests).

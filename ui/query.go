@@ -3,9 +3,9 @@ package ui
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 )
 
 // queryPane is the question input with the question history of this and
@@ -27,8 +27,7 @@ func newQueryPane(keys *KeyMap, st *Styles, max int) queryPane {
 	in := textinput.New()
 	in.Prompt = ""
 	in.Placeholder = "Ask the textbook a question, e.g. How do ROS 2 nodes communicate?"
-	in.PlaceholderStyle = st.Missing
-	in.TextStyle = st.Value
+	in.SetStyles(st.textInput())
 	in.CharLimit = 4000
 	return queryPane{keys: keys, input: in, max: max}
 }
@@ -45,7 +44,7 @@ func (p *queryPane) SetValue(q string) {
 }
 
 // SetWidth sets the input's width.
-func (p *queryPane) SetWidth(w int) { p.input.Width = max(w-1, 1) }
+func (p *queryPane) SetWidth(w int) { p.input.SetWidth(max(w-1, 1)) }
 
 // Focus gives the input the cursor.
 func (p *queryPane) Focus() tea.Cmd { return p.input.Focus() }
@@ -81,8 +80,8 @@ func (p *queryPane) Remember(q string) bool {
 }
 
 // Update recalls history on up/down and edits text otherwise.
-func (p queryPane) Update(msg tea.Msg) (queryPane, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok {
+func (p *queryPane) Update(msg tea.Msg) tea.Cmd {
+	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(km, p.keys.HistoryPrev):
 			if p.pos > 0 {
@@ -93,7 +92,7 @@ func (p queryPane) Update(msg tea.Msg) (queryPane, tea.Cmd) {
 				p.input.SetValue(p.past[p.pos])
 				p.input.CursorEnd()
 			}
-			return p, nil
+			return nil
 		case key.Matches(km, p.keys.HistoryNext):
 			if p.pos < len(p.past) {
 				p.pos++
@@ -104,13 +103,25 @@ func (p queryPane) Update(msg tea.Msg) (queryPane, tea.Cmd) {
 				}
 				p.input.CursorEnd()
 			}
-			return p, nil
+			return nil
 		}
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
-	return p, cmd
+	return cmd
 }
 
 // View draws the input line.
-func (p queryPane) View() string { return p.input.View() }
+func (p *queryPane) View() string { return p.input.View() }
+
+// SetSize implements pane: the box is one line, w wide.
+func (p *queryPane) SetSize(w, _ int) tea.Cmd { p.SetWidth(w); return nil }
+
+// ShortHelp implements pane.
+func (p *queryPane) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Run, k.HistoryPrev, k.NextPane, leaveHelp(k, "results"), k.ToggleMode, k.Quit}
+}
+
+// FullHelp implements pane: every key of the pane is in the key map.
+func (p *queryPane) FullHelp() [][]key.Binding { return nil }

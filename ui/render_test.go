@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
 )
@@ -56,39 +58,18 @@ func TestTruncate(t *testing.T) {
 }
 
 func TestLabels(t *testing.T) {
-	c := retrieval.Chunk{Title: "Nodes", Section: "Topics", Module: "m1", Chapter: "c2", ChunkIndex: retrieval.IntPtr(0), TotalChunks: retrieval.IntPtr(7)}
 	tests := []struct {
 		name, got, want string
 	}{
-		{"title section", titleSection(&c), "Nodes - Topics"},
-		{"doc path for missing title", titleSection(&retrieval.Chunk{DocPath: "docs/a.md"}), "docs/a.md"},
-		{"untitled", titleSection(&retrieval.Chunk{}), "(untitled)"},
-		{"control chars stripped", titleSection(&retrieval.Chunk{Title: "a\x1b[31mred\x1b[0m\nb"}), "ared b"},
-		{"place", placeText(&c), "m1 / c2 · chunk 1/7"},
-		{"place without total", placeText(&retrieval.Chunk{ChunkIndex: retrieval.IntPtr(2)}), "chunk 3"},
-		{"place empty", placeText(&retrieval.Chunk{}), ""},
 		{"duplicate", dropLabel(retrieval.DroppedHit{Reason: retrieval.ReasonDuplicate, DuplicateOf: 2}, 0.35), "duplicate of #2"},
 		{"below", dropLabel(retrieval.DroppedHit{Reason: retrieval.ReasonBelowThreshold}, 0.35), "below 0.35"},
 		{"link ok", linkLabel(LinkStatus{State: LinkOK}), "✓ link ok"},
 		{"anchor", linkLabel(LinkStatus{State: LinkAnchorMissing}), "✗ anchor missing"},
 		{"odd state", linkLabel(LinkStatus{State: "weird"}), "? link unknown"},
-		{"filters none", filtersText(retrieval.Filters{}), "none"},
-		{"filters", filtersText(retrieval.Filters{Modules: []string{"a", "b"}, Tags: []string{"t"}}), "module=a|b tag=t"},
-		{"group", groupInt(1234567), "1,234,567"},
-		{"group small", groupInt(999), "999"},
-		{"group negative", groupInt(-1000), "-1,000"},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
-		}
-	}
-}
-
-func TestApproxTokens(t *testing.T) {
-	for in, want := range map[string]int{"": 0, "abcd": 1, "abcde": 2, "héllo wörld!": 3} {
-		if got := approxTokens(in); got != want {
-			t.Errorf("approxTokens(%q) = %d, want %d", in, got, want)
 		}
 	}
 }
@@ -147,5 +128,31 @@ func TestTopKStep(t *testing.T) {
 	}
 	if topKStep(100, true) != 100 || topKStep(1, false) != 1 || topKStep(30, false) != 20 || topKStep(15, false) != 10 {
 		t.Fatal("bounds or steps down")
+	}
+}
+
+// ink paints one line as Render does.
+func TestInkPaintsAsRender(t *testing.T) {
+	st := DefaultStyles(true, colorprofile.TrueColor)
+	for _, style := range []lipgloss.Style{st.Label, st.Value, st.Highlight, lipgloss.NewStyle()} {
+		for _, s := range []string{"rank", "a b · ✓ c"} {
+			if got, want := inkOf(style).paint(s), style.Render(s); got != want {
+				t.Errorf("paint(%q) = %q, Render = %q", s, got, want)
+			}
+		}
+	}
+}
+
+// box draws the same frame as Lip Gloss, clipping and padding each line.
+func TestBoxMatchesLipGloss(t *testing.T) {
+	st := DefaultStyles(true, colorprofile.TrueColor)
+	content := "title\nline that is far too long for the box\n\nlast"
+	for _, size := range [][2]int{{20, 6}, {20, 4}, {12, 3}} {
+		w, h := size[0], size[1]
+		iw, ih := innerSize(st.Pane, w, h)
+		want := st.Pane.Width(w).Height(h).MaxWidth(w).MaxHeight(h).Render(fitLines(content, iw, ih))
+		if got := box(st.Pane, w, h, content); ansi.Strip(got) != ansi.Strip(want) {
+			t.Errorf("%dx%d:\n%s\nwant\n%s", w, h, got, want)
+		}
 	}
 }

@@ -5,12 +5,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
+	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/ui/termsafe"
+	"ragscope/termsafe"
 )
 
 // item is one row of the result list: a kept hit, or a hit left out
@@ -39,7 +39,9 @@ type resultsPane struct {
 	showDropped bool
 	items       []item
 	cursor      int
-	offset      int
+	// moved says a key moved the cursor since the root last looked.
+	moved  bool
+	offset int
 }
 
 func newResultsPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) resultsPane {
@@ -47,23 +49,23 @@ func newResultsPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) resul
 }
 
 // SetSize sets the pane's outer size.
-func (p *resultsPane) SetSize(w, h int) {
+func (p *resultsPane) SetSize(w, h int) tea.Cmd {
 	p.width, p.height = w, h
 	p.scrollToCursor()
+	return nil
 }
 
 // SetResult shows res and selects its first row.
-func (p *resultsPane) SetResult(res retrieval.Result) tea.Cmd {
+func (p *resultsPane) SetResult(res retrieval.Result) {
 	p.res, p.has = res, true
 	p.cursor, p.offset = 0, 0
 	p.rebuild()
-	return p.selected()
 }
 
 // SetShowDropped shows or hides the rows left out, keeping the selection.
-func (p *resultsPane) SetShowDropped(show bool) tea.Cmd {
+func (p *resultsPane) SetShowDropped(show bool) {
 	if p.showDropped == show {
-		return nil
+		return
 	}
 	var keep string
 	if it, ok := p.Selected(); ok {
@@ -79,7 +81,6 @@ func (p *resultsPane) SetShowDropped(show bool) tea.Cmd {
 		}
 	}
 	p.scrollToCursor()
-	return p.selected()
 }
 
 func itemKey(it item) string {
@@ -113,14 +114,6 @@ func (p *resultsPane) Selected() (item, bool) {
 	return p.items[p.cursor], true
 }
 
-func (p *resultsPane) selected() tea.Cmd {
-	it, ok := p.Selected()
-	if !ok {
-		return selectedCmd(item{})
-	}
-	return selectedCmd(it)
-}
-
 // pageRows is the number of rows that fit.
 func (p *resultsPane) pageRows() int {
 	_, ih := innerSize(p.st.Pane, p.width, p.height)
@@ -140,19 +133,21 @@ func (p *resultsPane) scrollToCursor() {
 	}
 }
 
-// Update moves the selection; a move announces the new row.
-func (p resultsPane) Update(msg tea.Msg) (resultsPane, tea.Cmd) {
-	km, ok := msg.(tea.KeyMsg)
+// Update moves the selection; the root shows the new row in the detail
+// pane in the same Update, so the detail never lags the cursor.
+func (p *resultsPane) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || len(p.items) == 0 {
-		return p, nil
+		return nil
 	}
 	old := p.cursor
 	p.cursor = moveCursor(p.keys, km, p.cursor, len(p.items), p.pageRows())
 	if p.cursor == old {
-		return p, nil
+		return nil
 	}
+	p.moved = true
 	p.scrollToCursor()
-	return p, p.selected()
+	return nil
 }
 
 // title is the pane's heading.
@@ -161,7 +156,7 @@ func (p *resultsPane) title() string {
 		return "Results"
 	}
 	n := len(p.res.Hits)
-	s := "Results · " + strconv.Itoa(n) + " " + plural(n, "hit", "hits")
+	s := "Results · " + strconv.Itoa(n) + " " + present.Plural(n, "hit", "hits")
 	if d := len(p.res.Dropped); d > 0 {
 		if p.showDropped {
 			s += " · " + strconv.Itoa(d) + " left out shown"
@@ -173,7 +168,7 @@ func (p *resultsPane) title() string {
 }
 
 // View draws the pane.
-func (p resultsPane) View() string {
+func (p *resultsPane) View() string {
 	style, tstyle := p.st.pane(p.focus)
 	iw, ih := innerSize(style, p.width, p.height)
 	var b strings.Builder
@@ -202,16 +197,16 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	st := p.st
 	marker := "  "
 	if selected {
-		marker = st.Cursor.Render("▌ ")
+		marker = st.rows.cursor.paint("▌ ")
 	}
 	rank := " –"
 	if !it.Dropped {
 		rank = leftPad(strconv.Itoa(it.Hit.Rank), 2)
 	}
 	full, empty := scoreBar(it.Hit.Score, 10)
-	score := formatScore(it.Hit.Score, 3)
-	title := titleSection(&it.Hit.Chunk)
-	place := placeText(&it.Hit.Chunk)
+	score := present.Score(it.Hit.Score, 3)
+	title := present.Title(&it.Hit.Chunk)
+	place := present.Place(&it.Hit.Chunk)
 	if place == "" {
 		place = termsafe.Line(it.Hit.Chunk.DocPath)
 	}
@@ -232,38 +227,27 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	}
 	indent := "      "
 	if it.Dropped {
-		d := st.Dropped
 		head := rank + " " + score + " " + full + empty + " "
-		return marker + d.Render(truncate(head+title, w-2)) + "\n" +
-			marker + d.Render(truncate(indent+"left out: "+it.Label+" · "+place, w-2)) + "\n" +
-			marker + d.Render(truncate(indent+url, w-2))
+		d := st.rows.dropped
+		return marker + d.paint(truncate(head+title, w-2)) + "\n" +
+			marker + d.paint(truncate(indent+"left out: "+it.Label+" · "+place, w-2)) + "\n" +
+			marker + d.paint(truncate(indent+url, w-2))
 	}
-	head := st.Rank.Render(rank) + " " + st.Score.Render(score) + " " + st.BarFull.Render(full) + st.BarEmpty.Render(empty) + " "
-	titleStyle := st.Title
+	r := &st.rows
+	head := r.rank.paint(rank) + " " + r.score.paint(score) + " " + r.barFull.paint(full) + r.barEmpty.paint(empty) + " "
+	titleStyle := r.title
 	if selected {
-		titleStyle = st.Highlight
+		titleStyle = r.highlight
 	}
-	line1 := head + titleStyle.Render(title)
-	line2 := st.Meta.Render(indent + place)
-	line3 := indent + st.URL.Render(url)
+	line1 := head + titleStyle.paint(title)
+	line2 := r.meta.paint(indent + place)
+	line3 := indent + r.url.paint(url)
 	if link != "" {
 		// The state goes first: a long URL must not push it off the pane.
 		ls := p.links[it.Hit.Citation.URL]
-		line3 = indent + linkStyle(st, ls.State).Render(link) + " " + st.URL.Render(url)
+		line3 = indent + r.link(ls.State).paint(link) + " " + r.url.paint(url)
 	}
 	return marker + truncate(line1, w-2) + "\n" + marker + truncate(line2, w-2) + "\n" + marker + truncate(line3, w-2)
-}
-
-func linkStyle(st *Styles, state string) lipgloss.Style {
-	switch state {
-	case LinkOK:
-		return st.LinkOK
-	case LinkPageMissing, LinkAnchorMissing:
-		return st.LinkBad
-	case LinkRedirected, LinkUnknown:
-		return st.LinkWarn
-	}
-	return st.Meta
 }
 
 func leftPad(s string, n int) string {
@@ -292,3 +276,18 @@ func moveCursor(keys *KeyMap, km tea.KeyMsg, cursor, n, page int) int {
 	}
 	return min(max(cursor, 0), n-1)
 }
+
+// Focus implements pane.
+func (p *resultsPane) Focus() tea.Cmd { p.focus = true; return nil }
+
+// Blur implements pane.
+func (p *resultsPane) Blur() { p.focus = false }
+
+// ShortHelp implements pane.
+func (p *resultsPane) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Down, openHelp(k, "detail"), k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery}
+}
+
+// FullHelp implements pane: every key of the pane is in the key map.
+func (p *resultsPane) FullHelp() [][]key.Binding { return nil }

@@ -3,10 +3,12 @@ package ui
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/textarea"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"ragscope/present"
+
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 )
 
 // Selection fields, in focus order.
@@ -19,6 +21,7 @@ const (
 // selectionPane holds the inputs of selected-text mode: the pasted text
 // (multi-line, bracketed paste) and where it comes from.
 type selectionPane struct {
+	keys    *KeyMap
 	st      *Styles
 	text    textarea.Model
 	doc     textinput.Model
@@ -35,29 +38,25 @@ type selectionPane struct {
 // every frame, which a 100 KB paste makes far too slow.
 const largeText = 8 << 10
 
-func newSelectionPane(st *Styles) selectionPane {
+func newSelectionPane(keys *KeyMap, st *Styles) selectionPane {
 	ta := textarea.New()
 	ta.Placeholder = "Paste the selected text here (multi-line; large pastes are fine)."
 	ta.ShowLineNumbers = false
 	ta.CharLimit = 0
 	ta.MaxHeight = 0
 	ta.Prompt = "│ "
-	ta.FocusedStyle.CursorLine = lipgloss.NewStyle()
-	ta.FocusedStyle.Placeholder = st.Missing
-	ta.BlurredStyle.Placeholder = st.Missing
-	ta.FocusedStyle.Prompt = st.Cursor
-	ta.BlurredStyle.Prompt = st.Rule
+	ta.SetStyles(st.textArea())
 	ta.Blur()
 	mk := func(ph string) textinput.Model {
 		in := textinput.New()
 		in.Prompt = ""
 		in.Placeholder = ph
-		in.PlaceholderStyle = st.Missing
+		in.SetStyles(st.textInput())
 		in.CharLimit = 500
 		return in
 	}
 	return selectionPane{
-		st: st, text: ta,
+		keys: keys, st: st, text: ta,
 		doc:     mk("docs/module-1-ros2/nodes-topics-services.md (optional)"),
 		section: mk("section heading (optional)"),
 	}
@@ -92,7 +91,8 @@ func (p *selectionPane) SetSize(w, textH int) {
 	// Source doc › [doc]  Section › [section]; a textinput draws one
 	// cell more than its width for the cursor.
 	half := max((w-lipgloss.Width("Source doc › ")-lipgloss.Width("  Section › ")-2)/2, 8)
-	p.doc.Width, p.section.Width = half, half
+	p.doc.SetWidth(half)
+	p.section.SetWidth(half)
 }
 
 // Focus focuses one field.
@@ -115,15 +115,32 @@ func (p *selectionPane) Blur() {
 	p.section.Blur()
 }
 
+// restyle applies the current styles to the inputs.
+func (p *selectionPane) restyle() {
+	p.text.SetStyles(p.st.textArea())
+	p.doc.SetStyles(p.st.textInput())
+	p.section.SetStyles(p.st.textInput())
+}
+
+// isInput reports whether msg is typed or pasted text (it goes to the
+// focused field only).
+func isInput(msg tea.Msg) bool {
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg:
+		return true
+	}
+	return false
+}
+
 // Update sends msg to the focused field; cursor blinks go to all.
-func (p selectionPane) Update(msg tea.Msg) (selectionPane, tea.Cmd) {
+func (p *selectionPane) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
-	if _, ok := msg.(tea.KeyMsg); !ok {
+	if !isInput(msg) {
 		var c1, c2, c3 tea.Cmd
 		p.text, c1 = p.text.Update(msg)
 		p.doc, c2 = p.doc.Update(msg)
 		p.section, c3 = p.section.Update(msg)
-		return p, tea.Batch(c1, c2, c3)
+		return tea.Batch(c1, c2, c3)
 	}
 	switch p.field {
 	case selDoc:
@@ -138,7 +155,7 @@ func (p selectionPane) Update(msg tea.Msg) (selectionPane, tea.Cmd) {
 			p.lines = strings.Split(p.text.Value(), "\n")
 		}
 	}
-	return p, cmd
+	return cmd
 }
 
 // largeView draws the lines around the cursor row, wrapped, in the text
@@ -181,7 +198,7 @@ func (p *selectionPane) largeView() string {
 }
 
 // View draws the text area and the source line.
-func (p selectionPane) View() string {
+func (p *selectionPane) View() string {
 	st := p.st
 	label := func(s string, on bool) string {
 		if on {
@@ -189,7 +206,7 @@ func (p selectionPane) View() string {
 		}
 		return st.Label.Render(s)
 	}
-	head := label("Selected text", p.text.Focused()) + st.Meta.Render(" · "+groupInt(p.chars)+" chars · enter adds a line, ctrl+r runs · no vector search")
+	head := label("Selected text", p.text.Focused()) + st.Meta.Render(" · "+present.Int(p.chars)+" chars · enter adds a line, ctrl+r runs · no vector search")
 	src := label("Source doc › ", p.doc.Focused()) + p.doc.View() + "  " + label("Section › ", p.section.Focused()) + p.section.View()
 	var area string
 	if p.lines != nil {

@@ -6,11 +6,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
+	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/ui/termsafe"
+	"ragscope/termsafe"
 )
 
 // Settings rows.
@@ -53,6 +54,8 @@ type settingsPane struct {
 	facets      map[string][]string
 	row         int
 	browse      [4]int
+	// pick is the open facet picker of the row (nil when closed).
+	pick *facetPicker
 }
 
 func newSettingsPane(keys *KeyMap, st *Styles, params retrieval.Query) settingsPane {
@@ -60,7 +63,7 @@ func newSettingsPane(keys *KeyMap, st *Styles, params retrieval.Query) settingsP
 }
 
 // SetSize sets the outer size.
-func (p *settingsPane) SetSize(w, h int) { p.width, p.height = w, h }
+func (p *settingsPane) SetSize(w, h int) tea.Cmd { p.width, p.height = w, h; return nil }
 
 // SetFacets offers the filter values present in the collection.
 func (p *settingsPane) SetFacets(f map[string][]string) { p.facets = f }
@@ -106,14 +109,27 @@ func topKStep(k int, up bool) int {
 }
 
 // Update edits the settings.
-func (p settingsPane) Update(msg tea.Msg) (settingsPane, tea.Cmd) {
-	km, ok := msg.(tea.KeyMsg)
-	if !ok {
-		return p, nil
+func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok && p.pick == nil {
+		return nil
 	}
 	before, beforeDropped := p.params, p.showDropped
-	beforeFilters := filtersText(p.params.Filters)
+	beforeFilters := present.Filters(p.params.Filters)
 	switch {
+	case p.pick != nil:
+		v, done, cmd := p.pick.Update(msg)
+		if done {
+			p.pick = nil
+		}
+		if v == "" {
+			return cmd
+		}
+		p.toggleValue(v)
+	case p.row >= rowModule && key.Matches(km, p.keys.Pick):
+		names := [...]string{"module", "chapter", "type", "tag"}
+		p.pick = newFacetPicker(p.keys, p.st, names[p.row-rowModule], p.values(p.row))
+		return nil
 	case key.Matches(km, p.keys.Up):
 		p.row = max(p.row-1, 0)
 	case key.Matches(km, p.keys.Down):
@@ -130,14 +146,14 @@ func (p settingsPane) Update(msg tea.Msg) (settingsPane, tea.Cmd) {
 		}
 	}
 	changed := before.TopK != p.params.TopK || before.Threshold != p.params.Threshold ||
-		before.NoDedup != p.params.NoDedup || beforeFilters != filtersText(p.params.Filters) ||
+		before.NoDedup != p.params.NoDedup || beforeFilters != present.Filters(p.params.Filters) ||
 		beforeDropped != p.showDropped
 	if !changed {
-		return p, nil
+		return nil
 	}
 	params, flip := p.params, beforeDropped != p.showDropped
 	params.Filters = cloneFilters(params.Filters)
-	return p, func() tea.Msg { return settingsChangedMsg{Params: params, ToggleDropped: flip} }
+	return func() tea.Msg { return settingsChangedMsg{Params: params, ToggleDropped: flip} }
 }
 
 func cloneFilters(f retrieval.Filters) retrieval.Filters {
@@ -189,22 +205,36 @@ func (p *settingsPane) toggle() {
 		if len(vals) == 0 {
 			return
 		}
-		v := vals[min(p.browse[i], len(vals)-1)]
-		f := p.filter(p.row)
-		if j := slices.Index(*f, v); j >= 0 {
-			*f = slices.Delete(slices.Clone(*f), j, j+1)
-		} else {
-			*f = append(slices.Clone(*f), v)
-		}
+		p.toggleValue(vals[min(p.browse[i], len(vals)-1)])
 	}
 }
 
+// toggleValue adds v to the row's filter, or takes it out.
+func (p *settingsPane) toggleValue(v string) {
+	f := p.filter(p.row)
+	if j := slices.Index(*f, v); j >= 0 {
+		*f = slices.Delete(slices.Clone(*f), j, j+1)
+	} else {
+		*f = append(slices.Clone(*f), v)
+	}
+}
+
+// Modal reports whether the facet picker is open: it takes every key
+// (letters are text) until esc.
+func (p *settingsPane) Modal() bool { return p.pick != nil }
+
 // View draws the pane.
-func (p settingsPane) View() string {
+func (p *settingsPane) View() string {
 	style, tstyle := p.st.pane(p.focus)
 	iw, _ := innerSize(style, p.width, p.height)
 	var b strings.Builder
-	b.WriteString(tstyle.Render(truncate("Settings · ←/→ change · space toggles · changes re-run the query", iw)) + "\n\n")
+	if p.pick != nil {
+		_, ih := innerSize(style, p.width, p.height)
+		b.WriteString(tstyle.Render(truncate("Settings · type to filter · enter toggles · esc done", iw)) + "\n")
+		b.WriteString(p.pick.View(iw, ih-1, *p.filter(p.row)))
+		return box(style, p.width, p.height, b.String())
+	}
+	b.WriteString(tstyle.Render(truncate("Settings · ←/→ change · space toggles · enter picks values · changes re-run the query", iw)) + "\n\n")
 	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "module", "chapter", "type", "tag"}
 	for r := 0; r < settingsRows; r++ {
 		mark := "  "
@@ -219,7 +249,7 @@ func (p settingsPane) View() string {
 			val = "‹ " + strconv.Itoa(p.params.TopK) + " ›"
 		case rowThreshold:
 			full, empty := scoreBar(p.params.Threshold, 10)
-			val = "‹ " + formatScore(p.params.Threshold, 2) + " › " + p.st.BarFull.Render(full) + p.st.BarEmpty.Render(empty)
+			val = "‹ " + present.Score(p.params.Threshold, 2) + " › " + p.st.BarFull.Render(full) + p.st.BarEmpty.Render(empty)
 		case rowDedup:
 			val = "[" + check(!p.params.NoDedup) + "] drop near-duplicates"
 		case rowShowDropped:
@@ -257,3 +287,24 @@ func check(b bool) string {
 	}
 	return " "
 }
+
+// Focus implements pane.
+func (p *settingsPane) Focus() tea.Cmd { p.focus = true; return nil }
+
+// Blur implements pane.
+func (p *settingsPane) Blur() { p.focus = false }
+
+// ShortHelp implements pane.
+func (p *settingsPane) ShortHelp() []key.Binding {
+	k := p.keys
+	if p.pick != nil {
+		return p.pick.ShortHelp()
+	}
+	if p.row >= rowModule {
+		return []key.Binding{k.Down, k.Pick, k.Inc, k.Toggle, k.Clear, leaveHelp(k, "results"), k.QuitQ, k.Help}
+	}
+	return []key.Binding{k.Down, k.Inc, k.Toggle, k.Clear, leaveHelp(k, "results"), k.QuitQ, k.Help}
+}
+
+// FullHelp implements pane: every key of the pane is in the key map.
+func (p *settingsPane) FullHelp() [][]key.Binding { return nil }

@@ -1,13 +1,18 @@
 package ui
 
 import (
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"image/color"
+	"strings"
+
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 )
 
-// Styles holds every style the explorer draws with. Colours are adaptive
-// (light and dark terminals); lipgloss drops them under NO_COLOR or on a
-// terminal without colour.
+// Styles holds every style the explorer draws with. Colours are picked for
+// a light or a dark background; Bubble Tea downsamples them to what the
+// terminal shows and drops them under NO_COLOR.
 type Styles struct {
 	// Pane and FocusedPane frame the panes; both have the same border so
 	// nothing moves when focus changes.
@@ -59,7 +64,10 @@ type Styles struct {
 	Fail lipgloss.Style
 	// ProgressFill is the colour of the eval progress bar's filled part
 	// (bubbles/progress takes a colour, not a style).
-	ProgressFill string
+	ProgressFill color.Color
+
+	// rows paints result rows: one Render per style, not per row.
+	rows rowInks
 
 	// Small is the "window too small" message.
 	Small lipgloss.Style
@@ -67,26 +75,31 @@ type Styles struct {
 	// Glamour names the glamour style for chunk text ("dark", "light" or
 	// "notty" when there is no colour).
 	Glamour string
-	// Profile is the colour profile glamour renders with.
-	Profile termenv.Profile
+	// Dark says whether the styles are for a dark background.
+	Dark bool
+	// Profile is the terminal's colour profile.
+	Profile colorprofile.Profile
 }
 
 // DefaultStyles returns the explorer's styles. dark says whether the
-// terminal background is dark (it picks the markdown theme; lipgloss
-// resolves adaptive colours itself); profile is the colour profile.
-func DefaultStyles(dark bool, profile termenv.Profile) *Styles {
+// terminal background is dark (it picks the colours and the markdown
+// theme); profile is the terminal's colour profile (without colour the
+// markdown theme is the plain one).
+func DefaultStyles(dark bool, profile colorprofile.Profile) *Styles {
+	ld := lipgloss.LightDark(dark)
+	c := func(light, dark string) color.Color { return ld(lipgloss.Color(light), lipgloss.Color(dark)) }
 	var (
-		accent = lipgloss.AdaptiveColor{Light: "#5A3FC0", Dark: "#A48BFF"}
-		dim    = lipgloss.AdaptiveColor{Light: "#9A9A9A", Dark: "#5C5C5C"}
-		faint  = lipgloss.AdaptiveColor{Light: "#767676", Dark: "#8A8A8A"}
-		text   = lipgloss.AdaptiveColor{Light: "#1A1A1A", Dark: "#E4E4E4"}
-		link   = lipgloss.AdaptiveColor{Light: "#0B63B6", Dark: "#6CB6FF"}
-		good   = lipgloss.AdaptiveColor{Light: "#1E7F34", Dark: "#5FD37A"}
-		bad    = lipgloss.AdaptiveColor{Light: "#B3261E", Dark: "#FF6B6B"}
-		warn   = lipgloss.AdaptiveColor{Light: "#9A6700", Dark: "#E3B341"}
-		selBg  = lipgloss.AdaptiveColor{Light: "#ECE8FB", Dark: "#2B2540"}
+		accent = c("#5A3FC0", "#A48BFF")
+		dim    = c("#9A9A9A", "#5C5C5C")
+		faint  = c("#767676", "#8A8A8A")
+		text   = c("#1A1A1A", "#E4E4E4")
+		link   = c("#0B63B6", "#6CB6FF")
+		good   = c("#1E7F34", "#5FD37A")
+		bad    = c("#B3261E", "#FF6B6B")
+		warn   = c("#9A6700", "#E3B341")
+		selBg  = c("#ECE8FB", "#2B2540")
 	)
-	s := &Styles{Profile: profile}
+	s := &Styles{Dark: dark, Profile: profile}
 	border := lipgloss.RoundedBorder()
 	s.Pane = lipgloss.NewStyle().Border(border).BorderForeground(dim).Padding(0, 1)
 	s.FocusedPane = s.Pane.BorderForeground(accent)
@@ -130,13 +143,15 @@ func DefaultStyles(dark bool, profile termenv.Profile) *Styles {
 	s.Pass = lipgloss.NewStyle().Foreground(good).Bold(true)
 	s.Miss = lipgloss.NewStyle().Foreground(warn).Bold(true)
 	s.Fail = lipgloss.NewStyle().Foreground(bad).Bold(true)
-	s.ProgressFill = accent.Light
-	if dark {
-		s.ProgressFill = accent.Dark
+	s.ProgressFill = accent
+	s.rows = rowInks{
+		cursor: inkOf(s.Cursor), dropped: inkOf(s.Dropped), rank: inkOf(s.Rank), score: inkOf(s.Score),
+		barFull: inkOf(s.BarFull), barEmpty: inkOf(s.BarEmpty), title: inkOf(s.Title), highlight: inkOf(s.Highlight),
+		meta: inkOf(s.Meta), url: inkOf(s.URL), linkOK: inkOf(s.LinkOK), linkBad: inkOf(s.LinkBad), linkWarn: inkOf(s.LinkWarn),
 	}
 
 	switch {
-	case profile == termenv.Ascii:
+	case !hasColor(profile):
 		s.Glamour = "notty"
 	case dark:
 		s.Glamour = "dark"
@@ -153,4 +168,69 @@ func (s *Styles) pane(focus bool) (lipgloss.Style, lipgloss.Style) {
 		return s.FocusedPane, s.FocusedTitle
 	}
 	return s.Pane, s.PaneTitle
+}
+
+// hasColor reports whether a terminal with profile shows colours.
+func hasColor(profile colorprofile.Profile) bool {
+	return profile != colorprofile.Ascii && profile != colorprofile.NoTTY
+}
+
+// textInput returns the styles of a one-line input: placeholder dim, text
+// plain, the same focused or not.
+func (s *Styles) textInput() textinput.Styles {
+	t := textinput.DefaultStyles(s.Dark)
+	for _, st := range []*textinput.StyleState{&t.Focused, &t.Blurred} {
+		st.Placeholder = s.Missing
+		st.Text = s.Value
+	}
+	return t
+}
+
+// textArea returns the styles of the selection box: no cursor-line
+// highlight, and a prompt bar that shows focus.
+func (s *Styles) textArea() textarea.Styles {
+	t := textarea.DefaultStyles(s.Dark)
+	t.Focused.CursorLine = lipgloss.NewStyle()
+	t.Focused.Placeholder = s.Missing
+	t.Blurred.Placeholder = s.Missing
+	t.Focused.Prompt = s.Cursor
+	t.Blurred.Prompt = s.Rule
+	return t
+}
+
+// ink is a text style's opening and closing sequences, to paint many
+// short strings at the cost of a concatenation each; only for styles that
+// set colours and attributes, not sizes, padding or borders.
+type ink struct{ pre, suf string }
+
+// inkOf measures style's sequences around a placeholder.
+func inkOf(style lipgloss.Style) ink {
+	r := style.Render("X")
+	i := strings.IndexByte(r, 'X')
+	if i < 0 {
+		return ink{}
+	}
+	return ink{pre: r[:i], suf: r[i+1:]}
+}
+
+// paint styles s, one line, as Render would.
+func (k ink) paint(s string) string { return k.pre + s + k.suf }
+
+// rowInks are the result list's styles as inks.
+type rowInks struct {
+	cursor, dropped, rank, score, barFull, barEmpty, title, highlight, meta, url ink
+	linkOK, linkBad, linkWarn                                                    ink
+}
+
+// link is the ink of a link state: good, broken, doubtful.
+func (r *rowInks) link(state string) ink {
+	switch state {
+	case LinkOK:
+		return r.linkOK
+	case LinkPageMissing, LinkAnchorMissing:
+		return r.linkBad
+	case LinkRedirected, LinkUnknown:
+		return r.linkWarn
+	}
+	return r.meta
 }

@@ -4,11 +4,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
+	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/ui/termsafe"
+	"ragscope/termsafe"
 )
 
 // turn is one question and its result, like a chat turn.
@@ -40,7 +41,7 @@ func newTurnsPane(keys *KeyMap, st *Styles) turnsPane {
 }
 
 // SetSize sets the outer size.
-func (p *turnsPane) SetSize(w, h int) { p.width, p.height = w, h }
+func (p *turnsPane) SetSize(w, h int) tea.Cmd { p.width, p.height = w, h; return nil }
 
 // Add appends a turn, makes it current and returns its index.
 func (p *turnsPane) Add(t turn) int {
@@ -62,10 +63,10 @@ func (p *turnsPane) SetCurrent(i int) {
 }
 
 // Update moves the cursor; enter shows the turn under it.
-func (p turnsPane) Update(msg tea.Msg) (turnsPane, tea.Cmd) {
-	km, ok := msg.(tea.KeyMsg)
+func (p *turnsPane) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || len(p.turns) == 0 {
-		return p, nil
+		return nil
 	}
 	switch {
 	case key.Matches(km, p.keys.Up):
@@ -78,9 +79,9 @@ func (p turnsPane) Update(msg tea.Msg) (turnsPane, tea.Cmd) {
 		p.cursor = len(p.turns) - 1
 	case key.Matches(km, p.keys.Open):
 		i := p.cursor
-		return p, func() tea.Msg { return showTurnMsg{Index: i} }
+		return func() tea.Msg { return showTurnMsg{Index: i} }
 	}
-	return p, nil
+	return nil
 }
 
 // compareRow is one line of a comparison between two results, by chunk.
@@ -121,7 +122,7 @@ func compareResults(old, cur retrieval.Result) []compareRow {
 	seen := map[string]bool{}
 	var rows []compareRow
 	for _, h := range cur.Hits {
-		r := compareRow{Rank: h.Rank, Score: h.Score, Title: titleSection(&h.Chunk)}
+		r := compareRow{Rank: h.Rank, Score: h.Score, Title: present.Title(&h.Chunk)}
 		if o, ok := oldBy[h.Chunk.ID]; ok {
 			r.OldRank, r.OldScore = o.Rank, o.Score
 		}
@@ -131,7 +132,7 @@ func compareResults(old, cur retrieval.Result) []compareRow {
 	for _, h := range old.Hits {
 		if !seen[h.Chunk.ID] {
 			seen[h.Chunk.ID] = true
-			rows = append(rows, compareRow{OldRank: h.Rank, OldScore: h.Score, Title: titleSection(&h.Chunk)})
+			rows = append(rows, compareRow{OldRank: h.Rank, OldScore: h.Score, Title: present.Title(&h.Chunk)})
 		}
 	}
 	return rows
@@ -144,12 +145,12 @@ func paramsDiff(a, b retrieval.Query) string {
 		parts = append(parts, "top_k "+strconv.Itoa(a.TopK)+"→"+strconv.Itoa(b.TopK))
 	}
 	if a.Threshold != b.Threshold {
-		parts = append(parts, "threshold "+formatScore(a.Threshold, 2)+"→"+formatScore(b.Threshold, 2))
+		parts = append(parts, "threshold "+present.Score(a.Threshold, 2)+"→"+present.Score(b.Threshold, 2))
 	}
 	if a.NoDedup != b.NoDedup {
-		parts = append(parts, "dedup "+onOff(!a.NoDedup)+"→"+onOff(!b.NoDedup))
+		parts = append(parts, "dedup "+present.OnOff(!a.NoDedup)+"→"+present.OnOff(!b.NoDedup))
 	}
-	if fa, fb := filtersText(a.Filters), filtersText(b.Filters); fa != fb {
+	if fa, fb := present.Filters(a.Filters), present.Filters(b.Filters); fa != fb {
 		parts = append(parts, "filters "+fa+"→"+fb)
 	}
 	if a.Mode != b.Mode {
@@ -164,18 +165,18 @@ func paramsDiff(a, b retrieval.Query) string {
 func turnLine(t *turn) string {
 	best := "—"
 	if len(t.Result.Hits) > 0 {
-		best = formatScore(t.Result.Hits[0].Score, 3)
+		best = present.Score(t.Result.Hits[0].Score, 3)
 	}
 	mode := ""
 	if t.Query.Mode == retrieval.ModeSelectedText {
 		mode = "[selection] "
 	}
 	return "#" + strconv.Itoa(t.N) + " " + mode + termsafe.Line(t.Query.Question) + " · " +
-		strconv.Itoa(len(t.Result.Hits)) + " " + plural(len(t.Result.Hits), "hit", "hits") + " · best " + best
+		strconv.Itoa(len(t.Result.Hits)) + " " + present.Plural(len(t.Result.Hits), "hit", "hits") + " · best " + best
 }
 
 // View draws the pane.
-func (p turnsPane) View() string {
+func (p *turnsPane) View() string {
 	style, tstyle := p.st.pane(p.focus)
 	iw, ih := innerSize(style, p.width, p.height)
 	var b strings.Builder
@@ -216,10 +217,10 @@ func (p turnsPane) View() string {
 		for _, r := range compareResults(old.Result, cur.Result) {
 			now, nowS, was, wasS := "  -", "     ", "  -", "     "
 			if r.Rank > 0 {
-				now, nowS = leftPad(strconv.Itoa(r.Rank), 3), formatScore(r.Score, 3)
+				now, nowS = leftPad(strconv.Itoa(r.Rank), 3), present.Score(r.Score, 3)
 			}
 			if r.OldRank > 0 {
-				was, wasS = leftPad(strconv.Itoa(r.OldRank), 3), formatScore(r.OldScore, 3)
+				was, wasS = leftPad(strconv.Itoa(r.OldRank), 3), present.Score(r.OldScore, 3)
 			}
 			ch := r.Change()
 			chStyle := p.st.Meta
@@ -237,3 +238,18 @@ func (p turnsPane) View() string {
 	}
 	return box(style, p.width, p.height, strings.TrimRight(b.String(), "\n"))
 }
+
+// Focus implements pane.
+func (p *turnsPane) Focus() tea.Cmd { p.focus = true; return nil }
+
+// Blur implements pane.
+func (p *turnsPane) Blur() { p.focus = false }
+
+// ShortHelp implements pane.
+func (p *turnsPane) ShortHelp() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.Down, openHelp(k, "show turn"), leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
+}
+
+// FullHelp implements pane: every key of the pane is in the key map.
+func (p *turnsPane) FullHelp() [][]key.Binding { return nil }

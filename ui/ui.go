@@ -5,7 +5,9 @@
 //
 // The root Model routes messages: global keys first, then key messages to
 // the focused pane only, then result messages to their owner whatever the
-// focus. Every retrieval is a command that captures its inputs, carries a
+// focus. Every pane keeps one contract (pane.go) and is registered once:
+// the focus ring, the layout, the routing and the help are built from the
+// registrations. Every retrieval is a command that captures its inputs, carries a
 // sequence number and runs under its own cancellable context.
 package ui
 
@@ -13,10 +15,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"ragscope/retrieval"
 )
@@ -81,8 +84,9 @@ type Options struct {
 	Timeout time.Duration
 	// LinkStatus checks a citation URL; nil hides link states.
 	LinkStatus func(ctx context.Context, url string) (LinkStatus, error)
-	// Clipboard writes text to the clipboard; nil uses OSC 52 on the
-	// terminal with the system clipboard as a fallback.
+	// Clipboard writes text to the system clipboard; nil uses xclip, xsel,
+	// wl-copy or pbcopy when one is installed. Copies also go to the
+	// terminal's clipboard by OSC 52 (it works over SSH).
 	Clipboard func(text string) error
 	// OpenURL opens a URL in the browser; nil uses xdg-open, open or start.
 	OpenURL func(url string) error
@@ -99,22 +103,22 @@ type Options struct {
 
 // Run runs the explorer on the terminal until the user quits or ctx ends,
 // and returns after the terminal is restored. Mouse reporting stays off so
-// the terminal's own selection works; bracketed paste is on.
+// the terminal's own selection works; bracketed paste is on. The colour
+// profile comes from the environment (NO_COLOR turns colours off); the
+// background is asked of the terminal once the program runs, never
+// blocking the first frame.
 func Run(ctx context.Context, opts Options) error {
 	if opts.Retriever == nil {
 		return errors.New("ui: no retriever")
 	}
 	if opts.Clipboard == nil {
-		opts.Clipboard = DefaultClipboard()
+		opts.Clipboard = SystemClipboard
 	}
 	if opts.OpenURL == nil {
 		opts.OpenURL = DefaultOpenURL
 	}
-	// Ask the terminal for its background now, before Bubble Tea owns
-	// stdin: lipgloss caches the answer for adaptive colours.
-	dark := lipgloss.HasDarkBackground()
-	m := newModel(ctx, opts, DefaultStyles(dark, lipgloss.ColorProfile()))
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithContext(ctx))
+	m := newModel(ctx, opts, DefaultStyles(true, colorprofile.Detect(os.Stdout, os.Environ())))
+	p := tea.NewProgram(m, tea.WithContext(ctx))
 	final, err := p.Run()
 	if fm, ok := final.(Model); ok {
 		fm.stop()
@@ -128,8 +132,9 @@ func Run(ctx context.Context, opts Options) error {
 	return nil
 }
 
-// New returns the explorer's root model with styles for the current colour
-// profile, for tests and embedding in another program.
+// New returns the explorer's root model with styles for the colour profile
+// of standard output, for tests and embedding in another program. The
+// program's colour profile and background messages restyle it.
 func New(opts Options) Model {
-	return newModel(context.Background(), opts, DefaultStyles(true, lipgloss.ColorProfile()))
+	return newModel(context.Background(), opts, DefaultStyles(true, colorprofile.Detect(os.Stdout, os.Environ())))
 }

@@ -4,12 +4,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
+	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/ui/termsafe"
+	"ragscope/termsafe"
 )
 
 // layout sizes every pane from the window and the measured heights of the
@@ -20,7 +21,7 @@ func (m *Model) layout() tea.Cmd {
 		return nil
 	}
 	w := m.width
-	m.help.Width = w
+	m.help.SetWidth(w)
 	m.help.ShowAll = m.fullHelp
 	fixed := lipgloss.Height(m.headerView()) + 1 + lipgloss.Height(m.helpView())
 	avail := m.height - fixed
@@ -38,17 +39,32 @@ func (m *Model) layout() tea.Cmd {
 		leftW = w * 9 / 20
 		rightW = w - leftW
 	}
-	m.results.SetSize(leftW, bodyH)
-	m.ctxPane.SetSize(rightW, bodyH)
-	m.turns.SetSize(rightW, bodyH)
-	m.settings.SetSize(rightW, bodyH)
-	m.eval.SetSize(w, bodyH)
-	return m.detail.SetSize(rightW, bodyH)
+	var cmds []tea.Cmd
+	for i := range m.slots {
+		s := &m.slots[i]
+		switch s.place {
+		case placeList:
+			cmds = append(cmds, s.pane(m).SetSize(leftW, bodyH))
+		case placeSide:
+			cmds = append(cmds, s.pane(m).SetSize(rightW, bodyH))
+		case placeWhole:
+			cmds = append(cmds, s.pane(m).SetSize(w, bodyH))
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
-// View draws the screen. It only draws: rendering and layout happen in
-// Update.
-func (m Model) View() string {
+// View draws the screen in the alternate screen, with bracketed paste on
+// and mouse reporting off (so the terminal's own selection works). It only
+// draws: rendering and layout happen in Update.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.screen())
+	v.AltScreen = true
+	return v
+}
+
+// screen is the whole screen as text.
+func (m Model) screen() string {
 	if m.width == 0 {
 		return ""
 	}
@@ -58,13 +74,10 @@ func (m Model) View() string {
 		return lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center,
 			m.st.Small.Render(lipgloss.NewStyle().MaxWidth(m.width).Render(msg)))
 	}
-	return lipgloss.JoinVertical(lipgloss.Left,
-		m.headerView(),
-		m.inputView(),
-		m.bodyView(),
-		m.statusView(),
-		m.helpView(),
-	)
+	// The boxes are drawn at the window's width; only the text lines
+	// need padding.
+	return padLines(m.headerView(), m.width) + "\n" + m.inputView() + "\n" + m.bodyView() + "\n" +
+		padLines(m.statusView(), m.width) + "\n" + padLines(m.helpView(), m.width)
 }
 
 func (m *Model) askLabel() string {
@@ -91,7 +104,7 @@ func (m *Model) headerView() string {
 		parts = append(parts, termsafe.Line(b.Model))
 	}
 	if b.Points >= 0 {
-		parts = append(parts, groupInt(int(b.Points))+" "+plural(int(b.Points), "point", "points"))
+		parts = append(parts, present.Int(int(b.Points))+" "+present.Plural(int(b.Points), "point", "points"))
 	}
 	line1 := st.AppName.Render("ragscope") + " " + st.Header.Render(strings.Join(parts, " · "))
 	mode := st.Settings.Render("mode ") + st.Header.Render("normal")
@@ -99,8 +112,8 @@ func (m *Model) headerView() string {
 		mode = st.Mode.Render("SELECTED TEXT · no vector search")
 	}
 	p := m.params
-	line2 := mode + st.Settings.Render(" · top_k "+strconv.Itoa(p.TopK)+" · threshold "+formatScore(p.Threshold, 2)+
-		" · dedup "+onOff(!p.NoDedup)+" · filters "+filtersText(p.Filters))
+	line2 := mode + st.Settings.Render(" · top_k "+strconv.Itoa(p.TopK)+" · threshold "+present.Score(p.Threshold, 2)+
+		" · dedup "+present.OnOff(!p.NoDedup)+" · filters "+present.Filters(p.Filters))
 	if m.showDropped {
 		line2 += st.Settings.Render(" · left-out shown")
 	}
@@ -110,7 +123,7 @@ func (m *Model) headerView() string {
 // inputView is the question box (and the selection inputs).
 func (m *Model) inputView() string {
 	style := m.st.Pane
-	if m.focus.isText() {
+	if m.slot(m.focus).text {
 		style = m.st.FocusedPane
 	}
 	label := m.st.PaneTitle
@@ -126,39 +139,34 @@ func (m *Model) inputView() string {
 	return box(style, m.width, h, content)
 }
 
-// bodyView is the result list and the right pane, side by side when wide.
+// bodyView is the list and the side pane, side by side when wide, the
+// focused one of them when narrow; or a pane that takes the whole body.
 func (m *Model) bodyView() string {
-	if m.focus.isEval() {
-		return m.eval.View()
+	f := m.slot(m.focus)
+	if f.place == placeWhole {
+		return f.pane(m).View()
 	}
-	right := m.rightView()
-	if m.width >= wideWidth {
-		return lipgloss.JoinHorizontal(lipgloss.Top, m.results.View(), right)
+	var list pane
+	for i := range m.slots {
+		if m.slots[i].place == placeList {
+			list = m.slots[i].pane(m)
+			break
+		}
 	}
-	switch m.focus {
-	case focusDetail, focusContext, focusTurns, focusSettings:
-		return right
+	switch {
+	case m.width >= wideWidth:
+		return joinCols(list.View(), m.slot(m.right).pane(m).View())
+	case f.place == placeSide:
+		return f.pane(m).View()
 	}
-	return m.results.View()
-}
-
-func (m *Model) rightView() string {
-	switch m.right {
-	case focusContext:
-		return m.ctxPane.View()
-	case focusTurns:
-		return m.turns.View()
-	case focusSettings:
-		return m.settings.View()
-	}
-	return m.detail.View()
+	return list.View()
 }
 
 // statusView is one line: spinner and progress, the last outcome or an error.
 func (m *Model) statusView() string {
 	var s string
 	switch {
-	case m.running || m.evalRunning:
+	case m.running || m.evals.running:
 		s = m.spinner.View() + " " + m.st.Status.Render(m.status)
 	case m.statusKind == statusErr:
 		s = m.st.StatusErr.Render("✗ " + m.status)
@@ -174,72 +182,42 @@ func (m *Model) statusView() string {
 func (m *Model) helpView() string {
 	h := m.help
 	h.ShowAll = m.fullHelp
-	h.Width = m.width
+	h.SetWidth(m.width)
 	// help's own truncation still overflows when the ellipsis does not
 	// fit, so clip to the window here.
-	return fitLines(h.View(helpKeys{k: m.keys, focus: m.focus, evalRunning: m.evalRunning}), m.width, -1)
+	f := m.slot(m.focus).pane(m)
+	return fitLines(h.View(helpKeys{k: m.keys, short: f.ShortHelp(), own: f.FullHelp()}), m.width, -1)
 }
 
-// helpKeys picks the bindings that matter where the focus is; help hides
-// disabled ones, so it never offers a letter while a text box has focus.
+// helpKeys is the help of the focused pane and the explorer's key map;
+// help hides disabled bindings, so it never offers a letter while a text
+// box has focus.
 type helpKeys struct {
-	k           *KeyMap
-	focus       focusID
-	evalRunning bool
+	k     *KeyMap
+	short []key.Binding
+	own   [][]key.Binding
 }
 
-// ShortHelp is the one-line help.
-func (h helpKeys) ShortHelp() []key.Binding {
-	k := h.k
-	switch h.focus {
-	case focusQuery:
-		return []key.Binding{k.Run, k.HistoryPrev, k.NextPane, leaveHelp(k, "results"), k.ToggleMode, k.Quit}
-	case focusSelText:
-		return []key.Binding{k.RunAny, k.NextPane, leaveHelp(k, "results"), k.ToggleMode, k.Quit}
-	case focusSelDoc, focusSelSection:
-		return []key.Binding{k.Run, k.NextPane, leaveHelp(k, "results"), k.ToggleMode, k.Quit}
-	case focusResults:
-		return []key.Binding{k.Down, openHelp(k, "detail"), k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery}
-	case focusDetail:
-		return []key.Binding{k.Down, k.PageDown, k.CopyURL, k.OpenURL, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
-	case focusContext:
-		return []key.Binding{k.Down, k.PageDown, k.CopyContext, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
-	case focusTurns:
-		return []key.Binding{k.Down, openHelp(k, "show turn"), leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
-	case focusSettings:
-		return []key.Binding{k.Down, k.Inc, k.Toggle, k.Clear, leaveHelp(k, "results"), k.QuitQ, k.Help}
-	case focusEvalPath:
-		return []key.Binding{runHelp(k.Run, "enter", "run eval"), tabHelp(k, "cases"), h.evalLeave(), k.Quit}
-	case focusEvalCases:
-		return []key.Binding{k.Down, openHelp(k, "open as query"), runHelp(k.RunAny, "ctrl+r", "re-run"), tabHelp(k, "set path"), h.evalLeave(), k.QuitQ, k.Help}
-	}
-	return []key.Binding{k.Help, k.Quit}
-}
+// ShortHelp is the one-line help: the focused pane's.
+func (h helpKeys) ShortHelp() []key.Binding { return h.short }
 
-// FullHelp is every binding, grouped.
+// FullHelp is the focused pane's own bindings, then every binding of the
+// key map, grouped.
 func (h helpKeys) FullHelp() [][]key.Binding {
 	k := h.k
-	return [][]key.Binding{
-		{k.NextPane, k.PrevPane, k.Leave, k.FocusQuery, k.Context, k.Turns, k.Settings, k.Eval},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open},
-		{k.Run, k.RunAny, k.HistoryPrev, k.HistoryNext, k.ToggleMode, k.Dropped},
-		{k.CopyURL, k.CopyContext, k.OpenURL, k.Dec, k.Inc, k.Toggle, k.Clear},
-		{k.Help, k.QuitQ, k.Quit},
-	}
+	return append(append([][]key.Binding(nil), h.own...),
+		[]key.Binding{k.NextPane, k.PrevPane, k.Leave, k.FocusQuery, k.Context, k.Turns, k.Settings, k.Eval},
+		[]key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open},
+		[]key.Binding{k.Run, k.RunAny, k.HistoryPrev, k.HistoryNext, k.ToggleMode, k.Dropped},
+		[]key.Binding{k.CopyURL, k.CopyContext, k.OpenURL, k.Dec, k.Inc, k.Toggle, k.Clear},
+		[]key.Binding{k.Help, k.QuitQ, k.Quit},
+	)
 }
 
 func leaveHelp(k *KeyMap, to string) key.Binding {
 	b := k.Leave
 	b.SetHelp("esc", to)
 	return b
-}
-
-// evalLeave is esc in the eval view: cancel a run, else back.
-func (h helpKeys) evalLeave() key.Binding {
-	if h.evalRunning {
-		return leaveHelp(h.k, "cancel eval")
-	}
-	return leaveHelp(h.k, "results")
 }
 
 func runHelp(b key.Binding, keys, what string) key.Binding {

@@ -32,8 +32,8 @@ func TestTUIWithOpenAIAndGemini(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			env, dims := p.setup(t)
 			d := newTUIDriver(t, tuiOptionsFor(t, env))
-			d.until("stats", 5*time.Second, func(m ui.Model) bool { return strings.Contains(m.View(), "160 points") })
-			if v := d.m.View(); !strings.Contains(v, p.header) {
+			d.until("stats", 5*time.Second, func(m ui.Model) bool { return strings.Contains(screen(m), "160 points") })
+			if v := screen(d.m); !strings.Contains(v, p.header) {
 				t.Fatalf("the header does not name provider and model:\n%s", v)
 			}
 			d.ask("how do ROS 2 nodes communicate?")

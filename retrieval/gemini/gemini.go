@@ -295,8 +295,10 @@ func (e *Embedder) statusMessage(ae genai.APIError) string {
 	case s == http.StatusBadRequest && strings.Contains(strings.ToLower(ae.Message), "api key"):
 		// Gemini answers a bad key with 400 API_KEY_INVALID.
 		return fmt.Sprintf("Gemini rejected the API key (400)%s. Check GEMINI_API_KEY.", detail)
+	case s == http.StatusNotFound && strings.Contains(strings.ToLower(detail), "model"):
+		return fmt.Sprintf("Gemini refused the request (404)%s: the model %q does not exist or does not embed. Check --model (RAGSCOPE_EMBED_MODEL).", detail, e.model)
 	case s == http.StatusNotFound:
-		return fmt.Sprintf("Gemini refused the request (404)%s: the model %q does not exist or does not embed. Check --model and GEMINI_BASE_URL.", detail, e.model)
+		return fmt.Sprintf("Gemini refused the request (404)%s: %s has no Gemini embedding API. Check GEMINI_BASE_URL.", detail, e.endpoint())
 	case s == http.StatusTooManyRequests:
 		return fmt.Sprintf("Gemini rate limit or quota reached (429)%s. Wait and retry.", detail)
 	case embedx.Retryable(s):

@@ -104,10 +104,10 @@ func faults() []fault {
 			body:  func(w Wire) string { return w.Error(404, "model '"+w.Model+"' not found") },
 			class: retrieval.ErrConfig,
 			say:   func(w Wire) []string { return []string{w.Model, "404", "--model"} },
-			never: append(notReach, "endpoint was not found")},
+			never: append(notReach, "endpoint was not found", "BASE_URL")},
 		{name: "wrong base URL (HTML 404)", status: 404, ctype: "text/html",
 			body:  func(Wire) string { return "<html><body>404 page not found</body></html>" },
-			class: retrieval.ErrConfig, say: func(Wire) []string { return []string{"404", "BASE_URL"} }, never: notReach},
+			class: retrieval.ErrConfig, say: func(Wire) []string { return []string{"404", "BASE_URL"} }, never: append(notReach, "--model")},
 	}
 }
 

@@ -188,7 +188,7 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 			return e.vectors(resp, len(texts), attempt)
 		}
 		var se *StatusError
-		if ctx.Err() != nil || !errors.As(err, &se) || !retryable(se.Status) || attempt >= e.maxAttempts {
+		if ctx.Err() != nil || !errors.As(err, &se) || !embedx.Retryable(se.Status) || attempt >= e.maxAttempts {
 			return nil, e.wrap(ctx, err, attempt)
 		}
 		wait := netx.Backoff(attempt, baseBackoff, maxBackoff)

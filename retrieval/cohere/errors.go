@@ -41,7 +41,6 @@ func (e *EmbedError) Is(target error) bool {
 	return (&embedx.Error{Status: e.Status, Invalid: e.Invalid, Err: e.Err}).Is(target)
 }
 
-
 // StatusError is a non-2xx answer from Cohere, as seen by the transport.
 type StatusError struct {
 	// Status is the HTTP status code.

@@ -268,7 +268,7 @@ func envHelp() string {
 	for _, v := range config.EnvVars() {
 		fmt.Fprintf(&b, "  %-38s %s\n", strings.Join(v.Names, ", "), v.Help)
 	}
-	b.WriteString("\nExit codes: 0 ok, 1 no results, 2 missing credentials or config (a bad value\nin ragscope.toml, .env or the environment), 3 cannot reach a backend, 4 check\nfailed, 64 usage error (a bad value on the command line).\n")
+	b.WriteString("\nExit codes: 0 ok, 1 no results, 2 missing credentials or config (a bad value\nin ragscope.toml, .env or the environment, or a request the backend refused for\nwhat it asked: unknown model, unindexed filter field), 3 the backend failed\n(unreachable, timeout, invalid answer, refused key, no such collection), 4 check\nfailed, 64 usage error (a bad value on the command line), 130 interrupted.\n")
 	return b.String()
 }
 

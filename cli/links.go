@@ -103,6 +103,9 @@ func (a *App) runLinks(cmd *cobra.Command, lf linksFlags) error {
 	if err != nil {
 		return fmt.Errorf("links: %w", err)
 	}
+	if err := checkedNothing(rep, lf.live, a.Cfg.SiteURL); err != nil {
+		return err
+	}
 	out := cmd.OutOrStdout()
 	if lf.json {
 		if err := writeJSON(out, rep); err != nil {
@@ -119,6 +122,33 @@ func (a *App) runLinks(cmd *cobra.Command, lf linksFlags) error {
 		return &ExitError{Code: ExitCheck}
 	}
 	return nil
+}
+
+// checkedNothing fails a run that had URLs to check and could check none
+// of them (every one "external"): that is a setting missing, not a pass
+// (exit 2, naming the setting).
+func checkedNothing(rep *links.Report, live bool, siteURL string) error {
+	s := rep.Summary
+	if s.URLs == 0 || s.External < s.URLs {
+		return nil
+	}
+	relative := false
+	for _, u := range rep.URLs {
+		if strings.HasPrefix(u.URL, "/") {
+			relative = true
+			break
+		}
+	}
+	var fix string
+	switch {
+	case live && relative && siteURL == "":
+		fix = "the citation URLs are site-relative (" + cleanLine(rep.URLs[0].URL) + ") and no site URL is set: set --site-url (RAGSCOPE_SITE_URL, site.site_url in ragscope.toml) to the site's origin, e.g. https://me.github.io"
+	case live:
+		fix = "none of them is an http(s) URL on the published site: set --site-url (RAGSCOPE_SITE_URL) or --base-url (RAGSCOPE_BASE_URL) to the site the citations point at"
+	default:
+		fix = "none of them is on the site folder's site: set --base-url (RAGSCOPE_BASE_URL) to the URL of the site's docs route, or --site to the site the citations point at"
+	}
+	return &ExitError{Code: ExitConfig, Err: fmt.Errorf("links checked none of the %d citation URLs: %s", s.URLs, fix)}
 }
 
 // writeLinksText prints an audit report for people: problems with their

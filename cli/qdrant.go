@@ -27,7 +27,10 @@ func (a *App) openQdrant(ctx context.Context, selectionOnly, embeds bool) (*Back
 	qdrant.SilenceGRPCLogs(a.debugWriter())
 	ep, notes, err := qdrant.ParseURL(a.Cfg.QdrantURL)
 	if err != nil {
-		return nil, fmt.Errorf("%w: QDRANT_URL: %w", retrieval.ErrConfig, err)
+		if !errors.Is(err, retrieval.ErrConfig) {
+			err = fmt.Errorf("%w: QDRANT_URL: %w", retrieval.ErrConfig, err)
+		}
+		return nil, err
 	}
 	be := &Backend{
 		Kind:       config.BackendQdrant,

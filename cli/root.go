@@ -131,7 +131,7 @@ func (a *App) Run(ctx context.Context, args []string) int {
 	if errors.As(err, &ee) && ee.Err == nil {
 		return code
 	}
-	fmt.Fprintf(a.Stderr, "ragscope: %s\n", Message(err))
+	fmt.Fprintf(a.Stderr, "ragscope: %s\n", errorLine(err))
 	for _, n := range notes {
 		fmt.Fprintf(a.Stderr, "note: %s\n", cleanLine(n))
 	}
@@ -161,6 +161,22 @@ func ExitCode(err error) int {
 		return ExitBackend
 	}
 	return 1
+}
+
+// errorLine is the line printed for a failed run: a classified backend or
+// configuration error gets the message the explorer shows for it
+// (retrieval.Describe, which names the backend that timed out); usage and
+// other errors are shown as they are.
+func errorLine(err error) string {
+	if errors.As(err, new(usageError)) {
+		return Message(err)
+	}
+	for _, class := range []error{retrieval.ErrConfig, retrieval.ErrAuth, retrieval.ErrNotFound, retrieval.ErrUnavailable, context.DeadlineExceeded} {
+		if errors.Is(err, class) {
+			return retrieval.Describe(err)
+		}
+	}
+	return Message(err)
 }
 
 // Message is the line a person sees for err: validation errors are shown
@@ -252,7 +268,7 @@ func envHelp() string {
 	for _, v := range config.EnvVars() {
 		fmt.Fprintf(&b, "  %-38s %s\n", strings.Join(v.Names, ", "), v.Help)
 	}
-	b.WriteString("\nExit codes: 0 ok, 1 no results, 2 missing credentials or config (a bad value\nin ragscope.toml, .env or the environment), 3 cannot reach a backend, 4 check\nfailed, 64 usage error (a bad value on the command line).\n")
+	b.WriteString("\nExit codes: 0 ok, 1 no results, 2 missing credentials or config (a bad value\nin ragscope.toml, .env or the environment, or a request the backend refused for\nwhat it asked: unknown model, unindexed filter field), 3 the backend failed\n(unreachable, timeout, invalid answer, refused key, no such collection), 4 check\nfailed, 64 usage error (a bad value on the command line), 130 interrupted.\n")
 	return b.String()
 }
 

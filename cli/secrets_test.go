@@ -50,6 +50,19 @@ func TestPlantedSecretsNeverPrinted(t *testing.T) {
 		{name: "flag timeout", args: []string{"--timeout", key("a")}, code: ExitUsage, mention: "--timeout"},
 		{name: "flag backend", args: []string{"--backend", key("a")}, code: ExitUsage, mention: "backend"},
 		{name: "flag slug style", args: []string{"--slug-style", key("a")}, code: ExitUsage, mention: "--slug-style"},
+		{name: ".env export with a bad name", dotenv: "export COHERE-API-KEY=" + key("a") + "\n", code: ExitConfig, mention: ".env line 1"},
+		{name: ".env unterminated single quote", dotenv: "OPENAI_API_KEY='" + key("a") + "\nGEMINI_API_KEY=" + key("b") + "\n", code: ExitConfig, mention: ".env line 1: OPENAI_API_KEY"},
+		{name: ".env key without =", dotenv: "QDRANT_API_KEY " + key("a") + "\n", code: ExitConfig, mention: ".env line 1"},
+		{name: "toml key as a list", toml: "[cohere]\napi_key = [\"" + key("a") + "\"]\n", code: ExitConfig, mention: "cohere.api_key"},
+		{name: "toml key as a table", toml: "[openai]\napi_key = { value = \"" + key("a") + "\" }\n", code: ExitConfig, mention: "openai.api_key"},
+		{name: "toml unterminated literal string", toml: "[gemini]\napi_key = '" + key("a") + "\n", code: ExitConfig, mention: "ragscope.toml line 2"},
+		{name: "toml duplicate key", toml: "[qdrant]\napi_key = \"" + key("a") + "\"\napi_key = \"" + key("b") + "\"\n", code: ExitConfig, mention: "ragscope.toml"},
+		{name: "toml qdrant url with password", toml: "[qdrant]\nurl = \"http://u:" + key("a") + "@::::\"\ncollection = \"c\"\n", code: ExitConfig, mention: "QDRANT_URL"},
+		{name: "env dimensions", env: map[string]string{"RAGSCOPE_EMBED_DIMENSIONS": key("a")}, code: ExitConfig, mention: "RAGSCOPE_EMBED_DIMENSIONS"},
+		{name: "env dedup", env: map[string]string{"RAGSCOPE_DEDUP": key("a")}, code: ExitConfig, mention: "RAGSCOPE_DEDUP"},
+		{name: "flag dimensions", args: []string{"--dimensions", key("a")}, code: ExitUsage, mention: "--dimensions"},
+		{name: "flag embedder", args: []string{"--embedder", key("a")}, code: ExitUsage, mention: "--embedder"},
+		{name: "flag qdrant url with password", args: []string{"--qdrant-url", "http://u:" + key("a") + "@::::", "--collection", "c"}, code: ExitConfig, mention: "QDRANT_URL"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

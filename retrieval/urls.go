@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"path"
 	"strings"
+
+	"ragscope/termsafe"
 )
 
 // URLBuilder makes citation URLs the way a Docusaurus site on GitHub Pages
@@ -35,7 +37,10 @@ func (b URLBuilder) Cite(c *Chunk) Citation {
 	case c.URL != "" && strings.HasPrefix(c.URL, "/"):
 		cit.URL, cit.Source = joinSite(b.SiteURL, c.URL), "payload"
 	case c.DocPath != "":
-		cit.URL, cit.Source = b.Build(c.DocPath, c.PageSlug, c.Section, c.HeadingID), "built"
+		// The anchor is slugged from the heading as it is shown: with its
+		// terminal control sequences removed ("Evil \x1b[5mblink" is shown
+		// "Evil blink" and cited #evil-blink, not #evil-5mblink).
+		cit.URL, cit.Source = b.Build(c.DocPath, c.PageSlug, termsafe.Line(c.Section), c.HeadingID), "built"
 	case c.URL != "":
 		cit.URL, cit.Source = c.URL, "payload"
 	default:

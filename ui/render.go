@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -63,39 +61,9 @@ func linkLabel(st LinkStatus) string {
 	return "? link unknown"
 }
 
-// errorText is the status-line message for err: what went wrong and what
-// to do about it.
-func errorText(err error) string {
-	var ve *retrieval.ValidationError
-	switch {
-	case errors.As(err, &ve):
-		return ve.Error()
-	case errors.Is(err, retrieval.ErrConfig):
-		msg := strings.TrimPrefix(err.Error(), retrieval.ErrConfig.Error()+": ")
-		return "Configuration: " + msg
-	case errors.Is(err, context.DeadlineExceeded):
-		return "Timed out: the backend did not answer in time. Try again, or raise --timeout."
-	case errors.Is(err, retrieval.ErrAuth):
-		return "Credentials rejected: " + withAdvice(err.Error(), "Check QDRANT_API_KEY and COHERE_API_KEY.")
-	case errors.Is(err, retrieval.ErrNotFound):
-		return "Not found: " + withAdvice(err.Error(), "Check QDRANT_COLLECTION.")
-	case errors.Is(err, retrieval.ErrUnavailable):
-		return "Backend unavailable: " + withAdvice(err.Error(), "Check QDRANT_URL and the network, then press enter to retry.")
-	}
-	return "Error: " + err.Error()
-}
-
-// withAdvice appends generic advice to msg unless the backend already said
-// what to do: "Check COHERE_API_KEY. Check QDRANT_API_KEY…" would mislead.
-func withAdvice(msg, advice string) string {
-	msg = strings.TrimSpace(msg)
-	for _, verb := range []string{"Check ", "Set ", "Try again", "Wait ", "run your ingestion"} {
-		if strings.Contains(msg, verb) {
-			return msg
-		}
-	}
-	return strings.TrimRight(msg, ".") + ". " + advice
-}
+// errorText is the status-line message for err: the one classified
+// message the CLI prints too (retrieval.Describe).
+func errorText(err error) string { return retrieval.Describe(err) }
 
 // wrapText wraps plain text to width cells, breaking long words.
 func wrapText(s string, width int) string {

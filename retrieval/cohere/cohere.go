@@ -8,6 +8,7 @@ package cohere
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -187,7 +188,7 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 			return e.vectors(resp, len(texts), attempt)
 		}
 		var se *StatusError
-		if ctx.Err() != nil || !errors.As(err, &se) || !retryable(se.Status) || attempt >= e.maxAttempts {
+		if ctx.Err() != nil || !errors.As(err, &se) || !embedx.Retryable(se.Status) || attempt >= e.maxAttempts {
 			return nil, e.wrap(ctx, err, attempt)
 		}
 		wait := netx.Backoff(attempt, baseBackoff, maxBackoff)
@@ -261,6 +262,12 @@ func (e *Embedder) wrap(ctx context.Context, err error, attempts int) error {
 	case errors.As(err, &se):
 		ee.Status = se.Status
 		ee.Msg = e.statusMessage(se, attempts)
+	case isDecodeError(err):
+		// The transport passed a 2xx JSON body that cohere-go cannot
+		// decode into an embed response (a string for a number, a number
+		// beyond float64): the server is at fault, not the network.
+		ee.Status, ee.Invalid = http.StatusOK, true
+		ee.Msg = fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP 200): the embeddings do not decode (a value of the wrong type or out of range). Check COHERE_BASE_URL points at Cohere's API.", safeURL(e.baseURL))
 	case errors.As(err, &ne) && ne.Timeout():
 		// The per-attempt http.Client timeout, not the caller's deadline.
 		ee.Msg = fmt.Sprintf("Cohere did not answer within %s. Check your network or COHERE_BASE_URL, then try again.", e.timeout)
@@ -284,6 +291,10 @@ func (e *Embedder) statusMessage(se *StatusError, attempts int) string {
 		return "Cohere rejected the API key (401). Check COHERE_API_KEY."
 	case s == http.StatusForbidden:
 		return fmt.Sprintf("Cohere refused access (403)%s. Check that COHERE_API_KEY may use %s.", detail, e.model)
+	case s == http.StatusNotFound && strings.Contains(strings.ToLower(se.Message), "model"):
+		// Cohere answers an unknown model with 404 "model … not found":
+		// the model is wrong, not the base URL.
+		return fmt.Sprintf("Cohere refused the request (404)%s: the model %q does not exist. Check --model (RAGSCOPE_EMBED_MODEL).", detail, e.model)
 	case s == http.StatusNotFound:
 		return fmt.Sprintf("Cohere's embed endpoint was not found (404) at %s/v2/embed. Check COHERE_BASE_URL.", safeURL(e.baseURL))
 	case s == http.StatusTooManyRequests:
@@ -295,6 +306,14 @@ func (e *Embedder) statusMessage(se *StatusError, attempts int) string {
 	default:
 		return fmt.Sprintf("Cohere rejected the request (%d)%s. Check RAGSCOPE_EMBED_MODEL (%q).", s, detail, e.model)
 	}
+}
+
+// isDecodeError reports whether err is a JSON decoding failure of a
+// response body.
+func isDecodeError(err error) bool {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	return errors.As(err, &te) || errors.As(err, &se)
 }
 
 // shortCause renders a transport error without URLs' user info or the key.

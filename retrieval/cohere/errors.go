@@ -1,12 +1,10 @@
 package cohere
 
 import (
-	"context"
-	"errors"
 	"net/http"
 	"time"
 
-	"ragscope/retrieval"
+	"ragscope/retrieval/embedx"
 )
 
 // EmbedError is a failed embedding call. Error returns a message a person
@@ -36,24 +34,12 @@ func (e *EmbedError) Error() string { return e.Msg }
 // Unwrap returns the cause, so errors.Is(err, context.Canceled) works.
 func (e *EmbedError) Unwrap() error { return e.Err }
 
-// Is matches the retrieval error class of the failure.
+// Is matches the retrieval error class of the failure by the rule every
+// provider shares (embedx.Error.Is): ErrAuth for 401 and 403, ErrConfig
+// for a request refused for what it asks, ErrUnavailable for the rest.
 func (e *EmbedError) Is(target error) bool {
-	if e.Invalid {
-		return target == retrieval.ErrUnavailable
-	}
-	switch target {
-	case retrieval.ErrAuth:
-		return e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden
-	case retrieval.ErrConfig:
-		return e.Status >= 400 && e.Status < 500 && !retryable(e.Status) &&
-			e.Status != http.StatusUnauthorized && e.Status != http.StatusForbidden
-	case retrieval.ErrUnavailable:
-		return retryable(e.Status) || (e.Status == 0 && !isCanceled(e.Err))
-	}
-	return false
+	return (&embedx.Error{Status: e.Status, Invalid: e.Invalid, Err: e.Err}).Is(target)
 }
-
-func isCanceled(err error) bool { return errors.Is(err, context.Canceled) }
 
 // StatusError is a non-2xx answer from Cohere, as seen by the transport.
 type StatusError struct {

@@ -85,8 +85,3 @@ func redact(s, key string) string {
 	}
 	return strings.ReplaceAll(s, key, "[redacted]")
 }
-
-// retryable reports whether an HTTP status is worth another attempt.
-func retryable(status int) bool {
-	return status == http.StatusTooManyRequests || status == http.StatusRequestTimeout || status >= 500
-}

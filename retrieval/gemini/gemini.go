@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -195,17 +196,17 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	if n := int32(e.dims.Load()); n > 0 {
 		cfg.OutputDimensionality = &n
 	}
-	var status atomic.Int32
-	resp, err := e.client.Models.EmbedContent(context.WithValue(ctx, statusKey{}, &status), e.model, contents, cfg)
+	var call callState
+	resp, err := e.client.Models.EmbedContent(context.WithValue(ctx, statusKey{}, &call), e.model, contents, cfg)
 	if err != nil {
 		var apiErr genai.APIError
 		if errors.As(err, &apiErr) && apiErr.Code == 0 {
 			// An error body without Gemini's "code" (a proxy, another API):
 			// the status comes from the HTTP response.
-			apiErr.Code = int(status.Load())
+			apiErr.Code = int(call.status.Load())
 			err = apiErr
 		}
-		return nil, e.wrap(ctx, err)
+		return nil, e.wrap(ctx, err, &call)
 	}
 	invalid := func(what string) error {
 		return &embedx.Error{Status: http.StatusOK, Invalid: true, Err: errors.New("invalid embeddings response"),
@@ -237,8 +238,10 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	return out, nil
 }
 
-func (e *Embedder) wrap(ctx context.Context, err error) error {
+func (e *Embedder) wrap(ctx context.Context, err error, call *callState) error {
 	ee := &embedx.Error{Err: err}
+	status := int(call.status.Load())
+	lastErr := call.transportErr()
 	var apiErr genai.APIError
 	var syn *json.SyntaxError
 	var ne net.Error
@@ -260,6 +263,17 @@ func (e *Embedder) wrap(ctx context.Context, err error) error {
 		}
 		ee.Status, ee.Invalid, ee.Err = http.StatusOK, true, errors.New("invalid embeddings response")
 		ee.Msg = fmt.Sprintf("Gemini answered with an invalid response (HTTP 200, not JSON): %q. Check GEMINI_BASE_URL.", embedx.Excerpt([]byte(body), e.key))
+	case status >= 200 && status < 300:
+		// The server answered, and the SDK could not decode the answer (a
+		// string for a number, a number out of range): the server is at
+		// fault, not the network.
+		ee.Status, ee.Invalid, ee.Err = status, true, errors.New("invalid embeddings response")
+		ee.Msg = fmt.Sprintf("Gemini answered with an invalid response (HTTP %d): the embeddings do not decode (a value of the wrong type or out of range). Check GEMINI_BASE_URL.", status)
+	case status == 0 && lastErr != nil && !isTimeout(lastErr):
+		// The SDK retried a refused connection until its timeout: say why
+		// it never got an answer.
+		ee.Err = errors.New(redact(lastErr.Error(), e.key))
+		ee.Msg = fmt.Sprintf("Cannot reach Gemini at %s: %s. Check your network or GEMINI_BASE_URL.", e.endpoint(), embedx.Excerpt([]byte(shortCause(lastErr)), e.key))
 	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
 		ee.Err = errors.New("timeout")
 		ee.Msg = fmt.Sprintf("Gemini did not answer within %s. Check your network or GEMINI_BASE_URL, then try again.", e.timeout)
@@ -281,8 +295,10 @@ func (e *Embedder) statusMessage(ae genai.APIError) string {
 	case s == http.StatusBadRequest && strings.Contains(strings.ToLower(ae.Message), "api key"):
 		// Gemini answers a bad key with 400 API_KEY_INVALID.
 		return fmt.Sprintf("Gemini rejected the API key (400)%s. Check GEMINI_API_KEY.", detail)
+	case s == http.StatusNotFound && strings.Contains(strings.ToLower(detail), "model"):
+		return fmt.Sprintf("Gemini refused the request (404)%s: the model %q does not exist or does not embed. Check --model (RAGSCOPE_EMBED_MODEL).", detail, e.model)
 	case s == http.StatusNotFound:
-		return fmt.Sprintf("Gemini refused the request (404)%s: the model %q does not exist or does not embed. Check --model and GEMINI_BASE_URL.", detail, e.model)
+		return fmt.Sprintf("Gemini refused the request (404)%s: %s has no Gemini embedding API. Check GEMINI_BASE_URL.", detail, e.endpoint())
 	case s == http.StatusTooManyRequests:
 		return fmt.Sprintf("Gemini rate limit or quota reached (429)%s. Wait and retry.", detail)
 	case embedx.Retryable(s):
@@ -292,8 +308,44 @@ func (e *Embedder) statusMessage(ae genai.APIError) string {
 	}
 }
 
-// statusKey carries a call's *atomic.Int32 that statusRecorder fills.
+// statusKey carries a call's *callState that statusRecorder fills.
 type statusKey struct{}
+
+// callState is what the transport saw of one call: the last response's
+// HTTP status and the last transport error.
+type callState struct {
+	status atomic.Int32
+	mu     sync.Mutex
+	err    error
+}
+
+func (c *callState) transportErr() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || (errors.As(err, &ne) && ne.Timeout())
+}
+
+// shortCause is a transport error without the request's URL.
+func shortCause(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return err.Error()
+}
+
+// endpoint is the API root messages name.
+func (e *Embedder) endpoint() string {
+	if e.baseURL == "" {
+		return "https://generativelanguage.googleapis.com"
+	}
+	return strings.TrimRight(safeURL(e.baseURL), "/")
+}
 
 // statusRecorder notes each response's HTTP status in the call's context.
 type statusRecorder struct{ next http.RoundTripper }
@@ -305,8 +357,15 @@ func (r statusRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		next = http.DefaultTransport
 	}
 	res, err := next.RoundTrip(req)
-	if p, ok := req.Context().Value(statusKey{}).(*atomic.Int32); ok && res != nil {
-		p.Store(int32(res.StatusCode))
+	if p, ok := req.Context().Value(statusKey{}).(*callState); ok {
+		if res != nil {
+			p.status.Store(int32(res.StatusCode))
+		}
+		if err != nil {
+			p.mu.Lock()
+			p.err = err
+			p.mu.Unlock()
+		}
 	}
 	return res, err
 }

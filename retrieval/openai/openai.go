@@ -327,8 +327,11 @@ func (e *Embedder) statusMessage(ae *sdk.Error) string {
 		return "OpenAI rejected the API key (401). Check OPENAI_API_KEY."
 	case s == http.StatusForbidden:
 		return fmt.Sprintf("OpenAI refused access (403)%s. Check that OPENAI_API_KEY may use %s.", detail, e.model)
+	case s == http.StatusNotFound && strings.Contains(strings.ToLower(detail), "model"):
+		// "The model `x` does not exist": the model is wrong, not the URL.
+		return fmt.Sprintf("The embedding server refused the request (404)%s: the model %q does not exist there. Check --model (RAGSCOPE_EMBED_MODEL).", detail, e.model)
 	case s == http.StatusNotFound:
-		return fmt.Sprintf("The embedding server refused the request (404)%s: the model %q or %s/embeddings does not exist. Check --model and OPENAI_BASE_URL (it must end in /v1).", detail, e.model, safeURL(e.baseURL))
+		return fmt.Sprintf("The embedding server refused the request (404)%s: %s/embeddings does not exist. Check OPENAI_BASE_URL (it must end in /v1).", detail, safeURL(e.baseURL))
 	case s == http.StatusTooManyRequests:
 		return fmt.Sprintf("OpenAI rate limit or quota reached (429) after %d attempts%s. Wait and retry, or check the account's quota.", DefaultMaxAttempts, detail)
 	case embedx.Retryable(s):

@@ -22,16 +22,21 @@ import (
 func main() {
 	embedLatency := flag.Duration("embed-latency", 0, "latency of each Cohere call")
 	searchLatency := flag.Duration("search-latency", 0, "latency of each Qdrant call")
+	strict := flag.Bool("strict-filters", false, "refuse a filter on a payload key without an index, like a strict Qdrant (collection "+qdranttest.CollectionA+" has no index on tags: try query --tag ros2)")
 	flag.Parse()
 
 	const qdrantKey, cohereKey = "fake-qdrant-key", "fake-cohere-key"
-	qs, err := qdranttest.Start(qdranttest.Options{APIKey: qdrantKey, Latency: *searchLatency})
+	qs, err := qdranttest.Start(qdranttest.Options{APIKey: qdrantKey, Latency: *searchLatency, StrictFilters: *strict})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fakeserve:", err)
 		os.Exit(1)
 	}
 	defer qs.Close()
-	qs.AddCollection(qdranttest.TextbookA())
+	a := qdranttest.TextbookA()
+	if *strict {
+		delete(a.Indexed, "tags")
+	}
+	qs.AddCollection(a)
 	qs.AddCollection(qdranttest.TextbookB())
 	co := coheretest.NewServer(cohereKey)
 	defer co.Close()

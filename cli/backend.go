@@ -79,6 +79,9 @@ func (b *Backend) Header() string {
 	if m := b.EmbedderLabel(); m != "" {
 		s += " · " + m
 	}
+	if r := b.RerankLabel(); r != "" {
+		s += " · " + r
+	}
 	return cleanLine(s)
 }
 
@@ -116,6 +119,14 @@ func (a *App) OpenBackend(ctx context.Context, selectionOnly bool) (*Backend, er
 	}
 	if err != nil {
 		return nil, err
+	}
+	if !selectionOnly {
+		if err := a.openReranker(ctx, be); err != nil {
+			if be.Close != nil {
+				_ = be.Close()
+			}
+			return nil, err
+		}
 	}
 	a.backends = append(a.backends, be)
 	return be, nil

@@ -45,7 +45,11 @@ func timingText(t retrieval.Timings) string {
 	if t.Load > 0 {
 		load = "load " + f(t.Load) + " · "
 	}
-	return load + "embed " + f(t.Embed) + " · search " + f(t.Search) + " · post " + f(t.Post) + " · total " + f(t.Total)
+	rerank := ""
+	if t.Rerank > 0 {
+		rerank = "rerank " + f(t.Rerank) + " · "
+	}
+	return load + "embed " + f(t.Embed) + " · search " + f(t.Search) + " · " + rerank + "post " + f(t.Post) + " · total " + f(t.Total)
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -89,6 +89,7 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error
 			Modules: qf.modules, Chapters: qf.chapters, ContentTypes: qf.types, Tags: qf.tags,
 		},
 		NoDedup: qf.noDedup,
+		Rerank:  a.rerankOptions(),
 	}
 	if changedFlag(cmd.Flags(), "selected-text") {
 		text := qf.selected
@@ -156,14 +157,19 @@ func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext 
 		fmt.Fprintf(w, "Note: the question had %d characters and was truncated to %d before embedding.\n", res.OriginalLength, retrieval.MaxQuestionLen)
 	}
 	if res.Mode == retrieval.ModeNormal {
-		fmt.Fprintf(w, "top_k %d · threshold %.2f · dedup %s%s\n", res.Params.TopK, res.Params.Threshold, onOff(res.Params.Dedup), filterText(res.Params.Filters))
+		fmt.Fprintf(w, "top_k %d · threshold %.2f · dedup %s%s%s\n", res.Params.TopK, res.Params.Threshold, onOff(res.Params.Dedup), filterText(res.Params.Filters), rerankParamsText(res))
 	}
 	fmt.Fprintln(w)
 	if len(res.Hits) == 0 {
 		fmt.Fprintln(w, "No results. Try a lower --threshold, fewer filters or other words.")
 	}
-	for _, h := range res.Hits {
-		fmt.Fprintf(w, "%2d. [%.3f] %s\n", h.Rank, h.Score, cleanLine(titleSection(h.Chunk)))
+	moves := res.Movements()
+	for i, h := range res.Hits {
+		var m *retrieval.Movement
+		if moves != nil {
+			m = &moves[i]
+		}
+		fmt.Fprintf(w, "%2d. %s %s\n", h.Rank, hitRanksText(h, m), cleanLine(titleSection(h.Chunk)))
 		if place := placeText(h.Chunk); place != "" {
 			fmt.Fprintf(w, "    %s\n", place)
 		}
@@ -174,6 +180,7 @@ func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext 
 		}
 		fmt.Fprintf(w, "    %s\n", preview(h.Chunk.Text, 110))
 	}
+	writeRerankText(w, res)
 	if len(res.Dropped) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "Left out (%d):\n", len(res.Dropped))
@@ -196,6 +203,9 @@ func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext 
 func dropReason(d retrieval.DroppedHit, threshold float64) string {
 	if d.Reason == retrieval.ReasonDuplicate {
 		return fmt.Sprintf("duplicate of #%d (similarity %.2f)", d.DuplicateOf, d.Similarity)
+	}
+	if d.Reason == retrieval.ReasonBelowRerankThreshold && d.RerankScore != nil {
+		return fmt.Sprintf("relevance %.3f below the rerank threshold", *d.RerankScore)
 	}
 	return fmt.Sprintf("below %.2f", threshold)
 }

@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"ragscope/retrieval/cohere/coheretest"
+)
+
+func TestQueryRerankBM25(t *testing.T) {
+	code, out, errs := run(t, nil, "", "query", "--rerank", "bm25", "-k", "4", "how do I describe a robot's joints?")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"· rerank bm25 (offline)", "rerank bm25: 16 candidates → 4", " 1. [0.", "· vector #", "rerank ", "Fell out of the vector top 4"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errs = run(t, nil, "", "query", "--json", "--rerank", "bm25", "-k", "4", "how do I describe a robot's joints?")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc QueryJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Rerank == nil || doc.Rerank.Model != "bm25" || doc.Rerank.Candidates != 16 || doc.TimingsMS.Rerank <= 0 {
+		t.Fatalf("rerank object %+v timings %+v", doc.Rerank, doc.TimingsMS)
+	}
+	for _, h := range doc.Results {
+		if h.VectorRank < 1 || h.VectorScore == nil || h.RerankScore == nil || *h.RerankScore != h.Score || h.Movement == "" {
+			t.Fatalf("hit %d lacks its ranks: %+v", h.Rank, h)
+		}
+	}
+	// Without --rerank the document keeps its old shape.
+	_, out, _ = run(t, nil, "", "query", "--json", "what is URDF?")
+	if strings.Contains(out, "vector_rank") || strings.Contains(out, `"rerank"`) {
+		t.Fatalf("rerank fields without --rerank:\n%s", out)
+	}
+}
+
+func TestQueryRerankCohere(t *testing.T) {
+	co := coheretest.NewServer("co-rerank-key")
+	defer co.Close()
+	env := map[string]string{"COHERE_API_KEY": "co-rerank-key", "COHERE_BASE_URL": co.URL}
+	code, out, errs := run(t, env, "", "query", "--rerank", "rerank-v3.5", "-k", "3", "--rerank-candidates", "5", "what is a URDF file?")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	reqs := co.Reranks()
+	if len(reqs) != 1 || len(reqs[0].Documents) != 15 || *reqs[0].TopN != 3 {
+		t.Fatalf("rerank calls %d (want 1 with 15 documents, top_n 3)", len(reqs))
+	}
+	if !strings.Contains(out, "rerank cohere rerank-v3.5 (1 call per question)") || !strings.Contains(out, "rerank rerank-v3.5: 15 candidates → 3") {
+		t.Fatalf("header or parameters:\n%s", out)
+	}
+
+	co.Fail(coheretest.Failure{Status: 401})
+	code, out, errs = run(t, env, "", "query", "--rerank", "rerank-v3.5", "-k", "3", "what is a URDF file?")
+	if code != ExitOK {
+		t.Fatalf("a refused rerank must still show the vector results: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "Rerank failed, results in vector order: Cohere rejected the API key (401)") || !strings.Contains(out, " 1. [vector #1 ") {
+		t.Fatalf("output:\n%s", out)
+	}
+	if strings.Contains(out+errs, "co-rerank-key") {
+		t.Fatal("the key leaked")
+	}
+}

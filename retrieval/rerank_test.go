@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"time"
 )
 
 // scriptedReranker answers with fixed scores per document text prefix
@@ -328,4 +329,28 @@ func BenchmarkRerank100(b *testing.B) {
 			p.rerank(context.Background(), q, scored, &res)
 		}
 	})
+}
+
+func TestRerankBatchMatchesSingle(t *testing.T) {
+	store := rerankStore()
+	p, _ := newPipeline(store)
+	p.Reranker = &scriptedReranker{scores: map[string]float64{text("e"): 0.9, text("b"): 0.8, text("a"): 0.7}}
+	q := Query{Question: "q", TopK: 3, Rerank: RerankOptions{On: true, Candidates: 2}}
+	single, err := p.Retrieve(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, errs := p.RetrieveBatch(context.Background(), []Query{q, {Question: "q", TopK: 3}}, [][]float32{{1, 0}, {1, 0}}, make([]time.Duration, 2))
+	if errs[0] != nil || errs[1] != nil {
+		t.Fatal(errs)
+	}
+	if ids(res[0].Hits) != ids(single.Hits) || res[0].Rerank == nil || ids(res[0].Rerank.Vector) != "a b c" {
+		t.Fatalf("batch %q, single %q", ids(res[0].Hits), ids(single.Hits))
+	}
+	if res[1].Rerank != nil || ids(res[1].Hits) != "a b c" {
+		t.Fatalf("the query without rerank was reranked: %q", ids(res[1].Hits))
+	}
+	if res[0].Timings.Total < res[0].Timings.Rerank {
+		t.Fatal("total leaves out the rerank call")
+	}
 }

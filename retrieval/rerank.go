@@ -126,6 +126,8 @@ type RerankInfo struct {
 	// Vector is the result the vector order alone gives (what the query
 	// shows without reranking), with VectorRank and VectorScore set.
 	Vector []Hit `json:"vector"`
+	// VectorDropped is what the vector result left out.
+	VectorDropped []DroppedHit `json:"-"`
 	// FellOut are the hits of Vector that are not in the final list.
 	FellOut []Hit `json:"fell_out"`
 	// Err is the reranker's failure; then the result's hits are Vector.
@@ -259,7 +261,7 @@ func (p *Pipeline) rerank(ctx context.Context, q Query, scored []ScoredChunk, re
 	for i := range res.Dropped {
 		res.Dropped[i].VectorRank, res.Dropped[i].VectorScore = pos[chunkKey(&res.Dropped[i].Chunk)], res.Dropped[i].Score
 	}
-	info.Vector = res.Hits
+	info.Vector, info.VectorDropped = res.Hits, res.Dropped
 	info.Candidates = len(cands)
 	post := time.Since(t0)
 	if len(cands) == 0 {
@@ -319,6 +321,20 @@ func (p *Pipeline) rerank(ctx context.Context, q Query, scored []ScoredChunk, re
 			info.FellOut = append(info.FellOut, h)
 		}
 	}
+}
+
+// VectorResult is the result r would have been without reranking (the
+// same search, threshold, dedup and top_k; the timings less the rerank
+// call), or r itself when it was not reranked.
+func (r Result) VectorResult() Result {
+	if r.Rerank == nil {
+		return r
+	}
+	v := r
+	v.Hits, v.Dropped, v.Grounded, v.Rerank = r.Rerank.Vector, r.Rerank.VectorDropped, Ground(r.Rerank.Vector), nil
+	v.Timings.Total -= r.Timings.Rerank
+	v.Timings.Rerank = 0
+	return v
 }
 
 // checkRelevance rejects an answer that does not fit the documents sent.

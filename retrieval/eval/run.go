@@ -327,8 +327,8 @@ type runner struct {
 	opts  Options
 	total int
 
-	mu         sync.Mutex
-	results    []CaseResult
+	mu      sync.Mutex
+	results []CaseResult
 	// vector[i] is case i scored in vector order (with Options.Rerank),
 	// and rerankErrs the cases whose rerank failed.
 	vector     []CaseResult

@@ -106,7 +106,7 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 
 func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	fl := cmd.Flags()
-	opts := eval.Options{Concurrency: ef.concurrency, CallTimeout: a.Cfg.Timeout}
+	opts := eval.Options{Concurrency: ef.concurrency, CallTimeout: a.Cfg.Timeout, Rerank: a.rerankOptions()}
 	if ef.latencySample < 0 {
 		return Usagef("--latency-sample must be 0 or more, got %d", ef.latencySample)
 	}
@@ -410,6 +410,7 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	if rep.Baseline != nil {
 		writeBaseline(w, *rep.Baseline, baselinePath)
 	}
+	writeRerankEval(w, rep.Rerank)
 
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Thresholds: %s\n", thresholdText(rep))
@@ -452,6 +453,27 @@ func writeCalibration(w io.Writer, cal eval.Calibration, threshold float64) {
 func writeBaseline(w io.Writer, d eval.Diff, path string) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Against baseline %s (%s)\n", cleanLine(path), cleanLine(d.OldStarted))
+	writeDiff(w, d, diffLabels{regression: "REGRESSION", fixed: "fixed"})
+	if len(d.Regressions) > 0 {
+		fmt.Fprintf(w, "  regressions (hit before, miss now): %s\n", cleanLine(strings.Join(d.Regressions, ", ")))
+	}
+	if len(d.Added) > 0 {
+		fmt.Fprintf(w, "  new cases: %s\n", cleanLine(strings.Join(d.Added, ", ")))
+	}
+	if len(d.Removed) > 0 {
+		fmt.Fprintf(w, "  cases no longer in the set: %s\n", cleanLine(strings.Join(d.Removed, ", ")))
+	}
+}
+
+// diffLabels name a Diff's sides in its case table.
+type diffLabels struct {
+	regression, fixed string
+	// latency adds each case's latency delta (ΔMS).
+	latency bool
+}
+
+// writeDiff prints a Diff's overall deltas and the cases that changed.
+func writeDiff(w io.Writer, d eval.Diff, l diffLabels) {
 	var parts []string
 	for _, m := range d.Overall {
 		mark := ""
@@ -477,31 +499,30 @@ func writeBaseline(w io.Writer, d eval.Diff, path string) {
 			continue
 		}
 		if changed == 0 {
-			fmt.Fprintln(tw, "  CASE\tSTATUS\tRANK\tΔRR\tΔNDCG\t")
+			head := "  CASE\tSTATUS\tRANK\tΔRR\tΔNDCG\t"
+			if l.latency {
+				head += "ΔMS\t"
+			}
+			fmt.Fprintln(tw, head)
 		}
 		changed++
 		mark := ""
 		switch {
 		case c.Regression:
-			mark = "REGRESSION"
+			mark = l.regression
 		case c.Fixed:
-			mark = "fixed"
+			mark = l.fixed
 		}
-		fmt.Fprintf(tw, "  %s\t%s → %s\t%s → %s\t%+.2f\t%+.2f\t%s\n", clip(c.ID, 32), c.OldStatus, c.NewStatus,
-			rankText(c.OldRank), rankText(c.NewRank), c.DeltaRR, c.DeltaNDCG, mark)
+		ms := ""
+		if l.latency {
+			ms = fmt.Sprintf("%+.1f\t", c.DeltaTotalMS)
+		}
+		fmt.Fprintf(tw, "  %s\t%s → %s\t%s → %s\t%+.2f\t%+.2f\t%s%s\n", clip(c.ID, 32), c.OldStatus, c.NewStatus,
+			rankText(c.OldRank), rankText(c.NewRank), c.DeltaRR, c.DeltaNDCG, ms, mark)
 	}
 	tw.Flush()
 	if changed == 0 {
 		fmt.Fprintln(w, "  no case changed status or rank")
-	}
-	if len(d.Regressions) > 0 {
-		fmt.Fprintf(w, "  regressions (hit before, miss now): %s\n", cleanLine(strings.Join(d.Regressions, ", ")))
-	}
-	if len(d.Added) > 0 {
-		fmt.Fprintf(w, "  new cases: %s\n", cleanLine(strings.Join(d.Added, ", ")))
-	}
-	if len(d.Removed) > 0 {
-		fmt.Fprintf(w, "  cases no longer in the set: %s\n", cleanLine(strings.Join(d.Removed, ", ")))
 	}
 }
 

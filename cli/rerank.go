@@ -9,6 +9,7 @@ import (
 	"ragscope/config"
 	"ragscope/retrieval"
 	"ragscope/retrieval/cohere"
+	"ragscope/retrieval/eval"
 	"ragscope/retrieval/local"
 )
 
@@ -154,4 +155,27 @@ func hitRanksText(h retrieval.Hit, m *retrieval.Movement) string {
 		return fmt.Sprintf("[vector #%d %.3f]", h.VectorRank, h.VectorScore)
 	}
 	return fmt.Sprintf("[%.3f · vector #%d %.3f %s]", *h.RerankScore, h.VectorRank, h.VectorScore, m)
+}
+
+// writeRerankEval prints eval --rerank's comparison: the reranked run
+// against the vector order of the same candidates (one retrieval each).
+func writeRerankEval(w io.Writer, rr *eval.RerankReport) {
+	if rr == nil {
+		return
+	}
+	d := rr.Diff
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Rerank %s against the vector order (the same %d× candidates per case; one retrieval feeds both)\n", cleanLine(rr.Model), rr.Candidates)
+	writeDiff(w, d, diffLabels{regression: "BROKE", fixed: "FIXED", latency: true})
+	fmt.Fprintf(w, "  rerank fixed %d %s%s · broke %d%s\n", len(d.Fixed), plural(len(d.Fixed), "case", "cases"), idsText(d.Fixed), len(d.Regressions), idsText(d.Regressions))
+	if n := len(rr.Errors); n > 0 {
+		fmt.Fprintf(w, "  rerank failed on %d %s (kept in vector order): %s\n", n, plural(n, "case", "cases"), cleanLine(rr.Errors[0]))
+	}
+}
+
+func idsText(ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	return " (" + cleanLine(strings.Join(ids, ", ")) + ")"
 }

@@ -69,3 +69,44 @@ func TestQueryRerankCohere(t *testing.T) {
 		t.Fatal("the key leaked")
 	}
 }
+
+func TestEvalRerankBM25(t *testing.T) {
+	code, out, errs := run(t, nil, "", "eval", "--rerank", "bm25", "--latency-sample", "0")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	for _, want := range []string{"· rerank bm25 (offline)", "Rerank bm25 against the vector order", "hit@1 ", "ΔMS", "FIXED", "rerank fixed "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errs = run(t, nil, "", "eval", "--json", "--rerank", "bm25", "--latency-sample", "0")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Summary struct {
+			HitAtK float64 `json:"hit_at_k"`
+		} `json:"summary"`
+		Cases  []json.RawMessage `json:"cases"`
+		Rerank *struct {
+			Model  string `json:"model"`
+			Vector struct {
+				HitAtK float64 `json:"hit_at_k"`
+			} `json:"vector"`
+			VectorCases []json.RawMessage `json:"vector_cases"`
+			Diff        struct {
+				Fixed []string `json:"fixed"`
+			} `json:"diff"`
+		} `json:"rerank"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Rerank == nil || rep.Rerank.Model != "bm25" || len(rep.Rerank.VectorCases) != len(rep.Cases) || len(rep.Rerank.Diff.Fixed) == 0 {
+		t.Fatalf("rerank section: %+v", rep.Rerank)
+	}
+	if rep.Rerank.Vector.HitAtK >= rep.Summary.HitAtK {
+		t.Errorf("the demo's BM25 rerank should lift hit@k: vector %.3f, reranked %.3f", rep.Rerank.Vector.HitAtK, rep.Summary.HitAtK)
+	}
+}

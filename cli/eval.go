@@ -64,6 +64,11 @@ decided. A case's own check failing (max_latency_ms, no_answer,
 selected-text grounding, or an error) fails the run too. The file format
 and metric formulas are in the README.
 
+With --rerank MODEL, each case is searched once and both the vector order
+and the reranked order are scored: the deltas (hit@1, hit@k, MRR, nDCG,
+latency) and the cases rerank fixed or broke follow the report, which
+(and whose thresholds) is the reranked run's.
+
 An outage is not a regression: when every case that needs the backend
 fails with a backend error (refused key, unreachable, missing collection),
 the run exits 3 (2 for a configuration error) with the backend's message.
@@ -73,7 +78,8 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 		Example: `  ragscope eval
   ragscope eval golden.yaml --min-hit-at-k 0.8 --min-mrr 0.6 --out report.json
   ragscope eval golden.yaml --baseline report.json --category module-1-ros2
-  ragscope eval golden.json --json | jq '.summary'`,
+  ragscope eval golden.json --json | jq '.summary'
+  ragscope eval --rerank bm25`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return Usagef("eval takes at most one FILE, got %d arguments", len(args))

@@ -37,12 +37,18 @@ With --selected-text the text (or standard input with '-') is the only
 context: no embedding and no vector search run, as in a chatbot's
 "ask about the selection" mode.
 
+With --rerank MODEL (bm25 offline, or a Cohere rerank model: one call per
+question), top_k × --rerank-candidates chunks are searched and reranked;
+each hit shows its relevance, vector rank and score, and how it moved. A
+failed rerank shows the vector results with the error.
+
 Exit codes: 0 results found, 1 no results, 2 missing credentials or config,
 3 backend unreachable, 64 bad usage (empty question, --top-k outside 1..100,
 --threshold outside 0..1).`,
 		Example: `  ragscope query "What is ROS 2?"
   ragscope query -k 10 --threshold 0.3 --module module-1-ros2 "how do nodes talk?"
   ragscope query --json "what is URDF?" | jq '.results[0].url'
+  ragscope query --rerank bm25 "how do nodes talk?"    # reranked: movement, both scores
   pbpaste | ragscope query --selected-text - --source-doc docs/intro.md "summarise this"`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {

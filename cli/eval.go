@@ -235,6 +235,15 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 			return err
 		}
 	}
+	if rep.Rerank.Outage() {
+		// The reranker failed every case: nothing was compared (exit 3, or
+		// 2 when it refused the settings), whatever the vector run gave.
+		code := ExitCode(rep.Rerank.Err)
+		if code != ExitConfig {
+			code = ExitBackend
+		}
+		return &ExitError{Code: code, Err: fmt.Errorf("eval --rerank: the reranker failed on every case: %w", rep.Rerank.Err)}
+	}
 	if !rep.Passed {
 		return &ExitError{Code: ExitCheck}
 	}

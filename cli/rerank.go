@@ -138,6 +138,9 @@ func rerankParamsText(res retrieval.Result) string {
 	if info == nil {
 		return ""
 	}
+	if info.Err != nil {
+		return fmt.Sprintf(" · rerank %s: %d candidates, failed", cleanLine(info.Model), info.Candidates)
+	}
 	s := fmt.Sprintf(" · rerank %s: %d candidates → %d", cleanLine(info.Model), info.Candidates, info.Returned)
 	if info.Threshold > 0 {
 		s += fmt.Sprintf(", relevance ≥ %.2f", info.Threshold)

@@ -110,3 +110,16 @@ func TestEvalRerankBM25(t *testing.T) {
 		t.Errorf("the demo's BM25 rerank should lift hit@k: vector %.3f, reranked %.3f", rep.Rerank.Vector.HitAtK, rep.Summary.HitAtK)
 	}
 }
+
+func TestEvalRerankOutageExits3(t *testing.T) {
+	co := coheretest.NewServer("the-right-key")
+	defer co.Close()
+	env := map[string]string{"COHERE_API_KEY": "a-wrong-key", "COHERE_BASE_URL": co.URL}
+	code, out, errs := run(t, env, "", "eval", "--rerank", "rerank-v3.5", "--latency-sample", "0")
+	if code != ExitBackend || !strings.Contains(errs, "the reranker failed on every case") || !strings.Contains(errs, "401") {
+		t.Fatalf("exit %d, stderr %s", code, errs)
+	}
+	if !strings.Contains(out, "rerank failed on ") || strings.Contains(out+errs, "a-wrong-key") {
+		t.Fatalf("output:\n%s", out)
+	}
+}

@@ -23,9 +23,20 @@ type RerankReport struct {
 	VectorCases []CaseResult `json:"vector_cases"`
 	// Diff compares the vector order (old) with the reranked run (new).
 	Diff Diff `json:"diff"`
+	// Reranked is the number of cases that were sent to the reranker.
+	Reranked int `json:"reranked"`
 	// Errors are "id: message" for the cases whose rerank failed (those
 	// cases kept their vector order in the reranked run).
 	Errors []string `json:"errors"`
+	// Err is the first case's rerank error (in set order), nil when none
+	// failed; errors.Is sees its class (retrieval.ErrAuth, …).
+	Err error `json:"-"`
+}
+
+// Outage reports whether the reranker failed every case sent to it: the
+// comparison measured nothing.
+func (r *RerankReport) Outage() bool {
+	return r != nil && r.Reranked > 0 && len(r.Errors) == r.Reranked
 }
 
 // rerankReport builds the comparison once every case finished.
@@ -46,6 +57,14 @@ func (r *runner) rerankReport(p *retrieval.Pipeline, rep Report, o retrieval.Rer
 			rr.VectorCases[i] = r.vector[i]
 		} else {
 			rr.VectorCases[i] = c
+		}
+	}
+	for i := range r.vector {
+		if r.vector[i].ID != "" {
+			rr.Reranked++
+		}
+		if rr.Err == nil && r.rerankErr[i] != nil {
+			rr.Err = r.rerankErr[i]
 		}
 	}
 	rr.Vector = Summarize(rr.VectorCases)

@@ -77,7 +77,7 @@ func TestEvalRerankComparesBothOrdersOfOneRetrieval(t *testing.T) {
 		t.Fatalf("%d embed calls with rerank, %d without: one retrieval must feed both", got, batchesPlain)
 	}
 	rr := rep.Rerank
-	if rr == nil || rr.Model != "words" || rr.Candidates != 4 || len(rr.Errors) != 0 {
+	if rr == nil || rr.Model != "words" || rr.Candidates != 4 || len(rr.Errors) != 0 || rr.Reranked != 3 || rr.Outage() {
 		t.Fatalf("rerank report %+v", rr)
 	}
 	// The vector order is exactly the run without reranking.
@@ -119,8 +119,8 @@ func TestEvalRerankFailureKeepsVectorOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	rr := rep.Rerank
-	if len(rr.Errors) != 3 || !strings.Contains(rr.Errors[0], "401") {
-		t.Fatalf("errors %v, want the 3 reranked cases", rr.Errors)
+	if len(rr.Errors) != 3 || !strings.Contains(rr.Errors[0], "401") || rr.Reranked != 3 || !rr.Outage() || !errors.Is(rr.Err, retrieval.ErrAuth) {
+		t.Fatalf("errors %v (reranked %d, err %v), want the 3 reranked cases: an outage", rr.Errors, rr.Reranked, rr.Err)
 	}
 	if len(rr.Diff.Fixed)+len(rr.Diff.Regressions) != 0 {
 		t.Fatalf("a failed rerank changed cases: %+v", rr.Diff)

@@ -137,7 +137,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		}
 	}
 
-	r := &runner{p: p, opts: opts, total: len(set.Cases), results: make([]CaseResult, len(set.Cases)), vector: make([]CaseResult, len(set.Cases)),
+	r := &runner{p: p, opts: opts, total: len(set.Cases), results: make([]CaseResult, len(set.Cases)), vector: make([]CaseResult, len(set.Cases)), rerankErr: make([]error, len(set.Cases)),
 		errs: make([]error, len(set.Cases)), needsBackend: make([]bool, len(set.Cases))}
 	searchSem := make(chan struct{}, conc)
 	embedConc := opts.EmbedConcurrency
@@ -333,6 +333,7 @@ type runner struct {
 	// and rerankErrs the cases whose rerank failed.
 	vector     []CaseResult
 	rerankErrs []string
+	rerankErr  []error
 	done       int
 	embedCalls int
 	// errs[i] is case i's error (nil when it ran); needsBackend[i] marks
@@ -384,6 +385,7 @@ func (r *runner) record(i int, c Case, q retrieval.Query, res retrieval.Result, 
 		r.vector[i] = vr
 		if res.Rerank.Err != nil {
 			r.rerankErrs = append(r.rerankErrs, c.ID+": "+res.Rerank.Error)
+			r.rerankErr[i] = res.Rerank.Err
 		}
 		r.mu.Unlock()
 	}

@@ -104,6 +104,9 @@ func TestEvalRerankComparesBothOrdersOfOneRetrieval(t *testing.T) {
 	if hit1 == nil || hit1.Delta != 0 || hit1.Old != 2.0/3 {
 		t.Errorf("hit@1 delta %+v", hit1)
 	}
+	if fmt.Sprint(rep.Calibration.Bins) != fmt.Sprint(plain.Calibration.Bins) || *rep.Calibration.Suggested != *plain.Calibration.Suggested {
+		t.Errorf("calibration %+v, want the vector order's %+v", rep.Calibration, plain.Calibration)
+	}
 	// The selected-text case is not reranked and equal in both.
 	if rr.VectorCases[3].Status != rep.Cases[3].Status || rep.Cases[3].Mode != retrieval.ModeSelectedText {
 		t.Errorf("selected text case: %+v", rr.VectorCases[3])

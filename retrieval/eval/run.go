@@ -256,6 +256,9 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	Judge(&rep, set.Thresholds.Merge(opts.Thresholds))
 	if opts.Rerank.On {
 		rep.Rerank = r.rerankReport(p, rep, opts.Rerank)
+		// The suggested threshold is for --threshold, a similarity: it is
+		// calibrated on the vector order, not on relevance scores.
+		rep.Calibration = Calibrate(CalibrationSamples(rep.Rerank.VectorCases))
 	}
 	rep.WallMS = ms(time.Since(start))
 	if err := ctx.Err(); err != nil {

@@ -123,3 +123,29 @@ func TestEvalRerankOutageExits3(t *testing.T) {
 		t.Fatalf("output:\n%s", out)
 	}
 }
+
+// Qdrant + Cohere embed + Cohere rerank, all in-process: the same Cohere
+// server embeds and reranks (one rerank call per question), and bm25
+// reranks a Qdrant collection from each question's candidates.
+func TestQdrantQueryRerank(t *testing.T) {
+	_, co, env := fakes(t)
+	code, out, errs := run(t, env, "", "query", "--json", "--rerank", "rerank-v3.5", "-k", "3", "what is ROS 2?")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc QueryJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(co.Reranks()) != 1 || doc.Rerank == nil || doc.Rerank.Error != "" || doc.Rerank.Searched != 12 || len(doc.Results) == 0 {
+		t.Fatalf("%d rerank calls, rerank %+v, %d results", len(co.Reranks()), doc.Rerank, len(doc.Results))
+	}
+	if r := doc.Results[0]; r.RerankScore == nil || r.VectorRank < 1 {
+		t.Fatalf("first result lacks its ranks: %+v", r)
+	}
+	code, out, errs = run(t, env, "", "query", "--rerank", "bm25", "-k", "3", "what is ROS 2?")
+	if code != ExitOK || !strings.Contains(out, "rerank bm25 (offline)") || !strings.Contains(out, "· vector #") {
+		t.Fatalf("bm25 on Qdrant: exit %d: %s\n%s", code, errs, out)
+	}
+	assertNoSecrets(t, out, errs)
+}

@@ -308,9 +308,17 @@ func postSorted(sorted []ScoredChunk, q Query, urls URLBuilder, res *Result, key
 
 // sortScored returns a sorted copy of scored (see lessScored).
 func sortScored(scored []ScoredChunk) []ScoredChunk {
-	sorted := make([]ScoredChunk, 0, len(scored))
-	sorted = append(sorted, scored...)
-	sort.SliceStable(sorted, func(i, j int) bool { return lessScored(&sorted[i], &sorted[j]) })
+	// Sort positions, not the (large) chunks themselves: each chunk is
+	// copied once.
+	order := make([]int, len(scored))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return lessScored(&scored[order[i]], &scored[order[j]]) })
+	sorted := make([]ScoredChunk, len(scored))
+	for i, o := range order {
+		sorted[i] = scored[o]
+	}
 	return sorted
 }
 

@@ -209,3 +209,27 @@ func TestRerankErrorsClassified(t *testing.T) {
 		t.Fatalf("no documents must cost no call: %v %v", out, err)
 	}
 }
+
+// BenchmarkRerankCall100 is one Cohere rerank call of 100 chunk-sized
+// documents through the SDK to the in-process server: request encoding,
+// the loopback round trip, the fake's scoring and the response decoding.
+// It bounds from above what ragscope and the SDK add to Cohere's own time.
+func BenchmarkRerankCall100(b *testing.B) {
+	srv := coheretest.NewServer(testKey)
+	defer srv.Close()
+	rr, err := NewReranker(RerankOptions{APIKey: testKey, BaseURL: srv.URL})
+	if err != nil {
+		b.Fatal(err)
+	}
+	docs := make([]string, 100)
+	for i := range docs {
+		docs[i] = fmt.Sprintf("Page %d - Section\n\n%s", i, strings.Repeat("robots publish sensor data on ros2 topics and nodes subscribe ", 20))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := rr.Rerank(context.Background(), "how do ros2 nodes exchange data?", docs, 5); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -339,6 +339,11 @@ func (r Result) VectorResult() Result {
 
 // checkRelevance rejects an answer that does not fit the documents sent.
 func checkRelevance(rel []Relevance, n int) error {
+	if len(rel) == 0 && n > 0 {
+		// Fewer than asked is fine; none at all is a broken server, and
+		// an empty list would hide every candidate.
+		return fmt.Errorf("%w: the reranker returned no results for %d documents", ErrUnavailable, n)
+	}
 	seen := make(map[int]bool, len(rel))
 	for _, r := range rel {
 		switch {

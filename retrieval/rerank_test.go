@@ -206,6 +206,15 @@ func TestRerankInvalidAnswers(t *testing.T) {
 	}
 }
 
+func TestRerankEmptyAnswerKeepsVectorResult(t *testing.T) {
+	p, _ := newPipeline(rerankStore())
+	p.Reranker = &scriptedReranker{scores: map[string]float64{}}
+	res, err := p.Retrieve(context.Background(), Query{Question: "q", TopK: 3, Rerank: RerankOptions{On: true}})
+	if err != nil || ids(res.Hits) != "a b c" || !errors.Is(res.Rerank.Err, ErrUnavailable) {
+		t.Fatalf("err %v hits %q rerank %v", err, ids(res.Hits), res.Rerank.Err)
+	}
+}
+
 func TestRerankFewerThanAsked(t *testing.T) {
 	p, _ := newPipeline(rerankStore())
 	p.Reranker = &scriptedReranker{scores: map[string]float64{text("g"): 0.6, text("c"): 0.4, text("a"): 0.3}, limit: 2}

@@ -79,6 +79,9 @@ func (b *Backend) Header() string {
 	if m := b.EmbedderLabel(); m != "" {
 		s += " · " + m
 	}
+	if r := b.RerankLabel(); r != "" {
+		s += " · " + r
+	}
 	return cleanLine(s)
 }
 
@@ -131,6 +134,14 @@ func (a *App) openBackend(ctx context.Context, selectionOnly, embeds bool) (*Bac
 	}
 	if err != nil {
 		return nil, err
+	}
+	if !selectionOnly {
+		if err := a.openReranker(ctx, be); err != nil {
+			if be.Close != nil {
+				_ = be.Close()
+			}
+			return nil, err
+		}
 	}
 	a.backends = append(a.backends, be)
 	return be, nil

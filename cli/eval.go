@@ -66,6 +66,11 @@ decided. A case's own check failing (max_latency_ms, no_answer,
 selected-text grounding, or an error) fails the run too. The file format
 and metric formulas are in the README.
 
+With --rerank MODEL, each case is searched once and both the vector order
+and the reranked order are scored: the deltas (hit@1, hit@k, MRR, nDCG,
+latency) and the cases rerank fixed or broke follow the report, which
+(and whose thresholds) is the reranked run's.
+
 An outage is not a regression: when every case that needs the backend
 fails with a backend error (refused key, unreachable, missing collection),
 the run exits 3 (2 for a configuration error) with the backend's message.
@@ -75,7 +80,8 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 		Example: `  ragscope eval
   ragscope eval golden.yaml --min-hit-at-k 0.8 --min-mrr 0.6 --out report.json
   ragscope eval golden.yaml --baseline report.json --category module-1-ros2
-  ragscope eval golden.json --json | jq '.summary'`,
+  ragscope eval golden.json --json | jq '.summary'
+  ragscope eval --rerank bm25`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return Usagef("eval takes at most one FILE, got %d arguments", len(args))
@@ -108,7 +114,7 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 
 func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	fl := cmd.Flags()
-	opts := eval.Options{Concurrency: ef.concurrency, CallTimeout: a.Cfg.Timeout}
+	opts := eval.Options{Concurrency: ef.concurrency, CallTimeout: a.Cfg.Timeout, Rerank: a.rerankOptions()}
 	if ef.latencySample < 0 {
 		return Usagef("--latency-sample must be 0 or more, got %d", ef.latencySample)
 	}
@@ -236,6 +242,15 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		if err := writeReportFile(ef.out, rep); err != nil {
 			return err
 		}
+	}
+	if rep.Rerank.Outage() {
+		// The reranker failed every case: nothing was compared (exit 3, or
+		// 2 when it refused the settings), whatever the vector run gave.
+		code := ExitCode(rep.Rerank.Err)
+		if code != ExitConfig {
+			code = ExitBackend
+		}
+		return &ExitError{Code: code, Err: fmt.Errorf("eval --rerank: the reranker failed on every case: %w", rep.Rerank.Err)}
 	}
 	if !rep.Passed {
 		return &ExitError{Code: ExitCheck}
@@ -437,6 +452,7 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	if rep.Baseline != nil {
 		writeBaseline(w, *rep.Baseline, baselinePath)
 	}
+	writeRerankEval(w, rep.Rerank)
 
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Thresholds: %s\n", thresholdText(rep))
@@ -479,6 +495,27 @@ func writeCalibration(w io.Writer, cal eval.Calibration, threshold float64) {
 func writeBaseline(w io.Writer, d eval.Diff, path string) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Against baseline %s (%s)\n", cleanLine(path), cleanLine(d.OldStarted))
+	writeDiff(w, d, diffLabels{regression: "REGRESSION", fixed: "fixed"})
+	if len(d.Regressions) > 0 {
+		fmt.Fprintf(w, "  regressions (hit before, miss now): %s\n", cleanLine(strings.Join(d.Regressions, ", ")))
+	}
+	if len(d.Added) > 0 {
+		fmt.Fprintf(w, "  new cases: %s\n", cleanLine(strings.Join(d.Added, ", ")))
+	}
+	if len(d.Removed) > 0 {
+		fmt.Fprintf(w, "  cases no longer in the set: %s\n", cleanLine(strings.Join(d.Removed, ", ")))
+	}
+}
+
+// diffLabels name a Diff's sides in its case table.
+type diffLabels struct {
+	regression, fixed string
+	// latency adds each case's latency delta (ΔMS).
+	latency bool
+}
+
+// writeDiff prints a Diff's overall deltas and the cases that changed.
+func writeDiff(w io.Writer, d eval.Diff, l diffLabels) {
 	var parts []string
 	for _, m := range d.Overall {
 		mark := ""
@@ -504,31 +541,30 @@ func writeBaseline(w io.Writer, d eval.Diff, path string) {
 			continue
 		}
 		if changed == 0 {
-			fmt.Fprintln(tw, "  CASE\tSTATUS\tRANK\tΔRR\tΔNDCG\t")
+			head := "  CASE\tSTATUS\tRANK\tΔRR\tΔNDCG\t"
+			if l.latency {
+				head += "ΔMS\t"
+			}
+			fmt.Fprintln(tw, head)
 		}
 		changed++
 		mark := ""
 		switch {
 		case c.Regression:
-			mark = "REGRESSION"
+			mark = l.regression
 		case c.Fixed:
-			mark = "fixed"
+			mark = l.fixed
 		}
-		fmt.Fprintf(tw, "  %s\t%s → %s\t%s → %s\t%+.2f\t%+.2f\t%s\n", clip(c.ID, 32), c.OldStatus, c.NewStatus,
-			rankText(c.OldRank), rankText(c.NewRank), c.DeltaRR, c.DeltaNDCG, mark)
+		ms := ""
+		if l.latency {
+			ms = fmt.Sprintf("%+.1f\t", c.DeltaTotalMS)
+		}
+		fmt.Fprintf(tw, "  %s\t%s → %s\t%s → %s\t%+.2f\t%+.2f\t%s%s\n", clip(c.ID, 32), c.OldStatus, c.NewStatus,
+			rankText(c.OldRank), rankText(c.NewRank), c.DeltaRR, c.DeltaNDCG, ms, mark)
 	}
 	tw.Flush()
 	if changed == 0 {
 		fmt.Fprintln(w, "  no case changed status or rank")
-	}
-	if len(d.Regressions) > 0 {
-		fmt.Fprintf(w, "  regressions (hit before, miss now): %s\n", cleanLine(strings.Join(d.Regressions, ", ")))
-	}
-	if len(d.Added) > 0 {
-		fmt.Fprintf(w, "  new cases: %s\n", cleanLine(strings.Join(d.Added, ", ")))
-	}
-	if len(d.Removed) > 0 {
-		fmt.Fprintf(w, "  cases no longer in the set: %s\n", cleanLine(strings.Join(d.Removed, ", ")))
 	}
 }
 

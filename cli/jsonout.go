@@ -32,6 +32,8 @@ type QueryJSON struct {
 	Dropped        []DroppedJSON `json:"dropped"`
 	TimingsMS      TimingsJSON   `json:"timings_ms"`
 	Grounded       GroundedJSON  `json:"grounded"`
+	// Rerank describes the reranking (issue 15); omitted without it.
+	Rerank *RerankJSON `json:"rerank,omitempty"`
 }
 
 // ParamsJSON are the parameters used.
@@ -62,6 +64,11 @@ type HitJSON struct {
 	ContentHash string            `json:"content_hash"`
 	Text        string            `json:"text"`
 	Extra       map[string]string `json:"extra,omitempty"`
+	// Rerank (issue 15): set when reranked. score is then the relevance.
+	VectorRank  int      `json:"vector_rank,omitempty"`
+	VectorScore *float64 `json:"vector_score,omitempty"`
+	RerankScore *float64 `json:"rerank_score,omitempty"`
+	Movement    string   `json:"movement,omitempty"`
 }
 
 // DroppedJSON is a chunk left out, and why.
@@ -80,6 +87,7 @@ type TimingsJSON struct {
 	Embed  float64 `json:"embed"`
 	Search float64 `json:"search"`
 	Post   float64 `json:"post"`
+	Rerank float64 `json:"rerank,omitempty"`
 	Total  float64 `json:"total"`
 }
 
@@ -112,6 +120,7 @@ func hitJSON(h retrieval.Hit) HitJSON {
 		ChunkIndex: h.Chunk.ChunkIndex, TotalChunks: h.Chunk.TotalChunks,
 		ContentType: h.Chunk.ContentType, Tags: tags, ContentHash: h.Chunk.ContentHash,
 		Text: h.Chunk.Text, Extra: h.Chunk.Extra,
+		VectorRank: h.VectorRank, VectorScore: vectorScore(h), RerankScore: h.RerankScore,
 	}
 }
 
@@ -136,7 +145,7 @@ func queryJSON(be *Backend, res retrieval.Result) QueryJSON {
 		Dropped: make([]DroppedJSON, 0, len(res.Dropped)),
 		TimingsMS: TimingsJSON{
 			Load: ms(res.Timings.Load), Embed: ms(res.Timings.Embed), Search: ms(res.Timings.Search),
-			Post: ms(res.Timings.Post), Total: ms(res.Timings.Total),
+			Post: ms(res.Timings.Post), Rerank: ms(res.Timings.Rerank), Total: ms(res.Timings.Total),
 		},
 		Grounded: GroundedJSON{
 			SufficientContext: res.Grounded.Sufficient,
@@ -145,9 +154,15 @@ func queryJSON(be *Backend, res retrieval.Result) QueryJSON {
 			Sources:           make([]SourceJSON, 0, len(res.Grounded.Sources)),
 		},
 	}
-	for _, h := range res.Hits {
-		out.Results = append(out.Results, hitJSON(h))
+	moves := res.Movements()
+	for i, h := range res.Hits {
+		hj := hitJSON(h)
+		if moves != nil {
+			hj.Movement = moveWord(moves[i])
+		}
+		out.Results = append(out.Results, hj)
 	}
+	out.Rerank = rerankJSON(res.Rerank)
 	for _, d := range res.Dropped {
 		out.Dropped = append(out.Dropped, DroppedJSON{HitJSON: hitJSON(d.Hit), Reason: d.Reason, DuplicateOf: d.DuplicateOf, Similarity: d.Similarity})
 	}

@@ -37,12 +37,18 @@ With --selected-text the text (or standard input with '-') is the only
 context: no embedding and no vector search run, as in a chatbot's
 "ask about the selection" mode.
 
+With --rerank MODEL (bm25 offline, or a Cohere rerank model: one call per
+question), top_k × --rerank-candidates chunks are searched and reranked;
+each hit shows its relevance, vector rank and score, and how it moved. A
+failed rerank shows the vector results with the error.
+
 Exit codes: 0 results found, 1 no results, 2 missing credentials or config,
 3 backend unreachable, 64 bad usage (empty question, --top-k outside 1..100,
 --threshold outside 0..1).`,
 		Example: `  ragscope query "What is ROS 2?"
   ragscope query -k 10 --threshold 0.3 --module module-1-ros2 "how do nodes talk?"
   ragscope query --json "what is URDF?" | jq '.results[0].url'
+  ragscope query --rerank bm25 "how do nodes talk?"    # reranked: movement, both scores
   pbpaste | ragscope query --selected-text - --source-doc docs/intro.md "summarise this"`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -89,6 +95,7 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error
 			Modules: qf.modules, Chapters: qf.chapters, ContentTypes: qf.types, Tags: qf.tags,
 		},
 		NoDedup: qf.noDedup,
+		Rerank:  a.rerankOptions(),
 	}
 	if changedFlag(cmd.Flags(), "selected-text") {
 		text := qf.selected
@@ -156,14 +163,19 @@ func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext 
 		fmt.Fprintf(w, "Note: the question had %d characters and was truncated to %d before embedding.\n", res.OriginalLength, retrieval.MaxQuestionLen)
 	}
 	if res.Mode == retrieval.ModeNormal {
-		fmt.Fprintf(w, "top_k %d · threshold %.2f · dedup %s%s\n", res.Params.TopK, res.Params.Threshold, present.OnOff(res.Params.Dedup), filterText(res.Params.Filters))
+		fmt.Fprintf(w, "top_k %d · threshold %.2f · dedup %s%s%s\n", res.Params.TopK, res.Params.Threshold, present.OnOff(res.Params.Dedup), filterText(res.Params.Filters), rerankParamsText(res))
 	}
 	fmt.Fprintln(w)
 	if len(res.Hits) == 0 {
 		fmt.Fprintln(w, "No results. Try a lower --threshold, fewer filters or other words.")
 	}
-	for _, h := range res.Hits {
-		fmt.Fprintf(w, "%2d. [%.3f] %s\n", h.Rank, h.Score, present.Title(&h.Chunk))
+	moves := res.Movements()
+	for i, h := range res.Hits {
+		var m *retrieval.Movement
+		if moves != nil {
+			m = &moves[i]
+		}
+		fmt.Fprintf(w, "%2d. %s %s\n", h.Rank, hitRanksText(h, m), present.Title(&h.Chunk))
 		if place := present.Place(&h.Chunk); place != "" {
 			fmt.Fprintf(w, "    %s\n", place)
 		}
@@ -174,6 +186,7 @@ func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext 
 		}
 		fmt.Fprintf(w, "    %s\n", present.Preview(h.Chunk.Text, 110))
 	}
+	writeRerankText(w, res)
 	if len(res.Dropped) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "Left out (%d):\n", len(res.Dropped))
@@ -196,6 +209,9 @@ func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext 
 func dropReason(d retrieval.DroppedHit, threshold float64) string {
 	if d.Reason == retrieval.ReasonDuplicate {
 		return fmt.Sprintf("duplicate of #%d (similarity %.2f)", d.DuplicateOf, d.Similarity)
+	}
+	if d.Reason == retrieval.ReasonBelowRerankThreshold && d.RerankScore != nil {
+		return fmt.Sprintf("relevance %.3f below the rerank threshold", *d.RerankScore)
 	}
 	return fmt.Sprintf("below %.2f", threshold)
 }

@@ -129,6 +129,12 @@ type Config struct {
 	Threshold float64 `json:"threshold"`
 	Dedup     bool    `json:"dedup"`
 
+	// RerankModel turns reranking on: a Cohere rerank model, or "bm25"
+	// for the offline lexical reranker. (issue 15)
+	RerankModel      string  `json:"rerank_model,omitempty"`
+	RerankCandidates int     `json:"rerank_candidates"`
+	RerankThreshold  float64 `json:"rerank_threshold,omitempty"`
+
 	// DocsBaseURL is the URL of the docs route citation URLs are built on.
 	DocsBaseURL string `json:"docs_base_url,omitempty"`
 	// SiteURL joins site-relative payload URLs.
@@ -160,8 +166,10 @@ func Default() Config {
 		Embedder:   "auto",
 		TopK:       DefaultTopK,
 		Dedup:      true,
-		SlugStyle:  string(retrieval.SlugGitHub),
-		Timeout:    DefaultTimeout,
+		// rerank (issue 15)
+		RerankCandidates: retrieval.DefaultRerankCandidates,
+		SlugStyle:        string(retrieval.SlugGitHub),
+		Timeout:          DefaultTimeout,
 	}
 }
 
@@ -481,6 +489,7 @@ func (c Config) validate(embeds bool) error {
 	if _, err := ParseEmbedder(c.Embedder); err != nil {
 		probs = append(probs, "embedder: "+err.Error())
 	}
+	probs = append(probs, c.rerankProblems()...)
 	if c.EmbedDimensions < 0 {
 		probs = append(probs, fmt.Sprintf("embed dimensions must be 0 (the model's) or more, got %d", c.EmbedDimensions))
 	}
@@ -500,6 +509,24 @@ func (c Config) validate(embeds bool) error {
 	}
 	sort.Strings(probs)
 	return fmt.Errorf("%w: %s", retrieval.ErrConfig, strings.Join(probs, "; "))
+}
+
+// BM25Reranker is the --rerank value of the offline lexical reranker.
+const BM25Reranker = "bm25"
+
+// rerankProblems checks the rerank settings (issue 15).
+func (c Config) rerankProblems() []string {
+	var probs []string
+	if c.RerankCandidates < 1 || c.RerankCandidates > retrieval.MaxRerankCandidates {
+		probs = append(probs, fmt.Sprintf("rerank candidates must be between 1 and %d, got %d", retrieval.MaxRerankCandidates, c.RerankCandidates))
+	}
+	if c.RerankThreshold < 0 || c.RerankThreshold > 1 || c.RerankThreshold != c.RerankThreshold {
+		probs = append(probs, fmt.Sprintf("rerank threshold must be between 0.0 and 1.0, got %g", c.RerankThreshold))
+	}
+	if m := strings.TrimSpace(c.RerankModel); m != "" && !strings.EqualFold(m, BM25Reranker) && !c.CohereAPIKey.IsSet() {
+		probs = append(probs, fmt.Sprintf("--rerank %s is a Cohere rerank model: set COHERE_API_KEY (or CO_API_KEY), or use --rerank bm25 (offline, no key)", m))
+	}
+	return probs
 }
 
 // MappingFields are the chunk fields a [mapping] table may override.

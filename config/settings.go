@@ -130,6 +130,26 @@ func Settings() []Setting {
 				return nil
 			},
 			Get: func(c Config) string { return strconv.FormatBool(c.Dedup) }},
+		// rerank (issue 15)
+		{Name: "rerank_model", Flag: "rerank", Env: []string{"RAGSCOPE_RERANK_MODEL"}, TOML: []string{"rerank.model"},
+			Help: "rerank the candidates with this model: a Cohere model (rerank-v3.5; needs COHERE_API_KEY) or bm25 (offline, no key); empty: no reranking",
+			Set:  str(func(c *Config) *string { return &c.RerankModel }),
+			Get:  func(c Config) string { return c.RerankModel }},
+		{Name: "rerank_candidates", Flag: "rerank-candidates", Env: []string{"RAGSCOPE_RERANK_CANDIDATES"}, TOML: []string{"rerank.candidates"}, Type: "int",
+			Help: fmt.Sprintf("with --rerank, search top_k × this many chunks (at most %d) and rerank them, 1..%d", retrieval.MaxRerankCandidates, retrieval.MaxRerankCandidates),
+			Set:  intSetting(func(c *Config) *int { return &c.RerankCandidates }),
+			Get:  func(c Config) string { return strconv.Itoa(c.RerankCandidates) }},
+		{Name: "rerank_threshold", Flag: "rerank-threshold", Env: []string{"RAGSCOPE_RERANK_THRESHOLD"}, TOML: []string{"rerank.threshold"}, Type: "float",
+			Help: "with --rerank, minimum relevance score a chunk needs, 0..1",
+			Set: func(c *Config, s string) error {
+				f, err := strconv.ParseFloat(s, 64)
+				if err != nil {
+					return errors.New("not a number")
+				}
+				c.RerankThreshold = f
+				return nil
+			},
+			Get: func(c Config) string { return strconv.FormatFloat(c.RerankThreshold, 'g', -1, 64) }},
 		{Name: "timeout", Flag: "timeout", Env: []string{"RAGSCOPE_TIMEOUT"}, TOML: []string{"retrieval.timeout"}, Type: "duration",
 			Help: "timeout of each network call, e.g. 10s or 10",
 			Set:  func(c *Config, s string) (err error) { c.Timeout, err = ParseTimeout(s); return err },
@@ -163,6 +183,18 @@ func Settings() []Setting {
 // str is the parser of a free-form string setting.
 func str(field func(*Config) *string) func(*Config, string) error {
 	return func(c *Config, s string) error { *field(c) = s; return nil }
+}
+
+// intSetting is the parser of a whole-number setting.
+func intSetting(field func(*Config) *int) func(*Config, string) error {
+	return func(c *Config, s string) error {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return errors.New("not a whole number")
+		}
+		*field(c) = n
+		return nil
+	}
 }
 
 // secret is the parser of a credential.

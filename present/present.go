@@ -136,8 +136,8 @@ func Duration(d time.Duration) string {
 }
 
 // Timings lists the stages of a retrieval: the index load when there was
-// one, embed, search, post-processing and the total; a selected-text
-// query has no search.
+// one, embed, search, the rerank call when there was one, post-processing
+// and the total; a selected-text query has no search.
 func Timings(t retrieval.Timings, mode retrieval.Mode) string {
 	if mode == retrieval.ModeSelectedText {
 		return "no search · total " + Duration(t.Total)
@@ -146,6 +146,10 @@ func Timings(t retrieval.Timings, mode retrieval.Mode) string {
 	if t.Load > 0 {
 		load = "load " + Duration(t.Load) + " · "
 	}
-	return load + "embed " + Duration(t.Embed) + " · search " + Duration(t.Search) +
+	rerank := ""
+	if t.Rerank > 0 {
+		rerank = " · rerank " + Duration(t.Rerank)
+	}
+	return load + "embed " + Duration(t.Embed) + " · search " + Duration(t.Search) + rerank +
 		" · post " + Duration(t.Post) + " · total " + Duration(t.Total)
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // BatchSearcher is implemented by stores that answer many searches in one
@@ -74,7 +76,7 @@ func (p *Pipeline) RetrieveBatch(ctx context.Context, qs []Query, vecs [][]float
 		res.Timings.Embed = embedTook[i]
 		qs[i], results[i] = nq, res
 		idx = append(idx, i)
-		reqs = append(reqs, SearchRequest{Vector: vecs[i], Limit: nq.TopK, Filters: nq.Filters})
+		reqs = append(reqs, SearchRequest{Vector: vecs[i], Limit: CandidateLimit(nq), Filters: nq.Filters})
 	}
 	if len(reqs) == 0 {
 		return results, errs
@@ -82,11 +84,15 @@ func (p *Pipeline) RetrieveBatch(ctx context.Context, qs []Query, vecs [][]float
 	t0 := time.Now()
 	scored, serrs := p.searchMany(ctx, reqs)
 	took := time.Since(t0)
+	p.rerankMany(ctx, qs, idx, scored, serrs, results, embedTook, took)
 	for j, i := range idx {
 		if serrs[j] != nil {
 			errs[i] = fmt.Errorf("search: %w", serrs[j])
 			results[i] = Result{}
 			continue
+		}
+		if qs[i].Rerank.On {
+			continue // rerankMany did it
 		}
 		res := &results[i]
 		res.Timings.Search = took
@@ -96,6 +102,28 @@ func (p *Pipeline) RetrieveBatch(ctx context.Context, qs []Query, vecs [][]float
 		res.Timings.Total = embedTook[i] + time.Since(start)
 	}
 	return results, errs
+}
+
+// rerankMany reranks the batch's queries that ask for it, at most
+// DefaultBatchConcurrency reranker calls at a time. A query's total is
+// its embed share, the batch search, and its own post-processing and
+// rerank call (not the time spent waiting for the others').
+func (p *Pipeline) rerankMany(ctx context.Context, qs []Query, idx []int, scored [][]ScoredChunk, serrs []error, results []Result, embedTook []time.Duration, took time.Duration) {
+	var g errgroup.Group
+	g.SetLimit(DefaultBatchConcurrency)
+	for j, i := range idx {
+		if serrs[j] != nil || !qs[i].Rerank.On {
+			continue
+		}
+		g.Go(func() error {
+			res := &results[i]
+			res.Timings.Search = took
+			p.rerank(ctx, qs[i], scored[j], res)
+			res.Timings.Total = embedTook[i] + took + res.Timings.Post + res.Timings.Rerank
+			return nil
+		})
+	}
+	_ = g.Wait() // rerank records its failures in the result
 }
 
 // searchMany runs reqs as one batch when the store can, else (or when the

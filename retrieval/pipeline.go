@@ -24,6 +24,8 @@ type Pipeline struct {
 	Backend string
 	// Collection names the collection or index.
 	Collection string
+	// Reranker reorders candidates of queries with Rerank.On (optional).
+	Reranker Reranker
 }
 
 // Retrieve answers q. It validates q and routes on the mode before any
@@ -154,6 +156,11 @@ func Normalize(q Query) (Query, bool, int, error) {
 	if math.IsNaN(q.Threshold) || q.Threshold < 0 || q.Threshold > 1 {
 		return q, false, 0, invalid(ErrThresholdRange, strconv.FormatFloat(q.Threshold, 'g', -1, 64))
 	}
+	if q.Rerank.On {
+		if err := q.Rerank.normalize(); err != nil {
+			return q, false, 0, err
+		}
+	}
 	q.Question = strings.TrimSpace(q.Question)
 	n := utf8.RuneCountInString(q.Question)
 	if n > MaxQuestionLen {
@@ -206,6 +213,9 @@ func (p *Pipeline) prepare(q Query) (Query, Result, error) {
 			return q, Result{}, fmt.Errorf("%w: no embedder or store configured", ErrConfig)
 		}
 		res.Params.Model = p.Embedder.Name()
+		if q.Rerank.On && p.Reranker == nil {
+			return q, Result{}, fmt.Errorf("%w: reranking asked for but no reranker configured: pass --rerank MODEL", ErrConfig)
+		}
 	}
 	return q, res, nil
 }
@@ -259,11 +269,15 @@ func (p *Pipeline) search(ctx context.Context, q Query, vec []float32, res *Resu
 	t0 := time.Now()
 	// Ask without a threshold: the same top_k, and the hits under the
 	// threshold come back too, so the explorer can show what it cut.
-	scored, err := p.Store.Search(ctx, SearchRequest{Vector: vec, Limit: q.TopK, Filters: q.Filters})
+	scored, err := p.Store.Search(ctx, SearchRequest{Vector: vec, Limit: CandidateLimit(q), Filters: q.Filters})
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
 	res.Timings.Search = time.Since(t0)
+	if q.Rerank.On {
+		p.rerank(ctx, q, scored, res)
+		return nil
+	}
 	t1 := time.Now()
 	PostProcess(scored, q, p.URLs, res)
 	res.Timings.Post = time.Since(t1)
@@ -275,37 +289,66 @@ func (p *Pipeline) search(ctx context.Context, q Query, vec []float32, res *Resu
 // the grounded context into res. It is deterministic: ties in score are
 // broken by chunk id, then doc path and chunk index.
 func PostProcess(scored []ScoredChunk, q Query, urls URLBuilder, res *Result) {
-	sorted := make([]ScoredChunk, 0, len(scored))
-	sorted = append(sorted, scored...)
-	sort.SliceStable(sorted, func(i, j int) bool { return lessScored(&sorted[i], &sorted[j]) })
+	postSorted(sortScored(scored), q, urls, res, newDedupKey)
+}
+
+// postSorted is PostProcess over chunks already in lessScored order.
+func postSorted(sorted []ScoredChunk, q Query, urls URLBuilder, res *Result, keyOf func(*Chunk) dedupKey) {
 	if len(sorted) > q.TopK {
 		sorted = sorted[:q.TopK]
 	}
-	hits := make([]Hit, 0, len(sorted))
-	dropped := make([]DroppedHit, 0)
-	var accepted []dedupKey
+	hits := make([]Hit, len(sorted))
 	for i := range sorted {
 		sc := &sorted[i]
-		h := Hit{Score: sc.Score, Chunk: sc.Chunk, Citation: urls.Cite(&sc.Chunk)}
-		if sc.Score < q.Threshold {
-			dropped = append(dropped, DroppedHit{Hit: h, Reason: ReasonBelowThreshold})
+		hits[i] = Hit{Score: sc.Score, Chunk: sc.Chunk, Citation: urls.Cite(&sc.Chunk)}
+	}
+	res.Hits, res.Dropped = keep(hits, func(h *Hit) bool { return h.Score < q.Threshold }, ReasonBelowThreshold, q.NoDedup, keyOf)
+	res.Grounded = Ground(res.Hits)
+}
+
+// sortScored returns a sorted copy of scored (see lessScored).
+func sortScored(scored []ScoredChunk) []ScoredChunk {
+	// Sort positions, not the (large) chunks themselves: each chunk is
+	// copied once.
+	order := make([]int, len(scored))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return lessScored(&scored[order[i]], &scored[order[j]]) })
+	sorted := make([]ScoredChunk, len(scored))
+	for i, o := range order {
+		sorted[i] = scored[o]
+	}
+	return sorted
+}
+
+// keep walks hits in their order: a hit for which cut is true is dropped
+// with reason cutReason, then (unless noDedup) a near-duplicate of a kept
+// hit is dropped; the others are kept and ranked from 1. keyOf makes a
+// chunk's dedup key (newDedupKey, or a memo of it).
+func keep(hits []Hit, cut func(*Hit) bool, cutReason string, noDedup bool, keyOf func(*Chunk) dedupKey) ([]Hit, []DroppedHit) {
+	kept := make([]Hit, 0, len(hits))
+	dropped := make([]DroppedHit, 0)
+	var accepted []dedupKey
+	for i := range hits {
+		h := hits[i]
+		if cut(&h) {
+			dropped = append(dropped, DroppedHit{Hit: h, Reason: cutReason})
 			continue
 		}
-		if !q.NoDedup {
-			key := newDedupKey(&sc.Chunk)
+		if !noDedup {
+			key := keyOf(&h.Chunk)
 			if of, sim, dup := key.duplicateOf(accepted); dup {
 				dropped = append(dropped, DroppedHit{Hit: h, Reason: ReasonDuplicate, DuplicateOf: of, Similarity: sim})
 				continue
 			}
-			key.rank = len(hits) + 1
+			key.rank = len(kept) + 1
 			accepted = append(accepted, key)
 		}
-		h.Rank = len(hits) + 1
-		hits = append(hits, h)
+		h.Rank = len(kept) + 1
+		kept = append(kept, h)
 	}
-	res.Hits = hits
-	res.Dropped = dropped
-	res.Grounded = Ground(hits)
+	return kept, dropped
 }
 
 func lessScored(a, b *ScoredChunk) bool {

@@ -121,6 +121,9 @@ type Query struct {
 	Filters Filters `json:"filters"`
 	// NoDedup keeps near-duplicate chunks instead of dropping them.
 	NoDedup bool `json:"no_dedup,omitempty"`
+	// Rerank reorders the candidates with the pipeline's Reranker; see
+	// RerankOptions (rerank, issue 15).
+	Rerank RerankOptions `json:"rerank,omitzero"`
 }
 
 // Chunk is one piece of a document as stored in a collection or index.
@@ -197,6 +200,14 @@ type Hit struct {
 	Score    float64  `json:"score"`
 	Chunk    Chunk    `json:"chunk"`
 	Citation Citation `json:"citation"`
+	// Rerank, issue 15: set when the result was reranked. Score is then the
+	// relevance score the list is ordered by (RerankScore too), VectorScore
+	// the similarity and VectorRank the position in the vector order of
+	// the candidates (from 1); RerankScore is nil when the reranker did
+	// not score the hit (a failed rerank keeps the vector order).
+	VectorRank  int      `json:"vector_rank,omitempty"`
+	VectorScore float64  `json:"vector_score,omitempty"`
+	RerankScore *float64 `json:"rerank_score,omitempty"`
 }
 
 // DroppedHit is a hit left out of the context, kept so explorers can show it.
@@ -226,6 +237,8 @@ type Timings struct {
 	Embed  time.Duration `json:"-"`
 	Search time.Duration `json:"-"`
 	Post   time.Duration `json:"-"`
+	// Rerank is the reranker's call (0 without reranking). (issue 15)
+	Rerank time.Duration `json:"-"`
 	Total  time.Duration `json:"-"`
 }
 
@@ -267,6 +280,8 @@ type Result struct {
 	Timings        Timings      `json:"-"`
 	Params         Params       `json:"params"`
 	Grounded       Grounded     `json:"grounded"`
+	// Rerank describes the reranking, nil without it. (issue 15)
+	Rerank *RerankInfo `json:"rerank,omitempty"`
 }
 
 // Embedder turns texts into vectors. Implementations must be safe for

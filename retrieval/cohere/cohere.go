@@ -12,20 +12,15 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync/atomic"
 	"time"
 
 	cohereapi "github.com/cohere-ai/cohere-go/v2"
-	"github.com/cohere-ai/cohere-go/v2/option"
-	cov2 "github.com/cohere-ai/cohere-go/v2/v2"
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/embedx"
-	"ragscope/retrieval/netx"
 )
 
 // Defaults.
@@ -88,15 +83,10 @@ type Options struct {
 
 // Embedder embeds texts with Cohere. It is safe for concurrent use.
 type Embedder struct {
-	co          *cov2.Client
-	model       string
-	baseURL     string
-	key         string
-	timeout     time.Duration
-	maxAttempts int
-	cache       *embedx.Cache
-	sleep       func(ctx context.Context, d time.Duration) error
-	dim         atomic.Int64
+	*conn
+	model string
+	cache *embedx.Cache
+	dim   atomic.Int64
 }
 
 var _ retrieval.Embedder = (*Embedder)(nil)
@@ -104,38 +94,13 @@ var _ retrieval.Embedder = (*Embedder)(nil)
 // New returns an Embedder. A missing API key is an error matching
 // retrieval.ErrConfig.
 func New(opts Options) (*Embedder, error) {
-	key := strings.TrimSpace(opts.APIKey)
-	if key == "" {
-		return nil, fmt.Errorf("%w: Cohere API key missing: set COHERE_API_KEY (or CO_API_KEY)", retrieval.ErrConfig)
+	c, err := newConn(opts.APIKey, opts.BaseURL, opts.Timeout, opts.MaxAttempts, opts.HTTPClient, opts.Sleep)
+	if err != nil {
+		return nil, err
 	}
-	base := strings.TrimRight(strings.TrimSpace(opts.BaseURL), "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	base = strings.TrimSuffix(base, "/v2")
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%w: COHERE_BASE_URL %q is not an http(s) URL", retrieval.ErrConfig, safeURL(base))
-	}
-	e := &Embedder{
-		model:       opts.Model,
-		baseURL:     base,
-		key:         key,
-		timeout:     opts.Timeout,
-		maxAttempts: opts.MaxAttempts,
-		sleep:       opts.Sleep,
-	}
+	e := &Embedder{conn: c, model: opts.Model}
 	if e.model == "" {
 		e.model = DefaultModel
-	}
-	if e.timeout <= 0 {
-		e.timeout = DefaultTimeout
-	}
-	if e.maxAttempts <= 0 {
-		e.maxAttempts = DefaultMaxAttempts
-	}
-	if e.sleep == nil {
-		e.sleep = sleepCtx
 	}
 	size := opts.CacheSize
 	if size == 0 {
@@ -143,20 +108,6 @@ func New(opts Options) (*Embedder, error) {
 	}
 	e.cache = embedx.NewCache(size)
 	e.dim.Store(int64(KnownDim(e.model)))
-
-	hc := opts.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Timeout: e.timeout}
-	}
-	// The V2 sub-client is used directly: the root client package imports
-	// the AWS SDK (for Bedrock), which ragscope does not need.
-	e.co = cov2.NewClient(
-		option.WithToken(key),
-		option.WithBaseURL(base),
-		option.WithHTTPClient(statusDoer{hc: hc, key: key}),
-		// ragscope retries itself; see statusDoer.
-		option.WithMaxAttempts(1),
-	)
 	return e, nil
 }
 
@@ -182,27 +133,11 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 		EmbeddingTypes: []cohereapi.EmbeddingType{cohereapi.EmbeddingTypeFloat},
 		Truncate:       cohereapi.V2EmbedRequestTruncateEnd.Ptr(),
 	}
-	for attempt := 1; ; attempt++ {
-		resp, err := e.co.Embed(ctx, req)
-		if err == nil {
-			return e.vectors(resp, len(texts), attempt)
-		}
-		var se *StatusError
-		if ctx.Err() != nil || !errors.As(err, &se) || !embedx.Retryable(se.Status) || attempt >= e.maxAttempts {
-			return nil, e.wrap(ctx, err, attempt)
-		}
-		wait := netx.Backoff(attempt, baseBackoff, maxBackoff)
-		if se.RetryAfter > 0 {
-			wait = min(se.RetryAfter, maxRetryAfter)
-		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
-			// Waiting would outlive the query: fail now with the real cause.
-			return nil, e.wrap(ctx, err, attempt)
-		}
-		if serr := e.sleep(ctx, wait); serr != nil {
-			return nil, e.wrap(ctx, serr, attempt)
-		}
+	resp, attempts, err := retry(ctx, e.conn, func() (*cohereapi.EmbedByTypeResponse, error) { return e.co.Embed(ctx, req) })
+	if err != nil {
+		return nil, e.wrap(ctx, err, attempts)
 	}
+	return e.vectors(resp, len(texts), attempts)
 }
 
 // vectors converts the response's float64 embeddings to float32.
@@ -240,72 +175,16 @@ func (e *Embedder) vectors(resp *cohereapi.EmbedByTypeResponse, n, attempts int)
 
 // invalid is an answer that is not a usable embed response.
 func (e *Embedder) invalid(attempts int, what string) error {
-	return &EmbedError{Status: http.StatusOK, Attempts: attempts, Invalid: true, Err: errors.New("invalid embed response"),
-		Msg: fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP 200): %s. Check COHERE_BASE_URL points at Cohere's API.", safeURL(e.baseURL), what)}
+	return e.embedError(e.invalidAnswer(what), attempts)
 }
 
 // wrap turns a failed call into an *EmbedError with a message to act on.
 func (e *Embedder) wrap(ctx context.Context, err error, attempts int) error {
-	ee := &EmbedError{Err: err, Attempts: attempts}
-	var se *StatusError
-	var ne net.Error
-	switch {
-	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
-		ee.Err = errors.Join(context.Canceled, err)
-		ee.Msg = "embedding cancelled"
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		ee.Err = errors.Join(context.DeadlineExceeded, err)
-		ee.Msg = "Cohere did not answer in time. Check your network or COHERE_BASE_URL, then try again."
-	case errors.As(err, &se) && se.Invalid:
-		ee.Status, ee.Invalid = se.Status, true
-		ee.Msg = fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", safeURL(e.baseURL), se.Status, se.Message)
-	case errors.As(err, &se):
-		ee.Status = se.Status
-		ee.Msg = e.statusMessage(se, attempts)
-	case isDecodeError(err):
-		// The transport passed a 2xx JSON body that cohere-go cannot
-		// decode into an embed response (a string for a number, a number
-		// beyond float64): the server is at fault, not the network.
-		ee.Status, ee.Invalid = http.StatusOK, true
-		ee.Msg = fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP 200): the embeddings do not decode (a value of the wrong type or out of range). Check COHERE_BASE_URL points at Cohere's API.", safeURL(e.baseURL))
-	case errors.As(err, &ne) && ne.Timeout():
-		// The per-attempt http.Client timeout, not the caller's deadline.
-		ee.Msg = fmt.Sprintf("Cohere did not answer within %s. Check your network or COHERE_BASE_URL, then try again.", e.timeout)
-	default:
-		ee.Msg = fmt.Sprintf("Cannot reach Cohere at %s: %s. Check your network or COHERE_BASE_URL.", safeURL(e.baseURL), shortCause(err, e.key))
-	}
-	return ee
+	return e.embedError(e.classify(ctx, err, attempts, endpoint{name: "embed", verb: "embedding", model: e.model, modelVar: "--model (RAGSCOPE_EMBED_MODEL)"}), attempts)
 }
 
-func (e *Embedder) statusMessage(se *StatusError, attempts int) string {
-	detail := ""
-	if se.Message != "" {
-		detail = " (" + se.Message + ")"
-	}
-	tries := ""
-	if attempts > 1 {
-		tries = fmt.Sprintf(" after %d attempts", attempts)
-	}
-	switch s := se.Status; {
-	case s == http.StatusUnauthorized:
-		return "Cohere rejected the API key (401). Check COHERE_API_KEY."
-	case s == http.StatusForbidden:
-		return fmt.Sprintf("Cohere refused access (403)%s. Check that COHERE_API_KEY may use %s.", detail, e.model)
-	case s == http.StatusNotFound && strings.Contains(strings.ToLower(se.Message), "model"):
-		// Cohere answers an unknown model with 404 "model … not found":
-		// the model is wrong, not the base URL.
-		return fmt.Sprintf("Cohere refused the request (404)%s: the model %q does not exist. Check --model (RAGSCOPE_EMBED_MODEL).", detail, e.model)
-	case s == http.StatusNotFound:
-		return fmt.Sprintf("Cohere's embed endpoint was not found (404) at %s/v2/embed. Check COHERE_BASE_URL.", safeURL(e.baseURL))
-	case s == http.StatusTooManyRequests:
-		return fmt.Sprintf("Cohere rate limit reached (429)%s. Wait a minute and retry; trial keys are limited.", tries)
-	case s == http.StatusRequestTimeout:
-		return fmt.Sprintf("Cohere timed out (408)%s. Try again.", tries)
-	case s >= 500:
-		return fmt.Sprintf("Cohere is unavailable (%d)%s. Try again later.", s, tries)
-	default:
-		return fmt.Sprintf("Cohere rejected the request (%d)%s. Check RAGSCOPE_EMBED_MODEL (%q).", s, detail, e.model)
-	}
+func (e *Embedder) embedError(f failure, attempts int) *EmbedError {
+	return &EmbedError{Status: f.status, Invalid: f.invalid, Msg: f.msg, Err: f.cause, Attempts: attempts}
 }
 
 // isDecodeError reports whether err is a JSON decoding failure of a

@@ -269,6 +269,8 @@ type Report struct {
 	Cases       []CaseResult      `json:"cases"`
 	// Baseline is the comparison with a previous report, when asked for.
 	Baseline *Diff `json:"baseline,omitempty"`
+	// Rerank compares the reranked run with the vector order (issue 15).
+	Rerank *RerankReport `json:"rerank,omitempty"`
 }
 
 // WriteJSON writes r as indented JSON.

@@ -58,6 +58,10 @@ type Options struct {
 	// Progress is called after each case finishes, with the number of
 	// finished cases and the total.
 	Progress func(done, total int)
+	// Rerank reranks every normal-mode case (issue 15). The report is then
+	// the reranked run, and Report.Rerank scores the same candidates in
+	// vector order beside it: one retrieval feeds both.
+	Rerank retrieval.RerankOptions
 	// OnCase is called with each case's result as it finishes, before
 	// Progress. Callbacks are never called concurrently, so they may
 	// update a UI's state behind a channel or a program's Send; they must
@@ -133,7 +137,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		}
 	}
 
-	r := &runner{p: p, opts: opts, total: len(set.Cases), results: make([]CaseResult, len(set.Cases)),
+	r := &runner{p: p, opts: opts, total: len(set.Cases), results: make([]CaseResult, len(set.Cases)), vector: make([]CaseResult, len(set.Cases)), rerankErr: make([]error, len(set.Cases)),
 		errs: make([]error, len(set.Cases)), needsBackend: make([]bool, len(set.Cases))}
 	searchSem := make(chan struct{}, conc)
 	embedConc := opts.EmbedConcurrency
@@ -156,6 +160,9 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		q := retrieval.Query{
 			Question: c.Question, Mode: c.mode(), TopK: k, Threshold: threshold, Filters: c.Filters,
 			SelectedText: c.SelectedText, SourceDocPath: c.SourceDocPath, SourceSection: c.SourceSection,
+		}
+		if q.Mode != retrieval.ModeSelectedText {
+			q.Rerank = opts.Rerank
 		}
 		nq, _, _, err := retrieval.Normalize(q)
 		switch {
@@ -247,6 +254,12 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	rep.Categories = Categorize(rep.Cases)
 	rep.Calibration = Calibrate(CalibrationSamples(rep.Cases))
 	Judge(&rep, set.Thresholds.Merge(opts.Thresholds))
+	if opts.Rerank.On {
+		rep.Rerank = r.rerankReport(p, rep, opts.Rerank)
+		// The suggested threshold is for --threshold, a similarity: it is
+		// calibrated on the vector order, not on relevance scores.
+		rep.Calibration = Calibrate(CalibrationSamples(rep.Rerank.VectorCases))
+	}
 	rep.WallMS = ms(time.Since(start))
 	if err := ctx.Err(); err != nil {
 		return rep, err
@@ -317,8 +330,13 @@ type runner struct {
 	opts  Options
 	total int
 
-	mu         sync.Mutex
-	results    []CaseResult
+	mu      sync.Mutex
+	results []CaseResult
+	// vector[i] is case i scored in vector order (with Options.Rerank),
+	// and rerankErrs the cases whose rerank failed.
+	vector     []CaseResult
+	rerankErrs []string
+	rerankErr  []error
 	done       int
 	embedCalls int
 	// errs[i] is case i's error (nil when it ran); needsBackend[i] marks
@@ -356,6 +374,23 @@ func (r *runner) search(ctx context.Context, sem chan struct{}, i int, c Case, q
 	if err != nil {
 		r.fail(i, c, q, err)
 		return
+	}
+	r.record(i, c, q, res, call)
+}
+
+// record scores a case's result (and, when reranked, its vector order).
+func (r *runner) record(i int, c Case, q retrieval.Query, res retrieval.Result, call time.Duration) {
+	if res.Rerank != nil {
+		vr := Evaluate(c, q, res.VectorResult())
+		vr.Index = i
+		vr.Latency.EmbedCallMS = ms(call)
+		r.mu.Lock()
+		r.vector[i] = vr
+		if res.Rerank.Err != nil {
+			r.rerankErrs = append(r.rerankErrs, c.ID+": "+res.Rerank.Error)
+			r.rerankErr[i] = res.Rerank.Err
+		}
+		r.mu.Unlock()
 	}
 	cr := Evaluate(c, q, res)
 	cr.Index = i
@@ -474,10 +509,7 @@ func (r *runner) searchBatch(ctx context.Context, sem chan struct{}, set Set, id
 			r.fail(i, set.Cases[i], qs[j], errs[j])
 			continue
 		}
-		cr := Evaluate(set.Cases[i], qs[j], results[j])
-		cr.Index = i
-		cr.Latency.EmbedCallMS = ms(call)
-		r.finish(i, cr)
+		r.record(i, set.Cases[i], qs[j], results[j], call)
 	}
 }
 

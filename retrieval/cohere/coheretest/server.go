@@ -32,7 +32,8 @@ type Failure struct {
 	Message string
 }
 
-// Server is an httptest server answering POST /v2/embed like Cohere's API.
+// Server is an httptest server answering POST /v2/embed and POST
+// /v2/rerank (rerank.go) like Cohere's API.
 // Its methods are safe for concurrent use.
 type Server struct {
 	// URL is the server root, to pass as the client's base URL.
@@ -48,6 +49,8 @@ type Server struct {
 	requests int
 	texts    []int
 	lastReq  Request
+	rerankOK []RerankRequest
+	short    int
 }
 
 // Request is the body of an embed call, as the server decoded it.
@@ -131,7 +134,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if r.Method != http.MethodPost || r.URL.Path != "/v2/embed" {
+	if r.Method != http.MethodPost || (r.URL.Path != "/v2/embed" && r.URL.Path != "/v2/rerank") {
 		writeError(w, http.StatusNotFound, "", "not found: "+r.Method+" "+r.URL.Path)
 		return
 	}
@@ -149,6 +152,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		writeError(w, http.StatusBadRequest, "", "content-type must be application/json")
+		return
+	}
+	if r.URL.Path == "/v2/rerank" {
+		s.rerank(w, body)
 		return
 	}
 	var req Request

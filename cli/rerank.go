@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"ragscope/config"
+	"ragscope/present"
+	"ragscope/retrieval"
+	"ragscope/retrieval/cohere"
+	"ragscope/retrieval/eval"
+	"ragscope/retrieval/local"
+)
+
+// openReranker gives be's pipeline the reranker --rerank names (issue
+// 15): "bm25" is the offline lexical reranker (term statistics from the
+// whole local index, or from each query's candidates for Qdrant); any
+// other name is a Cohere rerank model, reached at COHERE_BASE_URL.
+func (a *App) openReranker(ctx context.Context, be *Backend) error {
+	model := strings.TrimSpace(a.Cfg.RerankModel)
+	if model == "" || be.Pipeline == nil {
+		return nil
+	}
+	if strings.EqualFold(model, config.BM25Reranker) {
+		var corpus []retrieval.Chunk
+		if be.Walker != nil && be.Kind != config.BackendQdrant {
+			err := be.Walker.Walk(ctx, func(page []retrieval.Chunk, _ int) error {
+				corpus = append(corpus, page...)
+				return nil
+			})
+			if err != nil {
+				return fmt.Errorf("rerank bm25: read the index: %w", err)
+			}
+		}
+		be.Pipeline.Reranker = local.NewBM25(corpus)
+		return nil
+	}
+	rr, err := cohere.NewReranker(cohere.RerankOptions{
+		APIKey:  a.Cfg.CohereAPIKey.Reveal(),
+		BaseURL: a.Cfg.CohereBaseURL,
+		Model:   model,
+		Timeout: a.Cfg.Timeout,
+	})
+	if err != nil {
+		return err
+	}
+	be.Pipeline.Reranker = rr
+	return nil
+}
+
+// RerankLabel names the reranker for headers, with what it costs: "rerank
+// cohere rerank-v3.5 (1 call per question)" or "rerank bm25 (offline)";
+// "" without reranking.
+func (b *Backend) RerankLabel() string {
+	if b.Pipeline == nil || b.Pipeline.Reranker == nil {
+		return ""
+	}
+	name := b.Pipeline.Reranker.Name()
+	if name == local.BM25Name {
+		return "rerank bm25 (offline)"
+	}
+	return "rerank cohere " + name + " (1 call per question)"
+}
+
+// rerankOptions are the query's rerank options from the configuration.
+func (a *App) rerankOptions() retrieval.RerankOptions {
+	if strings.TrimSpace(a.Cfg.RerankModel) == "" {
+		return retrieval.RerankOptions{}
+	}
+	return retrieval.RerankOptions{On: true, Candidates: a.Cfg.RerankCandidates, Threshold: a.Cfg.RerankThreshold}
+}
+
+// RerankJSON is the "rerank" object of the query JSON document.
+type RerankJSON struct {
+	Model      string  `json:"model"`
+	Searched   int     `json:"searched"`
+	Candidates int     `json:"candidates"`
+	Returned   int     `json:"returned"`
+	Threshold  float64 `json:"threshold"`
+	// Error is the reranker's failure; the results are then in vector order.
+	Error   string    `json:"error,omitempty"`
+	FellOut []HitJSON `json:"fell_out"`
+}
+
+func rerankJSON(info *retrieval.RerankInfo) *RerankJSON {
+	if info == nil {
+		return nil
+	}
+	out := &RerankJSON{Model: info.Model, Searched: info.Searched, Candidates: info.Candidates, Returned: info.Returned,
+		Threshold: info.Threshold, Error: info.Error, FellOut: make([]HitJSON, 0, len(info.FellOut))}
+	for _, h := range info.FellOut {
+		out.FellOut = append(out.FellOut, hitJSON(h))
+	}
+	return out
+}
+
+// vectorScore is the hit's similarity when it was reranked (nil otherwise).
+func vectorScore(h retrieval.Hit) *float64 {
+	if h.VectorRank == 0 {
+		return nil
+	}
+	s := h.VectorScore
+	return &s
+}
+
+// moveWord is a movement in JSON: "same", "new", "up 3", "down 1".
+func moveWord(m retrieval.Movement) string {
+	if m.By > 0 {
+		return fmt.Sprintf("%s %d", m.Kind, m.By)
+	}
+	return m.Kind.String()
+}
+
+// writeRerankText prints the human lines of a reranked result: the fell
+// out hits and a failed rerank (the results are then in vector order).
+func writeRerankText(w io.Writer, res retrieval.Result) {
+	info := res.Rerank
+	if info == nil {
+		return
+	}
+	if len(info.FellOut) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "Fell out of the vector top %d (%d):\n", res.Params.TopK, len(info.FellOut))
+		for _, h := range info.FellOut {
+			fmt.Fprintf(w, "  - vector #%d [%.3f] %s\n", h.Rank, h.Score, present.Title(&h.Chunk))
+		}
+	}
+	if info.Err != nil {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "Rerank failed, results in vector order: %s\n", cleanLine(info.Error))
+	}
+}
+
+// rerankParamsText is the rerank part of the parameters line.
+func rerankParamsText(res retrieval.Result) string {
+	info := res.Rerank
+	if info == nil {
+		return ""
+	}
+	if info.Err != nil {
+		return fmt.Sprintf(" · rerank %s: %d candidates, failed", cleanLine(info.Model), info.Candidates)
+	}
+	s := fmt.Sprintf(" · rerank %s: %d candidates → %d", cleanLine(info.Model), info.Candidates, info.Returned)
+	if info.Threshold > 0 {
+		s += fmt.Sprintf(", relevance ≥ %.2f", info.Threshold)
+	}
+	return s
+}
+
+// hitRanksText is the score part of a hit's line: "[0.412]" without
+// reranking, "[0.912 · vector #3 0.612 ↑2]" with it.
+func hitRanksText(h retrieval.Hit, m *retrieval.Movement) string {
+	if m == nil || h.VectorRank == 0 {
+		return fmt.Sprintf("[%.3f]", h.Score)
+	}
+	if h.RerankScore == nil {
+		return fmt.Sprintf("[vector #%d %.3f]", h.VectorRank, h.VectorScore)
+	}
+	return fmt.Sprintf("[%.3f · vector #%d %.3f %s]", *h.RerankScore, h.VectorRank, h.VectorScore, m)
+}
+
+// writeRerankEval prints eval --rerank's comparison: the reranked run
+// against the vector order of the same candidates (one retrieval each).
+func writeRerankEval(w io.Writer, rr *eval.RerankReport) {
+	if rr == nil {
+		return
+	}
+	d := rr.Diff
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Rerank %s against the vector order (the same %d× candidates per case; one retrieval feeds both)\n", cleanLine(rr.Model), rr.Candidates)
+	writeDiff(w, d, diffLabels{regression: "BROKE", fixed: "FIXED", latency: true})
+	fmt.Fprintf(w, "  rerank fixed %d %s%s · broke %d%s\n", len(d.Fixed), present.Plural(len(d.Fixed), "case", "cases"), idsText(d.Fixed), len(d.Regressions), idsText(d.Regressions))
+	if n := len(rr.Errors); n > 0 {
+		fmt.Fprintf(w, "  rerank failed on %d %s (kept in vector order): %s\n", n, present.Plural(n, "case", "cases"), cleanLine(rr.Errors[0]))
+	}
+}
+
+func idsText(ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	return " (" + cleanLine(strings.Join(ids, ", ")) + ")"
+}

@@ -1,0 +1,191 @@
+package cohere
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/cohere-ai/cohere-go/v2/option"
+	cov2 "github.com/cohere-ai/cohere-go/v2/v2"
+
+	"ragscope/retrieval"
+	"ragscope/retrieval/embedx"
+	"ragscope/retrieval/netx"
+)
+
+// conn is what every Cohere endpoint ragscope calls (embed, rerank)
+// shares: the V2 client behind statusDoer, the key, the base URL, the
+// per-attempt timeout and ragscope's own context-aware retries.
+type conn struct {
+	co          *cov2.Client
+	baseURL     string
+	key         string
+	timeout     time.Duration
+	maxAttempts int
+	sleep       func(ctx context.Context, d time.Duration) error
+}
+
+// newConn checks the key and base URL and builds the client. timeout and
+// maxAttempts of 0 take the package defaults; hc, when set, replaces the
+// default HTTP client; sleep, when set, replaces the timer wait.
+func newConn(apiKey, baseURL string, timeout time.Duration, maxAttempts int, hc *http.Client, sleep func(context.Context, time.Duration) error) (*conn, error) {
+	key := strings.TrimSpace(apiKey)
+	if key == "" {
+		return nil, fmt.Errorf("%w: Cohere API key missing: set COHERE_API_KEY (or CO_API_KEY)", retrieval.ErrConfig)
+	}
+	base := strings.TrimRight(strings.TrimSpace(baseURL), "/")
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	base = strings.TrimSuffix(base, "/v2")
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%w: COHERE_BASE_URL %q is not an http(s) URL", retrieval.ErrConfig, safeURL(base))
+	}
+	c := &conn{baseURL: base, key: key, timeout: timeout, maxAttempts: maxAttempts, sleep: sleep}
+	if c.timeout <= 0 {
+		c.timeout = DefaultTimeout
+	}
+	if c.maxAttempts <= 0 {
+		c.maxAttempts = DefaultMaxAttempts
+	}
+	if c.sleep == nil {
+		c.sleep = sleepCtx
+	}
+	if hc == nil {
+		hc = &http.Client{Timeout: c.timeout}
+	}
+	// The V2 sub-client is used directly: the root client package imports
+	// the AWS SDK (for Bedrock), which ragscope does not need.
+	c.co = cov2.NewClient(
+		option.WithToken(key),
+		option.WithBaseURL(base),
+		option.WithHTTPClient(statusDoer{hc: hc, key: key}),
+		// ragscope retries itself; see statusDoer.
+		option.WithMaxAttempts(1),
+	)
+	return c, nil
+}
+
+// retry calls do until it succeeds, fails for good, or maxAttempts is
+// reached. It retries 429, 408 and 5xx, waiting netx.Backoff or the
+// server's Retry-After, and gives up at once when the wait would outlive
+// ctx. It returns the number of attempts made. What is retried is the
+// one rule every provider shares (embedx.Retryable).
+func retry[T any](ctx context.Context, c *conn, do func() (T, error)) (T, int, error) {
+	for attempt := 1; ; attempt++ {
+		v, err := do()
+		if err == nil {
+			return v, attempt, nil
+		}
+		var se *StatusError
+		if ctx.Err() != nil || !errors.As(err, &se) || !embedx.Retryable(se.Status) || attempt >= c.maxAttempts {
+			return v, attempt, err
+		}
+		wait := netx.Backoff(attempt, baseBackoff, maxBackoff)
+		if se.RetryAfter > 0 {
+			wait = min(se.RetryAfter, maxRetryAfter)
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+			// Waiting would outlive the query: fail now with the real cause.
+			return v, attempt, err
+		}
+		if serr := c.sleep(ctx, wait); serr != nil {
+			return v, attempt, serr
+		}
+	}
+}
+
+// endpoint names a Cohere endpoint in messages.
+type endpoint struct {
+	// name is "embed" or "rerank"; verb what it does ("embedding").
+	name, verb string
+	// model is the model asked for, and modelVar the setting naming it.
+	model, modelVar string
+}
+
+// failure is a failed call, classified: the HTTP status (0 when no answer
+// came), whether the answer was invalid, the message a person can act on
+// and the cause (joined with the context's error when ctx ended).
+type failure struct {
+	status  int
+	invalid bool
+	msg     string
+	cause   error
+}
+
+// classify turns a failed call to ep into a failure with a message to act
+// on. Neither the message nor the cause contains the API key.
+func (c *conn) classify(ctx context.Context, err error, attempts int, ep endpoint) failure {
+	f := failure{cause: err}
+	var se *StatusError
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
+		f.cause = errors.Join(context.Canceled, err)
+		f.msg = ep.verb + " cancelled"
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		f.cause = errors.Join(context.DeadlineExceeded, err)
+		f.msg = "Cohere did not answer in time. Check your network or COHERE_BASE_URL, then try again."
+	case errors.As(err, &se) && se.Invalid:
+		f.status, f.invalid = se.Status, true
+		f.msg = fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", safeURL(c.baseURL), se.Status, se.Message)
+	case errors.As(err, &se):
+		f.status = se.Status
+		f.msg = c.statusMessage(se, attempts, ep)
+	case isDecodeError(err):
+		// The transport passed a 2xx JSON body that cohere-go cannot
+		// decode (a string for a number, a number beyond float64): the
+		// server is at fault, not the network.
+		f.status, f.invalid = http.StatusOK, true
+		f.msg = fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP 200): the %s answer does not decode (a value of the wrong type or out of range). Check COHERE_BASE_URL points at Cohere's API.", safeURL(c.baseURL), ep.name)
+	case errors.As(err, &ne) && ne.Timeout():
+		// The per-attempt http.Client timeout, not the caller's deadline.
+		f.msg = fmt.Sprintf("Cohere did not answer within %s. Check your network or COHERE_BASE_URL, then try again.", c.timeout)
+	default:
+		f.msg = fmt.Sprintf("Cannot reach Cohere at %s: %s. Check your network or COHERE_BASE_URL.", safeURL(c.baseURL), shortCause(err, c.key))
+	}
+	return f
+}
+
+// invalidAnswer is a 200 answer from ep that is not usable.
+func (c *conn) invalidAnswer(what string) failure {
+	return failure{status: http.StatusOK, invalid: true, cause: errors.New("invalid response"),
+		msg: fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP 200): %s. Check COHERE_BASE_URL points at Cohere's API.", safeURL(c.baseURL), what)}
+}
+
+func (c *conn) statusMessage(se *StatusError, attempts int, ep endpoint) string {
+	detail := ""
+	if se.Message != "" {
+		detail = " (" + se.Message + ")"
+	}
+	tries := ""
+	if attempts > 1 {
+		tries = fmt.Sprintf(" after %d attempts", attempts)
+	}
+	switch s := se.Status; {
+	case s == http.StatusUnauthorized:
+		return "Cohere rejected the API key (401). Check COHERE_API_KEY."
+	case s == http.StatusForbidden:
+		return fmt.Sprintf("Cohere refused access (403)%s. Check that COHERE_API_KEY may use %s.", detail, ep.model)
+	case s == http.StatusNotFound && strings.Contains(strings.ToLower(se.Message), "model"):
+		// Cohere answers an unknown model with 404 "model … not found":
+		// the model is wrong, not the base URL.
+		return fmt.Sprintf("Cohere refused the request (404)%s: the model %q does not exist. Check %s.", detail, ep.model, ep.modelVar)
+	case s == http.StatusNotFound:
+		return fmt.Sprintf("Cohere's %s endpoint was not found (404) at %s/v2/%s. Check COHERE_BASE_URL.", ep.name, safeURL(c.baseURL), ep.name)
+	case s == http.StatusTooManyRequests:
+		return fmt.Sprintf("Cohere rate limit reached (429)%s. Wait a minute and retry; trial keys are limited.", tries)
+	case s == http.StatusRequestTimeout:
+		return fmt.Sprintf("Cohere timed out (408)%s. Try again.", tries)
+	case s >= 500:
+		return fmt.Sprintf("Cohere is unavailable (%d)%s. Try again later.", s, tries)
+	default:
+		return fmt.Sprintf("Cohere rejected the request (%d)%s. Check %s (%q).", s, detail, ep.modelVar, ep.model)
+	}
+}

@@ -48,6 +48,10 @@ type Server struct {
 	requests int
 	texts    []int
 	lastReq  Request
+	// chat state (chat.go)
+	replies  []ChatReply
+	lastChat ChatRequest
+	chats    int
 }
 
 // Request is the body of an embed call, as the server decoded it.
@@ -131,7 +135,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if r.Method != http.MethodPost || r.URL.Path != "/v2/embed" {
+	if r.Method != http.MethodPost || (r.URL.Path != "/v2/embed" && r.URL.Path != "/v2/chat") {
 		writeError(w, http.StatusNotFound, "", "not found: "+r.Method+" "+r.URL.Path)
 		return
 	}
@@ -149,6 +153,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		writeError(w, http.StatusBadRequest, "", "content-type must be application/json")
+		return
+	}
+	if r.URL.Path == "/v2/chat" {
+		s.chat(w, r, body)
 		return
 	}
 	var req Request

@@ -28,6 +28,7 @@ type MarkerParser struct {
 	spoken                 bool // non-space text since boundary
 	lastEnd                int  // end of the last marker
 	last                   int  // span start of the last marker
+	lastTextEnd            int  // end of the last marker's cited text
 	afterMarker            bool // only space since lastEnd
 	prev                   rune
 
@@ -115,14 +116,21 @@ func (m *MarkerParser) close(end int) (AnswerCitation, bool) {
 		spanStart = m.lastStart()
 	}
 	spanStart = max(min(spanStart, start), m.tailBase)
+	textEnd := start
+	if m.afterMarker {
+		textEnd = m.lastTextEnd
+	}
+	for spanStart < textEnd && unicode.IsSpace(m.tail[spanStart-m.tailBase]) {
+		spanStart++
+	}
 	c := AnswerCitation{
 		Start:   spanStart,
 		End:     end,
-		Text:    strings.TrimSpace(string(m.tail[spanStart-m.tailBase : start-m.tailBase])),
+		Text:    strings.TrimSpace(string(m.tail[spanStart-m.tailBase : max(textEnd, spanStart)-m.tailBase])),
 		Sources: sources,
 		Marker:  string(m.tail[start-m.tailBase : end-m.tailBase]),
 	}
-	m.lastEnd, m.afterMarker, m.last = end, true, spanStart
+	m.lastEnd, m.afterMarker, m.last, m.lastTextEnd = end, true, spanStart, textEnd
 	return c, true
 }
 

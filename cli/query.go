@@ -25,7 +25,11 @@ type queryFlags struct {
 	sourceSection string
 }
 
-func (a *App) newQueryCmd() *cobra.Command {
+func (a *App) newQueryCmd() *cobra.Command { return a.queryCommand(a.runQuery) }
+
+// queryCommand is the query command with run as its action; ask is built
+// on it, so the two share every flag.
+func (a *App) queryCommand(run func(cmd *cobra.Command, question string, qf queryFlags) error) *cobra.Command {
 	var qf queryFlags
 	cmd := &cobra.Command{
 		Use:   "query QUESTION",
@@ -46,7 +50,7 @@ Exit codes: 0 results found, 1 no results, 2 missing credentials or config,
   pbpaste | ragscope query --selected-text - --source-doc docs/intro.md "summarise this"`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return Usagef("query takes exactly one QUESTION argument (quote it), got %d", len(args))
+				return Usagef("%s takes exactly one QUESTION argument (quote it), got %d", cmd.Name(), len(args))
 			}
 			return nil
 		},
@@ -60,7 +64,7 @@ Exit codes: 0 results found, 1 no results, 2 missing credentials or config,
 			if !changedFlag(cmd.Flags(), "no-dedup") {
 				qf.noDedup = !a.Cfg.Dedup
 			}
-			return a.runQuery(cmd, args[0], qf)
+			return run(cmd, args[0], qf)
 		},
 	}
 	f := cmd.Flags()
@@ -80,52 +84,10 @@ Exit codes: 0 results found, 1 no results, 2 missing credentials or config,
 }
 
 func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error {
-	q := retrieval.Query{
-		Question:  question,
-		Mode:      retrieval.ModeNormal,
-		TopK:      qf.topK,
-		Threshold: qf.threshold,
-		Filters: retrieval.Filters{
-			Modules: qf.modules, Chapters: qf.chapters, ContentTypes: qf.types, Tags: qf.tags,
-		},
-		NoDedup: qf.noDedup,
-	}
-	if changedFlag(cmd.Flags(), "selected-text") {
-		text := qf.selected
-		if text == "-" {
-			b, err := io.ReadAll(io.LimitReader(a.Stdin, 8<<20))
-			if err != nil {
-				return fmt.Errorf("read selected text from standard input: %w", err)
-			}
-			text = string(b)
-		}
-		q.Mode = retrieval.ModeSelectedText
-		q.SelectedText = text
-		q.SourceDocPath = qf.sourceDoc
-		q.SourceSection = qf.sourceSection
-	} else if qf.sourceDoc != "" || qf.sourceSection != "" {
-		return Usagef("--source-doc and --source-section go with --selected-text")
-	}
-	// Validate before opening a backend: bad input costs no network call.
-	if _, _, _, err := retrieval.Normalize(q); err != nil {
-		return err
-	}
-	ctx := cmd.Context()
-	be, err := a.OpenBackend(ctx, q.Mode == retrieval.ModeSelectedText)
+	be, res, err := a.retrieveFor(cmd, question, qf)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := a.withTimeout(ctx)
-	defer cancel()
-	// evalgate: the pipeline checks the collection (exists, vector size)
-	// concurrently with the question's embedding; no separate check first.
-	res, err := be.Pipeline.Retrieve(ctx, q)
-	if err != nil {
-		return err
-	}
-	// A one-shot query paid for loading the index: say so.
-	res.Timings.Load = be.Load
-	res.Timings.Total += be.Load
 	out := cmd.OutOrStdout()
 	if qf.json {
 		if err := writeJSON(out, queryJSON(be, res)); err != nil {
@@ -141,6 +103,58 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error
 		return &ExitError{Code: ExitNoResults}
 	}
 	return nil
+}
+
+// retrieveFor runs the query the flags describe and returns the backend
+// and the result (its timings include the index load a one-shot run paid).
+func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*Backend, retrieval.Result, error) {
+	q := retrieval.Query{
+		Question:  question,
+		Mode:      retrieval.ModeNormal,
+		TopK:      qf.topK,
+		Threshold: qf.threshold,
+		Filters: retrieval.Filters{
+			Modules: qf.modules, Chapters: qf.chapters, ContentTypes: qf.types, Tags: qf.tags,
+		},
+		NoDedup: qf.noDedup,
+	}
+	if changedFlag(cmd.Flags(), "selected-text") {
+		text := qf.selected
+		if text == "-" {
+			b, err := io.ReadAll(io.LimitReader(a.Stdin, 8<<20))
+			if err != nil {
+				return nil, retrieval.Result{}, fmt.Errorf("read selected text from standard input: %w", err)
+			}
+			text = string(b)
+		}
+		q.Mode = retrieval.ModeSelectedText
+		q.SelectedText = text
+		q.SourceDocPath = qf.sourceDoc
+		q.SourceSection = qf.sourceSection
+	} else if qf.sourceDoc != "" || qf.sourceSection != "" {
+		return nil, retrieval.Result{}, Usagef("--source-doc and --source-section go with --selected-text")
+	}
+	// Validate before opening a backend: bad input costs no network call.
+	if _, _, _, err := retrieval.Normalize(q); err != nil {
+		return nil, retrieval.Result{}, err
+	}
+	ctx := cmd.Context()
+	be, err := a.OpenBackend(ctx, q.Mode == retrieval.ModeSelectedText)
+	if err != nil {
+		return nil, retrieval.Result{}, err
+	}
+	ctx, cancel := a.withTimeout(ctx)
+	defer cancel()
+	// evalgate: the pipeline checks the collection (exists, vector size)
+	// concurrently with the question's embedding; no separate check first.
+	res, err := be.Pipeline.Retrieve(ctx, q)
+	if err != nil {
+		return nil, retrieval.Result{}, err
+	}
+	// A one-shot query paid for loading the index: say so.
+	res.Timings.Load = be.Load
+	res.Timings.Total += be.Load
+	return be, res, nil
 }
 
 // writeQueryText prints a result for people. Every string from the

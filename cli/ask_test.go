@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"ragscope/retrieval"
+	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/openai/openaitest"
+)
+
+const testChatKey = "co-chat-e2e-7f3a"
+
+func TestAskWithoutChatModelSaysWhatEnablesOne(t *testing.T) {
+	code, out, errs := run(t, nil, "", "ask", "What is ROS 2?")
+	if code != ExitConfig {
+		t.Fatalf("exit %d, want 2\n%s\n%s", code, out, errs)
+	}
+	if !strings.Contains(out, " 1. [") || !strings.Contains(out, "results") {
+		t.Errorf("the retrieval is not printed:\n%s", out)
+	}
+	for _, v := range []string{"COHERE_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "--chat-model"} {
+		if !strings.Contains(errs, v) {
+			t.Errorf("stderr does not name %s:\n%s", v, errs)
+		}
+	}
+	code, _, errs = run(t, map[string]string{"RAGSCOPE_CHAT_PROVIDER": "cohere"}, "", "ask", "What is ROS 2?")
+	if code != ExitConfig || !strings.Contains(errs, "COHERE_API_KEY") {
+		t.Errorf("cohere without a key: exit %d\n%s", code, errs)
+	}
+	code, _, errs = run(t, nil, "", "ask", "--chat-provider", "gemini", "What is ROS 2?")
+	if code != ExitUsage || !strings.Contains(errs, "auto, cohere or openai") {
+		t.Errorf("bad --chat-provider: exit %d\n%s", code, errs)
+	}
+}
+
+// sourceRank is the rank of the hit that is [Source n] in a query document.
+func sourceRank(t *testing.T, q QueryJSON, n int) int {
+	t.Helper()
+	url := q.Grounded.Sources[n-1].URL
+	for _, h := range q.Results {
+		if h.URL == url {
+			return h.Rank
+		}
+	}
+	t.Fatalf("no hit for source %d", n)
+	return 0
+}
+
+func TestAskCohereOnDemo(t *testing.T) {
+	co := coheretest.NewServer(testChatKey)
+	defer co.Close()
+	env := map[string]string{"COHERE_API_KEY": testChatKey, "COHERE_BASE_URL": co.URL}
+	code, out, errs := run(t, env, "", "ask", "--json", "how do ROS 2 nodes communicate?")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	var doc AskJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	a := doc.Answer
+	if a == nil || a.Provider != "cohere" || a.Model != "command-a-03-2025" || !strings.HasPrefix(a.Text, "From the textbook: ") {
+		t.Fatalf("answer %+v", a)
+	}
+	want := sourceRank(t, doc.QueryJSON, 1)
+	if len(a.Citations) != 1 || !slices.Equal(a.Citations[0].Ranks, []int{want}) || !slices.Equal(a.CitedRanks, []int{want}) ||
+		len(a.UncitedRanks) != len(doc.Results)-1 || a.Usage.OutputTokens == 0 {
+		t.Errorf("citations %+v cited %v uncited %v (source 1 is #%d)", a.Citations, a.CitedRanks, a.UncitedRanks, want)
+	}
+	if n := len(co.LastChat().Documents); n != len(doc.Grounded.Sources) {
+		t.Errorf("%d documents sent for %d sources", n, len(doc.Grounded.Sources))
+	}
+	// Human output: the answer with ranks, cited and uncited hits.
+	code, out, errs = run(t, env, "", "ask", "how do ROS 2 nodes communicate?")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	for _, s := range []string{"Answer · cohere command-a-03-2025", "Citations:", "Cited:\n  #", "Not cited: #", "output tokens"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+	if strings.Contains(out, testChatKey) || strings.Contains(errs, testChatKey) {
+		t.Fatal("the key was printed")
+	}
+}
+
+func TestAskOpenAILocalServer(t *testing.T) {
+	oa := openaitest.NewServer("") // Ollama-like: no key
+	defer oa.Close()
+	env := map[string]string{"OPENAI_BASE_URL": oa.URL}
+	code, out, errs := run(t, env, "", "ask", "--json", "--chat-model", "llama3.2", "-k", "3", "what is a URDF link?")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	var doc AskJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Schema != QuerySchema || doc.Answer == nil || doc.Answer.Model != "llama3.2" || len(doc.Results) != 3 {
+		t.Fatalf("doc %+v", doc)
+	}
+	if want := sourceRank(t, doc.QueryJSON, 1); !slices.Equal(doc.Answer.CitedRanks, []int{want}) || doc.Answer.Citations[0].Marker != "[Source 1]" {
+		t.Errorf("cited %v, want [%d]; %+v", doc.Answer.CitedRanks, want, doc.Answer.Citations)
+	}
+	if got := oa.LastChat().Messages[0].Content; got != doc.Grounded.SystemInstruction+"\n\n"+doc.Grounded.Context {
+		t.Errorf("the system message is not the instruction and context as shown:\n%q", got)
+	}
+	// Selected-text mode answers from the selection with its instruction.
+	code, out, errs = run(t, env, "Topics carry typed messages between nodes.", "ask", "--chat-model", "llama3.2", "--selected-text", "-", "explain this")
+	if code != ExitOK || !strings.Contains(out, "From the textbook: Topics carry typed messages between nodes.") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if got := oa.LastChat().Messages[0].Content; !strings.HasPrefix(got, retrieval.InstructionSelectedText+"\n\nTopics carry") {
+		t.Errorf("selected-text prompt %q", got)
+	}
+}
+
+func TestAskRefusalSendsNothing(t *testing.T) {
+	co := coheretest.NewServer(testChatKey)
+	defer co.Close()
+	env := map[string]string{"COHERE_API_KEY": testChatKey, "COHERE_BASE_URL": co.URL}
+	code, out, errs := run(t, env, "", "ask", "--threshold", "0.99", "what temperature should I bake bread at?")
+	if code != ExitNoResults || co.Requests() != 0 || !strings.Contains(out, retrieval.RefusalText) {
+		t.Fatalf("exit %d, %d requests\n%s\n%s", code, co.Requests(), out, errs)
+	}
+	code, out, _ = run(t, env, "", "ask", "--json", "--threshold", "0.99", "what temperature should I bake bread at?")
+	var doc AskJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != ExitNoResults || doc.Answer == nil || !doc.Answer.Refused {
+		t.Fatalf("exit %d %v %+v", code, err, doc.Answer)
+	}
+}
+
+func TestAskHostileAnswerAndErrors(t *testing.T) {
+	co := coheretest.NewServer(testChatKey)
+	defer co.Close()
+	env := map[string]string{"COHERE_API_KEY": testChatKey, "COHERE_BASE_URL": co.URL}
+	co.Reply(coheretest.ChatReply{
+		Pieces:    []string{"\x1b]52;c;cG93bg==\x07Nodes \x1b[2J\x9b31m", "talk over topics.\x1b[0m"},
+		Citations: []coheretest.ChatCitation{{Start: 0, End: 40, DocIDs: []string{"source-1", "source-99"}}},
+	})
+	code, out, errs := run(t, env, "", "ask", "how do ROS 2 nodes communicate?")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	if strings.Contains(out, "\x1b") || strings.Contains(out, "\x07") || strings.Contains(out, "\x9b") || strings.ContainsRune(out, '\u009b') {
+		t.Errorf("control characters reached the output:\n%q", out)
+	}
+	if !strings.Contains(out, "Warning: the answer cites [Source 99], which the context does not have") {
+		t.Errorf("no warning for the unknown source:\n%s", out)
+	}
+
+	env["COHERE_API_KEY"] = "co-wrong-key-1234"
+	code, _, errs = run(t, env, "", "ask", "how do ROS 2 nodes communicate?")
+	if code != ExitBackend || !strings.Contains(errs, "COHERE_API_KEY") || strings.Contains(errs, "co-wrong-key-1234") {
+		t.Errorf("401: exit %d\n%s", code, errs)
+	}
+}

@@ -159,3 +159,35 @@ func TestAskHostileAnswerAndErrors(t *testing.T) {
 		t.Errorf("401: exit %d\n%s", code, errs)
 	}
 }
+
+func TestEvalWithAnswers(t *testing.T) {
+	p := writeSet(t, "answers.yaml", `cases:
+  - id: ros2
+    question: What is ROS 2?
+    expected_modules: [module-1-ros2]
+    expected_answer_keywords: [textbook]
+  - id: off-topic
+    mode: selected_text_only
+    question: What is the capital of France?
+    selected_text: ROS 2 nodes talk to each other over topics.
+    expected_refuse: true
+`)
+	code, out, errs := run(t, nil, "", "eval", "--answer", p)
+	if code != ExitConfig || !strings.Contains(errs, "--answer needs a chat model") || !strings.Contains(errs, "OPENAI_BASE_URL") {
+		t.Errorf("no chat model: exit %d\n%s", code, errs)
+	}
+	oa := openaitest.NewServer("")
+	defer oa.Close()
+	env := map[string]string{"OPENAI_BASE_URL": oa.URL, "RAGSCOPE_CHAT_MODEL": "llama3.2"}
+	// The fake answers the off-topic question from the selection instead
+	// of declining: that case fails its refuse check.
+	code, out, errs = run(t, env, "", "eval", "--answer", p)
+	if code != ExitCheck || oa.Chats() != 2 {
+		t.Fatalf("exit %d, %d chats\n%s\n%s", code, oa.Chats(), out, errs)
+	}
+	for _, want := range []string{"(answer check: pass)", "(answer check: fail: expected a refusal, but the model answered)", "answers: 2 generated, 1 failed their checks, citation coverage"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

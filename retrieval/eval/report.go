@@ -147,6 +147,8 @@ type CaseResult struct {
 	// carries answer-level expectations: ragscope judges the retrieval
 	// context only and generates no answer to check them against.
 	AnswerCheck string `json:"answer_check,omitempty"`
+	// Answer is the generated answer (eval --answer), nil otherwise.
+	Answer *AnswerResult `json:"answer,omitempty"`
 }
 
 // IsHit is the case's "hit" for baseline comparison: hit@k for ranking
@@ -196,6 +198,13 @@ type Summary struct {
 	// (refuse, answer keywords), which were not checked: only the retrieval
 	// context was.
 	AnswerChecksNotRun int `json:"answer_checks_not_run"`
+	// Answers counts the answers generated (eval --answer), and
+	// AnswerChecksFailed those whose answer-level checks failed.
+	Answers            int `json:"answers,omitempty"`
+	AnswerChecksFailed int `json:"answer_checks_failed,omitempty"`
+	// CitationCoverage is the share of answered ranking cases whose answer
+	// cites at least one relevant hit (nil: no answers).
+	CitationCoverage *float64 `json:"citation_coverage,omitempty"`
 }
 
 // SampleMethod describes how LatencySample was measured.
@@ -302,7 +311,7 @@ func Summarize(results []CaseResult) Summary {
 	var s Summary
 	var hit1, hitk, rr, ndcg, rec, kw, lat, emb, srch []float64
 	var mdSum float64
-	var mdN int
+	var mdN, citing, citesRelevant int
 	for _, c := range results {
 		s.Cases++
 		switch c.Status {
@@ -326,8 +335,20 @@ func Summarize(results []CaseResult) Summary {
 		if c.KeywordCoverage != nil {
 			kw = append(kw, *c.KeywordCoverage)
 		}
-		if c.AnswerCheck != "" {
+		if strings.HasPrefix(c.AnswerCheck, "not run") {
 			s.AnswerChecksNotRun++
+		}
+		if a := c.Answer; a != nil && a.Error == "" {
+			s.Answers++
+			if strings.HasPrefix(c.AnswerCheck, "fail") {
+				s.AnswerChecksFailed++
+			}
+			if a.CitesRelevant != nil {
+				citing++
+				if *a.CitesRelevant {
+					citesRelevant++
+				}
+			}
 		}
 		if c.Mode != retrieval.ModeSelectedText && c.Status != StatusError {
 			lat = append(lat, c.Latency.TotalMS)
@@ -345,6 +366,10 @@ func Summarize(results []CaseResult) Summary {
 	if len(kw) > 0 {
 		m := Mean(kw)
 		s.KeywordCoverage = &m
+	}
+	if citing > 0 {
+		m := float64(citesRelevant) / float64(citing)
+		s.CitationCoverage = &m
 	}
 	if mdN > 0 {
 		m := mdSum / float64(mdN)

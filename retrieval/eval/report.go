@@ -144,8 +144,8 @@ type CaseResult struct {
 	Hits  []HitResult `json:"hits"`
 	Error string      `json:"error,omitempty"`
 	// AnswerCheck is "not run: refuse, answer_keywords" when the case
-	// carries answer-level expectations: ragscope judges the retrieval
-	// context only and generates no answer to check them against.
+	// carries answer-level expectations and the run generates no answers;
+	// with answers (Options.Generator) it is "pass", "fail: …" or "error".
 	AnswerCheck string `json:"answer_check,omitempty"`
 	// Answer is the generated answer (eval --answer), nil otherwise.
 	Answer *AnswerResult `json:"answer,omitempty"`
@@ -195,8 +195,8 @@ type Summary struct {
 	MetadataCompleteness *float64       `json:"metadata_completeness"`
 	Latency              LatencySummary `json:"latency"`
 	// AnswerChecksNotRun counts the cases with answer-level expectations
-	// (refuse, answer keywords), which were not checked: only the retrieval
-	// context was.
+	// (refuse, answer keywords) that were not checked: the run generated
+	// no answers.
 	AnswerChecksNotRun int `json:"answer_checks_not_run"`
 	// Answers counts the answers generated (eval --answer), and
 	// AnswerChecksFailed those whose answer-level checks failed.

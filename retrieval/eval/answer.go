@@ -104,14 +104,21 @@ func nonNil(v []int) []int {
 }
 
 // answerAll generates an answer for every case that ran, at most
-// opts.AnswerConcurrency at once, and checks it.
-func (r *runner) answerAll(ctx context.Context, set Set) {
+// opts.AnswerConcurrency at once, and checks it. When the chat model
+// failed every case it was asked about with a backend error (unreachable,
+// refused key), it returns an *OutageError: nothing about answers was
+// judged.
+func (r *runner) answerAll(ctx context.Context, set Set) error {
 	conc := r.opts.AnswerConcurrency
 	if conc <= 0 {
 		conc = DefaultAnswerConcurrency
 	}
 	sem := make(chan struct{}, conc)
 	var wg sync.WaitGroup
+	var asked, failed int
+	var first error
+	firstAt := -1
+	backend := true
 	for i, res := range r.res {
 		if res == nil || r.results[i].Status == StatusError {
 			continue
@@ -127,9 +134,24 @@ func (r *runner) answerAll(ctx context.Context, set Set) {
 			a, err := retrieval.Generate(ctx, r.opts.Generator, *res, nil)
 			<-sem
 			r.mu.Lock()
+			defer r.mu.Unlock()
 			CheckAnswer(set.Cases[i], &r.results[i], a, err)
-			r.mu.Unlock()
+			if a.Refused {
+				return // nothing was sent
+			}
+			asked++
+			if err != nil {
+				failed++
+				backend = backend && retrieval.IsBackendError(err)
+				if firstAt < 0 || i < firstAt {
+					first, firstAt = err, i
+				}
+			}
 		}()
 	}
 	wg.Wait()
+	if asked > 0 && failed == asked && backend {
+		return &OutageError{Cases: asked, Err: first}
+	}
+	return nil
 }

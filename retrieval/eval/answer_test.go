@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -140,5 +141,28 @@ func TestRunAnswerErrorIsCaseError(t *testing.T) {
 	c := rep.Cases[0]
 	if c.Status != StatusError || c.AnswerCheck != "error" || !strings.Contains(c.Answer.Error, "model unavailable") || rep.Passed {
 		t.Errorf("%+v", c)
+	}
+}
+
+// downGen fails every answer as an unreachable chat model does.
+type downGen struct{}
+
+func (downGen) Stream(context.Context, retrieval.Prompt, func(retrieval.Delta)) error {
+	return fmt.Errorf("%w: cannot reach the chat server", retrieval.ErrUnavailable)
+}
+func (downGen) Model() string    { return "down" }
+func (downGen) Provider() string { return "test" }
+
+func TestRunAnswerOutage(t *testing.T) {
+	set, err := Parse([]byte("cases:\n  - id: a\n    question: q1\n    expect: {doc_paths: ["+qosDoc+"]}\n  - id: b\n    question: q2\n    expect: {no_answer: true}\n"), "o.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWorld()
+	w.add("q1", chunk("a", qosDoc, "QoS", "QoS.", 0.9))
+	rep, err := Run(context.Background(), w.pipeline(), set, Options{Generator: downGen{}})
+	var out *OutageError
+	if !errors.As(err, &out) || out.Cases != 1 || !errors.Is(err, retrieval.ErrUnavailable) || rep.Cases[1].Status != StatusPass {
+		t.Errorf("%v %+v", err, rep.Cases)
 	}
 }

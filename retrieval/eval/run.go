@@ -247,8 +247,9 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		rep.ThroughputPerSec = float64(n) / batchWall.Seconds()
 	}
 	rep.LatencySample = r.applySample(set, <-sampled)
+	var answerOutage error
 	if opts.Generator != nil {
-		r.answerAll(ctx, set)
+		answerOutage = r.answerAll(ctx, set)
 	}
 
 	rep.Params.EmbedCalls = r.embedCalls
@@ -263,6 +264,9 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	}
 	if err := r.outage(); err != nil {
 		return rep, err
+	}
+	if answerOutage != nil {
+		return rep, answerOutage
 	}
 	return rep, nil
 }

@@ -137,9 +137,10 @@ func (c *Chat) Stream(ctx context.Context, p retrieval.Prompt, emit func(retriev
 	stream := c.client.Chat.Completions.NewStreaming(context.WithValue(actx, idleKey{}, timer), params)
 	defer stream.Close()
 	markers := retrieval.NewMarkerParser()
-	finished := false
+	finished, started := false, false
 	for stream.Next() {
 		timer.Reset(c.timeout)
+		started = true
 		chunk := stream.Current()
 		var d retrieval.Delta
 		for _, ch := range chunk.Choices {
@@ -166,7 +167,7 @@ func (c *Chat) Stream(ctx context.Context, p retrieval.Prompt, emit func(retriev
 		err = errStreamBroken
 	}
 	if err != nil {
-		return c.wrap(ctx, err, idle.Load())
+		return c.wrap(ctx, err, idle.Load(), started)
 	}
 	return nil
 }
@@ -197,7 +198,7 @@ func (c *Chat) checkStream(req *http.Request, next option.MiddlewareNext) (*http
 
 // wrap turns a failed answer into an *embedx.Error: one classification
 // (embedx.Error.Is) for every provider and call, a message to act on.
-func (c *Chat) wrap(ctx context.Context, err error, timedOut bool) error {
+func (c *Chat) wrap(ctx context.Context, err error, timedOut, started bool) error {
 	ee := &embedx.Error{Err: err}
 	var apiErr *sdk.Error
 	var bad *badBody
@@ -226,9 +227,12 @@ func (c *Chat) wrap(ctx context.Context, err error, timedOut bool) error {
 	case errors.As(err, &ne) && ne.Timeout():
 		ee.Err = errors.New("timeout")
 		ee.Msg = fmt.Sprintf("The chat server did not answer within %s. Check your network or OPENAI_BASE_URL.", c.timeout)
+	case started:
+		ee.Err = errors.New(shortCause(err, c.key))
+		ee.Msg = fmt.Sprintf("The answer stream from %s broke off: %s. Try again.", safeURL(c.baseURL), embedx.Excerpt([]byte(shortCause(err, c.key)), c.key))
 	default:
 		ee.Err = errors.New(shortCause(err, c.key))
-		ee.Msg = fmt.Sprintf("The chat stream from %s failed: %s. Check your network or OPENAI_BASE_URL.", safeURL(c.baseURL), embedx.Excerpt([]byte(shortCause(err, c.key)), c.key))
+		ee.Msg = fmt.Sprintf("Cannot reach the chat server at %s: %s. Check your network or OPENAI_BASE_URL (for Ollama: ollama serve, http://localhost:11434/v1).", safeURL(c.baseURL), embedx.Excerpt([]byte(shortCause(err, c.key)), c.key))
 	}
 	return ee
 }

@@ -36,17 +36,20 @@ func TestAskWithoutChatModelSaysWhatEnablesOne(t *testing.T) {
 	}
 }
 
-// sourceRank is the rank of the hit that is [Source n] in a query document.
+// sourceRank is the rank of the hit that is [Source n] in a query
+// document: the hits in context order (documents by best rank, chunks in
+// reading order), rebuilt from the JSON.
 func sourceRank(t *testing.T, q QueryJSON, n int) int {
 	t.Helper()
-	url := q.Grounded.Sources[n-1].URL
-	for _, h := range q.Results {
-		if h.URL == url {
-			return h.Rank
-		}
+	hits := make([]retrieval.Hit, len(q.Results))
+	for i, h := range q.Results {
+		hits[i] = retrieval.Hit{Rank: h.Rank, Chunk: retrieval.Chunk{ID: h.ChunkID, DocPath: h.DocPath, URL: h.URL, Title: h.Title, ChunkIndex: h.ChunkIndex}}
 	}
-	t.Fatalf("no hit for source %d", n)
-	return 0
+	ordered := retrieval.ContextOrder(hits)
+	if n > len(ordered) || q.Grounded.Sources[n-1].URL != q.Results[ordered[n-1].Rank-1].URL {
+		t.Fatalf("no hit for source %d", n)
+	}
+	return ordered[n-1].Rank
 }
 
 func TestAskCohereOnDemo(t *testing.T) {
@@ -189,5 +192,38 @@ func TestEvalWithAnswers(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// On Qdrant, auto answers with the embedder's provider: Cohere embeds and
+// answers; with the OpenAI embedder, OpenAI answers although a Cohere key
+// is set too.
+func TestAskOnQdrantUsesTheEmbeddersProvider(t *testing.T) {
+	_, co, env := fakes(t)
+	code, out, errs := run(t, env, "", "ask", "--json", "how do humanoid robots keep their balance")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	var doc AskJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Answer == nil || doc.Answer.Provider != "cohere" || co.Chats() != 1 || !slices.Equal(doc.Answer.CitedRanks, []int{sourceRank(t, doc.QueryJSON, 1)}) {
+		t.Fatalf("answer %+v, %d chats", doc.Answer, co.Chats())
+	}
+	oa, oenv := openAIFakes(t)
+	oenv["COHERE_API_KEY"] = testCohereKey // both keys: the embedder's provider answers
+	oenv["COHERE_BASE_URL"] = co.URL
+	oenv["RAGSCOPE_EMBEDDER"] = "openai"
+	code, out, errs = run(t, oenv, "", "ask", "--json", "how do humanoid robots keep their balance")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	doc = AskJSON{}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Answer == nil || doc.Answer.Provider != "openai" || oa.Chats() != 1 || co.Chats() != 1 {
+		t.Fatalf("answer %+v, openai chats %d, cohere chats %d", doc.Answer, oa.Chats(), co.Chats())
 	}
 }

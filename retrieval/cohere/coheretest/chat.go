@@ -36,6 +36,10 @@ type ChatReply struct {
 	Stall int
 	// NoEnd ends the stream without a message-end event.
 	NoEnd bool
+	// Hold, when set, is awaited (closed, or the client gone) before every
+	// piece after the first: a test can check that the first piece was
+	// shown before the rest exists.
+	Hold <-chan struct{}
 }
 
 // ChatCitation cites the answer's characters [Start, End) with documents.
@@ -127,6 +131,13 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 		if reply.Stall > 0 && i == reply.Stall {
 			<-r.Context().Done()
 			return
+		}
+		if reply.Hold != nil && i > 0 {
+			select {
+			case <-reply.Hold:
+			case <-r.Context().Done():
+				return
+			}
 		}
 		if reply.Delay > 0 {
 			t := time.NewTimer(reply.Delay)

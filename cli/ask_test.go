@@ -176,8 +176,8 @@ func TestEvalWithAnswers(t *testing.T) {
     expected_refuse: true
 `)
 	code, out, errs := run(t, nil, "", "eval", "--answer", p)
-	if code != ExitConfig || !strings.Contains(errs, "--answer needs a chat model") || !strings.Contains(errs, "OPENAI_BASE_URL") {
-		t.Errorf("no chat model: exit %d\n%s", code, errs)
+	if code != ExitConfig || out != "" || !strings.Contains(errs, "--answer needs a chat model") || !strings.Contains(errs, "OPENAI_BASE_URL") {
+		t.Errorf("no chat model (nothing runs): exit %d\n%s\n%s", code, out, errs)
 	}
 	oa := openaitest.NewServer("")
 	defer oa.Close()

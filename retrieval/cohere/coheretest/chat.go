@@ -201,10 +201,7 @@ func defaultReply(req ChatRequest) ChatReply {
 		text = text[:i+1]
 	}
 	answer := "From the textbook: " + text
-	var pieces []string
-	for _, w := range strings.SplitAfter(answer, " ") {
-		pieces = append(pieces, w)
-	}
+	pieces := strings.SplitAfter(answer, " ")
 	start := utf8.RuneCountInString("From the textbook: ")
 	return ChatReply{Pieces: pieces, Citations: []ChatCitation{{Start: start, End: utf8.RuneCountInString(answer), DocIDs: []string{d.ID}}}}
 }

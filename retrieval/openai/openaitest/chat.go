@@ -160,9 +160,5 @@ func defaultReply(req ChatRequest) ChatReply {
 	if i := strings.Index(text, ". "); i >= 0 {
 		text = text[:i+1]
 	}
-	var pieces []string
-	for _, w := range strings.SplitAfter("From the textbook: "+text+marker, " ") {
-		pieces = append(pieces, w)
-	}
-	return ChatReply{Pieces: pieces}
+	return ChatReply{Pieces: strings.SplitAfter("From the textbook: "+text+marker, " ")}
 }

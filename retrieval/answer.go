@@ -131,6 +131,8 @@ type Answer struct {
 	// Refused is true when the context was insufficient: nothing was sent
 	// and Text is the refusal.
 	Refused bool
+	// Mode is the retrieval mode of the context the answer rests on.
+	Mode Mode
 	// Provider and Model name the chat model ("" when not sent).
 	Provider, Model string
 	Usage           Usage
@@ -149,7 +151,7 @@ const RefusalText = "The textbook does not cover this question: nothing relevant
 func Generate(ctx context.Context, g Generator, res Result, onDelta func(Delta)) (Answer, error) {
 	p := NewPrompt(res)
 	if !res.Grounded.Sufficient {
-		return Answer{Text: RefusalText, Refused: true, Citations: []AnswerCitation{}, Cited: []int{}, Uncited: []int{}, Unknown: []int{}}, nil
+		return Answer{Text: RefusalText, Refused: true, Mode: res.Mode, Citations: []AnswerCitation{}, Cited: []int{}, Uncited: []int{}, Unknown: []int{}}, nil
 	}
 	if g == nil {
 		return Answer{}, ErrNoGenerator
@@ -166,6 +168,7 @@ func Generate(ctx context.Context, g Generator, res Result, onDelta func(Delta))
 		}
 	})
 	a := b.Answer()
+	a.Mode = res.Mode
 	a.Provider, a.Model = g.Provider(), g.Model()
 	a.Timings = AnswerTimings{FirstToken: b.first, Total: time.Since(start)}
 	if err != nil {
@@ -304,8 +307,9 @@ func (a Answer) Annotated() string {
 }
 
 // Warnings are the problems of an answer a reader should see: it cites
-// nothing, it cites a source the context does not have, or it answers
-// although the context was insufficient.
+// nothing (in selected-text mode the selection is the only source, and
+// the instruction asks for no citation), it cites a source the context
+// does not have, or it answers although the context was insufficient.
 func (a Answer) Warnings(sufficient bool) []string {
 	var out []string
 	if a.Refused {
@@ -314,7 +318,7 @@ func (a Answer) Warnings(sufficient bool) []string {
 	if !sufficient && strings.TrimSpace(a.Text) != "" {
 		out = append(out, "the model answered although the context was insufficient")
 	}
-	if len(a.Citations) == 0 && !LooksLikeRefusal(a.Text) {
+	if len(a.Citations) == 0 && a.Mode != ModeSelectedText && !LooksLikeRefusal(a.Text) {
 		out = append(out, "the answer cites no source")
 	}
 	for _, n := range a.Unknown {

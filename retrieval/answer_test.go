@@ -126,6 +126,10 @@ func TestGenerateSelectedTextAndErrors(t *testing.T) {
 	if err != nil || !slices.Equal(a.Cited, []int{1}) || a.Annotated() != "They carry messages [1]" {
 		t.Errorf("%v %+v %q", err, a, a.Annotated())
 	}
+	g = &fakeGen{deltas: []Delta{{Text: "They carry messages."}}}
+	if a, _ = Generate(context.Background(), g, res, nil); len(a.Warnings(true)) != 0 {
+		t.Errorf("an uncited answer from the selection: %q", a.Warnings(true))
+	}
 	if _, err := Generate(context.Background(), nil, res, nil); !errors.Is(err, ErrNoGenerator) || !errors.Is(err, ErrConfig) {
 		t.Errorf("no generator: %v", err)
 	}

@@ -35,6 +35,7 @@ type evalFlags struct {
 	baseline         string
 	categories       []string
 	failOnRegression bool
+	answer           bool
 }
 
 func (a *App) newEvalCmd() *cobra.Command {
@@ -109,6 +110,7 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 	f.StringVar(&ef.baseline, "baseline", "", "compare with this earlier JSON report: deltas and regressions")
 	f.StringSliceVar(&ef.categories, "category", nil, "only run cases of this category (repeatable or comma-separated)")
 	f.BoolVar(&ef.failOnRegression, "fail-on-regression", false, "with --baseline: fail when a case that hit before misses now")
+	f.BoolVar(&ef.answer, "answer", false, "also answer every case with the chat model (--chat-provider) and check refuse, answer_keywords and citations")
 	return cmd
 }
 
@@ -186,6 +188,16 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		base = &b
 	}
 
+	if ef.answer {
+		gen, err := a.openGenerator()
+		if errors.Is(err, retrieval.ErrNoGenerator) {
+			return fmt.Errorf("%w: --answer needs a chat model: %s", retrieval.ErrConfig, config.ChatHint)
+		}
+		if err != nil {
+			return err
+		}
+		opts.Generator = gen
+	}
 	ctx := cmd.Context()
 	selectionOnly := true
 	for _, c := range set.Cases {
@@ -425,8 +437,15 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	fmt.Fprintf(w, "  %d pass · %d miss · %d fail · %d error · wall %.0f ms · %d embed %s\n",
 		s.Passed, s.Missed, s.Failed, s.Errors, rep.WallMS, rep.Params.EmbedCalls, present.Plural(rep.Params.EmbedCalls, "call", "calls"))
 	fmt.Fprintf(w, "  checks: retrieval context, all %d %s", s.Cases, present.Plural(s.Cases, "case", "cases"))
+	if s.Answers > 0 {
+		cov := "-"
+		if s.CitationCoverage != nil {
+			cov = fmt.Sprintf("%.2f", *s.CitationCoverage)
+		}
+		fmt.Fprintf(w, " · answers: %d generated, %d failed their checks, citation coverage %s (answered ranking cases citing a relevant hit)", s.Answers, s.AnswerChecksFailed, cov)
+	}
 	if s.AnswerChecksNotRun > 0 {
-		fmt.Fprintf(w, " · answer check: not run (%d %s an answer; ragscope generates none)", s.AnswerChecksNotRun, present.Plural(s.AnswerChecksNotRun, "case expects", "cases expect"))
+		fmt.Fprintf(w, " · answer check: not run (%d %s an answer; --answer generates one)", s.AnswerChecksNotRun, present.Plural(s.AnswerChecksNotRun, "case expects", "cases expect"))
 	}
 	fmt.Fprintln(w)
 

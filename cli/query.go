@@ -25,7 +25,11 @@ type queryFlags struct {
 	sourceSection string
 }
 
-func (a *App) newQueryCmd() *cobra.Command {
+func (a *App) newQueryCmd() *cobra.Command { return a.queryCommand(a.runQuery) }
+
+// queryCommand is the query command with run as its action; ask is built
+// on it, so the two share every flag.
+func (a *App) queryCommand(run func(cmd *cobra.Command, question string, qf queryFlags) error) *cobra.Command {
 	var qf queryFlags
 	cmd := &cobra.Command{
 		Use:   "query QUESTION",
@@ -52,7 +56,7 @@ Exit codes: 0 results found, 1 no results, 2 missing credentials or config,
   pbpaste | ragscope query --selected-text - --source-doc docs/intro.md "summarise this"`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return Usagef("query takes exactly one QUESTION argument (quote it), got %d", len(args))
+				return Usagef("%s takes exactly one QUESTION argument (quote it), got %d", cmd.Name(), len(args))
 			}
 			return nil
 		},
@@ -66,7 +70,7 @@ Exit codes: 0 results found, 1 no results, 2 missing credentials or config,
 			if !changedFlag(cmd.Flags(), "no-dedup") {
 				qf.noDedup = !a.Cfg.Dedup
 			}
-			return a.runQuery(cmd, args[0], qf)
+			return run(cmd, args[0], qf)
 		},
 	}
 	f := cmd.Flags()
@@ -86,6 +90,30 @@ Exit codes: 0 results found, 1 no results, 2 missing credentials or config,
 }
 
 func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error {
+	be, res, err := a.retrieveFor(cmd, question, qf)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if qf.json {
+		if err := writeJSON(out, queryJSON(be, res)); err != nil {
+			return err
+		}
+	} else {
+		writeQueryText(out, be, res, qf.context)
+		for _, n := range be.Notes {
+			fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", cleanLine(n))
+		}
+	}
+	if len(res.Hits) == 0 {
+		return &ExitError{Code: ExitNoResults}
+	}
+	return nil
+}
+
+// retrieveFor runs the query the flags describe and returns the backend
+// and the result (its timings include the index load a one-shot run paid).
+func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*Backend, retrieval.Result, error) {
 	q := retrieval.Query{
 		Question:  question,
 		Mode:      retrieval.ModeNormal,
@@ -102,7 +130,7 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error
 		if text == "-" {
 			b, err := io.ReadAll(io.LimitReader(a.Stdin, 8<<20))
 			if err != nil {
-				return fmt.Errorf("read selected text from standard input: %w", err)
+				return nil, retrieval.Result{}, fmt.Errorf("read selected text from standard input: %w", err)
 			}
 			text = string(b)
 		}
@@ -111,16 +139,16 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error
 		q.SourceDocPath = qf.sourceDoc
 		q.SourceSection = qf.sourceSection
 	} else if qf.sourceDoc != "" || qf.sourceSection != "" {
-		return Usagef("--source-doc and --source-section go with --selected-text")
+		return nil, retrieval.Result{}, Usagef("--source-doc and --source-section go with --selected-text")
 	}
 	// Validate before opening a backend: bad input costs no network call.
 	if _, _, _, err := retrieval.Normalize(q); err != nil {
-		return err
+		return nil, retrieval.Result{}, err
 	}
 	ctx := cmd.Context()
 	be, err := a.OpenBackend(ctx, q.Mode == retrieval.ModeSelectedText)
 	if err != nil {
-		return err
+		return nil, retrieval.Result{}, err
 	}
 	ctx, cancel := a.withTimeout(ctx)
 	defer cancel()
@@ -128,26 +156,12 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error
 	// concurrently with the question's embedding; no separate check first.
 	res, err := be.Pipeline.Retrieve(ctx, q)
 	if err != nil {
-		return err
+		return nil, retrieval.Result{}, err
 	}
 	// A one-shot query paid for loading the index: say so.
 	res.Timings.Load = be.Load
 	res.Timings.Total += be.Load
-	out := cmd.OutOrStdout()
-	if qf.json {
-		if err := writeJSON(out, queryJSON(be, res)); err != nil {
-			return err
-		}
-	} else {
-		writeQueryText(out, be, res, qf.context)
-		for _, n := range be.Notes {
-			fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", cleanLine(n))
-		}
-	}
-	if len(res.Hits) == 0 {
-		return &ExitError{Code: ExitNoResults}
-	}
-	return nil
+	return be, res, nil
 }
 
 // writeQueryText prints a result for people. Every string from the

@@ -246,6 +246,7 @@ offline embedder, so it works with no keys at all.`,
 		// subcommands
 		a.newEvalCmd(),
 		a.newQueryCmd(),
+		a.newAskCmd(),
 		a.newStatsCmd(),
 		a.newIndexCmd(),
 		a.newLinksCmd(),

@@ -38,6 +38,9 @@ func TestTUIWithOpenAIAndGemini(t *testing.T) {
 			}
 			d.ask("how do ROS 2 nodes communicate?")
 			d.until("results", 10*time.Second, idle)
+			// The question is saved to the history in the background: wait
+			// for it, or the temporary state folder is removed under it.
+			d.until("history saved", 5*time.Second, func(ui.Model) bool { return d.fed["ui.historySavedMsg"] > 0 })
 			if st := d.m.Status(); !strings.Contains(st, "results") || dims() != 1024 {
 				t.Fatalf("status %q, dimensions %d", st, dims())
 			}

@@ -121,6 +121,10 @@ type Config struct {
 	OpenAIBaseURL   string `json:"openai_base_url,omitempty"`
 	GeminiAPIKey    Secret `json:"gemini_api_key,omitempty"`
 	GeminiBaseURL   string `json:"gemini_base_url,omitempty"`
+	// ChatProvider is auto, cohere or openai; ChatModel the chat model
+	// ("": the provider's default). (answers, issue 14)
+	ChatProvider string `json:"chat_provider"`
+	ChatModel    string `json:"chat_model,omitempty"`
 
 	IndexFile string `json:"index_file,omitempty"`
 	DocsDir   string `json:"docs_dir,omitempty"`
@@ -161,11 +165,12 @@ type Config struct {
 // Default returns the defaults.
 func Default() Config {
 	return Config{
-		Backend:    BackendAuto,
-		EmbedModel: DefaultEmbedModel,
-		Embedder:   "auto",
-		TopK:       DefaultTopK,
-		Dedup:      true,
+		Backend:      BackendAuto,
+		EmbedModel:   DefaultEmbedModel,
+		Embedder:     "auto",
+		ChatProvider: ChatAuto,
+		TopK:         DefaultTopK,
+		Dedup:        true,
 		// rerank (issue 15)
 		RerankCandidates: retrieval.DefaultRerankCandidates,
 		SlugStyle:        string(retrieval.SlugGitHub),

@@ -41,6 +41,17 @@ func (d statusDoer) Do(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	if slot, ok := req.Context().Value(bodyKey{}).(*io.ReadCloser); ok && slot != nil && resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		// A streamed chat answer: its events are read by Chat (chat.go).
+		if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+			_ = resp.Body.Close()
+			return nil, &StatusError{Status: resp.StatusCode, Invalid: true, Message: "Content-Type " + ct + ": " + embedx.Excerpt(body, d.key)}
+		}
+		*slot = resp.Body
+		resp.Body = io.NopCloser(strings.NewReader(""))
+		return resp, nil
+	}
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		// A 2xx that is not JSON (an HTML page, a truncated body) is an
 		// invalid answer, not a decoding puzzle for cohere-go.

@@ -10,7 +10,7 @@ import (
 	"ragscope/retrieval"
 )
 
-// Error is a failed embedding call of any provider. Error returns a message
+// Error is a failed call (embedding, chat) of any provider. Error returns a message
 // a person can act on; Err is the cause. Its class follows one rule for
 // every provider (see Is), and neither the message nor the cause contains
 // the API key.

@@ -144,9 +144,11 @@ type CaseResult struct {
 	Hits  []HitResult `json:"hits"`
 	Error string      `json:"error,omitempty"`
 	// AnswerCheck is "not run: refuse, answer_keywords" when the case
-	// carries answer-level expectations: ragscope judges the retrieval
-	// context only and generates no answer to check them against.
+	// carries answer-level expectations and the run generates no answers;
+	// with answers (Options.Generator) it is "pass", "fail: …" or "error".
 	AnswerCheck string `json:"answer_check,omitempty"`
+	// Answer is the generated answer (eval --answer), nil otherwise.
+	Answer *AnswerResult `json:"answer,omitempty"`
 }
 
 // IsHit is the case's "hit" for baseline comparison: hit@k for ranking
@@ -193,9 +195,16 @@ type Summary struct {
 	MetadataCompleteness *float64       `json:"metadata_completeness"`
 	Latency              LatencySummary `json:"latency"`
 	// AnswerChecksNotRun counts the cases with answer-level expectations
-	// (refuse, answer keywords), which were not checked: only the retrieval
-	// context was.
+	// (refuse, answer keywords) that were not checked: the run generated
+	// no answers.
 	AnswerChecksNotRun int `json:"answer_checks_not_run"`
+	// Answers counts the answers generated (eval --answer), and
+	// AnswerChecksFailed those whose answer-level checks failed.
+	Answers            int `json:"answers,omitempty"`
+	AnswerChecksFailed int `json:"answer_checks_failed,omitempty"`
+	// CitationCoverage is the share of answered ranking cases whose answer
+	// cites at least one relevant hit (nil: no answers).
+	CitationCoverage *float64 `json:"citation_coverage,omitempty"`
 }
 
 // SampleMethod describes how LatencySample was measured.
@@ -304,7 +313,7 @@ func Summarize(results []CaseResult) Summary {
 	var s Summary
 	var hit1, hitk, rr, ndcg, rec, kw, lat, emb, srch []float64
 	var mdSum float64
-	var mdN int
+	var mdN, citing, citesRelevant int
 	for _, c := range results {
 		s.Cases++
 		switch c.Status {
@@ -328,8 +337,20 @@ func Summarize(results []CaseResult) Summary {
 		if c.KeywordCoverage != nil {
 			kw = append(kw, *c.KeywordCoverage)
 		}
-		if c.AnswerCheck != "" {
+		if strings.HasPrefix(c.AnswerCheck, "not run") {
 			s.AnswerChecksNotRun++
+		}
+		if a := c.Answer; a != nil && a.Error == "" {
+			s.Answers++
+			if strings.HasPrefix(c.AnswerCheck, "fail") {
+				s.AnswerChecksFailed++
+			}
+			if a.CitesRelevant != nil {
+				citing++
+				if *a.CitesRelevant {
+					citesRelevant++
+				}
+			}
 		}
 		if c.Mode != retrieval.ModeSelectedText && c.Status != StatusError {
 			lat = append(lat, c.Latency.TotalMS)
@@ -347,6 +368,10 @@ func Summarize(results []CaseResult) Summary {
 	if len(kw) > 0 {
 		m := Mean(kw)
 		s.KeywordCoverage = &m
+	}
+	if citing > 0 {
+		m := float64(citesRelevant) / float64(citing)
+		s.CitationCoverage = &m
 	}
 	if mdN > 0 {
 		m := mdSum / float64(mdN)

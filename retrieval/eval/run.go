@@ -67,6 +67,13 @@ type Options struct {
 	// update a UI's state behind a channel or a program's Send; they must
 	// not block for long.
 	OnCase func(CaseResult)
+	// Generator, when set, answers every case that ran from its retrieved
+	// context, after retrieval, and the answer-level checks run
+	// (CheckAnswer); nil reports them as not run. (answers, issue 14)
+	Generator retrieval.Generator
+	// AnswerConcurrency bounds the answers generated at once (default
+	// DefaultAnswerConcurrency).
+	AnswerConcurrency int
 }
 
 // MaxBatcher is implemented by embedders with a per-call limit on texts
@@ -138,7 +145,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	}
 
 	r := &runner{p: p, opts: opts, total: len(set.Cases), results: make([]CaseResult, len(set.Cases)), vector: make([]CaseResult, len(set.Cases)), rerankErr: make([]error, len(set.Cases)),
-		errs: make([]error, len(set.Cases)), needsBackend: make([]bool, len(set.Cases))}
+		errs: make([]error, len(set.Cases)), needsBackend: make([]bool, len(set.Cases)), res: make([]*retrieval.Result, len(set.Cases))}
 	searchSem := make(chan struct{}, conc)
 	embedConc := opts.EmbedConcurrency
 	if embedConc <= 0 {
@@ -247,6 +254,10 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		rep.ThroughputPerSec = float64(n) / batchWall.Seconds()
 	}
 	rep.LatencySample = r.applySample(set, <-sampled)
+	var answerOutage error
+	if opts.Generator != nil {
+		answerOutage = r.answerAll(ctx, set)
+	}
 
 	rep.Params.EmbedCalls = r.embedCalls
 	rep.Cases = r.results
@@ -266,6 +277,9 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	}
 	if err := r.outage(); err != nil {
 		return rep, err
+	}
+	if answerOutage != nil {
+		return rep, answerOutage
 	}
 	return rep, nil
 }
@@ -344,6 +358,9 @@ type runner struct {
 	errs         []error
 	needsBackend []bool
 	backendCases int
+	// res[i] is case i's retrieval result (nil when it failed), kept for
+	// the answers.
+	res []*retrieval.Result
 }
 
 func (r *runner) callCtx(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -395,6 +412,7 @@ func (r *runner) record(i int, c Case, q retrieval.Query, res retrieval.Result, 
 	cr := Evaluate(c, q, res)
 	cr.Index = i
 	cr.Latency.EmbedCallMS = ms(call)
+	r.keep(i, res)
 	r.finish(i, cr)
 }
 
@@ -475,6 +493,7 @@ func (r *runner) applySample(set Set, runs []sampleRun) *LatencySample {
 		cr.Index = sr.i
 		cr.Latency.EmbedCallMS = cr.Latency.EmbedMS
 		r.results[sr.i] = cr
+		r.res[sr.i] = &sr.res
 		lat = append(lat, cr.Latency.TotalMS)
 		sample.IDs = append(sample.IDs, cr.ID)
 	}
@@ -511,6 +530,16 @@ func (r *runner) searchBatch(ctx context.Context, sem chan struct{}, set Set, id
 		}
 		r.record(i, set.Cases[i], qs[j], results[j], call)
 	}
+}
+
+// keep stores case i's retrieval result for the answers.
+func (r *runner) keep(i int, res retrieval.Result) {
+	if r.opts.Generator == nil {
+		return
+	}
+	r.mu.Lock()
+	r.res[i] = &res
+	r.mu.Unlock()
 }
 
 // finish stores a result and calls the callbacks, one at a time.

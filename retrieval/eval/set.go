@@ -111,9 +111,9 @@ type Expect struct {
 	NoAnswer bool     `json:"no_answer,omitempty"`
 	MaxScore *float64 `json:"max_score,omitempty"`
 	// Refuse and AnswerKeywords are answer-level expectations (the chatbot
-	// should decline; its answer should contain these words) from sets
-	// written for other tools. ragscope generates no answer, so they are
-	// loaded and reported as "answer check: not run", never judged.
+	// should decline; its answer should contain these words). They are
+	// judged when a run generates answers (Options.Generator, CheckAnswer)
+	// and reported as "answer check: not run" otherwise.
 	Refuse         bool     `json:"refuse,omitempty"`
 	AnswerKeywords []string `json:"answer_keywords,omitempty"`
 }

@@ -51,6 +51,10 @@ type Server struct {
 	lastReq  Request
 	rerankOK []RerankRequest
 	short    int
+	// chat state (chat.go)
+	replies  []ChatReply
+	lastChat ChatRequest
+	chats    int
 }
 
 // Request is the body of an embed call, as the server decoded it.
@@ -134,7 +138,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if r.Method != http.MethodPost || (r.URL.Path != "/v2/embed" && r.URL.Path != "/v2/rerank") {
+	if r.Method != http.MethodPost || (r.URL.Path != "/v2/embed" && r.URL.Path != "/v2/rerank" && r.URL.Path != "/v2/chat") {
 		writeError(w, http.StatusNotFound, "", "not found: "+r.Method+" "+r.URL.Path)
 		return
 	}
@@ -154,8 +158,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "", "content-type must be application/json")
 		return
 	}
-	if r.URL.Path == "/v2/rerank" {
+	switch r.URL.Path {
+	case "/v2/rerank":
 		s.rerank(w, body)
+		return
+	case "/v2/chat":
+		s.chat(w, r, body)
 		return
 	}
 	var req Request

@@ -65,6 +65,10 @@ type Server struct {
 	batches  []int
 	lastReq  Request
 	headers  http.Header
+	// chat state (chat.go)
+	replies  []ChatReply
+	lastChat ChatRequest
+	chats    int
 }
 
 // Request is the body of an embeddings call, as decoded.
@@ -152,7 +156,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/embeddings" {
+	if r.Method != http.MethodPost || (r.URL.Path != "/v1/embeddings" && r.URL.Path != "/v1/chat/completions") {
 		writeError(w, http.StatusNotFound, "", "Invalid URL ("+r.Method+" "+r.URL.Path+")", "invalid_request_error")
 		return
 	}
@@ -178,6 +182,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 			msg = http.StatusText(fail.Status)
 		}
 		writeError(w, fail.Status, fail.RetryAfter, msg, "server_error")
+		return
+	}
+	if r.URL.Path == "/v1/chat/completions" {
+		s.chat(w, r, body)
 		return
 	}
 	var req Request

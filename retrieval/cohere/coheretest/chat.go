@@ -1,0 +1,207 @@
+package coheretest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// ChatRequest is the body of a POST /v2/chat, as the server decoded it.
+type ChatRequest struct {
+	Model    string `json:"model"`
+	Stream   bool   `json:"stream"`
+	Messages []struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	} `json:"messages"`
+	Documents []struct {
+		ID   string            `json:"id"`
+		Data map[string]string `json:"data"`
+	} `json:"documents"`
+}
+
+// ChatReply is how the fake answers one chat: the answer's text in
+// pieces (one content-delta event each) and its citations (a
+// citation-start event once the piece holding the span's end was sent).
+type ChatReply struct {
+	Pieces    []string
+	Citations []ChatCitation
+	// Delay is the pause before each piece.
+	Delay time.Duration
+	// Stall, when set, stops after this many pieces and holds the stream
+	// open until the client goes away.
+	Stall int
+	// NoEnd ends the stream without a message-end event.
+	NoEnd bool
+	// Hold, when set, is awaited (closed, or the client gone) before every
+	// piece after the first: a test can check that the first piece was
+	// shown before the rest exists.
+	Hold <-chan struct{}
+}
+
+// ChatCitation cites the answer's characters [Start, End) with documents.
+type ChatCitation struct {
+	Start, End int
+	DocIDs     []string
+}
+
+// Reply queues replies: the next len(r) chats get them, in order. Chats
+// with none queued get the default reply: the first sentence of the first
+// document, cited to it (or, with no documents, an uncited refusal).
+func (s *Server) Reply(r ...ChatReply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.replies = append(s.replies, r...)
+}
+
+// LastChat is the body of the last chat request.
+func (s *Server) LastChat() ChatRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastChat
+}
+
+// Chats is the number of well-formed chat requests answered.
+func (s *Server) Chats() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.chats
+}
+
+// chatModels are the chat models the fake knows.
+var chatModels = map[string]bool{"command-a-03-2025": true, "command-r-plus-08-2024": true, "command-r7b-12-2024": true}
+
+func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
+	var req ChatRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		writeError(w, http.StatusBadRequest, "", "invalid request body: "+err.Error())
+		return
+	}
+	switch {
+	case !chatModels[req.Model]:
+		writeError(w, http.StatusNotFound, "", fmt.Sprintf("model '%s' not found, make sure the correct model ID was used", req.Model))
+		return
+	case !req.Stream:
+		writeError(w, http.StatusBadRequest, "", "the fake answers streamed chats only")
+		return
+	case len(req.Messages) == 0:
+		writeError(w, http.StatusBadRequest, "", "messages must not be empty")
+		return
+	}
+	s.mu.Lock()
+	s.lastChat = req
+	s.chats++
+	var reply ChatReply
+	if len(s.replies) > 0 {
+		reply, s.replies = s.replies[0], s.replies[1:]
+	} else {
+		reply = defaultReply(req)
+	}
+	s.mu.Unlock()
+
+	flusher, _ := w.(http.Flusher)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	send := func(typ string, ev map[string]any) bool {
+		ev["type"] = typ
+		b, _ := json.Marshal(ev)
+		// One write per event, as a server flushing each event does.
+		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ, b); err != nil {
+			return false
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return r.Context().Err() == nil
+	}
+	docs := map[string]map[string]string{}
+	for _, d := range req.Documents {
+		docs[d.ID] = d.Data
+	}
+	send("message-start", map[string]any{"id": "fake-chat", "delta": map[string]any{"message": map[string]any{"role": "assistant"}}})
+	send("content-start", map[string]any{"index": 0, "delta": map[string]any{"message": map[string]any{"content": map[string]any{"type": "text", "text": ""}}}})
+	sent := 0 // characters sent
+	cited := make([]bool, len(reply.Citations))
+	full := strings.Join(reply.Pieces, "")
+	for i, p := range reply.Pieces {
+		if reply.Stall > 0 && i == reply.Stall {
+			<-r.Context().Done()
+			return
+		}
+		if reply.Hold != nil && i > 0 {
+			select {
+			case <-reply.Hold:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		if reply.Delay > 0 {
+			t := time.NewTimer(reply.Delay)
+			select {
+			case <-t.C:
+			case <-r.Context().Done():
+				t.Stop()
+				return
+			}
+		}
+		if !send("content-delta", map[string]any{"index": 0, "delta": map[string]any{"message": map[string]any{"content": map[string]any{"text": p}}}}) {
+			return
+		}
+		sent += utf8.RuneCountInString(p)
+		for j, c := range reply.Citations {
+			if cited[j] || c.End > sent {
+				continue
+			}
+			cited[j] = true
+			var sources []map[string]any
+			for _, id := range c.DocIDs {
+				sources = append(sources, map[string]any{"type": "document", "id": id, "document": docs[id]})
+			}
+			text := string([]rune(full)[min(c.Start, c.End):min(c.End, utf8.RuneCountInString(full))])
+			send("citation-start", map[string]any{"index": j, "delta": map[string]any{"message": map[string]any{"citations": map[string]any{
+				"start": c.Start, "end": c.End, "text": text, "sources": sources, "type": "TEXT_CONTENT",
+			}}}})
+			send("citation-end", map[string]any{"index": j})
+		}
+	}
+	send("content-end", map[string]any{"index": 0})
+	if reply.NoEnd {
+		return
+	}
+	in := 0
+	for _, m := range req.Messages {
+		in += len(strings.Fields(m.Content))
+	}
+	for _, d := range req.Documents {
+		in += len(strings.Fields(d.Data["text"]))
+	}
+	out := len(strings.Fields(full))
+	send("message-end", map[string]any{"delta": map[string]any{
+		"finish_reason": "COMPLETE",
+		"usage": map[string]any{
+			"billed_units": map[string]any{"input_tokens": in, "output_tokens": out},
+			"tokens":       map[string]any{"input_tokens": in + 10, "output_tokens": out},
+		},
+	}})
+}
+
+// defaultReply answers with the first sentence of the first document,
+// cited to it.
+func defaultReply(req ChatRequest) ChatReply {
+	if len(req.Documents) == 0 {
+		return ChatReply{Pieces: []string{"The documents ", "do not contain ", "an answer."}}
+	}
+	d := req.Documents[0]
+	text := strings.Join(strings.Fields(d.Data["text"]), " ")
+	if i := strings.Index(text, ". "); i >= 0 {
+		text = text[:i+1]
+	}
+	answer := "From the textbook: " + text
+	pieces := strings.SplitAfter(answer, " ")
+	start := utf8.RuneCountInString("From the textbook: ")
+	return ChatReply{Pieces: pieces, Citations: []ChatCitation{{Start: start, End: utf8.RuneCountInString(answer), DocIDs: []string{d.ID}}}}
+}

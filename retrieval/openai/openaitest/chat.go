@@ -1,0 +1,164 @@
+package openaitest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// ChatRequest is the body of a POST /v1/chat/completions, as decoded.
+type ChatRequest struct {
+	Model    string `json:"model"`
+	Stream   bool   `json:"stream"`
+	Messages []struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	} `json:"messages"`
+	StreamOptions struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+}
+
+// ChatReply is how the fake answers one chat: the answer's text in
+// pieces, one SSE chunk each, then a chunk with the finish reason, a usage
+// chunk (when asked for) and [DONE].
+type ChatReply struct {
+	Pieces []string
+	// Delay is the pause before each piece.
+	Delay time.Duration
+	// Stall, when set, stops after this many pieces and holds the stream
+	// open until the client goes away.
+	Stall int
+	// NoDone ends the stream after the pieces, with no finish reason and
+	// no [DONE].
+	NoDone bool
+}
+
+// chatModels are the chat models the fake knows (OpenAI's and a local
+// server's).
+var chatModels = map[string]bool{"gpt-4o-mini": true, "gpt-4.1": true, "llama3.2": true}
+
+// Reply queues replies for the next len(r) chats. Chats with none queued
+// get the default reply: the first sentence under the context's first
+// [Source N] marker (or of the selection), cited "[Source N]".
+func (s *Server) Reply(r ...ChatReply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.replies = append(s.replies, r...)
+}
+
+// LastChat is the body of the last chat request.
+func (s *Server) LastChat() ChatRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastChat
+}
+
+// Chats is the number of well-formed chat requests answered.
+func (s *Server) Chats() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.chats
+}
+
+func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
+	var req ChatRequest
+	if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
+		writeError(w, http.StatusBadRequest, "", "'messages' must be a non-empty array", "invalid_request_error")
+		return
+	}
+	if !chatModels[req.Model] {
+		writeError(w, http.StatusNotFound, "", fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", req.Model), "invalid_request_error")
+		return
+	}
+	if !req.Stream {
+		writeError(w, http.StatusBadRequest, "", "the fake answers streamed chats only", "invalid_request_error")
+		return
+	}
+	s.mu.Lock()
+	s.lastChat = req
+	s.chats++
+	var reply ChatReply
+	if len(s.replies) > 0 {
+		reply, s.replies = s.replies[0], s.replies[1:]
+	} else {
+		reply = defaultReply(req)
+	}
+	s.mu.Unlock()
+
+	flusher, _ := w.(http.Flusher)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	send := func(v any) bool {
+		b, _ := json.Marshal(v)
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+			return false
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+		return r.Context().Err() == nil
+	}
+	chunk := func(delta map[string]any, finish any) map[string]any {
+		return map[string]any{
+			"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1700000000, "model": req.Model,
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}},
+		}
+	}
+	send(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+	out := 0
+	for i, p := range reply.Pieces {
+		if reply.Stall > 0 && i == reply.Stall {
+			<-r.Context().Done()
+			return
+		}
+		if reply.Delay > 0 {
+			t := time.NewTimer(reply.Delay)
+			select {
+			case <-t.C:
+			case <-r.Context().Done():
+				t.Stop()
+				return
+			}
+		}
+		if !send(chunk(map[string]any{"content": p}, nil)) {
+			return
+		}
+		out += len(strings.Fields(p))
+	}
+	if reply.NoDone {
+		return
+	}
+	send(chunk(map[string]any{}, "stop"))
+	if req.StreamOptions.IncludeUsage {
+		in := 0
+		for _, m := range req.Messages {
+			in += len(strings.Fields(m.Content))
+		}
+		send(map[string]any{
+			"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1700000000, "model": req.Model,
+			"choices": []any{}, "usage": map[string]int{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out},
+		})
+	}
+	_, _ = fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+// defaultReply cites the first sentence of the context's first source.
+func defaultReply(req ChatRequest) ChatReply {
+	system := req.Messages[0].Content
+	_, ctx, _ := strings.Cut(system, "\n\n") // instruction, blank line, context
+	marker, text := "", ctx
+	if strings.HasPrefix(ctx, "[Source ") {
+		head, rest, _ := strings.Cut(ctx, "\n")
+		n, _, _ := strings.Cut(strings.TrimPrefix(head, "[Source "), ":")
+		marker, text = " [Source "+strings.TrimSuffix(n, "]")+"]", rest
+		text, _, _ = strings.Cut(text, "\n\n[Source ")
+	}
+	text = strings.Join(strings.Fields(text), " ")
+	if i := strings.Index(text, ". "); i >= 0 {
+		text = text[:i+1]
+	}
+	return ChatReply{Pieces: strings.SplitAfter("From the textbook: "+text+marker, " ")}
+}

@@ -163,3 +163,60 @@ func writeJSON(t *testing.T, path string, v any) {
 		t.Fatal(err)
 	}
 }
+
+// sluggerScript prints, for the inputs file named by argv, github-slugger's
+// slug() of every input and the ids of one slugger fed the sequence.
+const sluggerScript = `
+import fs from 'node:fs';
+import GithubSlugger, {slug} from 'github-slugger';
+const input = JSON.parse(fs.readFileSync(process.argv[1], 'utf8'));
+const slugger = new GithubSlugger();
+process.stdout.write(JSON.stringify({
+  slugs: input.inputs.map((s) => ({in: s, slug: slug(s)})),
+  sequence: input.sequence.map((s) => ({in: s, slug: slugger.slug(s)})),
+}));
+`
+
+// SluggerGolden is what github-slugger made of testdata/slugger.inputs.json.
+type SluggerGolden struct {
+	Library  string     `json:"library"`
+	Slugs    []SlugCase `json:"slugs"`
+	Sequence []SlugCase `json:"sequence"`
+}
+
+// SlugCase is one input and its slug.
+type SlugCase struct {
+	In   string `json:"in"`
+	Slug string `json:"slug"`
+}
+
+// TestSlugger runs the real github-slugger (the version Docusaurus uses)
+// over the committed inputs and compares with the committed golden, which
+// retrieval's slug tests read.
+func TestSlugger(t *testing.T) {
+	mode := oracleMode(t)
+	cache := install(t)
+	inputs := filepath.Join(SitesDir(), "..", "slugger.inputs.json")
+	out := run(t, cache, "node", "--input-type=module", "-e", sluggerScript, inputs)
+	var got SluggerGolden
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("github-slugger output: %v\n%s", err, out)
+	}
+	got.Library = "github-slugger 2.0.0"
+	golden := filepath.Join(SitesDir(), "..", "slugger.oracle.json")
+	if mode == "update" {
+		writeJSON(t, golden, got)
+		return
+	}
+	b, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want SluggerGolden
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("github-slugger's output differs from %s; rerun with %s=update if the inputs changed", golden, EnvOracle)
+	}
+}

@@ -142,8 +142,36 @@ func (c *LocalChecker) Check(_ context.Context, rawURL string) Result {
 		return r
 	}
 	r.Status = StatusAnchorMissing
+	if sugg, cause, ok := diagnoseUnanchored(u.Fragment, p); ok {
+		r.Suggestion, r.Cause = sugg, cause
+		if sugg == "" {
+			r.Suggestion = c.site.URL(p, "")
+		}
+		return r
+	}
 	r.Suggestion, r.Cause = diagnoseAnchor(u.Fragment, p.Headings, p.Anchors())
 	return r
+}
+
+// diagnoseUnanchored explains an anchor that names a heading the page has
+// but the built page gives no id: an H1 (the theme renders h1 without an
+// id), a heading written as HTML without an id attribute, or a heading
+// whose MDX comment id ({/* #x */}) Docusaurus 3.5 does not read. An empty
+// suggestion means the page without an anchor.
+func diagnoseUnanchored(anchor string, p *Page) (suggestion, cause string, ok bool) {
+	for _, h := range p.Headings {
+		if strings.Contains(h.Text, "#"+anchor) && h.ID != anchor && !h.NoAnchor {
+			return h.ID, fmt.Sprintf("MDX comment id not supported: Docusaurus 3.5 does not read {/* #%s */} as a heading id, so %q has the id %s; write {#%s} to keep the anchor", anchor, h.Text, h.ID, anchor), true
+		}
+		if !h.NoAnchor || (anchor != h.ID && anchor != retrieval.GitHubSlug(h.Text) && anchor != retrieval.SimpleSlug(h.Text)) {
+			continue
+		}
+		if h.Level == 1 {
+			return "", fmt.Sprintf("heading without an anchor: %q is the page's H1, which Docusaurus renders without an id; link the page without an anchor", h.Text), true
+		}
+		return "", fmt.Sprintf("heading without an anchor: %q is written as HTML (<h%d>) without an id attribute, so the built page has no anchor for it; link the page without an anchor, or write it as a markdown heading", h.Text, h.Level), true
+	}
+	return "", "", false
 }
 
 // diagnosePage explains a missing page: a citation built from the file path

@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 )
 
 // Heading is one heading of a page with the id Docusaurus gives it.
@@ -20,8 +21,13 @@ type Heading struct {
 	Text string `json:"text"`
 	// Level is 1..6.
 	Level int `json:"level"`
-	// Explicit is true for {#id} and {/* #id */} ids.
+	// Explicit is true for {#id} ids.
 	Explicit bool `json:"explicit,omitempty"`
+	// NoAnchor is true when the built page gives the heading no id, so no
+	// URL can point at it: every H1 (Docusaurus's Heading component drops
+	// the id of h1) and headings written as HTML/JSX (<h2>…</h2>) without an
+	// id attribute. ID is then the slug a citation would use for it.
+	NoAnchor bool `json:"no_anchor,omitempty"`
 	// Line is the 1-based line in the source file.
 	Line int `json:"line"`
 }
@@ -36,36 +42,21 @@ type frontMatter struct {
 }
 
 // splitFrontMatter returns the parsed front matter, the body and the number
-// of lines before the body.
+// of lines before the body (the block as docusaurus.SplitFrontMatter finds
+// it).
 func splitFrontMatter(src string) (frontMatter, string, int, error) {
 	var fm frontMatter
-	src = strings.TrimPrefix(src, "\ufeff")
 	src = strings.ReplaceAll(src, "\r\n", "\n")
-	if !strings.HasPrefix(src, "---\n") && !strings.HasPrefix(src, "---\r") {
+	b := docusaurus.SplitFrontMatter(src)
+	if !b.Found {
 		return fm, src, 0, nil
 	}
-	rest := src[4:]
-	end := -1
-	if strings.HasPrefix(rest, "---\n") || rest == "---" {
-		end = 0
-	} else if i := strings.Index(rest, "\n---\n"); i >= 0 {
-		end = i + 1
-	} else if strings.HasSuffix(rest, "\n---") {
-		end = len(rest) - 3
-	}
-	if end < 0 {
-		return fm, src, 0, nil
-	}
-	raw := rest[:end]
-	body := strings.TrimPrefix(rest[end:], "---")
-	body = strings.TrimPrefix(body, "\n")
-	skipped := strings.Count(src[:len(src)-len(body)], "\n")
-	if err := yaml.Unmarshal([]byte(raw), &fm); err != nil {
+	if err := yaml.Unmarshal([]byte(b.Raw), &fm); err != nil {
 		// Salvage the keys that matter line by line.
-		fm = salvageFrontMatter(raw)
-		return fm, body, skipped, fmt.Errorf("front matter: %w", err)
+		fm = salvageFrontMatter(b.Raw)
+		return fm, b.Body, b.BodyLine - 1, fmt.Errorf("front matter: %w", err)
 	}
-	return fm, body, skipped, nil
+	return fm, b.Body, b.BodyLine - 1, nil
 }
 
 var fmLine = regexp.MustCompile(`^(id|slug|title|draft|unlisted)\s*:\s*(.*?)\s*$`)
@@ -96,6 +87,10 @@ func salvageFrontMatter(raw string) frontMatter {
 
 var (
 	atxLine       = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
+	atxLineMDX    = regexp.MustCompile(`^[ \t]*(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
+	fenceOpenMDX  = regexp.MustCompile("^[ \t]*(`{3,}|~{3,})(.*)$")
+	setextLineMDX = regexp.MustCompile(`^[ \t]*(=+|-+)[ \t]*$`)
+	htmlHeading   = regexp.MustCompile(`^\s*<h([1-6])(\s[^>]*)?>(.*?)</h[1-6]>`)
 	atxClose      = regexp.MustCompile(`(?:^|[ \t]+)#+[ \t]*$`)
 	fenceOpen     = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
 	setextLine    = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
@@ -112,8 +107,18 @@ var (
 // the page's HTML/JSX. Headings inside fenced code and HTML comments are
 // ignored; ATX and setext headings are recognised; each page has its own
 // github-slugger, and explicit ids are used verbatim without taking a slot
-// in the slugger (as Docusaurus's remark plugin does).
-func parseHeadings(body string, firstLine int) ([]Heading, []string) {
+// in the slugger (as Docusaurus's remark plugin does). H1s and HTML
+// headings without an id are kept with NoAnchor set.
+//
+// mdx is true for files Docusaurus compiles as MDX (every file unless the
+// config's markdown.format is "detect", then .mdx only): MDX has no
+// indented code, so a heading or fence indented four spaces or more is
+// still one (checked by a real build).
+func parseHeadings(body string, firstLine int, mdx bool) ([]Heading, []string) {
+	atx, fence, setext := atxLine, fenceOpen, setextLine
+	if mdx {
+		atx, fence, setext = atxLineMDX, fenceOpenMDX, setextLineMDX
+	}
 	lines := strings.Split(body, "\n")
 	slugger := retrieval.NewSlugger(retrieval.SlugGitHub)
 	var heads []Heading
@@ -126,10 +131,16 @@ func parseHeadings(body string, firstLine int) ([]Heading, []string) {
 		text, id := retrieval.SplitHeadingID(raw)
 		text = MarkdownHeadingText(text)
 		h := Heading{Text: text, Level: level, Line: firstLine + line + 1}
-		if id != "" {
+		switch {
+		case id != "":
 			h.ID, h.Explicit = id, true
-		} else {
+		default:
+			// An H1 still takes its slot: the remark plugin gives it an id
+			// and the theme drops it when rendering.
 			h.ID = slugger.Slug(text)
+		}
+		if level == 1 {
+			h.NoAnchor = true
 		}
 		heads = append(heads, h)
 	}
@@ -146,7 +157,7 @@ func parseHeadings(body string, firstLine int) ([]Heading, []string) {
 			}
 			continue
 		}
-		if m := fenceOpen.FindStringSubmatch(l); m != nil && (m[1][0] != '`' || !strings.Contains(m[2], "`")) {
+		if m := fence.FindStringSubmatch(l); m != nil && (m[1][0] != '`' || !strings.Contains(m[2], "`")) {
 			fenceCh, fenceLen = m[1][0], len(m[1])
 			para = nil
 			continue
@@ -165,12 +176,19 @@ func parseHeadings(body string, firstLine int) ([]Heading, []string) {
 				}
 			}
 		}
-		if m := atxLine.FindStringSubmatch(stripped); m != nil {
+		if m := htmlHeading.FindStringSubmatch(stripped); m != nil && !strings.Contains(m[2], "id=") {
+			level := int(m[1][0] - '0')
+			text := MarkdownHeadingText(m[3])
+			heads = append(heads, Heading{Text: text, Level: level, Line: firstLine + i + 1, ID: retrieval.GitHubSlug(text), NoAnchor: true})
+			para = nil
+			continue
+		}
+		if m := atx.FindStringSubmatch(stripped); m != nil {
 			add(len(m[1]), strings.TrimSpace(atxClose.ReplaceAllString(m[2], "")), i)
 			para = nil
 			continue
 		}
-		if m := setextLine.FindStringSubmatch(stripped); m != nil && len(para) > 0 {
+		if m := setext.FindStringSubmatch(stripped); m != nil && len(para) > 0 {
 			level := 1
 			if m[1][0] == '-' {
 				level = 2
@@ -179,7 +197,7 @@ func parseHeadings(body string, firstLine int) ([]Heading, []string) {
 			para = nil
 			continue
 		}
-		if notParagraph.MatchString(stripped) || strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") {
+		if notParagraph.MatchString(stripped) || (!mdx && (strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t"))) {
 			para = nil
 			continue
 		}
@@ -204,9 +222,12 @@ func isFenceClose(t string, ch byte, n int) bool {
 // markdown source: retrieval.HeadingText (links to their text, inline
 // HTML/JSX tags, emphasis markers and code backticks removed) plus what
 // the markdown parser does before it: backslash escapes ("\*" is "*"),
-// character references ("&amp;" is "&") and MDX comments dropped.
+// character references ("&amp;" is "&"), and the braces of MDX comments
+// dropped (their text is slugged, as Docusaurus 3.5 does).
 func MarkdownHeadingText(md string) string {
-	md = mdxCommentRun.ReplaceAllString(md, "")
+	// An MDX expression's source counts in the slug text (Docusaurus 3.5
+	// takes the text of the mdast, expressions included).
+	md = mdxCommentRun.ReplaceAllStringFunc(md, func(s string) string { return s[1 : len(s)-1] })
 	// Escaped characters must survive emphasis and tag stripping: park
 	// them in the private-use area and restore them at the end.
 	md = mdEscape.ReplaceAllStringFunc(md, func(s string) string {

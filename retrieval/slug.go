@@ -165,18 +165,14 @@ func (s *Slugger) Unique(id string) string {
 	return slug
 }
 
-var (
-	classicHeadingID = regexp.MustCompile(`\s*\{#([^{}]+)\}\s*$`)
-	mdxHeadingID     = regexp.MustCompile(`\s*\{/\*\s*#(\S+)\s*\*/\}\s*$`)
-)
+var classicHeadingID = regexp.MustCompile(`\s*\{#([^{}]+)\}\s*$`)
 
 // SplitHeadingID separates an explicit heading id from heading text:
-// "Title {#custom-id}" and "Title {/* #custom-id */}" give ("Title",
-// "custom-id"); other text is returned trimmed with an empty id.
+// "Title {#custom-id}" gives ("Title", "custom-id"); other text is returned
+// trimmed with an empty id. The MDX comment form "Title {/* #custom-id */}"
+// is not an explicit id in Docusaurus 3.5 (checked by a real build): the
+// comment's text is slugged with the title ("title--custom-id-").
 func SplitHeadingID(heading string) (text, id string) {
-	if m := mdxHeadingID.FindStringSubmatchIndex(heading); m != nil {
-		return strings.TrimSpace(heading[:m[0]]), strings.TrimSpace(heading[m[2]:m[3]])
-	}
 	if m := classicHeadingID.FindStringSubmatchIndex(heading); m != nil {
 		return strings.TrimSpace(heading[:m[0]]), strings.TrimSpace(heading[m[2]:m[3]])
 	}

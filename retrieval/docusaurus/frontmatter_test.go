@@ -1,0 +1,28 @@
+package docusaurus
+
+import "testing"
+
+func TestSplitFrontMatter(t *testing.T) {
+	tests := []struct {
+		name, src, raw, body string
+		line                 int
+		found, unclosed      bool
+	}{
+		{"none", "# T\n", "", "# T\n", 1, false, false},
+		{"plain", "---\nslug: x\n---\n# T\n", "slug: x\n", "# T\n", 4, true, false},
+		// The book fixture's docs/fm-trailing.md: the real build applies its slug.
+		{"trailing space close", "---\nslug: x\n--- \n\n## A\n", "slug: x\n", "\n## A\n", 4, true, false},
+		{"crlf", "---\r\nslug: x\r\n---\r\nbody", "slug: x\r\n", "body", 4, true, false},
+		{"bom", "\ufeff---\nid: a\n---\n", "id: a\n", "", 4, true, false},
+		{"empty", "---\n---\nbody", "", "body", 3, true, false},
+		{"dots do not close", "---\nslug: x\n...\nbody\n", "", "slug: x\n...\nbody\n", 2, false, true},
+		{"unclosed", "---\nslug: x\n", "", "slug: x\n", 2, false, true},
+		{"not at start", "\n---\nslug: x\n---\n", "", "\n---\nslug: x\n---\n", 1, false, false},
+	}
+	for _, tt := range tests {
+		got := SplitFrontMatter(tt.src)
+		if got.Raw != tt.raw || got.Body != tt.body || got.BodyLine != tt.line || got.Found != tt.found || got.Unclosed != tt.unclosed {
+			t.Errorf("%s: got %+v", tt.name, got)
+		}
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"ragscope/retrieval/docusaurus"
 )
 
 // frontMatter holds the front matter fields the chunker uses.
@@ -51,25 +53,15 @@ var yamlErrLine = regexp.MustCompile(`line (\d+)`)
 // Broken YAML is salvaged key by key so good fields still count.
 func splitFrontMatter(file string, src string) (frontMatter, string, int, []Warning) {
 	var fm frontMatter
-	lines := strings.SplitAfter(src, "\n")
-	if len(lines) == 0 || strings.TrimRight(lines[0], " \t\r\n") != "---" {
+	block := docusaurus.SplitFrontMatter(src)
+	if block.Unclosed {
+		w := Warning{File: file, Line: 1, Message: "front matter is not closed by a '---' line; treated the whole file as content"}
+		return fm, block.Body, block.BodyLine, []Warning{w}
+	}
+	if !block.Found {
 		return fm, src, 1, nil
 	}
-	end := -1
-	for i := 1; i < len(lines); i++ {
-		l := strings.TrimRight(lines[i], " \t\r\n")
-		if l == "---" || l == "..." {
-			end = i
-			break
-		}
-	}
-	if end < 0 {
-		w := Warning{File: file, Line: 1, Message: "front matter is not closed by a '---' line; treated the whole file as content"}
-		return fm, strings.Join(lines[1:], ""), 2, []Warning{w}
-	}
-	raw := strings.Join(lines[1:end], "")
-	body := strings.Join(lines[end+1:], "")
-	bodyLine := end + 2
+	raw, body, bodyLine := block.Raw, block.Body, block.BodyLine
 	var warns []Warning
 
 	var m map[string]any

@@ -55,7 +55,9 @@ type Result struct {
 	// RedirectTo is the canonical URL when Status is redirected.
 	RedirectTo string `json:"redirect_to,omitempty"`
 	// Suggestion is the closest existing anchor (anchor_missing) or page URL
-	// (page_missing), when there is one.
+	// (page_missing), when there is one. For an anchor that names a heading
+	// the built page gives no id (an H1, an HTML heading), it is the page's
+	// URL without an anchor. SuggestedURL resolves both forms.
 	Suggestion string `json:"suggestion,omitempty"`
 	// Cause explains a failure when it can be told (slug rule mismatch,
 	// front matter slug, renamed page, trailing slash).
@@ -151,6 +153,19 @@ func (c *LocalChecker) Check(_ context.Context, rawURL string) Result {
 	}
 	r.Suggestion, r.Cause = diagnoseAnchor(u.Fragment, p.Headings, p.Anchors())
 	return r
+}
+
+// SuggestedURL is the whole URL to cite instead, or "": the suggested
+// anchor on the checked page, or the suggested URL as is.
+func (r Result) SuggestedURL() string {
+	if r.Suggestion == "" {
+		return ""
+	}
+	if r.Status != StatusAnchorMissing || strings.HasPrefix(r.Suggestion, "/") || strings.Contains(r.Suggestion, "://") {
+		return r.Suggestion
+	}
+	page, _, _ := strings.Cut(r.URL, "#")
+	return page + "#" + r.Suggestion
 }
 
 // diagnoseUnanchored explains an anchor that names a heading the page has

@@ -1,6 +1,7 @@
 package links
 
 import (
+	"context"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -64,5 +65,28 @@ func TestSiteModelMatchesRealBuild(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A cited heading that exists in the source but has no id on the built
+// page (per the real build: the H1, a heading written as HTML) is broken,
+// and the result says why and which URL works.
+func TestUnanchoredHeadingsOnRealBuildFixture(t *testing.T) {
+	site, err := LoadSiteDir(filepath.Join(oracle.SitesDir(), "book"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewLocalChecker(site)
+	tests := []struct{ url, cause, suggested string }{
+		{"https://oracle.example.org/book/docs/intro#welcome-to-the-book", `"Welcome to the Book" is the page's H1`, "https://oracle.example.org/book/docs/intro"},
+		{"https://oracle.example.org/book/docs/intro#another-setext", `"Another setext" is the page's H1`, "https://oracle.example.org/book/docs/intro"},
+		{"https://oracle.example.org/book/docs/components#raw-html-heading", `"Raw HTML heading" is written as HTML (<h2>) without an id attribute`, "https://oracle.example.org/book/docs/components"},
+		{"https://oracle.example.org/book/docs/components#mdx-comment-id", "MDX comment id not supported", "https://oracle.example.org/book/docs/components#after--mdx-comment-id-"},
+	}
+	for _, tt := range tests {
+		r := c.Check(context.Background(), tt.url)
+		if r.Status != StatusAnchorMissing || !strings.Contains(r.Cause, tt.cause) || r.SuggestedURL() != tt.suggested {
+			t.Errorf("Check(%s) = %s, cause %q, suggested %q; want anchor_missing, cause ~%q, suggested %q", tt.url, r.Status, r.Cause, r.SuggestedURL(), tt.cause, tt.suggested)
+		}
 	}
 }

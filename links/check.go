@@ -132,13 +132,17 @@ func (c *LocalChecker) Check(_ context.Context, rawURL string) Result {
 	r.Page, r.Source = p.Route, p.Source
 	r.Status = StatusOK
 	if u.Path != p.Route && c.site.Config.TrailingSlash != nil {
+		if !*c.site.Config.TrailingSlash {
+			// The build writes x.html and no x/index.html: a static host
+			// (GitHub Pages) answers 404 for /x/ and does not redirect.
+			r.Status = StatusPageMissing
+			r.Suggestion = c.site.URL(p, u.Fragment)
+			r.Cause = "extra trailing slash: the site sets trailingSlash: false, so the build has " + p.Route + ".html and nothing at " + u.Path + "; GitHub Pages and other static hosts answer 404"
+			return r
+		}
 		r.Status = StatusRedirected
 		r.RedirectTo = c.site.URL(p, u.Fragment)
-		if *c.site.Config.TrailingSlash {
-			r.Cause = "trailing slash missing: the site sets trailingSlash: true, so hosts redirect to " + p.Route
-		} else {
-			r.Cause = "extra trailing slash: the site sets trailingSlash: false and serves " + p.Route + " (GitHub Pages answers 404 for the slash form)"
-		}
+		r.Cause = "trailing slash missing: the site sets trailingSlash: true, so hosts redirect to " + p.Route
 	}
 	if u.Fragment == "" || p.HasAnchor(u.Fragment) {
 		return r

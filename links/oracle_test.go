@@ -90,3 +90,30 @@ func TestUnanchoredHeadingsOnRealBuildFixture(t *testing.T) {
 		}
 	}
 }
+
+// On a trailingSlash: false site the real build writes x.html and no
+// x/index.html, so the slash form of a route is served by no file: a
+// static host answers 404 and the audit must fail it (issue 19).
+func TestTrailingSlashFalseSlashFormFails(t *testing.T) {
+	golden, err := oracle.ReadGolden("slash-false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	site, err := LoadSiteDir(filepath.Join(oracle.SitesDir(), "slash-false"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewLocalChecker(site)
+	for _, p := range golden.Pages {
+		if strings.HasSuffix(p.File, "/index.html") {
+			t.Fatalf("%s: the build wrote %s; the fixture no longer shows the trailingSlash: false layout", p.Route, p.File)
+		}
+		r := c.Check(context.Background(), p.Route+"/")
+		if r.Status != StatusPageMissing || !strings.Contains(r.Cause, "extra trailing slash") || r.Suggestion != "https://false.example.org"+p.Route {
+			t.Errorf("Check(%s/) = %s, cause %q, suggestion %q", p.Route, r.Status, r.Cause, r.Suggestion)
+		}
+		if r := c.Check(context.Background(), p.Route); r.Status != StatusOK {
+			t.Errorf("Check(%s) = %s", p.Route, r.Status)
+		}
+	}
+}

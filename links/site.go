@@ -436,7 +436,7 @@ func (s *Site) URL(p *Page, anchor string) string {
 // URLBuilder returns a retrieval.URLBuilder whose DocsBase is this site's
 // docs route, for callers that have no configured base URL.
 func (s *Site) URLBuilder(style retrieval.SlugStyle) retrieval.URLBuilder {
-	return retrieval.URLBuilder{DocsBase: s.Config.DocsBase(), SiteURL: s.Config.URL, Style: style}
+	return retrieval.URLBuilder{DocsBase: s.Config.DocsBase(), SiteURL: s.Config.URL, Style: style, TrailingSlash: s.Config.TrailingSlashSetting()}
 }
 
 // Routes returns the route of every published page, sorted.

@@ -28,6 +28,10 @@ type Heading struct {
 	// the id of h1) and headings written as HTML/JSX (<h2>…</h2>) without an
 	// id attribute. ID is then the slug a citation would use for it.
 	NoAnchor bool `json:"no_anchor,omitempty"`
+	// OwnText is true when the section has content of its own between the
+	// heading and the next heading (a heading directly followed by a
+	// subheading has none).
+	OwnText bool `json:"own_text,omitempty"`
 	// Line is the 1-based line in the source file.
 	Line int `json:"line"`
 }
@@ -144,6 +148,19 @@ func parseHeadings(body string, firstLine int, mdx bool) ([]Heading, []string) {
 		}
 		heads = append(heads, h)
 	}
+	// markText records that the current section has text of its own;
+	// paragraph lines count only once they are not a setext heading.
+	markText := func() {
+		if len(heads) > 0 {
+			heads[len(heads)-1].OwnText = true
+		}
+	}
+	flush := func() {
+		if len(para) > 0 {
+			markText()
+		}
+		para = nil
+	}
 	for i, l := range lines {
 		if fenceLen > 0 {
 			if isFenceClose(l, fenceCh, fenceLen) {
@@ -159,7 +176,8 @@ func parseHeadings(body string, firstLine int, mdx bool) ([]Heading, []string) {
 		}
 		if m := fence.FindStringSubmatch(l); m != nil && (m[1][0] != '`' || !strings.Contains(m[2], "`")) {
 			fenceCh, fenceLen = m[1][0], len(m[1])
-			para = nil
+			flush()
+			markText()
 			continue
 		}
 		stripped := htmlComment.ReplaceAllString(l, "")
@@ -179,13 +197,13 @@ func parseHeadings(body string, firstLine int, mdx bool) ([]Heading, []string) {
 		if m := htmlHeading.FindStringSubmatch(stripped); m != nil && !strings.Contains(m[2], "id=") {
 			level := int(m[1][0] - '0')
 			text := MarkdownHeadingText(m[3])
+			flush()
 			heads = append(heads, Heading{Text: text, Level: level, Line: firstLine + i + 1, ID: retrieval.GitHubSlug(text), NoAnchor: true})
-			para = nil
 			continue
 		}
 		if m := atx.FindStringSubmatch(stripped); m != nil {
+			flush()
 			add(len(m[1]), strings.TrimSpace(atxClose.ReplaceAllString(m[2], "")), i)
-			para = nil
 			continue
 		}
 		if m := setext.FindStringSubmatch(stripped); m != nil && len(para) > 0 {
@@ -198,11 +216,15 @@ func parseHeadings(body string, firstLine int, mdx bool) ([]Heading, []string) {
 			continue
 		}
 		if notParagraph.MatchString(stripped) || (!mdx && (strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t"))) {
-			para = nil
+			flush()
+			if t := strings.TrimSpace(stripped); t != "" && !strings.HasPrefix(t, "import ") && !strings.HasPrefix(t, "export ") {
+				markText()
+			}
 			continue
 		}
 		para = append(para, strings.TrimSpace(stripped))
 	}
+	flush()
 	return heads, ids
 }
 

@@ -14,9 +14,9 @@ import (
 // "sections no chunk cites".
 func TestCoverageCountsCitableSectionsWithText(t *testing.T) {
 	fsys := fstest.MapFS{
-		"docusaurus.config.js": {Data: []byte(`module.exports = {url: 'https://x.org', baseUrl: '/'};`)},
-		"docs/p.md": {Data: []byte("# Title\n\nIntro text.\n\n## Empty parent\n\n### Child one\n\nText one.\n\n#### Grandchild\n\nText in the child's chunk.\n\n### Child two\n\nText two.\n\n<h2>HTML heading</h2>\n\nText.\n\n## Setext parent\n\nSetext child\n------------\n\nText.\n")},
-		"docs/q.md": {Data: []byte("# Other\n\n## Lonely\n\nNobody cites this.\n")},
+		"docusaurus.config.js":   {Data: []byte(`module.exports = {url: 'https://x.org', baseUrl: '/'};`)},
+		"docs/p.md":              {Data: []byte("# Title\n\nIntro text.\n\n## Empty parent\n\n### Child one\n\nText one.\n\n#### Grandchild\n\nText in the child's chunk.\n\n### Child two\n\nText two.\n\n<h2>HTML heading</h2>\n\nText.\n\n## Setext parent\n\nSetext child\n------------\n\nText.\n")},
+		"docs/q.md":              {Data: []byte("# Other\n\n## Lonely\n\nNobody cites this.\n")},
 		"docs/c/_category_.json": {Data: []byte(`{"label": "C", "link": {"type": "generated-index", "slug": "/c-index"}}`)},
 		"docs/c/a.md":            {Data: []byte("# A\n\nText.\n")},
 	}

@@ -142,3 +142,18 @@ func TestGitHubSlugOracle(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGitHubSlug: ASCII headings take the strings.ToLower path;
+// others pay for JavaScript-compatible full case mapping.
+func BenchmarkGitHubSlug(b *testing.B) {
+	for _, tt := range []struct{ name, in string }{
+		{"ascii", "Step 2: Spawn the Robot in Gazebo (ROS 2)"},
+		{"greek", "ΟΔΟΣ ΚΑΙ ΣΟΦΙΑ στο İstanbul — Über Café"},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			for b.Loop() {
+				GitHubSlug(tt.in)
+			}
+		})
+	}
+}

@@ -90,19 +90,10 @@ func salvageFrontMatter(raw string) frontMatter {
 }
 
 var (
-	atxLine       = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
-	atxLineMDX    = regexp.MustCompile(`^[ \t]*(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
-	fenceOpenMDX  = regexp.MustCompile("^[ \t]*(`{3,}|~{3,})(.*)$")
-	setextLineMDX = regexp.MustCompile(`^[ \t]*(=+|-+)[ \t]*$`)
 	htmlHeading   = regexp.MustCompile(`^\s*<h([1-6])(\s[^>]*)?>(.*?)</h[1-6]>`)
-	atxClose      = regexp.MustCompile(`(?:^|[ \t]+)#+[ \t]*$`)
-	fenceOpen     = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
-	setextLine    = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
-	notParagraph  = regexp.MustCompile(`^\s*(?:[-*+>|<{]|\d+[.)]\s|import\s|export\s|$)`)
 	idAttr        = regexp.MustCompile(`<[A-Za-z][^>]*?\sid=(?:"([^"]+)"|'([^']+)'|\{["']([^"']+)["']\})`)
 	nameAttr      = regexp.MustCompile(`<a\s[^>]*?\bname=(?:"([^"]+)"|'([^']+)')`)
 	mdEscape      = regexp.MustCompile("\\\\([!-/:-@\\[-`{-~])")
-	htmlComment   = regexp.MustCompile(`(?s)<!--.*?-->`)
 	mdxCommentRun = regexp.MustCompile(`(?s)\{/\*.*?\*/\}`)
 )
 
@@ -119,74 +110,41 @@ var (
 // indented code, so a heading or fence indented four spaces or more is
 // still one (checked by a real build).
 func parseHeadings(body string, firstLine int, mdx bool) ([]Heading, []string) {
-	atx, fence, setext := atxLine, fenceOpen, setextLine
-	if mdx {
-		atx, fence, setext = atxLineMDX, fenceOpenMDX, setextLineMDX
-	}
-	lines := strings.Split(body, "\n")
 	slugger := retrieval.NewSlugger(retrieval.SlugGitHub)
 	var heads []Heading
 	var ids []string
-	var fenceCh byte
-	fenceLen := 0
-	inComment := false
-	var para []string
 	add := func(level int, raw string, line int) {
 		text, id := retrieval.SplitHeadingID(raw)
 		text = MarkdownHeadingText(text)
-		h := Heading{Text: text, Level: level, Line: firstLine + line + 1}
-		switch {
-		case id != "":
+		h := Heading{Text: text, Level: level, Line: firstLine + line + 1, NoAnchor: level == 1}
+		if id != "" {
 			h.ID, h.Explicit = id, true
-		default:
+		} else {
 			// An H1 still takes its slot: the remark plugin gives it an id
 			// and the theme drops it when rendering.
 			h.ID = slugger.Slug(text)
 		}
-		if level == 1 {
-			h.NoAnchor = true
-		}
 		heads = append(heads, h)
 	}
-	// markText records that the current section has text of its own;
-	// paragraph lines count only once they are not a setext heading.
+	// markText records that the current section has text of its own.
 	markText := func() {
 		if len(heads) > 0 {
 			heads[len(heads)-1].OwnText = true
 		}
 	}
-	flush := func() {
-		if len(para) > 0 {
-			markText()
-		}
-		para = nil
-	}
-	for i, l := range lines {
-		if fenceLen > 0 {
-			if isFenceClose(l, fenceCh, fenceLen) {
-				fenceLen = 0
-			}
-			continue
-		}
-		if inComment {
-			if strings.Contains(l, "-->") {
-				inComment = false
-			}
-			continue
-		}
-		if m := fence.FindStringSubmatch(l); m != nil && (m[1][0] != '`' || !strings.Contains(m[2], "`")) {
-			fenceCh, fenceLen = m[1][0], len(m[1])
-			flush()
+	for i, l := range docusaurus.ScanMarkdown(body, mdx) {
+		switch {
+		case l.InFence:
 			markText()
 			continue
-		}
-		stripped := htmlComment.ReplaceAllString(l, "")
-		if i := strings.Index(stripped, "<!--"); i >= 0 {
-			inComment = true
-			stripped = stripped[:i]
+		case l.Level > 0:
+			add(l.Level, l.Heading, i)
+			continue
+		case l.SetextPart:
+			continue
 		}
 		for _, re := range []*regexp.Regexp{idAttr, nameAttr} {
-			for _, m := range re.FindAllStringSubmatch(stripped, -1) {
+			for _, m := range re.FindAllStringSubmatch(l.Text, -1) {
 				for _, g := range m[1:] {
 					if g != "" {
 						ids = append(ids, g)
@@ -194,50 +152,17 @@ func parseHeadings(body string, firstLine int, mdx bool) ([]Heading, []string) {
 				}
 			}
 		}
-		if m := htmlHeading.FindStringSubmatch(stripped); m != nil && !strings.Contains(m[2], "id=") {
+		if m := htmlHeading.FindStringSubmatch(l.Text); m != nil && !strings.Contains(m[2], "id=") {
 			level := int(m[1][0] - '0')
 			text := MarkdownHeadingText(m[3])
-			flush()
 			heads = append(heads, Heading{Text: text, Level: level, Line: firstLine + i + 1, ID: retrieval.GitHubSlug(text), NoAnchor: true})
 			continue
 		}
-		if m := atx.FindStringSubmatch(stripped); m != nil {
-			flush()
-			add(len(m[1]), strings.TrimSpace(atxClose.ReplaceAllString(m[2], "")), i)
-			continue
+		if t := strings.TrimSpace(l.Text); t != "" && !strings.HasPrefix(t, "import ") && !strings.HasPrefix(t, "export ") {
+			markText()
 		}
-		if m := setext.FindStringSubmatch(stripped); m != nil && len(para) > 0 {
-			level := 1
-			if m[1][0] == '-' {
-				level = 2
-			}
-			add(level, strings.Join(para, "\n"), i-len(para))
-			para = nil
-			continue
-		}
-		if notParagraph.MatchString(stripped) || (!mdx && (strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t"))) {
-			flush()
-			if t := strings.TrimSpace(stripped); t != "" && !strings.HasPrefix(t, "import ") && !strings.HasPrefix(t, "export ") {
-				markText()
-			}
-			continue
-		}
-		para = append(para, strings.TrimSpace(stripped))
 	}
-	flush()
 	return heads, ids
-}
-
-func isFenceClose(t string, ch byte, n int) bool {
-	s := strings.TrimLeft(t, " ")
-	if len(t)-len(s) > 3 {
-		return false
-	}
-	k := 0
-	for k < len(s) && s[k] == ch {
-		k++
-	}
-	return k >= n && strings.TrimSpace(s[k:]) == ""
 }
 
 // MarkdownHeadingText is the text Docusaurus slugs for a heading written in

@@ -60,3 +60,34 @@ func TestChunkCitationsExistInRealBuild(t *testing.T) {
 		t.Errorf("only %d citations checked", checked)
 	}
 }
+
+// The chunker reads headings through the same scanner as the link checker:
+// a setext heading and a heading indented four spaces (MDX has no indented
+// code; the real build gives both ids) start sections, "..." does not
+// close front matter, "--- " does.
+func TestChunkerSharesTheHeadingModel(t *testing.T) {
+	src := "---\nslug: /x\n--- \n\n# Page\n\nIntro text here.\n\nSetext heading\n--------------\n\nSetext body text.\n\n    ## Indented heading\n\nIndented body text.\n"
+	cs, _ := chunkOne(t, "docs/p.md", src, ChunkOptions{})
+	var got []string
+	for _, c := range cs {
+		got = append(got, c.Section+"|"+c.PageSlug)
+	}
+	want := []string{"|/x", "Setext heading|/x", "Indented heading|/x"}
+	if len(got) != len(want) {
+		t.Fatalf("sections = %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("sections = %q, want %q", got, want)
+		}
+	}
+	if len(cs) > 1 && cs[1].Text != "## Setext heading\n\nSetext body text." {
+		t.Errorf("setext section text = %q", cs[1].Text)
+	}
+	cs, _ = chunkOne(t, "docs/q.md", "---\nslug: /y\n...\n\n## A\n\nText of a.\n", ChunkOptions{})
+	for _, c := range cs {
+		if c.PageSlug != "" {
+			t.Errorf("front matter closed by ... gave slug %q; Docusaurus does not read it", c.PageSlug)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package links
 
 import (
 	"fmt"
-	"html"
 	"regexp"
 	"strings"
 
@@ -90,11 +89,9 @@ func salvageFrontMatter(raw string) frontMatter {
 }
 
 var (
-	htmlHeading   = regexp.MustCompile(`^\s*<h([1-6])(\s[^>]*)?>(.*?)</h[1-6]>`)
-	idAttr        = regexp.MustCompile(`<[A-Za-z][^>]*?\sid=(?:"([^"]+)"|'([^']+)'|\{["']([^"']+)["']\})`)
-	nameAttr      = regexp.MustCompile(`<a\s[^>]*?\bname=(?:"([^"]+)"|'([^']+)')`)
-	mdEscape      = regexp.MustCompile("\\\\([!-/:-@\\[-`{-~])")
-	mdxCommentRun = regexp.MustCompile(`(?s)\{/\*.*?\*/\}`)
+	htmlHeading = regexp.MustCompile(`^\s*<h([1-6])(\s[^>]*)?>(.*?)</h[1-6]>`)
+	idAttr      = regexp.MustCompile(`<[A-Za-z][^>]*?\sid=(?:"([^"]+)"|'([^']+)'|\{["']([^"']+)["']\})`)
+	nameAttr    = regexp.MustCompile(`<a\s[^>]*?\bname=(?:"([^"]+)"|'([^']+)')`)
 )
 
 // parseHeadings returns a page's headings with the ids Docusaurus gives
@@ -166,27 +163,5 @@ func parseHeadings(body string, firstLine int, mdx bool) ([]Heading, []string) {
 }
 
 // MarkdownHeadingText is the text Docusaurus slugs for a heading written in
-// markdown source: retrieval.HeadingText (links to their text, inline
-// HTML/JSX tags, emphasis markers and code backticks removed) plus what
-// the markdown parser does before it: backslash escapes ("\*" is "*"),
-// character references ("&amp;" is "&"), and the braces of MDX comments
-// dropped (their text is slugged, as Docusaurus 3.5 does).
-func MarkdownHeadingText(md string) string {
-	// An MDX expression's source counts in the slug text (Docusaurus 3.5
-	// takes the text of the mdast, expressions included).
-	md = mdxCommentRun.ReplaceAllStringFunc(md, func(s string) string { return s[1 : len(s)-1] })
-	// Escaped characters must survive emphasis and tag stripping: park
-	// them in the private-use area and restore them at the end.
-	md = mdEscape.ReplaceAllStringFunc(md, func(s string) string {
-		return string(rune(0xF0000 + int(s[1])))
-	})
-	s := retrieval.HeadingText(md)
-	s = html.UnescapeString(s)
-	s = strings.Map(func(r rune) rune {
-		if r >= 0xF0000 && r < 0xF0080 {
-			return r - 0xF0000
-		}
-		return r
-	}, s)
-	return strings.TrimSpace(s)
-}
+// markdown source; see docusaurus.HeadingText, which it is.
+func MarkdownHeadingText(md string) string { return docusaurus.HeadingText(md) }

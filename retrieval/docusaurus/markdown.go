@@ -1,8 +1,12 @@
 package docusaurus
 
 import (
+	"html"
 	"regexp"
+	"strconv"
 	"strings"
+
+	"ragscope/retrieval"
 )
 
 // Line is one source line of a doc's body with what the block scanner
@@ -38,7 +42,9 @@ var (
 	setextLineMDX = regexp.MustCompile(`^[ \t]*(=+|-+)[ \t]*$`)
 	// notParagraph: lines that cannot continue a paragraph into a setext
 	// heading (lists, quotes, tables, JSX/HTML, ESM, blank).
-	notParagraph = regexp.MustCompile(`^\s*(?:[-*+>|<{]|\d+[.)]\s|import\s|export\s|$)`)
+	notParagraph  = regexp.MustCompile(`^\s*(?:[-*+>|<{]|\d+[.)]\s|import\s|export\s|$)`)
+	mdEscape      = regexp.MustCompile("\\\\([!-/:-@\\[-`{-~])")
+	mdxCommentRun = regexp.MustCompile(`(?s)\{/\*.*?\*/\}`)
 )
 
 // ScanMarkdown splits a doc body into lines and marks fenced code, ATX and
@@ -151,4 +157,39 @@ func isFenceClose(t string, ch byte, n int, mdx bool) bool {
 		k++
 	}
 	return k >= n && strings.TrimSpace(s[k:]) == ""
+}
+
+// HeadingText is the text Docusaurus slugs for a heading written in
+// markdown source: retrieval.HeadingText (links to their text, inline
+// HTML/JSX tags, emphasis markers and code backticks removed) plus what
+// the markdown parser does before it: backslash escapes ("\*" is "*"),
+// character references ("&amp;" is "&"), and the braces of MDX comments
+// dropped (their text is slugged, as Docusaurus 3.5 does).
+func HeadingText(md string) string {
+	// An MDX expression's source counts in the slug text (Docusaurus 3.5
+	// takes the text of the mdast, expressions included).
+	// Their text is parked behind placeholders so that emphasis stripping
+	// does not eat the comment's stars.
+	var comments []string
+	md = mdxCommentRun.ReplaceAllStringFunc(md, func(s string) string {
+		comments = append(comments, s[1:len(s)-1])
+		return "\uE000" + strconv.Itoa(len(comments)-1) + "\uE001"
+	})
+	// Escaped characters must survive emphasis and tag stripping: park
+	// them in the private-use area and restore them at the end.
+	md = mdEscape.ReplaceAllStringFunc(md, func(s string) string {
+		return string(rune(0xF0000 + int(s[1])))
+	})
+	s := retrieval.HeadingText(md)
+	for i, c := range comments {
+		s = strings.Replace(s, "\uE000"+strconv.Itoa(i)+"\uE001", c, 1)
+	}
+	s = html.UnescapeString(s)
+	s = strings.Map(func(r rune) rune {
+		if r >= 0xF0000 && r < 0xF0080 {
+			return r - 0xF0000
+		}
+		return r
+	}, s)
+	return strings.TrimSpace(s)
 }

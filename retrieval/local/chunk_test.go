@@ -178,8 +178,9 @@ func TestDuplicateAndExplicitIDs(t *testing.T) {
 	// The H4 stays inside the H3's chunk but takes "example-2"; explicit
 	// ids do not take a slug, as in Docusaurus. Docusaurus 3.5.2 does not
 	// read the MDX comment form as an id (real build): the section keeps
-	// it and its URL anchor is the slug of the whole text.
-	want := []sid{{"", ""}, {"Example", ""}, {"Example", "example-1"}, {"Custom", "my-id"}, {"Example {/* #mdx-id */}", ""}, {"Example", "example-3"}}
+	// its text (the braces go, as in the mdast text Docusaurus slugs) and
+	// its URL anchor is the slug of that.
+	want := []sid{{"", ""}, {"Example", ""}, {"Example", "example-1"}, {"Custom", "my-id"}, {"Example /* #mdx-id */", ""}, {"Example", "example-3"}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("got %v\nwant %v", got, want)
 	}

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"ragscope/retrieval"
@@ -89,5 +90,60 @@ func TestChunkerSharesTheHeadingModel(t *testing.T) {
 		if c.PageSlug != "" {
 			t.Errorf("front matter closed by ... gave slug %q; Docusaurus does not read it", c.PageSlug)
 		}
+	}
+}
+
+// Every heading of the book fixture's intro page (numbers, punctuation,
+// escapes, entities, emoji, HTML, duplicates, explicit ids, setext, Greek,
+// İ) given text of its own: each section's citation must name an id the
+// real build gave the page. Text under a heading does not change ids, so
+// the golden of the unmodified page still applies.
+func TestChunkCitationsEveryHeadingOfRealBuild(t *testing.T) {
+	golden, err := oracle.ReadGolden("book")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := golden.Route("/book/docs/intro")
+	src, err := os.ReadFile(filepath.Join(oracle.SitesDir(), "book", "docs", "intro.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Give every heading a paragraph: after an ATX line, after a setext
+	// underline.
+	var b strings.Builder
+	scanned := docusaurus.ScanMarkdown(string(src), true)
+	for i, l := range scanned {
+		b.WriteString(l.Text + "\n")
+		atx := l.Level > 0 && strings.HasPrefix(strings.TrimSpace(l.Text), "#")
+		underline := l.SetextPart && (i+1 == len(scanned) || !scanned[i+1].SetextPart) && strings.Trim(strings.TrimSpace(l.Text), "=-") == ""
+		if atx || underline {
+			b.WriteString("\nText of this section, long enough to be a chunk of its own.\n")
+		}
+	}
+	cs, err := ChunkMarkdown("docs/intro.md", []byte(b.String()), ChunkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ub := retrieval.URLBuilder{DocsBase: "https://oracle.example.org/book/docs/", Style: retrieval.SlugGitHub}
+	ids := map[string]bool{}
+	for _, id := range page.IDs {
+		ids[id] = true
+	}
+	anchors := 0
+	for i := range cs {
+		u, err := url.Parse(ub.Cite(&cs[i]).URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.Fragment == "" {
+			continue
+		}
+		anchors++
+		if !ids[u.Fragment] {
+			t.Errorf("section %q cites #%s; the built page has no such id", cs[i].Section, u.Fragment)
+		}
+	}
+	if anchors < 20 {
+		t.Errorf("only %d anchored citations", anchors)
 	}
 }

@@ -25,10 +25,7 @@ func TestSiteModelMatchesRealBuild(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var modelRoutes []string
-			for _, r := range site.Routes() {
-				modelRoutes = append(modelRoutes, r)
-			}
+			modelRoutes := site.Routes()
 			var builtRoutes []string
 			for _, p := range golden.Pages {
 				builtRoutes = append(builtRoutes, p.Route)

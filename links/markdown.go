@@ -1,11 +1,8 @@
 package links
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
@@ -37,16 +34,14 @@ type Heading struct {
 
 // frontMatter holds the front matter keys that change a doc's route.
 type frontMatter struct {
-	ID       string `yaml:"id"`
-	Slug     string `yaml:"slug"`
-	Title    string `yaml:"title"`
-	Draft    bool   `yaml:"draft"`
-	Unlisted bool   `yaml:"unlisted"`
+	ID, Slug, Title string
+	Draft, Unlisted bool
 }
 
 // splitFrontMatter returns the parsed front matter, the body and the number
-// of lines before the body (the block as docusaurus.SplitFrontMatter finds
-// it).
+// of lines before the body, reading the block as the chunker does
+// (docusaurus.SplitFrontMatter and ParseFields: broken YAML keeps the keys
+// that parse, with the error).
 func splitFrontMatter(src string) (frontMatter, string, int, error) {
 	var fm frontMatter
 	src = strings.ReplaceAll(src, "\r\n", "\n")
@@ -54,38 +49,9 @@ func splitFrontMatter(src string) (frontMatter, string, int, error) {
 	if !b.Found {
 		return fm, src, 0, nil
 	}
-	if err := yaml.Unmarshal([]byte(b.Raw), &fm); err != nil {
-		// Salvage the keys that matter line by line.
-		fm = salvageFrontMatter(b.Raw)
-		return fm, b.Body, b.BodyLine - 1, fmt.Errorf("front matter: %w", err)
-	}
-	return fm, b.Body, b.BodyLine - 1, nil
-}
-
-var fmLine = regexp.MustCompile(`^(id|slug|title|draft|unlisted)\s*:\s*(.*?)\s*$`)
-
-func salvageFrontMatter(raw string) frontMatter {
-	var fm frontMatter
-	for _, l := range strings.Split(raw, "\n") {
-		m := fmLine.FindStringSubmatch(l)
-		if m == nil {
-			continue
-		}
-		v := strings.Trim(m[2], `'"`)
-		switch m[1] {
-		case "id":
-			fm.ID = v
-		case "slug":
-			fm.Slug = v
-		case "title":
-			fm.Title = v
-		case "draft":
-			fm.Draft = v == "true"
-		case "unlisted":
-			fm.Unlisted = v == "true"
-		}
-	}
-	return fm
+	f, err := docusaurus.ParseFields(b.Raw)
+	fm = frontMatter{ID: f.String("id"), Slug: f.String("slug"), Title: f.String("title"), Draft: f.Bool("draft"), Unlisted: f.Bool("unlisted")}
+	return fm, b.Body, b.BodyLine - 1, err
 }
 
 var (

@@ -252,7 +252,7 @@ func isDocFile(name string) bool {
 func (s *Site) addPage(source, rel, src, prefix string) {
 	fm, body, skipped, err := splitFrontMatter(src)
 	if err != nil {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %v (id/slug read line by line)", source, err))
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %v (the keys that parse were kept)", source, err))
 	}
 	p := &Page{Source: source, Slug: strings.TrimSpace(fm.Slug), FrontMatterID: strings.TrimSpace(fm.ID), Title: fm.Title, Draft: fm.Draft}
 	slug, id := docSlug(rel, p.Slug, p.FrontMatterID)

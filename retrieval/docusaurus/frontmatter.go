@@ -1,6 +1,12 @@
 package docusaurus
 
-import "strings"
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
 
 // FrontMatter is the front matter block of a doc as Docusaurus finds it.
 type FrontMatter struct {
@@ -40,4 +46,67 @@ func SplitFrontMatter(src string) FrontMatter {
 		}
 	}
 	return FrontMatter{Body: strings.Join(lines[1:], ""), BodyLine: 2, Unclosed: true}
+}
+
+// Fields are a front matter block's top-level keys as YAML values.
+type Fields map[string]any
+
+// ParseFields parses a front matter block's YAML (FrontMatter.Raw). Broken
+// YAML gives the error together with the keys that still parse, each
+// top-level key (with its indented continuation lines) parsed on its own,
+// so a bad description does not lose the slug.
+func ParseFields(raw string) (Fields, error) {
+	var m map[string]any
+	err := yaml.Unmarshal([]byte(raw), &m)
+	if err == nil {
+		if m == nil {
+			m = map[string]any{}
+		}
+		return m, nil
+	}
+	out := Fields{}
+	var block bytes.Buffer
+	flush := func() {
+		if block.Len() == 0 {
+			return
+		}
+		var part map[string]any
+		if yaml.Unmarshal(block.Bytes(), &part) == nil {
+			for k, v := range part {
+				out[k] = v
+			}
+		}
+		block.Reset()
+	}
+	for _, l := range strings.SplitAfter(raw, "\n") {
+		top := l != "" && l[0] != ' ' && l[0] != '\t' && l[0] != '-' && l[0] != '#' && strings.TrimSpace(l) != ""
+		if top {
+			flush()
+		}
+		block.WriteString(l)
+	}
+	flush()
+	return out, fmt.Errorf("front matter: %w", err)
+}
+
+// String is the first of keys whose value is a non-empty scalar, as
+// trimmed text ("" for maps, lists and missing keys).
+func (f Fields) String(keys ...string) string {
+	for _, k := range keys {
+		switch x := f[k].(type) {
+		case string:
+			if s := strings.TrimSpace(x); s != "" {
+				return s
+			}
+		case bool, int, int64, uint64, float64:
+			return fmt.Sprint(x)
+		}
+	}
+	return ""
+}
+
+// Bool is the key's value when it is a YAML boolean, else false.
+func (f Fields) Bool(key string) bool {
+	b, _ := f[key].(bool)
+	return b
 }

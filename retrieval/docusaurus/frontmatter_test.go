@@ -26,3 +26,22 @@ func TestSplitFrontMatter(t *testing.T) {
 		}
 	}
 }
+
+func TestParseFields(t *testing.T) {
+	f, err := ParseFields("title: Intro\nslug: /x\nid: 2021\ndraft: true\n")
+	if err != nil || f.String("title") != "Intro" || f.String("slug") != "/x" || f.String("id") != "2021" || !f.Bool("draft") {
+		t.Errorf("fields = %v, err %v", f, err)
+	}
+	// A broken key keeps the others, and the error is returned.
+	f, err = ParseFields("title: [unclosed\nslug: /kept\ndescription: >\n  folded\n  text\n")
+	if err == nil || f.String("slug") != "/kept" || f.String("title") != "" || f.String("description") != "folded text" {
+		t.Errorf("salvaged = %v, err %v", f, err)
+	}
+	if f, err := ParseFields(""); err != nil || f == nil || f.String("x", "y") != "" || f.Bool("draft") {
+		t.Errorf("empty = %v, %v", f, err)
+	}
+	f, _ = ParseFields("content-type: lesson\n")
+	if f.String("content_type", "content-type") != "lesson" {
+		t.Errorf("aliases: %v", f)
+	}
+}

@@ -244,7 +244,9 @@ func writeURLReport(w io.Writer, u links.URLReport) {
 	if u.Suggestion != "" {
 		sug := u.Suggestion
 		if u.Status == links.StatusAnchorMissing {
-			sug = "#" + sug
+			if sug = u.SuggestedURL(); !strings.Contains(u.Suggestion, "/") {
+				sug = "#" + u.Suggestion
+			}
 		}
 		fmt.Fprintf(w, "  %-14s try %s\n", "", cleanLine(sug))
 	}

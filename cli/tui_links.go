@@ -80,13 +80,7 @@ func linkStatusOf(r links.Result) ui.LinkStatus {
 		}
 	case links.StatusAnchorMissing:
 		st.State = ui.LinkAnchorMissing
-		if r.Suggestion != "" {
-			page := r.URL
-			if i := strings.IndexByte(page, '#'); i >= 0 {
-				page = page[:i]
-			}
-			st.Suggest = page + "#" + r.Suggestion
-		}
+		st.Suggest = r.SuggestedURL()
 		if st.Detail == "" {
 			st.Detail = "the page has no heading with the id " + r.Anchor
 		}

@@ -20,6 +20,8 @@ func TestLinkStatusOf(t *testing.T) {
 		{links.Result{Status: links.StatusRedirected, RedirectTo: "https://x/a/"}, ui.LinkRedirected, "https://x/a/", false},
 		{links.Result{Status: links.StatusAnchorMissing, URL: "https://x/a#1-1-intro", Anchor: "1-1-intro", Suggestion: "11-intro", Cause: "slug rule mismatch"}, ui.LinkAnchorMissing, "https://x/a#11-intro", true},
 		{links.Result{Status: links.StatusAnchorMissing, URL: "https://x/a#gone", Anchor: "gone"}, ui.LinkAnchorMissing, "", true},
+		// A heading the built page gives no id: the page itself is suggested.
+		{links.Result{Status: links.StatusAnchorMissing, URL: "https://x/a#title", Anchor: "title", Suggestion: "https://x/a", Cause: "heading without an anchor"}, ui.LinkAnchorMissing, "https://x/a", true},
 		{links.Result{Status: links.StatusPageMissing, Page: "/a", Suggestion: "https://x/b"}, ui.LinkPageMissing, "https://x/b", true},
 		{links.Result{Status: links.StatusError, Error: "boom"}, ui.LinkUnknown, "", true},
 	}

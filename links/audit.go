@@ -337,7 +337,7 @@ func computeCoverage(site *Site, urls []URLReport) *Coverage {
 	}
 	cov := &Coverage{UncitedPages: []PageRef{}, UncitedSections: []SectionRef{}}
 	for _, p := range site.Pages {
-		if p.Draft || site.PageByRoute(p.Route) != p {
+		if p.Draft || p.Generated || site.PageByRoute(p.Route) != p {
 			continue
 		}
 		cov.Pages++
@@ -346,12 +346,26 @@ func computeCoverage(site *Site, urls []URLReport) *Coverage {
 		} else {
 			cov.UncitedPages = append(cov.UncitedPages, PageRef{Route: p.Route, Source: p.Source, Title: p.Title})
 		}
+		// parents[l] is the cited state of the open heading of level l.
+		var parents [7]bool
 		for _, h := range p.Headings {
-			if h.Level < 2 {
+			cited := !h.NoAnchor && citedAnchor[p][h.ID]
+			underCited := false
+			for l := 1; l < h.Level; l++ {
+				underCited = underCited || parents[l]
+			}
+			for l := h.Level; l < len(parents); l++ {
+				parents[l] = false
+			}
+			parents[h.Level] = cited || underCited
+			// Only sections that can be cited and have text of their own
+			// count; a subsection whose parent is cited is covered by the
+			// parent's chunk.
+			if h.Level < 2 || h.NoAnchor || !h.OwnText {
 				continue
 			}
 			cov.Sections++
-			if citedAnchor[p][h.ID] {
+			if cited || underCited {
 				cov.CitedSections++
 				continue
 			}

@@ -55,7 +55,9 @@ type Result struct {
 	// RedirectTo is the canonical URL when Status is redirected.
 	RedirectTo string `json:"redirect_to,omitempty"`
 	// Suggestion is the closest existing anchor (anchor_missing) or page URL
-	// (page_missing), when there is one.
+	// (page_missing), when there is one. For an anchor that names a heading
+	// the built page gives no id (an H1, an HTML heading), it is the page's
+	// URL without an anchor. SuggestedURL resolves both forms.
 	Suggestion string `json:"suggestion,omitempty"`
 	// Cause explains a failure when it can be told (slug rule mismatch,
 	// front matter slug, renamed page, trailing slash).
@@ -130,20 +132,65 @@ func (c *LocalChecker) Check(_ context.Context, rawURL string) Result {
 	r.Page, r.Source = p.Route, p.Source
 	r.Status = StatusOK
 	if u.Path != p.Route && c.site.Config.TrailingSlash != nil {
+		if !*c.site.Config.TrailingSlash {
+			// The build writes x.html and no x/index.html: a static host
+			// (GitHub Pages) answers 404 for /x/ and does not redirect.
+			r.Status = StatusPageMissing
+			r.Suggestion = c.site.URL(p, u.Fragment)
+			r.Cause = "extra trailing slash: the site sets trailingSlash: false, so the build has " + p.Route + ".html and nothing at " + u.Path + "; GitHub Pages and other static hosts answer 404"
+			return r
+		}
 		r.Status = StatusRedirected
 		r.RedirectTo = c.site.URL(p, u.Fragment)
-		if *c.site.Config.TrailingSlash {
-			r.Cause = "trailing slash missing: the site sets trailingSlash: true, so hosts redirect to " + p.Route
-		} else {
-			r.Cause = "extra trailing slash: the site sets trailingSlash: false and serves " + p.Route + " (GitHub Pages answers 404 for the slash form)"
-		}
+		r.Cause = "trailing slash missing: the site sets trailingSlash: true, so hosts redirect to " + p.Route
 	}
 	if u.Fragment == "" || p.HasAnchor(u.Fragment) {
 		return r
 	}
 	r.Status = StatusAnchorMissing
+	if sugg, cause, ok := diagnoseUnanchored(u.Fragment, p); ok {
+		r.Suggestion, r.Cause = sugg, cause
+		if sugg == "" {
+			r.Suggestion = c.site.URL(p, "")
+		}
+		return r
+	}
 	r.Suggestion, r.Cause = diagnoseAnchor(u.Fragment, p.Headings, p.Anchors())
 	return r
+}
+
+// SuggestedURL is the whole URL to cite instead, or "": the suggested
+// anchor on the checked page, or the suggested URL as is.
+func (r Result) SuggestedURL() string {
+	if r.Suggestion == "" {
+		return ""
+	}
+	if r.Status != StatusAnchorMissing || strings.HasPrefix(r.Suggestion, "/") || strings.Contains(r.Suggestion, "://") {
+		return r.Suggestion
+	}
+	page, _, _ := strings.Cut(r.URL, "#")
+	return page + "#" + r.Suggestion
+}
+
+// diagnoseUnanchored explains an anchor that names a heading the page has
+// but the built page gives no id: an H1 (the theme renders h1 without an
+// id), a heading written as HTML without an id attribute, or a heading
+// whose MDX comment id ({/* #x */}) Docusaurus 3.5 does not read. An empty
+// suggestion means the page without an anchor.
+func diagnoseUnanchored(anchor string, p *Page) (suggestion, cause string, ok bool) {
+	for _, h := range p.Headings {
+		if strings.Contains(h.Text, "#"+anchor) && h.ID != anchor && !h.NoAnchor {
+			return h.ID, fmt.Sprintf("MDX comment id not supported: Docusaurus 3.5 does not read {/* #%s */} as a heading id, so %q has the id %s; write {#%s} to keep the anchor", anchor, h.Text, h.ID, anchor), true
+		}
+		if !h.NoAnchor || (anchor != h.ID && anchor != retrieval.GitHubSlug(h.Text) && anchor != retrieval.SimpleSlug(h.Text)) {
+			continue
+		}
+		if h.Level == 1 {
+			return "", fmt.Sprintf("heading without an anchor: %q is the page's H1, which Docusaurus renders without an id; link the page without an anchor", h.Text), true
+		}
+		return "", fmt.Sprintf("heading without an anchor: %q is written as HTML (<h%d>) without an id attribute, so the built page has no anchor for it; link the page without an anchor, or write it as a markdown heading", h.Text, h.Level), true
+	}
+	return "", "", false
 }
 
 // diagnosePage explains a missing page: a citation built from the file path

@@ -1,14 +1,11 @@
 package links
 
 import (
-	"fmt"
-	"html"
 	"regexp"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 )
 
 // Heading is one heading of a page with the id Docusaurus gives it.
@@ -20,91 +17,47 @@ type Heading struct {
 	Text string `json:"text"`
 	// Level is 1..6.
 	Level int `json:"level"`
-	// Explicit is true for {#id} and {/* #id */} ids.
+	// Explicit is true for {#id} ids.
 	Explicit bool `json:"explicit,omitempty"`
+	// NoAnchor is true when the built page gives the heading no id, so no
+	// URL can point at it: every H1 (Docusaurus's Heading component drops
+	// the id of h1) and headings written as HTML/JSX (<h2>…</h2>) without an
+	// id attribute. ID is then the slug a citation would use for it.
+	NoAnchor bool `json:"no_anchor,omitempty"`
+	// OwnText is true when the section has content of its own between the
+	// heading and the next heading (a heading directly followed by a
+	// subheading has none).
+	OwnText bool `json:"own_text,omitempty"`
 	// Line is the 1-based line in the source file.
 	Line int `json:"line"`
 }
 
 // frontMatter holds the front matter keys that change a doc's route.
 type frontMatter struct {
-	ID       string `yaml:"id"`
-	Slug     string `yaml:"slug"`
-	Title    string `yaml:"title"`
-	Draft    bool   `yaml:"draft"`
-	Unlisted bool   `yaml:"unlisted"`
+	ID, Slug, Title string
+	Draft, Unlisted bool
 }
 
 // splitFrontMatter returns the parsed front matter, the body and the number
-// of lines before the body.
+// of lines before the body, reading the block as the chunker does
+// (docusaurus.SplitFrontMatter and ParseFields: broken YAML keeps the keys
+// that parse, with the error).
 func splitFrontMatter(src string) (frontMatter, string, int, error) {
 	var fm frontMatter
-	src = strings.TrimPrefix(src, "\ufeff")
 	src = strings.ReplaceAll(src, "\r\n", "\n")
-	if !strings.HasPrefix(src, "---\n") && !strings.HasPrefix(src, "---\r") {
+	b := docusaurus.SplitFrontMatter(src)
+	if !b.Found {
 		return fm, src, 0, nil
 	}
-	rest := src[4:]
-	end := -1
-	if strings.HasPrefix(rest, "---\n") || rest == "---" {
-		end = 0
-	} else if i := strings.Index(rest, "\n---\n"); i >= 0 {
-		end = i + 1
-	} else if strings.HasSuffix(rest, "\n---") {
-		end = len(rest) - 3
-	}
-	if end < 0 {
-		return fm, src, 0, nil
-	}
-	raw := rest[:end]
-	body := strings.TrimPrefix(rest[end:], "---")
-	body = strings.TrimPrefix(body, "\n")
-	skipped := strings.Count(src[:len(src)-len(body)], "\n")
-	if err := yaml.Unmarshal([]byte(raw), &fm); err != nil {
-		// Salvage the keys that matter line by line.
-		fm = salvageFrontMatter(raw)
-		return fm, body, skipped, fmt.Errorf("front matter: %w", err)
-	}
-	return fm, body, skipped, nil
-}
-
-var fmLine = regexp.MustCompile(`^(id|slug|title|draft|unlisted)\s*:\s*(.*?)\s*$`)
-
-func salvageFrontMatter(raw string) frontMatter {
-	var fm frontMatter
-	for _, l := range strings.Split(raw, "\n") {
-		m := fmLine.FindStringSubmatch(l)
-		if m == nil {
-			continue
-		}
-		v := strings.Trim(m[2], `'"`)
-		switch m[1] {
-		case "id":
-			fm.ID = v
-		case "slug":
-			fm.Slug = v
-		case "title":
-			fm.Title = v
-		case "draft":
-			fm.Draft = v == "true"
-		case "unlisted":
-			fm.Unlisted = v == "true"
-		}
-	}
-	return fm
+	f, err := docusaurus.ParseFields(b.Raw)
+	fm = frontMatter{ID: f.String("id"), Slug: f.String("slug"), Title: f.String("title"), Draft: f.Bool("draft"), Unlisted: f.Bool("unlisted")}
+	return fm, b.Body, b.BodyLine - 1, err
 }
 
 var (
-	atxLine       = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
-	atxClose      = regexp.MustCompile(`(?:^|[ \t]+)#+[ \t]*$`)
-	fenceOpen     = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
-	setextLine    = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
-	notParagraph  = regexp.MustCompile(`^\s*(?:[-*+>|<{]|\d+[.)]\s|import\s|export\s|$)`)
-	idAttr        = regexp.MustCompile(`<[A-Za-z][^>]*?\sid=(?:"([^"]+)"|'([^']+)'|\{["']([^"']+)["']\})`)
-	nameAttr      = regexp.MustCompile(`<a\s[^>]*?\bname=(?:"([^"]+)"|'([^']+)')`)
-	mdEscape      = regexp.MustCompile("\\\\([!-/:-@\\[-`{-~])")
-	htmlComment   = regexp.MustCompile(`(?s)<!--.*?-->`)
-	mdxCommentRun = regexp.MustCompile(`(?s)\{/\*.*?\*/\}`)
+	htmlHeading = regexp.MustCompile(`^\s*<h([1-6])(\s[^>]*)?>(.*?)</h[1-6]>`)
+	idAttr      = regexp.MustCompile(`<[A-Za-z][^>]*?\sid=(?:"([^"]+)"|'([^']+)'|\{["']([^"']+)["']\})`)
+	nameAttr    = regexp.MustCompile(`<a\s[^>]*?\bname=(?:"([^"]+)"|'([^']+)')`)
 )
 
 // parseHeadings returns a page's headings with the ids Docusaurus gives
@@ -112,52 +65,49 @@ var (
 // the page's HTML/JSX. Headings inside fenced code and HTML comments are
 // ignored; ATX and setext headings are recognised; each page has its own
 // github-slugger, and explicit ids are used verbatim without taking a slot
-// in the slugger (as Docusaurus's remark plugin does).
-func parseHeadings(body string, firstLine int) ([]Heading, []string) {
-	lines := strings.Split(body, "\n")
+// in the slugger (as Docusaurus's remark plugin does). H1s and HTML
+// headings without an id are kept with NoAnchor set.
+//
+// mdx is true for files Docusaurus compiles as MDX (every file unless the
+// config's markdown.format is "detect", then .mdx only): MDX has no
+// indented code, so a heading or fence indented four spaces or more is
+// still one (checked by a real build).
+func parseHeadings(body string, firstLine int, mdx bool) ([]Heading, []string) {
 	slugger := retrieval.NewSlugger(retrieval.SlugGitHub)
 	var heads []Heading
 	var ids []string
-	var fenceCh byte
-	fenceLen := 0
-	inComment := false
-	var para []string
 	add := func(level int, raw string, line int) {
 		text, id := retrieval.SplitHeadingID(raw)
 		text = MarkdownHeadingText(text)
-		h := Heading{Text: text, Level: level, Line: firstLine + line + 1}
+		h := Heading{Text: text, Level: level, Line: firstLine + line + 1, NoAnchor: level == 1}
 		if id != "" {
 			h.ID, h.Explicit = id, true
 		} else {
+			// An H1 still takes its slot: the remark plugin gives it an id
+			// and the theme drops it when rendering.
 			h.ID = slugger.Slug(text)
 		}
 		heads = append(heads, h)
 	}
-	for i, l := range lines {
-		if fenceLen > 0 {
-			if isFenceClose(l, fenceCh, fenceLen) {
-				fenceLen = 0
-			}
-			continue
+	// markText records that the current section has text of its own.
+	markText := func() {
+		if len(heads) > 0 {
+			heads[len(heads)-1].OwnText = true
 		}
-		if inComment {
-			if strings.Contains(l, "-->") {
-				inComment = false
-			}
+	}
+	for i, l := range docusaurus.ScanMarkdown(body, mdx) {
+		switch {
+		case l.InFence:
+			markText()
 			continue
-		}
-		if m := fenceOpen.FindStringSubmatch(l); m != nil && (m[1][0] != '`' || !strings.Contains(m[2], "`")) {
-			fenceCh, fenceLen = m[1][0], len(m[1])
-			para = nil
+		case l.Level > 0:
+			add(l.Level, l.Heading, i)
 			continue
-		}
-		stripped := htmlComment.ReplaceAllString(l, "")
-		if i := strings.Index(stripped, "<!--"); i >= 0 {
-			inComment = true
-			stripped = stripped[:i]
+		case l.SetextPart:
+			continue
 		}
 		for _, re := range []*regexp.Regexp{idAttr, nameAttr} {
-			for _, m := range re.FindAllStringSubmatch(stripped, -1) {
+			for _, m := range re.FindAllStringSubmatch(l.Text, -1) {
 				for _, g := range m[1:] {
 					if g != "" {
 						ids = append(ids, g)
@@ -165,60 +115,19 @@ func parseHeadings(body string, firstLine int) ([]Heading, []string) {
 				}
 			}
 		}
-		if m := atxLine.FindStringSubmatch(stripped); m != nil {
-			add(len(m[1]), strings.TrimSpace(atxClose.ReplaceAllString(m[2], "")), i)
-			para = nil
+		if m := htmlHeading.FindStringSubmatch(l.Text); m != nil && !strings.Contains(m[2], "id=") {
+			level := int(m[1][0] - '0')
+			text := MarkdownHeadingText(m[3])
+			heads = append(heads, Heading{Text: text, Level: level, Line: firstLine + i + 1, ID: retrieval.GitHubSlug(text), NoAnchor: true})
 			continue
 		}
-		if m := setextLine.FindStringSubmatch(stripped); m != nil && len(para) > 0 {
-			level := 1
-			if m[1][0] == '-' {
-				level = 2
-			}
-			add(level, strings.Join(para, "\n"), i-len(para))
-			para = nil
-			continue
+		if t := strings.TrimSpace(l.Text); t != "" && !strings.HasPrefix(t, "import ") && !strings.HasPrefix(t, "export ") {
+			markText()
 		}
-		if notParagraph.MatchString(stripped) || strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") {
-			para = nil
-			continue
-		}
-		para = append(para, strings.TrimSpace(stripped))
 	}
 	return heads, ids
 }
 
-func isFenceClose(t string, ch byte, n int) bool {
-	s := strings.TrimLeft(t, " ")
-	if len(t)-len(s) > 3 {
-		return false
-	}
-	k := 0
-	for k < len(s) && s[k] == ch {
-		k++
-	}
-	return k >= n && strings.TrimSpace(s[k:]) == ""
-}
-
 // MarkdownHeadingText is the text Docusaurus slugs for a heading written in
-// markdown source: retrieval.HeadingText (links to their text, inline
-// HTML/JSX tags, emphasis markers and code backticks removed) plus what
-// the markdown parser does before it: backslash escapes ("\*" is "*"),
-// character references ("&amp;" is "&") and MDX comments dropped.
-func MarkdownHeadingText(md string) string {
-	md = mdxCommentRun.ReplaceAllString(md, "")
-	// Escaped characters must survive emphasis and tag stripping: park
-	// them in the private-use area and restore them at the end.
-	md = mdEscape.ReplaceAllStringFunc(md, func(s string) string {
-		return string(rune(0xF0000 + int(s[1])))
-	})
-	s := retrieval.HeadingText(md)
-	s = html.UnescapeString(s)
-	s = strings.Map(func(r rune) rune {
-		if r >= 0xF0000 && r < 0xF0080 {
-			return r - 0xF0000
-		}
-		return r
-	}, s)
-	return strings.TrimSpace(s)
-}
+// markdown source; see docusaurus.HeadingText, which it is.
+func MarkdownHeadingText(md string) string { return docusaurus.HeadingText(md) }

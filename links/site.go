@@ -7,6 +7,7 @@
 package links
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,6 +16,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
@@ -39,6 +42,9 @@ type Page struct {
 	Title string `json:"title,omitempty"`
 	// Draft pages are not published in production builds.
 	Draft bool `json:"draft,omitempty"`
+	// Generated is true for a category's generated index page (Source is
+	// its _category_ file; it has no headings).
+	Generated bool `json:"generated,omitempty"`
 	// Headings in document order.
 	Headings []Heading `json:"headings"`
 	// OtherIDs are element ids written in the page's HTML/JSX.
@@ -49,7 +55,8 @@ type Page struct {
 	anchors   map[string]int // id -> index in Headings, or -1 for OtherIDs
 }
 
-// HasAnchor reports whether id is an anchor on the page.
+// HasAnchor reports whether id is an anchor on the built page (headings
+// with NoAnchor are not).
 func (p *Page) HasAnchor(id string) bool {
 	_, ok := p.anchors[id]
 	return ok
@@ -59,7 +66,9 @@ func (p *Page) HasAnchor(id string) bool {
 func (p *Page) Anchors() []string {
 	out := make([]string, 0, len(p.Headings)+len(p.OtherIDs))
 	for _, h := range p.Headings {
-		out = append(out, h.ID)
+		if !h.NoAnchor {
+			out = append(out, h.ID)
+		}
 	}
 	return append(out, p.OtherIDs...)
 }
@@ -98,8 +107,12 @@ func LoadSiteDir(dir string) (*Site, error) {
 }
 
 // LoadSite models the Docusaurus site at the root of fsys: the config, then
-// every docs/**/*.md(x) that Docusaurus would publish (files and folders
-// starting with "_" are partials and skipped), with routes and heading ids.
+// for every docs plugin instance and every version (versions.json: the
+// first version is served at the instance's route, the others under their
+// name, the current docs under "next") each *.md(x) that Docusaurus would
+// publish (files and folders starting with "_" are partials and skipped),
+// with routes and heading ids, and the generated index page of each
+// category whose _category_.json or .yml gives a link slug.
 func LoadSite(fsys fs.FS) (*Site, error) {
 	s := &Site{}
 	s.Config, s.ConfigFile, _ = docusaurus.FindConfig(fsys, ".")
@@ -117,11 +130,61 @@ func LoadSite(fsys fs.FS) (*Site, error) {
 		}
 		return nil, fmt.Errorf("no %s/ folder (%s): %w", docs, hint, ErrNoSite)
 	}
-	err = fs.WalkDir(fsys, docs, func(p string, d fs.DirEntry, err error) error {
+	for _, inst := range s.Config.Docs {
+		for _, tree := range s.versionTrees(fsys, inst) {
+			if err := s.walkDocs(fsys, tree); err != nil {
+				return nil, err
+			}
+		}
+	}
+	s.index()
+	return s, nil
+}
+
+// docsTree is one folder of docs served under one route prefix.
+type docsTree struct {
+	dir    string // folder in the site
+	prefix string // routeBasePath plus the version's path, no slashes around
+}
+
+// versionTrees lists the folders of an instance: the current docs, and the
+// released versions when its versions file exists.
+func (s *Site) versionTrees(fsys fs.FS, inst docusaurus.DocsInstance) []docsTree {
+	b, err := fs.ReadFile(fsys, inst.VersionsFile())
+	if err != nil {
+		return []docsTree{{dir: inst.Path, prefix: inst.RouteBasePath}}
+	}
+	var versions []string
+	if err := json.Unmarshal(b, &versions); err != nil {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %v (versioned docs not modelled)", inst.VersionsFile(), err))
+		return []docsTree{{dir: inst.Path, prefix: inst.RouteBasePath}}
+	}
+	join := func(a, b string) string { return strings.Trim(a+"/"+b, "/") }
+	trees := []docsTree{{dir: inst.Path, prefix: join(inst.RouteBasePath, "next")}}
+	for i, v := range versions {
+		t := docsTree{dir: inst.VersionDir(v), prefix: join(inst.RouteBasePath, v)}
+		if i == 0 {
+			t.prefix = inst.RouteBasePath
+		}
+		trees = append(trees, t)
+	}
+	return trees
+}
+
+func (s *Site) walkDocs(fsys fs.FS, tree docsTree) error {
+	docs := tree.dir
+	if st, err := fs.Stat(fsys, docs); err != nil || !st.IsDir() {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("docs folder %s/ not found; its pages are not modelled", docs))
+		return nil
+	}
+	err := fs.WalkDir(fsys, docs, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		name := d.Name()
+		if d.IsDir() && p != docs {
+			s.addCategory(fsys, p, tree)
+		}
 		if p != docs && (strings.HasPrefix(name, "_") || name == "node_modules" || strings.HasPrefix(name, ".")) {
 			if d.IsDir() {
 				return fs.SkipDir
@@ -135,14 +198,48 @@ func LoadSite(fsys fs.FS) (*Site, error) {
 		if err != nil {
 			return err
 		}
-		s.addPage(p, strings.TrimPrefix(p, docs+"/"), string(b))
+		s.addPage(p, strings.TrimPrefix(p, docs+"/"), string(b), tree.prefix)
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read docs: %w", err)
+		return fmt.Errorf("read docs: %w", err)
 	}
-	s.index()
-	return s, nil
+	return nil
+}
+
+// addCategory adds the generated index page of a category folder whose
+// _category_.json (or .yml/.yaml) has a generated-index link with a slug.
+func (s *Site) addCategory(fsys fs.FS, dir string, tree docsTree) {
+	for _, name := range []string{"_category_.json", "_category_.yml", "_category_.yaml"} {
+		b, err := fs.ReadFile(fsys, path.Join(dir, name))
+		if err != nil {
+			continue
+		}
+		var cat struct {
+			Label string `yaml:"label"`
+			Link  struct {
+				Type string `yaml:"type"`
+				Slug string `yaml:"slug"`
+			} `yaml:"link"`
+		}
+		// YAML is a superset of JSON: one parser for both.
+		if err := yaml.Unmarshal(b, &cat); err != nil {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %v", path.Join(dir, name), err))
+			return
+		}
+		if cat.Link.Type != "generated-index" {
+			return
+		}
+		if cat.Link.Slug == "" {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: a generated index without a link slug is not modelled", path.Join(dir, name)))
+			return
+		}
+		s.Pages = append(s.Pages, &Page{
+			Source: path.Join(dir, name), Title: cat.Label, Generated: true,
+			Route: s.route(tree.prefix, cat.Link.Slug), pathRoute: s.route(tree.prefix, cat.Link.Slug),
+		})
+		return
+	}
 }
 
 func isDocFile(name string) bool {
@@ -150,19 +247,21 @@ func isDocFile(name string) bool {
 	return (strings.HasSuffix(l, ".md") || strings.HasSuffix(l, ".mdx")) && !strings.Contains(l, ".test.")
 }
 
-// addPage parses one doc; rel is its path inside the docs folder.
-func (s *Site) addPage(source, rel, src string) {
+// addPage parses one doc; rel is its path inside the docs folder, prefix
+// the route under baseUrl its folder is served at.
+func (s *Site) addPage(source, rel, src, prefix string) {
 	fm, body, skipped, err := splitFrontMatter(src)
 	if err != nil {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %v (id/slug read line by line)", source, err))
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %v (the keys that parse were kept)", source, err))
 	}
 	p := &Page{Source: source, Slug: strings.TrimSpace(fm.Slug), FrontMatterID: strings.TrimSpace(fm.ID), Title: fm.Title, Draft: fm.Draft}
 	slug, id := docSlug(rel, p.Slug, p.FrontMatterID)
 	p.DocID = id
-	p.Route = s.route(slug)
+	p.Route = s.route(prefix, slug)
 	pathSlug, _ := docSlug(rel, "", "")
-	p.pathRoute = s.route(pathSlug)
-	p.Headings, p.OtherIDs = parseHeadings(body, skipped)
+	p.pathRoute = s.route(prefix, pathSlug)
+	mdx := s.Config.MarkdownFormat != "detect" || strings.HasSuffix(strings.ToLower(source), ".mdx")
+	p.Headings, p.OtherIDs = parseHeadings(body, skipped, mdx)
 	if p.Title == "" {
 		for _, h := range p.Headings {
 			if h.Level == 1 {
@@ -227,12 +326,13 @@ func isIndexName(name, dir string) bool {
 	return l == "index" || l == "readme" || (dir != "" && l == strings.ToLower(path.Base(dir)))
 }
 
-// route turns a doc slug into the page's canonical path: baseUrl +
-// routeBasePath + slug, then trailingSlash applied (never to baseUrl itself).
-func (s *Site) route(slug string) string {
+// route turns a doc slug into the page's canonical path: baseUrl + prefix
+// (routeBasePath and version) + slug, then trailingSlash applied (never to
+// baseUrl itself).
+func (s *Site) route(prefix, slug string) string {
 	p := s.Config.BaseURL
-	if s.Config.RouteBasePath != "" {
-		p += s.Config.RouteBasePath + "/"
+	if prefix != "" {
+		p += prefix + "/"
 	}
 	p = strings.TrimSuffix(p, "/") + "/" + strings.TrimPrefix(slug, "/")
 	p = collapseSlashes(p)
@@ -276,7 +376,9 @@ func (s *Site) index() {
 			p.anchors[p.OtherIDs[i]] = -1
 		}
 		for i := len(p.Headings) - 1; i >= 0; i-- {
-			p.anchors[p.Headings[i].ID] = i
+			if !p.Headings[i].NoAnchor {
+				p.anchors[p.Headings[i].ID] = i
+			}
 		}
 		if p.Draft {
 			continue
@@ -334,5 +436,15 @@ func (s *Site) URL(p *Page, anchor string) string {
 // URLBuilder returns a retrieval.URLBuilder whose DocsBase is this site's
 // docs route, for callers that have no configured base URL.
 func (s *Site) URLBuilder(style retrieval.SlugStyle) retrieval.URLBuilder {
-	return retrieval.URLBuilder{DocsBase: s.Config.DocsBase(), SiteURL: s.Config.URL, Style: style}
+	return retrieval.URLBuilder{DocsBase: s.Config.DocsBase(), SiteURL: s.Config.URL, Style: style, TrailingSlash: s.Config.TrailingSlashSetting()}
+}
+
+// Routes returns the route of every published page, sorted.
+func (s *Site) Routes() []string {
+	out := make([]string, 0, len(s.byRoute))
+	for _, p := range s.byRoute {
+		out = append(out, p.Route)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -107,7 +107,7 @@ func TestSiteConfigAndIDs(t *testing.T) {
 	for _, h := range p.Headings {
 		ids = append(ids, h.ID)
 	}
-	want := []string{"welcome-to-the-book", "11-intro", "sensors--actuators", "setup", "setup-1", "qos", "voice-cmd", "rclpy-and-ros-2-basics", "setext-heading", "whats-a-digital-twin", "setup-2"}
+	want := []string{"welcome-to-the-book", "11-intro", "sensors--actuators", "setup", "setup-1", "qos", "voice-commands--voice-cmd-", "rclpy-and-ros-2-basics", "setext-heading", "whats-a-digital-twin", "setup-2"}
 	if !reflect.DeepEqual(ids, want) {
 		t.Errorf("intro ids:\n got %q\nwant %q", ids, want)
 	}

@@ -5,6 +5,10 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
+	"golang.org/x/text/unicode/rangetable"
 )
 
 // SlugStyle names a heading-anchor rule.
@@ -38,15 +42,42 @@ func (s SlugStyle) Slug(text string) string {
 	return GitHubSlug(text)
 }
 
+// sluggerUnicode is the Unicode version of github-slugger 2.0.0's tables
+// (it is generated from @unicode/unicode-13.0.0): code points assigned
+// later are outside its keep-list and deleted, whatever Go's tables say.
+const sluggerUnicode = "13.0.0"
+
+// sluggerAssigned is read-only after package initialisation.
+var sluggerAssigned = rangetable.Assigned(sluggerUnicode)
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // GitHubSlug implements github-slugger's slug for one heading (without the
-// duplicate counter): lowercase; delete punctuation, symbols, other numbers,
-// controls, format and private-use characters and separators other than the
-// ASCII space, but keep '-', '_' and anything alphabetic; then every space
+// duplicate counter): lowercase as JavaScript's toLowerCase does (full case
+// mapping: "İ" is "i̇", a word-final "Σ" is "ς"); delete punctuation,
+// symbols, other numbers, controls, format and private-use characters,
+// separators other than the ASCII space and code points unassigned in
+// Unicode 13, but keep '-', '_' and anything alphabetic; then every space
 // becomes '-' with no collapsing or trimming.
 func GitHubSlug(text string) string {
 	var b strings.Builder
 	b.Grow(len(text))
-	for _, r := range strings.ToLower(text) {
+	lower := strings.ToLower(text)
+	if !isASCII(text) {
+		// A Caser is stateful: one per call.
+		lower = cases.Lower(language.Und).String(text)
+	}
+	for _, r := range lower {
+		if r >= 0x80 && !unicode.Is(sluggerAssigned, r) {
+			continue
+		}
 		switch {
 		case r == ' ':
 			b.WriteByte('-')
@@ -134,18 +165,14 @@ func (s *Slugger) Unique(id string) string {
 	return slug
 }
 
-var (
-	classicHeadingID = regexp.MustCompile(`\s*\{#([^{}]+)\}\s*$`)
-	mdxHeadingID     = regexp.MustCompile(`\s*\{/\*\s*#(\S+)\s*\*/\}\s*$`)
-)
+var classicHeadingID = regexp.MustCompile(`\s*\{#([^{}]+)\}\s*$`)
 
 // SplitHeadingID separates an explicit heading id from heading text:
-// "Title {#custom-id}" and "Title {/* #custom-id */}" give ("Title",
-// "custom-id"); other text is returned trimmed with an empty id.
+// "Title {#custom-id}" gives ("Title", "custom-id"); other text is returned
+// trimmed with an empty id. The MDX comment form "Title {/* #custom-id */}"
+// is not an explicit id in Docusaurus 3.5 (checked by a real build): the
+// comment's text is slugged with the title ("title--custom-id-").
 func SplitHeadingID(heading string) (text, id string) {
-	if m := mdxHeadingID.FindStringSubmatchIndex(heading); m != nil {
-		return strings.TrimSpace(heading[:m[0]]), strings.TrimSpace(heading[m[2]:m[3]])
-	}
 	if m := classicHeadingID.FindStringSubmatchIndex(heading); m != nil {
 		return strings.TrimSpace(heading[:m[0]]), strings.TrimSpace(heading[m[2]:m[3]])
 	}

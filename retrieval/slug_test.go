@@ -1,6 +1,11 @@
 package retrieval
 
-import "testing"
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 // Expected ids from github-slugger's published fixtures and README and from
 // Docusaurus's heading-id docs, not from this implementation.
@@ -62,7 +67,8 @@ func TestSluggerDuplicates(t *testing.T) {
 func TestSplitHeadingID(t *testing.T) {
 	tests := []struct{ in, text, id string }{
 		{"Quality of Service {#qos}", "Quality of Service", "qos"},
-		{"Reward Shaping {/* #reward-design */}", "Reward Shaping", "reward-design"},
+		// Docusaurus 3.5.2 does not read the MDX comment form (real build).
+		{"Reward Shaping {/* #reward-design */}", "Reward Shaping {/* #reward-design */}", ""},
 		{"Plain heading", "Plain heading", ""},
 		{"Set {x} braces", "Set {x} braces", ""},
 	}
@@ -101,5 +107,53 @@ func TestParseSlugStyle(t *testing.T) {
 	}
 	if _, err := ParseSlugStyle("kebab"); err == nil {
 		t.Fatal("want error for unknown style")
+	}
+}
+
+// TestGitHubSlugOracle checks GitHubSlug and Slugger against the output of
+// the real github-slugger 2.0.0 (the library Docusaurus's heading ids come
+// from), run by the oracle test in retrieval/docusaurus/oracle over inputs
+// written for ragscope: JavaScript's toLowerCase (İ, final sigma), code
+// points unassigned in the library's Unicode 13 tables, emoji, marks,
+// separators and the duplicate counter.
+func TestGitHubSlugOracle(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("docusaurus", "testdata", "slugger.oracle.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var golden struct {
+		Slugs, Sequence []struct{ In, Slug string }
+	}
+	if err := json.Unmarshal(b, &golden); err != nil {
+		t.Fatal(err)
+	}
+	if len(golden.Slugs) < 80 {
+		t.Fatalf("golden has %d slugs, want the full set", len(golden.Slugs))
+	}
+	for _, c := range golden.Slugs {
+		if got := GitHubSlug(c.In); got != c.Slug {
+			t.Errorf("GitHubSlug(%+q) = %+q, github-slugger gives %+q", c.In, got, c.Slug)
+		}
+	}
+	s := NewSlugger(SlugGitHub)
+	for i, c := range golden.Sequence {
+		if got := s.Slug(c.In); got != c.Slug {
+			t.Errorf("sequence[%d] Slug(%q) = %q, github-slugger gives %q", i, c.In, got, c.Slug)
+		}
+	}
+}
+
+// BenchmarkGitHubSlug: ASCII headings take the strings.ToLower path;
+// others pay for JavaScript-compatible full case mapping.
+func BenchmarkGitHubSlug(b *testing.B) {
+	for _, tt := range []struct{ name, in string }{
+		{"ascii", "Step 2: Spawn the Robot in Gazebo (ROS 2)"},
+		{"greek", "ΟΔΟΣ ΚΑΙ ΣΟΦΙΑ στο İstanbul — Über Café"},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			for b.Loop() {
+				GitHubSlug(tt.in)
+			}
+		})
 	}
 }

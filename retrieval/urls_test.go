@@ -120,10 +120,13 @@ func TestDocRouteIndexAndPrefixEdgeCases(t *testing.T) {
 // A section that still carries its explicit id cites that id.
 func TestBuildSectionWithExplicitID(t *testing.T) {
 	b := URLBuilder{DocsBase: "/docs/"}
-	for _, sec := range []string{"Quality of Service {#qos}", "Quality of Service {/* #qos */}"} {
-		if got := b.Build("docs/a.md", "", sec, ""); got != "/docs/a#qos" {
-			t.Errorf("Build(section %q) = %s, want /docs/a#qos", sec, got)
-		}
+	if got := b.Build("docs/a.md", "", "Quality of Service {#qos}", ""); got != "/docs/a#qos" {
+		t.Errorf("Build = %s, want /docs/a#qos", got)
+	}
+	// Docusaurus 3.5.2 slugs an MDX comment's text with the title (real
+	// build of the oracle's book fixture: "After {/* #x */}" is after--x-).
+	if got := b.Build("docs/a.md", "", "Quality of Service {/* #qos */}", ""); got != "/docs/a#quality-of-service--qos-" {
+		t.Errorf("Build(MDX comment) = %s, want /docs/a#quality-of-service--qos-", got)
 	}
 }
 

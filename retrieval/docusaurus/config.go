@@ -30,13 +30,48 @@ type SiteConfig struct {
 	RouteBasePath string `json:"route_base_path"`
 	// DocsPath is the docs folder relative to the site folder ("docs").
 	DocsPath string `json:"docs_path"`
+	// Docs are every docs plugin instance, the one RouteBasePath and
+	// DocsPath describe first (a second instance is a
+	// '@docusaurus/plugin-content-docs' plugin with its own id).
+	Docs []DocsInstance `json:"docs,omitempty"`
+	// MarkdownFormat is markdown.format: "mdx" (the default: every file is
+	// MDX) or "detect" (.md files are CommonMark).
+	MarkdownFormat string `json:"markdown_format"`
 	// Notes say what could not be read and which default was used instead.
 	Notes []string `json:"notes,omitempty"`
 }
 
+// DocsInstance is one docs plugin instance.
+type DocsInstance struct {
+	// ID is the plugin id ("default" for the classic preset's docs).
+	ID string `json:"id"`
+	// Path is the docs folder relative to the site folder.
+	Path string `json:"path"`
+	// RouteBasePath is the route under baseUrl, without slashes.
+	RouteBasePath string `json:"route_base_path"`
+}
+
+// VersionsFile is the file listing the released versions of the instance
+// (versions.json for the default instance, <id>_versions.json otherwise).
+func (d DocsInstance) VersionsFile() string {
+	if d.ID == "default" {
+		return "versions.json"
+	}
+	return d.ID + "_versions.json"
+}
+
+// VersionDir is the folder of a released version's docs.
+func (d DocsInstance) VersionDir(version string) string {
+	if d.ID == "default" {
+		return "versioned_docs/version-" + version
+	}
+	return d.ID + "_versioned_docs/version-" + version
+}
+
 // DefaultSiteConfig is Docusaurus's defaults.
 func DefaultSiteConfig() SiteConfig {
-	return SiteConfig{BaseURL: "/", RouteBasePath: "docs", DocsPath: "docs"}
+	return SiteConfig{BaseURL: "/", RouteBasePath: "docs", DocsPath: "docs", MarkdownFormat: "mdx",
+		Docs: []DocsInstance{{ID: "default", Path: "docs", RouteBasePath: "docs"}}}
 }
 
 // DocsBase is the URL of the docs route: url + baseUrl + routeBasePath + "/".
@@ -112,6 +147,8 @@ var (
 	cfgDocsBlock    = regexp.MustCompile(`(?:^|[{,\s])docs\s*:\s*\{`)
 	cfgDocsPlugin   = regexp.MustCompile(`['"]@docusaurus/plugin-content-docs['"]\s*,\s*\{`)
 	cfgDocsFalse    = regexp.MustCompile(`(?:^|[{,\s])docs\s*:\s*false\b`)
+	cfgPluginID     = regexp.MustCompile(`(?:^|[{,\s])id\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
+	cfgDetect       = regexp.MustCompile(`\bformat\s*:\s*['"]detect['"]`)
 )
 
 // ParseConfig reads a Docusaurus config's url, baseUrl, trailingSlash and
@@ -121,9 +158,9 @@ var (
 // trailingSlash); a value computed from a variable or a template with ${…}
 // is not evaluated (for url, a literal "https://…" anywhere in the
 // expression, e.g. `process.env.URL ?? 'https://x.org'`, is taken). The docs
-// options are read from the first `docs: {…}` object (the classic preset) or
-// else the first '@docusaurus/plugin-content-docs' plugin; only one docs
-// instance is modelled, and versioned docs and i18n are not. Comments are
+// options are read from the first `docs: {…}` object (the classic preset)
+// and every '@docusaurus/plugin-content-docs' plugin (Docs; the first is
+// also RouteBasePath and DocsPath); i18n is not modelled. Comments are
 // removed first; a JavaScript regex literal containing quotes or "//" can
 // confuse that.
 func ParseConfig(src string) SiteConfig {
@@ -155,19 +192,31 @@ func ParseConfig(src string) SiteConfig {
 			c.TrailingSlash = &f
 		}
 	}
-	block := docsOptions(src)
-	if block == "" && cfgDocsFalse.MatchString(src) {
+	if cfgDetect.MatchString(src) {
+		c.MarkdownFormat = "detect"
+	}
+	blocks := docsOptions(src)
+	if len(blocks) == 0 && cfgDocsFalse.MatchString(src) {
 		c.Notes = append(c.Notes, "the classic preset's docs are disabled (docs: false) and no docs plugin options were found; assumed routeBasePath \"docs\"")
 	}
-	if block != "" {
-		if m := cfgRouteBase.FindStringSubmatch(block); m != nil {
-			c.RouteBasePath = strings.Trim(m[2], "/")
-		}
-		if m := cfgPath.FindStringSubmatch(block); m != nil {
-			if p := strings.Trim(strings.TrimPrefix(m[2], "./"), "/"); p != "" {
-				c.DocsPath = p
+	if len(blocks) > 0 {
+		c.Docs = c.Docs[:0]
+		for _, block := range blocks {
+			d := DocsInstance{ID: "default", Path: "docs", RouteBasePath: "docs"}
+			if m := cfgRouteBase.FindStringSubmatch(block); m != nil {
+				d.RouteBasePath = strings.Trim(m[2], "/")
 			}
+			if m := cfgPath.FindStringSubmatch(block); m != nil {
+				if p := strings.Trim(strings.TrimPrefix(m[2], "./"), "/"); p != "" {
+					d.Path = p
+				}
+			}
+			if m := cfgPluginID.FindStringSubmatch(block); m != nil && m[2] != "" {
+				d.ID = m[2]
+			}
+			c.Docs = append(c.Docs, d)
 		}
+		c.RouteBasePath, c.DocsPath = c.Docs[0].RouteBasePath, c.Docs[0].Path
 	}
 	return c
 }
@@ -183,17 +232,24 @@ func normalizeBaseURL(s string) string {
 	return s
 }
 
-// docsOptions returns the text of the docs plugin's options object, or "".
-func docsOptions(src string) string {
-	for _, re := range []*regexp.Regexp{cfgDocsBlock, cfgDocsPlugin} {
-		if loc := re.FindStringIndex(src); loc != nil {
-			open := loc[1] - 1
-			if end := matchBrace(src, open); end > open {
-				return src[open : end+1]
-			}
+// docsOptions returns the text of every docs plugin options object: the
+// classic preset's first `docs: {…}`, then each
+// '@docusaurus/plugin-content-docs' plugin's.
+func docsOptions(src string) []string {
+	var out []string
+	if loc := cfgDocsBlock.FindStringIndex(src); loc != nil {
+		open := loc[1] - 1
+		if end := matchBrace(src, open); end > open {
+			out = append(out, src[open:end+1])
 		}
 	}
-	return ""
+	for _, loc := range cfgDocsPlugin.FindAllStringIndex(src, -1) {
+		open := loc[1] - 1
+		if end := matchBrace(src, open); end > open {
+			out = append(out, src[open:end+1])
+		}
+	}
+	return out
 }
 
 // matchBrace returns the index of the brace closing the one at open,

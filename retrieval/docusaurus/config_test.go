@@ -38,3 +38,37 @@ func TestFindConfig(t *testing.T) {
 		t.Fatal("found a config where there is none")
 	}
 }
+
+func TestParseConfigDocsInstances(t *testing.T) {
+	c := ParseConfig(`module.exports = {
+  url: 'https://x.org', baseUrl: '/',
+  markdown: { format: 'detect' },
+  presets: [['classic', { docs: { routeBasePath: 'guide', path: './book' } }]],
+  plugins: [
+    ['@docusaurus/plugin-content-docs', { id: 'community', path: 'community', routeBasePath: 'community' }],
+    ['@docusaurus/plugin-content-docs', { id: "api", path: "api-docs", routeBasePath: "/reference/" }],
+  ],
+};`)
+	want := []DocsInstance{
+		{ID: "default", Path: "book", RouteBasePath: "guide"},
+		{ID: "community", Path: "community", RouteBasePath: "community"},
+		{ID: "api", Path: "api-docs", RouteBasePath: "reference"},
+	}
+	if len(c.Docs) != len(want) {
+		t.Fatalf("docs = %+v", c.Docs)
+	}
+	for i := range want {
+		if c.Docs[i] != want[i] {
+			t.Errorf("docs[%d] = %+v, want %+v", i, c.Docs[i], want[i])
+		}
+	}
+	if c.RouteBasePath != "guide" || c.DocsPath != "book" || c.MarkdownFormat != "detect" {
+		t.Errorf("config = %+v", c)
+	}
+	if c.Docs[1].VersionsFile() != "community_versions.json" || c.Docs[0].VersionDir("1.0") != "versioned_docs/version-1.0" || c.Docs[1].VersionDir("2") != "community_versioned_docs/version-2" {
+		t.Errorf("version files: %s %s", c.Docs[1].VersionsFile(), c.Docs[1].VersionDir("2"))
+	}
+	if d := DefaultSiteConfig(); len(d.Docs) != 1 || d.Docs[0].RouteBasePath != "docs" || d.MarkdownFormat != "mdx" {
+		t.Errorf("defaults = %+v", d)
+	}
+}

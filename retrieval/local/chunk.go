@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 )
 
 // Chunking defaults.
@@ -216,7 +217,7 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 		for _, l := range lines {
 			if l.level == 1 {
 				t, _ := retrieval.SplitHeadingID(l.heading)
-				title = retrieval.HeadingText(t)
+				title = docusaurus.HeadingText(t)
 				break
 			}
 		}
@@ -280,9 +281,11 @@ func splitSections(lines []line, title string) []section {
 			continue
 		}
 		text, explicit := retrieval.SplitHeadingID(l.heading)
+		// plain is what Docusaurus slugs (escapes and entities resolved):
+		// the section's name, so the URL builder's slug of it is the id.
+		plain := docusaurus.HeadingText(text)
 		id := explicit
 		if explicit == "" {
-			plain := retrieval.HeadingText(text)
 			if computed := slugger.Slug(plain); computed != retrieval.GitHubSlug(plain) {
 				id = computed
 			}
@@ -297,12 +300,12 @@ func splitSections(lines []line, title string) []section {
 		}
 		crumbs := []string{title}
 		if l.level == 2 {
-			h2 = text
+			h2 = plain
 		} else if h2 != "" {
 			crumbs = append(crumbs, h2)
 		}
-		crumbs = append(crumbs, text)
-		cur = &section{heading: text, headingLine: mdLine, id: id, crumbs: crumbs}
+		crumbs = append(crumbs, plain)
+		cur = &section{heading: plain, headingLine: mdLine, id: id, crumbs: crumbs}
 	}
 	if cur != &intro {
 		secs = append(secs, *cur)

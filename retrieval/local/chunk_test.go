@@ -176,8 +176,11 @@ func TestDuplicateAndExplicitIDs(t *testing.T) {
 		got = append(got, sid{c.Section, c.HeadingID})
 	}
 	// The H4 stays inside the H3's chunk but takes "example-2"; explicit
-	// ids do not take a slug, as in Docusaurus.
-	want := []sid{{"", ""}, {"Example", ""}, {"Example", "example-1"}, {"Custom", "my-id"}, {"Example", "mdx-id"}, {"Example", "example-3"}}
+	// ids do not take a slug, as in Docusaurus. Docusaurus 3.5.2 does not
+	// read the MDX comment form as an id (real build): the section keeps
+	// its text (the braces go, as in the mdast text Docusaurus slugs) and
+	// its URL anchor is the slug of that.
+	want := []sid{{"", ""}, {"Example", ""}, {"Example", "example-1"}, {"Custom", "my-id"}, {"Example /* #mdx-id */", ""}, {"Example", "example-3"}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("got %v\nwant %v", got, want)
 	}

@@ -1,13 +1,13 @@
 package local
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"ragscope/retrieval/docusaurus"
 )
 
 // frontMatter holds the front matter fields the chunker uses.
@@ -51,91 +51,41 @@ var yamlErrLine = regexp.MustCompile(`line (\d+)`)
 // Broken YAML is salvaged key by key so good fields still count.
 func splitFrontMatter(file string, src string) (frontMatter, string, int, []Warning) {
 	var fm frontMatter
-	lines := strings.SplitAfter(src, "\n")
-	if len(lines) == 0 || strings.TrimRight(lines[0], " \t\r\n") != "---" {
+	block := docusaurus.SplitFrontMatter(src)
+	if block.Unclosed {
+		w := Warning{File: file, Line: 1, Message: "front matter is not closed by a '---' line; treated the whole file as content"}
+		return fm, block.Body, block.BodyLine, []Warning{w}
+	}
+	if !block.Found {
 		return fm, src, 1, nil
 	}
-	end := -1
-	for i := 1; i < len(lines); i++ {
-		l := strings.TrimRight(lines[i], " \t\r\n")
-		if l == "---" || l == "..." {
-			end = i
-			break
-		}
-	}
-	if end < 0 {
-		w := Warning{File: file, Line: 1, Message: "front matter is not closed by a '---' line; treated the whole file as content"}
-		return fm, strings.Join(lines[1:], ""), 2, []Warning{w}
-	}
-	raw := strings.Join(lines[1:end], "")
-	body := strings.Join(lines[end+1:], "")
-	bodyLine := end + 2
+	raw, body, bodyLine := block.Raw, block.Body, block.BodyLine
 	var warns []Warning
 
-	var m map[string]any
-	if err := yaml.Unmarshal([]byte(raw), &m); err != nil {
+	m, err := docusaurus.ParseFields(raw)
+	if err != nil {
 		line := 1
 		if sm := yamlErrLine.FindStringSubmatch(err.Error()); sm != nil {
 			if n, convErr := strconv.Atoi(sm[1]); convErr == nil {
 				line = n + 1 // the YAML starts on file line 2
 			}
 		}
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		msg := strings.TrimPrefix(errors.Unwrap(err).Error(), "yaml: ")
 		msg = yamlErrLine.ReplaceAllString(msg, "")
 		msg = strings.Trim(strings.TrimSpace(msg), ": ")
 		warns = append(warns, Warning{File: file, Line: line,
 			Message: "broken front matter (" + msg + "); kept the fields that could be read"})
-		m = salvageYAML(raw)
 	}
-	fm.Title = scalar(m["title"])
-	fm.Slug = scalar(m["slug"])
-	fm.ID = scalar(m["id"])
-	fm.ContentType = firstScalar(m, "content_type", "contentType", "content-type")
-	fm.Module = scalar(m["module"])
-	fm.Chapter = scalar(m["chapter"])
-	fm.Description = scalar(m["description"])
+	fm.Title = m.String("title")
+	fm.Slug = m.String("slug")
+	fm.ID = m.String("id")
+	fm.ContentType = m.String("content_type", "contentType", "content-type")
+	fm.Module = m.String("module")
+	fm.Chapter = m.String("chapter")
+	fm.Description = m.String("description")
 	fm.Tags = tagList(m["tags"])
-	if d, ok := m["draft"].(bool); ok {
-		fm.Draft = d
-	}
+	fm.Draft = m.Bool("draft")
 	return fm, body, bodyLine, warns
-}
-
-// salvageYAML parses each top-level key (with its indented continuation
-// lines) on its own, keeping the ones that parse.
-func salvageYAML(raw string) map[string]any {
-	out := map[string]any{}
-	var block bytes.Buffer
-	flush := func() {
-		if block.Len() == 0 {
-			return
-		}
-		var m map[string]any
-		if err := yaml.Unmarshal(block.Bytes(), &m); err == nil {
-			for k, v := range m {
-				out[k] = v
-			}
-		}
-		block.Reset()
-	}
-	for _, l := range strings.SplitAfter(raw, "\n") {
-		top := l != "" && l[0] != ' ' && l[0] != '\t' && l[0] != '-' && l[0] != '#' && strings.TrimSpace(l) != ""
-		if top {
-			flush()
-		}
-		block.WriteString(l)
-	}
-	flush()
-	return out
-}
-
-func firstScalar(m map[string]any, keys ...string) string {
-	for _, k := range keys {
-		if s := scalar(m[k]); s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // scalar renders a YAML scalar as trimmed text; maps and lists give "".

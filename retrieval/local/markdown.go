@@ -3,6 +3,8 @@ package local
 import (
 	"regexp"
 	"strings"
+
+	"ragscope/retrieval/docusaurus"
 )
 
 // line is one source line of a markdown body with what the scanner learnt
@@ -20,88 +22,30 @@ type line struct {
 	heading string
 }
 
-var (
-	atxHeading   = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
-	atxClosing   = regexp.MustCompile(`(?:^|[ \t]+)#+[ \t]*$`)
-	fenceOpening = regexp.MustCompile("^[ \t]*(`{3,}|~{3,})(.*)$")
-)
-
-// scanLines splits a markdown body into lines and marks fenced code and ATX
-// headings. A fence closes only on a line of the same character at least as
-// long as the opener; an unclosed fence runs to the end of the body, so a
-// "# comment" inside code is never a heading.
+// scanLines splits a markdown body into lines through the Docusaurus
+// model's block scanner (docusaurus.ScanMarkdown, shared with the link
+// checker) and keeps what the chunker needs. Files are read as MDX, which
+// Docusaurus compiles every doc as by default (no indented code). A setext
+// heading becomes one heading line; its underline and further paragraph
+// lines are dropped.
 func scanLines(body string) []line {
-	raw := strings.Split(body, "\n")
-	out := make([]line, len(raw))
-	var fenceChar byte
-	fenceLen := 0
-	inComment := false
-	for i, t := range raw {
-		out[i].text = t
-		if inComment || (fenceLen == 0 && strings.Contains(t, "<!--")) {
-			// HTML comments are not published: their text is dropped and a
-			// heading inside one is no heading.
-			t, inComment = stripComments(t, inComment)
-			out[i].text = t
-			if strings.TrimSpace(t) == "" {
-				continue
-			}
-		}
-		if fenceLen > 0 {
-			out[i].inFence = true
-			if isClosingFence(t, fenceChar, fenceLen) {
-				out[i].fence = true
-				fenceLen = 0
-			}
+	scanned := docusaurus.ScanMarkdown(body, true)
+	out := make([]line, 0, len(scanned))
+	for _, l := range scanned {
+		if l.SetextPart {
 			continue
 		}
-		if m := fenceOpening.FindStringSubmatch(t); m != nil {
-			// A backtick fence's info string may not contain backticks.
-			if m[1][0] != '`' || !strings.Contains(m[2], "`") {
-				fenceChar, fenceLen = m[1][0], len(m[1])
-				out[i].inFence, out[i].fence, out[i].open = true, true, true
-				continue
+		ln := line{text: l.Text, inFence: l.InFence, fence: l.Fence, open: l.Open, level: l.Level, heading: l.Heading}
+		if l.Level > 0 && !l.InFence {
+			ln.heading = strings.ReplaceAll(l.Heading, "\n", " ")
+			if !strings.HasPrefix(strings.TrimSpace(l.Text), "#") {
+				// Setext: written back as the ATX line it is.
+				ln.text = strings.Repeat("#", l.Level) + " " + ln.heading
 			}
 		}
-		if m := atxHeading.FindStringSubmatch(t); m != nil {
-			out[i].level = len(m[1])
-			h := atxClosing.ReplaceAllString(m[2], "")
-			out[i].heading = strings.TrimSpace(h)
-		}
+		out = append(out, ln)
 	}
 	return out
-}
-
-// stripComments removes HTML comment text from one line; open says the line
-// starts inside a comment, and the result says whether it ends inside one.
-func stripComments(t string, open bool) (string, bool) {
-	var b strings.Builder
-	for {
-		if open {
-			end := strings.Index(t, "-->")
-			if end < 0 {
-				return b.String(), true
-			}
-			t, open = t[end+3:], false
-			continue
-		}
-		start := strings.Index(t, "<!--")
-		if start < 0 {
-			b.WriteString(t)
-			return b.String(), false
-		}
-		b.WriteString(t[:start])
-		t, open = t[start+4:], true
-	}
-}
-
-func isClosingFence(t string, ch byte, n int) bool {
-	s := strings.TrimLeft(t, " \t")
-	k := 0
-	for k < len(s) && s[k] == ch {
-		k++
-	}
-	return k >= n && strings.TrimSpace(s[k:]) == ""
 }
 
 // block is a paragraph-level unit of a section: consecutive non-blank lines,

@@ -125,6 +125,7 @@ func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus,
 	if err != nil {
 		return nil, nil, fmt.Errorf("build index: %w", err)
 	}
+	ix.useLexical(emb)
 	corpus := &Corpus{Embedder: emb, Warnings: warns, BaseSource: BaseFromDefault}
 	pages := map[string]bool{}
 	for i := range chunks {

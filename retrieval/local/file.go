@@ -35,7 +35,7 @@ import (
 const (
 	indexMagic   = "RAGSCOPE"
 	indexFormat  = "ragscope-index"
-	indexVersion = 2
+	indexVersion = 3
 	headerLen    = len(indexMagic) + 8
 )
 
@@ -275,6 +275,7 @@ func LoadIndex(ctx context.Context, path string, opts LoadOptions) (*Index, *Cor
 	if err != nil {
 		return nil, nil, fmt.Errorf("load index %s: %w: %w", path, ErrCorruptIndex, err)
 	}
+	ix.useLexical(emb)
 	c := &Corpus{Embedder: emb, DocsBase: f.DocsBase, SiteURL: f.SiteURL, TrailingSlash: f.TrailingSlash, BaseSource: BaseFromFile}
 	if f.DocsBase == "" {
 		c.BaseSource = BaseFromDefault

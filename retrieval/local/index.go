@@ -39,7 +39,42 @@ type Index struct {
 	vecs  []float32
 	dim   int
 	stats retrieval.Stats
+	// lex, when set, gives exact lexical cosines for a request's text; a
+	// score is then the semantic part of the vectors' dot product plus
+	// the lexical parts' norms times that cosine (see useLexical).
+	lex lexicalScorer
+	// lexNorm is the norm of each vector's lexical part (after semDim).
+	lexNorm []float32
+	semDim  int
 }
+
+// lexicalScorer is an embedder whose vectors are a semantic part followed
+// by a lexical part and that can give a text's exact lexical cosine with
+// every document it was fitted on (embed.Model).
+type lexicalScorer interface {
+	LexicalCosines(ctx context.Context, text string) ([]float32, error)
+	Docs() int
+	SemanticDim() int
+}
+
+// useLexical makes searches with a text score its lexical part exactly with
+// emb, when emb is a lexicalScorer fitted on this index's chunks in order
+// (as Build and LoadIndex fit it). The dense vectors' lexical part is exact
+// only for small corpora; this keeps the lexical similarity exact at every
+// size and leaves the semantic part to the vectors.
+func (ix *Index) useLexical(emb retrieval.Embedder) {
+	s, ok := emb.(lexicalScorer)
+	if !ok || s.Docs() != len(ix.chunks) || s.SemanticDim() <= 0 || s.SemanticDim() >= ix.dim {
+		return
+	}
+	ix.lex, ix.semDim = s, s.SemanticDim()
+	ix.lexNorm = make([]float32, len(ix.chunks))
+	for i := range ix.lexNorm {
+		ix.lexNorm[i] = float32(math.Sqrt(float64(selfDot(ix.vector(i)[ix.semDim:]))))
+	}
+}
+
+func selfDot(v []float32) float32 { return dot(v, v) }
 
 var (
 	_ retrieval.Store  = (*Index)(nil)
@@ -165,7 +200,8 @@ func (h *resultHeap) Pop() any {
 
 // Search returns up to req.Limit chunks matching req.Filters with cosine
 // similarity >= req.Threshold (when the threshold is above 0), best first,
-// equal scores in chunk id order. A query vector of the wrong length is an
+// equal scores in chunk id order. With req.Text and an embedder that gives
+// exact lexical cosines, the lexical part of each cosine is that exact one. A query vector of the wrong length is an
 // error; a zero query vector scores 0 everywhere. A limit below 1 returns
 // nothing.
 func (ix *Index) Search(ctx context.Context, req retrieval.SearchRequest) ([]retrieval.ScoredChunk, error) {
@@ -180,6 +216,15 @@ func (ix *Index) Search(ctx context.Context, req retrieval.SearchRequest) ([]ret
 			len(req.Vector), ix.dim, ix.info.Model)
 	}
 	q := normalized(req.Vector)
+	var lexCos []float32
+	var qLex float32
+	if ix.lex != nil && req.Text != "" {
+		var err error
+		if lexCos, err = ix.lex.LexicalCosines(ctx, req.Text); err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		qLex = float32(math.Sqrt(float64(selfDot(q[ix.semDim:]))))
+	}
 	filter := !req.Filters.IsEmpty()
 	h := &resultHeap{items: make([]scored, 0, min(req.Limit, len(ix.chunks))+1), chunks: ix.chunks}
 	for i := range ix.chunks {
@@ -191,7 +236,12 @@ func (ix *Index) Search(ctx context.Context, req retrieval.SearchRequest) ([]ret
 		if filter && !req.Filters.Match(&ix.chunks[i]) {
 			continue
 		}
-		s := float64(dot(q, ix.vector(i)))
+		var s float64
+		if lexCos != nil {
+			s = float64(dot(q[:ix.semDim], ix.vector(i)[:ix.semDim]) + qLex*ix.lexNorm[i]*lexCos[i])
+		} else {
+			s = float64(dot(q, ix.vector(i)))
+		}
 		s = math.Max(-1, math.Min(1, s))
 		if req.Threshold > 0 && s < req.Threshold {
 			continue

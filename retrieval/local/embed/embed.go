@@ -87,7 +87,7 @@ type Model struct {
 	glove   *gloveTable // nil when the embedded table failed to load
 	loadErr error
 
-	docs      int                // number of fitted documents
+	docs      int         // number of fitted documents
 	lex       *lexTable   // lexical features: IDF and postings
 	unseenIDF float32     // IDF of a feature no document had
 	proj      *projection // exact lexical projection, nil when hashing

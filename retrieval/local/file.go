@@ -11,26 +11,31 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/local/embed"
+	"ragscope/retrieval/local/internal/flat"
 )
 
 // The index file is binary, little-endian, read whole and checked before
 // use:
 //
 //	magic "RAGSCOPE", u32 format version, u32 0 (reserved)
-//	u64 n, n bytes: JSON metadata and chunks (indexFile)
+//	u64 n, n bytes: JSON metadata (indexFile)
+//	u64 n, n bytes: the chunks (chunkcodec.go)
 //	u64 n, n bytes: the fitted embedder's state (may be empty)
 //	u64 n, n float32: the vectors, chunk after chunk
 //	u32 CRC-32C of everything before it
 //
-// Loading decodes the metadata, copies the vectors out and restores the
-// embedder: nothing is refitted. Version 1 files were gzip'd JSON whose
-// embedder had to be refitted on every load; they are refused with a
+// Each section is padded with zeros to an 8-byte boundary, so the numbers
+// of the vectors and of the embedder's state are used where they lie in
+// the file's buffer (package flat) and chunk strings share it too: loading
+// is reading the file, checking it and restoring the embedder, nothing is
+// refitted or copied. Version 1 files were gzip'd JSON whose embedder had
+// to be refitted on every load, version 2 files had JSON chunks and an
+// embedder without exact lexical postings; both are refused with a
 // "rebuild" message.
 const (
 	indexMagic   = "RAGSCOPE"
@@ -78,8 +83,9 @@ type indexFile struct {
 	DocsBase string `json:"docs_base,omitempty"`
 	SiteURL  string `json:"site_url,omitempty"`
 	// TrailingSlash is the site's trailingSlash setting ("true", "false", "").
-	TrailingSlash string            `json:"trailing_slash,omitempty"`
-	Chunks        []retrieval.Chunk `json:"chunks"`
+	TrailingSlash string `json:"trailing_slash,omitempty"`
+	// Chunks are the indexed chunks, in their own section.
+	Chunks []retrieval.Chunk `json:"-"`
 
 	// Version is the header's format version.
 	Version int `json:"-"`
@@ -103,21 +109,24 @@ func (f *indexFile) encode(w io.Writer) error {
 	hdr = append(hdr, indexMagic...)
 	hdr = le.AppendUint32(hdr, uint32(f.Version))
 	hdr = le.AppendUint32(hdr, 0)
-	hdr = le.AppendUint64(hdr, uint64(len(meta)))
 	bw.Write(hdr)
-	bw.Write(meta)
-	bw.Write(le.AppendUint64(nil, uint64(len(f.Embedder))))
-	bw.Write(f.Embedder)
-	bw.Write(le.AppendUint64(nil, uint64(len(f.Vectors))))
-	buf := make([]byte, 0, 4096)
-	for _, x := range f.Vectors {
-		buf = le.AppendUint32(buf, math.Float32bits(x))
-		if len(buf) == cap(buf) {
-			bw.Write(buf)
-			buf = buf[:0]
-		}
+	var zeros [flat.Align]byte
+	section := func(n, size int, data []byte) {
+		bw.Write(le.AppendUint64(nil, uint64(n)))
+		bw.Write(data)
+		bw.Write(zeros[:flat.PadLen(n*size)])
 	}
-	bw.Write(buf)
+	section(len(meta), 1, meta)
+	chunks := encodeChunks(f.Chunks)
+	section(len(chunks), 1, chunks)
+	section(len(f.Embedder), 1, f.Embedder)
+	bw.Write(le.AppendUint64(nil, uint64(len(f.Vectors))))
+	buf := make([]byte, 0, 1<<16)
+	for lo := 0; lo < len(f.Vectors); lo += 1 << 14 {
+		buf = flat.AppendFloat32s(buf[:0], f.Vectors[lo:min(lo+1<<14, len(f.Vectors))])
+		bw.Write(buf)
+	}
+	bw.Write(zeros[:flat.PadLen(4*len(f.Vectors))])
 	if err := bw.Flush(); err != nil {
 		return err
 	}
@@ -321,7 +330,10 @@ func decodeIndexFile(b []byte) (*indexFile, error) {
 			return nil, errors.New("section longer than the file")
 		}
 		s := body[off : off+int(n)*size]
-		off += int(n) * size
+		off += int(n)*size + flat.PadLen(int(n)*size)
+		if off > len(body) {
+			return nil, errors.New("section longer than the file")
+		}
 		return s, nil
 	}
 	meta, err := section(1)
@@ -336,6 +348,13 @@ func decodeIndexFile(b []byte) (*indexFile, error) {
 		return nil, fmt.Errorf("%w: format %q, want %q", ErrCorruptIndex, f.Format, indexFormat)
 	}
 	f.Version = indexVersion
+	chunks, err := section(1)
+	if err == nil {
+		f.Chunks, err = decodeChunks(chunks)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w: %s", ErrCorruptIndex, err, rebuild)
+	}
 	if f.Embedder, err = section(1); err != nil {
 		return nil, fmt.Errorf("%w: %w: %s", ErrCorruptIndex, err, rebuild)
 	}
@@ -346,13 +365,11 @@ func decodeIndexFile(b []byte) (*indexFile, error) {
 	if f.Dim < 0 || (len(f.Chunks) > 0 && f.Dim == 0) || len(vecs) != 4*f.Dim*len(f.Chunks) {
 		return nil, fmt.Errorf("%w: %d bytes of vectors for %d chunks of dimension %d", ErrCorruptIndex, len(vecs), len(f.Chunks), f.Dim)
 	}
-	f.Vectors = make([]float32, len(vecs)/4)
-	for i := range f.Vectors {
-		x := math.Float32frombits(le.Uint32(vecs[4*i:]))
+	f.Vectors = flat.Float32s(vecs)
+	for _, x := range f.Vectors {
 		if x != x || x > 1 || x < -1 { // NaN or not a unit vector's component
 			return nil, fmt.Errorf("%w: vector component %v: %s", ErrCorruptIndex, x, rebuild)
 		}
-		f.Vectors[i] = x
 	}
 	return &f, nil
 }

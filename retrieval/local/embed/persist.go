@@ -8,6 +8,8 @@ import (
 	"maps"
 	"math"
 	"slices"
+
+	"ragscope/retrieval/local/internal/flat"
 )
 
 // stateMagic opens a fitted model's saved state; bump its number whenever
@@ -194,28 +196,23 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
+// The arrays are a u32 count, padding to an 8-byte boundary (from the
+// start of the state) and the numbers, so that a state read from an aligned
+// buffer is used in place (package flat).
+
 func appendFloat32s(b []byte, v []float32) []byte {
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
-	}
-	return b
+	b = flat.Pad(binary.LittleEndian.AppendUint32(b, uint32(len(v))))
+	return flat.AppendFloat32s(b, v)
 }
 
 func appendUint64s(b []byte, v []uint64) []byte {
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint64(b, x)
-	}
-	return b
+	b = flat.Pad(binary.LittleEndian.AppendUint32(b, uint32(len(v))))
+	return flat.AppendUint64s(b, v)
 }
 
 func appendInt32s(b []byte, v []int32) []byte {
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint32(b, uint32(x))
-	}
-	return b
+	b = flat.Pad(binary.LittleEndian.AppendUint32(b, uint32(len(v))))
+	return flat.AppendInt32s(b, v)
 }
 
 // stateReader reads MarshalBinary's layout; the first short read sets err
@@ -258,38 +255,21 @@ func (r *stateReader) string() string {
 	return string(r.bytes(r.count(1)))
 }
 
-func (r *stateReader) float32s() []float32 {
-	v := make([]float32, r.count(4))
+
+// block reads an array's count, its padding and its n*size bytes.
+func (r *stateReader) block(size int) []byte {
+	n := int(r.u32())
+	r.bytes(flat.PadLen(r.off))
+	if r.err == nil && n > (len(r.b)-r.off)/size {
+		r.err = fmt.Errorf("count %d exceeds the data", n)
+	}
 	if r.err != nil {
-		return v
+		return nil
 	}
-	raw := r.bytes(4 * len(v))
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-	}
-	return v
+	return r.bytes(n * size)
 }
 
-func (r *stateReader) uint64s() []uint64 {
-	v := make([]uint64, r.count(8))
-	if r.err != nil {
-		return v
-	}
-	raw := r.bytes(8 * len(v))
-	for i := range v {
-		v[i] = binary.LittleEndian.Uint64(raw[8*i:])
-	}
-	return v
-}
-
-func (r *stateReader) int32s() []int32 {
-	v := make([]int32, r.count(4))
-	if r.err != nil {
-		return v
-	}
-	raw := r.bytes(4 * len(v))
-	for i := range v {
-		v[i] = int32(binary.LittleEndian.Uint32(raw[4*i:]))
-	}
-	return v
-}
+// The arrays share the state's memory when they can (package flat).
+func (r *stateReader) uint64s() []uint64   { return flat.Uint64s(r.block(8)) }
+func (r *stateReader) int32s() []int32     { return flat.Int32s(r.block(4)) }
+func (r *stateReader) float32s() []float32 { return flat.Float32s(r.block(4)) }

@@ -255,7 +255,6 @@ func (r *stateReader) string() string {
 	return string(r.bytes(r.count(1)))
 }
 
-
 // block reads an array's count, its padding and its n*size bytes.
 func (r *stateReader) block(size int) []byte {
 	n := int(r.u32())

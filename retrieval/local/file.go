@@ -134,13 +134,10 @@ func (f *indexFile) encode(w io.Writer) error {
 	return err
 }
 
-// SaveIndex writes ix (with the corpus's base URL, if c is not nil) to
-// path, atomically: the file is written to a temporary file next to path,
-// synced to disk and renamed over path, so a reader never sees half a file
-// and an interrupted or failed save (ctx cancelled, disk full) leaves the
-// previous file intact and no temporary file behind.
-func SaveIndex(ctx context.Context, path string, ix *Index, c *Corpus) (err error) {
-	f := indexFile{
+// newIndexFile is the file content of ix and, if c is not nil, its
+// corpus's base URL and embedder state.
+func newIndexFile(ix *Index, c *Corpus) (*indexFile, error) {
+	f := &indexFile{
 		Format: indexFormat, Version: indexVersion,
 		Backend: ix.info.Backend, Name: ix.info.Name, Model: ix.info.Model, Dim: ix.dim,
 		Chunks:  ix.chunks,
@@ -151,10 +148,23 @@ func SaveIndex(ctx context.Context, path string, ix *Index, c *Corpus) (err erro
 		if m, ok := c.Embedder.(encoding.BinaryMarshaler); ok {
 			state, err := m.MarshalBinary()
 			if err != nil {
-				return fmt.Errorf("save index: embedder state: %w", err)
+				return nil, fmt.Errorf("embedder state: %w", err)
 			}
 			f.Embedder = state
 		}
+	}
+	return f, nil
+}
+
+// SaveIndex writes ix (with the corpus's base URL, if c is not nil) to
+// path, atomically: the file is written to a temporary file next to path,
+// synced to disk and renamed over path, so a reader never sees half a file
+// and an interrupted or failed save (ctx cancelled, disk full) leaves the
+// previous file intact and no temporary file behind.
+func SaveIndex(ctx context.Context, path string, ix *Index, c *Corpus) (err error) {
+	f, err := newIndexFile(ix, c)
+	if err != nil {
+		return fmt.Errorf("save index: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("save index: %w", err)
@@ -250,6 +260,12 @@ func LoadIndex(ctx context.Context, path string, opts LoadOptions) (*Index, *Cor
 	if err != nil {
 		return nil, nil, fmt.Errorf("load index: %w", err)
 	}
+	return loadIndexBytes(ctx, path, raw, opts)
+}
+
+// loadIndexBytes is LoadIndex of an index file's bytes, which the index
+// then shares: raw must not change afterwards.
+func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptions) (*Index, *Corpus, error) {
 	f, err := decodeIndexFile(raw)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load index %s: %w", path, err)

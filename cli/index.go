@@ -50,9 +50,12 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 			if err := local.CheckWritable(out); err != nil {
 				return err
 			}
-			done := a.progress("Indexing " + args[0] + "…")
-			ix, corpus, err := local.BuildDir(cmd.Context(), args[0], local.BuildOptions{BaseURL: a.Cfg.DocsBaseURL, FollowSymlinks: follow})
-			done()
+			bar := newBar(a.Stderr, true)
+			bar.update("reading "+args[0], 0, 1)
+			ix, corpus, err := local.BuildDir(cmd.Context(), args[0], local.BuildOptions{
+				BaseURL: a.Cfg.DocsBaseURL, FollowSymlinks: follow, Progress: bar.update,
+			})
+			bar.clear()
 			if err != nil {
 				return err
 			}
@@ -60,7 +63,10 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 			for _, warn := range corpus.Warnings {
 				fmt.Fprintf(w, "warning: %s\n", cleanLine(warn.String()))
 			}
-			if err := local.SaveIndex(cmd.Context(), out, ix, corpus); err != nil {
+			bar.update("saving "+out, 0, 1)
+			err = local.SaveIndex(cmd.Context(), out, ix, corpus)
+			bar.clear()
+			if err != nil {
 				return err
 			}
 			base := corpus.DocsBase

@@ -285,11 +285,7 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 		return nil, nil, fmt.Errorf("load index %s: %w: it was built with the embedder %q, this ragscope has %q: rebuild it with \"ragscope index\"",
 			path, ErrIncompatibleIndex, f.Model, emb.Name())
 	}
-	vecs := make([][]float32, len(chunks))
-	for i := range vecs {
-		vecs[i] = f.Vectors[i*f.Dim : (i+1)*f.Dim : (i+1)*f.Dim]
-	}
-	if err := spotCheck(ctx, emb, chunks, vecs); err != nil {
+	if err := spotCheck(ctx, emb, chunks, f.Vectors, f.Dim); err != nil {
 		return nil, nil, fmt.Errorf("load index %s: %w", path, err)
 	}
 	backend := f.Backend
@@ -392,16 +388,21 @@ func decodeIndexFile(b []byte) (*indexFile, error) {
 
 // spotCheck re-embeds a few chunks and compares them with the stored
 // vectors: a refitted embedder that disagrees would make every query wrong.
-func spotCheck(ctx context.Context, emb retrieval.Embedder, chunks []retrieval.Chunk, vecs [][]float32) error {
+func spotCheck(ctx context.Context, emb retrieval.Embedder, chunks []retrieval.Chunk, flatVecs []float32, dim int) error {
 	if len(chunks) == 0 {
 		return nil
 	}
 	picks := []int{0, len(chunks) / 2, len(chunks) - 1}
 	sample := make([]string, len(picks))
+	vecs := make([][]float32, len(chunks))
 	for k, i := range picks {
 		sample[k] = embedText(&chunks[i])
+		vecs[i] = flatVecs[i*dim : (i+1)*dim]
 	}
-	got, err := embedAll(ctx, emb, sample)
+	got, err := emb.Embed(ctx, sample)
+	if err == nil && len(got) != len(sample) {
+		err = fmt.Errorf("the embedder returned %d vectors for %d texts", len(got), len(sample))
+	}
 	if err != nil {
 		return fmt.Errorf("check vectors: %w", err)
 	}

@@ -253,7 +253,7 @@ type LoadOptions struct {
 // damaged one ErrCorruptIndex; one from another ragscope or embedder
 // ErrIncompatibleIndex.
 func LoadIndex(ctx context.Context, path string, opts LoadOptions) (*Index, *Corpus, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := readIndexBytes(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, &missingError{path: path}
 	}

@@ -26,7 +26,8 @@ var ErrBadState = errors.New("embedder state is damaged or from another ragscope
 // key order: the same model gives the same bytes.
 func (m *Model) MarshalBinary() ([]byte, error) {
 	le := binary.LittleEndian
-	b := []byte(stateMagic)
+	b := make([]byte, 0, m.stateSize())
+	b = append(b, stateMagic...)
 	b = appendString(b, modelName)
 	b = le.AppendUint32(b, uint32(m.cfg.lexDim))
 	b = le.AppendUint32(b, uint32(m.docs))
@@ -63,6 +64,25 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 	b = appendInt32s(b, p.pivots.vec)
 	b = appendFloat32s(b, p.pivots.w)
 	return b, nil
+}
+
+// stateSize is an upper bound of the length of MarshalBinary's state, so
+// that it is built in one allocation: a large corpus's state is hundreds of
+// megabytes, and growing it by appending would briefly need twice that.
+func (m *Model) stateSize() int {
+	const array = 4 + flat.Align // count and padding
+	n := 64 + len(modelName) + 5*array + 1 + 2*array
+	if t := m.lex; t != nil {
+		n += 8*len(t.keys) + 4*len(t.idf) + 4*len(t.start) + 4*len(t.doc) + 4*len(t.w)
+	}
+	for w := range m.pCorpus {
+		n += 8 + len(w)
+	}
+	n += 4 * len(m.pc)
+	if p := m.proj; p != nil {
+		n += 16 + 4*array + 8*len(p.l) + 8*len(p.pivots.ids) + 4*len(p.pivots.start) + 4*len(p.pivots.vec) + 4*len(p.pivots.w)
+	}
+	return n
 }
 
 // Restore makes a model from state saved by MarshalBinary, without

@@ -28,7 +28,8 @@ docusaurus.config.js found next to DOCS_DIR.
 Files reached through symbolic links that lead outside DOCS_DIR are skipped
 with a warning unless --follow-symlinks is given. FILE is replaced
 atomically: an interrupted or failed run (Ctrl+C, disk full) leaves the
-previous index intact.
+previous index intact, and a second run writing the same FILE at the same
+time stops at once (exit 2).
 
 Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 130 interrupted.`,
@@ -50,6 +51,12 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 			if err := local.CheckWritable(out); err != nil {
 				return err
 			}
+			// Two runs writing the same file: the second stops now.
+			unlock, err := local.LockOutput(out)
+			if err != nil {
+				return err
+			}
+			defer unlock()
 			bar := newBar(a.Stderr, true)
 			bar.update("reading "+args[0], 0, 1)
 			ix, corpus, err := local.BuildDir(cmd.Context(), args[0], local.BuildOptions{

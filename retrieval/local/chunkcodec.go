@@ -15,7 +15,7 @@ import (
 // page's title, path and module repeat in each of its chunks) and chunks
 // are records of u32 words naming strings:
 //
-//	u32 strings, u32 words
+//	u32 strings, u32 words, u32 chunks
 //	u32 offsets[strings+1] into the blob
 //	u32 words: per chunk, 12 string ids (id, text, url, doc path, page
 //	  slug, title, section, heading id, module, chapter, content type,
@@ -77,6 +77,7 @@ func encodeChunks(chunks []retrieval.Chunk) []byte {
 	le := binary.LittleEndian
 	b := le.AppendUint32(nil, uint32(len(strs)))
 	b = le.AppendUint32(b, uint32(len(words)))
+	b = le.AppendUint32(b, uint32(len(chunks)))
 	off := uint32(0)
 	b = le.AppendUint32(b, 0)
 	for _, s := range strs {
@@ -97,17 +98,19 @@ var errChunks = errors.New("chunks section damaged")
 // decodeChunks reads the chunks section; b must not change afterwards
 // (the strings share its memory).
 func decodeChunks(b []byte) ([]retrieval.Chunk, error) {
-	if len(b) < 8 {
+	const head = 12
+	if len(b) < head {
 		return nil, errChunks
 	}
 	le := binary.LittleEndian
-	ns, nw := uint64(le.Uint32(b)), uint64(le.Uint32(b[4:]))
-	if 8+4*(ns+1+nw) > uint64(len(b)) {
+	ns, nw, nc := uint64(le.Uint32(b)), uint64(le.Uint32(b[4:])), uint64(le.Uint32(b[8:]))
+	if head+4*(ns+1+nw) > uint64(len(b)) || nc > nw/17 {
+		// A record has at least 17 words.
 		return nil, errChunks
 	}
-	offs := flat.Int32s(b[8 : 8+4*(ns+1)])
-	words := flat.Int32s(b[8+4*(ns+1) : 8+4*(ns+1+nw)])
-	blob := flat.String(b[8+4*(ns+1+nw):])
+	offs := flat.Int32s(b[head : head+4*(ns+1)])
+	words := flat.Int32s(b[head+4*(ns+1) : head+4*(ns+1+nw)])
+	blob := flat.String(b[head+4*(ns+1+nw):])
 	strs := make([]string, ns)
 	prev := int32(0)
 	if offs[0] != 0 {
@@ -152,7 +155,7 @@ func decodeChunks(b []byte) ([]retrieval.Chunk, error) {
 		}
 		return out, true
 	}
-	var chunks []retrieval.Chunk
+	chunks := make([]retrieval.Chunk, 0, nc)
 	for p < len(words) {
 		var f [chunkFields]string
 		for i := range f {
@@ -193,6 +196,9 @@ func decodeChunks(b []byte) ([]retrieval.Chunk, error) {
 			}
 		}
 		chunks = append(chunks, c)
+	}
+	if uint64(len(chunks)) != nc {
+		return nil, errChunks
 	}
 	return chunks, nil
 }

@@ -87,6 +87,10 @@ type indexFile struct {
 	SiteURL  string `json:"site_url,omitempty"`
 	// TrailingSlash is the site's trailingSlash setting ("true", "false", "").
 	TrailingSlash string `json:"trailing_slash,omitempty"`
+	// Stride is the number of floats stored per chunk when the vectors are
+	// compact (their semantic part and their lexical part's norm: the
+	// lexical cosines come from the embedder's postings); 0 when whole.
+	Stride int `json:"stride,omitempty"`
 	// Chunks are the indexed chunks, in their own section.
 	Chunks []retrieval.Chunk `json:"-"`
 
@@ -145,6 +149,18 @@ func newIndexFile(ix *Index, c *Corpus) (*indexFile, error) {
 		Backend: ix.info.Backend, Name: ix.info.Name, Model: ix.info.Model, Dim: ix.dim,
 		Chunks:  ix.chunks,
 		Vectors: ix.vecs,
+	}
+	switch {
+	case ix.compact():
+		f.Stride = ix.stride
+	case ix.lex != nil && !ix.lex.LexicalInVectors():
+		// The lexical parts are hashed and searches use the postings:
+		// only their norms are needed, a fifth of the floats.
+		f.Stride = ix.semDim + 1
+		f.Vectors = make([]float32, 0, len(ix.chunks)*f.Stride)
+		for i := range ix.chunks {
+			f.Vectors = append(f.Vectors, compactVector(ix.vector(i), ix.semDim)...)
+		}
 	}
 	if c != nil {
 		f.DocsBase, f.SiteURL, f.TrailingSlash = c.DocsBase, c.SiteURL, c.TrailingSlash
@@ -288,18 +304,21 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 		return nil, nil, fmt.Errorf("load index %s: %w: it was built with the embedder %q, this ragscope has %q: rebuild it with \"ragscope index\"",
 			path, ErrIncompatibleIndex, f.Model, emb.Name())
 	}
-	if err := spotCheck(ctx, emb, chunks, f.Vectors, f.Dim); err != nil {
+	if err := spotCheck(ctx, emb, chunks, f.Vectors, f.Dim, f.Stride); err != nil {
 		return nil, nil, fmt.Errorf("load index %s: %w", path, err)
 	}
 	backend := f.Backend
 	if backend == "" {
 		backend = BackendLocal
 	}
-	ix, err := newIndexFlat(chunks, f.Vectors, f.Dim, IndexInfo{Backend: backend, Name: f.Name, Model: f.Model})
+	ix, err := newIndexStrided(chunks, f.Vectors, f.Dim, f.Stride, IndexInfo{Backend: backend, Name: f.Name, Model: f.Model})
 	if err != nil {
 		return nil, nil, fmt.Errorf("load index %s: %w: %w", path, ErrCorruptIndex, err)
 	}
 	ix.useLexical(emb)
+	if ix.compact() && ix.lex == nil {
+		return nil, nil, fmt.Errorf("load index %s: %w: its compact vectors need the embedder's lexical postings: rebuild it with \"ragscope index\"", path, ErrIncompatibleIndex)
+	}
 	c := &Corpus{Embedder: emb, DocsBase: f.DocsBase, SiteURL: f.SiteURL, TrailingSlash: f.TrailingSlash, BaseSource: BaseFromFile}
 	if f.DocsBase == "" {
 		c.BaseSource = BaseFromDefault
@@ -377,9 +396,14 @@ func decodeIndexFile(b []byte) (*indexFile, error) {
 	if err != nil || off != len(body) {
 		return nil, fmt.Errorf("%w: vectors section: %s", ErrCorruptIndex, rebuild)
 	}
-	if f.Dim < 0 || (len(f.Chunks) > 0 && f.Dim == 0) || len(vecs) != 4*f.Dim*len(f.Chunks) {
-		return nil, fmt.Errorf("%w: %d bytes of vectors for %d chunks of dimension %d", ErrCorruptIndex, len(vecs), len(f.Chunks), f.Dim)
+	stride := f.Dim
+	if f.Stride != 0 {
+		stride = f.Stride
 	}
+	if f.Dim < 0 || stride < 0 || stride > f.Dim || (len(f.Chunks) > 0 && stride == 0) || len(vecs) != 4*stride*len(f.Chunks) {
+		return nil, fmt.Errorf("%w: %d bytes of vectors for %d chunks of dimension %d (%d stored)", ErrCorruptIndex, len(vecs), len(f.Chunks), f.Dim, stride)
+	}
+	f.Stride = stride
 	f.Vectors = flat.Float32s(vecs)
 	for _, x := range f.Vectors {
 		if x != x || x > 1 || x < -1 { // NaN or not a unit vector's component
@@ -391,7 +415,7 @@ func decodeIndexFile(b []byte) (*indexFile, error) {
 
 // spotCheck re-embeds a few chunks and compares them with the stored
 // vectors: a refitted embedder that disagrees would make every query wrong.
-func spotCheck(ctx context.Context, emb retrieval.Embedder, chunks []retrieval.Chunk, flatVecs []float32, dim int) error {
+func spotCheck(ctx context.Context, emb retrieval.Embedder, chunks []retrieval.Chunk, flatVecs []float32, dim, stride int) error {
 	if len(chunks) == 0 {
 		return nil
 	}
@@ -400,7 +424,7 @@ func spotCheck(ctx context.Context, emb retrieval.Embedder, chunks []retrieval.C
 	vecs := make([][]float32, len(chunks))
 	for k, i := range picks {
 		sample[k] = embedText(&chunks[i])
-		vecs[i] = flatVecs[i*dim : (i+1)*dim]
+		vecs[i] = flatVecs[i*stride : (i+1)*stride]
 	}
 	got, err := emb.Embed(ctx, sample)
 	if err == nil && len(got) != len(sample) {
@@ -410,6 +434,9 @@ func spotCheck(ctx context.Context, emb retrieval.Embedder, chunks []retrieval.C
 		return fmt.Errorf("check vectors: %w", err)
 	}
 	for k, i := range picks {
+		if stride != dim && len(got[k]) == dim {
+			got[k] = compactVector(got[k], stride-1)
+		}
 		if len(got[k]) != len(vecs[i]) {
 			return fmt.Errorf("%w: stored vectors have %d dimensions, the embedder gives %d: rebuild it with \"ragscope index\"",
 				ErrIncompatibleIndex, len(vecs[i]), len(got[k]))

@@ -36,9 +36,13 @@ type Index struct {
 	info   IndexInfo
 	chunks []retrieval.Chunk
 	// vecs holds every vector, L2-normalised, back to back (dim each).
-	vecs  []float32
-	dim   int
-	stats retrieval.Stats
+	vecs []float32
+	dim  int
+	// stride is the number of floats stored per chunk: dim, or, for a
+	// compact index (see compactVector), the semantic part and the norm
+	// of the lexical part.
+	stride int
+	stats  retrieval.Stats
 	// lex, when set, gives exact lexical cosines for a request's text; a
 	// score is then the semantic part of the vectors' dot product plus
 	// the lexical parts' norms times that cosine (see useLexical).
@@ -55,6 +59,19 @@ type lexicalScorer interface {
 	LexicalCosines(ctx context.Context, text string) ([]float32, error)
 	Docs() int
 	SemanticDim() int
+	// LexicalInVectors tells whether the vectors' lexical parts alone give
+	// exact lexical cosines (a small corpus); if not, an index needs only
+	// their norms and is saved compact.
+	LexicalInVectors() bool
+}
+
+// compactVector is what a compact index stores of v: its first semDim
+// floats and the norm of the rest.
+func compactVector(v []float32, semDim int) []float32 {
+	out := make([]float32, semDim+1)
+	copy(out, v[:semDim])
+	out[semDim] = float32(math.Sqrt(float64(selfDot(v[semDim:]))))
+	return out
 }
 
 // useLexical makes searches with a text score its lexical part exactly with
@@ -65,6 +82,9 @@ type lexicalScorer interface {
 func (ix *Index) useLexical(emb retrieval.Embedder) {
 	s, ok := emb.(lexicalScorer)
 	if !ok || s.Docs() != len(ix.chunks) || s.SemanticDim() <= 0 || s.SemanticDim() >= ix.dim {
+		return
+	}
+	if ix.stride != ix.dim && ix.stride != s.SemanticDim()+1 {
 		return
 	}
 	ix.lex, ix.semDim = s, s.SemanticDim()
@@ -110,10 +130,16 @@ func NewIndex(chunks []retrieval.Chunk, vectors [][]float32, info IndexInfo) (*I
 // their unit vectors one after the other (dim floats each), as an index
 // file stores them: loading copies and normalises nothing.
 func newIndexFlat(chunks []retrieval.Chunk, flat []float32, dim int, info IndexInfo) (*Index, error) {
-	if len(flat) != len(chunks)*dim {
-		return nil, fmt.Errorf("new index: %d floats for %d chunks of dimension %d", len(flat), len(chunks), dim)
+	return newIndexStrided(chunks, flat, dim, dim, info)
+}
+
+// newIndexStrided is newIndexFlat for stride floats stored per chunk (a
+// compact index's, when stride < dim).
+func newIndexStrided(chunks []retrieval.Chunk, flat []float32, dim, stride int, info IndexInfo) (*Index, error) {
+	if stride < 0 || stride > dim || (len(chunks) > 0 && stride == 0) || len(flat) != len(chunks)*stride {
+		return nil, fmt.Errorf("new index: %d floats for %d chunks of dimension %d (%d stored)", len(flat), len(chunks), dim, stride)
 	}
-	ix := &Index{info: info, chunks: chunks, dim: dim, vecs: flat}
+	ix := &Index{info: info, chunks: chunks, dim: dim, stride: stride, vecs: flat}
 	seen := make(map[string]int, len(chunks))
 	for i := range chunks {
 		if j, dup := seen[chunks[i].ID]; dup {
@@ -163,8 +189,11 @@ func (ix *Index) Chunks() []retrieval.Chunk {
 
 // vector returns chunk i's normalised vector (shared; do not modify).
 func (ix *Index) vector(i int) []float32 {
-	return ix.vecs[i*ix.dim : (i+1)*ix.dim]
+	return ix.vecs[i*ix.stride : (i+1)*ix.stride]
 }
+
+// compact tells whether the index stores compact vectors.
+func (ix *Index) compact() bool { return ix.stride != ix.dim }
 
 // scored is a candidate during a search.
 type scored struct {
@@ -218,7 +247,14 @@ func (ix *Index) Search(ctx context.Context, req retrieval.SearchRequest) ([]ret
 	q := normalized(req.Vector)
 	var lexCos []float32
 	var qLex float32
-	if ix.lex != nil && req.Text != "" {
+	if ix.compact() && (ix.lex == nil || req.Text == "") {
+		// A compact index has no lexical vectors to fall back on: without
+		// the text, only the semantic part scores.
+		if ix.lex == nil {
+			return nil, fmt.Errorf("search: index %s needs its embedder's lexical postings", ix.info.Name)
+		}
+		lexCos = make([]float32, len(ix.chunks))
+	} else if ix.lex != nil && req.Text != "" {
 		var err error
 		if lexCos, err = ix.lex.LexicalCosines(ctx, req.Text); err != nil {
 			return nil, fmt.Errorf("search: %w", err)

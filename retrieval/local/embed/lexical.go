@@ -501,6 +501,11 @@ func (m *Model) LexicalCosines(ctx context.Context, text string) ([]float32, err
 	return out, nil
 }
 
+// LexicalInVectors tells whether the lexical parts of the vectors give
+// exact lexical cosines by themselves (a corpus of up to 411 documents,
+// projected); otherwise they are hashed and LexicalCosines is the exact one.
+func (m *Model) LexicalInVectors() bool { return m.proj != nil }
+
 // Docs is the number of fitted documents, the length of LexicalCosines.
 func (m *Model) Docs() int { return m.docs }
 

@@ -208,6 +208,10 @@ func TestLoadIndexErrors(t *testing.T) {
 		if !errors.Is(err, ErrCorruptIndex) || !errors.Is(err, retrieval.ErrConfig) {
 			t.Errorf("%s: err = %v, want ErrCorruptIndex", name, err)
 		}
+		// The checksum, checked beside the decoding, names the damage.
+		if (name == "truncated" || name == "one bit flipped") && !strings.Contains(fmt.Sprint(err), "checksum mismatch") {
+			t.Errorf("%s: err = %v, want a checksum mismatch", name, err)
+		}
 	}
 
 	future := filepath.Join(dir, "future.idx")

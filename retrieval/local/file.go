@@ -284,8 +284,16 @@ func LoadIndex(ctx context.Context, path string, opts LoadOptions) (*Index, *Cor
 
 // loadIndexBytes is LoadIndex of an index file's bytes, which the index
 // then shares: raw must not change afterwards.
-func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptions) (*Index, *Corpus, error) {
-	f, err := decodeIndexFile(raw)
+func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptions) (ix *Index, c *Corpus, err error) {
+	// The checksum is checked beside the decoding and the embedder's
+	// restore; whatever they found, a mismatch is the error reported.
+	wait := checksum(raw)
+	defer func() {
+		if cerr := wait(); cerr != nil && !olderFormat(raw) {
+			ix, c, err = nil, nil, fmt.Errorf("load index %s: %w", path, cerr)
+		}
+	}()
+	f, err := decodeUnchecked(raw)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load index %s: %w", path, err)
 	}
@@ -311,7 +319,7 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 	if backend == "" {
 		backend = BackendLocal
 	}
-	ix, err := newIndexStrided(chunks, f.Vectors, f.Dim, f.Stride, IndexInfo{Backend: backend, Name: f.Name, Model: f.Model})
+	ix, err = newIndexStrided(chunks, f.Vectors, f.Dim, f.Stride, IndexInfo{Backend: backend, Name: f.Name, Model: f.Model})
 	if err != nil {
 		return nil, nil, fmt.Errorf("load index %s: %w: %w", path, ErrCorruptIndex, err)
 	}
@@ -319,7 +327,7 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 	if ix.compact() && ix.lex == nil {
 		return nil, nil, fmt.Errorf("load index %s: %w: its compact vectors need the embedder's lexical postings: rebuild it with \"ragscope index\"", path, ErrIncompatibleIndex)
 	}
-	c := &Corpus{Embedder: emb, DocsBase: f.DocsBase, SiteURL: f.SiteURL, TrailingSlash: f.TrailingSlash, BaseSource: BaseFromFile}
+	c = &Corpus{Embedder: emb, DocsBase: f.DocsBase, SiteURL: f.SiteURL, TrailingSlash: f.TrailingSlash, BaseSource: BaseFromFile}
 	if f.DocsBase == "" {
 		c.BaseSource = BaseFromDefault
 	}
@@ -331,8 +339,53 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 	return ix, c, nil
 }
 
+// errChecksum is a file whose checksum does not match.
+var errChecksum = fmt.Errorf("%w: checksum mismatch (truncated or damaged): rebuild it with \"ragscope index DOCS_DIR -o FILE\"", ErrCorruptIndex)
+
+// checksum starts checking b's trailing CRC-32 in the background: reading
+// a large file's every byte takes as long as the rest of a load, which
+// runs meanwhile. The returned function waits for the check and returns
+// errChecksum on a mismatch. A file too short to hold one is left to
+// decodeIndexFile.
+func checksum(b []byte) func() error {
+	if len(b) < headerLen+4 {
+		return func() error { return nil }
+	}
+	done := make(chan bool, 1)
+	go func() {
+		done <- crc32.Checksum(b[:len(b)-4], crcTable) == binary.LittleEndian.Uint32(b[len(b)-4:])
+	}()
+	return func() error {
+		if !<-done {
+			return errChecksum
+		}
+		return nil
+	}
+}
+
 // decodeIndexFile checks and decodes a whole index file.
 func decodeIndexFile(b []byte) (*indexFile, error) {
+	wait := checksum(b)
+	f, err := decodeUnchecked(b)
+	if cerr := wait(); cerr != nil && !olderFormat(b) {
+		return nil, cerr
+	}
+	return f, err
+}
+
+// olderFormat tells whether b's header is another format version's (whose
+// checksum is not this one's): that, not a checksum mismatch, is what to
+// tell the user.
+func olderFormat(b []byte) bool {
+	if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
+		return true
+	}
+	return len(b) >= headerLen && string(b[:len(indexMagic)]) == indexMagic && binary.LittleEndian.Uint32(b[len(indexMagic):]) != indexVersion
+}
+
+// decodeUnchecked decodes an index file without its checksum (see
+// checksum): damaged data gives an error, never a panic.
+func decodeUnchecked(b []byte) (*indexFile, error) {
 	const build = "build one with \"ragscope index DOCS_DIR -o FILE\""
 	const rebuild = "rebuild it with \"ragscope index DOCS_DIR -o FILE\""
 	le := binary.LittleEndian
@@ -350,9 +403,6 @@ func decodeIndexFile(b []byte) (*indexFile, error) {
 		return nil, fmt.Errorf("%w: format version %d, this ragscope reads version %d: %s", ErrIncompatibleIndex, v, indexVersion, rebuild)
 	}
 	body := b[:len(b)-4]
-	if crc32.Checksum(body, crcTable) != le.Uint32(b[len(b)-4:]) {
-		return nil, fmt.Errorf("%w: checksum mismatch (truncated or damaged): %s", ErrCorruptIndex, rebuild)
-	}
 	off := headerLen
 	section := func(size int) ([]byte, error) {
 		if len(body)-off < 8 {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 
 	"ragscope/retrieval"
 )
@@ -42,7 +43,9 @@ type Index struct {
 	// compact index (see compactVector), the semantic part and the norm
 	// of the lexical part.
 	stride int
-	stats  retrieval.Stats
+	// stats is computed on first use: a load does not pay for it.
+	stats     retrieval.Stats
+	statsOnce sync.Once
 	// lex, when set, gives exact lexical cosines for a request's text; a
 	// score is then the semantic part of the vectors' dot product plus
 	// the lexical parts' norms times that cosine (see useLexical).
@@ -147,7 +150,6 @@ func newIndexStrided(chunks []retrieval.Chunk, flat []float32, dim, stride int, 
 		}
 		seen[chunks[i].ID] = i
 	}
-	ix.stats = ix.computeStats()
 	return ix, nil
 }
 
@@ -323,6 +325,7 @@ func (ix *Index) Stats(ctx context.Context) (retrieval.Stats, error) {
 	if err := ctx.Err(); err != nil {
 		return retrieval.Stats{}, fmt.Errorf("stats: %w", err)
 	}
+	ix.statsOnce.Do(func() { ix.stats = ix.computeStats() })
 	s := ix.stats
 	s.PayloadFields = slices.Clone(s.PayloadFields)
 	s.Facets = make(map[string][]string, len(ix.stats.Facets))

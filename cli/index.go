@@ -2,12 +2,16 @@ package cli
 
 import (
 	"fmt"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"ragscope/retrieval/local"
 )
+
+// buildGCPercent is the garbage collector's target while an index builds.
+const buildGCPercent = 50
 
 func (a *App) newIndexCmd() *cobra.Command {
 	var (
@@ -57,6 +61,17 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 				return err
 			}
 			defer unlock()
+			// A build's heap is mostly the postings and vectors it keeps:
+			// collecting at 50% growth instead of 100% held a 44,000-chunk
+			// build at about 825 MB instead of 894 MB (30%: 780 MB, but a
+			// 10,000-chunk build took a fifth more CPU). A GOGC the user
+			// set wins.
+			if _, set := a.LookupEnv("GOGC"); !set {
+				defer debug.SetGCPercent(debug.SetGCPercent(buildGCPercent))
+			}
+			if a.beforeBuild != nil {
+				a.beforeBuild()
+			}
 			bar := newBar(a.Stderr, true)
 			bar.update("reading "+args[0], 0, 1)
 			ix, corpus, err := local.BuildDir(cmd.Context(), args[0], local.BuildOptions{

@@ -9,11 +9,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"ragscope/config"
 	"ragscope/present"
@@ -213,8 +211,8 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	if !ef.json {
 		fmt.Fprintln(out, be.Header())
 	}
-	bar := a.progressBar()
-	opts.Progress = bar.update
+	bar := newBar(a.Stderr, false)
+	opts.Progress = func(done, total int) { bar.update("evaluating", done, total) }
 	rep, err := eval.Run(ctx, be.Pipeline, set, opts)
 	bar.clear()
 	var outage *eval.OutageError
@@ -336,43 +334,6 @@ func countDone(rep eval.Report) int {
 		}
 	}
 	return n
-}
-
-// evalBar draws a text progress bar on a terminal stderr; on anything
-// else it draws nothing.
-type evalBar struct {
-	mu    sync.Mutex
-	w     io.Writer
-	drawn bool
-}
-
-func (a *App) progressBar() *evalBar {
-	f, ok := a.Stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return &evalBar{}
-	}
-	return &evalBar{w: f}
-}
-
-func (b *evalBar) update(done, total int) {
-	if b.w == nil || total == 0 {
-		return
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	const width = 30
-	n := done * width / total
-	fmt.Fprintf(b.w, "\r  evaluating [%s%s] %d/%d", strings.Repeat("#", n), strings.Repeat(".", width-n), done, total)
-	b.drawn = true
-}
-
-func (b *evalBar) clear() {
-	if b.w == nil || !b.drawn {
-		return
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	fmt.Fprint(b.w, "\r\x1b[K")
 }
 
 // writeEvalText prints the report for people. Case ids, questions,

@@ -2,12 +2,16 @@ package cli
 
 import (
 	"fmt"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"ragscope/retrieval/local"
 )
+
+// buildGCPercent is the garbage collector's target while an index builds.
+const buildGCPercent = 50
 
 func (a *App) newIndexCmd() *cobra.Command {
 	var (
@@ -28,7 +32,8 @@ docusaurus.config.js found next to DOCS_DIR.
 Files reached through symbolic links that lead outside DOCS_DIR are skipped
 with a warning unless --follow-symlinks is given. FILE is replaced
 atomically: an interrupted or failed run (Ctrl+C, disk full) leaves the
-previous index intact.
+previous index intact, and a second run writing the same FILE at the same
+time stops at once (exit 2).
 
 Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 130 interrupted.`,
@@ -50,9 +55,29 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 			if err := local.CheckWritable(out); err != nil {
 				return err
 			}
-			done := a.progress("Indexing " + args[0] + "…")
-			ix, corpus, err := local.BuildDir(cmd.Context(), args[0], local.BuildOptions{BaseURL: a.Cfg.DocsBaseURL, FollowSymlinks: follow})
-			done()
+			// Two runs writing the same file: the second stops now.
+			unlock, err := local.LockOutput(out)
+			if err != nil {
+				return err
+			}
+			defer unlock()
+			// A build's heap is mostly the postings and vectors it keeps:
+			// collecting at 50% growth instead of 100% held a 44,000-chunk
+			// build at about 825 MB instead of 894 MB (30%: 780 MB, but a
+			// 10,000-chunk build took a fifth more CPU). A GOGC the user
+			// set wins.
+			if _, set := a.LookupEnv("GOGC"); !set {
+				defer debug.SetGCPercent(debug.SetGCPercent(buildGCPercent))
+			}
+			if a.beforeBuild != nil {
+				a.beforeBuild()
+			}
+			bar := newBar(a.Stderr, true)
+			bar.update("reading "+args[0], 0, 1)
+			ix, corpus, err := local.BuildDir(cmd.Context(), args[0], local.BuildOptions{
+				BaseURL: a.Cfg.DocsBaseURL, FollowSymlinks: follow, Progress: bar.update,
+			})
+			bar.clear()
 			if err != nil {
 				return err
 			}
@@ -60,7 +85,10 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 			for _, warn := range corpus.Warnings {
 				fmt.Fprintf(w, "warning: %s\n", cleanLine(warn.String()))
 			}
-			if err := local.SaveIndex(cmd.Context(), out, ix, corpus); err != nil {
+			bar.update("saving "+out, 0, 1)
+			err = local.SaveIndex(cmd.Context(), out, ix, corpus)
+			bar.clear()
+			if err != nil {
 				return err
 			}
 			base := corpus.DocsBase

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -178,5 +179,39 @@ func TestQueryTimingsIncludeTheLoad(t *testing.T) {
 	code, out, errs = run(t, nil, "", "query", "What is ROS 2?")
 	if code != ExitOK || !regexp.MustCompile(`results · load [0-9.]+ ms · embed `).MatchString(out) {
 		t.Errorf("text timings: exit %d, %s\n%s", code, errs, out)
+	}
+}
+
+// TestIndexBuildGCPercent checks that index collects garbage more often
+// while it builds (a lower peak) and restores the setting after, and that
+// a GOGC the user set is left alone.
+func TestIndexBuildGCPercent(t *testing.T) {
+	root := t.TempDir()
+	docs := indexDocs(t, root)
+	var during int
+	prev := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prev)
+	index := func(env map[string]string, out string) {
+		t.Helper()
+		var errb bytes.Buffer
+		app := &App{
+			Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &errb, Dir: root,
+			LookupEnv:   func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+			beforeBuild: func() { during = debug.SetGCPercent(-1); debug.SetGCPercent(during) },
+		}
+		if code := app.Run(context.Background(), []string{"index", docs, "-o", filepath.Join(root, out)}); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+	}
+	index(nil, "a.idx")
+	if during != buildGCPercent {
+		t.Errorf("GC percent during the build = %d, want %d", during, buildGCPercent)
+	}
+	if now := debug.SetGCPercent(100); now != 100 {
+		t.Errorf("GC percent after the build = %d, want it restored to 100", now)
+	}
+	index(map[string]string{"GOGC": "200"}, "b.idx")
+	if during != 100 {
+		t.Errorf("with GOGC set, GC percent during the build = %d, want it untouched (100)", during)
 	}
 }

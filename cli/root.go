@@ -75,9 +75,11 @@ type App struct {
 	// Cfg is resolved before any subcommand runs.
 	Cfg config.Config
 
-	flags     globalFlags
-	backends  []*Backend
-	debugFile *os.File
+	flags    globalFlags
+	backends []*Backend
+	// beforeBuild, when set (by tests), runs as an index build starts.
+	beforeBuild func()
+	debugFile   *os.File
 }
 
 // globalFlags are the persistent flags that are not settings.

@@ -269,7 +269,7 @@ func (p *Pipeline) search(ctx context.Context, q Query, vec []float32, res *Resu
 	t0 := time.Now()
 	// Ask without a threshold: the same top_k, and the hits under the
 	// threshold come back too, so the explorer can show what it cut.
-	scored, err := p.Store.Search(ctx, SearchRequest{Vector: vec, Limit: CandidateLimit(q), Filters: q.Filters})
+	scored, err := p.Store.Search(ctx, SearchRequest{Vector: vec, Text: q.Question, Limit: CandidateLimit(q), Filters: q.Filters})
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}

@@ -297,7 +297,10 @@ type Embedder interface {
 
 // SearchRequest is one vector search.
 type SearchRequest struct {
-	Vector    []float32
+	Vector []float32
+	// Text is the question Vector embeds, for stores that also score the
+	// text itself (the local index's exact lexical part); others ignore it.
+	Text      string
 	Limit     int
 	Threshold float64
 	Filters   Filters

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -54,6 +56,24 @@ type BuildOptions struct {
 	// symbolic links lead outside it; by default they are skipped with a
 	// warning.
 	FollowSymlinks bool
+	// Progress, if not nil, is told how the build goes: each phase
+	// starts with done 0 and ends with done == total. It is called from
+	// one goroutine at a time and must be quick.
+	Progress func(phase string, done, total int)
+}
+
+// Build phases, as reported to BuildOptions.Progress.
+const (
+	// PhaseFit is fitting the embedder to the chunks (total 1).
+	PhaseFit = "fitting the embedder"
+	// PhaseEmbed is embedding the chunks (total: the chunks).
+	PhaseEmbed = "embedding chunks"
+)
+
+func report(fn func(string, int, int), phase string, done, total int) {
+	if fn != nil {
+		fn(phase, done, total)
+	}
 }
 
 // Corpus is what a built or loaded index comes with: the embedder fitted to
@@ -105,11 +125,13 @@ func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus,
 		return nil, nil, fmt.Errorf("build index: %w", err)
 	}
 	texts := embedTexts(chunks)
+	report(opts.Progress, PhaseFit, 0, 1)
 	emb, err := fitEmbedder(ctx, opts.NewEmbedder.orDefault(), texts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("build index: %w", err)
 	}
-	vecs, err := embedAll(ctx, emb, texts)
+	report(opts.Progress, PhaseFit, 1, 1)
+	vecs, dim, err := embedAll(ctx, emb, texts, func(done int) { report(opts.Progress, PhaseEmbed, done, len(texts)) })
 	if err != nil {
 		return nil, nil, fmt.Errorf("build index: %w", err)
 	}
@@ -121,10 +143,11 @@ func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus,
 	if info.Name == "" {
 		info.Name = path.Base(docsDir)
 	}
-	ix, err := NewIndex(chunks, vecs, info)
+	ix, err := newIndexFlat(chunks, vecs, dim, info)
 	if err != nil {
 		return nil, nil, fmt.Errorf("build index: %w", err)
 	}
+	ix.useLexical(emb)
 	corpus := &Corpus{Embedder: emb, Warnings: warns, BaseSource: BaseFromDefault}
 	pages := map[string]bool{}
 	for i := range chunks {
@@ -221,32 +244,67 @@ func fitEmbedder(ctx context.Context, newEmb EmbedderFunc, texts []string) (retr
 	}
 }
 
-// embedAll embeds texts, split across the CPUs (the embedders are safe for
-// concurrent use), and checks the embedder's answer.
-func embedAll(ctx context.Context, emb retrieval.Embedder, texts []string) ([][]float32, error) {
+// embedBatch is the number of texts embedAll hands the embedder at once.
+const embedBatch = 256
+
+// embedAll embeds texts, a batch at a time across the CPUs (the embedders
+// are safe for concurrent use), checks the embedder's answer and returns
+// the vectors L2-normalised, back to back, dim floats each: no per-chunk
+// vectors stay behind. progress, if not nil, is called with the number of
+// texts embedded so far, from one goroutine at a time.
+func embedAll(ctx context.Context, emb retrieval.Embedder, texts []string, progress func(done int)) ([]float32, int, error) {
 	if len(texts) == 0 {
-		return nil, nil
+		return nil, 0, nil
 	}
-	workers := min(runtime.GOMAXPROCS(0), (len(texts)+63)/64)
-	per := (len(texts) + workers - 1) / workers
-	vecs := make([][]float32, len(texts))
+	dim := emb.Dim()
+	if dim <= 0 {
+		first, err := emb.Embed(ctx, texts[:1])
+		if err != nil {
+			return nil, 0, fmt.Errorf("embed %d chunks: %w", len(texts), err)
+		}
+		if len(first) != 1 || len(first[0]) == 0 {
+			return nil, 0, fmt.Errorf("embed %d chunks: the embedder returned no vector", len(texts))
+		}
+		dim = len(first[0])
+	}
+	flat := make([]float32, len(texts)*dim)
+	batches := (len(texts) + embedBatch - 1) / embedBatch
+	var next atomic.Int64
+	var mu sync.Mutex
+	done := 0
 	g, gctx := errgroup.WithContext(ctx)
-	for lo := 0; lo < len(texts); lo += per {
-		hi := min(lo+per, len(texts))
+	for range min(runtime.GOMAXPROCS(0), batches) {
 		g.Go(func() error {
-			part, err := emb.Embed(gctx, texts[lo:hi])
-			if err != nil {
-				return err
+			for {
+				b := int(next.Add(1)) - 1
+				if b >= batches {
+					return nil
+				}
+				lo, hi := b*embedBatch, min((b+1)*embedBatch, len(texts))
+				part, err := emb.Embed(gctx, texts[lo:hi])
+				if err != nil {
+					return err
+				}
+				if len(part) != hi-lo {
+					return fmt.Errorf("embedder returned %d vectors for %d texts", len(part), hi-lo)
+				}
+				for k, v := range part {
+					if len(v) != dim {
+						return fmt.Errorf("vector %d has %d dimensions, want %d", lo+k, len(v), dim)
+					}
+					copy(flat[(lo+k)*dim:(lo+k+1)*dim], normalized(v))
+				}
+				if progress != nil {
+					mu.Lock()
+					done += hi - lo
+					progress(done)
+					mu.Unlock()
+				}
 			}
-			if len(part) != hi-lo {
-				return fmt.Errorf("embedder returned %d vectors for %d texts", len(part), hi-lo)
-			}
-			copy(vecs[lo:hi], part)
-			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, fmt.Errorf("embed %d chunks: %w", len(texts), err)
+		return nil, 0, fmt.Errorf("embed %d chunks: %w", len(texts), err)
 	}
-	return vecs, nil
+	return flat, dim, nil
 }

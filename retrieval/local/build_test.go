@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -207,6 +208,10 @@ func TestLoadIndexErrors(t *testing.T) {
 		if !errors.Is(err, ErrCorruptIndex) || !errors.Is(err, retrieval.ErrConfig) {
 			t.Errorf("%s: err = %v, want ErrCorruptIndex", name, err)
 		}
+		// The checksum, checked beside the decoding, names the damage.
+		if (name == "truncated" || name == "one bit flipped") && !strings.Contains(fmt.Sprint(err), "checksum mismatch") {
+			t.Errorf("%s: err = %v, want a checksum mismatch", name, err)
+		}
 	}
 
 	future := filepath.Join(dir, "future.idx")
@@ -242,5 +247,35 @@ func TestSaveIndexLeavesNoTempFiles(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("files left: %v", entries)
+	}
+}
+
+func TestBuildReportsProgress(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for i := range 700 {
+		fsys[fmt.Sprintf("docs/p%03d.md", i)] = &fstest.MapFile{Data: []byte(fmt.Sprintf("# Page %d\n\nServo motor number %d holds a joint.\n", i, i))}
+	}
+	var phases []string
+	last := map[string][2]int{}
+	ix, _, err := Build(context.Background(), fsys, BuildOptions{NewEmbedder: newStub, Progress: func(phase string, done, total int) {
+		if p, ok := last[phase]; ok && done < p[0] {
+			t.Errorf("%s went back from %d to %d", phase, p[0], done)
+		}
+		if _, ok := last[phase]; !ok {
+			phases = append(phases, phase)
+		}
+		last[phase] = [2]int{done, total}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(phases) != 2 || phases[0] != PhaseFit || phases[1] != PhaseEmbed {
+		t.Errorf("phases %v", phases)
+	}
+	if got := last[PhaseEmbed]; got != [2]int{ix.Len(), ix.Len()} || got[0] != 700 {
+		t.Errorf("embedding ended at %v, want %d/%d", got, ix.Len(), ix.Len())
+	}
+	if got := last[PhaseFit]; got != [2]int{1, 1} {
+		t.Errorf("fitting ended at %v", got)
 	}
 }

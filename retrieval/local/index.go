@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 
 	"ragscope/retrieval"
 )
@@ -36,10 +37,67 @@ type Index struct {
 	info   IndexInfo
 	chunks []retrieval.Chunk
 	// vecs holds every vector, L2-normalised, back to back (dim each).
-	vecs  []float32
-	dim   int
-	stats retrieval.Stats
+	vecs []float32
+	dim  int
+	// stride is the number of floats stored per chunk: dim, or, for a
+	// compact index (see compactVector), the semantic part and the norm
+	// of the lexical part.
+	stride int
+	// stats is computed on first use: a load does not pay for it.
+	stats     retrieval.Stats
+	statsOnce sync.Once
+	// lex, when set, gives exact lexical cosines for a request's text; a
+	// score is then the semantic part of the vectors' dot product plus
+	// the lexical parts' norms times that cosine (see useLexical).
+	lex lexicalScorer
+	// lexNorm is the norm of each vector's lexical part (after semDim).
+	lexNorm []float32
+	semDim  int
 }
+
+// lexicalScorer is an embedder whose vectors are a semantic part followed
+// by a lexical part and that can give a text's exact lexical cosine with
+// every document it was fitted on (embed.Model).
+type lexicalScorer interface {
+	LexicalCosines(ctx context.Context, text string) ([]float32, error)
+	Docs() int
+	SemanticDim() int
+	// LexicalInVectors tells whether the vectors' lexical parts alone give
+	// exact lexical cosines (a small corpus); if not, an index needs only
+	// their norms and is saved compact.
+	LexicalInVectors() bool
+}
+
+// compactVector is what a compact index stores of v: its first semDim
+// floats and the norm of the rest.
+func compactVector(v []float32, semDim int) []float32 {
+	out := make([]float32, semDim+1)
+	copy(out, v[:semDim])
+	out[semDim] = float32(math.Sqrt(float64(selfDot(v[semDim:]))))
+	return out
+}
+
+// useLexical makes searches with a text score its lexical part exactly with
+// emb, when emb is a lexicalScorer fitted on this index's chunks in order
+// (as Build and LoadIndex fit it). The dense vectors' lexical part is exact
+// only for small corpora; this keeps the lexical similarity exact at every
+// size and leaves the semantic part to the vectors.
+func (ix *Index) useLexical(emb retrieval.Embedder) {
+	s, ok := emb.(lexicalScorer)
+	if !ok || s.Docs() != len(ix.chunks) || s.SemanticDim() <= 0 || s.SemanticDim() >= ix.dim {
+		return
+	}
+	if ix.stride != ix.dim && ix.stride != s.SemanticDim()+1 {
+		return
+	}
+	ix.lex, ix.semDim = s, s.SemanticDim()
+	ix.lexNorm = make([]float32, len(ix.chunks))
+	for i := range ix.lexNorm {
+		ix.lexNorm[i] = float32(math.Sqrt(float64(selfDot(ix.vector(i)[ix.semDim:]))))
+	}
+}
+
+func selfDot(v []float32) float32 { return dot(v, v) }
 
 var (
 	_ retrieval.Store  = (*Index)(nil)
@@ -75,10 +133,16 @@ func NewIndex(chunks []retrieval.Chunk, vectors [][]float32, info IndexInfo) (*I
 // their unit vectors one after the other (dim floats each), as an index
 // file stores them: loading copies and normalises nothing.
 func newIndexFlat(chunks []retrieval.Chunk, flat []float32, dim int, info IndexInfo) (*Index, error) {
-	if len(flat) != len(chunks)*dim {
-		return nil, fmt.Errorf("new index: %d floats for %d chunks of dimension %d", len(flat), len(chunks), dim)
+	return newIndexStrided(chunks, flat, dim, dim, info)
+}
+
+// newIndexStrided is newIndexFlat for stride floats stored per chunk (a
+// compact index's, when stride < dim).
+func newIndexStrided(chunks []retrieval.Chunk, flat []float32, dim, stride int, info IndexInfo) (*Index, error) {
+	if stride < 0 || stride > dim || (len(chunks) > 0 && stride == 0) || len(flat) != len(chunks)*stride {
+		return nil, fmt.Errorf("new index: %d floats for %d chunks of dimension %d (%d stored)", len(flat), len(chunks), dim, stride)
 	}
-	ix := &Index{info: info, chunks: chunks, dim: dim, vecs: flat}
+	ix := &Index{info: info, chunks: chunks, dim: dim, stride: stride, vecs: flat}
 	seen := make(map[string]int, len(chunks))
 	for i := range chunks {
 		if j, dup := seen[chunks[i].ID]; dup {
@@ -86,7 +150,6 @@ func newIndexFlat(chunks []retrieval.Chunk, flat []float32, dim int, info IndexI
 		}
 		seen[chunks[i].ID] = i
 	}
-	ix.stats = ix.computeStats()
 	return ix, nil
 }
 
@@ -128,8 +191,11 @@ func (ix *Index) Chunks() []retrieval.Chunk {
 
 // vector returns chunk i's normalised vector (shared; do not modify).
 func (ix *Index) vector(i int) []float32 {
-	return ix.vecs[i*ix.dim : (i+1)*ix.dim]
+	return ix.vecs[i*ix.stride : (i+1)*ix.stride]
 }
+
+// compact tells whether the index stores compact vectors.
+func (ix *Index) compact() bool { return ix.stride != ix.dim }
 
 // scored is a candidate during a search.
 type scored struct {
@@ -165,7 +231,8 @@ func (h *resultHeap) Pop() any {
 
 // Search returns up to req.Limit chunks matching req.Filters with cosine
 // similarity >= req.Threshold (when the threshold is above 0), best first,
-// equal scores in chunk id order. A query vector of the wrong length is an
+// equal scores in chunk id order. With req.Text and an embedder that gives
+// exact lexical cosines, the lexical part of each cosine is that exact one. A query vector of the wrong length is an
 // error; a zero query vector scores 0 everywhere. A limit below 1 returns
 // nothing.
 func (ix *Index) Search(ctx context.Context, req retrieval.SearchRequest) ([]retrieval.ScoredChunk, error) {
@@ -180,6 +247,22 @@ func (ix *Index) Search(ctx context.Context, req retrieval.SearchRequest) ([]ret
 			len(req.Vector), ix.dim, ix.info.Model)
 	}
 	q := normalized(req.Vector)
+	var lexCos []float32
+	var qLex float32
+	if ix.compact() && (ix.lex == nil || req.Text == "") {
+		// A compact index has no lexical vectors to fall back on: without
+		// the text, only the semantic part scores.
+		if ix.lex == nil {
+			return nil, fmt.Errorf("search: index %s needs its embedder's lexical postings", ix.info.Name)
+		}
+		lexCos = make([]float32, len(ix.chunks))
+	} else if ix.lex != nil && req.Text != "" {
+		var err error
+		if lexCos, err = ix.lex.LexicalCosines(ctx, req.Text); err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		qLex = float32(math.Sqrt(float64(selfDot(q[ix.semDim:]))))
+	}
 	filter := !req.Filters.IsEmpty()
 	h := &resultHeap{items: make([]scored, 0, min(req.Limit, len(ix.chunks))+1), chunks: ix.chunks}
 	for i := range ix.chunks {
@@ -191,7 +274,12 @@ func (ix *Index) Search(ctx context.Context, req retrieval.SearchRequest) ([]ret
 		if filter && !req.Filters.Match(&ix.chunks[i]) {
 			continue
 		}
-		s := float64(dot(q, ix.vector(i)))
+		var s float64
+		if lexCos != nil {
+			s = float64(dot(q[:ix.semDim], ix.vector(i)[:ix.semDim]) + qLex*ix.lexNorm[i]*lexCos[i])
+		} else {
+			s = float64(dot(q, ix.vector(i)))
+		}
 		s = math.Max(-1, math.Min(1, s))
 		if req.Threshold > 0 && s < req.Threshold {
 			continue
@@ -237,6 +325,7 @@ func (ix *Index) Stats(ctx context.Context) (retrieval.Stats, error) {
 	if err := ctx.Err(); err != nil {
 		return retrieval.Stats{}, fmt.Errorf("stats: %w", err)
 	}
+	ix.statsOnce.Do(func() { ix.stats = ix.computeStats() })
 	s := ix.stats
 	s.PayloadFields = slices.Clone(s.PayloadFields)
 	s.Facets = make(map[string][]string, len(ix.stats.Facets))

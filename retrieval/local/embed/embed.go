@@ -19,8 +19,11 @@
 //     buckets, which adds noise of about 0.05 to every cosine, the model
 //     projects them onto an orthonormal basis of the corpus documents' span:
 //     for a corpus of up to 411 documents every question-document lexical
-//     cosine is then exact. Larger corpora keep 251 pivot documents exact and
-//     hash the rest (see projection).
+//     cosine of the dense vectors is then exact. A larger corpus's dense
+//     lexical part is hashed; its exact lexical cosines come from the
+//     model's postings (LexicalCosines), which a search combines with the
+//     semantic part of the dense vectors (see SemanticDim), so retrieval is
+//     exact at every corpus size.
 //
 // Vectors are meant to be compared with the fitted documents' vectors: a
 // text outside the corpus is represented faithfully only in the part it
@@ -40,8 +43,7 @@ const gloveDim = 100
 // config holds the model's tuning. defaultConfig is the shipped one; tests
 // compare variants.
 type config struct {
-	lexDim  int // lexical dimensions: projection coordinates plus rest
-	restDim int // hashed buckets for the rest of a lexical vector
+	lexDim int // lexical dimensions: projection coordinates plus rest
 
 	minGram, maxGram int     // character n-gram lengths, markers included
 	wordW            float64 // weight of a word unigram feature
@@ -60,7 +62,6 @@ type config struct {
 func defaultConfig() config {
 	return config{
 		lexDim:     412,
-		restDim:    160,
 		minGram:    3,
 		maxGram:    5,
 		wordW:      1,
@@ -76,7 +77,7 @@ func defaultConfig() config {
 
 // modelName names the algorithm and its data; change the version whenever
 // vectors change for the same input, so stored vectors are not mixed.
-const modelName = "ragscope-local-glove100-sif+chargram-v1"
+const modelName = "ragscope-local-glove100-sif+chargram-v2"
 
 // Model is a deterministic offline text embedder fitted to a corpus. It is
 // safe for concurrent use after New.
@@ -86,10 +87,10 @@ type Model struct {
 	glove   *gloveTable // nil when the embedded table failed to load
 	loadErr error
 
-	docs      int                // number of fitted documents
-	idf       map[uint64]float32 // lexical feature -> IDF
-	unseenIDF float32            // IDF of a feature no document had
-	proj      *projection        // exact lexical projection, nil when hashing
+	docs      int         // number of fitted documents
+	lex       *lexTable   // lexical features: IDF and postings
+	unseenIDF float32     // IDF of a feature no document had
+	proj      *projection // exact lexical projection, nil when hashing
 
 	pCorpus map[string]float32 // word -> share of the corpus's content tokens
 	pc      []float32          // common component of the semantic part, or nil

@@ -25,7 +25,7 @@ func embedAll(t *testing.T, m *Model, texts []string) [][]float32 {
 
 func TestNameAndDim(t *testing.T) {
 	m := New(nil)
-	if m.Name() != "ragscope-local-glove100-sif+chargram-v1" {
+	if m.Name() != "ragscope-local-glove100-sif+chargram-v2" {
 		t.Errorf("Name() = %q", m.Name())
 	}
 	if m.Dim() != 512 {
@@ -114,7 +114,7 @@ func TestCorpusDocumentsAreTheirOwnNearestNeighbour(t *testing.T) {
 func TestProjectionIsExact(t *testing.T) {
 	docs, queries := devCorpus()
 	m := New(docs)
-	if m.proj == nil || m.proj.restDim != 0 || m.proj.rank != len(docs) {
+	if m.proj == nil || m.proj.rank != len(docs) {
 		t.Fatalf("want an exact projection of all %d documents, got %+v", len(docs), m.proj)
 	}
 	sparse := func(text string) map[uint64]float64 {
@@ -152,6 +152,67 @@ func TestProjectionIsExact(t *testing.T) {
 			}
 			if math.Abs(got-want) > 1e-4 {
 				t.Fatalf("%q vs %.30q: projected cosine %.6f, exact %.6f", q.q, d, got, want)
+			}
+		}
+	}
+}
+
+// TestLexicalCosinesExactAtScale checks that past the projection's limit
+// (411 documents) the lexical cosines a search uses are still exact: equal
+// to the cosine of the sparse TF-IDF vectors computed the slow way, for
+// every document, and unchanged by a save and restore.
+func TestLexicalCosinesExactAtScale(t *testing.T) {
+	base, queries := devCorpus()
+	var docs []string
+	for i := 0; len(docs) < 900; i++ {
+		docs = append(docs, base[i%len(base)]+" "+base[(i*7+3)%len(base)]+fmt.Sprintf(" variant%d", i))
+	}
+	m := New(docs)
+	if m.proj != nil {
+		t.Fatalf("a corpus of %d documents should not be projected", len(docs))
+	}
+	state, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored, err := Restore(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unit := func(text string) map[uint64]float64 {
+		out := map[uint64]float64{}
+		var ss float64
+		for _, f := range m.features(tokenize(text)) {
+			out[f.key] = float64(f.w)
+			ss += float64(f.w) * float64(f.w)
+		}
+		for k := range out {
+			out[k] /= math.Sqrt(ss)
+		}
+		return out
+	}
+	dv := make([]map[uint64]float64, len(docs))
+	for i, d := range docs {
+		dv[i] = unit(d)
+	}
+	for _, q := range queries[:8] {
+		qs := unit(q.q)
+		for name, model := range map[string]*Model{"fitted": m, "restored": restored} {
+			got, err := model.LexicalCosines(context.Background(), q.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(docs) {
+				t.Fatalf("%s: %d cosines for %d documents", name, len(got), len(docs))
+			}
+			for i := range docs {
+				var want float64
+				for k, x := range qs {
+					want += x * dv[i][k]
+				}
+				if math.Abs(float64(got[i])-want) > 1e-4 {
+					t.Fatalf("%s: %q vs document %d: cosine %.6f, exact %.6f", name, q.q, i, got[i], want)
+				}
 			}
 		}
 	}

@@ -1,8 +1,12 @@
 package embed
 
 import (
+	"context"
+	"fmt"
+	"maps"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -65,12 +69,50 @@ func (m *Model) kindWeight(kind byte) float32 {
 	}
 }
 
-// feature is one lexical feature of a text and its TF-IDF weight; seen
-// tells whether any fitted document has it.
+// feature is one lexical feature of a text and its TF-IDF weight; id is
+// its row in the model's lexTable, or -1 when no fitted document has it.
 type feature struct {
-	key  uint64
-	w    float32
-	seen bool
+	key uint64
+	w   float32
+	id  int32
+}
+
+// seen tells whether any fitted document has the feature.
+func (f feature) seen() bool { return f.id >= 0 }
+
+// lexTable is the fitted lexical model: every feature met in the corpus,
+// sorted by key, with its IDF and its postings, the fitted documents' unit
+// TF-IDF weights for it: feature j occurs in documents doc[start[j]:start[j+1]]
+// (ascending) with weights w[start[j]:start[j+1]]. The postings give every
+// question-document lexical cosine exactly, at any corpus size
+// (LexicalCosines). Flat slices, so that a saved table loads with no
+// hashing or rebuilding.
+type lexTable struct {
+	keys  []uint64
+	idf   []float32
+	start []int32
+	doc   []int32
+	w     []float32
+	// ids maps key to row while fitting; nil after Restore, where rows are
+	// found by binary search (a question has a few hundred features).
+	ids map[uint64]int32
+}
+
+// row returns the row of key, or -1.
+func (t *lexTable) row(key uint64) int32 {
+	if t == nil {
+		return -1
+	}
+	if t.ids != nil {
+		if j, ok := t.ids[key]; ok {
+			return j
+		}
+		return -1
+	}
+	if j, ok := slices.BinarySearch(t.keys, key); ok {
+		return int32(j)
+	}
+	return -1
 }
 
 // invIndex is an inverted index of sparse vectors in compressed rows: for
@@ -132,9 +174,8 @@ func (ix *invIndex) addProducts(x []feature, out []float64) {
 	}
 }
 
-// projection splits a lexical vector x into its part in the span of some
-// fitted documents (the pivots), given exactly as coordinates on an
-// orthonormal basis of that span, and the rest:
+// projection gives a lexical vector x of a small corpus as coordinates on
+// an orthonormal basis of the span of the fitted documents (the pivots):
 //
 //	x . y = P x . P y + (I-P) x . (I-P) y
 //
@@ -143,27 +184,28 @@ func (ix *invIndex) addProducts(x []feature, out []float64) {
 // TF-IDF vectors as rows, the coordinates are y = L^-1 A x.
 //
 // A corpus of up to lexDim-1 (411) documents lies entirely in the span, so
-// documents have no rest and every question-document dot product is exact;
-// the last dimension holds only the norm of a text's rest, which keeps a
-// question's norm honest: one about something the corpus never mentions
-// scores low. A larger corpus gets lexDim-1-restDim (251) pivots and its
-// rest (I-P) x = x - A^T L^-T y is feature-hashed into restDim buckets, as
-// hash(x) - hash(A^T) L^-T y, so the second term above is estimated with
-// hashing noise proportional to the two rests' norms; features no document
-// has go into the last dimension instead, since they match nothing.
+// documents have no rest and every question-document dot product of the
+// dense vectors is exact; the last dimension holds only the norm of a
+// text's rest, which keeps a question's norm honest: one about something
+// the corpus never mentions scores low. A larger corpus gets no projection:
+// its dense lexical part is feature-hashed, and a search that wants exact
+// lexical cosines asks LexicalCosines, which is exact at every size.
 type projection struct {
-	rank    int
-	restDim int       // hashed rest buckets, 0 if the corpus lies in the span
-	l       []float64 // rank x rank lower-triangular factor, row-major
-	pivots  *invIndex // the pivots' unit TF-IDF vectors
-	hashed  []float32 // rank x restDim: the pivots' hashed vectors
+	rank   int
+	l      []float64 // rank x rank lower-triangular factor, row-major
+	pivots *invIndex // the pivots' unit TF-IDF vectors
 }
 
 // pivotTolerance is the squared norm of a document's rest under which it
 // counts as lying in the span of the pivots already chosen: a duplicate.
 const pivotTolerance = 1e-6
 
-// fitLexical fits IDF and the projection on docs.
+// postingsBatch is how many documents' features are computed at once while
+// the postings are filled: it bounds the memory of a large build.
+const postingsBatch = 2048
+
+// fitLexical fits IDF, the postings and, for a small corpus, the projection
+// on docs.
 func (m *Model) fitLexical(docs [][]token) {
 	df := make(map[uint64]int32)
 	seen := make(map[uint64]struct{})
@@ -177,22 +219,50 @@ func (m *Model) fitLexical(docs [][]token) {
 		})
 	}
 	m.docs = len(docs)
-	m.idf = make(map[uint64]float32, len(df))
 	n := float64(len(docs))
-	for k, c := range df {
-		m.idf[k] = float32(math.Log((n+1)/(float64(c)+1)) + 1)
-	}
 	m.unseenIDF = float32(math.Log(n+1) + 1)
-	if len(docs) > 0 && !m.cfg.noProjection {
-		m.proj = m.fitProjection(docs)
+	t := &lexTable{keys: slices.Sorted(maps.Keys(df))}
+	t.idf = make([]float32, len(t.keys))
+	t.start = make([]int32, len(t.keys)+1)
+	for j, k := range t.keys {
+		c := df[k]
+		t.idf[j] = float32(math.Log((n+1)/(float64(c)+1)) + 1)
+		t.start[j+1] = t.start[j] + c
+		df[k] = int32(j) // the map becomes key -> row
+	}
+	t.ids = df
+	m.lex = t
+	total := t.start[len(t.keys)]
+	t.doc = make([]int32, total)
+	t.w = make([]float32, total)
+	next := slices.Clone(t.start[:len(t.keys)])
+	// Documents' unit TF-IDF vectors, a batch at a time across the CPUs,
+	// then scattered in document order so each posting list is ascending.
+	vecs := make([][]feature, min(postingsBatch, len(docs)))
+	for lo := 0; lo < len(docs); lo += postingsBatch {
+		hi := min(lo+postingsBatch, len(docs))
+		m.unitFeatures(docs[lo:hi], vecs[:hi-lo])
+		for i, v := range vecs[:hi-lo] {
+			for _, f := range v {
+				t.doc[next[f.id]] = int32(lo + i)
+				t.w[next[f.id]] = f.w
+				next[f.id]++
+			}
+			if len(docs) >= m.cfg.lexDim {
+				vecs[i] = nil
+			}
+		}
+	}
+	if len(docs) > 0 && len(docs) < m.cfg.lexDim && !m.cfg.noProjection {
+		m.proj = m.fitProjection(vecs[:len(docs)])
 	}
 }
 
-func (m *Model) fitProjection(docs [][]token) *projection {
+// unitFeatures fills out[i] with the unit TF-IDF vector of docs[i], across
+// the CPUs (each goroutine fills its own slots: the result does not depend
+// on them).
+func (m *Model) unitFeatures(docs [][]token, out [][]feature) {
 	n := len(docs)
-	vecs := make([][]feature, n)
-	// The documents' unit TF-IDF vectors, computed across the CPUs (each
-	// goroutine fills its own slots: the result does not depend on them).
 	workers := min(runtime.GOMAXPROCS(0), (n+255)/256)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -209,11 +279,17 @@ func (m *Model) fitProjection(docs [][]token) *projection {
 						v[j].w *= k
 					}
 				}
-				vecs[i] = v
+				out[i] = v
 			}
 		})
 	}
 	wg.Wait()
+}
+
+// fitProjection factors the span of vecs, the unit TF-IDF vectors of a
+// corpus of fewer than lexDim documents.
+func (m *Model) fitProjection(vecs [][]feature) *projection {
+	n := len(vecs)
 	all := newInvIndex(vecs)
 	gramColumn := func(p int, col []float64) { all.addProducts(vecs[p], col) }
 	diag := make([]float64, n)
@@ -222,32 +298,16 @@ func (m *Model) fitProjection(docs [][]token) *projection {
 			diag[i] += float64(f.w) * float64(f.w)
 		}
 	}
-	// One dimension is kept for the rest's norm; a corpus with more
-	// documents than the other dimensions also gets hashed rest buckets.
-	restDim := 0
-	if n > m.cfg.lexDim-1 {
-		restDim = m.cfg.restDim
-	}
-	piv, l := pivotedCholesky(n, diag, gramColumn, m.cfg.lexDim-1-restDim)
+	// One dimension is kept for the rest's norm.
+	piv, l := pivotedCholesky(n, diag, gramColumn, m.cfg.lexDim-1)
 	if len(piv) == 0 {
 		return nil
 	}
-	r := len(piv)
-	p := &projection{
-		rank:    r,
-		restDim: restDim,
-		l:       l,
-		hashed:  make([]float32, r*restDim),
-	}
-	pivVecs := make([][]feature, r)
+	pivVecs := make([][]feature, len(piv))
 	for k, d := range piv {
 		pivVecs[k] = vecs[d]
-		if restDim > 0 {
-			hashInto(p.hashed[k*restDim:(k+1)*restDim], vecs[d], false)
-		}
 	}
-	p.pivots = newInvIndex(pivVecs)
-	return p
+	return &projection{rank: len(piv), l: l, pivots: newInvIndex(pivVecs)}
 }
 
 // pivotedCholesky factors the n x n Gram matrix K, given by its diagonal and
@@ -332,11 +392,12 @@ func (m *Model) features(toks []token) []feature {
 	out := make([]feature, len(order))
 	for i, key := range order {
 		c := counts[key]
-		idf, seen := m.idf[key]
-		if !seen {
-			idf = m.unseenIDF
+		idf := m.unseenIDF
+		id := m.lex.row(key)
+		if id >= 0 {
+			idf = m.lex.idf[id]
 		}
-		out[i] = feature{key, c.kind * (1 + float32(math.Log(float64(c.n)))) * idf, seen}
+		out[i] = feature{key, c.kind * (1 + float32(math.Log(float64(c.n)))) * idf, id}
 	}
 	sc.order = order
 	return out
@@ -355,15 +416,11 @@ type featureScratch struct {
 	order  []uint64
 }
 
-// hashInto adds the feature-hashed feats, or only the seen ones, to dst:
-// each feature goes to bucket key mod len(dst) with the sign of the key's
-// top bit.
-func hashInto(dst []float32, feats []feature, seenOnly bool) {
+// hashInto adds the feature-hashed feats to dst: each feature goes to
+// bucket key mod len(dst) with the sign of the key's top bit.
+func hashInto(dst []float32, feats []feature) {
 	buckets := uint64(len(dst))
 	for _, f := range feats {
-		if seenOnly && !f.seen {
-			continue
-		}
 		w := f.w
 		if f.key>>63 != 0 {
 			w = -w
@@ -373,14 +430,13 @@ func hashInto(dst []float32, feats []feature, seenOnly bool) {
 }
 
 // lexicalVector writes the unnormalised lexical vector of toks into dst,
-// which must be zero: the projection's coordinates in the first dimensions
-// and the hashed rest in the last restDim, or, with no corpus, the whole
-// vector hashed.
+// which must be zero: for a small corpus the projection's coordinates and
+// the rest's norm in the last dimension, otherwise the whole vector hashed.
 func (m *Model) lexicalVector(toks []token, dst []float32) {
 	feats := m.features(toks)
 	p := m.proj
 	if p == nil {
-		hashInto(dst, feats, false)
+		hashInto(dst, feats)
 		return
 	}
 	r := p.rank
@@ -395,46 +451,67 @@ func (m *Model) lexicalVector(toks []token, dst []float32) {
 		y[i] = s / p.l[i*r+i]
 		dst[i] = float32(y[i])
 	}
-	var seenSq, unseenSq float64
+	var seenSq, unseenSq, ySq float64
 	for _, f := range feats {
 		w := float64(f.w) * float64(f.w)
-		if f.seen {
+		if f.seen() {
 			seenSq += w
 		} else {
 			unseenSq += w
 		}
 	}
-	last := len(dst) - 1
-	if p.restDim == 0 {
-		// Every document lies in the span: the rest matches nothing, only
-		// its norm matters.
-		var ySq float64
-		for _, v := range y {
-			ySq += v * v
-		}
-		dst[last] = float32(math.Sqrt(max(0, seenSq-ySq) + unseenSq))
-		return
+	for _, v := range y {
+		ySq += v * v
 	}
-	// Back substitution, L^T a = y, gives the pivots' weights in P x.
-	a := y
-	for i := r - 1; i >= 0; i-- {
-		s := a[i]
-		for j := i + 1; j < r; j++ {
-			s -= p.l[j*r+i] * a[j]
-		}
-		a[i] = s / p.l[i*r+i]
-	}
-	// Features no document has match nothing: they count in the norm only.
-	rest := dst[last-p.restDim : last]
-	hashInto(rest, feats, true)
-	for k, ak := range a {
-		h := p.hashed[k*p.restDim : (k+1)*p.restDim]
-		for i, hv := range h {
-			rest[i] -= float32(ak) * hv
-		}
-	}
-	dst[last] = float32(math.Sqrt(unseenSq))
+	// Every document lies in the span: the rest matches nothing, only its
+	// norm matters.
+	dst[len(dst)-1] = float32(math.Sqrt(max(0, seenSq-ySq) + unseenSq))
 }
+
+// LexicalCosines returns the exact cosine of text's TF-IDF vector with
+// each fitted document's, in the order the documents were given to New
+// (zeros for a text with no features). It reads only the postings of the
+// text's features, so its cost grows with the corpus but not its error.
+func (m *Model) LexicalCosines(ctx context.Context, text string) ([]float32, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("lexical cosines: %w", err)
+	}
+	out := make([]float32, m.docs)
+	feats := m.features(tokenize(text))
+	var ss float64
+	for _, f := range feats {
+		ss += float64(f.w) * float64(f.w)
+	}
+	if ss == 0 || m.lex == nil {
+		return out, nil
+	}
+	inv := float32(1 / math.Sqrt(ss))
+	t := m.lex
+	for _, f := range feats {
+		if !f.seen() {
+			continue
+		}
+		lo, hi := t.start[f.id], t.start[f.id+1]
+		qw := f.w * inv
+		ws := t.w[lo:hi]
+		for k, d := range t.doc[lo:hi] {
+			out[d] += qw * ws[k]
+		}
+	}
+	return out, nil
+}
+
+// LexicalInVectors tells whether the lexical parts of the vectors give
+// exact lexical cosines by themselves (a corpus of up to 411 documents,
+// projected); otherwise they are hashed and LexicalCosines is the exact one.
+func (m *Model) LexicalInVectors() bool { return m.proj != nil }
+
+// Docs is the number of fitted documents, the length of LexicalCosines.
+func (m *Model) Docs() int { return m.docs }
+
+// SemanticDim is the number of leading dimensions of a vector that hold
+// its semantic part; the rest is the lexical part.
+func (m *Model) SemanticDim() int { return gloveDim }
 
 func isAllDigits(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -8,11 +8,13 @@ import (
 	"maps"
 	"math"
 	"slices"
+
+	"ragscope/retrieval/local/internal/flat"
 )
 
 // stateMagic opens a fitted model's saved state; bump its number whenever
 // the layout below changes.
-const stateMagic = "RSEMB001"
+const stateMagic = "RSEMB002"
 
 // ErrBadState is returned by Restore for state that is damaged or was
 // saved by another version of the model.
@@ -24,17 +26,21 @@ var ErrBadState = errors.New("embedder state is damaged or from another ragscope
 // key order: the same model gives the same bytes.
 func (m *Model) MarshalBinary() ([]byte, error) {
 	le := binary.LittleEndian
-	b := []byte(stateMagic)
+	b := make([]byte, 0, m.stateSize())
+	b = append(b, stateMagic...)
 	b = appendString(b, modelName)
 	b = le.AppendUint32(b, uint32(m.cfg.lexDim))
 	b = le.AppendUint32(b, uint32(m.docs))
 	b = le.AppendUint32(b, math.Float32bits(m.unseenIDF))
-	keys := slices.Sorted(maps.Keys(m.idf))
-	b = le.AppendUint32(b, uint32(len(keys)))
-	for _, k := range keys {
-		b = le.AppendUint64(b, k)
-		b = le.AppendUint32(b, math.Float32bits(m.idf[k]))
+	t := m.lex
+	if t == nil {
+		t = &lexTable{start: []int32{0}}
 	}
+	b = appendUint64s(b, t.keys)
+	b = appendFloat32s(b, t.idf)
+	b = appendInt32s(b, t.start)
+	b = appendInt32s(b, t.doc)
+	b = appendFloat32s(b, t.w)
 	words := slices.Sorted(maps.Keys(m.pCorpus))
 	b = le.AppendUint32(b, uint32(len(words)))
 	for _, w := range words {
@@ -48,26 +54,41 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 	p := m.proj
 	b = append(b, 1)
 	b = le.AppendUint32(b, uint32(p.rank))
-	b = le.AppendUint32(b, uint32(p.restDim))
 	b = le.AppendUint32(b, uint32(len(p.l)))
 	for _, x := range p.l {
 		b = le.AppendUint64(b, math.Float64bits(x))
 	}
-	b = appendFloat32s(b, p.hashed)
 	ids := slices.SortedFunc(maps.Keys(p.pivots.ids), func(a, c uint64) int { return cmp.Compare(p.pivots.ids[a], p.pivots.ids[c]) })
-	b = le.AppendUint32(b, uint32(len(ids)))
-	for _, k := range ids {
-		b = le.AppendUint64(b, k)
-	}
+	b = appendUint64s(b, ids)
 	b = appendInt32s(b, p.pivots.start)
 	b = appendInt32s(b, p.pivots.vec)
 	b = appendFloat32s(b, p.pivots.w)
 	return b, nil
 }
 
+// stateSize is an upper bound of the length of MarshalBinary's state, so
+// that it is built in one allocation: a large corpus's state is hundreds of
+// megabytes, and growing it by appending would briefly need twice that.
+func (m *Model) stateSize() int {
+	const array = 4 + flat.Align // count and padding
+	n := 64 + len(modelName) + 5*array + 1 + 2*array
+	if t := m.lex; t != nil {
+		n += 8*len(t.keys) + 4*len(t.idf) + 4*len(t.start) + 4*len(t.doc) + 4*len(t.w)
+	}
+	for w := range m.pCorpus {
+		n += 8 + len(w)
+	}
+	n += 4 * len(m.pc)
+	if p := m.proj; p != nil {
+		n += 16 + 4*array + 8*len(p.l) + 8*len(p.pivots.ids) + 4*len(p.pivots.start) + 4*len(p.pivots.vec) + 4*len(p.pivots.w)
+	}
+	return n
+}
+
 // Restore makes a model from state saved by MarshalBinary, without
-// refitting. State from another model version or a damaged one gives an
-// error matching ErrBadState.
+// refitting: the lexical table is read into flat slices and searched by
+// binary search, so nothing is hashed or rebuilt. State from another model
+// version or a damaged one gives an error matching ErrBadState.
 func Restore(state []byte) (*Model, error) {
 	m := &Model{cfg: defaultConfig()}
 	m.glove, m.loadErr = loadGlove()
@@ -83,13 +104,17 @@ func Restore(state []byte) (*Model, error) {
 	}
 	m.docs = int(r.u32())
 	m.unseenIDF = math.Float32frombits(r.u32())
-	n := r.count(12)
-	m.idf = make(map[uint64]float32, n)
-	for range n {
-		k := r.u64()
-		m.idf[k] = math.Float32frombits(r.u32())
+	t := &lexTable{}
+	t.keys = r.uint64s()
+	t.idf = r.float32s()
+	t.start = r.int32s()
+	t.doc = r.int32s()
+	t.w = r.float32s()
+	if r.err == nil {
+		r.err = t.validate(m.docs)
 	}
-	n = r.count(5)
+	m.lex = t
+	n := r.count(5)
 	m.pCorpus = make(map[string]float32, n)
 	for range n {
 		w := r.string()
@@ -102,17 +127,16 @@ func Restore(state []byte) (*Model, error) {
 		r.err = fmt.Errorf("common component of length %d", len(m.pc))
 	}
 	if hasProj := r.bytes(1); r.err == nil && hasProj[0] == 1 {
-		p := &projection{rank: int(r.u32()), restDim: int(r.u32())}
+		p := &projection{rank: int(r.u32())}
 		nl := r.count(8)
 		p.l = make([]float64, nl)
 		for i := range p.l {
 			p.l[i] = math.Float64frombits(r.u64())
 		}
-		p.hashed = r.float32s()
-		nids := r.count(8)
-		ix := &invIndex{ids: make(map[uint64]int32, nids)}
-		for i := range nids {
-			ix.ids[r.u64()] = int32(i)
+		keys := r.uint64s()
+		ix := &invIndex{ids: make(map[uint64]int32, len(keys))}
+		for i, k := range keys {
+			ix.ids[k] = int32(i)
 		}
 		ix.start, ix.vec, ix.w = r.int32s(), r.int32s(), r.float32s()
 		p.pivots = ix
@@ -130,14 +154,41 @@ func Restore(state []byte) (*Model, error) {
 	return m, nil
 }
 
+// validate checks the sizes and order LexicalCosines and the binary search
+// rely on, so damaged state cannot make them index out of range.
+func (t *lexTable) validate(docs int) error {
+	switch {
+	case len(t.idf) != len(t.keys) || len(t.start) != len(t.keys)+1 || len(t.doc) != len(t.w):
+		return errors.New("lexical table sizes")
+	case t.start[0] != 0 || int(t.start[len(t.start)-1]) != len(t.doc):
+		return errors.New("lexical postings offsets")
+	}
+	for i := 1; i < len(t.keys); i++ {
+		if t.keys[i] <= t.keys[i-1] {
+			return errors.New("lexical keys out of order")
+		}
+	}
+	for i := 1; i < len(t.start); i++ {
+		if t.start[i] < t.start[i-1] {
+			return errors.New("lexical postings offsets")
+		}
+	}
+	for _, d := range t.doc {
+		if d < 0 || int(d) >= docs {
+			return errors.New("lexical postings entries")
+		}
+	}
+	return nil
+}
+
 // validate checks the sizes lexicalVector relies on, so damaged state
 // cannot make it index out of range.
 func (p *projection) validate(lexDim int) error {
 	ix := p.pivots
 	switch {
-	case p.rank <= 0 || p.rank > lexDim || p.restDim < 0 || p.rank+p.restDim > lexDim-1:
-		return fmt.Errorf("projection rank %d, rest %d", p.rank, p.restDim)
-	case len(p.l) != p.rank*p.rank || len(p.hashed) != p.rank*p.restDim:
+	case p.rank <= 0 || p.rank > lexDim-1:
+		return fmt.Errorf("projection rank %d", p.rank)
+	case len(p.l) != p.rank*p.rank:
 		return errors.New("projection factor sizes")
 	case len(ix.start) != len(ix.ids)+1 || len(ix.vec) != len(ix.w) || ix.start[0] != 0 || int(ix.start[len(ix.start)-1]) != len(ix.vec):
 		return errors.New("pivot index sizes")
@@ -165,20 +216,23 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
+// The arrays are a u32 count, padding to an 8-byte boundary (from the
+// start of the state) and the numbers, so that a state read from an aligned
+// buffer is used in place (package flat).
+
 func appendFloat32s(b []byte, v []float32) []byte {
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
-	}
-	return b
+	b = flat.Pad(binary.LittleEndian.AppendUint32(b, uint32(len(v))))
+	return flat.AppendFloat32s(b, v)
+}
+
+func appendUint64s(b []byte, v []uint64) []byte {
+	b = flat.Pad(binary.LittleEndian.AppendUint32(b, uint32(len(v))))
+	return flat.AppendUint64s(b, v)
 }
 
 func appendInt32s(b []byte, v []int32) []byte {
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(v)))
-	for _, x := range v {
-		b = binary.LittleEndian.AppendUint32(b, uint32(x))
-	}
-	return b
+	b = flat.Pad(binary.LittleEndian.AppendUint32(b, uint32(len(v))))
+	return flat.AppendInt32s(b, v)
 }
 
 // stateReader reads MarshalBinary's layout; the first short read sets err
@@ -221,18 +275,20 @@ func (r *stateReader) string() string {
 	return string(r.bytes(r.count(1)))
 }
 
-func (r *stateReader) float32s() []float32 {
-	v := make([]float32, r.count(4))
-	for i := range v {
-		v[i] = math.Float32frombits(r.u32())
+// block reads an array's count, its padding and its n*size bytes.
+func (r *stateReader) block(size int) []byte {
+	n := int(r.u32())
+	r.bytes(flat.PadLen(r.off))
+	if r.err == nil && n > (len(r.b)-r.off)/size {
+		r.err = fmt.Errorf("count %d exceeds the data", n)
 	}
-	return v
+	if r.err != nil {
+		return nil
+	}
+	return r.bytes(n * size)
 }
 
-func (r *stateReader) int32s() []int32 {
-	v := make([]int32, r.count(4))
-	for i := range v {
-		v[i] = int32(r.u32())
-	}
-	return v
-}
+// The arrays share the state's memory when they can (package flat).
+func (r *stateReader) uint64s() []uint64   { return flat.Uint64s(r.block(8)) }
+func (r *stateReader) int32s() []int32     { return flat.Int32s(r.block(4)) }
+func (r *stateReader) float32s() []float32 { return flat.Float32s(r.block(4)) }

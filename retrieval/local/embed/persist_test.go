@@ -89,3 +89,19 @@ func BenchmarkRestore(b *testing.B) {
 		}
 	}
 }
+
+// TestStateSizeBoundsTheState checks that MarshalBinary's buffer is sized
+// once: stateSize is at least the state's length (and not far above).
+func TestStateSizeBoundsTheState(t *testing.T) {
+	docs, _ := devCorpus()
+	for _, corpus := range [][]string{nil, docs[:3], docs} {
+		m := New(corpus)
+		b, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.stateSize(); got < len(b) || got > len(b)+256 {
+			t.Errorf("%d documents: stateSize %d for a state of %d bytes", len(corpus), got, len(b))
+		}
+	}
+}

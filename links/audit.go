@@ -46,9 +46,15 @@ type AuditOptions struct {
 	SiteName string
 }
 
+// Schema names the version of the audit's JSON document.
+const Schema = "ragscope.links/v1"
+
 // Report is the outcome of an audit. Its JSON form is documented in
 // links/README.md and is stable: fields may be added, not renamed.
 type Report struct {
+	// Schema versions the JSON document (Schema); fields may be added,
+	// never renamed or removed.
+	Schema string `json:"schema"`
 	// Mode is "local" (against a site folder) or "live" (over HTTP).
 	Mode string `json:"mode"`
 	// Site is the site folder or URL checked against.
@@ -163,7 +169,7 @@ func Audit(ctx context.Context, w retrieval.Walker, opts AuditOptions) (*Report,
 	if style == "" {
 		style = retrieval.SlugGitHub
 	}
-	rep := &Report{Mode: opts.Mode, Site: opts.SiteName, DocsBase: opts.URLs.DocsBase, SlugStyle: string(style)}
+	rep := &Report{Schema: Schema, Mode: opts.Mode, Site: opts.SiteName, DocsBase: opts.URLs.DocsBase, SlugStyle: string(style)}
 	if opts.Site != nil {
 		rep.Warnings = append(append(rep.Warnings, opts.Site.Config.Notes...), opts.Site.Warnings...)
 	}

@@ -47,6 +47,9 @@ func TestCLILinksJSONRenamedSite(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
+	if rep.Schema != "ragscope.links/v1" {
+		t.Errorf("schema %q", rep.Schema)
+	}
 	var renamedPage, renamedHeading bool
 	for _, u := range rep.URLs {
 		if strings.Contains(u.URL, "/basics/topics#") && u.Status == links.StatusPageMissing && strings.Contains(u.Suggestion, "topics-and-messages") {

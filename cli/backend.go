@@ -220,6 +220,13 @@ func (a *App) openLocal(ctx context.Context) (*Backend, error) {
 		return nil, err
 	}
 	be.Load = time.Since(start)
+	if a.Cfg.IndexFile != "" && corpus.SiteDir != "" {
+		// The index remembers the site it was built from: its links are
+		// audited against that folder while it is still there.
+		if st, serr := os.Stat(filepath.Join(corpus.SiteDir, "docusaurus.config.js")); serr == nil && !st.IsDir() {
+			be.Site = os.DirFS(corpus.SiteDir)
+		}
+	}
 	for _, w := range corpus.Warnings {
 		be.Notes = append(be.Notes, "warning: "+w.String())
 	}

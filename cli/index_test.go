@@ -215,3 +215,27 @@ func TestIndexBuildGCPercent(t *testing.T) {
 		t.Errorf("with GOGC set, GC percent during the build = %d, want it untouched (100)", during)
 	}
 }
+
+// An index built from a docs folder inside a Docusaurus site remembers the
+// site: `--index F links` audits against it without --site, as --docs does.
+func TestIndexRemembersItsSiteForLinks(t *testing.T) {
+	site := filepath.Join(t.TempDir(), "site")
+	if err := os.CopyFS(site, os.DirFS("../links/testdata/site")); err != nil {
+		t.Fatal(err)
+	}
+	idx := filepath.Join(t.TempDir(), "book.idx")
+	if code, _, errs := run(t, nil, "", "index", filepath.Join(site, "docs"), "-o", idx); code != ExitOK {
+		t.Fatalf("index: exit %d %s", code, errs)
+	}
+	code, out, errs := run(t, nil, "", "--index", idx, "links")
+	if code != ExitOK || !strings.Contains(out, "PASSED") {
+		t.Fatalf("links: exit %d\n%s\n%s", code, out, errs)
+	}
+	// Once the site folder is gone, --site is asked for again.
+	if err := os.RemoveAll(site); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, nil, "", "--index", idx, "links"); code != ExitConfig || !strings.Contains(errs, "--site") {
+		t.Fatalf("links without the site: exit %d %s", code, errs)
+	}
+}

@@ -94,6 +94,11 @@ type Corpus struct {
 	// TrailingSlash is the site's trailingSlash setting ("true", "false" or
 	// "" when undefined or unknown), which citation URLs follow.
 	TrailingSlash string
+	// SiteDir is the absolute path of the Docusaurus site folder (the one
+	// with docusaurus.config.js) the docs folder sits in, when it was built
+	// from one on disk; an index file keeps it so that its links can be
+	// audited against the same site without --site.
+	SiteDir string
 	// Warnings are the chunker's warnings (empty for a loaded index).
 	Warnings []Warning
 	// Pages is the number of pages indexed and Skipped the number of files
@@ -219,6 +224,11 @@ func BuildDir(ctx context.Context, dir string, opts BuildOptions) (*Index, *Corp
 		fsys = cfs
 	}
 	ix, c, err := Build(ctx, fsys, opts)
+	if err == nil {
+		if _, serr := os.Stat(filepath.Join(parent, "docusaurus.config.js")); serr == nil {
+			c.SiteDir = parent
+		}
+	}
 	if errors.Is(err, ErrNoMarkdown) {
 		// Pointing at the wrong folder is a configuration problem.
 		err = fmt.Errorf("%w: %w", retrieval.ErrConfig, err)

@@ -87,6 +87,8 @@ type indexFile struct {
 	SiteURL  string `json:"site_url,omitempty"`
 	// TrailingSlash is the site's trailingSlash setting ("true", "false", "").
 	TrailingSlash string `json:"trailing_slash,omitempty"`
+	// SiteDir is the site folder the docs were indexed from (Corpus.SiteDir).
+	SiteDir string `json:"site_dir,omitempty"`
 	// Stride is the number of floats stored per chunk when the vectors are
 	// compact (their semantic part and their lexical part's norm: the
 	// lexical cosines come from the embedder's postings); 0 when whole.
@@ -163,7 +165,7 @@ func newIndexFile(ix *Index, c *Corpus) (*indexFile, error) {
 		}
 	}
 	if c != nil {
-		f.DocsBase, f.SiteURL, f.TrailingSlash = c.DocsBase, c.SiteURL, c.TrailingSlash
+		f.DocsBase, f.SiteURL, f.TrailingSlash, f.SiteDir = c.DocsBase, c.SiteURL, c.TrailingSlash, c.SiteDir
 		if m, ok := c.Embedder.(encoding.BinaryMarshaler); ok {
 			state, err := m.MarshalBinary()
 			if err != nil {
@@ -327,7 +329,7 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 	if ix.compact() && ix.lex == nil {
 		return nil, nil, fmt.Errorf("load index %s: %w: its compact vectors need the embedder's lexical postings: rebuild it with \"ragscope index\"", path, ErrIncompatibleIndex)
 	}
-	c = &Corpus{Embedder: emb, DocsBase: f.DocsBase, SiteURL: f.SiteURL, TrailingSlash: f.TrailingSlash, BaseSource: BaseFromFile}
+	c = &Corpus{Embedder: emb, DocsBase: f.DocsBase, SiteURL: f.SiteURL, TrailingSlash: f.TrailingSlash, SiteDir: f.SiteDir, BaseSource: BaseFromFile}
 	if f.DocsBase == "" {
 		c.BaseSource = BaseFromDefault
 	}

@@ -88,6 +88,10 @@ type globalFlags struct {
 	// settings holds the raw text of each setting's flag, by flag name;
 	// the setting's parser reads it in resolveConfig.
 	settings map[string]*settingFlag
+	// explorer holds the explorer's own flags for settings that
+	// subcommands define themselves (ragscope -k 10 opens the explorer
+	// with top_k 10; query has its own --top-k).
+	explorer map[string]*settingFlag
 }
 
 // settingFlag is the pflag.Value of a setting's flag. It keeps the text as
@@ -244,6 +248,26 @@ offline embedder, so it works with no keys at all.`,
 		}
 	}
 
+	// The explorer's starting top_k and threshold: the settings that
+	// subcommands define as their own flags, also on the root command
+	// (not inherited, so query's --top-k/-k stays its own).
+	a.flags.explorer = map[string]*settingFlag{}
+	for _, st := range config.Settings() {
+		if st.CommandFlag == "" || st.Flag != "" {
+			continue
+		}
+		v := &settingFlag{typ: st.Type}
+		a.flags.explorer[st.CommandFlag] = v
+		short := ""
+		if st.CommandFlag == "top-k" {
+			short = "k"
+		}
+		fl := root.Flags().VarPF(v, st.CommandFlag, short, "the explorer's starting "+st.Help)
+		if st.Get != nil {
+			fl.DefValue = st.Get(defaults)
+		}
+	}
+
 	root.AddCommand(
 		// subcommands
 		a.newEvalCmd(),
@@ -292,6 +316,22 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 		}
 		if err := st.Set(&cfg, strings.TrimSpace(a.flags.settings[st.Flag].raw)); err != nil {
 			return usageError{fmt.Errorf("--%s: %w (the value is not shown)", st.Flag, err)}
+		}
+	}
+	if cmd.Parent() == nil {
+		for _, st := range config.Settings() {
+			if v := a.flags.explorer[st.CommandFlag]; v != nil && st.CommandFlag != "" && changed(st.CommandFlag) {
+				if err := st.Set(&cfg, strings.TrimSpace(v.raw)); err != nil {
+					return usageError{fmt.Errorf("--%s: %w (the value is not shown)", st.CommandFlag, err)}
+				}
+			}
+		}
+		// Out of range on the command line is a usage error, as query's.
+		if changed("top-k") && (cfg.TopK < retrieval.MinTopK || cfg.TopK > retrieval.MaxTopK) {
+			return usageError{fmt.Errorf("--top-k must be between %d and %d, got %d", retrieval.MinTopK, retrieval.MaxTopK, cfg.TopK)}
+		}
+		if changed("threshold") && (cfg.Threshold < 0 || cfg.Threshold > 1 || cfg.Threshold != cfg.Threshold) {
+			return usageError{fmt.Errorf("--threshold must be between 0.0 and 1.0, got %g", cfg.Threshold)}
 		}
 	}
 	if (changed("index") || changed("docs")) && !changed("backend") && cfg.Backend == config.BackendAuto && cfg.QdrantURL != "" && !changed("qdrant-url") {

@@ -14,7 +14,7 @@ type BackendJSON struct {
 	Collection string `json:"collection"`
 	Model      string `json:"model"`
 	// Provider is the query embedder's provider (cohere, openai); omitted
-	// for the offline embedder. (providers, issue 9)
+	// for the offline embedder.
 	Provider string `json:"provider,omitempty"`
 }
 
@@ -32,7 +32,7 @@ type QueryJSON struct {
 	Dropped        []DroppedJSON `json:"dropped"`
 	TimingsMS      TimingsJSON   `json:"timings_ms"`
 	Grounded       GroundedJSON  `json:"grounded"`
-	// Rerank describes the reranking (issue 15); omitted without it.
+	// Rerank describes the reranking; omitted without it.
 	Rerank *RerankJSON `json:"rerank,omitempty"`
 }
 
@@ -64,7 +64,7 @@ type HitJSON struct {
 	ContentHash string            `json:"content_hash"`
 	Text        string            `json:"text"`
 	Extra       map[string]string `json:"extra,omitempty"`
-	// Rerank (issue 15): set when reranked. score is then the relevance.
+	// Rerank: set when reranked. score is then the relevance.
 	VectorRank  int      `json:"vector_rank,omitempty"`
 	VectorScore *float64 `json:"vector_score,omitempty"`
 	RerankScore *float64 `json:"rerank_score,omitempty"`

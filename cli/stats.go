@@ -23,7 +23,7 @@ type StatsJSON struct {
 	Backend BackendJSON     `json:"backend"`
 	Stats   retrieval.Stats `json:"stats"`
 	Notes   []string        `json:"notes,omitempty"`
-	// Version is the build that produced the document (hygiene, issue 16).
+	// Version is the build that produced the document.
 	Version VersionInfo `json:"version"`
 }
 
@@ -51,7 +51,7 @@ collection does not exist.`,
 			if err != nil {
 				return err
 			}
-			// providers (issue 9): settle the embedder's vector size against
+			// providers: settle the embedder's vector size against
 			// the collection's (an OpenAI 3-model takes the collection's size)
 			// and report a mismatch as a note rather than failing stats.
 			if st.Status != retrieval.StatusNotFound {

@@ -122,7 +122,7 @@ type Config struct {
 	GeminiAPIKey    Secret `json:"gemini_api_key,omitempty"`
 	GeminiBaseURL   string `json:"gemini_base_url,omitempty"`
 	// ChatProvider is auto, cohere or openai; ChatModel the chat model
-	// ("": the provider's default). (answers, issue 14)
+	// ("": the provider's default).
 	ChatProvider string `json:"chat_provider"`
 	ChatModel    string `json:"chat_model,omitempty"`
 
@@ -134,7 +134,7 @@ type Config struct {
 	Dedup     bool    `json:"dedup"`
 
 	// RerankModel turns reranking on: a Cohere rerank model, or "bm25"
-	// for the offline lexical reranker. (issue 15)
+	// for the offline lexical reranker.
 	RerankModel      string  `json:"rerank_model,omitempty"`
 	RerankCandidates int     `json:"rerank_candidates"`
 	RerankThreshold  float64 `json:"rerank_threshold,omitempty"`
@@ -171,7 +171,7 @@ func Default() Config {
 		ChatProvider: ChatAuto,
 		TopK:         DefaultTopK,
 		Dedup:        true,
-		// rerank (issue 15)
+		// rerank
 		RerankCandidates: retrieval.DefaultRerankCandidates,
 		SlugStyle:        string(retrieval.SlugGitHub),
 		Timeout:          DefaultTimeout,
@@ -519,7 +519,7 @@ func (c Config) validate(embeds bool) error {
 // BM25Reranker is the --rerank value of the offline lexical reranker.
 const BM25Reranker = "bm25"
 
-// rerankProblems checks the rerank settings (issue 15).
+// rerankProblems checks the rerank settings.
 func (c Config) rerankProblems() []string {
 	var probs []string
 	if c.RerankCandidates < 1 || c.RerankCandidates > retrieval.MaxRerankCandidates {

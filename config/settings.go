@@ -137,7 +137,7 @@ func Settings() []Setting {
 				return nil
 			},
 			Get: func(c Config) string { return strconv.FormatBool(c.Dedup) }},
-		// rerank (issue 15)
+		// rerank
 		{Name: "rerank_model", Flag: "rerank", Env: []string{"RAGSCOPE_RERANK_MODEL"}, TOML: []string{"rerank.model"},
 			Help: "rerank the candidates with this model: a Cohere model (rerank-v3.5; needs COHERE_API_KEY) or bm25 (offline, no key); empty: no reranking",
 			Set:  str(func(c *Config) *string { return &c.RerankModel }),

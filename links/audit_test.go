@@ -250,7 +250,7 @@ func TestLocalCheckerCauses(t *testing.T) {
 		{"/book/guide/intro#custom-anchor", StatusOK, "", ""},
 		{"/book/guide/intro", StatusOK, "", ""},
 		// trailingSlash: false builds intro.html only: /intro/ is a 404
-		// on GitHub Pages (issue 19), so it fails the audit.
+		// on GitHub Pages, so it fails the audit.
 		{"/book/guide/intro/", StatusPageMissing, "extra trailing slash", "https://example.org/book/guide/intro"},
 		{"/book/guide/ref/#reference", StatusPageMissing, "extra trailing slash", "https://example.org/book/guide/ref#reference"},
 		{"/book/guide/basics/services#calling-a-service", StatusPageMissing, "front matter slug mismatch", "https://example.org/book/guide/basics/custom-services#calling-a-service"},

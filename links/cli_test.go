@@ -22,7 +22,7 @@ func runCLI(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-// Done-when of issue 6: the demo passes with the github rule and reports
+// The demo passes with the github rule and reports
 // the slug-rule breakages with the simple one.
 func TestCLILinksDemo(t *testing.T) {
 	code, out, errs := runCLI(t, "links")

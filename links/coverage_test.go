@@ -9,7 +9,7 @@ import (
 )
 
 // Coverage counts only sections that can be cited and have text of their
-// own (issue 19): an H2 followed directly by its subsections, the H1, an
+// own: an H2 followed directly by its subsections, the H1, an
 // HTML heading and a subsection inside a cited parent's chunk are not
 // "sections no chunk cites".
 func TestCoverageCountsCitableSectionsWithText(t *testing.T) {

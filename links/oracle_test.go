@@ -90,7 +90,7 @@ func TestUnanchoredHeadingsOnRealBuildFixture(t *testing.T) {
 
 // On a trailingSlash: false site the real build writes x.html and no
 // x/index.html, so the slash form of a route is served by no file: a
-// static host answers 404 and the audit must fail it (issue 19).
+// static host answers 404 and the audit must fail it.
 func TestTrailingSlashFalseSlashFormFails(t *testing.T) {
 	golden, err := oracle.ReadGolden("slash-false")
 	if err != nil {

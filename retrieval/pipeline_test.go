@@ -366,7 +366,7 @@ func TestContextAssembly(t *testing.T) {
 }
 
 func TestInstructionsVerbatim(t *testing.T) {
-	// Seed 000's exact wording.
+	// The instruction's exact wording, as the original contract states it.
 	if InstructionSelectedText != "Answer ONLY from the following selected text. Do not use any other knowledge. If the text does not contain enough information to answer, say so." {
 		t.Fatal("selected-text instruction changed")
 	}

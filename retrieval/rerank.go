@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Reranking (issue 15). With Query.Rerank.On, a normal-mode query runs
+// Reranking. With Query.Rerank.On, a normal-mode query runs
 // these stages, in this order:
 //
 //  1. The store is asked for CandidateLimit(q) chunks: top_k × candidates

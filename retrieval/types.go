@@ -122,7 +122,7 @@ type Query struct {
 	// NoDedup keeps near-duplicate chunks instead of dropping them.
 	NoDedup bool `json:"no_dedup,omitempty"`
 	// Rerank reorders the candidates with the pipeline's Reranker; see
-	// RerankOptions (rerank, issue 15).
+	// RerankOptions.
 	Rerank RerankOptions `json:"rerank,omitzero"`
 }
 
@@ -200,7 +200,7 @@ type Hit struct {
 	Score    float64  `json:"score"`
 	Chunk    Chunk    `json:"chunk"`
 	Citation Citation `json:"citation"`
-	// Rerank, issue 15: set when the result was reranked. Score is then the
+	// Rerank: set when the result was reranked. Score is then the
 	// relevance score the list is ordered by (RerankScore too), VectorScore
 	// the similarity and VectorRank the position in the vector order of
 	// the candidates (from 1); RerankScore is nil when the reranker did
@@ -232,12 +232,12 @@ type Timings struct {
 	// Load is the time this process spent loading or building the local
 	// index before its first query (0 when none): it is part of Total, so
 	// the total a one-shot CLI query prints is what the user waited.
-	// (localscale, issue 11)
+	//
 	Load   time.Duration `json:"-"`
 	Embed  time.Duration `json:"-"`
 	Search time.Duration `json:"-"`
 	Post   time.Duration `json:"-"`
-	// Rerank is the reranker's call (0 without reranking). (issue 15)
+	// Rerank is the reranker's call (0 without reranking).
 	Rerank time.Duration `json:"-"`
 	Total  time.Duration `json:"-"`
 }
@@ -280,7 +280,7 @@ type Result struct {
 	Timings        Timings      `json:"-"`
 	Params         Params       `json:"params"`
 	Grounded       Grounded     `json:"grounded"`
-	// Rerank describes the reranking, nil without it. (issue 15)
+	// Rerank describes the reranking, nil without it.
 	Rerank *RerankInfo `json:"rerank,omitempty"`
 }
 
@@ -351,7 +351,7 @@ type Stats struct {
 	Facets map[string][]string `json:"facets,omitempty"`
 	// FacetCounts, when the backend knows them, counts the points having
 	// each facet value (field -> value -> points); displays list the most
-	// frequent values first. (localscale, issue 11)
+	// frequent values first.
 	FacetCounts map[string]map[string]int64 `json:"facet_counts,omitempty"`
 	// Collections lists the collections that exist (when not found).
 	Collections []string `json:"collections,omitempty"`

@@ -2,7 +2,7 @@ package retrieval
 
 import "testing"
 
-// Seed 000's two url_builder examples.
+// The two URL examples of the original URL-building contract.
 func TestBuildSeedExamples(t *testing.T) {
 	b := URLBuilder{DocsBase: "/physical-ai-robotics-textbook/docs/", Style: SlugSimple}
 	got := b.Build("module-1/1.1-introduction-to-physical-ai/physical-ai-foundations.md", "", "Embodiment", "")

@@ -11,8 +11,8 @@ import (
 	"ragscope/retrieval/local/demo"
 )
 
-// The embedded demo golden set passes on the demo backend, and covers what
-// issue 5 asks of it.
+// The embedded demo golden set passes on the demo backend, and covers
+// every kind of case a golden set can hold.
 func TestDemoGoldenSetPasses(t *testing.T) {
 	set, err := eval.Parse(demo.GoldenSet(), demo.GoldenSetName)
 	if err != nil {

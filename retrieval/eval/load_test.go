@@ -64,7 +64,7 @@ cases:
 	}
 }
 
-// The flat field names of existing RAG test sets, and seed 004's
+// The flat field names of existing RAG test sets, and the original eval contract's
 // query_text/expected_chapter, in a top-level JSON list.
 func TestParseFlatJSONList(t *testing.T) {
 	src := `[

@@ -17,7 +17,7 @@ import (
 
 // qdrantWorld is an eval of n cases against the in-process Qdrant gRPC
 // server (50 ms a call) and Cohere server (300 ms a call), through the
-// real clients: the issue 10 budget scenario.
+// real clients: the budget scenario of the README (300 ms embed, 50 ms search).
 func qdrantWorld(b *testing.B, n int) (*retrieval.Pipeline, eval.Set, *qdranttest.Server, *coheretest.Server) {
 	b.Helper()
 	qdrant.SilenceGRPCLogs(nil)

@@ -278,7 +278,7 @@ type Report struct {
 	Cases       []CaseResult      `json:"cases"`
 	// Baseline is the comparison with a previous report, when asked for.
 	Baseline *Diff `json:"baseline,omitempty"`
-	// Rerank compares the reranked run with the vector order (issue 15).
+	// Rerank compares the reranked run with the vector order.
 	Rerank *RerankReport `json:"rerank,omitempty"`
 }
 

@@ -7,7 +7,7 @@ import (
 )
 
 // RerankReport compares a reranked run with the vector order of the same
-// candidates (issue 15): one retrieval per case feeds both, so the
+// candidates: one retrieval per case feeds both, so the
 // difference is the reranker's alone. In its Diff, "old" is the vector
 // order and "new" the reranked one: Fixed are the cases rerank fixed,
 // Regressions the cases it broke.

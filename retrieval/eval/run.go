@@ -58,7 +58,7 @@ type Options struct {
 	// Progress is called after each case finishes, with the number of
 	// finished cases and the total.
 	Progress func(done, total int)
-	// Rerank reranks every normal-mode case (issue 15). The report is then
+	// Rerank reranks every normal-mode case. The report is then
 	// the reranked run, and Report.Rerank scores the same candidates in
 	// vector order beside it: one retrieval feeds both.
 	Rerank retrieval.RerankOptions
@@ -69,7 +69,7 @@ type Options struct {
 	OnCase func(CaseResult)
 	// Generator, when set, answers every case that ran from its retrieved
 	// context, after retrieval, and the answer-level checks run
-	// (CheckAnswer); nil reports them as not run. (answers, issue 14)
+	// (CheckAnswer); nil reports them as not run.
 	Generator retrieval.Generator
 	// AnswerConcurrency bounds the answers generated at once (default
 	// DefaultAnswerConcurrency).

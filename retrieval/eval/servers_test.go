@@ -137,7 +137,7 @@ func TestEvalAgainstFakeServersWithinBudget(t *testing.T) {
 	}
 }
 
-// BenchmarkEval100CasesFakeServers measures issue 5's budget scenario
+// BenchmarkEval100CasesFakeServers measures the budget scenario of the README
 // (report: the ms/run figure; the budget is 1500 ms).
 func BenchmarkEval100CasesFakeServers(b *testing.B) {
 	p, set, _ := serverWorld(b, 100)

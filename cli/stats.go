@@ -51,7 +51,7 @@ collection does not exist.`,
 			if err != nil {
 				return err
 			}
-			// providers: settle the embedder's vector size against
+			// settle the embedder's vector size against
 			// the collection's (an OpenAI 3-model takes the collection's size)
 			// and report a mismatch as a note rather than failing stats.
 			if st.Status != retrieval.StatusNotFound {

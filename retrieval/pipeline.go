@@ -76,7 +76,7 @@ func (p *Pipeline) retrieve(ctx context.Context, q Query, vec []float32, embedTo
 			return Result{}, fmt.Errorf("embed question: %w", err)
 		}
 		if len(vecs) != 1 {
-			return Result{}, fmt.Errorf("%w: embed question: the embedder returned %d vectors for 1 text", ErrUnavailable, len(vecs)) // providers: a backend failure, exit 3
+			return Result{}, fmt.Errorf("%w: embed question: the embedder returned %d vectors for 1 text", ErrUnavailable, len(vecs)) // a backend failure, exit 3
 		}
 		vec, embedTook = vecs[0], time.Since(t0)
 	} else {

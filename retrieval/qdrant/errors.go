@@ -186,7 +186,7 @@ type VectorSizeError struct {
 
 // Error says what differs and what to do.
 func (e *VectorSizeError) Error() string {
-	// providers: the fixes of every provider, not only Cohere's.
+	// the fixes of every provider, not only Cohere's.
 	return fmt.Sprintf("Collection %q holds %d-dimensional vectors but the embedding model makes %d. "+
 		"Use the model the collection was built with (--model, --embedder; Cohere: 1024 embed-english-v3.0 or embed-multilingual-v3.0, 384 the -light-v3.0 models), "+
 		"ask for --dimensions %d if the model can shorten its vectors (OpenAI text-embedding-3, Gemini), or point QDRANT_COLLECTION at the right collection.",

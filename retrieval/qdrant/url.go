@@ -70,7 +70,7 @@ func ParseURL(raw string) (Endpoint, []string, error) {
 	if ep.Host == "" {
 		return Endpoint{}, nil, fmt.Errorf("%w: QDRANT_URL %q has no host", retrieval.ErrConfig, redactURL(raw))
 	}
-	// hygiene: a host with colons must be an IPv6 address, so
+	// a host with colons must be an IPv6 address, so
 	// that "::::" is a configuration error, not an unreachable server.
 	if strings.Contains(ep.Host, ":") && net.ParseIP(ep.Host) == nil {
 		return Endpoint{}, nil, fmt.Errorf("%w: QDRANT_URL %q has no valid host: use https://host:6333 or host:6334", retrieval.ErrConfig, redactURL(raw))

@@ -47,7 +47,7 @@ func main() {
 	fmt.Printf("export QDRANT_COLLECTION=%s   # or %s (nested LangChain-style payload)\n", qdranttest.CollectionA, qdranttest.CollectionB)
 	fmt.Printf("export COHERE_API_KEY=%s\n", cohereKey)
 	fmt.Printf("export COHERE_BASE_URL=%s\n", co.URL)
-	// providers: an OpenAI-compatible embeddings server too.
+	// an OpenAI-compatible embeddings server too.
 	oa := openaitest.NewServer("fake-openai-key")
 	defer oa.Close()
 	oa.SetLatency(*embedLatency)

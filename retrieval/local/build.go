@@ -102,7 +102,7 @@ type Corpus struct {
 }
 
 // URLBuilder returns the citation URL builder for the corpus.
-func (c *Corpus) URLBuilder(style retrieval.SlugStyle) retrieval.URLBuilder {
+func (c *Corpus) URLBuilder(style docusaurus.SlugStyle) retrieval.URLBuilder {
 	return retrieval.URLBuilder{DocsBase: c.DocsBase, SiteURL: c.SiteURL, Style: style, TrailingSlash: c.TrailingSlash}
 }
 

@@ -31,7 +31,7 @@ func TestChunkCitationsExistInRealBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := retrieval.URLBuilder{DocsBase: cfg.DocsBase(), SiteURL: cfg.URL, Style: retrieval.SlugGitHub, TrailingSlash: cfg.TrailingSlashSetting()}
+	b := retrieval.URLBuilder{DocsBase: cfg.DocsBase(), SiteURL: cfg.URL, Style: docusaurus.SlugGitHub, TrailingSlash: cfg.TrailingSlashSetting()}
 	checked := 0
 	for i := range chunks {
 		c := &chunks[i]
@@ -124,7 +124,7 @@ func TestChunkCitationsEveryHeadingOfRealBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ub := retrieval.URLBuilder{DocsBase: "https://oracle.example.org/book/docs/", Style: retrieval.SlugGitHub}
+	ub := retrieval.URLBuilder{DocsBase: "https://oracle.example.org/book/docs/", Style: docusaurus.SlugGitHub}
 	ids := map[string]bool{}
 	for _, id := range page.IDs {
 		ids[id] = true

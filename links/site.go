@@ -7,7 +7,6 @@
 package links
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -84,8 +83,9 @@ type Site struct {
 	// duplicate routes).
 	Warnings []string `json:"warnings,omitempty"`
 
-	byRoute map[string]*Page
-	byPath  map[string]*Page
+	byRoute  map[string]*Page
+	byPath   map[string]*Page
+	docsBase string // DocsBase of the current docs folder
 }
 
 // LoadSiteDir models the Docusaurus site in dir (the folder holding
@@ -115,6 +115,7 @@ func LoadSiteDir(dir string) (*Site, error) {
 func LoadSite(fsys fs.FS) (*Site, error) {
 	s := &Site{}
 	s.Config, s.ConfigFile, _ = docusaurus.FindConfig(fsys, ".")
+	s.docsBase = s.Config.CurrentDocsBase(fsys, ".")
 	if s.ConfigFile == "" {
 		s.Config.Notes = append(s.Config.Notes, "no docusaurus.config.js/ts found; Docusaurus defaults assumed (baseUrl /, docs at /docs/)")
 	}
@@ -149,19 +150,13 @@ type docsTree struct {
 // versionTrees lists the folders of an instance: the current docs, and the
 // released versions when its versions file exists.
 func (s *Site) versionTrees(fsys fs.FS, inst docusaurus.DocsInstance) []docsTree {
-	b, err := fs.ReadFile(fsys, inst.VersionsFile())
+	versions, err := inst.Versions(fsys, ".")
 	if err != nil {
-		return []docsTree{{dir: inst.Path, prefix: inst.RouteBasePath}}
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%v (versioned docs not modelled)", err))
 	}
-	var versions []string
-	if err := json.Unmarshal(b, &versions); err != nil {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %v (versioned docs not modelled)", inst.VersionsFile(), err))
-		return []docsTree{{dir: inst.Path, prefix: inst.RouteBasePath}}
-	}
-	join := func(a, b string) string { return strings.Trim(a+"/"+b, "/") }
-	trees := []docsTree{{dir: inst.Path, prefix: join(inst.RouteBasePath, "next")}}
+	trees := []docsTree{{dir: inst.Path, prefix: inst.CurrentRoutePrefix(versions)}}
 	for i, v := range versions {
-		t := docsTree{dir: inst.VersionDir(v), prefix: join(inst.RouteBasePath, v)}
+		t := docsTree{dir: inst.VersionDir(v), prefix: strings.Trim(inst.RouteBasePath+"/"+v, "/")}
 		if i == 0 {
 			t.prefix = inst.RouteBasePath
 		}
@@ -365,10 +360,14 @@ func (s *Site) URL(p *Page, anchor string) string {
 	return u
 }
 
-// URLBuilder returns a retrieval.URLBuilder whose DocsBase is this site's
-// docs route, for callers that have no configured base URL.
+// DocsBase is the URL the pages of the site's current docs folder are
+// served under (with released versions, the "next" version's).
+func (s *Site) DocsBase() string { return s.docsBase }
+
+// URLBuilder returns a retrieval.URLBuilder for the pages of the current
+// docs folder, for callers that have no configured base URL.
 func (s *Site) URLBuilder(style docusaurus.SlugStyle) retrieval.URLBuilder {
-	return retrieval.URLBuilder{DocsBase: s.Config.DocsBase(), SiteURL: s.Config.URL, Style: style, TrailingSlash: s.Config.TrailingSlashSetting()}
+	return retrieval.URLBuilder{DocsBase: s.docsBase, SiteURL: s.Config.URL, Style: style, TrailingSlash: s.Config.TrailingSlashSetting()}
 }
 
 // Routes returns the route of every published page, sorted.

@@ -89,12 +89,19 @@ func (b URLBuilder) Build(docPath, pageSlug, section, headingID string) string {
 // everything up to the last "docs/" is dropped. The result never starts
 // with "/".
 func DocRoute(docPath, pageSlug string) string {
+	slug, _ := docusaurus.DocSlug(DocsRelPath(docPath), pageSlug, "")
+	return strings.TrimPrefix(slug, "/")
+}
+
+// DocsRelPath is a doc path's path inside its docs folder:
+// "website/docs/m/x.md" -> "m/x.md" (everything up to the last "docs/" is
+// dropped; backslashes become slashes).
+func DocsRelPath(docPath string) string {
 	p := strings.ReplaceAll(strings.TrimSpace(docPath), "\\", "/")
 	if i := strings.LastIndex("/"+p, "/docs/"); i >= 0 {
 		p = ("/" + p)[i+len("/docs/"):]
 	}
-	slug, _ := docusaurus.DocSlug(p, pageSlug, "")
-	return strings.TrimPrefix(slug, "/")
+	return p
 }
 
 // withTrailingSlash applies the trailingSlash setting to the path of u

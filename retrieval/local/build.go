@@ -161,7 +161,7 @@ func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus,
 	}
 	if cfg, file, ok := docusaurus.FindConfig(fsys, path.Dir(docsDir)); ok {
 		if opts.BaseURL == "" && cfg.Origin() != "" {
-			corpus.DocsBase, corpus.SiteURL = cfg.DocsBase(), cfg.Origin()
+			corpus.DocsBase, corpus.SiteURL = cfg.CurrentDocsBase(fsys, path.Dir(docsDir)), cfg.Origin()
 			corpus.BaseSource = BaseFromConfig
 		}
 		corpus.ConfigFile = file

@@ -227,8 +227,9 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 	}
 	pageSlug := fm.Slug
 	if pageSlug == "" && fm.ID != "" && !strings.Contains(fm.ID, "/") {
-		// Docusaurus puts a doc with an id at "<folder>/<id>".
-		pageSlug = fm.ID
+		// Docusaurus puts a doc with an id at "<folder>/<id>", but an index
+		// doc stays at its folder: the chunk carries the slug the id gives.
+		pageSlug, _ = docusaurus.DocSlug(retrieval.DocsRelPath(docPath), "", fm.ID)
 	}
 
 	sections := splitSections(lines, title)

@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"ragscope/retrieval"
@@ -108,19 +107,7 @@ func TestChunkCitationsEveryHeadingOfRealBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Give every heading a paragraph: after an ATX line, after a setext
-	// underline.
-	var b strings.Builder
-	scanned := docusaurus.ScanMarkdown(string(src), true)
-	for i, l := range scanned {
-		b.WriteString(l.Text + "\n")
-		atx := l.Level > 0 && strings.HasPrefix(strings.TrimSpace(l.Text), "#")
-		underline := l.SetextPart && (i+1 == len(scanned) || !scanned[i+1].SetextPart) && strings.Trim(strings.TrimSpace(l.Text), "=-") == ""
-		if atx || underline {
-			b.WriteString("\nText of this section, long enough to be a chunk of its own.\n")
-		}
-	}
-	cs, err := ChunkMarkdown("docs/intro.md", []byte(b.String()), ChunkOptions{})
+	cs, err := ChunkMarkdown("docs/intro.md", []byte(oracle.WithSectionText(string(src), true)), ChunkOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,3 @@
-// Package docusaurus reads what ragscope needs of a Docusaurus site's
-// configuration: where the docs are published (url, baseUrl, the docs
-// plugin's routeBasePath and path) and the trailingSlash setting. Both the
-// local backend (to build citation URLs) and the link checker use it.
 package docusaurus
 
 import (

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -25,16 +26,8 @@ import (
 func TestChunkerURLBuilderAndCheckerAgree(t *testing.T) {
 	for _, name := range oracle.Sites {
 		t.Run(name, func(t *testing.T) {
-			golden, err := oracle.ReadGolden(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := filepath.Join(oracle.SitesDir(), name)
-			site, err := LoadSiteDir(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fsys := withSectionText(t, dir, site)
+			golden, site := loadFixture(t, name)
+			fsys := withSectionText(t, filepath.Join(oracle.SitesDir(), name), site)
 			_, corpus, err := local.Build(context.Background(), fsys, local.BuildOptions{Chunk: local.ChunkOptions{DocsDir: site.Config.DocsPath}})
 			if err != nil {
 				t.Fatal(err)
@@ -68,7 +61,7 @@ func TestChunkerURLBuilderAndCheckerAgree(t *testing.T) {
 					t.Errorf("%s: %s is not a route of the real build", source, u.Path)
 					continue
 				}
-				if u.Fragment != "" && !contains(built.IDs, u.Fragment) {
+				if u.Fragment != "" && !slices.Contains(built.IDs, u.Fragment) {
 					t.Errorf("%s: the built page %s has no id %q", source, u.Path, u.Fragment)
 				}
 				if r := checker.Check(context.Background(), cite.URL); r.Status != StatusOK {
@@ -107,13 +100,4 @@ func withSectionText(t *testing.T, dir string, site *Site) fstest.MapFS {
 		t.Fatal(err)
 	}
 	return out
-}
-
-func contains(xs []string, x string) bool {
-	for _, s := range xs {
-		if s == x {
-			return true
-		}
-	}
-	return false
 }

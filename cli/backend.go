@@ -164,8 +164,9 @@ func (a *App) urlBuilder(c *local.Corpus) retrieval.URLBuilder {
 		}
 	}
 	if a.Cfg.SiteDir != "" {
-		if cfg, _, ok := docusaurus.FindConfig(os.DirFS(a.Cfg.SiteDir), "."); ok && cfg.Origin() != "" {
-			fill(cfg.DocsBase(), cfg.Origin(), cfg.TrailingSlashSetting())
+		siteFS := os.DirFS(a.Cfg.SiteDir)
+		if cfg, _, ok := docusaurus.FindConfig(siteFS, "."); ok && cfg.Origin() != "" {
+			fill(cfg.CurrentDocsBase(siteFS, "."), cfg.Origin(), cfg.TrailingSlashSetting())
 		}
 	}
 	if c != nil {

@@ -113,8 +113,8 @@ func (a *App) runLinks(cmd *cobra.Command, lf linksFlags) error {
 		}
 	} else {
 		var hint string
-		if site != nil && urls.DocsBase != "" && strings.TrimSuffix(urls.DocsBase, "/") != strings.TrimSuffix(site.Config.DocsBase(), "/") && !strings.HasSuffix(site.Config.DocsBase(), urls.DocsBase) {
-			hint = fmt.Sprintf("Note: citations are built on %s but the site's docs live at %s (set --base-url).", urls.DocsBase, site.Config.DocsBase())
+		if site != nil && urls.DocsBase != "" && strings.TrimSuffix(urls.DocsBase, "/") != strings.TrimSuffix(site.DocsBase(), "/") && !strings.HasSuffix(site.DocsBase(), urls.DocsBase) {
+			hint = fmt.Sprintf("Note: citations are built on %s but the site's docs live at %s (set --base-url).", urls.DocsBase, site.DocsBase())
 		}
 		writeLinksText(out, be, rep, hint, lf.maxList)
 	}

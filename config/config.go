@@ -18,6 +18,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 )
 
 // Backend names where chunks come from.
@@ -173,7 +174,7 @@ func Default() Config {
 		Dedup:        true,
 		// rerank
 		RerankCandidates: retrieval.DefaultRerankCandidates,
-		SlugStyle:        string(retrieval.SlugGitHub),
+		SlugStyle:        string(docusaurus.SlugGitHub),
 		Timeout:          DefaultTimeout,
 	}
 }
@@ -498,7 +499,7 @@ func (c Config) validate(embeds bool) error {
 	if c.EmbedDimensions < 0 {
 		probs = append(probs, fmt.Sprintf("embed dimensions must be 0 (the model's) or more, got %d", c.EmbedDimensions))
 	}
-	if _, err := retrieval.ParseSlugStyle(c.SlugStyle); err != nil {
+	if _, err := docusaurus.ParseSlugStyle(c.SlugStyle); err != nil {
 		probs = append(probs, `slug style: use "github" (Docusaurus heading ids) or "simple"`)
 	}
 	if c.Timeout <= 0 {
@@ -550,7 +551,7 @@ func knownMappingField(f string) bool {
 
 // URLBuilder returns the citation URL builder of the configuration.
 func (c Config) URLBuilder() retrieval.URLBuilder {
-	style, _ := retrieval.ParseSlugStyle(c.SlugStyle)
+	style, _ := docusaurus.ParseSlugStyle(c.SlugStyle)
 	return retrieval.URLBuilder{DocsBase: c.DocsBaseURL, SiteURL: c.SiteURL, Style: style}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 )
 
 // Setting is one configuration setting: where it is read from, its one
@@ -170,7 +171,7 @@ func Settings() []Setting {
 		{Name: "slug_style", Flag: "slug-style", Env: []string{"RAGSCOPE_SLUG_STYLE"}, TOML: []string{"site.slug_style"},
 			Help: "heading anchor rule: github (as Docusaurus) or simple",
 			Set: func(c *Config, s string) error {
-				st, err := retrieval.ParseSlugStyle(s)
+				st, err := docusaurus.ParseSlugStyle(s)
 				if err != nil {
 					return errors.New(`use "github" (Docusaurus heading ids) or "simple"`)
 				}

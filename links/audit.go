@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 )
 
 // Audit phases reported to AuditOptions.Progress.
@@ -167,7 +168,7 @@ func Audit(ctx context.Context, w retrieval.Walker, opts AuditOptions) (*Report,
 	}
 	style := opts.URLs.Style
 	if style == "" {
-		style = retrieval.SlugGitHub
+		style = docusaurus.SlugGitHub
 	}
 	rep := &Report{Schema: Schema, Mode: opts.Mode, Site: opts.SiteName, DocsBase: opts.URLs.DocsBase, SlugStyle: string(style)}
 	if opts.Site != nil {

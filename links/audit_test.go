@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 )
 
 // sliceWalker is a retrieval.Walker over chunks in memory, in pages of 100.
@@ -67,7 +68,7 @@ func loadSite(t testing.TB, dir string) *Site {
 	return s
 }
 
-func audit(t *testing.T, site *Site, w retrieval.Walker, style retrieval.SlugStyle) *Report {
+func audit(t *testing.T, site *Site, w retrieval.Walker, style docusaurus.SlugStyle) *Report {
 	t.Helper()
 	rep, err := Audit(context.Background(), w, AuditOptions{
 		URLs:    site.URLBuilder(style),
@@ -96,7 +97,7 @@ func failures(rep *Report) map[string]URLReport {
 func TestAuditRenamedPageAndHeading(t *testing.T) {
 	before := loadSite(t, "testdata/site")
 	after := loadSite(t, "testdata/renamed")
-	rep := audit(t, after, chunksOf(before, true), retrieval.SlugGitHub)
+	rep := audit(t, after, chunksOf(before, true), docusaurus.SlugGitHub)
 
 	want := map[string]Status{
 		"https://example.org/book/guide/basics/topics":              StatusPageMissing,
@@ -169,7 +170,7 @@ func keys[V any](m map[string]V) []string {
 // it.
 func TestAuditBuiltGitHub(t *testing.T) {
 	site := loadSite(t, "testdata/site")
-	rep := audit(t, site, chunksOf(site, false), retrieval.SlugGitHub)
+	rep := audit(t, site, chunksOf(site, false), docusaurus.SlugGitHub)
 	got := failures(rep)
 	for u, r := range got {
 		if !strings.HasPrefix(u, "https://example.org/book/guide/basics/actions#") && u != "https://example.org/book/guide/basics/actions" {
@@ -202,7 +203,7 @@ func TestAuditBuiltGitHub(t *testing.T) {
 // and the audit says so.
 func TestAuditSimpleSlugMismatch(t *testing.T) {
 	site := loadSite(t, "testdata/site")
-	rep := audit(t, site, chunksOf(site, false), retrieval.SlugSimple)
+	rep := audit(t, site, chunksOf(site, false), docusaurus.SlugSimple)
 	want := map[string]string{
 		"https://example.org/book/guide/intro#1-1-intro":                             "11-intro",
 		"https://example.org/book/guide/intro#sensors-actuators":                     "sensors--actuators",
@@ -275,7 +276,7 @@ func TestLocalCheckerCauses(t *testing.T) {
 
 func TestReportJSONStable(t *testing.T) {
 	site := loadSite(t, "testdata/site")
-	rep := audit(t, site, append(chunksOf(site, true), retrieval.Chunk{ID: "orphan"}), retrieval.SlugGitHub)
+	rep := audit(t, site, append(chunksOf(site, true), retrieval.Chunk{ID: "orphan"}), docusaurus.SlugGitHub)
 	b, err := json.Marshal(rep)
 	if err != nil {
 		t.Fatal(err)
@@ -349,7 +350,7 @@ func TestDemoSiteSelfConsistent(t *testing.T) {
 	if len(site.Pages) == 0 {
 		t.Fatal("demo site has no pages")
 	}
-	rep := audit(t, site, chunksOf(site, false), retrieval.SlugGitHub)
+	rep := audit(t, site, chunksOf(site, false), docusaurus.SlugGitHub)
 	if !rep.Summary.Passed {
 		for _, u := range rep.URLs {
 			if u.Status.Failed() {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 )
 
 // writeBenchSite writes a 100-page site (10 modules of 10 pages, 12
@@ -78,7 +79,7 @@ func BenchmarkAudit10kChunks100Pages(b *testing.B) {
 			b.Fatal(err)
 		}
 		rep, err := Audit(context.Background(), w, AuditOptions{
-			URLs: site.URLBuilder(retrieval.SlugGitHub), Checker: NewLocalChecker(site), Site: site,
+			URLs: site.URLBuilder(docusaurus.SlugGitHub), Checker: NewLocalChecker(site), Site: site,
 		})
 		if err != nil {
 			b.Fatal(err)

@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"ragscope/retrieval/docusaurus"
 	"strings"
-
-	"ragscope/retrieval"
 )
 
 // Status is the outcome of checking one citation URL.
@@ -182,7 +181,7 @@ func diagnoseUnanchored(anchor string, p *Page) (suggestion, cause string, ok bo
 		if strings.Contains(h.Text, "#"+anchor) && h.ID != anchor && !h.NoAnchor {
 			return h.ID, fmt.Sprintf("MDX comment id not supported: Docusaurus 3.5 does not read {/* #%s */} as a heading id, so %q has the id %s; write {#%s} to keep the anchor", anchor, h.Text, h.ID, anchor), true
 		}
-		if !h.NoAnchor || (anchor != h.ID && anchor != retrieval.GitHubSlug(h.Text) && anchor != retrieval.SimpleSlug(h.Text)) {
+		if !h.NoAnchor || (anchor != h.ID && anchor != docusaurus.GitHubSlug(h.Text) && anchor != docusaurus.SimpleSlug(h.Text)) {
 			continue
 		}
 		if h.Level == 1 {
@@ -242,7 +241,7 @@ func (c *LocalChecker) diagnosePage(u *url.URL) (suggestion, cause string) {
 // the closest existing anchor.
 func diagnoseAnchor(anchor string, heads []Heading, anchors []string) (suggestion, cause string) {
 	for _, h := range heads {
-		simple, gh := retrieval.SimpleSlug(h.Text), retrieval.GitHubSlug(h.Text)
+		simple, gh := docusaurus.SimpleSlug(h.Text), docusaurus.GitHubSlug(h.Text)
 		if h.ID == anchor || (anchor != simple && anchor != gh) {
 			continue
 		}

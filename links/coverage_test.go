@@ -2,10 +2,9 @@ package links
 
 import (
 	"context"
+	"ragscope/retrieval/docusaurus"
 	"testing"
 	"testing/fstest"
-
-	"ragscope/retrieval"
 )
 
 // Coverage counts only sections that can be cited and have text of their
@@ -28,7 +27,7 @@ func TestCoverageCountsCitableSectionsWithText(t *testing.T) {
 		{ID: "1", URL: "https://x.org/docs/p#child-one"},
 		{ID: "2", URL: "https://x.org/docs/c/a"},
 	}
-	rep, err := Audit(context.Background(), w, AuditOptions{URLs: site.URLBuilder(retrieval.SlugGitHub), Checker: NewLocalChecker(site), Site: site, Mode: "local"})
+	rep, err := Audit(context.Background(), w, AuditOptions{URLs: site.URLBuilder(docusaurus.SlugGitHub), Checker: NewLocalChecker(site), Site: site, Mode: "local"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strings"
 
-	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
 )
 
@@ -73,11 +72,11 @@ var (
 // indented code, so a heading or fence indented four spaces or more is
 // still one (checked by a real build).
 func parseHeadings(body string, firstLine int, mdx bool) ([]Heading, []string) {
-	slugger := retrieval.NewSlugger(retrieval.SlugGitHub)
+	slugger := docusaurus.NewSlugger(docusaurus.SlugGitHub)
 	var heads []Heading
 	var ids []string
 	add := func(level int, raw string, line int) {
-		text, id := retrieval.SplitHeadingID(raw)
+		text, id := docusaurus.SplitHeadingID(raw)
 		text = MarkdownHeadingText(text)
 		h := Heading{Text: text, Level: level, Line: firstLine + line + 1, NoAnchor: level == 1}
 		if id != "" {
@@ -118,7 +117,7 @@ func parseHeadings(body string, firstLine int, mdx bool) ([]Heading, []string) {
 		if m := htmlHeading.FindStringSubmatch(l.Text); m != nil && !strings.Contains(m[2], "id=") {
 			level := int(m[1][0] - '0')
 			text := MarkdownHeadingText(m[3])
-			heads = append(heads, Heading{Text: text, Level: level, Line: firstLine + i + 1, ID: retrieval.GitHubSlug(text), NoAnchor: true})
+			heads = append(heads, Heading{Text: text, Level: level, Line: firstLine + i + 1, ID: docusaurus.GitHubSlug(text), NoAnchor: true})
 			continue
 		}
 		if t := strings.TrimSpace(l.Text); t != "" && !strings.HasPrefix(t, "import ") && !strings.HasPrefix(t, "export ") {

@@ -17,14 +17,7 @@ import (
 func TestSiteModelMatchesRealBuild(t *testing.T) {
 	for _, name := range oracle.Sites {
 		t.Run(name, func(t *testing.T) {
-			golden, err := oracle.ReadGolden(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			site, err := LoadSiteDir(filepath.Join(oracle.SitesDir(), name))
-			if err != nil {
-				t.Fatal(err)
-			}
+			golden, site := loadFixture(t, name)
 			modelRoutes := site.Routes()
 			var builtRoutes []string
 			for _, p := range golden.Pages {
@@ -63,6 +56,20 @@ func TestSiteModelMatchesRealBuild(t *testing.T) {
 			}
 		})
 	}
+}
+
+// loadFixture reads a real-build fixture site's golden and models the site.
+func loadFixture(t *testing.T, name string) (*oracle.Golden, *Site) {
+	t.Helper()
+	golden, err := oracle.ReadGolden(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	site, err := LoadSiteDir(filepath.Join(oracle.SitesDir(), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return golden, site
 }
 
 // A cited heading that exists in the source but has no id on the built

@@ -7,11 +7,9 @@
 package links
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path"
 	"sort"
@@ -85,8 +83,9 @@ type Site struct {
 	// duplicate routes).
 	Warnings []string `json:"warnings,omitempty"`
 
-	byRoute map[string]*Page
-	byPath  map[string]*Page
+	byRoute  map[string]*Page
+	byPath   map[string]*Page
+	docsBase string // DocsBase of the current docs folder
 }
 
 // LoadSiteDir models the Docusaurus site in dir (the folder holding
@@ -116,6 +115,7 @@ func LoadSiteDir(dir string) (*Site, error) {
 func LoadSite(fsys fs.FS) (*Site, error) {
 	s := &Site{}
 	s.Config, s.ConfigFile, _ = docusaurus.FindConfig(fsys, ".")
+	s.docsBase = s.Config.CurrentDocsBase(fsys, ".")
 	if s.ConfigFile == "" {
 		s.Config.Notes = append(s.Config.Notes, "no docusaurus.config.js/ts found; Docusaurus defaults assumed (baseUrl /, docs at /docs/)")
 	}
@@ -150,19 +150,13 @@ type docsTree struct {
 // versionTrees lists the folders of an instance: the current docs, and the
 // released versions when its versions file exists.
 func (s *Site) versionTrees(fsys fs.FS, inst docusaurus.DocsInstance) []docsTree {
-	b, err := fs.ReadFile(fsys, inst.VersionsFile())
+	versions, err := inst.Versions(fsys, ".")
 	if err != nil {
-		return []docsTree{{dir: inst.Path, prefix: inst.RouteBasePath}}
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%v (versioned docs not modelled)", err))
 	}
-	var versions []string
-	if err := json.Unmarshal(b, &versions); err != nil {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %v (versioned docs not modelled)", inst.VersionsFile(), err))
-		return []docsTree{{dir: inst.Path, prefix: inst.RouteBasePath}}
-	}
-	join := func(a, b string) string { return strings.Trim(a+"/"+b, "/") }
-	trees := []docsTree{{dir: inst.Path, prefix: join(inst.RouteBasePath, "next")}}
+	trees := []docsTree{{dir: inst.Path, prefix: inst.CurrentRoutePrefix(versions)}}
 	for i, v := range versions {
-		t := docsTree{dir: inst.VersionDir(v), prefix: join(inst.RouteBasePath, v)}
+		t := docsTree{dir: inst.VersionDir(v), prefix: strings.Trim(inst.RouteBasePath+"/"+v, "/")}
 		if i == 0 {
 			t.prefix = inst.RouteBasePath
 		}
@@ -255,10 +249,10 @@ func (s *Site) addPage(source, rel, src, prefix string) {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %v (the keys that parse were kept)", source, err))
 	}
 	p := &Page{Source: source, Slug: strings.TrimSpace(fm.Slug), FrontMatterID: strings.TrimSpace(fm.ID), Title: fm.Title, Draft: fm.Draft}
-	slug, id := docSlug(rel, p.Slug, p.FrontMatterID)
+	slug, id := docusaurus.DocSlug(rel, p.Slug, p.FrontMatterID)
 	p.DocID = id
 	p.Route = s.route(prefix, slug)
-	pathSlug, _ := docSlug(rel, "", "")
+	pathSlug, _ := docusaurus.DocSlug(rel, "", "")
 	p.pathRoute = s.route(prefix, pathSlug)
 	mdx := s.Config.MarkdownFormat != "detect" || strings.HasSuffix(strings.ToLower(source), ".mdx")
 	p.Headings, p.OtherIDs = parseHeadings(body, skipped, mdx)
@@ -273,59 +267,6 @@ func (s *Site) addPage(source, rel, src, prefix string) {
 	s.Pages = append(s.Pages, p)
 }
 
-// docSlug derives a doc's slug (its path under the docs route, with a
-// leading slash) and its id as Docusaurus does:
-//   - an absolute front matter slug ("/x") is used as is;
-//   - without a slug, an index doc (index, README or a file named like its
-//     folder, compared before number prefixes are stripped, case-insensitive)
-//     is served at its folder;
-//   - otherwise the slug, or the front matter id, or the file name without
-//     its number prefix, is resolved against the folder, whose segments lose
-//     their number prefixes too.
-func docSlug(rel, fmSlug, fmID string) (slug, id string) {
-	rel = strings.TrimPrefix(path.Clean("/"+rel), "/")
-	dir, file := path.Split(rel)
-	dir = strings.TrimSuffix(dir, "/")
-	name := file
-	if i := strings.LastIndex(name, "."); i > 0 {
-		name = name[:i]
-	}
-	unprefixed := retrieval.StripNumberPrefix(name)
-	baseID := unprefixed
-	if fmID != "" {
-		baseID = fmID
-	}
-	if dir != "" {
-		id = dir + "/" + baseID
-	} else {
-		id = baseID
-	}
-	dirSlug := "/"
-	if dir != "" {
-		dirSlug = "/" + retrieval.StripPathNumberPrefixes(dir) + "/"
-	}
-	switch {
-	case strings.HasPrefix(fmSlug, "/"):
-		return fmSlug, id
-	case fmSlug == "" && isIndexName(name, dir):
-		return dirSlug, id
-	}
-	base := baseID
-	if fmSlug != "" {
-		base = fmSlug
-	}
-	ref, err := url.Parse(base)
-	if err != nil {
-		return path.Join(dirSlug, base), id
-	}
-	return (&url.URL{Path: dirSlug}).ResolveReference(&url.URL{Path: ref.Path}).Path, id
-}
-
-func isIndexName(name, dir string) bool {
-	l := strings.ToLower(name)
-	return l == "index" || l == "readme" || (dir != "" && l == strings.ToLower(path.Base(dir)))
-}
-
 // route turns a doc slug into the page's canonical path: baseUrl + prefix
 // (routeBasePath and version) + slug, then trailingSlash applied (never to
 // baseUrl itself).
@@ -336,21 +277,7 @@ func (s *Site) route(prefix, slug string) string {
 	}
 	p = strings.TrimSuffix(p, "/") + "/" + strings.TrimPrefix(slug, "/")
 	p = collapseSlashes(p)
-	return s.applyTrailingSlash(p)
-}
-
-func (s *Site) applyTrailingSlash(p string) string {
-	ts := s.Config.TrailingSlash
-	if ts == nil || p == s.Config.BaseURL || p == "/" {
-		return p
-	}
-	if *ts {
-		if !strings.HasSuffix(p, "/") {
-			p += "/"
-		}
-		return p
-	}
-	return strings.TrimSuffix(p, "/")
+	return docusaurus.ApplyTrailingSlash(p, s.Config.BaseURL, s.Config.TrailingSlashSetting())
 }
 
 func collapseSlashes(p string) string {
@@ -433,10 +360,14 @@ func (s *Site) URL(p *Page, anchor string) string {
 	return u
 }
 
-// URLBuilder returns a retrieval.URLBuilder whose DocsBase is this site's
-// docs route, for callers that have no configured base URL.
-func (s *Site) URLBuilder(style retrieval.SlugStyle) retrieval.URLBuilder {
-	return retrieval.URLBuilder{DocsBase: s.Config.DocsBase(), SiteURL: s.Config.URL, Style: style, TrailingSlash: s.Config.TrailingSlashSetting()}
+// DocsBase is the URL the pages of the site's current docs folder are
+// served under (with released versions, the "next" version's).
+func (s *Site) DocsBase() string { return s.docsBase }
+
+// URLBuilder returns a retrieval.URLBuilder for the pages of the current
+// docs folder, for callers that have no configured base URL.
+func (s *Site) URLBuilder(style docusaurus.SlugStyle) retrieval.URLBuilder {
+	return retrieval.URLBuilder{DocsBase: s.docsBase, SiteURL: s.Config.URL, Style: style, TrailingSlash: s.Config.TrailingSlashSetting()}
 }
 
 // Routes returns the route of every published page, sorted.

@@ -157,25 +157,3 @@ func TestLoadSiteErrors(t *testing.T) {
 		t.Error("missing folder must fail")
 	}
 }
-
-func TestDocSlug(t *testing.T) {
-	tests := []struct{ rel, slug, id, want string }{
-		{"a.md", "", "", "/a"},
-		{"index.md", "", "", "/"},
-		{"m/Guides.md", "", "", "/m/Guides"},
-		{"Guides/guides.md", "", "", "/Guides/"},
-		{"01-g/g.md", "", "", "/g/g"},
-		{"01-g/01-g.md", "", "", "/g/"},
-		{"m/01-index.md", "", "", "/m/index"},
-		{"m/x.md", "../top", "", "/top"},
-		{"m/x.md", "sub/", "", "/m/sub/"},
-		{"m/x.md", "", "custom", "/m/custom"},
-		{"m/index.md", "", "custom", "/m/"},
-		{"m/index.md", "rel", "", "/m/rel"},
-	}
-	for _, tt := range tests {
-		if got, _ := docSlug(tt.rel, tt.slug, tt.id); got != tt.want {
-			t.Errorf("docSlug(%q, slug %q, id %q) = %q, want %q", tt.rel, tt.slug, tt.id, got, tt.want)
-		}
-	}
-}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"ragscope/retrieval/docusaurus"
 	"sort"
 	"strconv"
 	"strings"
@@ -220,9 +221,9 @@ func (p *Pipeline) prepare(q Query) (Query, Result, error) {
 	return q, res, nil
 }
 
-func (p *Pipeline) slugStyle() SlugStyle {
+func (p *Pipeline) slugStyle() docusaurus.SlugStyle {
 	if p.URLs.Style == "" {
-		return SlugGitHub
+		return docusaurus.SlugGitHub
 	}
 	return p.URLs.Style
 }
@@ -259,7 +260,7 @@ func titleFromDocPath(p string) string {
 	if i := strings.LastIndex(p, "/"); i >= 0 {
 		p = p[i+1:]
 	}
-	return StripNumberPrefix(p)
+	return docusaurus.StripNumberPrefix(p)
 }
 
 func (p *Pipeline) search(ctx context.Context, q Query, vec []float32, res *Result) error {

@@ -2,9 +2,9 @@ package retrieval
 
 import (
 	"net/url"
-	"path"
 	"strings"
 
+	"ragscope/retrieval/docusaurus"
 	"ragscope/termsafe"
 )
 
@@ -18,7 +18,7 @@ type URLBuilder struct {
 	// site-relative payload URLs ("/book/docs/x#y") absolute. Optional.
 	SiteURL string
 	// Style is the heading-anchor rule (default SlugGitHub).
-	Style SlugStyle
+	Style docusaurus.SlugStyle
 	// TrailingSlash is the site's Docusaurus trailingSlash setting: "" when
 	// undefined (index pages end in "/", others do not, as Docusaurus builds
 	// them), "true" (every page ends in "/") or "false" (none does: on
@@ -61,28 +61,19 @@ func (b URLBuilder) Cite(c *Chunk) Citation {
 func (b URLBuilder) Build(docPath, pageSlug, section, headingID string) string {
 	route := DocRoute(docPath, pageSlug)
 	u := joinBase(b.DocsBase, route)
-	switch b.TrailingSlash {
-	case "true":
-		if !strings.HasSuffix(u, "/") {
-			u += "/"
-		}
-	case "false":
-		if trimmed := strings.TrimRight(u, "/"); !strings.HasSuffix(trimmed, ":/") && trimmed != "" {
-			u = trimmed
-		}
-	}
+	u = withTrailingSlash(u, b.TrailingSlash)
 	anchor := headingID
 	if anchor == "" {
 		// A section title taken from markdown source may still carry its
 		// explicit id ("Quality of Service {#qos}"), which is the anchor.
-		section, anchor = SplitHeadingID(section)
+		section, anchor = docusaurus.SplitHeadingID(section)
 	}
 	if anchor == "" && strings.TrimSpace(section) != "" {
 		style := b.Style
 		if style == "" {
-			style = SlugGitHub
+			style = docusaurus.SlugGitHub
 		}
-		anchor = style.Slug(HeadingText(section))
+		anchor = style.Slug(docusaurus.StripInlineMarkup(section))
 	}
 	if anchor != "" {
 		u += "#" + anchor
@@ -91,105 +82,40 @@ func (b URLBuilder) Build(docPath, pageSlug, section, headingID string) string {
 }
 
 // DocRoute is a doc's route relative to the docs base, as Docusaurus derives
-// it: "module-1/01-intro.md" -> "module-1/intro"; "module-1/index.md" ->
-// "module-1/"; a front matter slug replaces it ("/x/y" from the docs root,
-// "y" relative to the doc's folder). The result never starts with "/".
+// it (docusaurus.DocSlug): "module-1/01-intro.md" -> "module-1/intro";
+// "module-1/index.md" -> "module-1/"; a front matter slug replaces it
+// ("/x/y" from the docs root, "y" relative to the doc's folder). docPath
+// may carry the folders above the docs folder ("website/docs/x.md"):
+// everything up to the last "docs/" is dropped. The result never starts
+// with "/".
 func DocRoute(docPath, pageSlug string) string {
+	slug, _ := docusaurus.DocSlug(DocsRelPath(docPath), pageSlug, "")
+	return strings.TrimPrefix(slug, "/")
+}
+
+// DocsRelPath is a doc path's path inside its docs folder:
+// "website/docs/m/x.md" -> "m/x.md" (everything up to the last "docs/" is
+// dropped; backslashes become slashes).
+func DocsRelPath(docPath string) string {
 	p := strings.ReplaceAll(strings.TrimSpace(docPath), "\\", "/")
-	p = strings.TrimPrefix(p, "./")
 	if i := strings.LastIndex("/"+p, "/docs/"); i >= 0 {
 		p = ("/" + p)[i+len("/docs/"):]
 	}
-	p = strings.TrimPrefix(p, "/")
-	for _, ext := range []string{".mdx", ".md"} {
-		if strings.HasSuffix(strings.ToLower(p), ext) {
-			p = p[:len(p)-len(ext)]
-			break
-		}
-	}
-	dir, file := path.Split(p)
-	dir = strings.TrimSuffix(dir, "/")
-	// Docusaurus recognises an index doc by its name before number prefixes
-	// are stripped, case-insensitively: "guides/Guides.md" and
-	// "01-guides/01-guides.md" are folder routes, "01-guides/guides.md" is not.
-	rawFile, rawDir := strings.ToLower(file), strings.ToLower(path.Base(dir))
-	dir = StripPathNumberPrefixes(dir)
-	file = StripNumberPrefix(file)
-	if s := strings.TrimSpace(pageSlug); s != "" {
-		if strings.HasPrefix(s, "/") {
-			return strings.TrimPrefix(s, "/")
-		}
-		if dir == "" {
-			return s
-		}
-		return dir + "/" + s
-	}
-	if rawFile == "index" || rawFile == "readme" || (dir != "" && rawFile == rawDir) {
-		if dir == "" {
-			return ""
-		}
-		return dir + "/"
-	}
-	if dir == "" {
-		return file
-	}
-	return dir + "/" + file
+	return p
 }
 
-// StripNumberPrefix removes a Docusaurus number prefix ("01-intro" ->
-// "intro", "3 - Setup" -> "Setup"), leaving date-like ("2021-01-31-x") and
-// version-like ("1.1-intro") names alone, as Docusaurus does.
-func StripNumberPrefix(name string) string {
-	d := leadingDigits(name)
-	if d == 0 {
-		return name
+// withTrailingSlash applies the trailingSlash setting to the path of u
+// (absolute or site-relative), never to its fragment-free origin.
+func withTrailingSlash(u, setting string) string {
+	origin, p := "", u
+	if i := strings.Index(u, "://"); i >= 0 {
+		j := strings.IndexByte(u[i+3:], '/')
+		if j < 0 {
+			return u
+		}
+		origin, p = u[:i+3+j], u[i+3+j:]
 	}
-	// Version-like "1.1-x" and date-like "2021-01-31" / "31.01.2021" are kept:
-	// digits, a separator, digits.
-	if d < len(name) && isPrefixSep(name[d]) && leadingDigits(name[d+1:]) > 0 {
-		return name
-	}
-	i := d
-	for i < len(name) && name[i] == ' ' {
-		i++
-	}
-	j := i
-	for j < len(name) && isPrefixSep(name[j]) {
-		j++
-	}
-	if j == i {
-		return name
-	}
-	for j < len(name) && name[j] == ' ' {
-		j++
-	}
-	// A name must follow the prefix, and not start with a separator.
-	if j == len(name) || isPrefixSep(name[j]) {
-		return name
-	}
-	return name[j:]
-}
-
-func leadingDigits(s string) int {
-	n := 0
-	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-		n++
-	}
-	return n
-}
-
-func isPrefixSep(c byte) bool { return c == '-' || c == '_' || c == '.' }
-
-// StripPathNumberPrefixes applies StripNumberPrefix to every path segment.
-func StripPathNumberPrefixes(p string) string {
-	if p == "" {
-		return p
-	}
-	segs := strings.Split(p, "/")
-	for i, s := range segs {
-		segs[i] = StripNumberPrefix(s)
-	}
-	return strings.Join(segs, "/")
+	return origin + docusaurus.ApplyTrailingSlash(p, "", setting)
 }
 
 func isAbsoluteURL(s string) bool {

@@ -1,10 +1,13 @@
 package retrieval
 
-import "testing"
+import (
+	"ragscope/retrieval/docusaurus"
+	"testing"
+)
 
 // The two URL examples of the original URL-building contract.
 func TestBuildSeedExamples(t *testing.T) {
-	b := URLBuilder{DocsBase: "/physical-ai-robotics-textbook/docs/", Style: SlugSimple}
+	b := URLBuilder{DocsBase: "/physical-ai-robotics-textbook/docs/", Style: docusaurus.SlugSimple}
 	got := b.Build("module-1/1.1-introduction-to-physical-ai/physical-ai-foundations.md", "", "Embodiment", "")
 	want := "/physical-ai-robotics-textbook/docs/module-1/1.1-introduction-to-physical-ai/physical-ai-foundations#embodiment"
 	if got != want {
@@ -16,7 +19,7 @@ func TestBuildSeedExamples(t *testing.T) {
 		t.Errorf("example 2:\n got %s\nwant %s", got, want)
 	}
 	// The same examples hold with the default github style.
-	b.Style = SlugGitHub
+	b.Style = docusaurus.SlugGitHub
 	if got := b.Build("website/docs/module-1/1.1-introduction-to-physical-ai/physical-ai-foundations.md", "", "Embodiment", ""); got != "/physical-ai-robotics-textbook/docs/module-1/1.1-introduction-to-physical-ai/physical-ai-foundations#embodiment" {
 		t.Errorf("website/docs prefix: %s", got)
 	}
@@ -40,24 +43,6 @@ func TestDocRoute(t *testing.T) {
 	for _, tt := range tests {
 		if got := DocRoute(tt.path, tt.slug); got != tt.want {
 			t.Errorf("DocRoute(%q, %q) = %q, want %q", tt.path, tt.slug, got, tt.want)
-		}
-	}
-}
-
-func TestStripNumberPrefix(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"01-intro", "intro"},
-		{"003 - My Doc", "My Doc"},
-		{"1_setup", "setup"},
-		{"MyDoc", "MyDoc"},
-		{"a1-doc", "a1-doc"},
-		{"2021-01-31 - Doc", "2021-01-31 - Doc"},
-		{"7.0-foo", "7.0-foo"},
-		{"1.1-introduction", "1.1-introduction"},
-	}
-	for _, tt := range tests {
-		if got := StripNumberPrefix(tt.in); got != tt.want {
-			t.Errorf("StripNumberPrefix(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -88,7 +73,7 @@ func TestCite(t *testing.T) {
 		t.Errorf("relative without site = %q", got.URL)
 	}
 	// The simple style changes anchors where the rules differ.
-	s := URLBuilder{DocsBase: "/docs/", Style: SlugSimple}
+	s := URLBuilder{DocsBase: "/docs/", Style: docusaurus.SlugSimple}
 	if got := s.Build("docs/a.md", "", "Sensors & Actuators", ""); got != "/docs/a#sensors-actuators" {
 		t.Errorf("simple = %q", got)
 	}
@@ -111,9 +96,6 @@ func TestDocRouteIndexAndPrefixEdgeCases(t *testing.T) {
 		if got := DocRoute(tt.path, ""); got != tt.want {
 			t.Errorf("DocRoute(%q) = %q, want %q", tt.path, got, tt.want)
 		}
-	}
-	if got := StripNumberPrefix("01 - - x"); got != "01 - - x" {
-		t.Errorf("StripNumberPrefix(%q) = %q, want it unchanged", "01 - - x", got)
 	}
 }
 

@@ -1,10 +1,9 @@
-// Package docusaurus reads what ragscope needs of a Docusaurus site's
-// configuration: where the docs are published (url, baseUrl, the docs
-// plugin's routeBasePath and path) and the trailingSlash setting. Both the
-// local backend (to build citation URLs) and the link checker use it.
 package docusaurus
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"regexp"
@@ -68,6 +67,36 @@ func (d DocsInstance) VersionDir(version string) string {
 	return d.ID + "_versioned_docs/version-" + version
 }
 
+// Versions reads the instance's released versions (newest first) from its
+// versions file in the site folder siteDir of fsys. A site without the file
+// has none (nil, nil); a file that is not a JSON list of names is an error.
+func (d DocsInstance) Versions(fsys fs.FS, siteDir string) ([]string, error) {
+	name := path.Join(siteDir, d.VersionsFile())
+	b, err := fs.ReadFile(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	var versions []string
+	if err := json.Unmarshal(b, &versions); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return versions, nil
+}
+
+// CurrentRoutePrefix is the route prefix (under baseUrl, no slashes
+// around) of the instance's current docs folder: RouteBasePath, or
+// RouteBasePath/next once versions are released, as Docusaurus serves the
+// newest released version at RouteBasePath.
+func (d DocsInstance) CurrentRoutePrefix(versions []string) string {
+	if len(versions) == 0 {
+		return d.RouteBasePath
+	}
+	return strings.Trim(d.RouteBasePath+"/next", "/")
+}
+
 // DefaultSiteConfig is Docusaurus's defaults.
 func DefaultSiteConfig() SiteConfig {
 	return SiteConfig{BaseURL: "/", RouteBasePath: "docs", DocsPath: "docs", MarkdownFormat: "mdx",
@@ -94,6 +123,24 @@ func (c SiteConfig) DocsBase() string {
 		}
 	}
 	return origin + p
+}
+
+// CurrentDocsBase is DocsBase for the pages of the current docs folder
+// (DocsPath) of the site whose folder is siteDir in fsys: with released
+// versions its pages are served under "next/" (see
+// DocsInstance.CurrentRoutePrefix). A versions file that does not parse
+// is ignored here; the link checker reports it.
+func (c SiteConfig) CurrentDocsBase(fsys fs.FS, siteDir string) string {
+	if len(c.Docs) == 0 {
+		return c.DocsBase()
+	}
+	versions, err := c.Docs[0].Versions(fsys, siteDir)
+	if err != nil || len(versions) == 0 {
+		return c.DocsBase()
+	}
+	cur := c
+	cur.RouteBasePath = c.Docs[0].CurrentRoutePrefix(versions)
+	return cur.DocsBase()
 }
 
 // Origin is the scheme and host of url ("https://x.org"), or "".

@@ -72,3 +72,39 @@ func TestParseConfigDocsInstances(t *testing.T) {
 		t.Errorf("defaults = %+v", d)
 	}
 }
+
+// With released versions the current docs folder is served under "next"
+// (the slash-true fixture's real build shows /docs/next/intro/); without
+// them, or with an empty list, at the route base path.
+func TestCurrentDocsBase(t *testing.T) {
+	cfg := ParseConfig(`module.exports = { url: 'https://x.org', baseUrl: '/b/' }`)
+	tests := []struct {
+		versions string
+		want     string
+		wantErr  bool
+	}{
+		{"", "https://x.org/b/docs/", false},
+		{`["2.0", "1.0"]`, "https://x.org/b/docs/next/", false},
+		{`[]`, "https://x.org/b/docs/", false},
+		{`{"not": "a list"}`, "https://x.org/b/docs/", true},
+	}
+	for _, tt := range tests {
+		fsys := fstest.MapFS{"site/docs/a.md": {Data: []byte("# A")}}
+		if tt.versions != "" {
+			fsys["site/versions.json"] = &fstest.MapFile{Data: []byte(tt.versions)}
+		}
+		if got := cfg.CurrentDocsBase(fsys, "site"); got != tt.want {
+			t.Errorf("versions %q: CurrentDocsBase = %q, want %q", tt.versions, got, tt.want)
+		}
+		if _, err := cfg.Docs[0].Versions(fsys, "site"); (err != nil) != tt.wantErr {
+			t.Errorf("versions %q: Versions error = %v", tt.versions, err)
+		}
+	}
+	second := DocsInstance{ID: "guide", RouteBasePath: "guide"}
+	if got := second.CurrentRoutePrefix([]string{"1.0"}); got != "guide/next" {
+		t.Errorf("CurrentRoutePrefix = %q", got)
+	}
+	if got := (DocsInstance{ID: "default"}).CurrentRoutePrefix([]string{"1.0"}); got != "next" {
+		t.Errorf("CurrentRoutePrefix at the site root = %q", got)
+	}
+}

@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	"ragscope/retrieval"
 )
 
 // Line is one source line of a doc's body with what the block scanner
@@ -160,7 +158,7 @@ func isFenceClose(t string, ch byte, n int, mdx bool) bool {
 }
 
 // HeadingText is the text Docusaurus slugs for a heading written in
-// markdown source: retrieval.HeadingText (links to their text, inline
+// markdown source: StripInlineMarkup (links to their text, inline
 // HTML/JSX tags, emphasis markers and code backticks removed) plus what
 // the markdown parser does before it: backslash escapes ("\*" is "*"),
 // character references ("&amp;" is "&"), and the braces of MDX comments
@@ -180,7 +178,7 @@ func HeadingText(md string) string {
 	md = mdEscape.ReplaceAllStringFunc(md, func(s string) string {
 		return string(rune(0xF0000 + int(s[1])))
 	})
-	s := retrieval.HeadingText(md)
+	s := StripInlineMarkup(md)
 	for i, c := range comments {
 		s = strings.Replace(s, "\uE000"+strconv.Itoa(i)+"\uE001", c, 1)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 )
 
 // world is a fake backend: each registered question embeds to a
@@ -134,7 +135,7 @@ func chunk(id, doc, section, text string, score float64) retrieval.ScoredChunk {
 	module, chapter := "", ""
 	if i := strings.IndexByte(doc, '/'); i >= 0 {
 		module = doc[:i]
-		chapter = retrieval.StripNumberPrefix(strings.TrimSuffix(doc[i+1:], ".md"))
+		chapter = docusaurus.StripNumberPrefix(strings.TrimSuffix(doc[i+1:], ".md"))
 	}
 	return retrieval.ScoredChunk{Score: score, Chunk: retrieval.Chunk{
 		ID: id, Text: text, DocPath: "docs/" + doc, Title: "T " + id, Section: section,

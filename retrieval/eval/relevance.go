@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 )
 
 // Grade is the graded relevance of h for e: the number of expectation
@@ -84,9 +85,9 @@ func matchChapter(have string, want []string) bool {
 	if have == "" {
 		return false
 	}
-	h := strings.ToLower(retrieval.StripNumberPrefix(strings.TrimSpace(have)))
+	h := strings.ToLower(docusaurus.StripNumberPrefix(strings.TrimSpace(have)))
 	for _, w := range want {
-		if strings.ToLower(retrieval.StripNumberPrefix(strings.TrimSpace(w))) == h {
+		if strings.ToLower(docusaurus.StripNumberPrefix(strings.TrimSpace(w))) == h {
 			return true
 		}
 	}

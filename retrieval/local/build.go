@@ -107,7 +107,7 @@ type Corpus struct {
 }
 
 // URLBuilder returns the citation URL builder for the corpus.
-func (c *Corpus) URLBuilder(style retrieval.SlugStyle) retrieval.URLBuilder {
+func (c *Corpus) URLBuilder(style docusaurus.SlugStyle) retrieval.URLBuilder {
 	return retrieval.URLBuilder{DocsBase: c.DocsBase, SiteURL: c.SiteURL, Style: style, TrailingSlash: c.TrailingSlash}
 }
 
@@ -166,7 +166,7 @@ func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus,
 	}
 	if cfg, file, ok := docusaurus.FindConfig(fsys, path.Dir(docsDir)); ok {
 		if opts.BaseURL == "" && cfg.Origin() != "" {
-			corpus.DocsBase, corpus.SiteURL = cfg.DocsBase(), cfg.Origin()
+			corpus.DocsBase, corpus.SiteURL = cfg.CurrentDocsBase(fsys, path.Dir(docsDir)), cfg.Origin()
 			corpus.BaseSource = BaseFromConfig
 		}
 		corpus.ConfigFile = file

@@ -16,6 +16,7 @@ import (
 	"testing/fstest"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 )
 
 func smallSite() fstest.MapFS {
@@ -43,7 +44,7 @@ func TestBuildAndQuery(t *testing.T) {
 	if c.DocsBase != "https://owner.github.io/book/learn/" || c.SiteURL != "https://owner.github.io" || c.BaseSource != BaseFromConfig || c.ConfigFile != "docusaurus.config.js" {
 		t.Errorf("corpus base: %+v", c)
 	}
-	p := retrieval.Pipeline{Embedder: c.Embedder, Store: ix, URLs: c.URLBuilder(retrieval.SlugGitHub)}
+	p := retrieval.Pipeline{Embedder: c.Embedder, Store: ix, URLs: c.URLBuilder(docusaurus.SlugGitHub)}
 	res, err := p.Retrieve(ctx, retrieval.Query{Question: "links and joints of a humanoid", TopK: 1})
 	if err != nil {
 		t.Fatal(err)

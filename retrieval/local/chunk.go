@@ -216,7 +216,7 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 	if title == "" {
 		for _, l := range lines {
 			if l.level == 1 {
-				t, _ := retrieval.SplitHeadingID(l.heading)
+				t, _ := docusaurus.SplitHeadingID(l.heading)
 				title = docusaurus.HeadingText(t)
 				break
 			}
@@ -227,8 +227,9 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 	}
 	pageSlug := fm.Slug
 	if pageSlug == "" && fm.ID != "" && !strings.Contains(fm.ID, "/") {
-		// Docusaurus puts a doc with an id at "<folder>/<id>".
-		pageSlug = fm.ID
+		// Docusaurus puts a doc with an id at "<folder>/<id>", but an index
+		// doc stays at its folder: the chunk carries the slug the id gives.
+		pageSlug, _ = docusaurus.DocSlug(retrieval.DocsRelPath(docPath), "", fm.ID)
 	}
 
 	sections := splitSections(lines, title)
@@ -270,7 +271,7 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 // assigns ids, so duplicate headings get their "-1", "-2" suffixes; headings
 // with an explicit id keep it and, as in Docusaurus, do not count.
 func splitSections(lines []line, title string) []section {
-	slugger := retrieval.NewSlugger(retrieval.SlugGitHub)
+	slugger := docusaurus.NewSlugger(docusaurus.SlugGitHub)
 	intro := section{crumbs: []string{title}}
 	secs := []section{}
 	cur := &intro
@@ -280,13 +281,13 @@ func splitSections(lines []line, title string) []section {
 			cur.lines = append(cur.lines, l)
 			continue
 		}
-		text, explicit := retrieval.SplitHeadingID(l.heading)
+		text, explicit := docusaurus.SplitHeadingID(l.heading)
 		// plain is what Docusaurus slugs (escapes and entities resolved):
 		// the section's name, so the URL builder's slug of it is the id.
 		plain := docusaurus.HeadingText(text)
 		id := explicit
 		if explicit == "" {
-			if computed := slugger.Slug(plain); computed != retrieval.GitHubSlug(plain) {
+			if computed := slugger.Slug(plain); computed != docusaurus.GitHubSlug(plain) {
 				id = computed
 			}
 		}
@@ -385,9 +386,9 @@ func placeOf(docPath string) (module, chapter string) {
 		module = segs[0]
 	}
 	stem := strings.TrimSuffix(segs[len(segs)-1], path.Ext(segs[len(segs)-1]))
-	chapter = retrieval.StripNumberPrefix(stem)
+	chapter = docusaurus.StripNumberPrefix(stem)
 	if len(segs) > 1 {
-		folder := retrieval.StripNumberPrefix(segs[len(segs)-2])
+		folder := docusaurus.StripNumberPrefix(segs[len(segs)-2])
 		if l := strings.ToLower(chapter); l == "index" || l == "readme" || chapter == folder {
 			chapter = folder
 		}

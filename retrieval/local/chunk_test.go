@@ -81,6 +81,15 @@ func TestFrontMatterTagsCommaStringAndOverrides(t *testing.T) {
 	if got := retrieval.DocRoute(c.DocPath, c.PageSlug); got != "m/my-id" {
 		t.Errorf("route with id = %q, want m/my-id", got)
 	}
+	// An index doc keeps its folder's route whatever its id (Docusaurus
+	// routes "m/index.md" with id: x at "m/", as docusaurus.DocSlug does).
+	cs, _ = chunkOne(t, "docs/m/index.md", "---\nid: my-id\n---\nBody of the index.\n", ChunkOptions{})
+	if len(cs) != 1 {
+		t.Fatalf("index: got %d chunks", len(cs))
+	}
+	if got := retrieval.DocRoute(cs[0].DocPath, cs[0].PageSlug); got != "m/" {
+		t.Errorf("index route with id = %q, want m/", got)
+	}
 }
 
 func TestFrontMatterBroken(t *testing.T) {

@@ -48,7 +48,7 @@ func TestOpenDemo(t *testing.T) {
 	if len(pages) < len(mds) {
 		t.Errorf("%d pages indexed, the demo has at least %d", len(pages), len(mds))
 	}
-	p := retrieval.Pipeline{Embedder: c.Embedder, Store: ix, URLs: c.URLBuilder(retrieval.SlugGitHub)}
+	p := retrieval.Pipeline{Embedder: c.Embedder, Store: ix, URLs: c.URLBuilder(docusaurus.SlugGitHub)}
 	res, err := p.Retrieve(ctx, retrieval.Query{Question: "How are the links and joints of a humanoid described in URDF?", TopK: 5})
 	if err != nil {
 		t.Fatal(err)

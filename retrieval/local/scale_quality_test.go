@@ -12,6 +12,7 @@ import (
 	"testing/fstest"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 	"ragscope/retrieval/eval"
 	"ragscope/retrieval/local"
 	"ragscope/retrieval/local/demo"
@@ -199,7 +200,7 @@ func BenchmarkQualityAtScale(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				p := &retrieval.Pipeline{Embedder: c.Embedder, Store: ix, URLs: c.URLBuilder(retrieval.SlugGitHub)}
+				p := &retrieval.Pipeline{Embedder: c.Embedder, Store: ix, URLs: c.URLBuilder(docusaurus.SlugGitHub)}
 				rep, err := eval.Run(context.Background(), p, set, eval.Options{LatencySample: -1})
 				if err != nil {
 					b.Fatal(err)

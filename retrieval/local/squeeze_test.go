@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 )
 
 func TestSqueezeCodeKeepsProseAndDistinctCodeWords(t *testing.T) {
@@ -30,7 +31,7 @@ func TestDemoWhatIsROS2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &retrieval.Pipeline{Embedder: corpus.Embedder, Store: ix, URLs: corpus.URLBuilder(retrieval.SlugGitHub)}
+	p := &retrieval.Pipeline{Embedder: corpus.Embedder, Store: ix, URLs: corpus.URLBuilder(docusaurus.SlugGitHub)}
 	res, err := p.Retrieve(context.Background(), retrieval.Query{Question: "What is ROS 2?", TopK: 5})
 	if err != nil {
 		t.Fatal(err)

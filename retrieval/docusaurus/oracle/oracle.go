@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"ragscope/retrieval/docusaurus"
 	"runtime"
 	"sort"
 	"strings"
@@ -228,4 +229,25 @@ func headingText(n *html.Node) string {
 	}
 	walk(n)
 	return strings.TrimSpace(strings.ReplaceAll(b.String(), "\u200b", ""))
+}
+
+// WithSectionText returns a doc's source with a paragraph after every
+// heading, so that the chunker makes a chunk of every section (most
+// fixture sections are a bare heading). Text under a heading changes no
+// route and no heading id, so the goldens of the unmodified fixtures still
+// apply. mdx is as for docusaurus.ScanMarkdown.
+func WithSectionText(src string, mdx bool) string {
+	fm := docusaurus.SplitFrontMatter(src)
+	var b strings.Builder
+	b.WriteString(src[:len(src)-len(fm.Body)])
+	scanned := docusaurus.ScanMarkdown(fm.Body, mdx)
+	for i, l := range scanned {
+		b.WriteString(l.Text + "\n")
+		atx := l.Level > 0 && !(i+1 < len(scanned) && scanned[i+1].SetextPart)
+		underline := l.SetextPart && (i+1 == len(scanned) || !scanned[i+1].SetextPart)
+		if atx || underline {
+			b.WriteString("\nText of this section, long enough to be a chunk of its own.\n\n")
+		}
+	}
+	return b.String()
 }

@@ -1,4 +1,4 @@
-package retrieval
+package docusaurus
 
 import (
 	"encoding/json"
@@ -80,7 +80,7 @@ func TestSplitHeadingID(t *testing.T) {
 	}
 }
 
-func TestHeadingText(t *testing.T) {
+func TestStripInlineMarkup(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"What is `rclpy`?", "What is rclpy?"},
 		{"See [the docs](https://x.org) now", "See the docs now"},
@@ -89,11 +89,11 @@ func TestHeadingText(t *testing.T) {
 		{"Tag <span>inline</span>", "Tag inline"},
 	}
 	for _, tt := range tests {
-		if got := HeadingText(tt.in); got != tt.want {
-			t.Errorf("HeadingText(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := StripInlineMarkup(tt.in); got != tt.want {
+			t.Errorf("StripInlineMarkup(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
-	if got := GitHubSlug(HeadingText("What is `rclpy`?")); got != "what-is-rclpy" {
+	if got := GitHubSlug(StripInlineMarkup("What is `rclpy`?")); got != "what-is-rclpy" {
 		t.Errorf("inline code slug = %q", got)
 	}
 }
@@ -117,7 +117,7 @@ func TestParseSlugStyle(t *testing.T) {
 // points unassigned in the library's Unicode 13 tables, emoji, marks,
 // separators and the duplicate counter.
 func TestGitHubSlugOracle(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("docusaurus", "testdata", "slugger.oracle.json"))
+	b, err := os.ReadFile(filepath.Join("testdata", "slugger.oracle.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package retrieval
+package docusaurus
 
 import (
 	"fmt"
@@ -186,10 +186,11 @@ var (
 	underEmph    = regexp.MustCompile(`(^|[^\pL\pN])_{1,3}([^_]+)_{1,3}([^\pL\pN]|$)`)
 )
 
-// HeadingText returns what Docusaurus slugs for a heading's markdown: the
-// text content with links reduced to their text, inline HTML/JSX removed and
-// emphasis markers and inline-code backticks dropped.
-func HeadingText(md string) string {
+// StripInlineMarkup returns the text content of inline markdown: links
+// reduced to their text, inline HTML/JSX removed and emphasis markers and
+// inline-code backticks dropped. HeadingText adds what the markdown parser
+// does besides (escapes, character references, MDX comments).
+func StripInlineMarkup(md string) string {
 	if !strings.ContainsAny(md, "[<*_`") {
 		return strings.TrimSpace(md)
 	}

@@ -99,6 +99,10 @@ type Options struct {
 	// Note is shown in the status line at start (for example why normal
 	// search is unavailable).
 	Note string
+	// Settle runs once, off the UI goroutine, shortly after the first
+	// frame: housekeeping that must not delay it (the CLI gives back the
+	// memory left over from opening the backend). nil does nothing.
+	Settle func()
 }
 
 // Run runs the explorer on the terminal until the user quits or ctx ends,

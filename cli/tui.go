@@ -35,6 +35,9 @@ func (a *App) runTUI(cmd *cobra.Command) error {
 	}
 	defer restore()
 
+	// The first frame's one-time work runs on the other core while the
+	// backend opens.
+	go ui.WarmUp()
 	ctx := cmd.Context()
 	opts, err := a.tuiOptions(ctx)
 	if err != nil {

@@ -147,3 +147,17 @@ func TestSettleRunsOnceAfterStart(t *testing.T) {
 		t.Fatal("a nil Settle scheduled a command")
 	}
 }
+
+// WarmUp runs beside the first frame (the CLI starts it while the backend
+// opens): it must be safe alongside drawing (run with -race).
+func TestWarmUpBesideDrawing(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	done := make(chan struct{})
+	go func() { WarmUp(); close(done) }()
+	m := sized(t, opts, 120, 40)
+	<-done
+	WarmUp()
+	if !strings.Contains(screen(m), "Ask ›") {
+		t.Fatalf("no prompt:\n%s", screen(m))
+	}
+}

@@ -20,6 +20,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
 )
@@ -135,6 +136,19 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	return nil
 }
+
+// WarmUp does ahead of time the one-time work the first frame would
+// otherwise wait for: Bubble Tea's renderer measures every cell of it,
+// and the rune-width tables behind those measurements are built on first
+// use (about 20 ms, as long as the rest of the first frame). Run it on
+// another goroutine while the backend opens. It is safe to call any time,
+// from any goroutine, any number of times.
+func WarmUp() {
+	_ = ansi.StringWidthWc(warmUpText) + ansi.StringWidth(warmUpText)
+}
+
+// warmUpText has the kinds of runes a frame draws: borders, arrows, text.
+const warmUpText = "╭─ Ask › ─╮ │ ↑↓ • ✓ ✗ …"
 
 // New returns the explorer's root model with styles for the colour profile
 // of standard output, for tests and embedding in another program. The

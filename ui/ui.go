@@ -122,8 +122,11 @@ func Run(ctx context.Context, opts Options) error {
 	if opts.OpenURL == nil {
 		opts.OpenURL = DefaultOpenURL
 	}
-	m := newModel(ctx, opts, DefaultStyles(true, colorprofile.Detect(os.Stdout, os.Environ())))
-	p := tea.NewProgram(m, tea.WithContext(ctx))
+	// Detected once: inside tmux without COLORTERM, detecting runs
+	// `tmux info`, and Bubble Tea would otherwise detect again.
+	profile := colorprofile.Detect(os.Stdout, os.Environ())
+	m := newModel(ctx, opts, DefaultStyles(true, profile))
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithColorProfile(profile))
 	final, err := p.Run()
 	if fm, ok := final.(Model); ok {
 		fm.stop()

@@ -35,22 +35,31 @@ func (a *App) runTUI(cmd *cobra.Command) error {
 	}
 	defer restore()
 
+	// The first frame's one-time work runs on the other core while the
+	// backend opens.
+	go ui.WarmUp()
 	ctx := cmd.Context()
 	opts, err := a.tuiOptions(ctx)
 	if err != nil {
 		return err
 	}
-	// Building an index leaves garbage (tokens, n-gram tables) that the
-	// explorer never needs again: give it back before the session starts,
-	// and keep the heap tight afterwards (a soft limit: the live heap of a
-	// session is a few MB, so collections stay rare and cheap).
+	opts.Settle = a.settleHeap
+	return ui.Run(ctx, opts)
+}
+
+// settleHeap gives back the garbage that opening the backend left
+// (tokens, n-gram tables, decoded index sections) and keeps the heap
+// tight afterwards (a soft limit: the live heap of a session is a few MB,
+// so collections stay rare and cheap). The explorer runs it after its
+// first frame: a full collection before it would only delay the frame,
+// and the peak resident size is reached before it either way.
+func (a *App) settleHeap() {
 	debug.FreeOSMemory()
 	if _, set := a.LookupEnv("GOMEMLIMIT"); !set {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		debug.SetMemoryLimit(int64(ms.HeapInuse) + tuiHeapHeadroom)
 	}
-	return ui.Run(ctx, opts)
 }
 
 // tuiOptions opens the backend and builds the explorer's options: the

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 
 	"ragscope/config"
 	"ragscope/links"
@@ -16,7 +18,23 @@ import (
 // site) once each, lazily, and cached. It returns nil when there is no
 // site to check against, and a note saying why the TUI shows no link
 // states.
+//
+// The demo's embedded site cannot be wrong in a way a user could fix, so
+// it is read in the background while the explorer draws its first frame
+// (the first check waits for it); a site from --site or a local index is
+// read before the explorer starts, so a bad one is a note at start.
 func (a *App) linkStatus(be *Backend) (func(context.Context, string) (ui.LinkStatus, error), string) {
+	if a.Cfg.SiteDir == "" && be.Kind == config.BackendDemo && be.Site != nil {
+		cache := sync.OnceValues(func() (*links.StatusCache, error) {
+			site, err := links.LoadSite(be.Site)
+			if err != nil {
+				return nil, fmt.Errorf("link states off: %w", err)
+			}
+			return links.NewStatusCache(localChecker(site, be.Pipeline.URLs)), nil
+		})
+		go cache() // read the site while the explorer starts; a check waits for it
+		return checkWith(cache), ""
+	}
 	site, _, err := a.site(be)
 	if err != nil {
 		return nil, "Link states off: " + Message(err)
@@ -25,12 +43,22 @@ func (a *App) linkStatus(be *Backend) (func(context.Context, string) (ui.LinkSta
 		return nil, ""
 	}
 	cache := links.NewStatusCache(localChecker(site, be.Pipeline.URLs))
+	return checkWith(func() (*links.StatusCache, error) { return cache, nil }), ""
+}
+
+// checkWith is the TUI's link check on the cache that cache returns
+// (waiting for it when it is still being built).
+func checkWith(cache func() (*links.StatusCache, error)) func(context.Context, string) (ui.LinkStatus, error) {
 	return func(ctx context.Context, url string) (ui.LinkStatus, error) {
 		if err := ctx.Err(); err != nil {
 			return ui.LinkStatus{}, err
 		}
-		return linkStatusOf(cache.Check(ctx, url)), nil
-	}, ""
+		c, err := cache()
+		if err != nil {
+			return ui.LinkStatus{}, err
+		}
+		return linkStatusOf(c.Check(ctx, url)), nil
+	}
 }
 
 // site loads the Docusaurus site the citations point into: --site, else

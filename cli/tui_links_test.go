@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"ragscope/config"
@@ -51,5 +52,19 @@ func TestTUILinkStatusOnDemo(t *testing.T) {
 	st, _ = check(context.Background(), "https://physical-ai.example.org/textbook/docs/intro#sensors--actuators")
 	if st.State != ui.LinkOK {
 		t.Fatalf("good link = %+v", st)
+	}
+}
+
+// A bad --site is a note at start, not a surprise on the first check.
+func TestTUILinkStatusBadSiteIsANote(t *testing.T) {
+	app := &App{Cfg: config.Default()}
+	be, err := app.OpenBackend(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app.Cfg.SiteDir = t.TempDir()
+	check, note := app.linkStatus(be)
+	if check != nil || !strings.HasPrefix(note, "Link states off: ") {
+		t.Fatalf("check = %v, note = %q", check != nil, note)
 	}
 }

@@ -80,6 +80,22 @@ func retrieveCmd(ctx context.Context, r Retriever, seq int, q retrieval.Query) t
 	}
 }
 
+// settleAfter is how long after start Options.Settle runs: after the
+// first frame (Bubble Tea writes it on one of its first 60 Hz ticks) and
+// before most people's first key.
+const settleAfter = 250 * time.Millisecond
+
+// settleCmd runs fn once, settleAfter from now, off the UI goroutine.
+func settleCmd(fn func()) tea.Cmd {
+	if fn == nil {
+		return nil
+	}
+	return tea.Tick(settleAfter, func(time.Time) tea.Msg {
+		fn()
+		return nil
+	})
+}
+
 // statsCmd reads the collection's stats.
 func statsCmd(ctx context.Context, timeout time.Duration, stats func(context.Context) (retrieval.Stats, error)) tea.Cmd {
 	if stats == nil {

@@ -187,9 +187,9 @@ func (m *Model) applyStyles() {
 	m.eval.restyle()
 }
 
-// Init loads the history and the collection's stats, and asks the
-// terminal for its background when there are colours to pick (the reply
-// restyles the screen; nothing waits for it).
+// Init loads the history and the collection's stats, asks the terminal
+// for its background when there are colours to pick (the reply restyles
+// the screen; nothing waits for it), and schedules Options.Settle.
 func (m Model) Init() tea.Cmd {
 	var bg tea.Cmd
 	if hasColor(m.st.Profile) {
@@ -200,6 +200,7 @@ func (m Model) Init() tea.Cmd {
 		loadHistoryCmd(m.opts.HistoryFile, m.query.max),
 		statsCmd(m.base, m.opts.Timeout, m.opts.Stats),
 		bg,
+		settleCmd(m.opts.Settle),
 	)
 }
 

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -108,5 +109,55 @@ func TestShowTurnRestoresItsQuestion(t *testing.T) {
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
 	if q := f.last(); q.Question != "nodes" || q.Mode != retrieval.ModeNormal {
 		t.Fatalf("re-ran %q", q.Question)
+	}
+}
+
+// Options.Settle runs once, off the UI goroutine, after start: Init
+// schedules it and nothing the model draws waits for it.
+func TestSettleRunsOnceAfterStart(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	settled := make(chan struct{}, 2)
+	opts.Settle = func() { settled <- struct{}{} }
+	m := New(opts)
+	var run func(cmd tea.Cmd)
+	run = func(cmd tea.Cmd) {
+		if cmd == nil {
+			return
+		}
+		go func() {
+			if batch, ok := cmd().(tea.BatchMsg); ok {
+				for _, c := range batch {
+					run(c)
+				}
+			}
+		}()
+	}
+	run(m.Init())
+	select {
+	case <-settled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Settle did not run")
+	}
+	select {
+	case <-settled:
+		t.Fatal("Settle ran twice")
+	case <-time.After(2 * settleAfter):
+	}
+	if settleCmd(nil) != nil {
+		t.Fatal("a nil Settle scheduled a command")
+	}
+}
+
+// WarmUp runs beside the first frame (the CLI starts it while the backend
+// opens): it must be safe alongside drawing (run with -race).
+func TestWarmUpBesideDrawing(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	done := make(chan struct{})
+	go func() { WarmUp(); close(done) }()
+	m := sized(t, opts, 120, 40)
+	<-done
+	WarmUp()
+	if !strings.Contains(screen(m), "Ask ›") {
+		t.Fatalf("no prompt:\n%s", screen(m))
 	}
 }

@@ -20,6 +20,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
 )
@@ -99,6 +100,10 @@ type Options struct {
 	// Note is shown in the status line at start (for example why normal
 	// search is unavailable).
 	Note string
+	// Settle runs once, off the UI goroutine, shortly after the first
+	// frame: housekeeping that must not delay it (the CLI gives back the
+	// memory left over from opening the backend). nil does nothing.
+	Settle func()
 }
 
 // Run runs the explorer on the terminal until the user quits or ctx ends,
@@ -117,8 +122,11 @@ func Run(ctx context.Context, opts Options) error {
 	if opts.OpenURL == nil {
 		opts.OpenURL = DefaultOpenURL
 	}
-	m := newModel(ctx, opts, DefaultStyles(true, colorprofile.Detect(os.Stdout, os.Environ())))
-	p := tea.NewProgram(m, tea.WithContext(ctx))
+	// Detected once: inside tmux without COLORTERM, detecting runs
+	// `tmux info`, and Bubble Tea would otherwise detect again.
+	profile := colorprofile.Detect(os.Stdout, os.Environ())
+	m := newModel(ctx, opts, DefaultStyles(true, profile))
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithColorProfile(profile))
 	final, err := p.Run()
 	if fm, ok := final.(Model); ok {
 		fm.stop()
@@ -131,6 +139,19 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	return nil
 }
+
+// WarmUp does ahead of time the one-time work the first frame would
+// otherwise wait for: Bubble Tea's renderer measures every cell of it,
+// and the rune-width tables behind those measurements are built on first
+// use (about 20 ms, as long as the rest of the first frame). Run it on
+// another goroutine while the backend opens. It is safe to call any time,
+// from any goroutine, any number of times.
+func WarmUp() {
+	_ = ansi.StringWidthWc(warmUpText) + ansi.StringWidth(warmUpText)
+}
+
+// warmUpText has the kinds of runes a frame draws: borders, arrows, text.
+const warmUpText = "╭─ Ask › ─╮ │ ↑↓ • ✓ ✗ …"
 
 // New returns the explorer's root model with styles for the colour profile
 // of standard output, for tests and embedding in another program. The

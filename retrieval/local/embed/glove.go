@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"sync"
+
+	"ragscope/retrieval/local/internal/flat"
 )
 
 // gloveSHA256 is the SHA-256 of data/glove50k.bin, as recorded in
@@ -36,6 +38,8 @@ type gloveTable struct {
 	vecs   []byte           // row-major int8 components, len(index)*dim
 }
 
+// decodeGlove decodes the table in b. The table shares b's memory (the
+// components and the words of the index): b must not change after.
 func decodeGlove(b []byte) (*gloveTable, error) {
 	le := binary.LittleEndian
 	if len(b) < 16 || string(b[:8]) != gloveMagic {
@@ -62,7 +66,9 @@ func decodeGlove(b []byte) (*gloveTable, error) {
 		if off+l > len(b) {
 			return nil, errors.New("glove table: truncated word list")
 		}
-		t.index[string(b[off:off+l])] = int32(i)
+		// The keys share b's memory (the embedded table, never written):
+		// 50,000 words copied would be 50,000 allocations at every start.
+		t.index[flat.String(b[off:off+l])] = int32(i)
 		off += l
 	}
 	if len(b)-off != n*(4+4+dim) {

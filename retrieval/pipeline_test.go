@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -51,12 +52,16 @@ func (*fakeEmbedder) Dim() int     { return 2 }
 // to the request's limit after applying filters.
 type fakeStore struct {
 	hits []ScoredChunk
-	req  SearchRequest
 	err  error
+
+	mu  sync.Mutex
+	req SearchRequest // the last request (batches search concurrently)
 }
 
 func (f *fakeStore) Search(_ context.Context, req SearchRequest) ([]ScoredChunk, error) {
+	f.mu.Lock()
 	f.req = req
+	f.mu.Unlock()
 	if f.err != nil {
 		return nil, f.err
 	}

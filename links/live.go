@@ -19,6 +19,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
 	"ragscope/retrieval/netx"
 )
 
@@ -417,7 +418,7 @@ func parseHTMLAnchors(body []byte) (map[string]bool, []string, []Heading) {
 				}
 			}
 			if cur == nil && tt == html.StartTagToken && id != "" {
-				if lvl := headingLevel(a); lvl > 0 {
+				if lvl := docusaurus.HTMLHeadingLevel(a); lvl > 0 {
 					cur = &Heading{ID: id, Level: lvl}
 					text.Reset()
 				}
@@ -428,7 +429,7 @@ func parseHTMLAnchors(body []byte) (map[string]bool, []string, []Heading) {
 			}
 			// Headings do not nest, so the first closing tag of the
 			// heading's level ends it.
-			if name, _ := z.TagName(); headingLevel(atom.Lookup(name)) == cur.Level {
+			if name, _ := z.TagName(); docusaurus.HTMLHeadingLevel(atom.Lookup(name)) == cur.Level {
 				cur.Text = strings.TrimSpace(strings.ReplaceAll(text.String(), "\u200b", ""))
 				heads = append(heads, *cur)
 				cur = nil
@@ -439,22 +440,4 @@ func parseHTMLAnchors(body []byte) (map[string]bool, []string, []Heading) {
 			}
 		}
 	}
-}
-
-func headingLevel(a atom.Atom) int {
-	switch a {
-	case atom.H1:
-		return 1
-	case atom.H2:
-		return 2
-	case atom.H3:
-		return 3
-	case atom.H4:
-		return 4
-	case atom.H5:
-		return 5
-	case atom.H6:
-		return 6
-	}
-	return 0
 }

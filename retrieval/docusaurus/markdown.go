@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"golang.org/x/net/html/atom"
 )
 
 // Line is one source line of a doc's body with what the block scanner
@@ -190,4 +192,25 @@ func HeadingText(md string) string {
 		return r
 	}, s)
 	return strings.TrimSpace(s)
+}
+
+// HTMLHeadingLevel is the level of an HTML heading element (h1 to h6: 1 to
+// 6), or 0 for any other element: what the link checker and the real-build
+// oracle read of a built page.
+func HTMLHeadingLevel(a atom.Atom) int {
+	switch a {
+	case atom.H1:
+		return 1
+	case atom.H2:
+		return 2
+	case atom.H3:
+		return 3
+	case atom.H4:
+		return 4
+	case atom.H5:
+		return 5
+	case atom.H6:
+		return 6
+	}
+	return 0
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -61,17 +60,9 @@ var _ retrieval.Generator = (*Chat)(nil)
 // NewChat returns a Chat. A missing key for OpenAI's own API or a
 // malformed base URL is an error matching retrieval.ErrConfig.
 func NewChat(opts ChatOptions) (*Chat, error) {
-	key := strings.TrimSpace(opts.APIKey)
-	base := strings.TrimRight(strings.TrimSpace(opts.BaseURL), "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	if key == "" && strings.Contains(strings.ToLower(base), "://api.openai.com") {
-		return nil, fmt.Errorf("%w: OpenAI API key missing: set OPENAI_API_KEY (a local OpenAI-compatible server such as Ollama needs only OPENAI_BASE_URL)", retrieval.ErrConfig)
-	}
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%w: OPENAI_BASE_URL %q is not an http(s) URL (e.g. http://localhost:11434/v1)", retrieval.ErrConfig, safeURL(base))
+	key, base, err := endpoint(opts.APIKey, opts.BaseURL)
+	if err != nil {
+		return nil, err
 	}
 	c := &Chat{model: strings.TrimSpace(opts.Model), baseURL: base, key: key, timeout: opts.Timeout}
 	if c.model == "" {

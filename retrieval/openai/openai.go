@@ -102,23 +102,33 @@ type Embedder struct {
 
 var _ retrieval.Embedder = (*Embedder)(nil)
 
-// New returns an Embedder. A missing key, a malformed base URL, a Cohere
-// model name or a size the model cannot produce is an error matching
-// retrieval.ErrConfig.
-func New(opts Options) (*Embedder, error) {
-	key := strings.TrimSpace(opts.APIKey)
-	base := strings.TrimRight(strings.TrimSpace(opts.BaseURL), "/")
+// endpoint checks an API key and base URL: OpenAI's own API (the default
+// base URL) needs the key, a local OpenAI-compatible server (Ollama, vLLM,
+// LM Studio) does not. It returns the trimmed key and the base URL without
+// a trailing slash; an error matches retrieval.ErrConfig.
+func endpoint(apiKey, baseURL string) (key, base string, err error) {
+	key = strings.TrimSpace(apiKey)
+	base = strings.TrimRight(strings.TrimSpace(baseURL), "/")
 	if base == "" {
 		base = DefaultBaseURL
 	}
 	if key == "" && strings.Contains(strings.ToLower(base), "://api.openai.com") {
-		// A local OpenAI-compatible server (Ollama, vLLM) needs no key;
-		// OpenAI's own API does.
-		return nil, fmt.Errorf("%w: OpenAI API key missing: set OPENAI_API_KEY (a local OpenAI-compatible server needs only OPENAI_BASE_URL)", retrieval.ErrConfig)
+		return "", "", fmt.Errorf("%w: OpenAI API key missing: set OPENAI_API_KEY (a local OpenAI-compatible server such as Ollama needs only OPENAI_BASE_URL)", retrieval.ErrConfig)
 	}
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%w: OPENAI_BASE_URL %q is not an http(s) URL (e.g. https://api.openai.com/v1)", retrieval.ErrConfig, safeURL(base))
+	u, perr := url.Parse(base)
+	if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", "", fmt.Errorf("%w: OPENAI_BASE_URL %q is not an http(s) URL (e.g. https://api.openai.com/v1, or http://localhost:11434/v1 for Ollama)", retrieval.ErrConfig, safeURL(base))
+	}
+	return key, base, nil
+}
+
+// New returns an Embedder. A missing key, a malformed base URL, a Cohere
+// model name or a size the model cannot produce is an error matching
+// retrieval.ErrConfig.
+func New(opts Options) (*Embedder, error) {
+	key, base, err := endpoint(opts.APIKey, opts.BaseURL)
+	if err != nil {
+		return nil, err
 	}
 	name := strings.TrimSpace(opts.Model)
 	if name == "" {

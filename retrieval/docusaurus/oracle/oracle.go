@@ -162,7 +162,7 @@ func ReadPage(r io.Reader) (*Page, error) {
 						p.IDs = append(p.IDs, name)
 					}
 				}
-				if lvl := headingLevel(n.DataAtom); lvl > 0 {
+				if lvl := docusaurus.HTMLHeadingLevel(n.DataAtom); lvl > 0 {
 					p.Headings = append(p.Headings, Heading{Level: lvl, ID: attr(n, "id"), Text: headingText(n)})
 				}
 			}
@@ -191,24 +191,6 @@ func hasClass(n *html.Node, class string) bool {
 		}
 	}
 	return false
-}
-
-func headingLevel(a atom.Atom) int {
-	switch a {
-	case atom.H1:
-		return 1
-	case atom.H2:
-		return 2
-	case atom.H3:
-		return 3
-	case atom.H4:
-		return 4
-	case atom.H5:
-		return 5
-	case atom.H6:
-		return 6
-	}
-	return 0
 }
 
 // headingText is the heading's text without the hash-link Docusaurus

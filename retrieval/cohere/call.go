@@ -160,6 +160,12 @@ func (c *conn) invalidAnswer(what string) failure {
 }
 
 func (c *conn) statusMessage(se *StatusError, attempts int, ep endpoint) string {
+	return statusMessage(se, attempts, c.baseURL, ep)
+}
+
+// statusMessage is the message for an HTTP error status from Cohere's ep
+// at baseURL, after attempts tries: what went wrong and what to set.
+func statusMessage(se *StatusError, attempts int, baseURL string, ep endpoint) string {
 	detail := ""
 	if se.Message != "" {
 		detail = " (" + se.Message + ")"
@@ -178,7 +184,7 @@ func (c *conn) statusMessage(se *StatusError, attempts int, ep endpoint) string 
 		// the model is wrong, not the base URL.
 		return fmt.Sprintf("Cohere refused the request (404)%s: the model %q does not exist. Check %s.", detail, ep.model, ep.modelVar)
 	case s == http.StatusNotFound:
-		return fmt.Sprintf("Cohere's %s endpoint was not found (404) at %s/v2/%s. Check COHERE_BASE_URL.", ep.name, safeURL(c.baseURL), ep.name)
+		return fmt.Sprintf("Cohere's %s endpoint was not found (404) at %s/v2/%s. Check COHERE_BASE_URL.", ep.name, safeURL(baseURL), ep.name)
 	case s == http.StatusTooManyRequests:
 		return fmt.Sprintf("Cohere rate limit reached (429)%s. Wait a minute and retry; trial keys are limited.", tries)
 	case s == http.StatusRequestTimeout:

@@ -388,26 +388,5 @@ func (c *Chat) wrap(ctx context.Context, err error, attempts int, timedOut bool)
 }
 
 func (c *Chat) statusMessage(se *StatusError, attempts int) string {
-	detail := ""
-	if se.Message != "" {
-		detail = " (" + se.Message + ")"
-	}
-	tries := ""
-	if attempts > 1 {
-		tries = fmt.Sprintf(" after %d attempts", attempts)
-	}
-	switch s := se.Status; {
-	case s == http.StatusUnauthorized:
-		return "Cohere rejected the API key (401). Check COHERE_API_KEY."
-	case s == http.StatusForbidden:
-		return fmt.Sprintf("Cohere refused access (403)%s. Check that COHERE_API_KEY may use %s.", detail, c.model)
-	case s == http.StatusNotFound:
-		return fmt.Sprintf("Cohere's chat endpoint or the model %q was not found (404)%s at %s/v2/chat. Check --chat-model and COHERE_BASE_URL.", c.model, detail, safeURL(c.baseURL))
-	case s == http.StatusTooManyRequests:
-		return fmt.Sprintf("Cohere rate limit reached (429)%s. Wait a minute and retry; trial keys are limited.", tries)
-	case embedx.Retryable(s):
-		return fmt.Sprintf("Cohere is unavailable (%d)%s%s. Try again later.", s, detail, tries)
-	default:
-		return fmt.Sprintf("Cohere refused the chat request (%d)%s. Check --chat-model (%q).", s, detail, c.model)
-	}
+	return statusMessage(se, attempts, c.baseURL, endpoint{name: "chat", verb: "answer", model: c.model, modelVar: "--chat-model (RAGSCOPE_CHAT_MODEL)"})
 }

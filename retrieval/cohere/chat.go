@@ -10,15 +10,12 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	cohereapi "github.com/cohere-ai/cohere-go/v2"
-	"github.com/cohere-ai/cohere-go/v2/option"
-	cov2 "github.com/cohere-ai/cohere-go/v2/v2"
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/embedx"
@@ -60,13 +57,8 @@ type ChatOptions struct {
 // go as documents with ids "source-N", and Cohere's native citations come
 // back as spans mapped to [Source N]. It is safe for concurrent use.
 type Chat struct {
-	co          *cov2.Client
-	model       string
-	baseURL     string
-	key         string
-	timeout     time.Duration
-	maxAttempts int
-	sleep       func(ctx context.Context, d time.Duration) error
+	*conn
+	model string
 }
 
 var _ retrieval.Generator = (*Chat)(nil)
@@ -74,41 +66,21 @@ var _ retrieval.Generator = (*Chat)(nil)
 // NewChat returns a Chat. A missing key or a malformed base URL is an
 // error matching retrieval.ErrConfig.
 func NewChat(opts ChatOptions) (*Chat, error) {
-	key := strings.TrimSpace(opts.APIKey)
-	if key == "" {
+	if strings.TrimSpace(opts.APIKey) == "" {
 		return nil, fmt.Errorf("%w: Cohere API key missing: set COHERE_API_KEY (or CO_API_KEY) to answer with Cohere", retrieval.ErrConfig)
-	}
-	base := strings.TrimSuffix(strings.TrimRight(strings.TrimSpace(opts.BaseURL), "/"), "/v2")
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%w: COHERE_BASE_URL %q is not an http(s) URL", retrieval.ErrConfig, safeURL(base))
-	}
-	c := &Chat{model: strings.TrimSpace(opts.Model), baseURL: base, key: key, timeout: opts.Timeout, maxAttempts: opts.MaxAttempts, sleep: opts.Sleep}
-	if c.model == "" {
-		c.model = DefaultChatModel
-	}
-	if c.timeout <= 0 {
-		c.timeout = DefaultTimeout
-	}
-	if c.maxAttempts <= 0 {
-		c.maxAttempts = DefaultMaxAttempts
-	}
-	if c.sleep == nil {
-		c.sleep = sleepCtx
 	}
 	hc := opts.HTTPClient
 	if hc == nil {
-		hc = &http.Client{} // the idle timer bounds each wait
+		hc = &http.Client{} // no whole-request timeout: the idle timer bounds each wait of a stream
 	}
-	c.co = cov2.NewClient(
-		option.WithToken(key),
-		option.WithBaseURL(base),
-		option.WithHTTPClient(statusDoer{hc: hc, key: key}),
-		option.WithMaxAttempts(1),
-	)
+	cn, err := newConn(opts.APIKey, opts.BaseURL, opts.Timeout, opts.MaxAttempts, hc, opts.Sleep)
+	if err != nil {
+		return nil, err
+	}
+	c := &Chat{conn: cn, model: strings.TrimSpace(opts.Model)}
+	if c.model == "" {
+		c.model = DefaultChatModel
+	}
 	return c, nil
 }
 

@@ -45,7 +45,7 @@ func newConn(apiKey, baseURL string, timeout time.Duration, maxAttempts int, hc 
 	base = strings.TrimSuffix(base, "/v2")
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%w: COHERE_BASE_URL %q is not an http(s) URL", retrieval.ErrConfig, safeURL(base))
+		return nil, fmt.Errorf("%w: COHERE_BASE_URL %q is not an http(s) URL", retrieval.ErrConfig, embedx.SafeURL(base))
 	}
 	c := &conn{baseURL: base, key: key, timeout: timeout, maxAttempts: maxAttempts, sleep: sleep}
 	if c.timeout <= 0 {
@@ -134,7 +134,7 @@ func (c *conn) classify(ctx context.Context, err error, attempts int, ep endpoin
 		f.msg = "Cohere did not answer in time. Check your network or COHERE_BASE_URL, then try again."
 	case errors.As(err, &se) && se.Invalid:
 		f.status, f.invalid = se.Status, true
-		f.msg = fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", safeURL(c.baseURL), se.Status, se.Message)
+		f.msg = fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", embedx.SafeURL(c.baseURL), se.Status, se.Message)
 	case errors.As(err, &se):
 		f.status = se.Status
 		f.msg = c.statusMessage(se, attempts, ep)
@@ -143,12 +143,12 @@ func (c *conn) classify(ctx context.Context, err error, attempts int, ep endpoin
 		// decode (a string for a number, a number beyond float64): the
 		// server is at fault, not the network.
 		f.status, f.invalid = http.StatusOK, true
-		f.msg = fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP 200): the %s answer does not decode (a value of the wrong type or out of range). Check COHERE_BASE_URL points at Cohere's API.", safeURL(c.baseURL), ep.name)
+		f.msg = fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP 200): the %s answer does not decode (a value of the wrong type or out of range). Check COHERE_BASE_URL points at Cohere's API.", embedx.SafeURL(c.baseURL), ep.name)
 	case errors.As(err, &ne) && ne.Timeout():
 		// The per-attempt http.Client timeout, not the caller's deadline.
 		f.msg = fmt.Sprintf("Cohere did not answer within %s. Check your network or COHERE_BASE_URL, then try again.", c.timeout)
 	default:
-		f.msg = fmt.Sprintf("Cannot reach Cohere at %s: %s. Check your network or COHERE_BASE_URL.", safeURL(c.baseURL), shortCause(err, c.key))
+		f.msg = fmt.Sprintf("Cannot reach Cohere at %s: %s. Check your network or COHERE_BASE_URL.", embedx.SafeURL(c.baseURL), embedx.ShortCause(err, c.key))
 	}
 	return f
 }
@@ -156,7 +156,7 @@ func (c *conn) classify(ctx context.Context, err error, attempts int, ep endpoin
 // invalidAnswer is a 200 answer from ep that is not usable.
 func (c *conn) invalidAnswer(what string) failure {
 	return failure{status: http.StatusOK, invalid: true, cause: errors.New("invalid response"),
-		msg: fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP 200): %s. Check COHERE_BASE_URL points at Cohere's API.", safeURL(c.baseURL), what)}
+		msg: fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP 200): %s. Check COHERE_BASE_URL points at Cohere's API.", embedx.SafeURL(c.baseURL), what)}
 }
 
 func (c *conn) statusMessage(se *StatusError, attempts int, ep endpoint) string {
@@ -184,7 +184,7 @@ func statusMessage(se *StatusError, attempts int, baseURL string, ep endpoint) s
 		// the model is wrong, not the base URL.
 		return fmt.Sprintf("Cohere refused the request (404)%s: the model %q does not exist. Check %s.", detail, ep.model, ep.modelVar)
 	case s == http.StatusNotFound:
-		return fmt.Sprintf("Cohere's %s endpoint was not found (404) at %s/v2/%s. Check COHERE_BASE_URL.", ep.name, safeURL(baseURL), ep.name)
+		return fmt.Sprintf("Cohere's %s endpoint was not found (404) at %s/v2/%s. Check COHERE_BASE_URL.", ep.name, embedx.SafeURL(baseURL), ep.name)
 	case s == http.StatusTooManyRequests:
 		return fmt.Sprintf("Cohere rate limit reached (429)%s. Wait a minute and retry; trial keys are limited.", tries)
 	case s == http.StatusRequestTimeout:

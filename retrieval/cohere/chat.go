@@ -269,7 +269,7 @@ func (c *Chat) delta(ev *cohereapi.V2ChatStreamResponse) (d retrieval.Delta, end
 			}
 		}
 		if de.Error != nil && *de.Error != "" {
-			return d, end, &StatusError{Status: http.StatusOK, Message: redact(*de.Error, c.key), Invalid: true}
+			return d, end, &StatusError{Status: http.StatusOK, Message: embedx.Redact(*de.Error, c.key), Invalid: true}
 		}
 	}
 	return d, end, nil
@@ -342,10 +342,10 @@ func (c *Chat) wrap(ctx context.Context, err error, attempts int, timedOut bool)
 		ee.Err = errors.Join(context.DeadlineExceeded, err)
 		ee.Msg = "Cohere did not finish the answer in time. Raise --timeout or try again."
 	case errors.Is(err, errStreamBroken):
-		ee.Msg = fmt.Sprintf("Cohere's answer stream from %s broke off before its end. Try again.", safeURL(c.baseURL))
+		ee.Msg = fmt.Sprintf("Cohere's answer stream from %s broke off before its end. Try again.", embedx.SafeURL(c.baseURL))
 	case errors.As(err, &se) && se.Invalid:
 		ee.Status, ee.Invalid = se.Status, true
-		ee.Msg = fmt.Sprintf("Cohere at %s answered with an invalid chat response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", safeURL(c.baseURL), se.Status, se.Message)
+		ee.Msg = fmt.Sprintf("Cohere at %s answered with an invalid chat response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", embedx.SafeURL(c.baseURL), se.Status, se.Message)
 	case errors.As(err, &se):
 		ee.Status = se.Status
 		ee.Msg = c.statusMessage(se, attempts)
@@ -353,8 +353,8 @@ func (c *Chat) wrap(ctx context.Context, err error, attempts int, timedOut bool)
 		ee.Err = errors.New("timeout")
 		ee.Msg = fmt.Sprintf("Cohere did not answer within %s. Check your network or COHERE_BASE_URL.", c.timeout)
 	default:
-		ee.Err = errors.New(shortCause(err, c.key))
-		ee.Msg = fmt.Sprintf("Cannot reach Cohere at %s: %s. Check your network or COHERE_BASE_URL.", safeURL(c.baseURL), shortCause(err, c.key))
+		ee.Err = errors.New(embedx.ShortCause(err, c.key))
+		ee.Msg = fmt.Sprintf("Cannot reach Cohere at %s: %s. Check your network or COHERE_BASE_URL.", embedx.SafeURL(c.baseURL), embedx.ShortCause(err, c.key))
 	}
 	return ee
 }

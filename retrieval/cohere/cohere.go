@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"net/url"
 	"sync/atomic"
 	"time"
 
@@ -193,24 +192,6 @@ func isDecodeError(err error) bool {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
 	return errors.As(err, &te) || errors.As(err, &se)
-}
-
-// shortCause renders a transport error without URLs' user info or the key.
-func shortCause(err error, key string) string {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	return redact(err.Error(), key)
-}
-
-// safeURL drops user info from a URL for messages.
-func safeURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(invalid URL)"
-	}
-	return u.Redacted()
 }
 
 // sleepCtx waits d or until ctx ends.

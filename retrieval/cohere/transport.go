@@ -67,7 +67,7 @@ func (d statusDoer) Do(req *http.Request) (*http.Response, error) {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	return nil, &StatusError{
 		Status:     resp.StatusCode,
-		Message:    redact(errorMessage(body), d.key),
+		Message:    embedx.Redact(errorMessage(body), d.key),
 		RetryAfter: netx.RetryAfter(resp.Header.Get("Retry-After"), time.Now()),
 	}
 }
@@ -87,12 +87,4 @@ func errorMessage(body []byte) string {
 		msg = string(r[:300]) + "…"
 	}
 	return msg
-}
-
-// redact removes the API key from s.
-func redact(s, key string) string {
-	if key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, key, "[redacted]")
 }

@@ -98,7 +98,7 @@ func New(ctx context.Context, opts Options) (*Embedder, error) {
 	if base != "" {
 		u, err := url.Parse(base)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("%w: GEMINI_BASE_URL %q is not an http(s) URL", retrieval.ErrConfig, safeURL(base))
+			return nil, fmt.Errorf("%w: GEMINI_BASE_URL %q is not an http(s) URL", retrieval.ErrConfig, embedx.SafeURL(base))
 		}
 		base = strings.TrimRight(base, "/") + "/"
 	}
@@ -155,7 +155,7 @@ func New(ctx context.Context, opts Options) (*Embedder, error) {
 		},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%w: Gemini client: %s", retrieval.ErrConfig, redact(err.Error(), key))
+		return nil, fmt.Errorf("%w: Gemini client: %s", retrieval.ErrConfig, embedx.Redact(err.Error(), key))
 	}
 	e.client = c
 	return e, nil
@@ -272,13 +272,13 @@ func (e *Embedder) wrap(ctx context.Context, err error, call *callState) error {
 	case status == 0 && lastErr != nil && !isTimeout(lastErr):
 		// The SDK retried a refused connection until its timeout: say why
 		// it never got an answer.
-		ee.Err = errors.New(redact(lastErr.Error(), e.key))
-		ee.Msg = fmt.Sprintf("Cannot reach Gemini at %s: %s. Check your network or GEMINI_BASE_URL.", e.endpoint(), embedx.Excerpt([]byte(shortCause(lastErr)), e.key))
+		ee.Err = errors.New(embedx.Redact(lastErr.Error(), e.key))
+		ee.Msg = fmt.Sprintf("Cannot reach Gemini at %s: %s. Check your network or GEMINI_BASE_URL.", e.endpoint(), embedx.Excerpt([]byte(embedx.ShortCause(lastErr, "")), e.key))
 	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
 		ee.Err = errors.New("timeout")
 		ee.Msg = fmt.Sprintf("Gemini did not answer within %s. Check your network or GEMINI_BASE_URL, then try again.", e.timeout)
 	default:
-		ee.Err = errors.New(redact(err.Error(), e.key))
+		ee.Err = errors.New(embedx.Redact(err.Error(), e.key))
 		ee.Msg = fmt.Sprintf("Cannot reach Gemini: %s. Check your network or GEMINI_BASE_URL.", embedx.Excerpt([]byte(err.Error()), e.key))
 	}
 	return ee
@@ -330,21 +330,12 @@ func isTimeout(err error) bool {
 	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || (errors.As(err, &ne) && ne.Timeout())
 }
 
-// shortCause is a transport error without the request's URL.
-func shortCause(err error) string {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	return err.Error()
-}
-
 // endpoint is the API root messages name.
 func (e *Embedder) endpoint() string {
 	if e.baseURL == "" {
 		return "https://generativelanguage.googleapis.com"
 	}
-	return strings.TrimRight(safeURL(e.baseURL), "/")
+	return strings.TrimRight(embedx.SafeURL(e.baseURL), "/")
 }
 
 // statusRecorder notes each response's HTTP status in the call's context.
@@ -368,19 +359,4 @@ func (r statusRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	return res, err
-}
-
-func redact(s, key string) string {
-	if key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, key, "[redacted]")
-}
-
-func safeURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(invalid URL)"
-	}
-	return u.Redacted()
 }

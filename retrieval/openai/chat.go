@@ -206,11 +206,11 @@ func (c *Chat) wrap(ctx context.Context, err error, timedOut, started bool) erro
 		ee.Msg = "The chat server did not finish the answer in time. Raise --timeout or try again."
 	case errors.Is(err, errStreamBroken):
 		ee.Err = errStreamBroken
-		ee.Msg = fmt.Sprintf("The chat server at %s ended the answer stream before it finished. Try again.", safeURL(c.baseURL))
+		ee.Msg = fmt.Sprintf("The chat server at %s ended the answer stream before it finished. Try again.", embedx.SafeURL(c.baseURL))
 	case errors.As(err, &bad):
 		ee.Status, ee.Invalid, ee.Err = bad.status, true, errors.New("invalid chat response")
 		ee.Msg = fmt.Sprintf("The chat server at %s answered with an invalid response (HTTP %d, %s): %q. Check OPENAI_BASE_URL points at an OpenAI-compatible /v1 API.",
-			safeURL(c.baseURL), bad.status, bad.what, embedx.Excerpt(bad.excerpt, c.key))
+			embedx.SafeURL(c.baseURL), bad.status, bad.what, embedx.Excerpt(bad.excerpt, c.key))
 	case errors.As(err, &apiErr):
 		ee.Status = apiErr.StatusCode
 		ee.Err = fmt.Errorf("openai answered %d", apiErr.StatusCode)
@@ -219,11 +219,11 @@ func (c *Chat) wrap(ctx context.Context, err error, timedOut, started bool) erro
 		ee.Err = errors.New("timeout")
 		ee.Msg = fmt.Sprintf("The chat server did not answer within %s. Check your network or OPENAI_BASE_URL.", c.timeout)
 	case started:
-		ee.Err = errors.New(shortCause(err, c.key))
-		ee.Msg = fmt.Sprintf("The answer stream from %s broke off: %s. Try again.", safeURL(c.baseURL), embedx.Excerpt([]byte(shortCause(err, c.key)), c.key))
+		ee.Err = errors.New(embedx.ShortCause(err, c.key))
+		ee.Msg = fmt.Sprintf("The answer stream from %s broke off: %s. Try again.", embedx.SafeURL(c.baseURL), embedx.Excerpt([]byte(embedx.ShortCause(err, c.key)), c.key))
 	default:
-		ee.Err = errors.New(shortCause(err, c.key))
-		ee.Msg = fmt.Sprintf("Cannot reach the chat server at %s: %s. Check your network or OPENAI_BASE_URL (for Ollama: ollama serve, http://localhost:11434/v1).", safeURL(c.baseURL), embedx.Excerpt([]byte(shortCause(err, c.key)), c.key))
+		ee.Err = errors.New(embedx.ShortCause(err, c.key))
+		ee.Msg = fmt.Sprintf("Cannot reach the chat server at %s: %s. Check your network or OPENAI_BASE_URL (for Ollama: ollama serve, http://localhost:11434/v1).", embedx.SafeURL(c.baseURL), embedx.Excerpt([]byte(embedx.ShortCause(err, c.key)), c.key))
 	}
 	return ee
 }
@@ -239,7 +239,7 @@ func (c *Chat) statusMessage(ae *sdk.Error) string {
 	case s == http.StatusForbidden:
 		return fmt.Sprintf("The chat server refused access (403)%s. Check that OPENAI_API_KEY may use %s.", detail, c.model)
 	case s == http.StatusNotFound:
-		return fmt.Sprintf("The chat server refused the request (404)%s: the model %q or %s/chat/completions does not exist. Check --chat-model (for Ollama, a model you pulled) and OPENAI_BASE_URL (it must end in /v1).", detail, c.model, safeURL(c.baseURL))
+		return fmt.Sprintf("The chat server refused the request (404)%s: the model %q or %s/chat/completions does not exist. Check --chat-model (for Ollama, a model you pulled) and OPENAI_BASE_URL (it must end in /v1).", detail, c.model, embedx.SafeURL(c.baseURL))
 	case s == http.StatusTooManyRequests:
 		return fmt.Sprintf("The chat server's rate limit or quota was reached (429)%s. Wait and retry, or check the account's quota.", detail)
 	case embedx.Retryable(s):

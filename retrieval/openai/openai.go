@@ -117,7 +117,7 @@ func endpoint(apiKey, baseURL string) (key, base string, err error) {
 	}
 	u, perr := url.Parse(base)
 	if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", "", fmt.Errorf("%w: OPENAI_BASE_URL %q is not an http(s) URL (e.g. https://api.openai.com/v1, or http://localhost:11434/v1 for Ollama)", retrieval.ErrConfig, safeURL(base))
+		return "", "", fmt.Errorf("%w: OPENAI_BASE_URL %q is not an http(s) URL (e.g. https://api.openai.com/v1, or http://localhost:11434/v1 for Ollama)", retrieval.ErrConfig, embedx.SafeURL(base))
 	}
 	return key, base, nil
 }
@@ -250,7 +250,7 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 func (e *Embedder) vectors(resp *sdk.CreateEmbeddingResponse, n int) ([][]float32, error) {
 	invalid := func(msg string) error {
 		return &embedx.Error{Status: http.StatusOK, Invalid: true, Err: errors.New("invalid embeddings response"),
-			Msg: fmt.Sprintf("The embedding server at %s answered with an invalid response (HTTP 200): %s. Check OPENAI_BASE_URL points at an OpenAI-compatible /v1 API.", safeURL(e.baseURL), msg)}
+			Msg: fmt.Sprintf("The embedding server at %s answered with an invalid response (HTTP 200): %s. Check OPENAI_BASE_URL points at an OpenAI-compatible /v1 API.", embedx.SafeURL(e.baseURL), msg)}
 	}
 	if resp == nil || len(resp.Data) != n {
 		got := 0
@@ -307,7 +307,7 @@ func (e *Embedder) wrap(ctx context.Context, err error) error {
 	case errors.As(err, &bad):
 		ee.Status, ee.Invalid, ee.Err = bad.status, true, errors.New("invalid embeddings response")
 		ee.Msg = fmt.Sprintf("The embedding server at %s answered with an invalid response (HTTP %d, %s): %q. Check OPENAI_BASE_URL points at an OpenAI-compatible /v1 API.",
-			safeURL(e.baseURL), bad.status, bad.what, embedx.Excerpt(bad.excerpt, e.key))
+			embedx.SafeURL(e.baseURL), bad.status, bad.what, embedx.Excerpt(bad.excerpt, e.key))
 	case errors.As(err, &apiErr):
 		ee.Status = apiErr.StatusCode
 		ee.Err = fmt.Errorf("openai answered %d", apiErr.StatusCode) // the SDK's own text holds the request
@@ -316,8 +316,8 @@ func (e *Embedder) wrap(ctx context.Context, err error) error {
 		ee.Err = errors.New("timeout")
 		ee.Msg = fmt.Sprintf("OpenAI did not answer within %s. Check your network or OPENAI_BASE_URL, then try again.", e.timeout)
 	default:
-		ee.Err = errors.New(shortCause(err, e.key))
-		ee.Msg = fmt.Sprintf("Cannot reach the embedding server at %s: %s. Check your network or OPENAI_BASE_URL.", safeURL(e.baseURL), shortCause(err, e.key))
+		ee.Err = errors.New(embedx.ShortCause(err, e.key))
+		ee.Msg = fmt.Sprintf("Cannot reach the embedding server at %s: %s. Check your network or OPENAI_BASE_URL.", embedx.SafeURL(e.baseURL), embedx.ShortCause(err, e.key))
 	}
 	return ee
 }
@@ -341,7 +341,7 @@ func (e *Embedder) statusMessage(ae *sdk.Error) string {
 		// "The model `x` does not exist": the model is wrong, not the URL.
 		return fmt.Sprintf("The embedding server refused the request (404)%s: the model %q does not exist there. Check --model (RAGSCOPE_EMBED_MODEL).", detail, e.model)
 	case s == http.StatusNotFound:
-		return fmt.Sprintf("The embedding server refused the request (404)%s: %s/embeddings does not exist. Check OPENAI_BASE_URL (it must end in /v1).", detail, safeURL(e.baseURL))
+		return fmt.Sprintf("The embedding server refused the request (404)%s: %s/embeddings does not exist. Check OPENAI_BASE_URL (it must end in /v1).", detail, embedx.SafeURL(e.baseURL))
 	case s == http.StatusTooManyRequests:
 		return fmt.Sprintf("OpenAI rate limit or quota reached (429) after %d attempts%s. Wait and retry, or check the account's quota.", DefaultMaxAttempts, detail)
 	case embedx.Retryable(s):
@@ -387,27 +387,4 @@ func checkBody(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 		return res, &badBody{status: res.StatusCode, what: what, excerpt: body}
 	}
 	return res, nil
-}
-
-// shortCause renders a transport error without the request URL's user
-// info or the key.
-func shortCause(err error, key string) string {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	s := err.Error()
-	if key != "" {
-		s = strings.ReplaceAll(s, key, "[redacted]")
-	}
-	return s
-}
-
-// safeURL drops user info from a URL for messages.
-func safeURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(invalid URL)"
-	}
-	return u.Redacted()
 }

@@ -204,13 +204,18 @@ func moveCell(m retrieval.Movement) string {
 	return strings.TrimSuffix(leftPadRight(m.String(), 5), " ")
 }
 
-// vectorCell is a reranked hit's place in the vector order: "vector #4
-// 0.612".
-func vectorCell(h *retrieval.Hit) string {
-	if h.VectorRank == 0 {
-		return "vector –"
+// vectorCell is a reranked hit's place before reranking and its
+// similarity: its rank in the vector result ("vector #4 0.612", what the
+// movement counts from), or for a hit new to the top k its place among
+// the candidates searched ("candidate #9 0.480").
+func vectorCell(h *retrieval.Hit, m retrieval.Movement) string {
+	switch {
+	case m.From > 0:
+		return "vector #" + strconv.Itoa(m.From) + " " + present.Score(h.VectorScore, 3)
+	case h.VectorRank > 0:
+		return "candidate #" + strconv.Itoa(h.VectorRank) + " " + present.Score(h.VectorScore, 3)
 	}
-	return "vector #" + strconv.Itoa(h.VectorRank) + " " + present.Score(h.VectorScore, 3)
+	return "vector –"
 }
 
 // rerankTitle is the results title's rerank part.
@@ -235,7 +240,7 @@ func fellOutLine(res *retrieval.Result) string {
 		h := &res.Rerank.FellOut[i]
 		parts[i] = "#" + strconv.Itoa(h.Rank) + " " + present.Title(&h.Chunk)
 	}
-	return "fell out of the vector top " + strconv.Itoa(len(res.Rerank.Vector)) + ": " + strings.Join(parts, " · ")
+	return "fell out of the vector top " + strconv.Itoa(res.Params.TopK) + ": " + strings.Join(parts, " · ")
 }
 
 // rerankRows adds the detail pane's rerank rows for a reranked hit: its
@@ -245,9 +250,12 @@ func rerankRows(it *item, row func(k, v string)) {
 		return
 	}
 	h := &it.Hit
-	if h.VectorRank > 0 {
-		row("vector", "#"+strconv.Itoa(h.VectorRank)+" · similarity "+present.Score(h.VectorScore, 4))
-	} else {
+	switch m := *it.Move; {
+	case m.From > 0:
+		row("vector", "#"+strconv.Itoa(m.From)+" · similarity "+present.Score(h.VectorScore, 4))
+	case h.VectorRank > 0:
+		row("vector", "candidate #"+strconv.Itoa(h.VectorRank)+" (below the vector top k) · similarity "+present.Score(h.VectorScore, 4))
+	default:
 		row("vector", "")
 	}
 	rr := "relevance " + present.Score(h.Score, 4)

@@ -252,7 +252,7 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	line2 := r.meta.paint(indent + place)
 	if it.Move != nil {
 		head += st.moveInk(*it.Move).paint(moveCell(*it.Move)) + " "
-		line2 = r.meta.paint(indent + vectorCell(&it.Hit) + " · " + place)
+		line2 = r.meta.paint(indent + vectorCell(&it.Hit, *it.Move) + " · " + place)
 	}
 	line1 := head + titleStyle.paint(title)
 	line3 := indent + r.url.paint(url)

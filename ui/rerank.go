@@ -173,7 +173,7 @@ func rerankFailure(res retrieval.Result) string {
 	if res.Rerank == nil || res.Rerank.Err == nil {
 		return ""
 	}
-	return "Rerank failed, showing the vector order: " + res.Rerank.Err.Error()
+	return "Rerank failed, showing the vector order: " + res.Rerank.Error
 }
 
 // reranked reports whether res is in a reranker's order.

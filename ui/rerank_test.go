@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -56,7 +57,8 @@ func (s *rerankStore) Stats(context.Context) (retrieval.Stats, error) {
 }
 
 // orderReranker ranks the candidates at the indexes of order first (in
-// that order, relevance 0.95, 0.85, …) and scores no others. With the
+// that order, relevance 0.95, 0.85, …, in smaller steps for more than
+// nine) and scores no others. With the
 // rerank store's corpus (vector top 5: chunks 0, 1, 3, 4, 5) its default
 // order gives every movement: chunk 1 ↑1, chunk 0 ↓1, chunk 6 new,
 // chunk 4 =, chunk 9 new; chunks 3 and 5 fall out.
@@ -70,10 +72,14 @@ func (r orderReranker) Rerank(_ context.Context, _ string, docs []string, topN i
 	if r.err != nil {
 		return nil, r.err
 	}
+	step := 0.1
+	if len(r.order) > 9 {
+		step = 0.9 / float64(len(r.order))
+	}
 	var out []retrieval.Relevance
 	for j, i := range r.order {
 		if i < len(docs) && len(out) < topN {
-			out = append(out, retrieval.Relevance{Index: i, Score: 0.95 - 0.1*float64(j)})
+			out = append(out, retrieval.Relevance{Index: i, Score: 0.95 - step*float64(j)})
 		}
 	}
 	return out, nil
@@ -288,7 +294,7 @@ func TestRerankError(t *testing.T) {
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
 	st := m.Status()
-	if m.statusKind != statusErr || !strings.Contains(st, "Rerank failed, showing the vector order: rerank: cohere rejected the API key (401)") || !strings.Contains(st, "4 results · 1 left out") {
+	if m.statusKind != statusErr || !strings.Contains(st, "Rerank failed, showing the vector order: cohere rejected the API key (401)") || !strings.Contains(st, "4 results · 1 left out") {
 		t.Fatalf("status = %q", st)
 	}
 	v := screen(m)
@@ -433,5 +439,73 @@ func TestGoldenRerank(t *testing.T) {
 			fm := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(Model)
 			golden.RequireEqual(t, []byte(screen(fm)))
 		})
+	}
+}
+
+// rerankedBenchModel is a 200x60 model and a result of 100 hits reranked
+// from 100 candidates (the most the pipeline reranks): reversed, so every
+// row moves.
+func rerankedBenchModel(b *testing.B) (Model, retrieval.Result) {
+	b.Helper()
+	order := make([]int, 100)
+	for i := range order {
+		order[i] = 99 - i
+	}
+	opts, _ := newRerankOptions(&testing.T{}, orderReranker{name: "rev", order: order})
+	opts.Rerank.On = true
+	opts.Defaults = retrieval.Query{TopK: 100, NoDedup: true}
+	r, err := opts.Rerank.Retriever(context.Background(), "rev")
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The rerank store has 30 chunks: make 100 by widening it.
+	p := r.(fixedTimings).p
+	p.Store = wideStore{n: 100}
+	res, err := r.Retrieve(context.Background(), retrieval.Query{Question: "q", TopK: 100, NoDedup: true, Rerank: retrieval.RerankOptions{On: true}})
+	if err != nil || len(res.Hits) != 100 || res.Rerank.Returned != 100 {
+		b.Fatalf("reranked %d hits: %v", len(res.Hits), err)
+	}
+	return sized(b, opts, 200, 60), res
+}
+
+// wideStore answers n chunks with falling scores.
+type wideStore struct{ n int }
+
+func (s wideStore) Search(_ context.Context, req retrieval.SearchRequest) ([]retrieval.ScoredChunk, error) {
+	var out []retrieval.ScoredChunk
+	for i := 0; i < min(s.n, req.Limit); i++ {
+		c := retrieval.Chunk{ID: fmt.Sprintf("c%03d", i), Text: fakeText(i, "Topic "+fmt.Sprint(i)), Title: fmt.Sprintf("Page %d", i), Section: "Section", Module: "m", Chapter: "c", DocPath: fmt.Sprintf("docs/m/p%d.md", i)}
+		out = append(out, retrieval.ScoredChunk{Chunk: c, Score: 1 - float64(i)/200})
+	}
+	return out, nil
+}
+
+func (wideStore) Stats(context.Context) (retrieval.Stats, error) { return retrieval.Stats{}, nil }
+
+// BenchmarkShowReranked100 is the update that shows a reranked result of
+// 100 hits: movements, rows, the detail of the first.
+func BenchmarkShowReranked100(b *testing.B) {
+	m, res := rerankedBenchModel(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.seq, m.running = i+1, true
+		next, _ := m.Update(resultMsg{Seq: i + 1, Query: retrieval.Query{Question: "q", TopK: 100}, Result: res})
+		m = next.(Model)
+	}
+}
+
+// BenchmarkViewReranked100 draws the screen of a reranked result of 100
+// hits (movement and both scores on every row, the fell-out line).
+func BenchmarkViewReranked100(b *testing.B) {
+	m, res := rerankedBenchModel(b)
+	m = feed(b, m, resultMsg{Seq: 0, Query: retrieval.Query{Question: "q", TopK: 100}, Result: res}, keyType(tea.KeyEsc))
+	if !strings.Contains(screen(m), "↑99") {
+		b.Fatal("no movement on screen")
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = m.View()
 	}
 }

@@ -103,3 +103,29 @@ func TestTUIRerankCohere(t *testing.T) {
 	}
 	assertNoSecrets(t, screen(d.m), d.m.Status())
 }
+
+// Rate limited past the retries (three 429s): the vector results, and
+// the rerank error saying so in the status line.
+func TestTUIRerankCohereRateLimited(t *testing.T) {
+	co := coheretest.NewServer(testCohereKey)
+	t.Cleanup(co.Close)
+	env := map[string]string{"COHERE_API_KEY": testCohereKey, "COHERE_BASE_URL": co.URL, "RAGSCOPE_RERANK_MODEL": "rerank-v3.5"}
+	d := newTUIDriver(t, tuiOptionsFor(t, env))
+	co.Fail(coheretest.Failure{Status: 429}, coheretest.Failure{Status: 429}, coheretest.Failure{Status: 429})
+	d.ask("what is a URDF file?")
+	d.until("the rate-limited rerank", 15*time.Second, idle)
+	st := d.m.Status()
+	t.Logf("429: %s", st)
+	if !strings.Contains(st, "Rerank failed, showing the vector order") || !strings.Contains(st, "429") || !strings.Contains(st, "after 3 attempts") {
+		t.Fatalf("status = %q", st)
+	}
+	if v := screen(d.m); !strings.Contains(v, "Results · 5 hits · rerank failed: vector order") {
+		t.Fatalf("screen:\n%s", v)
+	}
+	// The next question reranks again.
+	d.ask("what is a URDF link?")
+	d.until("the reranked results", 10*time.Second, idle)
+	if st := d.m.Status(); strings.Contains(st, "failed") || !strings.Contains(screen(d.m), "reranked by rerank-v3.5") {
+		t.Fatalf("after the rate limit: %q", st)
+	}
+}

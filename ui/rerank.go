@@ -243,8 +243,9 @@ func fellOutLine(res *retrieval.Result) string {
 	return "fell out of the vector top " + strconv.Itoa(res.Params.TopK) + ": " + strings.Join(parts, " · ")
 }
 
-// rerankRows adds the detail pane's rerank rows for a reranked hit: its
-// vector rank and similarity, its rerank rank, relevance and movement.
+// rerankRows adds the detail pane's rerank rows for a kept hit of a
+// reranked result (only those have a movement): its vector rank and
+// similarity, its rerank rank, relevance and movement.
 func rerankRows(it *item, row func(k, v string)) {
 	if it.Move == nil {
 		return
@@ -258,22 +259,17 @@ func rerankRows(it *item, row func(k, v string)) {
 	default:
 		row("vector", "")
 	}
-	rr := "relevance " + present.Score(h.Score, 4)
+	rel := h.Score
 	if h.RerankScore != nil {
-		rr = "relevance " + present.Score(*h.RerankScore, 4)
+		rel = *h.RerankScore
 	}
-	if !it.Dropped {
-		rr = "#" + strconv.Itoa(h.Rank) + " · " + rr + " · " + moveWords(*it.Move)
-	}
-	row("rerank", rr)
+	row("rerank", "#"+strconv.Itoa(h.Rank)+" · relevance "+present.Score(rel, 4)+" · "+moveWords(*it.Move))
 }
 
 // moveWords says a movement in words for the detail pane.
 func moveWords(m retrieval.Movement) string {
 	switch m.Kind {
-	case retrieval.MoveUp:
-		return m.String() + " from vector #" + strconv.Itoa(m.From)
-	case retrieval.MoveDown:
+	case retrieval.MoveUp, retrieval.MoveDown:
 		return m.String() + " from vector #" + strconv.Itoa(m.From)
 	case retrieval.MoveNew:
 		return "new: below the vector top k"

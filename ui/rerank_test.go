@@ -158,6 +158,11 @@ func TestRerankToggle(t *testing.T) {
 	if v := screen(m); !strings.Contains(v, "rerank off") {
 		t.Fatalf("header without rerank on:\n%s", v)
 	}
+	// In the question box r is text.
+	if m = feed(t, m, keyRunes("r")); m.params.Rerank.On || m.query.Value() != "r" {
+		t.Fatalf("r in the question box: rerank %v, question %q", m.params.Rerank.On, m.query.Value())
+	}
+	m = feed(t, m, keyType(tea.KeyBackspace))
 	m = ask(t, m, "nodes")
 	if m.results.res.Rerank != nil || strings.Contains(screen(m), "vector #") {
 		t.Fatal("the first question was reranked with rerank off")

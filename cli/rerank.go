@@ -23,6 +23,16 @@ func (a *App) openReranker(ctx context.Context, be *Backend) error {
 	if model == "" || be.Pipeline == nil {
 		return nil
 	}
+	rr, err := a.newReranker(ctx, be, model)
+	if err != nil {
+		return err
+	}
+	be.Pipeline.Reranker = rr
+	return nil
+}
+
+// newReranker builds the reranker model names for be's pipeline.
+func (a *App) newReranker(ctx context.Context, be *Backend, model string) (retrieval.Reranker, error) {
 	if strings.EqualFold(model, config.BM25Reranker) {
 		var corpus []retrieval.Chunk
 		if be.Walker != nil && be.Kind != config.BackendQdrant {
@@ -31,11 +41,10 @@ func (a *App) openReranker(ctx context.Context, be *Backend) error {
 				return nil
 			})
 			if err != nil {
-				return fmt.Errorf("rerank bm25: read the index: %w", err)
+				return nil, fmt.Errorf("rerank bm25: read the index: %w", err)
 			}
 		}
-		be.Pipeline.Reranker = local.NewBM25(corpus)
-		return nil
+		return local.NewBM25(corpus), nil
 	}
 	rr, err := cohere.NewReranker(cohere.RerankOptions{
 		APIKey:  a.Cfg.CohereAPIKey.Reveal(),
@@ -44,10 +53,9 @@ func (a *App) openReranker(ctx context.Context, be *Backend) error {
 		Timeout: a.Cfg.Timeout,
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	be.Pipeline.Reranker = rr
-	return nil
+	return rr, nil
 }
 
 // RerankLabel names the reranker for headers, with what it costs: "rerank
@@ -57,8 +65,12 @@ func (b *Backend) RerankLabel() string {
 	if b.Pipeline == nil || b.Pipeline.Reranker == nil {
 		return ""
 	}
-	name := b.Pipeline.Reranker.Name()
-	if name == local.BM25Name {
+	return rerankLabel(b.Pipeline.Reranker.Name())
+}
+
+// rerankLabel names a rerank model with what it costs.
+func rerankLabel(name string) string {
+	if strings.EqualFold(name, local.BM25Name) {
 		return "rerank bm25 (offline)"
 	}
 	return "rerank cohere " + name + " (1 call per question)"

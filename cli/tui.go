@@ -93,7 +93,9 @@ func (a *App) tuiOptions(ctx context.Context) (ui.Options, error) {
 		return ui.Options{}, err
 	}
 	if opts.Retriever == nil {
-		opts.Retriever = &checkedRetriever{be: be}
+		cr := &checkedRetriever{be: be}
+		opts.Retriever = cr
+		opts.Rerank = a.tuiRerank(be, cr)
 		if be.Pipeline.Store != nil {
 			store := be.Pipeline.Store
 			opts.Stats = store.Stats
@@ -131,6 +133,12 @@ type checkedRetriever struct {
 
 // Retrieve implements ui.Retriever.
 func (c *checkedRetriever) Retrieve(ctx context.Context, q retrieval.Query) (retrieval.Result, error) {
+	return c.retrieveWith(ctx, c.be.Pipeline, q)
+}
+
+// retrieveWith runs the check, then q on p (the backend's pipeline, or a
+// copy of it with another reranker).
+func (c *checkedRetriever) retrieveWith(ctx context.Context, p *retrieval.Pipeline, q retrieval.Query) (retrieval.Result, error) {
 	if q.Mode != retrieval.ModeSelectedText {
 		c.mu.Lock()
 		if !c.checked {
@@ -142,7 +150,7 @@ func (c *checkedRetriever) Retrieve(ctx context.Context, q retrieval.Query) (ret
 		}
 		c.mu.Unlock()
 	}
-	return c.be.Pipeline.Retrieve(ctx, q)
+	return p.Retrieve(ctx, q)
 }
 
 // selectionOnly answers selected-text queries and reports the

@@ -66,6 +66,8 @@ type renderedMsg struct {
 type settingsChangedMsg struct {
 	Params        retrieval.Query
 	ToggleDropped bool
+	// RerankModel is the rerank model chosen ("" keeps it).
+	RerankModel string
 }
 
 // showTurnMsg asks the root to show an earlier turn.

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
@@ -170,6 +171,7 @@ func (p *detailPane) metadata() string {
 	}
 	row("rank", rank)
 	row("score", present.Score(h.Score, 4))
+	rerankRows(&p.item, row)
 	row("citation", h.Citation.URL)
 	if h.Citation.Source != "" {
 		row("url from", h.Citation.Source)
@@ -237,10 +239,11 @@ func (p *detailPane) metadata() string {
 }
 
 func leftPadRight(s string, n int) string {
-	if len(s) >= n {
-		return s[:n-1] + " "
+	// Runes, not bytes: a movement ("↑3") is two cells but four bytes.
+	if w := utf8.RuneCountInString(s); w < n {
+		return s + strings.Repeat(" ", n-w)
 	}
-	return s + strings.Repeat(" ", n-len(s))
+	return string([]rune(s)[:n-1]) + " "
 }
 
 // View draws the pane.

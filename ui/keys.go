@@ -23,6 +23,7 @@ type KeyMap struct {
 	Settings key.Binding
 	Dropped  key.Binding
 	Eval     key.Binding
+	Rerank   key.Binding
 
 	// Actions on the selected hit or result.
 	CopyURL     key.Binding
@@ -57,6 +58,8 @@ type KeyMap struct {
 
 	// evalOff keeps Eval disabled when there is no eval to run.
 	evalOff bool
+	// rerankOff keeps Rerank disabled when there is no reranker.
+	rerankOff bool
 }
 
 // DefaultKeyMap returns the explorer's key bindings.
@@ -78,6 +81,7 @@ func DefaultKeyMap() *KeyMap {
 		Settings: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "settings")),
 		Dropped:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "show left-out")),
 		Eval:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "eval")),
+		Rerank:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rerank on/off")),
 
 		CopyURL:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy URL")),
 		CopyContext: key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy context")),
@@ -113,7 +117,7 @@ func DefaultKeyMap() *KeyMap {
 func (k *KeyMap) letterKeys() []*key.Binding {
 	return []*key.Binding{
 		&k.QuitQ, &k.Help, &k.FocusQuery, &k.Context, &k.Turns, &k.Settings,
-		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL, &k.Eval,
+		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL, &k.Eval, &k.Rerank,
 	}
 }
 
@@ -124,5 +128,8 @@ func (k *KeyMap) setTextFocus(text bool) {
 	}
 	if k.evalOff {
 		k.Eval.SetEnabled(false)
+	}
+	if k.rerankOff {
+		k.Rerank.SetEnabled(false)
 	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"strconv"
@@ -88,6 +89,7 @@ type Model struct {
 	spinner  spinner.Model
 
 	params      retrieval.Query
+	rerankModel string
 	showDropped bool
 	stats       *retrieval.Stats
 	backend     BackendInfo
@@ -153,6 +155,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	if m.status == "" {
 		m.status = "Ready. Type a question and press enter."
 	}
+	m.initRerank()
 	m.registerPanes()
 	m.applyStyles()
 	m.setFocus(focusQuery)
@@ -329,6 +332,7 @@ func (m *Model) globals() []action {
 			*m = next.(Model)
 			return cmd
 		}},
+		{&k.Rerank, (*Model).toggleRerank},
 		{&k.CopyURL, (*Model).copyURL},
 		{&k.CopyContext, (*Model).copyContext},
 		{&k.OpenURL, (*Model).openURL},
@@ -499,6 +503,7 @@ func (m *Model) buildQuery() retrieval.Query {
 func (m *Model) withParams(q retrieval.Query) retrieval.Query {
 	q.TopK, q.Threshold, q.NoDedup = m.params.TopK, m.params.Threshold, m.params.NoDedup
 	q.Filters = cloneFilters(m.params.Filters)
+	q.Rerank = m.rerankFor(q.Mode)
 	return q
 }
 
@@ -532,7 +537,7 @@ func (m *Model) runQuery(q retrieval.Query) tea.Cmd {
 	if q.Mode == retrieval.ModeSelectedText {
 		m.setStatus(statusInfo, "Grounding on the selection…")
 	}
-	return tea.Batch(retrieveCmd(ctx, m.opts.Retriever, m.seq, q), m.spinner.Tick)
+	return tea.Batch(retrieveCmd(ctx, m.retrieverFor(q), m.seq, q), m.spinner.Tick)
 }
 
 // updateResult shows a retrieval's reply, dropping stale ones.
@@ -571,7 +576,11 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 	if msg.Seq == m.caseSeq && m.caseLabel != "" {
 		text = m.caseLabel + " · " + text
 	}
-	m.setStatus(statusOK, text)
+	kind := statusOK
+	if e := rerankFailure(res); e != "" {
+		kind, text = statusErr, e+" · "+text
+	}
+	m.setStatus(kind, text)
 	return m, tea.Batch(cmd, m.links.Check(res))
 }
 
@@ -629,8 +638,10 @@ func (m Model) updateStats(msg statsMsg) Model {
 // updateSettings applies new settings and schedules a re-run.
 func (m Model) updateSettings(msg settingsChangedMsg) (tea.Model, tea.Cmd) {
 	changed := m.params.TopK != msg.Params.TopK || m.params.Threshold != msg.Params.Threshold ||
-		m.params.NoDedup != msg.Params.NoDedup || present.Filters(m.params.Filters) != present.Filters(msg.Params.Filters)
+		m.params.NoDedup != msg.Params.NoDedup || present.Filters(m.params.Filters) != present.Filters(msg.Params.Filters) ||
+		rerankChanged(m.params.Rerank, msg.Params.Rerank, m.rerankModel, cmp.Or(msg.RerankModel, m.rerankModel))
 	m.params = m.withParamsFrom(msg.Params)
+	m.applyRerankModel(msg.RerankModel)
 	m.settings.params = m.params
 	m.settings.params.Filters = cloneFilters(m.params.Filters)
 	var cmds []tea.Cmd
@@ -648,7 +659,7 @@ func (m Model) updateSettings(msg settingsChangedMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) withParamsFrom(p retrieval.Query) retrieval.Query {
-	return retrieval.Query{TopK: p.TopK, Threshold: p.Threshold, NoDedup: p.NoDedup, Filters: cloneFilters(p.Filters)}
+	return retrieval.Query{TopK: p.TopK, Threshold: p.Threshold, NoDedup: p.NoDedup, Filters: cloneFilters(p.Filters), Rerank: p.Rerank}
 }
 
 // copyURL copies the selected hit's citation URL.

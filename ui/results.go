@@ -20,6 +20,8 @@ type item struct {
 	Dropped bool
 	// Label says why a dropped hit was left out ("duplicate of #2").
 	Label string
+	// Move is a reranked hit's movement against the vector order.
+	Move *retrieval.Movement
 }
 
 // itemLines is the height of one row.
@@ -91,8 +93,13 @@ func itemKey(it item) string {
 // duplicate sits where it would have ranked.
 func (p *resultsPane) rebuild() {
 	items := make([]item, 0, len(p.res.Hits)+len(p.res.Dropped))
-	for _, h := range p.res.Hits {
-		items = append(items, item{Hit: h})
+	moves := rerankMoves(&p.res)
+	for i, h := range p.res.Hits {
+		it := item{Hit: h}
+		if i < len(moves) {
+			it.Move = &moves[i]
+		}
+		items = append(items, it)
 	}
 	if p.showDropped {
 		for _, d := range p.res.Dropped {
@@ -117,7 +124,7 @@ func (p *resultsPane) Selected() (item, bool) {
 // pageRows is the number of rows that fit.
 func (p *resultsPane) pageRows() int {
 	_, ih := innerSize(p.st.Pane, p.width, p.height)
-	return max((ih-1)/itemLines, 1)
+	return max((ih-1-p.footerLines())/itemLines, 1)
 }
 
 func (p *resultsPane) scrollToCursor() {
@@ -156,7 +163,7 @@ func (p *resultsPane) title() string {
 		return "Results"
 	}
 	n := len(p.res.Hits)
-	s := "Results · " + strconv.Itoa(n) + " " + present.Plural(n, "hit", "hits")
+	s := "Results · " + strconv.Itoa(n) + " " + present.Plural(n, "hit", "hits") + rerankTitle(&p.res)
 	if d := len(p.res.Dropped); d > 0 {
 		if p.showDropped {
 			s += " · " + strconv.Itoa(d) + " left out shown"
@@ -170,7 +177,7 @@ func (p *resultsPane) title() string {
 // View draws the pane.
 func (p *resultsPane) View() string {
 	style, tstyle := p.st.pane(p.focus)
-	iw, ih := innerSize(style, p.width, p.height)
+	iw, _ := innerSize(style, p.width, p.height)
 	var b strings.Builder
 	b.WriteString(tstyle.Render(truncate(p.title(), iw)))
 	switch {
@@ -183,10 +190,13 @@ func (p *resultsPane) View() string {
 		}
 		b.WriteString("\n\n" + p.st.Meta.Render(wrapText(msg, iw)))
 	default:
-		end := min(p.offset+max((ih-1)/itemLines, 1), len(p.items))
+		end := min(p.offset+p.pageRows(), len(p.items))
 		for i := p.offset; i < end; i++ {
 			b.WriteByte('\n')
 			b.WriteString(p.renderItem(p.items[i], i == p.cursor, iw))
+		}
+		if f := p.footer(); f != "" {
+			b.WriteString("\n" + p.st.Meta.Render(f))
 		}
 	}
 	return box(style, p.width, p.height, b.String())
@@ -239,8 +249,12 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	if selected {
 		titleStyle = r.highlight
 	}
-	line1 := head + titleStyle.paint(title)
 	line2 := r.meta.paint(indent + place)
+	if it.Move != nil {
+		head += st.moveInk(*it.Move).paint(moveCell(*it.Move)) + " "
+		line2 = r.meta.paint(indent + vectorCell(&it.Hit, *it.Move) + " · " + place)
+	}
+	line1 := head + titleStyle.paint(title)
 	line3 := indent + r.url.paint(url)
 	if link != "" {
 		// The state goes first: a long URL must not push it off the pane.
@@ -286,7 +300,7 @@ func (p *resultsPane) Blur() { p.focus = false }
 // ShortHelp implements pane.
 func (p *resultsPane) ShortHelp() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Down, openHelp(k, "detail"), k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery}
+	return []key.Binding{k.Down, openHelp(k, "detail"), k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery}
 }
 
 // FullHelp implements pane: every key of the pane is in the key map.

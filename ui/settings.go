@@ -20,6 +20,10 @@ const (
 	rowThreshold
 	rowDedup
 	rowShowDropped
+	rowRerank
+	rowRerankModel
+	rowRerankCandidates
+	rowRerankThreshold
 	rowModule
 	rowChapter
 	rowType
@@ -56,6 +60,11 @@ type settingsPane struct {
 	browse      [4]int
 	// pick is the open facet picker of the row (nil when closed).
 	pick *facetPicker
+
+	// rerankModels are the rerank models offered (none: no reranker);
+	// rerankModel is the one chosen.
+	rerankModels []string
+	rerankModel  string
 }
 
 func newSettingsPane(keys *KeyMap, st *Styles, params retrieval.Query) settingsPane {
@@ -114,7 +123,7 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 	if !ok && p.pick == nil {
 		return nil
 	}
-	before, beforeDropped := p.params, p.showDropped
+	before, beforeDropped, beforeModel := p.params, p.showDropped, p.rerankModel
 	beforeFilters := present.Filters(p.params.Filters)
 	switch {
 	case p.pick != nil:
@@ -147,13 +156,14 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 	}
 	changed := before.TopK != p.params.TopK || before.Threshold != p.params.Threshold ||
 		before.NoDedup != p.params.NoDedup || beforeFilters != present.Filters(p.params.Filters) ||
-		beforeDropped != p.showDropped
+		beforeDropped != p.showDropped || before.Rerank != p.params.Rerank || beforeModel != p.rerankModel
 	if !changed {
 		return nil
 	}
 	params, flip := p.params, beforeDropped != p.showDropped
 	params.Filters = cloneFilters(params.Filters)
-	return func() tea.Msg { return settingsChangedMsg{Params: params, ToggleDropped: flip} }
+	model := p.rerankModel
+	return func() tea.Msg { return settingsChangedMsg{Params: params, ToggleDropped: flip, RerankModel: model} }
 }
 
 func cloneFilters(f retrieval.Filters) retrieval.Filters {
@@ -178,6 +188,8 @@ func (p *settingsPane) adjust(up bool) {
 		p.params.NoDedup = !p.params.NoDedup
 	case rowShowDropped:
 		p.showDropped = !p.showDropped
+	case rowRerank, rowRerankModel, rowRerankCandidates, rowRerankThreshold:
+		p.adjustRerank(up)
 	default:
 		n := len(p.values(p.row))
 		if n == 0 {
@@ -199,6 +211,8 @@ func (p *settingsPane) toggle() {
 	case rowShowDropped:
 		p.showDropped = !p.showDropped
 	case rowTopK, rowThreshold:
+	case rowRerank, rowRerankModel, rowRerankCandidates, rowRerankThreshold:
+		p.toggleRerankRow()
 	default:
 		vals := p.values(p.row)
 		i := p.row - rowModule
@@ -235,7 +249,7 @@ func (p *settingsPane) View() string {
 		return box(style, p.width, p.height, b.String())
 	}
 	b.WriteString(tstyle.Render(truncate("Settings · ←/→ change · space toggles · enter picks values · changes re-run the query", iw)) + "\n\n")
-	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "module", "chapter", "type", "tag"}
+	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "rerank", "rr model", "candidates", "relevance", "module", "chapter", "type", "tag"}
 	for r := 0; r < settingsRows; r++ {
 		mark := "  "
 		nameStyle := p.st.Label
@@ -254,6 +268,8 @@ func (p *settingsPane) View() string {
 			val = "[" + check(!p.params.NoDedup) + "] drop near-duplicates"
 		case rowShowDropped:
 			val = "[" + check(p.showDropped) + "] show hits left out (also x)"
+		case rowRerank, rowRerankModel, rowRerankCandidates, rowRerankThreshold:
+			val = p.rerankValue(r)
 		default:
 			val = p.filterValue(r)
 		}

@@ -153,6 +153,7 @@ func paramsDiff(a, b retrieval.Query) string {
 	if fa, fb := present.Filters(a.Filters), present.Filters(b.Filters); fa != fb {
 		parts = append(parts, "filters "+fa+"→"+fb)
 	}
+	parts = append(parts, rerankParamsDiff(a, b)...)
 	if a.Mode != b.Mode {
 		parts = append(parts, "mode "+string(a.Mode)+"→"+string(b.Mode))
 	}
@@ -171,6 +172,7 @@ func turnLine(t *turn) string {
 	if t.Query.Mode == retrieval.ModeSelectedText {
 		mode = "[selection] "
 	}
+	mode += rerankTag(&t.Result)
 	return "#" + strconv.Itoa(t.N) + " " + mode + termsafe.Line(t.Query.Question) + " · " +
 		strconv.Itoa(len(t.Result.Hits)) + " " + present.Plural(len(t.Result.Hits), "hit", "hits") + " · best " + best
 }
@@ -213,6 +215,9 @@ func (p *turnsPane) View() string {
 			b.WriteString(p.st.Meta.Render(truncate("questions differ: "+termsafe.Line(old.Query.Question)+" → "+termsafe.Line(cur.Query.Question), iw)) + "\n")
 		}
 		b.WriteString(p.st.Meta.Render(truncate(paramsDiff(old.Query, cur.Query), iw)) + "\n")
+		if s := rerankCompare(&old.Result, &cur.Result); s != "" {
+			b.WriteString(p.st.Meta.Render(truncate(s, iw)) + "\n")
+		}
 		b.WriteString(p.st.Label.Render(truncate(" now   score  was   score  move  chunk", iw)) + "\n")
 		for _, r := range compareResults(old.Result, cur.Result) {
 			now, nowS, was, wasS := "  -", "     ", "  -", "     "
@@ -248,7 +253,7 @@ func (p *turnsPane) Blur() { p.focus = false }
 // ShortHelp implements pane.
 func (p *turnsPane) ShortHelp() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Down, openHelp(k, "show turn"), leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
+	return []key.Binding{k.Down, openHelp(k, "show turn"), runHelp(k.Rerank, "r", "rerank on/off: a new turn to compare"), leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
 }
 
 // FullHelp implements pane: every key of the pane is in the key map.

@@ -97,6 +97,9 @@ type Options struct {
 	// EvalDefault names the set an empty path runs (e.g. "demo golden
 	// set"); "" when there is none and a path is needed.
 	EvalDefault string
+	// Rerank offers reranking (a toggle key, settings rows, movement in
+	// the results); zero hides it.
+	Rerank RerankSetup
 	// Note is shown in the status line at start (for example why normal
 	// search is unavailable).
 	Note string

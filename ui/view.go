@@ -113,7 +113,7 @@ func (m *Model) headerView() string {
 	}
 	p := m.params
 	line2 := mode + st.Settings.Render(" · top_k "+strconv.Itoa(p.TopK)+" · threshold "+present.Score(p.Threshold, 2)+
-		" · dedup "+present.OnOff(!p.NoDedup)+" · filters "+present.Filters(p.Filters))
+		" · dedup "+present.OnOff(!p.NoDedup)+" · filters "+present.Filters(p.Filters)+m.rerankHeader())
 	if m.showDropped {
 		line2 += st.Settings.Render(" · left-out shown")
 	}
@@ -208,7 +208,7 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 	return append(append([][]key.Binding(nil), h.own...),
 		[]key.Binding{k.NextPane, k.PrevPane, k.Leave, k.FocusQuery, k.Context, k.Turns, k.Settings, k.Eval},
 		[]key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open},
-		[]key.Binding{k.Run, k.RunAny, k.HistoryPrev, k.HistoryNext, k.ToggleMode, k.Dropped},
+		[]key.Binding{k.Run, k.RunAny, k.HistoryPrev, k.HistoryNext, k.ToggleMode, k.Dropped, k.Rerank},
 		[]key.Binding{k.CopyURL, k.CopyContext, k.OpenURL, k.Dec, k.Inc, k.Toggle, k.Clear},
 		[]key.Binding{k.Help, k.QuitQ, k.Quit},
 	)

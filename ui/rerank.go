@@ -1,0 +1,419 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"ragscope/present"
+	"ragscope/retrieval"
+	"ragscope/termsafe"
+)
+
+// RerankSetup offers reranking in the explorer (issue 15): a toggle key,
+// settings rows for the model, the candidates and the relevance
+// threshold, movement against the vector order and both scores in the
+// results, and the rerank latency in the timings. The explorer never
+// builds a reranker: Retriever does.
+type RerankSetup struct {
+	// Models are the rerank models offered, the first the default; none
+	// hides reranking.
+	Models []string
+	// On starts with reranking on (ragscope --rerank MODEL).
+	On bool
+	// Candidates multiplies top_k to give the chunks searched and
+	// reranked (0: retrieval.DefaultRerankCandidates).
+	Candidates int
+	// Threshold is the minimum relevance a reranked hit needs (0..1).
+	Threshold float64
+	// Retriever returns the retriever that reranks with model. It is
+	// called in a command, off the UI goroutine (opening a reranker may
+	// read the whole index), and must be safe for concurrent use.
+	Retriever func(ctx context.Context, model string) (Retriever, error)
+	// Label describes a model and what it costs, for the header ("rerank
+	// cohere rerank-v3.5 (1 call per question)"); nil: "rerank MODEL".
+	Label func(model string) string
+}
+
+// initRerank applies the rerank setup to the new model: the starting
+// settings, the settings rows and the toggle key.
+func (m *Model) initRerank() {
+	rs := m.opts.Rerank
+	m.keys.rerankOff = !m.rerankAvailable()
+	if !m.rerankAvailable() {
+		return
+	}
+	m.rerankModel = rs.Models[0]
+	m.params.Rerank = retrieval.RerankOptions{On: rs.On, Candidates: rs.Candidates, Threshold: rs.Threshold}
+	if m.params.Rerank.Candidates <= 0 {
+		m.params.Rerank.Candidates = retrieval.DefaultRerankCandidates
+	}
+	m.settings.params.Rerank = m.params.Rerank
+	m.settings.rerankModels, m.settings.rerankModel = rs.Models, m.rerankModel
+}
+
+// rerankAvailable reports whether reranking can be turned on.
+func (m *Model) rerankAvailable() bool {
+	return len(m.opts.Rerank.Models) > 0 && m.opts.Rerank.Retriever != nil
+}
+
+// rerankFor is the rerank part of a query in mode: the settings for a
+// search, none for selected text (there is nothing to rerank).
+func (m *Model) rerankFor(mode retrieval.Mode) retrieval.RerankOptions {
+	if mode == retrieval.ModeSelectedText || !m.rerankAvailable() || !m.params.Rerank.On {
+		return retrieval.RerankOptions{}
+	}
+	return m.params.Rerank
+}
+
+// retrieverFor is who answers q: the rerank model's retriever when q
+// reranks, the plain one otherwise.
+func (m *Model) retrieverFor(q retrieval.Query) Retriever {
+	if !q.Rerank.On {
+		return m.opts.Retriever
+	}
+	return rerankRetriever{open: m.opts.Rerank.Retriever, model: m.rerankModel, base: m.opts.Retriever}
+}
+
+// rerankRetriever opens the model's retriever and asks it. A reranker
+// that cannot be opened is a failed rerank, not a failed query: the
+// answer is the vector result with the error, as when the rerank call
+// itself fails.
+type rerankRetriever struct {
+	open  func(ctx context.Context, model string) (Retriever, error)
+	model string
+	base  Retriever
+}
+
+// Retrieve implements Retriever.
+func (r rerankRetriever) Retrieve(ctx context.Context, q retrieval.Query) (retrieval.Result, error) {
+	rr, err := r.open(ctx, r.model)
+	if err == nil {
+		return rr.Retrieve(ctx, q)
+	}
+	oerr := fmt.Errorf("open reranker %s: %w", r.model, err)
+	q.Rerank = retrieval.RerankOptions{}
+	res, err := r.base.Retrieve(ctx, q)
+	if err != nil {
+		return res, err
+	}
+	res.Rerank = &retrieval.RerankInfo{Model: r.model, Vector: res.Hits, VectorDropped: res.Dropped,
+		FellOut: []retrieval.Hit{}, Err: oerr, Error: oerr.Error()}
+	return res, nil
+}
+
+// toggleRerank turns reranking on or off and asks the current question
+// again: the two turns of one question compare rerank on against off.
+func (m *Model) toggleRerank() tea.Cmd {
+	if !m.rerankAvailable() {
+		m.setStatus(statusErr, "No reranker here: reranking needs the search backend (start with --rerank bm25 or a Cohere rerank model).")
+		return nil
+	}
+	m.params.Rerank.On = !m.params.Rerank.On
+	m.settings.params.Rerank = m.params.Rerank
+	what := "Rerank off: vector order."
+	if m.params.Rerank.On {
+		what = "Rerank on (" + m.rerankLabel() + ")."
+	}
+	if m.last == nil || m.last.Mode == retrieval.ModeSelectedText {
+		m.setStatus(statusInfo, what+" It applies to the next search.")
+		return nil
+	}
+	// A settings change waiting to re-run is this run now.
+	m.rerunSeq++
+	cmd := m.runQuery(m.withParams(*m.last))
+	m.setStatus(statusInfo, what+" Asking the question again; t compares the two turns.")
+	return cmd
+}
+
+// rerankChanged reports whether new rerank settings change what a query
+// returns (nothing does while reranking stays off).
+func rerankChanged(a, b retrieval.RerankOptions, modelA, modelB string) bool {
+	if !a.On && !b.On {
+		return false
+	}
+	return a != b || modelA != modelB
+}
+
+// applyRerankModel takes the model the settings chose ("" keeps it).
+func (m *Model) applyRerankModel(model string) {
+	if model != "" {
+		m.rerankModel = model
+	}
+	m.settings.rerankModel = m.rerankModel
+}
+
+// rerankLabel is the current model as the header shows it.
+func (m *Model) rerankLabel() string {
+	if f := m.opts.Rerank.Label; f != nil {
+		return termsafe.Line(f(m.rerankModel))
+	}
+	return "rerank " + termsafe.Line(m.rerankModel)
+}
+
+// rerankHeader is the rerank part of the header's settings line.
+func (m *Model) rerankHeader() string {
+	if !m.rerankAvailable() {
+		return ""
+	}
+	if !m.params.Rerank.On {
+		return " · rerank off"
+	}
+	return " · " + m.rerankLabel()
+}
+
+// rerankFailure is the status line of a result whose rerank failed (the
+// list then shows the vector order); "" otherwise.
+func rerankFailure(res retrieval.Result) string {
+	if res.Rerank == nil || res.Rerank.Err == nil {
+		return ""
+	}
+	return "Rerank failed, showing the vector order: " + res.Rerank.Error
+}
+
+// reranked reports whether res is in a reranker's order.
+func reranked(res *retrieval.Result) bool { return res.Rerank != nil && res.Rerank.Err == nil }
+
+// rerankMoves are the movements of res's hits against the vector order,
+// nil when res was not reranked.
+func rerankMoves(res *retrieval.Result) []retrieval.Movement {
+	if !reranked(res) {
+		return nil
+	}
+	return res.Movements()
+}
+
+// moveInk is the colour of a movement: up and new in green, down in red.
+func (st *Styles) moveInk(m retrieval.Movement) ink {
+	switch m.Kind {
+	case retrieval.MoveUp, retrieval.MoveNew:
+		return inkOf(st.Added)
+	case retrieval.MoveDown:
+		return inkOf(st.Removed)
+	}
+	return st.rows.meta
+}
+
+// moveCell is the movement column of a result row, 4 cells wide.
+func moveCell(m retrieval.Movement) string {
+	return strings.TrimSuffix(leftPadRight(m.String(), 5), " ")
+}
+
+// vectorCell is a reranked hit's place before reranking and its
+// similarity: its rank in the vector result ("vector #4 0.612", what the
+// movement counts from), or for a hit new to the top k its place among
+// the candidates searched ("candidate #9 0.480").
+func vectorCell(h *retrieval.Hit, m retrieval.Movement) string {
+	switch {
+	case m.From > 0:
+		return "vector #" + strconv.Itoa(m.From) + " " + present.Score(h.VectorScore, 3)
+	case h.VectorRank > 0:
+		return "candidate #" + strconv.Itoa(h.VectorRank) + " " + present.Score(h.VectorScore, 3)
+	}
+	return "vector –"
+}
+
+// rerankTitle is the results title's rerank part.
+func rerankTitle(res *retrieval.Result) string {
+	switch {
+	case res.Rerank == nil:
+		return ""
+	case res.Rerank.Err != nil:
+		return " · rerank failed: vector order"
+	}
+	return " · reranked by " + termsafe.Line(res.Rerank.Model)
+}
+
+// fellOutLine names the hits of the vector top k that reranking left
+// out, under the result list; "" when none did.
+func fellOutLine(res *retrieval.Result) string {
+	if !reranked(res) || len(res.Rerank.FellOut) == 0 {
+		return ""
+	}
+	parts := make([]string, len(res.Rerank.FellOut))
+	for i := range res.Rerank.FellOut {
+		h := &res.Rerank.FellOut[i]
+		parts[i] = "#" + strconv.Itoa(h.Rank) + " " + present.Title(&h.Chunk)
+	}
+	return "fell out of the vector top " + strconv.Itoa(res.Params.TopK) + ": " + strings.Join(parts, " · ")
+}
+
+// rerankRows adds the detail pane's rerank rows for a kept hit of a
+// reranked result (only those have a movement): its vector rank and
+// similarity, its rerank rank, relevance and movement.
+func rerankRows(it *item, row func(k, v string)) {
+	if it.Move == nil {
+		return
+	}
+	h := &it.Hit
+	switch m := *it.Move; {
+	case m.From > 0:
+		row("vector", "#"+strconv.Itoa(m.From)+" · similarity "+present.Score(h.VectorScore, 4))
+	case h.VectorRank > 0:
+		row("vector", "candidate #"+strconv.Itoa(h.VectorRank)+" (below the vector top k) · similarity "+present.Score(h.VectorScore, 4))
+	default:
+		row("vector", "")
+	}
+	rel := h.Score
+	if h.RerankScore != nil {
+		rel = *h.RerankScore
+	}
+	row("rerank", "#"+strconv.Itoa(h.Rank)+" · relevance "+present.Score(rel, 4)+" · "+moveWords(*it.Move))
+}
+
+// moveWords says a movement in words for the detail pane.
+func moveWords(m retrieval.Movement) string {
+	switch m.Kind {
+	case retrieval.MoveUp, retrieval.MoveDown:
+		return m.String() + " from vector #" + strconv.Itoa(m.From)
+	case retrieval.MoveNew:
+		return "new: below the vector top k"
+	}
+	return "= same place"
+}
+
+// rerankTag marks a reranked turn in the turn list.
+func rerankTag(res *retrieval.Result) string {
+	switch {
+	case res.Rerank == nil:
+		return ""
+	case res.Rerank.Err != nil:
+		return "[rerank failed] "
+	}
+	return "[rerank " + termsafe.Line(res.Rerank.Model) + "] "
+}
+
+// rerankParamsDiff lists the rerank settings that differ between two
+// queries.
+func rerankParamsDiff(a, b retrieval.Query) []string {
+	ra, rb := a.Rerank, b.Rerank
+	if ra.On != rb.On {
+		return []string{"rerank " + present.OnOff(ra.On) + "→" + present.OnOff(rb.On)}
+	}
+	if !ra.On {
+		return nil
+	}
+	var parts []string
+	if ra.Candidates != rb.Candidates {
+		parts = append(parts, "candidates ×"+strconv.Itoa(ra.Candidates)+"→×"+strconv.Itoa(rb.Candidates))
+	}
+	if ra.Threshold != rb.Threshold {
+		parts = append(parts, "relevance ≥ "+present.Score(ra.Threshold, 2)+"→"+present.Score(rb.Threshold, 2))
+	}
+	return parts
+}
+
+// rerankCompare says what the scores of a comparison are when reranking
+// differs between the turns ("" when neither was reranked): relevance
+// for a reranked turn, similarity for a vector one.
+func rerankCompare(old, cur *retrieval.Result) string {
+	if old.Rerank == nil && cur.Rerank == nil {
+		return ""
+	}
+	kind := func(r *retrieval.Result) string {
+		switch {
+		case r.Rerank == nil:
+			return "vector similarity"
+		case r.Rerank.Err != nil:
+			return "vector similarity (rerank failed)"
+		}
+		return termsafe.Line(r.Rerank.Model) + " relevance"
+	}
+	return "scores: now " + kind(cur) + " · was " + kind(old)
+}
+
+// Settings rows of reranking.
+
+// adjustRerank changes a rerank row by one step.
+func (p *settingsPane) adjustRerank(up bool) {
+	if len(p.rerankModels) == 0 {
+		return
+	}
+	r := &p.params.Rerank
+	switch p.row {
+	case rowRerank:
+		r.On = !r.On
+	case rowRerankModel:
+		i := slices.Index(p.rerankModels, p.rerankModel)
+		n := len(p.rerankModels)
+		if up {
+			i = (i + 1) % n
+		} else {
+			i = (i - 1 + n) % n
+		}
+		p.rerankModel = p.rerankModels[i]
+	case rowRerankCandidates:
+		c := r.Candidates
+		if up {
+			c++
+		} else {
+			c--
+		}
+		r.Candidates = min(max(c, 1), retrieval.MaxRerankCandidates)
+	case rowRerankThreshold:
+		d := -0.05
+		if up {
+			d = 0.05
+		}
+		r.Threshold = min(max(math.Round((r.Threshold+d)*100)/100, 0), 1)
+	}
+}
+
+// toggleRerankRow is space on a rerank row: it turns reranking on or off.
+func (p *settingsPane) toggleRerankRow() {
+	if len(p.rerankModels) > 0 && p.row == rowRerank {
+		p.params.Rerank.On = !p.params.Rerank.On
+	}
+}
+
+// rerankValue draws a rerank row's value.
+func (p *settingsPane) rerankValue(row int) string {
+	if len(p.rerankModels) == 0 {
+		if row == rowRerank {
+			return p.st.Missing.Render("not available with this backend")
+		}
+		return p.st.Missing.Render("–")
+	}
+	r := p.params.Rerank
+	switch row {
+	case rowRerank:
+		return "[" + check(r.On) + "] rerank the candidates (also r)"
+	case rowRerankModel:
+		i := slices.Index(p.rerankModels, p.rerankModel)
+		return "‹ " + termsafe.Line(p.rerankModel) + " › " + p.st.Meta.Render("("+strconv.Itoa(i+1)+"/"+strconv.Itoa(len(p.rerankModels))+")")
+	case rowRerankCandidates:
+		n := retrieval.CandidateLimit(retrieval.Query{TopK: p.params.TopK, Rerank: retrieval.RerankOptions{On: true, Candidates: r.Candidates}})
+		return "‹ " + strconv.Itoa(r.Candidates) + " › " + p.st.Meta.Render("× top_k: "+strconv.Itoa(n)+" searched and reranked")
+	}
+	full, empty := scoreBar(r.Threshold, 10)
+	return "‹ " + present.Score(r.Threshold, 2) + " › " + p.st.BarFull.Render(full) + p.st.BarEmpty.Render(empty) + p.st.Meta.Render(" min relevance")
+}
+
+// footer is the text under the result list, at most two lines: what
+// reranking pushed out of the vector top k.
+func (p *resultsPane) footer() string {
+	f := fellOutLine(&p.res)
+	if f == "" {
+		return ""
+	}
+	iw, _ := innerSize(p.st.Pane, p.width, p.height)
+	lines := strings.Split(wrapText(f, max(iw, 10)), "\n")
+	if len(lines) > 2 {
+		lines = lines[:2]
+		lines[1] = truncate(lines[1]+" …", iw)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// footerLines is the height of the footer.
+func (p *resultsPane) footerLines() int {
+	if f := p.footer(); f != "" {
+		return strings.Count(f, "\n") + 1
+	}
+	return 0
+}

@@ -279,7 +279,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.detail.Update(msg)
 		return m, cmd
 	case showTurnMsg:
-		return m, m.showTurn(msg.Index)
+		return m, m.bringBack(msg.Index)
 	case evalProgressMsg, evalCaseMsg, evalDoneMsg:
 		return m.updateEval(msg)
 	case spinner.TickMsg:
@@ -557,6 +557,7 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 	if n > 0 {
 		n = m.turns.turns[n-1].N
 	}
+	m.turns.Remember(m.results.SelectedKey())
 	i := m.turns.Add(turn{N: n + 1, Query: msg.Query, Result: msg.Result})
 	cmd := m.showTurn(i)
 	res := msg.Result
@@ -587,6 +588,7 @@ func (m *Model) showTurn(i int) tea.Cmd {
 		m.setStatus(statusInfo, "Showing turn #"+strconv.Itoa(t.N)+": "+termsafe.Line(t.Query.Question))
 	}
 	m.results.SetResult(t.Result)
+	m.results.SelectKey(t.Selected)
 	return m.syncDetail()
 }
 

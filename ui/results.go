@@ -114,6 +114,25 @@ func (p *resultsPane) Selected() (item, bool) {
 	return p.items[p.cursor], true
 }
 
+// SelectedKey is the itemKey of the selected row ("" when none).
+func (p *resultsPane) SelectedKey() string {
+	if it, ok := p.Selected(); ok {
+		return itemKey(it)
+	}
+	return ""
+}
+
+// SelectKey moves the cursor to the row with itemKey k, when it is shown.
+func (p *resultsPane) SelectKey(k string) {
+	for i, it := range p.items {
+		if k != "" && itemKey(it) == k {
+			p.cursor = i
+			p.scrollToCursor()
+			return
+		}
+	}
+}
+
 // pageRows is the number of rows that fit.
 func (p *resultsPane) pageRows() int {
 	_, ih := innerSize(p.st.Pane, p.width, p.height)

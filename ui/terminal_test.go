@@ -90,7 +90,6 @@ func TestColoursFollowTheTerminal(t *testing.T) {
 // settings change then re-runs that question, not the latest one (issue
 // #18, point 2).
 func TestShowTurnRestoresItsQuestion(t *testing.T) {
-	t.Skip("issue #18 point 2: bringing back a turn does not restore its question and settings yet")
 	f := &fakeRetriever{}
 	opts, _ := testOptions(f)
 	m := sized(t, opts, 120, 40)

@@ -17,6 +17,9 @@ type turn struct {
 	N      int
 	Query  retrieval.Query
 	Result retrieval.Result
+	// Selected is the key of the result row selected when the turn was
+	// last on show (itemKey), restored when it is brought back.
+	Selected string
 }
 
 // maxTurns bounds the turns kept in memory.
@@ -59,6 +62,13 @@ func (p *turnsPane) Add(t turn) int {
 func (p *turnsPane) SetCurrent(i int) {
 	if i >= 0 && i < len(p.turns) {
 		p.current = i
+	}
+}
+
+// Remember records the selected row of the turn on show.
+func (p *turnsPane) Remember(selected string) {
+	if p.current >= 0 && p.current < len(p.turns) {
+		p.turns[p.current].Selected = selected
 	}
 }
 

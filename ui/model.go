@@ -98,6 +98,9 @@ type Model struct {
 	last     *retrieval.Query
 	rerunSeq int
 
+	// clip is where copies go (tmux, the system clipboard, OSC 52).
+	clip clipEnv
+
 	// links checks the citation URLs of the result on show.
 	links *linkPool
 
@@ -147,6 +150,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		params:   params,
 		backend:  opts.Backend,
 		links:    links,
+		clip:     newClipEnv(opts),
 		evals:    evalRun{fn: opts.Eval, base: ctx},
 		status:   opts.Note,
 	}
@@ -252,12 +256,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, cmd
 	case clipboardMsg:
-		if msg.Err != nil {
-			// The OSC 52 copy went out, but whether the terminal took it
-			// cannot be known.
-			m.setStatus(statusInfo, "Sent "+msg.What+" to the terminal's clipboard (OSC 52); "+msg.Err.Error())
-		} else {
-			m.setStatus(statusOK, "Copied "+msg.What+" to the clipboard.")
+		m.setStatus(clipboardStatus(msg))
+		if msg.OSC52 != "" {
+			return m, tea.SetClipboard(msg.OSC52)
 		}
 		return m, nil
 	case openedMsg:
@@ -660,7 +661,7 @@ func (m *Model) copyURL() tea.Cmd {
 		m.setStatus(statusErr, "No citation URL to copy: select a result first.")
 		return nil
 	}
-	return clipboardCmd(m.clipboard(), "the citation URL", it.Hit.Citation.URL)
+	return m.copy("the citation URL", it.Hit.Citation.URL)
 }
 
 // copyContext copies the grounded instruction and context.
@@ -671,14 +672,7 @@ func (m *Model) copyContext() tea.Cmd {
 	}
 	g := m.ctxPane.g
 	text := g.Instruction + "\n\n" + g.Context
-	return clipboardCmd(m.clipboard(), "the grounded context ("+present.Int(len([]rune(text)))+" chars)", text)
-}
-
-func (m *Model) clipboard() func(string) error {
-	if m.opts.Clipboard != nil {
-		return m.opts.Clipboard
-	}
-	return func(string) error { return errors.New("no clipboard available") }
+	return m.copy("the grounded context ("+present.Int(len([]rune(text)))+" chars)", text)
 }
 
 // openURL opens the selected hit's citation in the browser.

@@ -35,7 +35,12 @@ func TestCopyGoesThroughBubbleTea(t *testing.T) {
 	m = feed(t, m, keyType(tea.KeyEsc))
 	next, cmd := m.Update(keyRunes("y"))
 	m = next.(Model)
-	msgs := runCmd(t, cmd)
+	var msgs []tea.Msg
+	for _, msg := range runCmd(t, cmd) {
+		next, cmd := m.Update(msg)
+		m = next.(Model)
+		msgs = append(msgs, runCmd(t, cmd)...)
+	}
 	var osc string
 	for _, msg := range msgs {
 		if fmt.Sprintf("%T", msg) == "tea.setClipboardMsg" {
@@ -45,7 +50,6 @@ func TestCopyGoesThroughBubbleTea(t *testing.T) {
 	if osc != "https://book.example.org/docs/module-1-ros2/nodes-and-topics#overview" {
 		t.Fatalf("OSC 52 copy %q; messages %s", osc, msgTypes(msgs))
 	}
-	m = feed(t, m, msgs...)
 	if m.statusKind == statusOK || strings.Contains(m.status, "Copied") || !strings.Contains(m.status, "OSC 52") {
 		t.Fatalf("status %q", m.status)
 	}

@@ -71,7 +71,7 @@ func DefaultKeyMap() *KeyMap {
 		ToggleMode: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "selected-text mode")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
 		Leave:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		FocusQuery: key.NewBinding(key.WithKeys("/", "i"), key.WithHelp("/", "ask")),
+		FocusQuery: key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "ask")),
 
 		Context:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "context")),
 		Turns:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "turns")),

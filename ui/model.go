@@ -320,7 +320,7 @@ func (m *Model) globals() []action {
 			if m.inEval() {
 				return m.startEval()
 			}
-			return m.run()
+			return m.runAndLook()
 		}},
 		{&k.Help, func(m *Model) tea.Cmd { m.fullHelp = !m.fullHelp; return m.layout() }},
 		{&k.Leave, (*Model).leave},
@@ -552,7 +552,7 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.setStatus(statusErr, errorText(msg.Err))
-		return m, nil
+		return m, m.backToAsk()
 	}
 	n := len(m.turns.turns)
 	if n > 0 {

@@ -32,7 +32,6 @@ func TestCopyGoesThroughBubbleTea(t *testing.T) {
 	opts.Clipboard = func(string) error { return errors.New("no xclip") }
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
-	m = feed(t, m, keyType(tea.KeyEsc))
 	next, cmd := m.Update(keyRunes("y"))
 	m = next.(Model)
 	var msgs []tea.Msg
@@ -98,10 +97,10 @@ func TestShowTurnRestoresItsQuestion(t *testing.T) {
 	opts, _ := testOptions(f)
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
-	m = feed(t, m, keyRunes("/"))
+	m = feed(t, m, keyRunes("i"))
 	m = feed(t, m, ctrl('u'))
 	m = ask(t, m, "services")
-	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("t"), keyType(tea.KeyEnter))
+	m = feed(t, m, keyRunes("t"), keyType(tea.KeyEnter))
 	if m.turns.current != 0 {
 		t.Fatalf("turn #1 not shown (current %d)", m.turns.current)
 	}

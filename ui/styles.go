@@ -103,6 +103,11 @@ func DefaultStyles(dark bool, profile colorprofile.Profile) *Styles {
 	border := lipgloss.RoundedBorder()
 	s.Pane = lipgloss.NewStyle().Border(border).BorderForeground(dim).Padding(0, 1)
 	s.FocusedPane = s.Pane.BorderForeground(accent)
+	if !hasColor(profile) {
+		// Without colours the focused pane's border is drawn heavy: a text
+		// cue of the same size, so nothing moves when focus changes.
+		s.FocusedPane = s.FocusedPane.Border(lipgloss.ThickBorder())
+	}
 	s.PaneTitle = lipgloss.NewStyle().Foreground(faint).Bold(true)
 	s.FocusedTitle = lipgloss.NewStyle().Foreground(accent).Bold(true)
 
@@ -183,6 +188,9 @@ func (s *Styles) textInput() textinput.Styles {
 		st.Placeholder = s.Missing
 		st.Text = s.Value
 	}
+	// Without colours a blinking cursor is invisible half the time: keep
+	// the reverse-video block steady.
+	t.Cursor.Blink = hasColor(s.Profile)
 	return t
 }
 
@@ -195,6 +203,7 @@ func (s *Styles) textArea() textarea.Styles {
 	t.Blurred.Placeholder = s.Missing
 	t.Focused.Prompt = s.Cursor
 	t.Blurred.Prompt = s.Rule
+	t.Cursor.Blink = hasColor(s.Profile)
 	return t
 }
 

@@ -85,6 +85,7 @@ type Model struct {
 	eval     *evalPane
 	help     help.Model
 	fullHelp bool
+	keyHelp  *keysPane
 	spinner  spinner.Model
 
 	params      retrieval.Query
@@ -146,6 +147,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		settings: ptr(newSettingsPane(keys, st, params)),
 		eval:     ptr(newEvalPane(keys, st, opts.EvalDefault)),
 		help:     h,
+		keyHelp:  ptr(newKeysPane(st)),
 		spinner:  sp,
 		params:   params,
 		backend:  opts.Backend,
@@ -322,7 +324,7 @@ func (m *Model) globals() []action {
 			}
 			return m.runAndLook()
 		}},
-		{&k.Help, func(m *Model) tea.Cmd { m.fullHelp = !m.fullHelp; return m.layout() }},
+		{&k.Help, (*Model).toggleKeys},
 		{&k.Leave, (*Model).leave},
 		{&k.Eval, (*Model).openEval},
 		{&k.Dropped, func(m *Model) tea.Cmd {
@@ -357,6 +359,9 @@ func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 		cmd := m.updateFocused(msg)
 		m.syncBindings()
 		return cmd
+	}
+	if m.fullHelp && !m.typing() && m.keyHelp.Scroll(k, msg) {
+		return nil
 	}
 	for _, a := range m.globals() {
 		if key.Matches(msg, *a.key) {

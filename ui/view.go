@@ -51,6 +51,7 @@ func (m *Model) layout() tea.Cmd {
 			cmds = append(cmds, s.pane(m).SetSize(w, bodyH))
 		}
 	}
+	m.sizeKeys(w, bodyH)
 	return tea.Batch(cmds...)
 }
 
@@ -143,6 +144,9 @@ func (m *Model) inputView() string {
 // focused one of them when narrow; or a pane that takes the whole body.
 func (m *Model) bodyView() string {
 	f := m.slot(m.focus)
+	if m.fullHelp {
+		return m.keyHelp.View()
+	}
 	if f.place == placeWhole {
 		return f.pane(m).View()
 	}
@@ -181,7 +185,7 @@ func (m *Model) statusView() string {
 // helpView is the short help line, or the full help after '?'.
 func (m *Model) helpView() string {
 	h := m.help
-	h.ShowAll = m.fullHelp
+	h.ShowAll = false // the full help is drawn in the body (keyspane.go)
 	h.SetWidth(m.width)
 	// help's own truncation still overflows when the ellipsis does not
 	// fit, so clip to the window here.

@@ -136,7 +136,7 @@ func (p *resultsPane) SelectKey(k string) {
 // pageRows is the number of rows that fit.
 func (p *resultsPane) pageRows() int {
 	_, ih := innerSize(p.st.Pane, p.width, p.height)
-	return max((ih-1)/itemLines, 1)
+	return listRows(ih-1, itemLines, len(p.items))
 }
 
 func (p *resultsPane) scrollToCursor() {
@@ -189,7 +189,7 @@ func (p *resultsPane) title() string {
 // View draws the pane.
 func (p *resultsPane) View() string {
 	style, tstyle := p.st.pane(p.focus)
-	iw, ih := innerSize(style, p.width, p.height)
+	iw, _ := innerSize(style, p.width, p.height)
 	var b strings.Builder
 	b.WriteString(tstyle.Render(truncate(p.title(), iw)))
 	switch {
@@ -202,10 +202,13 @@ func (p *resultsPane) View() string {
 		}
 		b.WriteString("\n\n" + p.st.Meta.Render(wrapText(msg, iw)))
 	default:
-		end := min(p.offset+max((ih-1)/itemLines, 1), len(p.items))
+		end := min(p.offset+p.pageRows(), len(p.items))
 		for i := p.offset; i < end; i++ {
 			b.WriteByte('\n')
 			b.WriteString(p.renderItem(p.items[i], i == p.cursor, iw))
+		}
+		if hint := moreHint(p.offset, len(p.items)-end); hint != "" {
+			b.WriteString("\n" + p.st.Meta.Render(truncate(hint, iw)))
 		}
 	}
 	return box(style, p.width, p.height, b.String())

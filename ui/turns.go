@@ -215,6 +215,9 @@ func (p *turnsPane) View() string {
 		}
 		b.WriteString(truncate(mark+dot+line, iw) + "\n")
 	}
+	if hint := moreHint(start, len(p.turns)-min(start+listH, len(p.turns))); hint != "" {
+		b.WriteString(p.st.Meta.Render(truncate("  "+hint, iw)) + "\n")
+	}
 	if p.cursor != p.current && p.current >= 0 && p.cursor < len(p.turns) {
 		old, cur := &p.turns[p.cursor], &p.turns[p.current]
 		b.WriteString(p.st.Rule.Render(strings.Repeat("─", iw)) + "\n")

@@ -38,6 +38,11 @@ type KeyMap struct {
 	Bottom   key.Binding
 	Open     key.Binding
 
+	// Search in the results or the detail.
+	Search     key.Binding
+	SearchNext key.Binding
+	SearchPrev key.Binding
+
 	// Query input.
 	HistoryPrev key.Binding
 	HistoryNext key.Binding
@@ -91,6 +96,10 @@ func DefaultKeyMap() *KeyMap {
 		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
 		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 
+		Search:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
+		SearchNext: key.NewBinding(key.WithKeys("n"), key.WithHelp("n/N", "next/previous match")),
+		SearchPrev: key.NewBinding(key.WithKeys("N")),
+
 		HistoryPrev: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "older question")),
 		HistoryNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "newer question")),
 
@@ -114,6 +123,7 @@ func (k *KeyMap) letterKeys() []*key.Binding {
 	return []*key.Binding{
 		&k.QuitQ, &k.Help, &k.FocusQuery, &k.Context, &k.Turns, &k.Settings,
 		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL, &k.Eval,
+		&k.Search, &k.SearchNext, &k.SearchPrev,
 	}
 }
 

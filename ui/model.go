@@ -86,6 +86,7 @@ type Model struct {
 	help     help.Model
 	fullHelp bool
 	keyHelp  *keysPane
+	search   *searchBar
 	spinner  spinner.Model
 
 	params      retrieval.Query
@@ -148,6 +149,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		eval:     ptr(newEvalPane(keys, st, opts.EvalDefault)),
 		help:     h,
 		keyHelp:  ptr(newKeysPane(st)),
+		search:   ptr(newSearchBar(st)),
 		spinner:  sp,
 		params:   params,
 		backend:  opts.Backend,
@@ -189,6 +191,7 @@ func (m *Model) applyStyles() {
 	m.help.Styles.FullKey = st.Highlight
 	m.spinner.Style = st.Spinner
 	m.query.input.SetStyles(st.textInput())
+	m.search.input.SetStyles(st.textInput())
 	m.sel.restyle()
 	m.eval.restyle()
 }
@@ -294,15 +297,19 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	}
 	// Cursor blinks and other component messages.
-	var c1, c2, c3 tea.Cmd
+	var c1, c2, c3, c4 tea.Cmd
 	c1 = m.query.Update(msg)
 	c2 = m.sel.Update(msg)
 	c3 = m.eval.Update(msg)
-	return m, tea.Batch(c1, c2, c3)
+	m.search.input, c4 = m.search.input.Update(msg)
+	return m, tea.Batch(c1, c2, c3, c4)
 }
 
 // typing reports whether keys go to a text box.
 func (m *Model) typing() bool {
+	if m.search.typing {
+		return true
+	}
 	s := m.slot(m.focus)
 	return s.text || isModal(s.pane(m))
 }
@@ -335,6 +342,7 @@ func (m *Model) globals() []action {
 		{&k.CopyURL, (*Model).copyURL},
 		{&k.CopyContext, (*Model).copyContext},
 		{&k.OpenURL, (*Model).openURL},
+		{&k.Search, (*Model).startSearch},
 	}
 	for i := range m.slots {
 		if s := &m.slots[i]; s.open != nil {
@@ -354,6 +362,9 @@ func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.tooSmall() {
 		return nil
+	}
+	if cmd, ok := m.updateSearchKey(msg); ok {
+		return cmd
 	}
 	if isModal(m.slot(m.focus).pane(m)) {
 		cmd := m.updateFocused(msg)

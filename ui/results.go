@@ -39,6 +39,8 @@ type resultsPane struct {
 	showDropped bool
 	items       []item
 	cursor      int
+	// search is the lower-case text searched for ("" when none).
+	search string
 	// moved says a key moved the cursor since the root last looked.
 	moved  bool
 	offset int
@@ -221,6 +223,10 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	if selected {
 		marker = st.rows.cursor.paint("▌ ")
 	}
+	first := marker
+	if p.search != "" && !selected && it.matches(p.search) {
+		first = st.rows.match.paint("/") + " "
+	}
 	rank := " –"
 	if !it.Dropped {
 		rank = leftPad(strconv.Itoa(it.Hit.Rank), 2)
@@ -261,15 +267,15 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	if selected {
 		titleStyle = r.highlight
 	}
-	line1 := head + titleStyle.paint(title)
-	line2 := r.meta.paint(indent + place)
+	line1 := head + paintMatches(title, p.search, titleStyle, r.match)
+	line2 := r.meta.paint(indent) + paintMatches(place, p.search, r.meta, r.match)
 	line3 := indent + r.url.paint(url)
 	if link != "" {
 		// The state goes first: a long URL must not push it off the pane.
 		ls := p.links[it.Hit.Citation.URL]
 		line3 = indent + r.link(ls.State).paint(link) + " " + r.url.paint(url)
 	}
-	return marker + truncate(line1, w-2) + "\n" + marker + truncate(line2, w-2) + "\n" + marker + truncate(line3, w-2)
+	return first + truncate(line1, w-2) + "\n" + marker + truncate(line2, w-2) + "\n" + marker + truncate(line3, w-2)
 }
 
 func leftPad(s string, n int) string {

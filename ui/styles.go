@@ -51,6 +51,9 @@ type Styles struct {
 	Removed   lipgloss.Style
 	Code      lipgloss.Style
 	Highlight lipgloss.Style
+	// Match marks text found by a search (reverse video: it shows
+	// without colours too).
+	Match lipgloss.Style
 
 	// Status line.
 	Status    lipgloss.Style
@@ -138,6 +141,7 @@ func DefaultStyles(dark bool, profile colorprofile.Profile) *Styles {
 	s.Removed = lipgloss.NewStyle().Foreground(bad)
 	s.Code = lipgloss.NewStyle().Foreground(text)
 	s.Highlight = lipgloss.NewStyle().Foreground(accent).Bold(true)
+	s.Match = lipgloss.NewStyle().Reverse(true)
 
 	s.Status = lipgloss.NewStyle().Foreground(faint)
 	s.StatusErr = lipgloss.NewStyle().Foreground(bad).Bold(true)
@@ -152,7 +156,7 @@ func DefaultStyles(dark bool, profile colorprofile.Profile) *Styles {
 	s.rows = rowInks{
 		cursor: inkOf(s.Cursor), dropped: inkOf(s.Dropped), rank: inkOf(s.Rank), score: inkOf(s.Score),
 		barFull: inkOf(s.BarFull), barEmpty: inkOf(s.BarEmpty), title: inkOf(s.Title), highlight: inkOf(s.Highlight),
-		meta: inkOf(s.Meta), url: inkOf(s.URL), linkOK: inkOf(s.LinkOK), linkBad: inkOf(s.LinkBad), linkWarn: inkOf(s.LinkWarn),
+		meta: inkOf(s.Meta), url: inkOf(s.URL), match: inkOf(s.Match), linkOK: inkOf(s.LinkOK), linkBad: inkOf(s.LinkBad), linkWarn: inkOf(s.LinkWarn),
 	}
 
 	switch {
@@ -227,8 +231,8 @@ func (k ink) paint(s string) string { return k.pre + s + k.suf }
 
 // rowInks are the result list's styles as inks.
 type rowInks struct {
-	cursor, dropped, rank, score, barFull, barEmpty, title, highlight, meta, url ink
-	linkOK, linkBad, linkWarn                                                    ink
+	cursor, dropped, rank, score, barFull, barEmpty, title, highlight, meta, url, match ink
+	linkOK, linkBad, linkWarn                                                           ink
 }
 
 // link is the ink of a link state: good, broken, doubtful.

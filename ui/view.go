@@ -168,6 +168,9 @@ func (m *Model) bodyView() string {
 
 // statusView is one line: spinner and progress, the last outcome or an error.
 func (m *Model) statusView() string {
+	if m.search.typing {
+		return m.searchView()
+	}
 	var s string
 	switch {
 	case m.running || m.evals.running:
@@ -211,7 +214,7 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 	k := h.k
 	return append(append([][]key.Binding(nil), h.own...),
 		[]key.Binding{k.NextPane, k.PrevPane, k.Leave, k.FocusQuery, k.Context, k.Turns, k.Settings, k.Eval},
-		[]key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open},
+		[]key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Search, k.SearchNext},
 		[]key.Binding{k.Run, k.RunAny, k.HistoryPrev, k.HistoryNext, k.ToggleMode, k.Dropped},
 		[]key.Binding{k.CopyURL, k.CopyContext, k.OpenURL, k.Dec, k.Inc, k.Toggle, k.Clear},
 		[]key.Binding{k.Help, k.QuitQ, k.Quit},

@@ -232,6 +232,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		cmd := m.updateKey(msg)
 		return m, cmd
+	case tea.MouseWheelMsg:
+		return m, m.updateWheel(msg)
+	case tea.MouseClickMsg:
+		return m, m.updateClick(msg)
 	case tea.PasteMsg:
 		cmd := m.updatePaste(msg)
 		return m, cmd

@@ -111,8 +111,9 @@ type Options struct {
 }
 
 // Run runs the explorer on the terminal until the user quits or ctx ends,
-// and returns after the terminal is restored. Mouse reporting stays off so
-// the terminal's own selection works; bracketed paste is on. The colour
+// and returns after the terminal is restored. Mouse clicks and the wheel
+// are reported (shift+drag selects text in most terminals); bracketed
+// paste is on. The colour
 // profile comes from the environment (NO_COLOR turns colours off); the
 // background is asked of the terminal once the program runs, never
 // blocking the first frame.

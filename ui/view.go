@@ -56,11 +56,13 @@ func (m *Model) layout() tea.Cmd {
 }
 
 // View draws the screen in the alternate screen, with bracketed paste on
-// and mouse reporting off (so the terminal's own selection works). It only
-// draws: rendering and layout happen in Update.
+// and mouse clicks and wheel reported (mouse.go; shift+drag still selects
+// text in most terminals). It only draws: rendering and layout happen in
+// Update.
 func (m Model) View() tea.View {
 	v := tea.NewView(m.screen())
 	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
 	return v
 }
 

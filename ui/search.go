@@ -44,6 +44,7 @@ func (s *searchBar) active() bool { return s.typing || s.query != "" }
 // on the results otherwise.
 func (m *Model) startSearch() tea.Cmd {
 	m.clearSearch()
+	m.fullHelp = false
 	target := focusResults
 	if m.focus == focusDetail {
 		target = focusDetail
@@ -61,7 +62,7 @@ func (m *Model) startSearch() tea.Cmd {
 	s.input.SetValue("")
 	s.input.SetWidth(max(m.width-2, 1))
 	m.syncBindings()
-	return tea.Batch(cmd, s.input.Focus())
+	return tea.Batch(cmd, s.input.Focus(), m.layout())
 }
 
 // clearSearch ends the search and takes the highlights away.
@@ -150,6 +151,11 @@ func (m *Model) searchStatus(i, n int, what string) {
 		return
 	}
 	m.setStatus(statusInfo, "“"+q+"”: "+what+" "+strconv.Itoa(i+1)+" of "+strconv.Itoa(n)+" matching · n/N next/previous · esc clears")
+}
+
+// ShortHelp is the help line while typing a search.
+func (s *searchBar) ShortHelp(k *KeyMap) []key.Binding {
+	return []key.Binding{runHelp(k.Run, "enter", "keep search (n/N next/previous)"), runHelp(k.Leave, "esc", "clear search"), k.Quit}
 }
 
 // searchView is the bar in the status line's place while typing.

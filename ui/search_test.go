@@ -26,6 +26,9 @@ func TestSearchInResults(t *testing.T) {
 	if !m.search.typing || !strings.Contains(screen(m), "/type to find in the results") {
 		t.Fatalf("no search bar:\n%s", screen(m))
 	}
+	if h := screen(m); !strings.Contains(h, "esc clear search") || strings.Contains(h, "y copy URL") {
+		t.Fatalf("help line while typing a search:\n%s", h)
+	}
 	m = feed(t, m, typeText("services")...)
 	if got := m.results.items[m.results.cursor].Hit.Chunk.Title; got != "Services" {
 		t.Fatalf("typing found %q", got)

@@ -195,7 +195,11 @@ func (m *Model) helpView() string {
 	// help's own truncation still overflows when the ellipsis does not
 	// fit, so clip to the window here.
 	f := m.slot(m.focus).pane(m)
-	return fitLines(h.View(helpKeys{k: m.keys, short: f.ShortHelp(), own: f.FullHelp()}), m.width, -1)
+	short := f.ShortHelp()
+	if m.search.typing {
+		short = m.search.ShortHelp(m.keys)
+	}
+	return fitLines(h.View(helpKeys{k: m.keys, short: short, own: f.FullHelp()}), m.width, -1)
 }
 
 // helpKeys is the help of the focused pane and the explorer's key map;

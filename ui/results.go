@@ -210,7 +210,7 @@ func (p *resultsPane) View() string {
 			b.WriteString(p.renderItem(p.items[i], i == p.cursor, iw))
 		}
 		if hint := moreHint(p.offset, len(p.items)-end); hint != "" {
-			b.WriteString("\n" + p.st.Meta.Render(truncate(hint, iw)))
+			b.WriteString("\n" + p.st.rows.meta.paint(truncate(hint, iw)))
 		}
 	}
 	return box(style, p.width, p.height, b.String())
@@ -267,8 +267,12 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	if selected {
 		titleStyle = r.highlight
 	}
-	line1 := head + paintMatches(title, p.search, titleStyle, r.match)
-	line2 := r.meta.paint(indent) + paintMatches(place, p.search, r.meta, r.match)
+	line1 := head + titleStyle.paint(title)
+	line2 := r.meta.paint(indent + place)
+	if p.search != "" {
+		line1 = head + paintMatches(title, p.search, titleStyle, r.match)
+		line2 = r.meta.paint(indent) + paintMatches(place, p.search, r.meta, r.match)
+	}
 	line3 := indent + r.url.paint(url)
 	if link != "" {
 		// The state goes first: a long URL must not push it off the pane.

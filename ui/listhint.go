@@ -1,6 +1,11 @@
 package ui
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
 
 // listRows is how many rows of lines each fit in avail lines of a list
 // of n rows, keeping a line for the "more below" hint when they overflow.
@@ -24,4 +29,13 @@ func moreHint(above, below int) string {
 		return "↑ " + strconv.Itoa(above) + " above"
 	}
 	return ""
+}
+
+// hintRule is a rule w cells wide that carries hint ("" gives a plain
+// rule), for lists whose last line is a rule.
+func hintRule(hint string, w int) string {
+	if hint == "" {
+		return strings.Repeat("─", w)
+	}
+	return truncate("─ "+hint+" "+strings.Repeat("─", max(w-ansi.StringWidth(hint)-3, 0)), w)
 }

@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // A list that overflows says how much more there is (issue #18, point 8).
@@ -51,5 +54,46 @@ func TestMoreHint(t *testing.T) {
 	}
 	if got := listRows(10, 3, 5); got != 3 {
 		t.Errorf("listRows(10, 3, 5) = %d, want 3", got)
+	}
+}
+
+func TestHintRule(t *testing.T) {
+	if got := hintRule("", 5); got != "─────" {
+		t.Errorf("plain rule %q", got)
+	}
+	if got := hintRule("↓ 2 more below", 20); got != "─ ↓ 2 more below ───" {
+		t.Errorf("hint rule %q", got)
+	}
+}
+
+// The turns list says how many turns are out of view.
+func TestTurnsSayMoreBelow(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	m := sized(t, opts, 120, 30)
+	for i := 0; i < 12; i++ {
+		m = feed(t, m, keyRunes("i"), ctrl('u'))
+		m = ask(t, m, "question "+strconv.Itoa(i))
+	}
+	m = feed(t, m, keyRunes("t"), keyRunes("g"))
+	if v := screen(m); !strings.Contains(v, "more below") {
+		t.Fatalf("no hint in the turns list:\n%s", v)
+	}
+	m = feed(t, m, keyRunes("G"))
+	if v := screen(m); strings.Contains(v, "more below") || !strings.Contains(v, "above") {
+		t.Fatalf("at the bottom of the turns:\n%s", v)
+	}
+}
+
+// The eval's case list says how many cases are out of view.
+func TestEvalCasesSayMoreBelow(t *testing.T) {
+	m, _ := evalModel(t, &fakeEval{rep: fakeReport()})
+	m = feed(t, m, keyRunes("e"), keyType(tea.KeyEnter))
+	m = feed(t, m, tea.WindowSizeMsg{Width: 80, Height: 22})
+	rows := m.eval.listRows()
+	if rows >= len(m.eval.cases) {
+		t.Fatalf("%d rows fit %d cases", rows, len(m.eval.cases))
+	}
+	if want := moreHint(0, len(m.eval.cases)-rows); !strings.Contains(screen(m), want) {
+		t.Fatalf("no %q:\n%s", want, screen(m))
 	}
 }

@@ -392,6 +392,9 @@ func (m *Model) updatePaste(msg tea.PasteMsg) tea.Cmd {
 	if m.tooSmall() {
 		return nil
 	}
+	if m.search.typing {
+		return m.editSearch(msg)
+	}
 	var cmd tea.Cmd
 	if !m.typing() {
 		target := focusQuery

@@ -96,18 +96,7 @@ func (m *Model) updateSearchKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			}
 			return m.findMatch(1, false), true
 		}
-		cmd := func() tea.Cmd { var c tea.Cmd; s.input, c = s.input.Update(msg); return c }()
-		if q := strings.ToLower(termsafe.Line(s.input.Value())); q != s.query {
-			s.query = q
-			m.results.search, m.detail.search = "", ""
-			if s.target == focusDetail {
-				m.detail.search = q
-			} else {
-				m.results.search = q
-			}
-			return tea.Batch(cmd, m.findMatch(1, true)), true
-		}
-		return cmd, true
+		return m.editSearch(msg), true
 	}
 	if s.query == "" || m.focus != s.target {
 		return nil, false
@@ -123,6 +112,26 @@ func (m *Model) updateSearchKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	}
 	return nil, false
+}
+
+// editSearch gives msg (a key or a paste) to the bar and, when the text
+// changed, jumps to the first match from the cursor.
+func (m *Model) editSearch(msg tea.Msg) tea.Cmd {
+	s := m.search
+	var cmd tea.Cmd
+	s.input, cmd = s.input.Update(msg)
+	q := strings.ToLower(termsafe.Line(s.input.Value()))
+	if q == s.query {
+		return cmd
+	}
+	s.query = q
+	m.results.search, m.detail.search = "", ""
+	if s.target == focusDetail {
+		m.detail.search = q
+	} else {
+		m.results.search = q
+	}
+	return tea.Batch(cmd, m.findMatch(1, true))
 }
 
 // findMatch moves to the next (dir 1) or previous (-1) match of the

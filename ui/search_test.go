@@ -125,3 +125,14 @@ func TestPickMatch(t *testing.T) {
 		}
 	}
 }
+
+// A paste while typing a search goes to the search, sanitised.
+func TestPasteIntoSearch(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	m := sized(t, opts, 120, 40)
+	m = ask(t, m, "nodes")
+	m = feed(t, m, keyRunes("/"), tea.PasteMsg{Content: "Act\x1b[31mions"})
+	if m.query.Value() != "nodes" || strings.Contains(m.search.query, "\x1b") || !strings.Contains(m.search.query, "act") {
+		t.Fatalf("paste: Ask %q, search %q", m.query.Value(), m.search.query)
+	}
+}

@@ -151,13 +151,13 @@ func clipboardStatus(msg clipboardMsg) (statusKind, string) {
 	case clipSystem:
 		return statusOK, "Copied " + msg.What + " to the clipboard."
 	case clipTmux:
-		return statusOK, "Copied " + msg.What + " into tmux's paste buffer (prefix ] pastes); tmux also sets your terminal's clipboard if it allows OSC 52."
+		return statusOK, "Copied " + msg.What + " to tmux's buffer (prefix ] pastes) and, if the terminal allows OSC 52, its clipboard."
 	case clipFailed:
 		return statusErr, "Not copied: " + msg.Why + "."
 	}
-	s := "Sent " + msg.What + " to the terminal's clipboard by OSC 52; it is copied only if your terminal allows OSC 52"
+	s := "Sent " + msg.What + " to the terminal by OSC 52 (copied only if the terminal allows it)"
 	if msg.Why != "" {
-		s += " (" + msg.Why + ")"
+		s += "; " + msg.Why
 	}
 	return statusInfo, s + "."
 }

@@ -48,14 +48,14 @@ func TestCopyClaimsOnlyWhatItKnows(t *testing.T) {
 		osc52    bool
 		loaded   bool
 	}{
-		{name: "tmux external", inTmux: true, tmux: fakeTmux{mode: "external"}, system: noSys, outcome: clipTmux, kind: statusOK, wantText: []string{"tmux's paste buffer"}, loaded: true},
+		{name: "tmux external", inTmux: true, tmux: fakeTmux{mode: "external"}, system: noSys, outcome: clipTmux, kind: statusOK, wantText: []string{"tmux's buffer"}, loaded: true},
 		{name: "tmux on", inTmux: true, tmux: fakeTmux{mode: "on"}, system: noSys, outcome: clipTmux, kind: statusOK, loaded: true},
 		{name: "tmux off, no system clipboard", inTmux: true, tmux: fakeTmux{mode: "off"}, system: noSys, outcome: clipFailed, kind: statusErr, wantText: []string{"Not copied", "tmux set -g set-clipboard on"}},
 		{name: "tmux off, system clipboard", inTmux: true, tmux: fakeTmux{mode: "off"}, system: okSys, outcome: clipSystem, kind: statusOK},
 		{name: "tmux unreachable, no system clipboard", inTmux: true, tmux: fakeTmux{showErr: errors.New("no server")}, system: noSys, outcome: clipOSC52, kind: statusInfo, wantText: []string{"OSC 52", "no server"}, osc52: true},
 		{name: "tmux load fails", inTmux: true, tmux: fakeTmux{mode: "external", loadErr: errors.New("unknown flag -w")}, system: okSys, outcome: clipSystem, kind: statusOK},
 		{name: "no tmux, system clipboard", system: okSys, outcome: clipSystem, kind: statusOK, wantText: []string{"Copied the URL to the clipboard."}},
-		{name: "no tmux, no system clipboard", system: noSys, outcome: clipOSC52, kind: statusInfo, wantText: []string{"Sent the URL", "only if your terminal allows OSC 52", "no xclip"}, osc52: true},
+		{name: "no tmux, no system clipboard", system: noSys, outcome: clipOSC52, kind: statusInfo, wantText: []string{"Sent the URL", "OSC 52 (copied only if the terminal allows it)", "no xclip"}, osc52: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -101,9 +101,10 @@ func (d *tuiDriver) until(what string, timeout time.Duration, cond func(m ui.Mod
 	}
 }
 
-// ask clears the question box, types q and presses enter.
+// ask goes to the question box (asking leaves the keyboard on the
+// results), clears it, types q and presses enter.
 func (d *tuiDriver) ask(q string) {
-	d.keys(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}, q, tea.KeyEnter)
+	d.keys("i", tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}, q, tea.KeyEnter)
 }
 
 func idle(m ui.Model) bool { return !m.Running() }
@@ -203,7 +204,7 @@ cases:
 `), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	d.keys(tea.KeyEsc, "e", tea.KeyEnter)
+	d.keys("e", tea.KeyEnter) // the results have the keyboard after asking
 	d.until("the empty-path error", 5*time.Second, func(m ui.Model) bool { return !m.EvalRunning() && strings.Contains(m.Status(), "path") })
 	if st := d.m.Status(); !strings.Contains(st, "built-in set is for the demo textbook") {
 		t.Fatalf("empty path on Qdrant: %q", st)

@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"ragscope/retrieval/cohere/coheretest"
 	"ragscope/ui"
 )
@@ -33,7 +31,7 @@ func TestTUIRerankBM25Demo(t *testing.T) {
 		t.Fatalf("status = %q", st)
 	}
 
-	d.keys(tea.KeyEsc, "r")
+	d.keys("r")
 	d.until("the vector turn", 10*time.Second, func(m ui.Model) bool { return idle(m) && len(m.Turns()) == 2 })
 	if turns := d.m.Turns(); turns[0] != turns[1] {
 		t.Fatalf("turns %q: the toggle must ask the same question", turns)

@@ -38,12 +38,6 @@ type historyLoadedMsg struct {
 // historySavedMsg reports a failed history write (nil Err is ignored).
 type historySavedMsg struct{ Err error }
 
-// clipboardMsg reports a copy.
-type clipboardMsg struct {
-	What string
-	Err  error
-}
-
 // openedMsg reports a URL opened in the browser.
 type openedMsg struct {
 	URL string
@@ -131,14 +125,6 @@ func appendHistoryCmd(path, q string) tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg { return historySavedMsg{Err: history.Append(path, q)} }
-}
-
-// clipboardCmd copies text twice: to the terminal's clipboard by OSC 52,
-// which Bubble Tea writes between frames (it reaches the local machine
-// over SSH), and to the system clipboard, whose outcome it reports.
-func clipboardCmd(copyFn func(string) error, what, text string) tea.Cmd {
-	system := func() tea.Msg { return clipboardMsg{What: what, Err: copyFn(text)} }
-	return tea.Batch(tea.SetClipboard(text), system)
 }
 
 // openURLCmd opens url in the browser.

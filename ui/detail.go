@@ -30,6 +30,11 @@ type detailPane struct {
 	cache map[renderKey]string
 	// links is the model's link-state map (shared, read-only here).
 	links map[string]LinkStatus
+
+	// search is the lower-case text searched for ("" when none);
+	// matchAt the content line of the match shown.
+	search  string
+	matchAt int
 }
 
 func newDetailPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) detailPane {
@@ -258,7 +263,7 @@ func (p *detailPane) View() string {
 	if !p.has {
 		content += p.st.Meta.Render(wrapText("The selected result's full text, metadata and citation show here.", iw))
 	} else {
-		content += p.vp.View()
+		content += markMatches(p.vp.View(), p.search, p.st)
 	}
 	return box(style, p.width, p.height, content)
 }
@@ -279,7 +284,7 @@ func (p *detailPane) Blur() { p.focus = false }
 // ShortHelp implements pane.
 func (p *detailPane) ShortHelp() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Down, k.PageDown, k.CopyURL, k.OpenURL, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
+	return []key.Binding{k.Down, k.PageDown, k.Search, k.CopyURL, k.OpenURL, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
 }
 
 // FullHelp implements pane: every key of the pane is in the key map.

@@ -245,7 +245,7 @@ func (p *evalPane) View() string {
 	for i := p.offset; i < end; i++ {
 		b.WriteString(p.renderRow(&p.cases[i], i == p.cursor, cols, iw) + "\n")
 	}
-	b.WriteString(p.st.Rule.Render(strings.Repeat("─", iw)) + "\n")
+	b.WriteString(p.st.Rule.Render(hintRule(moreHint(p.offset, len(p.cases)-end), iw)) + "\n")
 	b.WriteString(p.caseDetail(iw))
 	return box(style, p.width, p.height, strings.TrimRight(b.String(), "\n"))
 }

@@ -253,16 +253,8 @@ func (m *Model) openCase() tea.Cmd {
 	if q.TopK == 0 {
 		q.TopK = retrieval.DefaultTopK
 	}
-	m.params = m.withParamsFrom(q)
-	m.settings.params = m.withParamsFrom(q)
-	m.query.SetValue(q.Question)
-	if q.Mode == retrieval.ModeSelectedText {
-		m.mode = retrieval.ModeSelectedText
-		m.sel.SetValues(q.SelectedText, q.SourceDocPath, q.SourceSection)
-	} else {
-		m.mode = retrieval.ModeNormal
-		q.Mode = retrieval.ModeNormal
-	}
+	m.restoreInputs(q)
+	q.Mode = m.mode
 	focus := m.setFocus(focusResults)
 	run := m.runQuery(q)
 	m.caseSeq, m.caseLabel = m.seq, "case "+termsafe.Line(c.ID)+" ("+c.Status.String()+")"

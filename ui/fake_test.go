@@ -125,6 +125,7 @@ func testOptions(f *fakeRetriever) (Options, *[]string) {
 		Defaults:  retrieval.Query{TopK: 5, Threshold: 0.55},
 		Clipboard: func(s string) error { copied = append(copied, s); return nil },
 		OpenURL:   func(string) error { return nil },
+		Getenv:    func(string) string { return "" },
 	}, &copied
 }
 

@@ -37,7 +37,6 @@ func TestGolden(t *testing.T) {
 			tm.Type("How do nodes talk?")
 			tm.Send(enter)
 			waitFor(t, tm, "3 results")
-			tm.Send(esc)
 			tm.Type("j")
 			tm.Send(enter)
 		}},
@@ -45,14 +44,12 @@ func TestGolden(t *testing.T) {
 			tm.Type("How do nodes talk?")
 			tm.Send(enter)
 			waitFor(t, tm, "3 results")
-			tm.Send(esc)
 			tm.Type("c")
 		}},
 		{name: "left_out_and_settings", w: 120, h: 40, wait: "show hits left out", steps: func(t *testing.T, tm *teatest.TestModel) {
 			tm.Type("How do nodes talk?")
 			tm.Send(enter)
 			waitFor(t, tm, "3 results")
-			tm.Send(esc)
 			tm.Type("xs")
 		}},
 		{name: "selected_text", w: 120, h: 40, wait: "Grounded context (selected text)", steps: func(t *testing.T, tm *teatest.TestModel) {
@@ -65,7 +62,6 @@ func TestGolden(t *testing.T) {
 			tm.Type("DDS")
 			tm.Send(enter)
 			waitFor(t, tm, "1 result")
-			tm.Send(esc)
 			tm.Type("c")
 		}},
 		{name: "error", w: 120, h: 40, err: fmt.Errorf("%w: no Cohere API key: set COHERE_API_KEY (or CO_API_KEY) to embed questions", retrieval.ErrConfig), wait: "COHERE_API_KEY", steps: func(t *testing.T, tm *teatest.TestModel) {

@@ -39,6 +39,11 @@ type KeyMap struct {
 	Bottom   key.Binding
 	Open     key.Binding
 
+	// Search in the results or the detail.
+	Search     key.Binding
+	SearchNext key.Binding
+	SearchPrev key.Binding
+
 	// Query input.
 	HistoryPrev key.Binding
 	HistoryNext key.Binding
@@ -74,7 +79,7 @@ func DefaultKeyMap() *KeyMap {
 		ToggleMode: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "selected-text mode")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
 		Leave:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		FocusQuery: key.NewBinding(key.WithKeys("/", "i"), key.WithHelp("/", "ask")),
+		FocusQuery: key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "ask")),
 
 		Context:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "context")),
 		Turns:    key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "turns")),
@@ -94,6 +99,10 @@ func DefaultKeyMap() *KeyMap {
 		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
 		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
 		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+
+		Search:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
+		SearchNext: key.NewBinding(key.WithKeys("n"), key.WithHelp("n/N", "next/previous match")),
+		SearchPrev: key.NewBinding(key.WithKeys("N")),
 
 		HistoryPrev: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "older question")),
 		HistoryNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "newer question")),
@@ -118,6 +127,7 @@ func (k *KeyMap) letterKeys() []*key.Binding {
 	return []*key.Binding{
 		&k.QuitQ, &k.Help, &k.FocusQuery, &k.Context, &k.Turns, &k.Settings,
 		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL, &k.Eval, &k.Rerank,
+		&k.Search, &k.SearchNext, &k.SearchPrev,
 	}
 }
 

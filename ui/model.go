@@ -86,6 +86,8 @@ type Model struct {
 	eval     *evalPane
 	help     help.Model
 	fullHelp bool
+	keyHelp  *keysPane
+	search   *searchBar
 	spinner  spinner.Model
 
 	params      retrieval.Query
@@ -99,6 +101,9 @@ type Model struct {
 	cancel   context.CancelFunc
 	last     *retrieval.Query
 	rerunSeq int
+
+	// clip is where copies go (tmux, the system clipboard, OSC 52).
+	clip clipEnv
 
 	// links checks the citation URLs of the result on show.
 	links *linkPool
@@ -145,10 +150,13 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		settings: ptr(newSettingsPane(keys, st, params)),
 		eval:     ptr(newEvalPane(keys, st, opts.EvalDefault)),
 		help:     h,
+		keyHelp:  ptr(newKeysPane(st)),
+		search:   ptr(newSearchBar(st)),
 		spinner:  sp,
 		params:   params,
 		backend:  opts.Backend,
 		links:    links,
+		clip:     newClipEnv(opts),
 		evals:    evalRun{fn: opts.Eval, base: ctx},
 		status:   opts.Note,
 	}
@@ -186,6 +194,7 @@ func (m *Model) applyStyles() {
 	m.help.Styles.FullKey = st.Highlight
 	m.spinner.Style = st.Spinner
 	m.query.input.SetStyles(st.textInput())
+	m.search.input.SetStyles(st.textInput())
 	m.sel.restyle()
 	m.eval.restyle()
 }
@@ -226,6 +235,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		cmd := m.updateKey(msg)
 		return m, cmd
+	case tea.MouseWheelMsg:
+		return m, m.updateWheel(msg)
+	case tea.MouseClickMsg:
+		return m, m.updateClick(msg)
 	case tea.PasteMsg:
 		cmd := m.updatePaste(msg)
 		return m, cmd
@@ -255,12 +268,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, cmd
 	case clipboardMsg:
-		if msg.Err != nil {
-			// The OSC 52 copy went out, but whether the terminal took it
-			// cannot be known.
-			m.setStatus(statusInfo, "Sent "+msg.What+" to the terminal's clipboard (OSC 52); "+msg.Err.Error())
-		} else {
-			m.setStatus(statusOK, "Copied "+msg.What+" to the clipboard.")
+		m.setStatus(clipboardStatus(msg))
+		if msg.OSC52 != "" {
+			return m, tea.SetClipboard(msg.OSC52)
 		}
 		return m, nil
 	case openedMsg:
@@ -282,7 +292,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.detail.Update(msg)
 		return m, cmd
 	case showTurnMsg:
-		return m, m.showTurn(msg.Index)
+		return m, m.bringBack(msg.Index)
 	case evalProgressMsg, evalCaseMsg, evalDoneMsg:
 		return m.updateEval(msg)
 	case spinner.TickMsg:
@@ -294,15 +304,19 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	}
 	// Cursor blinks and other component messages.
-	var c1, c2, c3 tea.Cmd
+	var c1, c2, c3, c4 tea.Cmd
 	c1 = m.query.Update(msg)
 	c2 = m.sel.Update(msg)
 	c3 = m.eval.Update(msg)
-	return m, tea.Batch(c1, c2, c3)
+	m.search.input, c4 = m.search.input.Update(msg)
+	return m, tea.Batch(c1, c2, c3, c4)
 }
 
 // typing reports whether keys go to a text box.
 func (m *Model) typing() bool {
+	if m.search.typing {
+		return true
+	}
 	s := m.slot(m.focus)
 	return s.text || isModal(s.pane(m))
 }
@@ -322,9 +336,9 @@ func (m *Model) globals() []action {
 			if m.inEval() {
 				return m.startEval()
 			}
-			return m.run()
+			return m.runAndLook()
 		}},
-		{&k.Help, func(m *Model) tea.Cmd { m.fullHelp = !m.fullHelp; return m.layout() }},
+		{&k.Help, (*Model).toggleKeys},
 		{&k.Leave, (*Model).leave},
 		{&k.Eval, (*Model).openEval},
 		{&k.Dropped, func(m *Model) tea.Cmd {
@@ -336,6 +350,7 @@ func (m *Model) globals() []action {
 		{&k.CopyURL, (*Model).copyURL},
 		{&k.CopyContext, (*Model).copyContext},
 		{&k.OpenURL, (*Model).openURL},
+		{&k.Search, (*Model).startSearch},
 	}
 	for i := range m.slots {
 		if s := &m.slots[i]; s.open != nil {
@@ -356,10 +371,16 @@ func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.tooSmall() {
 		return nil
 	}
+	if cmd, ok := m.updateSearchKey(msg); ok {
+		return cmd
+	}
 	if isModal(m.slot(m.focus).pane(m)) {
 		cmd := m.updateFocused(msg)
 		m.syncBindings()
 		return cmd
+	}
+	if m.fullHelp && !m.typing() && m.keyHelp.Scroll(k, msg) {
+		return nil
 	}
 	for _, a := range m.globals() {
 		if key.Matches(msg, *a.key) {
@@ -374,6 +395,9 @@ func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) updatePaste(msg tea.PasteMsg) tea.Cmd {
 	if m.tooSmall() {
 		return nil
+	}
+	if m.search.typing {
+		return m.editSearch(msg)
 	}
 	var cmd tea.Cmd
 	if !m.typing() {
@@ -556,12 +580,13 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.setStatus(statusErr, errorText(msg.Err))
-		return m, nil
+		return m, m.backToAsk()
 	}
 	n := len(m.turns.turns)
 	if n > 0 {
 		n = m.turns.turns[n-1].N
 	}
+	m.turns.Remember(m.results.SelectedKey())
 	i := m.turns.Add(turn{N: n + 1, Query: msg.Query, Result: msg.Result})
 	cmd := m.showTurn(i)
 	res := msg.Result
@@ -596,6 +621,7 @@ func (m *Model) showTurn(i int) tea.Cmd {
 		m.setStatus(statusInfo, "Showing turn #"+strconv.Itoa(t.N)+": "+termsafe.Line(t.Query.Question))
 	}
 	m.results.SetResult(t.Result)
+	m.results.SelectKey(t.Selected)
 	return m.syncDetail()
 }
 
@@ -669,7 +695,7 @@ func (m *Model) copyURL() tea.Cmd {
 		m.setStatus(statusErr, "No citation URL to copy: select a result first.")
 		return nil
 	}
-	return clipboardCmd(m.clipboard(), "the citation URL", it.Hit.Citation.URL)
+	return m.copy("the citation URL", it.Hit.Citation.URL)
 }
 
 // copyContext copies the grounded instruction and context.
@@ -680,14 +706,7 @@ func (m *Model) copyContext() tea.Cmd {
 	}
 	g := m.ctxPane.g
 	text := g.Instruction + "\n\n" + g.Context
-	return clipboardCmd(m.clipboard(), "the grounded context ("+present.Int(len([]rune(text)))+" chars)", text)
-}
-
-func (m *Model) clipboard() func(string) error {
-	if m.opts.Clipboard != nil {
-		return m.opts.Clipboard
-	}
-	return func(string) error { return errors.New("no clipboard available") }
+	return m.copy("the grounded context ("+present.Int(len([]rune(text)))+" chars)", text)
 }
 
 // openURL opens the selected hit's citation in the browser.

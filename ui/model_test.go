@@ -58,7 +58,7 @@ func TestStaleReplyIsDropped(t *testing.T) {
 	m = feed(t, m, typeText("first")...)
 	next, _ := m.Update(keyType(tea.KeyEnter)) // seq 1, reply not delivered
 	m = next.(Model)
-	next, _ = m.Update(keyType(tea.KeyEnter)) // seq 2
+	next, _ = m.Update(ctrl('r')) // seq 2 (focus is on the results now)
 	m = next.(Model)
 	stale := resultMsg{Seq: 1, Query: retrieval.Query{Question: "first"}, Result: retrieval.Result{Hits: []retrieval.Hit{{Rank: 1, Score: 0.9, Chunk: retrieval.Chunk{ID: "stale"}}}}}
 	m = feed(t, m, stale)
@@ -82,7 +82,7 @@ func TestNewQueryCancelsTheOldOne(t *testing.T) {
 	m = feed(t, m, typeText("slow")...)
 	next, first := m.Update(keyType(tea.KeyEnter))
 	m = next.(Model)
-	next, _ = m.Update(keyType(tea.KeyEnter))
+	next, _ = m.Update(ctrl('r'))
 	m = next.(Model)
 	// The first command's context is cancelled: it returns at once.
 	done := make(chan []tea.Msg, 1)
@@ -136,7 +136,10 @@ func TestErrorsShowInStatusAndTUIStaysUsable(t *testing.T) {
 	}
 	// Validation errors never reach the retriever.
 	n := len(f.queries)
-	m = feed(t, m, ctrl('u'))
+	if m.Focus() != "results" {
+		t.Fatalf("focus after a good reply = %s, want results", m.Focus())
+	}
+	m = feed(t, m, keyRunes("i"), ctrl('u'))
 	m = feed(t, m, keyType(tea.KeyEnter))
 	if len(f.queries) != n || !strings.Contains(m.Status(), "Query cannot be empty") {
 		t.Fatalf("empty question: %d queries, status %q", len(f.queries), m.Status())
@@ -203,7 +206,7 @@ func TestSettingsChangeReruns(t *testing.T) {
 	opts, _ := testOptions(f)
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
-	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("s"))
+	m = feed(t, m, keyRunes("s"))
 	if m.Focus() != "settings" {
 		t.Fatalf("focus = %s", m.Focus())
 	}
@@ -303,7 +306,7 @@ func TestHistoryRecall(t *testing.T) {
 	m := sized(t, opts, 120, 40)
 	m = feed(t, m, historyLoadedMsg{Entries: []string{"old one", "old two"}})
 	m = ask(t, m, "new")
-	m = feed(t, m, ctrl('u'), typeText("draft")[0])
+	m = feed(t, m, keyRunes("i"), ctrl('u'), typeText("draft")[0])
 	up, down := keyType(tea.KeyUp), keyType(tea.KeyDown)
 	want := []string{"new", "old two", "old one", "old one"}
 	for i, w := range want {
@@ -334,9 +337,9 @@ func TestCopyAndOpen(t *testing.T) {
 	if len(*copied) != 0 || m.statusKind != statusErr {
 		t.Fatal("copied with no result")
 	}
-	m = feed(t, m, keyRunes("/"))
+	m = feed(t, m, keyRunes("i"))
 	m = ask(t, m, "nodes")
-	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("j"), keyRunes("y"), keyRunes("Y"), keyRunes("o"))
+	m = feed(t, m, keyRunes("j"), keyRunes("y"), keyRunes("Y"), keyRunes("o"))
 	if len(*copied) != 2 || (*copied)[0] != "https://book.example.org/docs/module-2-simulation/services#overview" {
 		t.Fatalf("copied = %q", *copied)
 	}
@@ -375,7 +378,7 @@ func TestTurnsCompare(t *testing.T) {
 	opts, _ := testOptions(&fakeRetriever{})
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
-	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("s"), keyRunes("l"), keyRunes("l"))
+	m = feed(t, m, keyRunes("s"), keyRunes("l"), keyRunes("l"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
 	m = feed(t, m, keyRunes("t"))
 	if len(m.turns.turns) != 2 || m.turns.current != 1 || m.turns.cursor != 0 {
@@ -436,7 +439,6 @@ func TestBurstOfKeysDetailFollowsCursor(t *testing.T) {
 	opts, _ := testOptions(&fakeRetriever{})
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
-	m = feed(t, m, keyType(tea.KeyEsc))
 	for _, burst := range []string{"jj", "j", "k", "jjk", "G", "kk", "g"} {
 		for _, r := range burst {
 			next, _ := m.Update(keyRunes(string(r)))

@@ -124,7 +124,7 @@ func (m *Model) slot(id focusID) *slot {
 // registerPanes registers the explorer's panes in tab order.
 func (m *Model) registerPanes() {
 	k := m.keys
-	run := []action{{&k.Run, (*Model).run}}
+	run := []action{{&k.Run, (*Model).runAndLook}}
 	m.register(slot{id: focusQuery, pane: func(m *Model) pane { return m.query }, place: placeInput, text: true, rings: ringNormal | ringSelected, open: &k.FocusQuery, actions: run})
 	m.register(slot{id: focusSelText, pane: func(m *Model) pane { return selField{m.sel, selText} }, place: placeInput, text: true, rings: ringSelected})
 	m.register(slot{id: focusSelDoc, pane: func(m *Model) pane { return selField{m.sel, selDoc} }, place: placeInput, text: true, rings: ringSelected, actions: run})

@@ -6,7 +6,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // notesPane is the smallest pane: it counts its keys and draws a line.
@@ -60,7 +59,7 @@ func TestRegisterAPane(t *testing.T) {
 		t.Fatalf("keys %d; screen:\n%s", notes.keys, v)
 	}
 	m = feed(t, m, keyRunes("?"))
-	if h := ansi.Strip(m.helpView()); !strings.Contains(h, "write a note") {
+	if h := screen(m); !strings.Contains(h, "write a note") {
 		t.Fatalf("full help without the pane's key:\n%s", h)
 	}
 	m = feed(t, m, keyType(tea.KeyEsc), keyType(tea.KeyEsc))

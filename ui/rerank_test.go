@@ -167,7 +167,7 @@ func TestRerankToggle(t *testing.T) {
 	if m.results.res.Rerank != nil || strings.Contains(screen(m), "vector #") {
 		t.Fatal("the first question was reranked with rerank off")
 	}
-	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("r"))
+	m = feed(t, m, keyRunes("r"))
 	if turns := m.Turns(); len(turns) != 2 || turns[1] != "nodes" {
 		t.Fatalf("turns = %q", turns)
 	}
@@ -218,7 +218,7 @@ func TestRerankUnavailable(t *testing.T) {
 	opts, _ := testOptions(f)
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
-	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("r"))
+	m = feed(t, m, keyRunes("r"))
 	if len(m.Turns()) != 1 || f.last().Rerank.On {
 		t.Fatal("r reranked without a reranker")
 	}
@@ -246,7 +246,7 @@ func TestRerankSettings(t *testing.T) {
 	if l := rs.store.limits; l[0] != 15 {
 		t.Fatalf("search limit %v, want 5 × 3", l)
 	}
-	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("s"))
+	m = feed(t, m, keyRunes("s"))
 	for range rowRerankModel {
 		m = feed(t, m, keyRunes("j"))
 	}
@@ -337,7 +337,7 @@ func TestRerankCompareTurns(t *testing.T) {
 	opts, _ := newRerankOptions(t, orderReranker{name: "order-rr", order: everyMove})
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
-	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("r"), keyRunes("t"))
+	m = feed(t, m, keyRunes("r"), keyRunes("t"))
 	v := screen(m)
 	for _, want := range []string{
 		"#1 nodes · 4 hits", "#2 [rerank order-rr] nodes", "#2 (on show) against #1", "rerank off→on",
@@ -364,7 +364,7 @@ func TestRerankDetail(t *testing.T) {
 	opts.Rerank.On = true
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
-	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("j"))
+	m = feed(t, m, keyRunes("j"))
 	v := screen(m)
 	for _, want := range []string{"vector      #1 · similarity 0.9000", "rerank      #2 · relevance 0.8500 · ↓1 from vector #1"} {
 		if !strings.Contains(v, want) {

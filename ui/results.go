@@ -41,6 +41,8 @@ type resultsPane struct {
 	showDropped bool
 	items       []item
 	cursor      int
+	// search is the lower-case text searched for ("" when none).
+	search string
 	// moved says a key moved the cursor since the root last looked.
 	moved  bool
 	offset int
@@ -121,10 +123,29 @@ func (p *resultsPane) Selected() (item, bool) {
 	return p.items[p.cursor], true
 }
 
+// SelectedKey is the itemKey of the selected row ("" when none).
+func (p *resultsPane) SelectedKey() string {
+	if it, ok := p.Selected(); ok {
+		return itemKey(it)
+	}
+	return ""
+}
+
+// SelectKey moves the cursor to the row with itemKey k, when it is shown.
+func (p *resultsPane) SelectKey(k string) {
+	for i, it := range p.items {
+		if k != "" && itemKey(it) == k {
+			p.cursor = i
+			p.scrollToCursor()
+			return
+		}
+	}
+}
+
 // pageRows is the number of rows that fit.
 func (p *resultsPane) pageRows() int {
 	_, ih := innerSize(p.st.Pane, p.width, p.height)
-	return max((ih-1-p.footerLines())/itemLines, 1)
+	return listRows(ih-1-p.footerLines(), itemLines, len(p.items))
 }
 
 func (p *resultsPane) scrollToCursor() {
@@ -195,6 +216,9 @@ func (p *resultsPane) View() string {
 			b.WriteByte('\n')
 			b.WriteString(p.renderItem(p.items[i], i == p.cursor, iw))
 		}
+		if hint := moreHint(p.offset, len(p.items)-end); hint != "" {
+			b.WriteString("\n" + p.st.rows.meta.paint(truncate(hint, iw)))
+		}
 		if f := p.footer(); f != "" {
 			b.WriteString("\n" + p.st.Meta.Render(f))
 		}
@@ -208,6 +232,10 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	marker := "  "
 	if selected {
 		marker = st.rows.cursor.paint("▌ ")
+	}
+	first := marker
+	if p.search != "" && !selected && it.matches(p.search) {
+		first = st.rows.match.paint("/") + " "
 	}
 	rank := " –"
 	if !it.Dropped {
@@ -255,13 +283,19 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 		line2 = r.meta.paint(indent + vectorCell(&it.Hit, *it.Move) + " · " + place)
 	}
 	line1 := head + titleStyle.paint(title)
+	if p.search != "" {
+		line1 = head + paintMatches(title, p.search, titleStyle, r.match)
+		if it.Move == nil {
+			line2 = r.meta.paint(indent) + paintMatches(place, p.search, r.meta, r.match)
+		}
+	}
 	line3 := indent + r.url.paint(url)
 	if link != "" {
 		// The state goes first: a long URL must not push it off the pane.
 		ls := p.links[it.Hit.Citation.URL]
 		line3 = indent + r.link(ls.State).paint(link) + " " + r.url.paint(url)
 	}
-	return marker + truncate(line1, w-2) + "\n" + marker + truncate(line2, w-2) + "\n" + marker + truncate(line3, w-2)
+	return first + truncate(line1, w-2) + "\n" + marker + truncate(line2, w-2) + "\n" + marker + truncate(line3, w-2)
 }
 
 func leftPad(s string, n int) string {
@@ -300,7 +334,7 @@ func (p *resultsPane) Blur() { p.focus = false }
 // ShortHelp implements pane.
 func (p *resultsPane) ShortHelp() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Down, openHelp(k, "detail"), k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery}
+	return []key.Binding{k.Down, openHelp(k, "detail"), k.Search, k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery}
 }
 
 // FullHelp implements pane: every key of the pane is in the key map.

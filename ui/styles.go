@@ -51,6 +51,9 @@ type Styles struct {
 	Removed   lipgloss.Style
 	Code      lipgloss.Style
 	Highlight lipgloss.Style
+	// Match marks text found by a search (reverse video: it shows
+	// without colours too).
+	Match lipgloss.Style
 
 	// Status line.
 	Status    lipgloss.Style
@@ -103,6 +106,11 @@ func DefaultStyles(dark bool, profile colorprofile.Profile) *Styles {
 	border := lipgloss.RoundedBorder()
 	s.Pane = lipgloss.NewStyle().Border(border).BorderForeground(dim).Padding(0, 1)
 	s.FocusedPane = s.Pane.BorderForeground(accent)
+	if !hasColor(profile) {
+		// Without colours the focused pane's border is drawn heavy: a text
+		// cue of the same size, so nothing moves when focus changes.
+		s.FocusedPane = s.FocusedPane.Border(lipgloss.ThickBorder())
+	}
 	s.PaneTitle = lipgloss.NewStyle().Foreground(faint).Bold(true)
 	s.FocusedTitle = lipgloss.NewStyle().Foreground(accent).Bold(true)
 
@@ -133,6 +141,7 @@ func DefaultStyles(dark bool, profile colorprofile.Profile) *Styles {
 	s.Removed = lipgloss.NewStyle().Foreground(bad)
 	s.Code = lipgloss.NewStyle().Foreground(text)
 	s.Highlight = lipgloss.NewStyle().Foreground(accent).Bold(true)
+	s.Match = lipgloss.NewStyle().Reverse(true)
 
 	s.Status = lipgloss.NewStyle().Foreground(faint)
 	s.StatusErr = lipgloss.NewStyle().Foreground(bad).Bold(true)
@@ -147,7 +156,7 @@ func DefaultStyles(dark bool, profile colorprofile.Profile) *Styles {
 	s.rows = rowInks{
 		cursor: inkOf(s.Cursor), dropped: inkOf(s.Dropped), rank: inkOf(s.Rank), score: inkOf(s.Score),
 		barFull: inkOf(s.BarFull), barEmpty: inkOf(s.BarEmpty), title: inkOf(s.Title), highlight: inkOf(s.Highlight),
-		meta: inkOf(s.Meta), url: inkOf(s.URL), linkOK: inkOf(s.LinkOK), linkBad: inkOf(s.LinkBad), linkWarn: inkOf(s.LinkWarn),
+		meta: inkOf(s.Meta), url: inkOf(s.URL), match: inkOf(s.Match), linkOK: inkOf(s.LinkOK), linkBad: inkOf(s.LinkBad), linkWarn: inkOf(s.LinkWarn),
 	}
 
 	switch {
@@ -183,6 +192,9 @@ func (s *Styles) textInput() textinput.Styles {
 		st.Placeholder = s.Missing
 		st.Text = s.Value
 	}
+	// Without colours a blinking cursor is invisible half the time: keep
+	// the reverse-video block steady.
+	t.Cursor.Blink = hasColor(s.Profile)
 	return t
 }
 
@@ -195,6 +207,7 @@ func (s *Styles) textArea() textarea.Styles {
 	t.Blurred.Placeholder = s.Missing
 	t.Focused.Prompt = s.Cursor
 	t.Blurred.Prompt = s.Rule
+	t.Cursor.Blink = hasColor(s.Profile)
 	return t
 }
 
@@ -218,8 +231,8 @@ func (k ink) paint(s string) string { return k.pre + s + k.suf }
 
 // rowInks are the result list's styles as inks.
 type rowInks struct {
-	cursor, dropped, rank, score, barFull, barEmpty, title, highlight, meta, url ink
-	linkOK, linkBad, linkWarn                                                    ink
+	cursor, dropped, rank, score, barFull, barEmpty, title, highlight, meta, url, match ink
+	linkOK, linkBad, linkWarn                                                           ink
 }
 
 // link is the ink of a link state: good, broken, doubtful.

@@ -17,6 +17,9 @@ type turn struct {
 	N      int
 	Query  retrieval.Query
 	Result retrieval.Result
+	// Selected is the key of the result row selected when the turn was
+	// last on show (itemKey), restored when it is brought back.
+	Selected string
 }
 
 // maxTurns bounds the turns kept in memory.
@@ -59,6 +62,13 @@ func (p *turnsPane) Add(t turn) int {
 func (p *turnsPane) SetCurrent(i int) {
 	if i >= 0 && i < len(p.turns) {
 		p.current = i
+	}
+}
+
+// Remember records the selected row of the turn on show.
+func (p *turnsPane) Remember(selected string) {
+	if p.current >= 0 && p.current < len(p.turns) {
+		p.turns[p.current].Selected = selected
 	}
 }
 
@@ -206,6 +216,9 @@ func (p *turnsPane) View() string {
 			line = p.st.Title.Render(line)
 		}
 		b.WriteString(truncate(mark+dot+line, iw) + "\n")
+	}
+	if hint := moreHint(start, len(p.turns)-min(start+listH, len(p.turns))); hint != "" {
+		b.WriteString(p.st.Meta.Render(truncate("  "+hint, iw)) + "\n")
 	}
 	if p.cursor != p.current && p.current >= 0 && p.cursor < len(p.turns) {
 		old, cur := &p.turns[p.cursor], &p.turns[p.current]

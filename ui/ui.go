@@ -86,9 +86,13 @@ type Options struct {
 	// LinkStatus checks a citation URL; nil hides link states.
 	LinkStatus func(ctx context.Context, url string) (LinkStatus, error)
 	// Clipboard writes text to the system clipboard; nil uses xclip, xsel,
-	// wl-copy or pbcopy when one is installed. Copies also go to the
-	// terminal's clipboard by OSC 52 (it works over SSH).
+	// wl-copy or pbcopy when one is installed. Inside tmux copies go to
+	// tmux's buffer first; without either they go to the terminal's
+	// clipboard by OSC 52 (it works over SSH).
 	Clipboard func(text string) error
+	// Getenv looks up environment variables ($TMUX: copies inside tmux go
+	// through tmux); nil uses os.Getenv.
+	Getenv func(key string) string
 	// OpenURL opens a URL in the browser; nil uses xdg-open, open or start.
 	OpenURL func(url string) error
 	// Eval runs a golden set ("" is the default set) for the eval view,
@@ -110,8 +114,9 @@ type Options struct {
 }
 
 // Run runs the explorer on the terminal until the user quits or ctx ends,
-// and returns after the terminal is restored. Mouse reporting stays off so
-// the terminal's own selection works; bracketed paste is on. The colour
+// and returns after the terminal is restored. Mouse clicks and the wheel
+// are reported (shift+drag selects text in most terminals); bracketed
+// paste is on. The colour
 // profile comes from the environment (NO_COLOR turns colours off); the
 // background is asked of the terminal once the program runs, never
 // blocking the first frame.

@@ -51,15 +51,18 @@ func (m *Model) layout() tea.Cmd {
 			cmds = append(cmds, s.pane(m).SetSize(w, bodyH))
 		}
 	}
+	m.sizeKeys(w, bodyH)
 	return tea.Batch(cmds...)
 }
 
 // View draws the screen in the alternate screen, with bracketed paste on
-// and mouse reporting off (so the terminal's own selection works). It only
-// draws: rendering and layout happen in Update.
+// and mouse clicks and wheel reported (mouse.go; shift+drag still selects
+// text in most terminals). It only draws: rendering and layout happen in
+// Update.
 func (m Model) View() tea.View {
 	v := tea.NewView(m.screen())
 	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
 	return v
 }
 
@@ -143,6 +146,9 @@ func (m *Model) inputView() string {
 // focused one of them when narrow; or a pane that takes the whole body.
 func (m *Model) bodyView() string {
 	f := m.slot(m.focus)
+	if m.fullHelp {
+		return m.keyHelp.View()
+	}
 	if f.place == placeWhole {
 		return f.pane(m).View()
 	}
@@ -164,6 +170,9 @@ func (m *Model) bodyView() string {
 
 // statusView is one line: spinner and progress, the last outcome or an error.
 func (m *Model) statusView() string {
+	if m.search.typing {
+		return m.searchView()
+	}
 	var s string
 	switch {
 	case m.running || m.evals.running:
@@ -181,12 +190,16 @@ func (m *Model) statusView() string {
 // helpView is the short help line, or the full help after '?'.
 func (m *Model) helpView() string {
 	h := m.help
-	h.ShowAll = m.fullHelp
+	h.ShowAll = false // the full help is drawn in the body (keyspane.go)
 	h.SetWidth(m.width)
 	// help's own truncation still overflows when the ellipsis does not
 	// fit, so clip to the window here.
 	f := m.slot(m.focus).pane(m)
-	return fitLines(h.View(helpKeys{k: m.keys, short: f.ShortHelp(), own: f.FullHelp()}), m.width, -1)
+	short := f.ShortHelp()
+	if m.search.typing {
+		short = m.search.ShortHelp(m.keys)
+	}
+	return fitLines(h.View(helpKeys{k: m.keys, short: short, own: f.FullHelp()}), m.width, -1)
 }
 
 // helpKeys is the help of the focused pane and the explorer's key map;
@@ -207,7 +220,7 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 	k := h.k
 	return append(append([][]key.Binding(nil), h.own...),
 		[]key.Binding{k.NextPane, k.PrevPane, k.Leave, k.FocusQuery, k.Context, k.Turns, k.Settings, k.Eval},
-		[]key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open},
+		[]key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Search, k.SearchNext},
 		[]key.Binding{k.Run, k.RunAny, k.HistoryPrev, k.HistoryNext, k.ToggleMode, k.Dropped, k.Rerank},
 		[]key.Binding{k.CopyURL, k.CopyContext, k.OpenURL, k.Dec, k.Inc, k.Toggle, k.Clear},
 		[]key.Binding{k.Help, k.QuitQ, k.Quit},

@@ -1,0 +1,137 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// keysPane is the full help ('?'): every live key of the focused pane and
+// of the explorer, flowed into as many columns as the body is wide, in
+// the body's place, scrolled with the list keys when it is taller (at
+// 80x24 it would not fit under the panes).
+type keysPane struct {
+	st     *Styles
+	vp     viewport.Model
+	width  int
+	height int
+}
+
+func newKeysPane(st *Styles) keysPane {
+	return keysPane{st: st, vp: viewport.New()}
+}
+
+// SetSize sets the outer size.
+func (p *keysPane) SetSize(w, h int) {
+	p.width, p.height = w, h
+	iw, ih := innerSize(p.st.FocusedPane, w, h)
+	p.vp.SetWidth(iw)
+	p.vp.SetHeight(max(ih-1, 0))
+}
+
+// SetKeys lays out the enabled bindings of groups, keeping the scroll
+// position when the keys stay the same.
+func (p *keysPane) SetKeys(groups [][]key.Binding) {
+	iw, _ := innerSize(p.st.FocusedPane, p.width, p.height)
+	y := p.vp.YOffset()
+	p.vp.SetContent(flowKeys(groups, iw, p.st))
+	p.vp.SetYOffset(y)
+}
+
+// Scroll moves the list with the list keys and reports whether km was one.
+func (p *keysPane) Scroll(k *KeyMap, km tea.KeyPressMsg) bool {
+	if !key.Matches(km, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom) {
+		return false
+	}
+	scroll(&p.vp, k, km)
+	return true
+}
+
+// View draws the pane with a title that says how to scroll and close it.
+func (p *keysPane) View() string {
+	style, tstyle := p.st.pane(true)
+	iw, _ := innerSize(style, p.width, p.height)
+	title := "Keys · esc or ? closes"
+	if p.vp.TotalLineCount() > p.vp.Height() {
+		title = "Keys · " + scrollPercent(&p.vp) + " · j/k scroll · esc or ? closes"
+	}
+	content := tstyle.Render(truncate(title, iw)) + "\n" + p.vp.View()
+	if !p.vp.AtBottom() {
+		content = fitLines(content, iw, p.vp.Height()) + "\n" + p.st.Meta.Render(truncate("↓ more below (j, pgdn)", iw))
+	}
+	return box(style, p.width, p.height, content)
+}
+
+// flowKeys lists the enabled bindings of groups once each, in order, in
+// columns down then across, as many as fit width.
+func flowKeys(groups [][]key.Binding, width int, st *Styles) string {
+	type entry struct{ key, desc string }
+	var entries []entry
+	seen := map[entry]bool{}
+	keyW, descW := 0, 0
+	for _, g := range groups {
+		for _, b := range g {
+			h := b.Help()
+			e := entry{h.Key, h.Desc}
+			if !b.Enabled() || h.Key == "" || seen[e] {
+				continue
+			}
+			seen[e] = true
+			entries = append(entries, e)
+			keyW = max(keyW, ansi.StringWidth(h.Key))
+			descW = max(descW, ansi.StringWidth(h.Desc))
+		}
+	}
+	if len(entries) == 0 {
+		return ""
+	}
+	const gap = 3
+	cellW := keyW + 1 + descW
+	cols := max((width+gap)/(cellW+gap), 1)
+	rows := (len(entries) + cols - 1) / cols
+	cols = (len(entries) + rows - 1) / rows
+	var b strings.Builder
+	for r := 0; r < rows; r++ {
+		var line strings.Builder
+		for c := 0; c < cols; c++ {
+			i := c*rows + r
+			if i >= len(entries) {
+				break
+			}
+			e := entries[i]
+			if c > 0 {
+				line.WriteString(strings.Repeat(" ", gap))
+			}
+			cell := st.Highlight.Render(e.key) + strings.Repeat(" ", keyW-ansi.StringWidth(e.key)+1) + st.Meta.Render(e.desc)
+			if c < cols-1 {
+				cell += strings.Repeat(" ", descW-ansi.StringWidth(e.desc))
+			}
+			line.WriteString(cell)
+		}
+		if r > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(truncate(line.String(), width))
+	}
+	return b.String()
+}
+
+// toggleKeys toggles the full help and lays it out.
+func (m *Model) toggleKeys() tea.Cmd {
+	m.fullHelp = !m.fullHelp
+	return m.layout()
+}
+
+// sizeKeys sizes the full help to the body and fills it with the keys
+// live for the focused pane (run by layout).
+func (m *Model) sizeKeys(w, h int) {
+	if !m.fullHelp {
+		return
+	}
+	m.keyHelp.SetSize(w, h)
+	f := m.slot(m.focus).pane(m)
+	m.keyHelp.SetKeys(helpKeys{k: m.keys, short: f.ShortHelp(), own: f.FullHelp()}.FullHelp())
+}

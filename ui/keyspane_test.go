@@ -1,0 +1,61 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// '?' at 80x24 shows every key: the full help takes the body and scrolls
+// when it does not fit; y, Y, o and q used to be cut off (issue #18,
+// point 8).
+func TestFullHelpFitsOrScrollsAt80x24(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	m := sized(t, opts, 80, 24)
+	m = ask(t, m, "nodes")
+	m = feed(t, m, keyRunes("?"))
+	want := []string{"y copy URL", "Y copy context", "o open URL", "q quit", "ctrl+c quit", "i ask", "tab next pane", "x show left-out"}
+	seen := map[string]bool{}
+	for page := 0; page < 10; page++ {
+		v := screen(m)
+		lines := strings.Split(v, "\n")
+		if len(lines) != 24 {
+			t.Fatalf("%d lines at 80x24", len(lines))
+		}
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > 80 {
+				t.Fatalf("line %d cells wide: %q", w, l)
+			}
+			for _, w := range want {
+				if strings.Contains(strings.Join(strings.Fields(l), " "), w) {
+					seen[w] = true
+				}
+			}
+		}
+		if m.keyHelp.vp.AtBottom() {
+			break
+		}
+		if !strings.Contains(v, "more below") {
+			t.Fatalf("help overflows without a hint:\n%s", v)
+		}
+		m = feed(t, m, keyType(tea.KeyPgDown))
+	}
+	for _, w := range want {
+		if !seen[w] {
+			t.Errorf("%q never shown", w)
+		}
+	}
+	if m.results.cursor != 0 {
+		t.Fatal("scrolling the help moved the results")
+	}
+	m = feed(t, m, keyType(tea.KeyEsc))
+	if m.fullHelp || strings.Contains(screen(m), "esc or ? closes") {
+		t.Fatal("esc did not close the help")
+	}
+	m = feed(t, m, keyRunes("?"), keyRunes("?"))
+	if m.fullHelp {
+		t.Fatal("? did not close the help")
+	}
+}

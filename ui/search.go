@@ -1,0 +1,290 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"ragscope/present"
+	"ragscope/termsafe"
+)
+
+// searchBar is '/': type to find text in the results (title, place, URL,
+// chunk text) or in the detail pane, whichever had the keyboard. Every
+// edit jumps to the first match from where the cursor is; enter keeps the
+// search and gives the keys back (n/N next and previous match); esc
+// clears it.
+type searchBar struct {
+	input textinput.Model
+	// typing says the bar has the keyboard.
+	typing bool
+	// query is the search (lower case), "" when none.
+	query string
+	// target is the pane searched: focusResults or focusDetail.
+	target focusID
+}
+
+func newSearchBar(st *Styles) searchBar {
+	in := textinput.New()
+	in.Prompt = "/"
+	in.Placeholder = "type to find in the results"
+	in.SetStyles(st.textInput())
+	in.CharLimit = 200
+	return searchBar{input: in}
+}
+
+// active reports whether a search is on (typed or kept).
+func (s *searchBar) active() bool { return s.typing || s.query != "" }
+
+// startSearch opens the bar on the detail pane when it has the keyboard,
+// on the results otherwise.
+func (m *Model) startSearch() tea.Cmd {
+	m.clearSearch()
+	m.fullHelp = false
+	target := focusResults
+	if m.focus == focusDetail {
+		target = focusDetail
+	}
+	var cmd tea.Cmd
+	if m.focus != target {
+		cmd = m.setFocus(target)
+	}
+	s := m.search
+	s.target, s.typing = target, true
+	s.input.Placeholder = "type to find in the results"
+	if target == focusDetail {
+		s.input.Placeholder = "type to find in the detail"
+	}
+	s.input.SetValue("")
+	s.input.SetWidth(max(m.width-2, 1))
+	m.syncBindings()
+	return tea.Batch(cmd, s.input.Focus(), m.layout())
+}
+
+// clearSearch ends the search and takes the highlights away.
+func (m *Model) clearSearch() {
+	s := m.search
+	s.typing, s.query = false, ""
+	s.input.Blur()
+	s.input.SetValue("")
+	m.results.search = ""
+	m.detail.search = ""
+	m.syncBindings()
+}
+
+// updateSearchKey handles a key while the bar is typed in, and n, N and
+// esc while a kept search is on; ok says the key was used.
+func (m *Model) updateSearchKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	s, k := m.search, m.keys
+	if s.typing {
+		switch {
+		case key.Matches(msg, k.Leave):
+			m.clearSearch()
+			m.setStatus(statusInfo, "Search cleared.")
+			return nil, true
+		case key.Matches(msg, k.Run):
+			s.typing = false
+			s.input.Blur()
+			m.syncBindings()
+			if s.query == "" {
+				m.clearSearch()
+				return nil, true
+			}
+			return m.findMatch(1, false), true
+		}
+		return m.editSearch(msg), true
+	}
+	if s.query == "" || m.focus != s.target {
+		return nil, false
+	}
+	switch {
+	case key.Matches(msg, k.SearchNext):
+		return m.findMatch(1, false), true
+	case key.Matches(msg, k.SearchPrev):
+		return m.findMatch(-1, false), true
+	case key.Matches(msg, k.Leave):
+		m.clearSearch()
+		m.setStatus(statusInfo, "Search cleared.")
+		return nil, true
+	}
+	return nil, false
+}
+
+// editSearch gives msg (a key or a paste) to the bar and, when the text
+// changed, jumps to the first match from the cursor.
+func (m *Model) editSearch(msg tea.Msg) tea.Cmd {
+	s := m.search
+	var cmd tea.Cmd
+	s.input, cmd = s.input.Update(msg)
+	q := strings.ToLower(termsafe.Line(s.input.Value()))
+	if q == s.query {
+		return cmd
+	}
+	s.query = q
+	m.results.search, m.detail.search = "", ""
+	if s.target == focusDetail {
+		m.detail.search = q
+	} else {
+		m.results.search = q
+	}
+	return tea.Batch(cmd, m.findMatch(1, true))
+}
+
+// findMatch moves to the next (dir 1) or previous (-1) match of the
+// search; from includes the current row or line (as typing refines the
+// search, the match under the cursor stays).
+func (m *Model) findMatch(dir int, from bool) tea.Cmd {
+	s := m.search
+	if s.query == "" {
+		return nil
+	}
+	if s.target == focusDetail {
+		i, n := m.detail.findMatch(dir, from)
+		m.searchStatus(i, n, "line")
+		return nil
+	}
+	i, n := m.results.findMatch(dir, from)
+	m.searchStatus(i, n, "result")
+	return m.syncDetail()
+}
+
+// searchStatus says which match is shown.
+func (m *Model) searchStatus(i, n int, what string) {
+	q := m.search.query
+	if n == 0 {
+		m.setStatus(statusErr, "No "+what+" matches “"+q+"”. esc clears the search.")
+		return
+	}
+	m.setStatus(statusInfo, "“"+q+"”: "+what+" "+strconv.Itoa(i+1)+" of "+strconv.Itoa(n)+" matching · n/N next/previous · esc clears")
+}
+
+// ShortHelp is the help line while typing a search.
+func (s *searchBar) ShortHelp(k *KeyMap) []key.Binding {
+	return []key.Binding{runHelp(k.Run, "enter", "keep search (n/N next/previous)"), runHelp(k.Leave, "esc", "clear search"), k.Quit}
+}
+
+// searchView is the bar in the status line's place while typing.
+func (m *Model) searchView() string { return truncate(m.search.input.View(), m.width) }
+
+// matches reports whether it holds q (lower case) in what the list shows
+// or in its text.
+func (it *item) matches(q string) bool {
+	c := &it.Hit.Chunk
+	for _, s := range []string{present.Title(c), present.Place(c), c.DocPath, it.Hit.Citation.URL, it.Label, c.Text} {
+		if strings.Contains(strings.ToLower(s), q) {
+			return true
+		}
+	}
+	return false
+}
+
+// findMatch moves the cursor to the next matching row in dir, wrapping;
+// it returns the match's place among the matches and their count.
+func (p *resultsPane) findMatch(dir int, from bool) (int, int) {
+	var hits []int
+	for i := range p.items {
+		if p.items[i].matches(p.search) {
+			hits = append(hits, i)
+		}
+	}
+	if len(hits) == 0 {
+		return -1, 0
+	}
+	at := pickMatch(hits, p.cursor, dir, from)
+	if hits[at] != p.cursor {
+		p.cursor = hits[at]
+		p.scrollToCursor()
+	}
+	return at, len(hits)
+}
+
+// pickMatch is the index in sorted hits of the next match from cur in
+// dir (cur itself when from), wrapping around.
+func pickMatch(hits []int, cur, dir int, from bool) int {
+	if dir >= 0 {
+		for i, h := range hits {
+			if h > cur || (from && h == cur) {
+				return i
+			}
+		}
+		return 0
+	}
+	for i := len(hits) - 1; i >= 0; i-- {
+		if hits[i] < cur || (from && hits[i] == cur) {
+			return i
+		}
+	}
+	return len(hits) - 1
+}
+
+// matchLines are the content lines of the detail that hold the search.
+func (p *detailPane) matchLines() []int {
+	var hits []int
+	for i, l := range strings.Split(ansi.Strip(p.vp.GetContent()), "\n") {
+		if strings.Contains(strings.ToLower(l), p.search) {
+			hits = append(hits, i)
+		}
+	}
+	return hits
+}
+
+// findMatch scrolls the detail to the next line holding the search.
+func (p *detailPane) findMatch(dir int, from bool) (int, int) {
+	hits := p.matchLines()
+	if len(hits) == 0 || !p.has {
+		return -1, 0
+	}
+	at := pickMatch(hits, p.matchAt, dir, from)
+	p.matchAt = hits[at]
+	if l := hits[at]; l < p.vp.YOffset() || l >= p.vp.YOffset()+p.vp.Height() {
+		p.vp.SetYOffset(max(l-1, 0))
+	}
+	return at, len(hits)
+}
+
+// markMatches paints every occurrence of q (lower case) in the lines of
+// view in reverse video; a line with a match is drawn as plain text, so
+// the highlight is visible without colours too.
+func markMatches(view, q string, st *Styles) string {
+	if q == "" {
+		return view
+	}
+	lines := strings.Split(view, "\n")
+	for i, l := range lines {
+		plain := ansi.Strip(l)
+		if strings.Contains(strings.ToLower(plain), q) {
+			lines[i] = paintMatches(plain, q, ink{}, st.rows.match)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// paintMatches paints s with base and every occurrence of q (lower case)
+// with hl. When lower-casing changes the byte length (rare scripts), s is
+// painted whole with base.
+func paintMatches(s, q string, base, hl ink) string {
+	lower := strings.ToLower(s)
+	if q == "" || len(lower) != len(s) || !strings.Contains(lower, q) {
+		return base.paint(s)
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(lower, q)
+		if i < 0 {
+			break
+		}
+		if i > 0 {
+			b.WriteString(base.paint(s[:i]))
+		}
+		b.WriteString(hl.paint(s[i : i+len(q)]))
+		s, lower = s[i+len(q):], lower[i+len(q):]
+	}
+	if s != "" {
+		b.WriteString(base.paint(s))
+	}
+	return b.String()
+}

@@ -23,6 +23,7 @@ type KeyMap struct {
 	Settings key.Binding
 	Dropped  key.Binding
 	Eval     key.Binding
+	Answer   key.Binding
 
 	// Actions on the selected hit or result.
 	CopyURL     key.Binding
@@ -78,6 +79,7 @@ func DefaultKeyMap() *KeyMap {
 		Settings: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "settings")),
 		Dropped:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "show left-out")),
 		Eval:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "eval")),
+		Answer:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "answer")),
 
 		CopyURL:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy URL")),
 		CopyContext: key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy context")),
@@ -114,6 +116,7 @@ func (k *KeyMap) letterKeys() []*key.Binding {
 	return []*key.Binding{
 		&k.QuitQ, &k.Help, &k.FocusQuery, &k.Context, &k.Turns, &k.Settings,
 		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL, &k.Eval,
+		&k.Answer,
 	}
 }
 

@@ -33,6 +33,7 @@ const (
 	focusContext    focusID = "context"
 	focusTurns      focusID = "turns"
 	focusSettings   focusID = "settings"
+	focusAnswer     focusID = "answer"
 	focusEvalPath   focusID = "eval path"
 	focusEvalCases  focusID = "eval cases"
 )
@@ -82,6 +83,7 @@ type Model struct {
 	ctxPane  *contextPane
 	turns    *turnsPane
 	settings *settingsPane
+	answer   *answerPane
 	eval     *evalPane
 	help     help.Model
 	fullHelp bool
@@ -142,6 +144,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		turns:    ptr(newTurnsPane(keys, st)),
 		settings: ptr(newSettingsPane(keys, st, params)),
 		eval:     ptr(newEvalPane(keys, st, opts.EvalDefault)),
+		answer:   ptr(newAnswerPane(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
 		help:     h,
 		spinner:  sp,
 		params:   params,
@@ -153,6 +156,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	if m.status == "" {
 		m.status = "Ready. Type a question and press enter."
 	}
+	m.settings.autoAnswer = &m.answer.auto
 	m.registerPanes()
 	m.applyStyles()
 	m.setFocus(focusQuery)
@@ -212,6 +216,7 @@ func (m *Model) stop() {
 	}
 	m.links.Stop()
 	m.evals.Cancel()
+	m.answer.Cancel()
 }
 
 // Update routes msg: sizes and keys first, then replies to their owners.
@@ -249,6 +254,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		url, cmd := m.links.Update(msg)
 		if url != "" {
 			m.detail.LinkChanged(url)
+			m.answer.LinkChanged(url)
 		}
 		return m, cmd
 	case clipboardMsg:
@@ -282,7 +288,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.showTurn(msg.Index)
 	case evalProgressMsg, evalCaseMsg, evalDoneMsg:
 		return m.updateEval(msg)
+	case answerDeltaMsg, answerDoneMsg:
+		return m, m.answer.Update(msg)
 	case spinner.TickMsg:
+		if msg.ID == m.answer.spin.ID() {
+			return m, m.answer.Update(msg)
+		}
 		if !m.running && !m.evals.running {
 			return m, nil
 		}
@@ -332,6 +343,7 @@ func (m *Model) globals() []action {
 		{&k.CopyURL, (*Model).copyURL},
 		{&k.CopyContext, (*Model).copyContext},
 		{&k.OpenURL, (*Model).openURL},
+		{&k.Answer, (*Model).askAnswer},
 	}
 	for i := range m.slots {
 		if s := &m.slots[i]; s.open != nil {
@@ -467,6 +479,7 @@ func (m *Model) setFocus(f focusID) tea.Cmd {
 	if s.place == placeSide {
 		m.right = s.id
 	}
+	m.answerLeft()
 	m.syncBindings()
 	for i := range m.slots {
 		m.slots[i].pane(m).Blur()
@@ -522,6 +535,7 @@ func (m *Model) runQuery(q retrieval.Query) tea.Cmd {
 	if m.cancel != nil {
 		m.cancel()
 	}
+	m.answer.Cancel()
 	m.seq++
 	ctx, cancel := withTimeout(m.base, m.opts.Timeout)
 	m.cancel = cancel
@@ -572,7 +586,7 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 		text = m.caseLabel + " · " + text
 	}
 	m.setStatus(statusOK, text)
-	return m, tea.Batch(cmd, m.links.Check(res))
+	return m, tea.Batch(cmd, m.links.Check(res), m.autoAnswer())
 }
 
 // showTurn puts turn i in the result, detail and context panes.
@@ -587,6 +601,7 @@ func (m *Model) showTurn(i int) tea.Cmd {
 		m.setStatus(statusInfo, "Showing turn #"+strconv.Itoa(t.N)+": "+termsafe.Line(t.Query.Question))
 	}
 	m.results.SetResult(t.Result)
+	m.answer.Show(t)
 	return m.syncDetail()
 }
 

@@ -20,6 +20,7 @@ const (
 	rowThreshold
 	rowDedup
 	rowShowDropped
+	rowAutoAnswer
 	rowModule
 	rowChapter
 	rowType
@@ -56,6 +57,8 @@ type settingsPane struct {
 	browse      [4]int
 	// pick is the open facet picker of the row (nil when closed).
 	pick *facetPicker
+	// autoAnswer is the Answer pane's "answer after every retrieval".
+	autoAnswer *bool
 }
 
 func newSettingsPane(keys *KeyMap, st *Styles, params retrieval.Query) settingsPane {
@@ -178,6 +181,8 @@ func (p *settingsPane) adjust(up bool) {
 		p.params.NoDedup = !p.params.NoDedup
 	case rowShowDropped:
 		p.showDropped = !p.showDropped
+	case rowAutoAnswer:
+		*p.autoAnswer = !*p.autoAnswer
 	default:
 		n := len(p.values(p.row))
 		if n == 0 {
@@ -198,6 +203,8 @@ func (p *settingsPane) toggle() {
 		p.params.NoDedup = !p.params.NoDedup
 	case rowShowDropped:
 		p.showDropped = !p.showDropped
+	case rowAutoAnswer:
+		*p.autoAnswer = !*p.autoAnswer
 	case rowTopK, rowThreshold:
 	default:
 		vals := p.values(p.row)
@@ -235,7 +242,7 @@ func (p *settingsPane) View() string {
 		return box(style, p.width, p.height, b.String())
 	}
 	b.WriteString(tstyle.Render(truncate("Settings · ←/→ change · space toggles · enter picks values · changes re-run the query", iw)) + "\n\n")
-	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "module", "chapter", "type", "tag"}
+	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "answer", "module", "chapter", "type", "tag"}
 	for r := 0; r < settingsRows; r++ {
 		mark := "  "
 		nameStyle := p.st.Label
@@ -254,6 +261,8 @@ func (p *settingsPane) View() string {
 			val = "[" + check(!p.params.NoDedup) + "] drop near-duplicates"
 		case rowShowDropped:
 			val = "[" + check(p.showDropped) + "] show hits left out (also x)"
+		case rowAutoAnswer:
+			val = "[" + check(*p.autoAnswer) + "] answer after every retrieval (costs tokens)"
 		default:
 			val = p.filterValue(r)
 		}

@@ -17,6 +17,8 @@ type turn struct {
 	N      int
 	Query  retrieval.Query
 	Result retrieval.Result
+	// Answer is the turn's answer (nil: not asked).
+	Answer *answerState
 }
 
 // maxTurns bounds the turns kept in memory.
@@ -213,6 +215,7 @@ func (p *turnsPane) View() string {
 			b.WriteString(p.st.Meta.Render(truncate("questions differ: "+termsafe.Line(old.Query.Question)+" → "+termsafe.Line(cur.Query.Question), iw)) + "\n")
 		}
 		b.WriteString(p.st.Meta.Render(truncate(paramsDiff(old.Query, cur.Query), iw)) + "\n")
+		b.WriteString(truncate("answer #"+strconv.Itoa(cur.N)+": "+answerLine(cur), iw) + "\n" + truncate("answer #"+strconv.Itoa(old.N)+": "+answerLine(old), iw) + "\n")
 		b.WriteString(p.st.Label.Render(truncate(" now   score  was   score  move  chunk", iw)) + "\n")
 		for _, r := range compareResults(old.Result, cur.Result) {
 			now, nowS, was, wasS := "  -", "     ", "  -", "     "

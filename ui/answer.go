@@ -557,3 +557,16 @@ func (m *Model) answerLeft() {
 		m.answer.Cancel()
 	}
 }
+
+// ShownAnswer returns the finished answer of the turn on show and the
+// turn's result; ok is false when there is none yet (for tests).
+func (m Model) ShownAnswer() (a retrieval.Answer, res retrieval.Result, ok bool) {
+	p := m.answer
+	if p.shown == nil || p.shown.phase == answerStreaming {
+		return retrieval.Answer{}, p.res, false
+	}
+	return p.shown.ans, p.res, true
+}
+
+// Answering reports whether an answer is streaming (for tests).
+func (m Model) Answering() bool { return m.answer.Streaming() }

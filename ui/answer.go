@@ -139,14 +139,18 @@ type answerPane struct {
 	follow bool
 	// wraps caches wrapped paragraphs for wrapW: a streamed piece
 	// re-wraps only the paragraph it continues.
-	wraps map[string][]string
+	wraps map[string]wrapped
 	wrapW int
+	// tail is the last paragraph wrapped as the last one, and tailWrap its
+	// lines: the next piece usually continues it.
+	tail     string
+	tailWrap wrapped
 }
 
 func newAnswerPane(ctx context.Context, keys *KeyMap, st *Styles, links map[string]LinkStatus, g retrieval.Generator, hint string) answerPane {
 	return answerPane{
 		keys: keys, st: st, links: links, base: ctx, gen: g, hint: hint,
-		spin: spinner.New(spinner.WithSpinner(spinner.Dot)), follow: true, wraps: map[string][]string{},
+		spin: spinner.New(spinner.WithSpinner(spinner.Dot)), follow: true, wraps: map[string]wrapped{},
 	}
 }
 
@@ -298,7 +302,8 @@ func (p *answerPane) refresh() {
 	iw, _ := innerSize(p.st.Pane, p.width, p.height)
 	w := max(iw, 10)
 	if w != p.wrapW {
-		p.wraps, p.wrapW = map[string][]string{}, w
+		p.wraps, p.wrapW = map[string]wrapped{}, w
+		p.tail, p.tailWrap = "", wrapped{}
 	}
 	p.lines = p.lines[:0]
 	st := p.shown
@@ -340,14 +345,21 @@ func (p *answerPane) addAnswer(st *answerState, w int) {
 		return
 	}
 	text := termsafe.Text(a.Annotated())
-	fresh := make(map[string][]string, len(p.wraps))
-	for _, para := range strings.Split(text, "\n") {
-		lines, ok := p.wraps[para]
-		if !ok {
-			lines = strings.Split(wrapText(para, w), "\n")
+	fresh := make(map[string]wrapped, len(p.wraps))
+	paras := strings.Split(text, "\n")
+	for i, para := range paras {
+		wp, ok := p.wraps[para]
+		switch {
+		case ok:
+		case i == len(paras)-1:
+			// The paragraph being streamed: most pieces continue it.
+			wp = extend(p.tail, p.tailWrap, para, w)
+			p.tail, p.tailWrap = para, wp
+		default:
+			wp = wrapPara(para, w)
 		}
-		fresh[para] = lines
-		p.lines = append(p.lines, lines...)
+		fresh[para] = wp
+		p.lines = append(p.lines, wp.lines...)
 	}
 	p.wraps = fresh
 	switch st.phase {

@@ -132,4 +132,9 @@ func TestTUIAnswerWithoutChatModel(t *testing.T) {
 			t.Errorf("the pane does not name %s:\n%s", want, screen(d.m))
 		}
 	}
+	// A provider asked for by name without its key says what to set.
+	opts = tuiOptionsFor(t, map[string]string{"RAGSCOPE_CHAT_PROVIDER": "cohere"})
+	if opts.Generator != nil || !strings.Contains(opts.ChatHint, "COHERE_API_KEY") {
+		t.Fatalf("cohere without a key: %q", opts.ChatHint)
+	}
 }

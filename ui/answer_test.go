@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -341,4 +342,26 @@ func TestAnswerGolden(t *testing.T) {
 	}
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(Model)
 	golden.RequireEqual(t, []byte(screen(fm)))
+}
+
+// failGen streams one piece, then fails as a chat model that refused the
+// key would.
+type failGen struct{ fakeGen }
+
+func (f *failGen) Stream(_ context.Context, _ retrieval.Prompt, emit func(retrieval.Delta)) error {
+	emit(retrieval.Delta{Text: "Nodes talk"})
+	return fmt.Errorf("%w: chat: 401 invalid api key", retrieval.ErrAuth)
+}
+
+func TestAnswerFailureKeepsWhatArrived(t *testing.T) {
+	m := sized(t, answerOpts(&failGen{}), 120, 40)
+	m = ask(t, m, "How do nodes talk?")
+	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("a"))
+	v := screen(m)
+	if m.answer.Streaming() || !strings.Contains(v, "Nodes talk") || !strings.Contains(v, "✗") || !strings.Contains(v, "401 invalid api key") {
+		t.Fatalf("a failed answer:\n%s", v)
+	}
+	if strings.Contains(v, "⚠") {
+		t.Errorf("warnings for a failed answer:\n%s", v)
+	}
 }

@@ -33,7 +33,7 @@ func wrapPara(para string, w int) wrapped {
 			we++
 		}
 		if ws == we {
-			break // trailing spaces stay on the last line
+			break
 		}
 		spaces, ww := ws-i, ansi.StringWidth(para[ws:we])
 		if width > 0 && width+spaces+ww > w {
@@ -59,7 +59,8 @@ func wrapPara(para string, w int) wrapped {
 		}
 		end, i = we, we
 	}
-	out.lines, out.starts = append(out.lines, para[start:]), append(out.starts, start)
+	// Trailing spaces (a piece that ends with one) would only overflow.
+	out.lines, out.starts = append(out.lines, strings.TrimRight(para[start:], " ")), append(out.starts, start)
 	return out
 }
 

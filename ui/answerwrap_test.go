@@ -21,7 +21,8 @@ func TestWrapPara(t *testing.T) {
 		{"abcdefghijkl xy", 5, []string{"abcde", "fghij", "kl xy"}},
 		{"a https://example.org/long", 8, []string{"a", "https://", "example.", "org/long"}},
 		{"日本語のテキスト", 6, []string{"日本語", "のテキ", "スト"}},
-		{"trailing  ", 20, []string{"trailing  "}},
+		{"trailing  ", 20, []string{"trailing"}},
+		{"ab cd ", 2, []string{"ab", "cd"}},
 	} {
 		got := wrapPara(tt.in, tt.w)
 		if !slices.Equal(got.lines, tt.want) {

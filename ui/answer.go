@@ -546,20 +546,22 @@ func (m *Model) askAnswer() tea.Cmd {
 }
 
 // autoAnswer starts the answer of the newest turn when the setting asks
-// for it, showing the Answer pane beside the results.
+// for it, showing the Answer pane beside the results unless a side pane
+// has the keyboard (changing settings must not be interrupted).
 func (m *Model) autoAnswer() tea.Cmd {
 	if !m.answer.auto || len(m.turns.turns) == 0 {
 		return nil
 	}
-	if m.slot(m.focus).place == placeSide {
-		m.focus = focusAnswer
-		for i := range m.slots {
-			m.slots[i].pane(m).Blur()
-		}
-		m.answer.Focus()
+	if m.slot(m.focus).place != placeSide {
+		m.right = focusAnswer
 	}
-	m.right = focusAnswer
 	return m.answer.Start(&m.turns.turns[len(m.turns.turns)-1])
+}
+
+// answerCompare is the turn comparison's line for each turn's answer.
+func answerCompare(cur, old *turn, w int) string {
+	return truncate("answer #"+strconv.Itoa(cur.N)+": "+answerLine(cur), w) + "\n" +
+		truncate("answer #"+strconv.Itoa(old.N)+": "+answerLine(old), w) + "\n"
 }
 
 // answerLeft cancels the generation in flight when the Answer pane leaves

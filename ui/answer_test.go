@@ -295,9 +295,16 @@ func TestAnswerAfterEveryRetrievalSetting(t *testing.T) {
 	if !m.answer.auto || !strings.Contains(screen(m), "[x] answer after every retrieval") {
 		t.Fatalf("the setting did not turn on:\n%s", screen(m))
 	}
+	// A settings change re-runs the question: it is answered, and the
+	// settings keep the keyboard.
+	m = feed(t, m, keyRunes("k"), keyRunes("k"), keyRunes("k"), keyRunes("k"), keyRunes("l"))
+	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
+	if len(g.calls()) != 1 || m.Focus() != "settings" || m.params.TopK != 6 {
+		t.Fatalf("after a settings change: %d chats, focus %s, top_k %d", len(g.calls()), m.Focus(), m.params.TopK)
+	}
 	m = feed(t, m, keyRunes("/"))
 	m = ask(t, m, " again")
-	if len(g.calls()) != 1 || !strings.Contains(screen(m), "Topics [1].") {
+	if len(g.calls()) != 2 || !strings.Contains(screen(m), "Topics [1].") {
 		t.Fatalf("no answer after the retrieval (%d chats):\n%s", len(g.calls()), screen(m))
 	}
 }

@@ -215,7 +215,7 @@ func (p *turnsPane) View() string {
 			b.WriteString(p.st.Meta.Render(truncate("questions differ: "+termsafe.Line(old.Query.Question)+" → "+termsafe.Line(cur.Query.Question), iw)) + "\n")
 		}
 		b.WriteString(p.st.Meta.Render(truncate(paramsDiff(old.Query, cur.Query), iw)) + "\n")
-		b.WriteString(truncate("answer #"+strconv.Itoa(cur.N)+": "+answerLine(cur), iw) + "\n" + truncate("answer #"+strconv.Itoa(old.N)+": "+answerLine(old), iw) + "\n")
+		b.WriteString(answerCompare(cur, old, iw))
 		b.WriteString(p.st.Label.Render(truncate(" now   score  was   score  move  chunk", iw)) + "\n")
 		for _, r := range compareResults(old.Result, cur.Result) {
 			now, nowS, was, wasS := "  -", "     ", "  -", "     "

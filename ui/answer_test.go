@@ -372,3 +372,22 @@ func TestAnswerFailureKeepsWhatArrived(t *testing.T) {
 		t.Errorf("warnings for a failed answer:\n%s", v)
 	}
 }
+
+func TestAnswerCancelledByOpeningTheEvalView(t *testing.T) {
+	g := newFakeGen("FIRST piece. ", "LATE piece.")
+	g.hold = make(chan struct{})
+	t.Cleanup(func() { close(g.hold) })
+	opts := answerOpts(g)
+	opts.Eval = (&fakeEval{rep: fakeReport()}).Run
+	m := sized(t, opts, 120, 40)
+	m = ask(t, m, "How do nodes talk?")
+	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("a"))
+	if !m.answer.Streaming() {
+		t.Fatal("not streaming")
+	}
+	m = feed(t, m, keyRunes("e"))
+	waitCancelled(t, g)
+	if m.answer.Streaming() || !m.inEval() {
+		t.Fatalf("eval view: streaming %v, focus %s", m.answer.Streaming(), m.Focus())
+	}
+}

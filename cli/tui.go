@@ -107,6 +107,7 @@ func (a *App) tuiOptions(ctx context.Context) (ui.Options, error) {
 		opts.Note = linkNote
 	}
 	opts.Eval, opts.EvalDefault = a.tuiEval(be)
+	opts.Generator, opts.ChatHint = a.tuiGenerator()
 	opts.Backend = ui.BackendInfo{
 		Kind:       string(be.Kind),
 		Label:      be.Label,

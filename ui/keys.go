@@ -24,6 +24,7 @@ type KeyMap struct {
 	Dropped  key.Binding
 	Eval     key.Binding
 	Rerank   key.Binding
+	Answer   key.Binding
 
 	// Actions on the selected hit or result.
 	CopyURL     key.Binding
@@ -87,6 +88,7 @@ func DefaultKeyMap() *KeyMap {
 		Dropped:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "show left-out")),
 		Eval:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "eval")),
 		Rerank:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rerank on/off")),
+		Answer:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "answer")),
 
 		CopyURL:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy URL")),
 		CopyContext: key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy context")),
@@ -127,7 +129,7 @@ func (k *KeyMap) letterKeys() []*key.Binding {
 	return []*key.Binding{
 		&k.QuitQ, &k.Help, &k.FocusQuery, &k.Context, &k.Turns, &k.Settings,
 		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL, &k.Eval, &k.Rerank,
-		&k.Search, &k.SearchNext, &k.SearchPrev,
+		&k.Search, &k.SearchNext, &k.SearchPrev, &k.Answer,
 	}
 }
 

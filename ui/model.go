@@ -34,6 +34,7 @@ const (
 	focusContext    focusID = "context"
 	focusTurns      focusID = "turns"
 	focusSettings   focusID = "settings"
+	focusAnswer     focusID = "answer"
 	focusEvalPath   focusID = "eval path"
 	focusEvalCases  focusID = "eval cases"
 )
@@ -83,6 +84,7 @@ type Model struct {
 	ctxPane  *contextPane
 	turns    *turnsPane
 	settings *settingsPane
+	answer   *answerPane
 	eval     *evalPane
 	help     help.Model
 	fullHelp bool
@@ -149,6 +151,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		turns:    ptr(newTurnsPane(keys, st)),
 		settings: ptr(newSettingsPane(keys, st, params)),
 		eval:     ptr(newEvalPane(keys, st, opts.EvalDefault)),
+		answer:   ptr(newAnswerPane(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
 		help:     h,
 		keyHelp:  ptr(newKeysPane(st)),
 		search:   ptr(newSearchBar(st)),
@@ -164,6 +167,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		m.status = "Ready. Type a question and press enter."
 	}
 	m.initRerank()
+	m.settings.autoAnswer = &m.answer.auto
 	m.registerPanes()
 	m.applyStyles()
 	m.setFocus(focusQuery)
@@ -224,6 +228,7 @@ func (m *Model) stop() {
 	}
 	m.links.Stop()
 	m.evals.Cancel()
+	m.answer.Cancel()
 }
 
 // Update routes msg: sizes and keys first, then replies to their owners.
@@ -265,6 +270,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		url, cmd := m.links.Update(msg)
 		if url != "" {
 			m.detail.LinkChanged(url)
+			m.answer.LinkChanged(url)
 		}
 		return m, cmd
 	case clipboardMsg:
@@ -295,7 +301,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.bringBack(msg.Index)
 	case evalProgressMsg, evalCaseMsg, evalDoneMsg:
 		return m.updateEval(msg)
+	case answerDeltaMsg, answerDoneMsg:
+		return m, m.answer.Update(msg)
 	case spinner.TickMsg:
+		if msg.ID == m.answer.spin.ID() {
+			return m, m.answer.Update(msg)
+		}
 		if !m.running && !m.evals.running {
 			return m, nil
 		}
@@ -351,6 +362,7 @@ func (m *Model) globals() []action {
 		{&k.CopyContext, (*Model).copyContext},
 		{&k.OpenURL, (*Model).openURL},
 		{&k.Search, (*Model).startSearch},
+		{&k.Answer, (*Model).askAnswer},
 	}
 	for i := range m.slots {
 		if s := &m.slots[i]; s.open != nil {
@@ -495,6 +507,7 @@ func (m *Model) setFocus(f focusID) tea.Cmd {
 	if s.place == placeSide {
 		m.right = s.id
 	}
+	m.answerLeft()
 	m.syncBindings()
 	for i := range m.slots {
 		m.slots[i].pane(m).Blur()
@@ -551,6 +564,7 @@ func (m *Model) runQuery(q retrieval.Query) tea.Cmd {
 	if m.cancel != nil {
 		m.cancel()
 	}
+	m.answer.Cancel()
 	m.seq++
 	ctx, cancel := withTimeout(m.base, m.opts.Timeout)
 	m.cancel = cancel
@@ -606,7 +620,7 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 		kind, text = statusErr, e+" · "+text
 	}
 	m.setStatus(kind, text)
-	return m, tea.Batch(cmd, m.links.Check(res))
+	return m, tea.Batch(cmd, m.links.Check(res), m.autoAnswer())
 }
 
 // showTurn puts turn i in the result, detail and context panes.
@@ -622,6 +636,7 @@ func (m *Model) showTurn(i int) tea.Cmd {
 	}
 	m.results.SetResult(t.Result)
 	m.results.SelectKey(t.Selected)
+	m.answer.Show(t)
 	return m.syncDetail()
 }
 

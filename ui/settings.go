@@ -24,6 +24,7 @@ const (
 	rowRerankModel
 	rowRerankCandidates
 	rowRerankThreshold
+	rowAutoAnswer
 	rowModule
 	rowChapter
 	rowType
@@ -65,6 +66,8 @@ type settingsPane struct {
 	// rerankModel is the one chosen.
 	rerankModels []string
 	rerankModel  string
+	// autoAnswer is the Answer pane's "answer after every retrieval".
+	autoAnswer *bool
 }
 
 func newSettingsPane(keys *KeyMap, st *Styles, params retrieval.Query) settingsPane {
@@ -190,6 +193,8 @@ func (p *settingsPane) adjust(up bool) {
 		p.showDropped = !p.showDropped
 	case rowRerank, rowRerankModel, rowRerankCandidates, rowRerankThreshold:
 		p.adjustRerank(up)
+	case rowAutoAnswer:
+		*p.autoAnswer = !*p.autoAnswer
 	default:
 		n := len(p.values(p.row))
 		if n == 0 {
@@ -210,6 +215,8 @@ func (p *settingsPane) toggle() {
 		p.params.NoDedup = !p.params.NoDedup
 	case rowShowDropped:
 		p.showDropped = !p.showDropped
+	case rowAutoAnswer:
+		*p.autoAnswer = !*p.autoAnswer
 	case rowTopK, rowThreshold:
 	case rowRerank, rowRerankModel, rowRerankCandidates, rowRerankThreshold:
 		p.toggleRerankRow()
@@ -249,7 +256,7 @@ func (p *settingsPane) View() string {
 		return box(style, p.width, p.height, b.String())
 	}
 	b.WriteString(tstyle.Render(truncate("Settings · ←/→ change · space toggles · enter picks values · changes re-run the query", iw)) + "\n\n")
-	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "rerank", "rr model", "candidates", "relevance", "module", "chapter", "type", "tag"}
+	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "rerank", "rr model", "candidates", "relevance", "answer", "module", "chapter", "type", "tag"}
 	for r := 0; r < settingsRows; r++ {
 		mark := "  "
 		nameStyle := p.st.Label
@@ -270,6 +277,8 @@ func (p *settingsPane) View() string {
 			val = "[" + check(p.showDropped) + "] show hits left out (also x)"
 		case rowRerank, rowRerankModel, rowRerankCandidates, rowRerankThreshold:
 			val = p.rerankValue(r)
+		case rowAutoAnswer:
+			val = "[" + check(*p.autoAnswer) + "] answer after every retrieval (costs tokens)"
 		default:
 			val = p.filterValue(r)
 		}

@@ -20,6 +20,8 @@ type turn struct {
 	// Selected is the key of the result row selected when the turn was
 	// last on show (itemKey), restored when it is brought back.
 	Selected string
+	// Answer is the turn's answer (nil: not asked).
+	Answer *answerState
 }
 
 // maxTurns bounds the turns kept in memory.
@@ -231,6 +233,7 @@ func (p *turnsPane) View() string {
 		if s := rerankCompare(&old.Result, &cur.Result); s != "" {
 			b.WriteString(p.st.Meta.Render(truncate(s, iw)) + "\n")
 		}
+		b.WriteString(answerCompare(cur, old, iw))
 		b.WriteString(p.st.Label.Render(truncate(" now   score  was   score  move  chunk", iw)) + "\n")
 		for _, r := range compareResults(old.Result, cur.Result) {
 			now, nowS, was, wasS := "  -", "     ", "  -", "     "

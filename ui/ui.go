@@ -107,6 +107,11 @@ type Options struct {
 	// Note is shown in the status line at start (for example why normal
 	// search is unavailable).
 	Note string
+	// Generator answers the turn on show in the Answer pane; nil shows
+	// ChatHint there instead.
+	Generator retrieval.Generator
+	// ChatHint says which settings enable a chat model.
+	ChatHint string
 	// Settle runs once, off the UI goroutine, shortly after the first
 	// frame: housekeeping that must not delay it (the CLI gives back the
 	// memory left over from opening the backend). nil does nothing.

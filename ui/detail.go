@@ -170,7 +170,19 @@ func (p *detailPane) metadata() string {
 	}
 	row("rank", rank)
 	row("score", present.Score(h.Score, 4))
-	row("citation", h.Citation.URL)
+	if h.Citation.URL == "" {
+		row("citation", "")
+	} else {
+		// The citation is never cut: it wraps (present.WrapURL).
+		for i, ln := range present.WrapURL(h.Citation.URL, max(w-12, 10)) {
+			k := ""
+			if i == 0 {
+				k = "citation"
+			}
+			b.WriteString(label.paint(leftPadRight(k, 12)) + value.paint(ln) + "\n")
+		}
+	}
+	row("anchor", present.Anchor(h))
 	if h.Citation.Source != "" {
 		row("url from", h.Citation.Source)
 	}
@@ -215,7 +227,11 @@ func (p *detailPane) metadata() string {
 	row("chapter", c.Chapter)
 	row("type", c.ContentType)
 	row("tags", strings.Join(c.Tags, ", "))
-	row("heading id", c.HeadingID)
+	if c.HeadingID != "" {
+		// Most headings have no id of their own: their anchor is the
+		// slug of their text (the anchor row says which).
+		row("heading id", c.HeadingID)
+	}
 	row("breadcrumb", strings.Join(c.Breadcrumb, " › "))
 	row("id", c.ID)
 	hash := c.ContentHash

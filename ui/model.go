@@ -110,6 +110,8 @@ type Model struct {
 
 	status     string
 	statusKind statusKind
+	// statusH is the status line's height at the last layout.
+	statusH int
 }
 
 func newModel(ctx context.Context, opts Options, st *Styles) Model {
@@ -214,8 +216,8 @@ func (m *Model) stop() {
 	m.evals.Cancel()
 }
 
-// Update routes msg: sizes and keys first, then replies to their owners.
-func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// route handles msg: sizes and keys first, then replies to their owners.
+func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height

@@ -1,0 +1,37 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Update routes msg (see route), then lays the screen out again when the
+// status line's height changed: a long error wraps onto more lines, and
+// the panes give them room, so it can be read in full.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.route(msg)
+	nm, ok := next.(Model)
+	if !ok || nm.width == 0 || nm.tooSmall() {
+		return next, cmd
+	}
+	if h := strings.Count(nm.statusView(), "\n") + 1; h != nm.statusH {
+		cmd = tea.Batch(cmd, nm.layout())
+	}
+	return nm, cmd
+}
+
+// fitStatus wraps the plain status text s to the window's width, less
+// indent cells of a prefix before it, on at most a quarter of the window's
+// height (two lines at least); a status longer than that, which no
+// classified message is, ends in "…".
+func (m *Model) fitStatus(s string, indent int) string {
+	w := max(m.width-indent, 1)
+	lines := strings.Split(wrapText(s, w), "\n")
+	if most := max(m.height/4, 2); len(lines) > most {
+		lines = lines[:most]
+		lines[most-1] = ansi.Truncate(lines[most-1], w-2, "") + " …"
+	}
+	return strings.Join(lines, "\n")
+}

@@ -110,8 +110,10 @@ type Model struct {
 
 	status     string
 	statusKind statusKind
-	// statusH is the status line's height at the last layout.
-	statusH int
+	// statusH is the status line's height at the last layout, drawn
+	// for statusAt.
+	statusH  int
+	statusAt statusState
 }
 
 func newModel(ctx context.Context, opts Options, st *Styles) Model {

@@ -16,10 +16,27 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if !ok || nm.width == 0 || nm.tooSmall() {
 		return next, cmd
 	}
+	if nm.statusState() == nm.statusAt {
+		return nm, cmd
+	}
 	if h := strings.Count(nm.statusView(), "\n") + 1; h != nm.statusH {
 		cmd = tea.Batch(cmd, nm.layout())
+	} else {
+		nm.statusAt = nm.statusState()
 	}
 	return nm, cmd
+}
+
+// statusState is what the status line's height depends on besides the
+// window's size.
+type statusState struct {
+	text string
+	kind statusKind
+	busy bool
+}
+
+func (m *Model) statusState() statusState {
+	return statusState{m.status, m.statusKind, m.running || m.evals.running}
 }
 
 // fitStatus wraps the plain status text s to the window's width, less

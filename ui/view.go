@@ -23,7 +23,7 @@ func (m *Model) layout() tea.Cmd {
 	w := m.width
 	m.help.SetWidth(w)
 	m.help.ShowAll = m.fullHelp
-	m.statusH = lipgloss.Height(m.statusView())
+	m.statusH, m.statusAt = lipgloss.Height(m.statusView()), m.statusState()
 	fixed := lipgloss.Height(m.headerView()) + m.statusH + lipgloss.Height(m.helpView())
 	avail := m.height - fixed
 	iw, _ := innerSize(m.st.Pane, w, 3)

@@ -383,7 +383,10 @@ func (m *Model) updatePaste(msg tea.PasteMsg) tea.Cmd {
 		}
 		cmd = m.setFocus(target)
 	}
-	return tea.Batch(cmd, m.slot(m.focus).pane(m).Update(msg))
+	before := m.askChars()
+	cmd = tea.Batch(cmd, m.slot(m.focus).pane(m).Update(msg))
+	m.notePasteCut(before, msg.Content)
+	return cmd
 }
 
 // updateFocused gives a key to the focused pane only, after the keys its

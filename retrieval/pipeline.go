@@ -54,7 +54,7 @@ func (p *Pipeline) retrieve(ctx context.Context, q Query, vec []float32, embedTo
 		return Result{}, err
 	}
 	if q.Mode == ModeSelectedText {
-		p.selection(q, &res)
+		p.selection(ctx, q, &res)
 		res.Timings.Total = time.Since(start)
 		return res, nil
 	}
@@ -229,14 +229,14 @@ func (p *Pipeline) slugStyle() docusaurus.SlugStyle {
 }
 
 // selection builds the one synthetic hit of selected-text mode.
-func (p *Pipeline) selection(q Query, res *Result) {
+func (p *Pipeline) selection(ctx context.Context, q Query, res *Result) {
 	t0 := time.Now()
 	c := Chunk{
 		ID:      "selection",
 		Text:    q.SelectedText,
 		DocPath: q.SourceDocPath,
 		Section: q.SourceSection,
-		Title:   titleFromDocPath(q.SourceDocPath),
+		Title:   p.selectionTitle(ctx, q.SourceDocPath),
 	}
 	if q.SourceDocPath == "" {
 		c.Title = "Selected text"

@@ -197,11 +197,14 @@ func (p *detailPane) metadata() string {
 		}
 		b.WriteString(label.paint(leftPadRight("link", 12)) + style.Render(text) + "\n")
 		// Why a link is broken and where it should point, in full.
-		wrapped := func(k, v string) {
+		wrapped := func(k, v string, url bool) {
 			if v == "" {
 				return
 			}
 			lines := strings.Split(wrapText(termsafe.Line(v), max(w-12, 10)), "\n")
+			if url {
+				lines = present.WrapURL(v, max(w-12, 10))
+			}
 			for i, ln := range lines {
 				if i > 0 {
 					k = ""
@@ -210,8 +213,8 @@ func (p *detailPane) metadata() string {
 			}
 		}
 		if ls.State != LinkOK {
-			wrapped("why", ls.Detail)
-			wrapped("right link", ls.Suggest)
+			wrapped("why", ls.Detail, false)
+			wrapped("right link", ls.Suggest, true)
 		}
 	}
 	row("doc path", c.DocPath)

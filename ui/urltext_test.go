@@ -114,3 +114,32 @@ func TestDetailWrapsTheWholeURL(t *testing.T) {
 		}
 	}
 }
+
+// TestDetailWrapsTheRightLinkAsAURL: the suggested link of a broken
+// citation wraps at "/" like the citation, whole, not at its host's "-".
+func TestDetailWrapsTheRightLinkAsAURL(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	suggest := "https://physical-ai.example.org/textbook/docs/module-1-ros2/what-is-ros2#quality-of-service"
+	opts.LinkStatus = func(_ context.Context, u string) (LinkStatus, error) {
+		return LinkStatus{State: LinkAnchorMissing, Detail: "no heading with the id dds", Suggest: suggest}, nil
+	}
+	m := sized(t, opts, 80, 24)
+	m = ask(t, m, "nodes")
+	var got []string
+	on := false
+	for _, l := range strings.Split(ansi.Strip(m.detail.metadata()), "\n") {
+		k, v := strings.TrimSpace(l[:min(12, len(l))]), strings.TrimSpace(l[min(12, len(l)):])
+		switch {
+		case k == "right link":
+			on = true
+			got = append(got, v)
+		case on && k == "":
+			got = append(got, v)
+		default:
+			on = false
+		}
+	}
+	if strings.Join(got, "") != suggest || len(got) < 2 || !strings.HasSuffix(got[0], "/") {
+		t.Fatalf("right link rows = %q", got)
+	}
+}

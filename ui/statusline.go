@@ -13,18 +13,24 @@ import (
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.route(msg)
 	nm, ok := next.(Model)
-	if !ok || nm.width == 0 || nm.tooSmall() {
+	// Returning next as it is spares boxing the large Model a second time
+	// on every key press.
+	if !ok || nm.width == 0 || nm.tooSmall() || nm.statusState() == nm.statusAt {
 		return next, cmd
 	}
-	if nm.statusState() == nm.statusAt {
-		return nm, cmd
-	}
-	if h := strings.Count(nm.statusView(), "\n") + 1; h != nm.statusH {
-		cmd = tea.Batch(cmd, nm.layout())
+	return nm.fitStatusRows(cmd)
+}
+
+// fitStatusRows lays the screen out again when the status line's height
+// changed. It has its own copy of the model so that Update's copy stays on
+// the stack.
+func (m Model) fitStatusRows(cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	if h := strings.Count(m.statusView(), "\n") + 1; h != m.statusH {
+		cmd = tea.Batch(cmd, m.layout())
 	} else {
-		nm.statusAt = nm.statusState()
+		m.statusAt = m.statusState()
 	}
-	return nm, cmd
+	return m, cmd
 }
 
 // statusState is what the status line's height depends on besides the

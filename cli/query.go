@@ -194,7 +194,7 @@ func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext 
 			fmt.Fprintf(w, "    %s\n", place)
 		}
 		if h.Citation.URL != "" {
-			fmt.Fprintf(w, "    %s\n", cleanLine(h.Citation.URL))
+			fmt.Fprintf(w, "    %s\n", present.URL(h.Citation.URL))
 		} else {
 			fmt.Fprintln(w, "    (no citation URL: the chunk has neither a URL nor a doc path)")
 		}
@@ -205,7 +205,8 @@ func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext 
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "Left out (%d):\n", len(res.Dropped))
 		for _, d := range res.Dropped {
-			fmt.Fprintf(w, "  - [%.3f] %s: %s\n", d.Score, dropReason(d, res.Params.Threshold), present.Title(&d.Chunk))
+			// The end of the URL tells apart two sections of one title.
+			fmt.Fprintf(w, "  - [%.3f] %s: %s  %s\n", d.Score, dropReason(d, res.Params.Threshold), present.Title(&d.Chunk), present.FitURL(d.Citation.URL, droppedURLWidth))
 		}
 	}
 	if withContext {
@@ -219,6 +220,10 @@ func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext 
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%s · %s\n", present.Count(len(res.Hits), "result", "results"), present.Timings(res.Timings, res.Mode))
 }
+
+// droppedURLWidth is the room of a left-out hit's URL in the text output
+// (present.FitURL keeps its end).
+const droppedURLWidth = 48
 
 func dropReason(d retrieval.DroppedHit, threshold float64) string {
 	if d.Reason == retrieval.ReasonDuplicate {

@@ -54,7 +54,7 @@ func (p *Pipeline) retrieve(ctx context.Context, q Query, vec []float32, embedTo
 		return Result{}, err
 	}
 	if q.Mode == ModeSelectedText {
-		p.selection(q, &res)
+		p.selection(ctx, q, &res)
 		res.Timings.Total = time.Since(start)
 		return res, nil
 	}
@@ -229,14 +229,14 @@ func (p *Pipeline) slugStyle() docusaurus.SlugStyle {
 }
 
 // selection builds the one synthetic hit of selected-text mode.
-func (p *Pipeline) selection(q Query, res *Result) {
+func (p *Pipeline) selection(ctx context.Context, q Query, res *Result) {
 	t0 := time.Now()
 	c := Chunk{
 		ID:      "selection",
 		Text:    q.SelectedText,
 		DocPath: q.SourceDocPath,
 		Section: q.SourceSection,
-		Title:   titleFromDocPath(q.SourceDocPath),
+		Title:   p.selectionTitle(ctx, q.SourceDocPath),
 	}
 	if q.SourceDocPath == "" {
 		c.Title = "Selected text"
@@ -303,7 +303,7 @@ func postSorted(sorted []ScoredChunk, q Query, urls URLBuilder, res *Result, key
 		sc := &sorted[i]
 		hits[i] = Hit{Score: sc.Score, Chunk: sc.Chunk, Citation: urls.Cite(&sc.Chunk)}
 	}
-	res.Hits, res.Dropped = keep(hits, func(h *Hit) bool { return h.Score < q.Threshold }, ReasonBelowThreshold, q.NoDedup, keyOf)
+	res.Hits, res.Dropped = keep(hits, func(h *Hit) bool { return Below(h.Score, q.Threshold) }, ReasonBelowThreshold, q.NoDedup, keyOf)
 	res.Grounded = Ground(res.Hits)
 }
 
@@ -327,6 +327,12 @@ func sortScored(scored []ScoredChunk) []ScoredChunk {
 // with reason cutReason, then (unless noDedup) a near-duplicate of a kept
 // hit is dropped; the others are kept and ranked from 1. keyOf makes a
 // chunk's dedup key (newDedupKey, or a memo of it).
+// Below reports whether score misses threshold. A threshold of 0 (the
+// default) is no threshold: a similarity can be negative (cosine is
+// -1..1; the offline embedder gives weakly related chunks small negative
+// scores), and a hit the user asked for with top_k is not cut for it.
+func Below(score, threshold float64) bool { return threshold > 0 && score < threshold }
+
 func keep(hits []Hit, cut func(*Hit) bool, cutReason string, noDedup bool, keyOf func(*Chunk) dedupKey) ([]Hit, []DroppedHit) {
 	kept := make([]Hit, 0, len(hits))
 	dropped := make([]DroppedHit, 0)

@@ -248,7 +248,7 @@ func (p *Pipeline) rerank(ctx context.Context, q Query, scored []ScoredChunk, re
 		if _, dup := pos[k]; !dup {
 			pos[k] = i + 1
 		}
-		if sorted[i].Score >= q.Threshold {
+		if !Below(sorted[i].Score, q.Threshold) {
 			cands = append(cands, sorted[i])
 		}
 	}
@@ -308,7 +308,7 @@ func (p *Pipeline) rerank(ctx context.Context, q Query, scored []ScoredChunk, re
 			below = append(below, d) // cut before the reranker saw them
 		}
 	}
-	kept, dropped := keep(hits, func(h *Hit) bool { return h.Score < q.Rerank.Threshold }, ReasonBelowRerankThreshold, q.NoDedup, keyOf)
+	kept, dropped := keep(hits, func(h *Hit) bool { return Below(h.Score, q.Rerank.Threshold) }, ReasonBelowRerankThreshold, q.NoDedup, keyOf)
 	res.Hits = kept
 	res.Dropped = append(below, dropped...)
 	res.Grounded = Ground(kept)

@@ -115,7 +115,8 @@ type Query struct {
 	SourceSection string `json:"source_section,omitempty"`
 	// TopK is the number of hits asked of the store (1..100).
 	TopK int `json:"top_k"`
-	// Threshold is the minimum score a hit must reach (0..1).
+	// Threshold is the minimum score a hit must reach (0..1); 0 is none,
+	// so hits with a negative similarity are kept too (see Below).
 	Threshold float64 `json:"threshold"`
 	// Filters restrict the search.
 	Filters Filters `json:"filters"`

@@ -177,7 +177,19 @@ func (p *detailPane) metadata() string {
 	row("rank", rank)
 	row("score", present.Score(h.Score, 4))
 	rerankRows(&p.item, row)
-	row("citation", h.Citation.URL)
+	if h.Citation.URL == "" {
+		row("citation", "")
+	} else {
+		// The citation is never cut: it wraps (present.WrapURL).
+		for i, ln := range present.WrapURL(h.Citation.URL, max(w-12, 10)) {
+			k := ""
+			if i == 0 {
+				k = "citation"
+			}
+			b.WriteString(label.paint(leftPadRight(k, 12)) + value.paint(ln) + "\n")
+		}
+	}
+	row("anchor", present.Anchor(h))
 	if h.Citation.Source != "" {
 		row("url from", h.Citation.Source)
 	}
@@ -192,11 +204,14 @@ func (p *detailPane) metadata() string {
 		}
 		b.WriteString(label.paint(leftPadRight("link", 12)) + style.Render(text) + "\n")
 		// Why a link is broken and where it should point, in full.
-		wrapped := func(k, v string) {
+		wrapped := func(k, v string, url bool) {
 			if v == "" {
 				return
 			}
 			lines := strings.Split(wrapText(termsafe.Line(v), max(w-12, 10)), "\n")
+			if url {
+				lines = present.WrapURL(v, max(w-12, 10))
+			}
 			for i, ln := range lines {
 				if i > 0 {
 					k = ""
@@ -205,8 +220,8 @@ func (p *detailPane) metadata() string {
 			}
 		}
 		if ls.State != LinkOK {
-			wrapped("why", ls.Detail)
-			wrapped("right link", ls.Suggest)
+			wrapped("why", ls.Detail, false)
+			wrapped("right link", ls.Suggest, true)
 		}
 	}
 	row("doc path", c.DocPath)
@@ -222,7 +237,11 @@ func (p *detailPane) metadata() string {
 	row("chapter", c.Chapter)
 	row("type", c.ContentType)
 	row("tags", strings.Join(c.Tags, ", "))
-	row("heading id", c.HeadingID)
+	if c.HeadingID != "" {
+		// Most headings have no id of their own: their anchor is the
+		// slug of their text (the anchor row says which).
+		row("heading id", c.HeadingID)
+	}
 	row("breadcrumb", strings.Join(c.Breadcrumb, " › "))
 	row("id", c.ID)
 	hash := c.ContentHash

@@ -119,6 +119,10 @@ type Model struct {
 
 	status     string
 	statusKind statusKind
+	// statusH is the status line's height at the last layout, drawn
+	// for statusAt.
+	statusH  int
+	statusAt statusState
 }
 
 func newModel(ctx context.Context, opts Options, st *Styles) Model {
@@ -231,8 +235,8 @@ func (m *Model) stop() {
 	m.answer.Cancel()
 }
 
-// Update routes msg: sizes and keys first, then replies to their owners.
-func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// route handles msg: sizes and keys first, then replies to their owners.
+func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -419,7 +423,10 @@ func (m *Model) updatePaste(msg tea.PasteMsg) tea.Cmd {
 		}
 		cmd = m.setFocus(target)
 	}
-	return tea.Batch(cmd, m.slot(m.focus).pane(m).Update(msg))
+	before := m.askChars()
+	cmd = tea.Batch(cmd, m.slot(m.focus).pane(m).Update(msg))
+	m.notePasteCut(before, msg.Content)
+	return cmd
 }
 
 // updateFocused gives a key to the focused pane only, after the keys its

@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/present"
 	"ragscope/retrieval"
@@ -251,10 +252,6 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	if place == "" {
 		place = "(no module, chapter or doc path)"
 	}
-	url := termsafe.Line(it.Hit.Citation.URL)
-	if url == "" {
-		url = "(no citation URL)"
-	}
 	link := ""
 	if ls, ok := p.links[it.Hit.Citation.URL]; ok && it.Hit.Citation.URL != "" {
 		if ls.State == "" {
@@ -269,7 +266,7 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 		d := st.rows.dropped
 		return marker + d.paint(truncate(head+title, w-2)) + "\n" +
 			marker + d.paint(truncate(indent+"left out: "+it.Label+" · "+place, w-2)) + "\n" +
-			marker + d.paint(truncate(indent+url, w-2))
+			marker + d.paint(indent+present.FitURL(it.Hit.Citation.URL, w-2-len(indent)))
 	}
 	r := &st.rows
 	head := r.rank.paint(rank) + " " + r.score.paint(score) + " " + r.barFull.paint(full) + r.barEmpty.paint(empty) + " "
@@ -289,11 +286,14 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 			line2 = r.meta.paint(indent) + paintMatches(place, p.search, r.meta, r.match)
 		}
 	}
-	line3 := indent + r.url.paint(url)
+	// A long URL loses its start, not its #anchor (present.FitURL).
+	urlW := w - 2 - len(indent)
+	line3 := indent + r.url.paint(present.FitURL(it.Hit.Citation.URL, urlW))
 	if link != "" {
 		// The state goes first: a long URL must not push it off the pane.
 		ls := p.links[it.Hit.Citation.URL]
-		line3 = indent + r.link(ls.State).paint(link) + " " + r.url.paint(url)
+		urlW -= ansi.StringWidth(link) + 1
+		line3 = indent + r.link(ls.State).paint(link) + " " + r.url.paint(present.FitURL(it.Hit.Citation.URL, urlW))
 	}
 	return first + truncate(line1, w-2) + "\n" + marker + truncate(line2, w-2) + "\n" + marker + truncate(line3, w-2)
 }

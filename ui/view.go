@@ -23,7 +23,8 @@ func (m *Model) layout() tea.Cmd {
 	w := m.width
 	m.help.SetWidth(w)
 	m.help.ShowAll = m.fullHelp
-	fixed := lipgloss.Height(m.headerView()) + 1 + lipgloss.Height(m.helpView())
+	m.statusH, m.statusAt = lipgloss.Height(m.statusView()), m.statusState()
+	fixed := lipgloss.Height(m.headerView()) + m.statusH + lipgloss.Height(m.helpView())
 	avail := m.height - fixed
 	iw, _ := innerSize(m.st.Pane, w, 3)
 	m.query.SetWidth(iw - lipgloss.Width(m.askLabel()))
@@ -168,23 +169,22 @@ func (m *Model) bodyView() string {
 	return list.View()
 }
 
-// statusView is one line: spinner and progress, the last outcome or an error.
+// statusView is spinner and progress, the last outcome or an error,
+// wrapped so that it can be read in full (fitStatus).
 func (m *Model) statusView() string {
 	if m.search.typing {
 		return m.searchView()
 	}
-	var s string
 	switch {
 	case m.running || m.evals.running:
-		s = m.spinner.View() + " " + m.st.Status.Render(m.status)
+		sp := m.spinner.View() + " "
+		return sp + m.st.Status.Render(m.fitStatus(m.status, lipgloss.Width(sp)))
 	case m.statusKind == statusErr:
-		s = m.st.StatusErr.Render("✗ " + m.status)
+		return m.st.StatusErr.Render(m.fitStatus("✗ "+m.status, 0))
 	case m.statusKind == statusOK:
-		s = m.st.StatusOK.Render("✓ ") + m.st.Status.Render(m.status)
-	default:
-		s = m.st.Status.Render(m.status)
+		return m.st.StatusOK.Render("✓ ") + m.st.Status.Render(m.fitStatus(m.status, 2))
 	}
-	return truncate(s, m.width)
+	return m.st.Status.Render(m.fitStatus(m.status, 0))
 }
 
 // helpView is the short help line, or the full help after '?'.

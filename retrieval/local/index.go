@@ -46,6 +46,10 @@ type Index struct {
 	// stats is computed on first use: a load does not pay for it.
 	stats     retrieval.Stats
 	statsOnce sync.Once
+	// titles maps doc paths and routes to page titles, built on first use
+	// (PageTitle).
+	titles     map[string]string
+	titlesOnce sync.Once
 	// lex, when set, gives exact lexical cosines for a request's text; a
 	// score is then the semantic part of the vectors' dot product plus
 	// the lexical parts' norms times that cosine (see useLexical).

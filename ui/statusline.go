@@ -1,0 +1,62 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Update routes msg (see route), then lays the screen out again when the
+// status line's height changed: a long error wraps onto more lines, and
+// the panes give them room, so it can be read in full.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.route(msg)
+	nm, ok := next.(Model)
+	// Returning next as it is spares boxing the large Model a second time
+	// on every key press.
+	if !ok || nm.width == 0 || nm.tooSmall() || nm.statusState() == nm.statusAt {
+		return next, cmd
+	}
+	return nm.fitStatusRows(cmd)
+}
+
+// fitStatusRows lays the screen out again when the status line's height
+// changed. It has its own copy of the model so that Update's copy stays on
+// the stack.
+func (m Model) fitStatusRows(cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	if h := strings.Count(m.statusView(), "\n") + 1; h != m.statusH {
+		cmd = tea.Batch(cmd, m.layout())
+	} else {
+		m.statusAt = m.statusState()
+	}
+	return m, cmd
+}
+
+// statusState is what the status line's height depends on besides the
+// window's size.
+type statusState struct {
+	text string
+	kind statusKind
+	busy bool
+	// search: the search box stands in the status line while typed in.
+	search bool
+}
+
+func (m *Model) statusState() statusState {
+	return statusState{m.status, m.statusKind, m.running || m.evals.running, m.search.typing}
+}
+
+// fitStatus wraps the plain status text s to the window's width, less
+// indent cells of a prefix before it, on at most a quarter of the window's
+// height (two lines at least); a status longer than that, which no
+// classified message is, ends in "…".
+func (m *Model) fitStatus(s string, indent int) string {
+	w := max(m.width-indent, 1)
+	lines := strings.Split(wrapText(s, w), "\n")
+	if most := max(m.height/4, 2); len(lines) > most {
+		lines = lines[:most]
+		lines[most-1] = ansi.Truncate(lines[most-1], w-2, "") + " …"
+	}
+	return strings.Join(lines, "\n")
+}

@@ -75,7 +75,7 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 			bar := newBar(a.Stderr, true)
 			bar.update("reading "+args[0], 0, 1)
 			ix, corpus, err := local.BuildDir(cmd.Context(), args[0], local.BuildOptions{
-				BaseURL: a.Cfg.DocsBaseURL, FollowSymlinks: follow, Progress: bar.update,
+				BaseURL: a.Cfg.DocsBaseURL, FollowSymlinks: follow, Progress: bar.update, Chunk: a.chunkOptions(),
 			})
 			bar.clear()
 			if err != nil {

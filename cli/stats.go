@@ -124,6 +124,7 @@ func writeStatsText(w io.Writer, be *Backend, st retrieval.Stats) {
 			fmt.Fprintf(w, "  %-14s %s\n", k, cleanLine(facetLine(st.Facets[k], st.FacetCounts[k])))
 		}
 	}
+	writeModuleMap(w, st)
 	notes := append(append([]string{}, st.Notes...), be.Notes...)
 	for _, n := range notes {
 		fmt.Fprintf(w, "Note: %s\n", cleanLine(n))

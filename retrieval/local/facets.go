@@ -3,12 +3,14 @@ package local
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
 )
 
@@ -229,4 +231,36 @@ func (l Layout) place(docPath string) place {
 		}
 	}
 	return pl
+}
+
+// addFacetLabels records c's module and chapter labels (from its Extra)
+// in labels (field -> value -> label), allocating it on first use.
+func addFacetLabels(labels map[string]map[string]string, c *retrieval.Chunk) map[string]map[string]string {
+	for _, f := range []struct{ field, value, label string }{
+		{"module", c.Module, c.Extra[ExtraModuleLabel]},
+		{"chapter", c.Chapter, c.Extra[ExtraChapterLabel]},
+	} {
+		if f.value == "" || f.label == "" {
+			continue
+		}
+		if labels == nil {
+			labels = map[string]map[string]string{}
+		}
+		if labels[f.field] == nil {
+			labels[f.field] = map[string]string{}
+		}
+		labels[f.field][f.value] = f.label
+	}
+	return labels
+}
+
+func cloneLabels(in map[string]map[string]string) map[string]map[string]string {
+	if in == nil {
+		return nil
+	}
+	out := make(map[string]map[string]string, len(in))
+	for k, v := range in {
+		out[k] = maps.Clone(v)
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"html"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -100,16 +101,48 @@ type loc struct {
 }
 
 // contentIndex maps every 5-word shingle of the site's pages to where it
-// occurs.
+// occurs: first holds where it first occurs (most shingles occur once),
+// more the further places of the others.
 type contentIndex struct {
 	pages []*Page
-	at    map[uint64][]loc
+	first map[uint64]loc
+	more  map[uint64][]loc
+}
+
+// add records that shingle h occurs at l.
+func (ix *contentIndex) add(h uint64, l loc) {
+	f, ok := ix.first[h]
+	switch {
+	case !ok:
+		ix.first[h] = l
+	case f == l:
+	default:
+		m := ix.more[h]
+		if len(m) > 0 && m[len(m)-1] == l {
+			return
+		}
+		ix.more[h] = append(m, l)
+	}
+}
+
+// at calls fn for every place shingle h occurs; it reports whether there
+// is one.
+func (ix *contentIndex) at(h uint64, fn func(loc)) bool {
+	f, ok := ix.first[h]
+	if !ok {
+		return false
+	}
+	fn(f)
+	for _, l := range ix.more[h] {
+		fn(l)
+	}
+	return true
 }
 
 // contentOf builds (once) the site's shingle index.
 func (s *Site) contentOf() *contentIndex {
 	s.contentOnce.Do(func() {
-		ix := &contentIndex{at: map[uint64][]loc{}}
+		ix := &contentIndex{first: map[uint64]loc{}, more: map[uint64][]loc{}}
 		for _, p := range s.Pages {
 			if p.Generated || p.Draft {
 				continue
@@ -117,12 +150,9 @@ func (s *Site) contentOf() *contentIndex {
 			pi := int32(len(ix.pages))
 			ix.pages = append(ix.pages, p)
 			toks, secs := pageTokens(p)
-			for i, h := range shingles(toks) {
-				l := loc{pi, secs[i]}
-				if prev := ix.at[h]; len(prev) > 0 && prev[len(prev)-1] == l {
-					continue
-				}
-				ix.at[h] = append(ix.at[h], l)
+			_, hs := shingles(toks, nil, nil)
+			for i, h := range hs {
+				ix.add(h, loc{pi, secs[i]})
 			}
 		}
 		s.content = ix
@@ -233,16 +263,19 @@ func wordHash(w string) uint64 {
 	return h
 }
 
-// shingles returns the hash of every run of shingleSize words, in order.
-func shingles(words []string) []uint64 {
+// shingles returns the hash of every run of shingleSize words, in order,
+// in out's storage; wh is scratch for the words' hashes. Both are
+// returned for reuse.
+func shingles(words []string, wh, out []uint64) ([]uint64, []uint64) {
 	if len(words) < shingleSize {
-		return nil
+		return wh, out[:0]
 	}
-	wh := make([]uint64, len(words))
+	wh = slices.Grow(wh[:0], len(words))[:len(words)]
 	for i, w := range words {
 		wh[i] = wordHash(w)
 	}
-	out := make([]uint64, len(words)-shingleSize+1)
+	n := len(words) - shingleSize + 1
+	out = slices.Grow(out[:0], n)[:n]
 	for i := range out {
 		h := uint64(14695981039346656037)
 		for _, x := range wh[i : i+shingleSize] {
@@ -251,7 +284,7 @@ func shingles(words []string) []uint64 {
 		}
 		out[i] = h
 	}
-	return out
+	return wh, out
 }
 
 // scope is the range of own-sections [lo, hi) of a page that a citation
@@ -272,14 +305,17 @@ type contentChecker struct {
 	scopes map[string]scope
 	pageIx map[*Page]int32
 	rep    *ContentReport
-	// counts is per-chunk scratch: shingles found per own-section.
-	counts map[loc]int
+	// counts (shingles found per own-section) and buf are per-chunk
+	// scratch; a chunk's text is in a handful of sections, so a slice
+	// searched linearly beats a map.
+	counts  []locCount
+	wh, out []uint64
 }
 
 func newContentChecker(site *Site, policy ContentPolicy, hosts map[string]bool) *contentChecker {
 	ix := site.contentOf()
 	c := &contentChecker{site: site, ix: ix, hosts: hosts, scopes: map[string]scope{}, pageIx: map[*Page]int32{},
-		rep: &ContentReport{Policy: policy, Findings: []ContentFinding{}}, counts: map[loc]int{}}
+		rep: &ContentReport{Policy: policy, Findings: []ContentFinding{}}}
 	for i, p := range ix.pages {
 		c.pageIx[p] = int32(i)
 	}
@@ -337,23 +373,22 @@ func (c *contentChecker) check(ref ChunkRef, text, rawURL string) {
 	if len(words) < shingleSize {
 		return
 	}
-	clear(c.counts)
+	c.counts = c.counts[:0]
 	total, found, inScope := 0, 0, 0
 	firstInScope, first := false, true
 	// A shingle repeated in the chunk counts each time: rare, and cheaper
 	// than a set per chunk.
-	for _, h := range shingles(words) {
+	c.wh, c.out = shingles(words, c.wh, c.out)
+	for _, h := range c.out {
 		total++
-		locs := c.ix.at[h]
-		if len(locs) == 0 {
+		in := false
+		if !c.ix.at(h, func(l loc) {
+			c.count(l)
+			in = in || (l.page == sc.page && l.sec >= sc.lo && l.sec < sc.hi)
+		}) {
 			continue
 		}
 		found++
-		in := false
-		for _, l := range locs {
-			c.counts[l]++
-			in = in || (l.page == sc.page && l.sec >= sc.lo && l.sec < sc.hi)
-		}
 		if in {
 			inScope++
 		}
@@ -397,12 +432,29 @@ func (c *contentChecker) check(ref ChunkRef, text, rawURL string) {
 func (c *contentChecker) best(citedPage int32) (loc, int) {
 	var best loc
 	n := -1
-	for l, k := range c.counts {
-		if k > n || (k == n && before(l, best, citedPage)) {
-			best, n = l, k
+	for _, lc := range c.counts {
+		if lc.n > n || (lc.n == n && before(lc.loc, best, citedPage)) {
+			best, n = lc.loc, lc.n
 		}
 	}
 	return best, n
+}
+
+// locCount is a number of shingles found in one own-section.
+type locCount struct {
+	loc
+	n int
+}
+
+// count adds one shingle found at l.
+func (c *contentChecker) count(l loc) {
+	for i := range c.counts {
+		if c.counts[i].loc == l {
+			c.counts[i].n++
+			return
+		}
+	}
+	c.counts = append(c.counts, locCount{l, 1})
 }
 
 // before orders tied sections: the cited page first, then page order,

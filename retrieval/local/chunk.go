@@ -281,7 +281,7 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 		c.TotalChunks = retrieval.IntPtr(len(chunks))
 		sum := sha256.Sum256([]byte(c.Text))
 		c.ContentHash = hex.EncodeToString(sum[:])
-		for k, v := range map[string]string{"description": fm.Description, ExtraModuleLabel: pl.moduleLabel, ExtraChapterLabel: pl.chapterLabel} {
+		for k, v := range map[string]string{"description": fm.Description, retrieval.ExtraModuleLabel: pl.moduleLabel, retrieval.ExtraChapterLabel: pl.chapterLabel} {
 			if v == "" {
 				continue
 			}

@@ -14,13 +14,6 @@ import (
 	"ragscope/retrieval/docusaurus"
 )
 
-// Extra keys under which a chunk carries the sidebar labels of its module
-// and chapter (from the folders' _category_.json or .yml).
-const (
-	ExtraModuleLabel  = "module_label"
-	ExtraChapterLabel = "chapter_label"
-)
-
 // FacetOptions say how a doc's module and chapter are derived from its
 // path under the docs folder. The zero value detects the layout.
 type FacetOptions struct {
@@ -237,8 +230,8 @@ func (l Layout) place(docPath string) place {
 // in labels (field -> value -> label), allocating it on first use.
 func addFacetLabels(labels map[string]map[string]string, c *retrieval.Chunk) map[string]map[string]string {
 	for _, f := range []struct{ field, value, label string }{
-		{"module", c.Module, c.Extra[ExtraModuleLabel]},
-		{"chapter", c.Chapter, c.Extra[ExtraChapterLabel]},
+		{"module", c.Module, c.Extra[retrieval.ExtraModuleLabel]},
+		{"chapter", c.Chapter, c.Extra[retrieval.ExtraChapterLabel]},
 	} {
 		if f.value == "" || f.label == "" {
 			continue

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"ragscope/retrieval"
 )
 
 // facetsOf chunks fsys's docs and returns "module|chapter|module label|
@@ -16,7 +18,7 @@ func facetsOf(t *testing.T, fsys fstest.MapFS, opts FacetOptions) map[string]str
 	}
 	out := map[string]string{}
 	for _, c := range cs {
-		out[c.DocPath] = strings.Join([]string{c.Module, c.Chapter, c.Extra[ExtraModuleLabel], c.Extra[ExtraChapterLabel]}, "|")
+		out[c.DocPath] = strings.Join([]string{c.Module, c.Chapter, c.Extra[retrieval.ExtraModuleLabel], c.Extra[retrieval.ExtraChapterLabel]}, "|")
 	}
 	return out
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"ragscope/present"
@@ -50,4 +52,19 @@ func sum(m map[string]int64) int64 {
 // indexes: how module and chapter are derived ([facets]).
 func (a *App) chunkOptions() local.ChunkOptions {
 	return local.ChunkOptions{Facets: local.FacetOptions{ModuleDepth: a.Cfg.ModuleDirDepth, ModulePrefixes: a.Cfg.ModulePrefixes}}
+}
+
+// layoutNote says how a docs folder's modules are derived ("module =
+// folder level 2 under docs (detected from the folders)"), or "" when the
+// folder cannot be read (the build reports that).
+func (a *App) layoutNote(docsDir string) string {
+	abs, err := filepath.Abs(docsDir)
+	if err != nil {
+		return ""
+	}
+	l, err := local.DetectLayout(os.DirFS(filepath.Dir(abs)), filepath.Base(abs), a.chunkOptions().Facets)
+	if err != nil {
+		return ""
+	}
+	return l.Describe()
 }

@@ -47,6 +47,7 @@ func TestStatsModuleMapping(t *testing.T) {
 		`module-1      2 chunks  "Module 1: ROS 2"`,
 		`module-2      1 chunk   "Module 2: Simulation"`,
 		"(none)        1 chunk   (pages outside a module folder)",
+		"Note: modules: module = folder level 2 under docs (detected from the folders)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stats lacks %q:\n%s", want, out)
@@ -57,8 +58,8 @@ func TestStatsModuleMapping(t *testing.T) {
 	}
 
 	idx := filepath.Join(t.TempDir(), "book.idx")
-	if code, _, errs := run(t, nil, "", "index", docs, "-o", idx); code != ExitOK {
-		t.Fatalf("index: exit %d %s", code, errs)
+	if code, out, errs := run(t, nil, "", "index", docs, "-o", idx); code != ExitOK || !strings.Contains(out, "Modules: module = folder level 2 under docs") {
+		t.Fatalf("index: exit %d\n%s\n%s", code, out, errs)
 	}
 	code, out, errs = run(t, nil, "", "stats", "--json", "--index", idx)
 	var doc StatsJSON
@@ -78,7 +79,7 @@ func TestStatsModuleMapping(t *testing.T) {
 		t.Errorf("override: exit %d\n%s", code, out)
 	}
 	code, out, _ = run(t, map[string]string{"RAGSCOPE_MODULE_DIR_DEPTH": "1"}, "", "stats", "--docs", docs)
-	if code != ExitOK || !strings.Contains(out, "modules      3 chunks") {
+	if code != ExitOK || !strings.Contains(out, "modules      3 chunks") || !strings.Contains(out, "folder level 1 under docs (set by facets.module_dir_depth)") {
 		t.Errorf("depth 1: exit %d\n%s", code, out)
 	}
 }

@@ -305,7 +305,7 @@ type contentChecker struct {
 	scopes map[string]scope
 	pageIx map[*Page]int32
 	rep    *ContentReport
-	// counts (shingles found per own-section) and buf are per-chunk
+	// counts (shingles found per own-section), wh and out are per-chunk
 	// scratch; a chunk's text is in a handful of sections, so a slice
 	// searched linearly beats a map.
 	counts  []locCount

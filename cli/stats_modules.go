@@ -40,14 +40,6 @@ func writeModuleMap(w io.Writer, st retrieval.Stats) {
 	}
 }
 
-func sum(m map[string]int64) int64 {
-	var n int64
-	for _, v := range m {
-		n += v
-	}
-	return n
-}
-
 // chunkOptions are the chunker options ragscope.toml configures for local
 // indexes: how module and chapter are derived ([facets]).
 func (a *App) chunkOptions() local.ChunkOptions {
@@ -67,4 +59,12 @@ func (a *App) layoutNote(docsDir string) string {
 		return ""
 	}
 	return l.Describe()
+}
+
+func sum(m map[string]int64) int64 {
+	var n int64
+	for _, v := range m {
+		n += v
+	}
+	return n
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,5 +82,33 @@ func TestStatsModuleMapping(t *testing.T) {
 	code, out, _ = run(t, map[string]string{"RAGSCOPE_MODULE_DIR_DEPTH": "1"}, "", "stats", "--docs", docs)
 	if code != ExitOK || !strings.Contains(out, "modules      3 chunks") || !strings.Contains(out, "folder level 1 under docs (set by facets.module_dir_depth)") {
 		t.Errorf("depth 1: exit %d\n%s", code, out)
+	}
+}
+
+// A book whose modules sit in docs/modules/ beside another folder: the
+// first level varies, "modules" holds most chunks, and stats says how to
+// fix it.
+func TestStatsSuspectsAModulesFolder(t *testing.T) {
+	docs := writeModulesBook(t)
+	page := "# Extra\n\nAn appendix page about units.\n"
+	if err := os.MkdirAll(filepath.Join(docs, "appendix"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(docs, "appendix", "units.md"), []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 8 {
+		p := filepath.Join(docs, "modules", "module-1", fmt.Sprintf("%02d-more.md", i+3))
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("# More %d\n\nMore text number %d.\n", i, i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, _ := run(t, nil, "", "stats", "--docs", docs)
+	if code != ExitOK || !strings.Contains(out, "docs/modules/ holds 92% of the docs in subfolders: if they are the modules, set [facets] module_dir_depth = 2") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	code, out, _ = run(t, map[string]string{"RAGSCOPE_MODULE_DIR_DEPTH": "2"}, "", "stats", "--docs", docs)
+	if code != ExitOK || strings.Contains(out, "holds") || !strings.Contains(out, "module-1     10 chunks") {
+		t.Errorf("depth 2: exit %d\n%s", code, out)
 	}
 }

@@ -40,6 +40,11 @@ type Layout struct {
 	// labels maps a folder under docs ("modules/module-1") to its
 	// _category_ label.
 	labels map[string]string
+	// suspect is a detected module folder that holds most of the docs in
+	// subfolders of its own ("modules" beside "appendix"), and share its
+	// part of the docs in module folders.
+	suspect string
+	share   float64
 }
 
 // newLayout is the layout opts configure, before any folder is read.
@@ -95,8 +100,47 @@ func DetectLayout(fsys fs.FS, dir string, opts FacetOptions) (Layout, error) {
 	}
 	if l.Depth <= 0 {
 		l.Depth, l.Detected = detectDepth(docs), true
+		l.suspect, l.share = suspectContainer(docs, l.Depth)
 	}
 	return l, nil
+}
+
+// dominantShare is the part of the docs one module folder may hold, in
+// subfolders of its own, before it is suspected of holding the modules.
+const dominantShare = 0.8
+
+// suspectContainer returns the module folder (at depth) that holds at
+// least dominantShare of the docs in module folders and has two or more
+// subfolders with docs, with that share: docs/modules/module-N/ beside
+// docs/appendix/ makes the first level vary, and "modules" is taken for
+// one module.
+func suspectContainer(docs [][]string, depth int) (string, float64) {
+	groups := map[string]int{}
+	subs := map[string]map[string]bool{}
+	total := 0
+	for _, segs := range docs {
+		if len(segs) < depth || (len(segs) == 1 && segs[0] == ".") {
+			continue
+		}
+		g := strings.Join(segs[:depth], "/")
+		groups[g]++
+		total++
+		if len(segs) > depth {
+			if subs[g] == nil {
+				subs[g] = map[string]bool{}
+			}
+			subs[g][segs[depth]] = true
+		}
+	}
+	if len(groups) < 2 {
+		return "", 0
+	}
+	for g, n := range groups {
+		if share := float64(n) / float64(total); share >= dominantShare && len(subs[g]) >= 2 {
+			return g, share
+		}
+	}
+	return "", 0
 }
 
 // detectDepth is the first folder level that varies: while every doc in a
@@ -166,6 +210,9 @@ func (l Layout) Describe() string {
 		how = "detected from the folders"
 	}
 	fmt.Fprintf(&b, "module = folder level %d under docs (%s)", l.Depth, how)
+	if l.suspect != "" {
+		fmt.Fprintf(&b, "; docs/%s/ holds %.0f%% of the docs in subfolders: if they are the modules, set [facets] module_dir_depth = %d or map folders under [facets.modules] in ragscope.toml", l.suspect, 100*l.share, l.Depth+1)
+	}
 	if len(l.Prefixes) > 0 {
 		keys := make([]string, 0, len(l.Prefixes))
 		for k := range l.Prefixes {

@@ -1,6 +1,7 @@
 package local
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -109,5 +110,24 @@ func TestDetectLayoutDescribe(t *testing.T) {
 	l, _ = DetectLayout(fstest.MapFS{"docs/a.md": md(page)}, "docs", FacetOptions{ModuleDepth: 3, ModulePrefixes: map[string]string{"x": "y"}})
 	if l.Depth != 3 || l.Detected || !strings.Contains(l.Describe(), "x/ -> y") {
 		t.Errorf("configured layout %+v: %s", l, l.Describe())
+	}
+}
+
+func TestDetectLayoutSuspectsAModulesFolder(t *testing.T) {
+	fsys := fstest.MapFS{"docs/appendix/a.md": md(page)}
+	for i := range 5 {
+		fsys[fmt.Sprintf("docs/modules/module-%d/x.md", i)] = md(page)
+	}
+	l, err := DetectLayout(fsys, "docs", FacetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Depth != 1 || !strings.Contains(l.Describe(), "docs/modules/ holds 83% of the docs in subfolders") || !strings.Contains(l.Describe(), "module_dir_depth = 2") {
+		t.Errorf("layout %+v: %s", l, l.Describe())
+	}
+	// Balanced modules raise no suspicion.
+	l, _ = DetectLayout(fstest.MapFS{"docs/m1/a/x.md": md(page), "docs/m1/b/y.md": md(page), "docs/m2/z.md": md(page)}, "docs", FacetOptions{})
+	if strings.Contains(l.Describe(), "holds") {
+		t.Errorf("balanced: %s", l.Describe())
 	}
 }

@@ -208,7 +208,7 @@ func (a *App) openLocal(ctx context.Context) (*Backend, error) {
 		be.Label = "local index " + a.Cfg.IndexFile
 	} else {
 		done := a.progress("Indexing " + a.Cfg.DocsDir + "… (save it with 'ragscope index' to skip this next time)")
-		ix, corpus, err = local.BuildDir(ctx, a.Cfg.DocsDir, local.BuildOptions{BaseURL: a.Cfg.DocsBaseURL})
+		ix, corpus, err = local.BuildDir(ctx, a.Cfg.DocsDir, local.BuildOptions{BaseURL: a.Cfg.DocsBaseURL, Chunk: a.chunkOptions()})
 		done()
 		be.Label = "local docs " + a.Cfg.DocsDir
 		if err == nil {

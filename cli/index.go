@@ -75,7 +75,7 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 			bar := newBar(a.Stderr, true)
 			bar.update("reading "+args[0], 0, 1)
 			ix, corpus, err := local.BuildDir(cmd.Context(), args[0], local.BuildOptions{
-				BaseURL: a.Cfg.DocsBaseURL, FollowSymlinks: follow, Progress: bar.update,
+				BaseURL: a.Cfg.DocsBaseURL, FollowSymlinks: follow, Progress: bar.update, Chunk: a.chunkOptions(),
 			})
 			bar.clear()
 			if err != nil {
@@ -97,6 +97,9 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Indexed %d pages, %d chunks (%d files skipped) from %s into %s in %s\nModel: %s (dim %d)\nCitation base: %s\n",
 				corpus.Pages, ix.Len(), corpus.Skipped, cleanLine(args[0]), cleanLine(out), time.Since(start).Round(time.Millisecond), ix.Info().Model, ix.Dim(), cleanLine(base))
+			if n := a.layoutNote(args[0]); n != "" {
+				fmt.Fprintln(cmd.OutOrStdout(), "Modules: "+cleanLine(n))
+			}
 			return nil
 		},
 	}

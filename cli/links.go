@@ -21,6 +21,8 @@ type linksFlags struct {
 	json        bool
 	sample      int
 	maxList     int
+	// wrongSection is the content check's policy: fail, warn or off.
+	wrongSection string
 }
 
 func (a *App) newLinksCmd() *cobra.Command {
@@ -45,8 +47,15 @@ when it can tell, the cause: a slug rule mismatch, a front matter slug, an
 explicit heading id, a renamed page or a trailing-slash mismatch. It also
 lists the pages and sections no chunk cites.
 
+When a site model is available, each chunk's text is also looked up in the
+site: a chunk whose cited anchor exists but whose text is in another
+section is reported as "wrong section" with the anchor that holds it, and a
+chunk whose text is mostly nowhere on the site (an edited page) as "text
+not found". Both fail the audit unless --wrong-section=warn (or off).
+
 Exit codes: 0 every link resolves (redirects are warnings), 4 a page or
-anchor is missing or a check failed, 2 no site to check against or a
+anchor is missing, a check failed or a citation points at the wrong
+section, 2 no site to check against or a
 backend that cannot list its chunks, 3 backend unreachable.`,
 		Example: `  ragscope links
   ragscope links --site ../my-book --slug-style simple
@@ -56,6 +65,9 @@ backend that cannot list its chunks, 3 backend unreachable.`,
 			if lf.sample < 0 || lf.concurrency < 0 {
 				return Usagef("--sample and --concurrency must not be negative")
 			}
+			if _, err := links.ParseContentPolicy(lf.wrongSection); err != nil {
+				return Usagef("%v", err)
+			}
 			return a.runLinks(cmd, lf)
 		},
 	}
@@ -64,7 +76,8 @@ backend that cannot list its chunks, 3 backend unreachable.`,
 	f.IntVar(&lf.concurrency, "concurrency", 4, "URLs checked at once (live: requests in flight)")
 	f.BoolVar(&lf.json, "json", false, "print the report as JSON (schema in links/README.md)")
 	f.IntVar(&lf.sample, "sample", 3, "citing chunks listed per URL")
-	f.IntVar(&lf.maxList, "max-list", 20, "uncited sections listed in human output (0 for all)")
+	f.IntVar(&lf.maxList, "max-list", 20, "uncited sections and content findings listed in human output (0 for all)")
+	f.StringVar(&lf.wrongSection, "wrong-section", string(links.ContentFail), "citations whose section does not hold the chunk's text: fail, warn or off")
 	return cmd
 }
 
@@ -85,7 +98,8 @@ func (a *App) runLinks(cmd *cobra.Command, lf linksFlags) error {
 		return &ExitError{Code: ExitConfig, Err: fmt.Errorf("no site to check against: pass --site DIR (the folder with docusaurus.config.js and docs/), set RAGSCOPE_SITE_DIR, or use --live to check the published site")}
 	}
 	urls := be.Pipeline.URLs
-	opts := links.AuditOptions{URLs: urls, Site: site, Sample: lf.sample, Concurrency: lf.concurrency, Mode: "local", SiteName: siteName}
+	policy, _ := links.ParseContentPolicy(lf.wrongSection) // checked in RunE
+	opts := links.AuditOptions{URLs: urls, Site: site, Sample: lf.sample, Concurrency: lf.concurrency, Mode: "local", SiteName: siteName, WrongSection: policy}
 	if lf.sample == 0 {
 		opts.Sample = -1
 	}
@@ -202,6 +216,7 @@ func writeLinksText(w io.Writer, be *Backend, rep *links.Report, hint string, ma
 	if s.ChunksWithoutURL > 0 {
 		fmt.Fprintf(w, "\n%d %s have no citation URL (neither a payload URL nor a doc path).\n", s.ChunksWithoutURL, present.Plural(s.ChunksWithoutURL, "chunk", "chunks"))
 	}
+	writeContentText(w, rep.Content, maxList)
 	if c := rep.Coverage; c != nil {
 		fmt.Fprintf(w, "\nCoverage: %d/%d pages and %d/%d sections are cited by some chunk.\n", c.CitedPages, c.Pages, c.CitedSections, c.Sections)
 		if len(c.UncitedPages) > 0 {
@@ -223,10 +238,21 @@ func writeLinksText(w io.Writer, be *Backend, rep *links.Report, hint string, ma
 	}
 	verdict := "PASSED"
 	if !s.Passed {
-		verdict = fmt.Sprintf("FAILED: %d %s cite a broken link", s.BrokenChunks, present.Plural(s.BrokenChunks, "chunk", "chunks"))
+		var why []string
+		if s.BrokenChunks > 0 || s.PageMissing+s.AnchorMissing+s.Errors > 0 {
+			why = append(why, fmt.Sprintf("%d %s cite a broken link", s.BrokenChunks, present.Plural(s.BrokenChunks, "chunk", "chunks")))
+		}
+		if n := s.WrongSection + s.TextNotFound; n > 0 {
+			why = append(why, fmt.Sprintf("%d %s cite a section that does not hold their text", n, present.Plural(n, "chunk", "chunks")))
+		}
+		verdict = "FAILED: " + strings.Join(why, "; ")
 	}
-	fmt.Fprintf(w, "\n%d ok · %d redirected · %d page missing · %d anchor missing · %d errors · %d external · %s\n",
-		s.OK, s.Redirected, s.PageMissing, s.AnchorMissing, s.Errors, s.External, verdict)
+	content := ""
+	if rep.Content != nil {
+		content = fmt.Sprintf(" · %d wrong section · %d text not found", s.WrongSection, s.TextNotFound)
+	}
+	fmt.Fprintf(w, "\n%d ok · %d redirected · %d page missing · %d anchor missing · %d errors · %d external%s · %s\n",
+		s.OK, s.Redirected, s.PageMissing, s.AnchorMissing, s.Errors, s.External, content, verdict)
 }
 
 func writeURLReport(w io.Writer, u links.URLReport) {

@@ -59,6 +59,11 @@ collection does not exist.`,
 					be.Notes = append(be.Notes, strings.TrimPrefix(cerr.Error(), retrieval.ErrConfig.Error()+": "))
 				}
 			}
+			if a.Cfg.IndexFile == "" && a.Cfg.DocsDir != "" {
+				if n := a.layoutNote(a.Cfg.DocsDir); n != "" {
+					be.Notes = append(be.Notes, "modules: "+n)
+				}
+			}
 			out := cmd.OutOrStdout()
 			if asJSON {
 				if err := writeJSON(out, StatsJSON{Schema: StatsSchema, Backend: backendJSON(be), Stats: st, Notes: be.Notes, Version: buildVersion()}); err != nil {
@@ -124,6 +129,7 @@ func writeStatsText(w io.Writer, be *Backend, st retrieval.Stats) {
 			fmt.Fprintf(w, "  %-14s %s\n", k, cleanLine(facetLine(st.Facets[k], st.FacetCounts[k])))
 		}
 	}
+	writeModuleMap(w, st)
 	notes := append(append([]string{}, st.Notes...), be.Notes...)
 	for _, n := range notes {
 		fmt.Fprintf(w, "Note: %s\n", cleanLine(n))

@@ -153,6 +153,12 @@ type Config struct {
 	Timeout time.Duration `json:"timeout"`
 	// Mapping overrides payload keys per chunk field (Qdrant).
 	Mapping map[string][]string `json:"mapping,omitempty"`
+	// ModuleDirDepth is the folder level under docs that names a local
+	// chunk's module (0: detected from the folders).
+	ModuleDirDepth int `json:"module_dir_depth,omitempty"`
+	// ModulePrefixes maps a path under docs to a module name for local
+	// indexes ([facets.modules] in ragscope.toml).
+	ModulePrefixes map[string]string `json:"module_prefixes,omitempty"`
 
 	// DebugLog is a file that receives debug logs.
 	DebugLog string `json:"debug_log,omitempty"`
@@ -267,7 +273,7 @@ func (c *Config) readFile(path string, mustExist bool) error {
 	}
 	var unknown []string
 	for k := range vals {
-		if !known[k] && k != "mapping" && !strings.HasPrefix(k, "mapping.") {
+		if !known[k] && k != "mapping" && !strings.HasPrefix(k, "mapping.") && k != "facets" && k != modulesKey && !strings.HasPrefix(k, modulesKey+".") {
 			unknown = append(unknown, k)
 		}
 	}
@@ -295,6 +301,9 @@ func (c *Config) readFile(path string, mustExist bool) error {
 			}
 		}
 	}
+	if err := c.readModulePrefixes(path, doc); err != nil {
+		return err
+	}
 	if m, ok := doc["mapping"]; ok {
 		tbl, ok := m.(map[string]any)
 		if !ok {
@@ -317,6 +326,34 @@ func (c *Config) readFile(path string, mustExist bool) error {
 				return fmt.Errorf("%w: %s: mapping.%s must be a string or a list of strings", retrieval.ErrConfig, path, field)
 			}
 		}
+	}
+	return nil
+}
+
+// modulesKey is the ragscope.toml table of path prefix -> module name.
+const modulesKey = "facets.modules"
+
+// readModulePrefixes reads [facets.modules]: "path/under/docs" = "module".
+func (c *Config) readModulePrefixes(path string, doc map[string]any) error {
+	facets, ok := doc["facets"].(map[string]any)
+	if !ok {
+		return nil
+	}
+	m, ok := facets["modules"]
+	if !ok {
+		return nil
+	}
+	tbl, ok := m.(map[string]any)
+	if !ok {
+		return fmt.Errorf("%w: %s: %s must be a table of \"path/under/docs\" = \"module\"", retrieval.ErrConfig, path, modulesKey)
+	}
+	c.ModulePrefixes = map[string]string{}
+	for prefix, v := range tbl {
+		name, ok := v.(string)
+		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(prefix) == "" {
+			return fmt.Errorf("%w: %s: %s: %q must map a folder under docs to a module name (a string), e.g. \"modules/module-1\" = \"ros2\"", retrieval.ErrConfig, path, modulesKey, prefix)
+		}
+		c.ModulePrefixes[prefix] = strings.TrimSpace(name)
 	}
 	return nil
 }

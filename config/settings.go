@@ -182,6 +182,16 @@ func Settings() []Setting {
 		{Name: "site_dir", Flag: "site", Env: []string{"RAGSCOPE_SITE_DIR"}, TOML: []string{"site.dir"},
 			Help: "local Docusaurus site folder (docusaurus.config.js + docs/): link checks, and the base URL and trailingSlash of built citations",
 			Set:  str(func(c *Config) *string { return &c.SiteDir })},
+		{Name: "module_dir_depth", Env: []string{"RAGSCOPE_MODULE_DIR_DEPTH"}, TOML: []string{"facets.module_dir_depth"}, Type: "int",
+			Help: "local indexes: the folder level under docs that names a chunk's module (1: docs/<module>/, 2: docs/modules/<module>/; 0 detects it)",
+			Set: func(c *Config, s string) error {
+				n, err := strconv.Atoi(s)
+				if err != nil || n < 0 || n > 6 {
+					return errors.New("not a whole number 0..6")
+				}
+				c.ModuleDirDepth = n
+				return nil
+			}},
 		{Name: "debug", Flag: "debug",
 			Help: "write debug logs to this file (mode 0600)",
 			Set:  str(func(c *Config) *string { return &c.DebugLog })},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"strings"
 	"sync"
 
 	"ragscope/retrieval"
@@ -41,6 +42,10 @@ type AuditOptions struct {
 	// Audit's goroutine for PhaseWalk and from checking goroutines, one
 	// call at a time, for PhaseCheck.
 	Progress func(phase string, done, total int)
+	// WrongSection is the content check's policy when Site is set: for
+	// each chunk, does the cited section hold the chunk's text? Empty is
+	// ContentFail.
+	WrongSection ContentPolicy
 	// Mode and SiteName are copied into the report ("local"/"live", and
 	// the site folder or URL).
 	Mode     string
@@ -69,6 +74,10 @@ type Report struct {
 	URLs []URLReport `json:"urls"`
 	// Coverage is present when a site model was available.
 	Coverage *Coverage `json:"coverage,omitempty"`
+	// Content is the content check (does the cited section hold the
+	// chunk's text?), present when a site model was available and the
+	// check was not turned off.
+	Content *ContentReport `json:"content,omitempty"`
 	// Warnings come from loading the site (bad front matter, duplicate
 	// routes, config values that could not be read).
 	Warnings []string `json:"warnings,omitempty"`
@@ -91,7 +100,14 @@ type Summary struct {
 	External      int `json:"external"`
 	// BrokenChunks is the number of chunks whose citation fails.
 	BrokenChunks int `json:"broken_chunks"`
-	// Passed is true when no URL is page_missing, anchor_missing or error.
+	// WrongSection counts chunks whose cited anchor exists but whose text
+	// lives in another section; TextNotFound chunks whose text is mostly
+	// nowhere on the site (see Report.Content).
+	WrongSection int `json:"wrong_section"`
+	TextNotFound int `json:"text_not_found"`
+	// Passed is true when no URL is page_missing, anchor_missing or error
+	// and, unless the content policy is warn or off, no chunk is
+	// wrong_section or text_not_found.
 	Passed bool `json:"passed"`
 }
 
@@ -175,6 +191,13 @@ func Audit(ctx context.Context, w retrieval.Walker, opts AuditOptions) (*Report,
 		rep.Warnings = append(append(rep.Warnings, opts.Site.Config.Notes...), opts.Site.Warnings...)
 	}
 
+	var content *contentChecker
+	if opts.Site != nil && opts.WrongSection != ContentOff {
+		if opts.WrongSection == "" {
+			opts.WrongSection = ContentFail
+		}
+		content = newContentChecker(opts.Site, opts.WrongSection, siteHosts(opts))
+	}
 	aggs := map[string]*urlAgg{}
 	var order []string
 	done := 0
@@ -189,8 +212,12 @@ func Audit(ctx context.Context, w retrieval.Walker, opts AuditOptions) (*Report,
 				order = append(order, cit.URL)
 			}
 			a.n++
+			ref := ChunkRef{ID: c.ID, DocPath: c.DocPath, Section: c.Section}
 			if len(a.sample) < opts.Sample {
-				a.sample = append(a.sample, ChunkRef{ID: c.ID, DocPath: c.DocPath, Section: c.Section})
+				a.sample = append(a.sample, ref)
+			}
+			if content != nil {
+				content.check(ref, c.Text, cit.URL)
 			}
 		}
 		done += len(page)
@@ -245,6 +272,13 @@ func Audit(ctx context.Context, w retrieval.Walker, opts AuditOptions) (*Report,
 		}
 	}
 	s.Passed = s.PageMissing+s.AnchorMissing+s.Errors == 0
+	if content != nil {
+		rep.Content = content.rep
+		s.WrongSection, s.TextNotFound = content.rep.WrongSection, content.rep.TextNotFound
+		if opts.WrongSection == ContentFail && s.WrongSection+s.TextNotFound > 0 {
+			s.Passed = false
+		}
+	}
 	sort.SliceStable(rep.URLs, func(i, j int) bool {
 		a, b := rep.URLs[i], rep.URLs[j]
 		if ra, rb := statusRank(a.Status), statusRank(b.Status); ra != rb {
@@ -259,6 +293,19 @@ func Audit(ctx context.Context, w retrieval.Walker, opts AuditOptions) (*Report,
 		rep.Coverage = computeCoverage(opts.Site, rep.URLs)
 	}
 	return rep, nil
+}
+
+// siteHosts are the hosts whose URLs are the site's: the local checker's,
+// or the config's url host.
+func siteHosts(opts AuditOptions) map[string]bool {
+	if lc, ok := opts.Checker.(*LocalChecker); ok {
+		return lc.hosts
+	}
+	hosts := map[string]bool{}
+	if u, err := url.Parse(opts.Site.Config.URL); err == nil && u.Host != "" {
+		hosts[strings.ToLower(u.Host)] = true
+	}
+	return hosts
 }
 
 func statusRank(s Status) int {

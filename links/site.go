@@ -51,6 +51,10 @@ type Page struct {
 	// slug and id (the route a citation built from the file path gets).
 	pathRoute string
 	anchors   map[string]int // id -> index in Headings, or -1 for OtherIDs
+	// body, firstLine and mdx are kept for the content check (pageTokens).
+	body      string
+	firstLine int
+	mdx       bool
 }
 
 // HasAnchor reports whether id is an anchor on the built page (headings
@@ -86,6 +90,7 @@ type Site struct {
 	byRoute  map[string]*Page
 	byPath   map[string]*Page
 	docsBase string // DocsBase of the current docs folder
+	siteContent
 }
 
 // LoadSiteDir models the Docusaurus site in dir (the folder holding
@@ -256,6 +261,7 @@ func (s *Site) addPage(source, rel, src, prefix string) {
 	p.pathRoute = s.route(prefix, pathSlug)
 	mdx := s.Config.MarkdownFormat != "detect" || strings.HasSuffix(strings.ToLower(source), ".mdx")
 	p.Headings, p.OtherIDs = parseHeadings(body, skipped, mdx)
+	p.body, p.firstLine, p.mdx = body, skipped, mdx
 	if p.Title == "" {
 		for _, h := range p.Headings {
 			if h.Level == 1 {

@@ -354,6 +354,10 @@ type Stats struct {
 	// each facet value (field -> value -> points); displays list the most
 	// frequent values first.
 	FacetCounts map[string]map[string]int64 `json:"facet_counts,omitempty"`
+	// FacetLabels, when the backend knows them, gives a facet value's
+	// display label (field -> value -> label), e.g. a module folder's
+	// sidebar category label.
+	FacetLabels map[string]map[string]string `json:"facet_labels,omitempty"`
 	// Collections lists the collections that exist (when not found).
 	Collections []string `json:"collections,omitempty"`
 	// Notes are human remarks (e.g. "REST port 6333 mapped to gRPC 6334").

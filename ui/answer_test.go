@@ -347,7 +347,9 @@ func TestAnswerGolden(t *testing.T) {
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "3 results")
 	tm.Type("a")
-	waitFor(t, tm, "out tokens")
+	// The renderer writes only the cells that changed, so the last letter
+	// of "tokens" may be skipped when the frame before had it there.
+	waitFor(t, tm, "out token")
 	time.Sleep(50 * time.Millisecond)
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)

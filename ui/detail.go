@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/present"
+	"ragscope/retrieval"
 	"ragscope/termsafe"
 )
 
@@ -233,8 +234,8 @@ func (p *detailPane) metadata() string {
 		}
 	}
 	row("chunk index", idx)
-	row("module", c.Module)
-	row("chapter", c.Chapter)
+	row("module", present.Module(c))
+	row("chapter", present.Chapter(c))
 	row("type", c.ContentType)
 	row("tags", strings.Join(c.Tags, ", "))
 	if c.HeadingID != "" {
@@ -251,7 +252,9 @@ func (p *detailPane) metadata() string {
 	row("hash", hash)
 	keys := make([]string, 0, len(c.Extra))
 	for k := range c.Extra {
-		keys = append(keys, k)
+		if k != retrieval.ExtraModuleLabel && k != retrieval.ExtraChapterLabel { // shown with module and chapter
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
 	for _, k := range keys {

@@ -45,6 +45,22 @@ type ChunkOptions struct {
 	// Warn, when set, receives the problems ChunkMarkdown worked around
 	// (broken front matter, invalid UTF-8). ChunkDocs also returns them.
 	Warn func(Warning)
+	// Facets say how module and chapter are derived from a doc's path;
+	// ChunkDocs detects the layout of the whole folder when they leave it
+	// open (ChunkMarkdown, seeing one file, takes the first folder).
+	Facets FacetOptions
+
+	// layout is the docs folder's layout, set by ChunkDocs.
+	layout *Layout
+}
+
+// place derives a doc's module and chapter with the folder's layout, or
+// without one from the options alone.
+func (o ChunkOptions) place(docPath string) place {
+	if o.layout != nil {
+		return o.layout.place(docPath)
+	}
+	return newLayout(o.Facets).place(docPath)
 }
 
 func (o ChunkOptions) docsDir() string {
@@ -86,8 +102,13 @@ func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, err
 	if !info.IsDir() {
 		return nil, nil, fmt.Errorf("docs folder %s is not a folder", dir)
 	}
+	layout, err := DetectLayout(fsys, dir, opts.Facets)
+	if err != nil {
+		return nil, nil, err
+	}
 	var warns []Warning
 	fileOpts := opts
+	fileOpts.layout = &layout
 	fileOpts.Warn = func(w Warning) {
 		warns = append(warns, w)
 		opts.warn(w)
@@ -205,12 +226,13 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 		}
 	}
 
-	module, chapter := placeOf(docPath)
+	pl := opts.place(docPath)
+	module, chapter := pl.module, pl.chapter
 	if fm.Module != "" {
-		module = fm.Module
+		module, pl.moduleLabel = fm.Module, ""
 	}
 	if fm.Chapter != "" {
-		chapter = fm.Chapter
+		chapter, pl.chapterLabel = fm.Chapter, ""
 	}
 	title := fm.Title
 	if title == "" {
@@ -259,8 +281,14 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 		c.TotalChunks = retrieval.IntPtr(len(chunks))
 		sum := sha256.Sum256([]byte(c.Text))
 		c.ContentHash = hex.EncodeToString(sum[:])
-		if fm.Description != "" {
-			c.Extra = map[string]string{"description": fm.Description}
+		for k, v := range map[string]string{"description": fm.Description, retrieval.ExtraModuleLabel: pl.moduleLabel, retrieval.ExtraChapterLabel: pl.chapterLabel} {
+			if v == "" {
+				continue
+			}
+			if c.Extra == nil {
+				c.Extra = map[string]string{}
+			}
+			c.Extra[k] = v
 		}
 	}
 	return chunks, false, nil
@@ -372,28 +400,13 @@ func packSection(s section, max int) []string {
 	return out
 }
 
-// placeOf derives module and chapter from a doc path: the module is the
-// first folder under docs ("" for pages at the top of docs); the chapter is
-// the file name without extension and number prefix, or for an index page
-// its folder's name.
+// placeOf derives module and chapter from a doc path alone: the module is
+// the first folder under docs ("" for pages at the top of docs); the
+// chapter is the folder below the module, or the file name without
+// extension and number prefix, or for an index page its folder's name.
 func placeOf(docPath string) (module, chapter string) {
-	rel := strings.ReplaceAll(docPath, "\\", "/")
-	if i := strings.LastIndex("/"+rel, "/docs/"); i >= 0 {
-		rel = ("/" + rel)[i+len("/docs/"):]
-	}
-	segs := strings.Split(strings.Trim(rel, "/"), "/")
-	if len(segs) > 1 {
-		module = segs[0]
-	}
-	stem := strings.TrimSuffix(segs[len(segs)-1], path.Ext(segs[len(segs)-1]))
-	chapter = docusaurus.StripNumberPrefix(stem)
-	if len(segs) > 1 {
-		folder := docusaurus.StripNumberPrefix(segs[len(segs)-2])
-		if l := strings.ToLower(chapter); l == "index" || l == "readme" || chapter == folder {
-			chapter = folder
-		}
-	}
-	return module, chapter
+	pl := newLayout(FacetOptions{}).place(docPath)
+	return pl.module, pl.chapter
 }
 
 // fileTitle is the title of a page with neither front matter title nor H1.

@@ -300,7 +300,10 @@ func TestPlaceOf(t *testing.T) {
 		{"docs/module-1-ros2/01-what-is-ros2.md", "module-1-ros2", "what-is-ros2"},
 		{"docs/module-1-ros2/index.md", "module-1-ros2", "module-1-ros2"},
 		{"docs/02-sim/README.mdx", "02-sim", "sim"},
-		{"docs/a/b/03-deep.md", "a", "deep"},
+		// The chapter is the category folder under the module, as the
+		// sidebar groups it.
+		{"docs/a/b/03-deep.md", "a", "b"},
+		{"docs/a/02-b/c/03-deep.md", "a", "b"},
 		{"docs/index.md", "", "index"},
 	}
 	for _, tt := range tests {
@@ -369,7 +372,8 @@ func TestChunkDocsFolder(t *testing.T) {
 			t.Errorf("warnings lack %q:\n%s", want, joined)
 		}
 	}
-	if cs[2].Chapter != "c" || cs[2].Module != "m1" {
+	// The chapter is the category folder under the module.
+	if cs[2].Chapter != "deeper" || cs[2].Module != "m1" {
 		t.Errorf("nested index: module %q chapter %q", cs[2].Module, cs[2].Chapter)
 	}
 }

@@ -13,11 +13,15 @@
 //     long section repeats it: the heading is often the best match for a
 //     question and is cheap to keep. Sections with no text besides their
 //     heading give no chunk; short ones are kept as they are.
-//   - Module is the first folder under docs ("module-1-ros2"), and empty for
-//     pages at the top of docs: a missing field is shown as missing, not
-//     invented, and a module filter does not match them. Chapter is the file
-//     name without extension and number prefix ("what-is-ros2"); for an
-//     index or README page, its folder's name.
+//   - Module is the folder at the first level under docs that varies
+//     ("module-1-ros2" in docs/module-1-ros2/; "module-1" in
+//     docs/modules/module-1/), and empty for pages above the module
+//     folders: a missing field is shown as missing, not invented, and a
+//     module filter does not match them. Chapter is the category folder
+//     under the module, else the file name without extension and number
+//     prefix ("what-is-ros2"); for an index or README page, its folder's
+//     name. _category_ labels ride along in Extra; FacetOptions override
+//     the level or map folders to modules; front matter wins (facets.go).
 //   - HeadingID holds the heading's explicit id, or the id Docusaurus
 //     computes when it carries a duplicate suffix ("example-1"), which a URL
 //     builder cannot know without the page's earlier headings. All other

@@ -340,6 +340,7 @@ func (ix *Index) Stats(ctx context.Context) (retrieval.Stats, error) {
 	for k, v := range ix.stats.FacetCounts {
 		s.FacetCounts[k] = maps.Clone(v)
 	}
+	s.FacetLabels = cloneLabels(ix.stats.FacetLabels)
 	s.Notes = slices.Clone(s.Notes)
 	return s, nil
 }
@@ -388,6 +389,7 @@ func (ix *Index) computeStats() retrieval.Stats {
 		}
 		facet(facets["module"], c.Module)
 		facet(facets["chapter"], c.Chapter)
+		s.FacetLabels = addFacetLabels(s.FacetLabels, c)
 		facet(facets["content_type"], c.ContentType)
 		for _, t := range c.Tags {
 			facet(facets["tag"], t)

@@ -21,32 +21,52 @@ import (
 //
 //	go test ./cli -run '^$' -bench Process -benchtime 20x
 //
-// reports ms/op (wall time per run), cpu-ms/op (user and system time), and for the explorer first-frame-ms
-// (spawn to "Ask ›" read back from the pty), peak-MB (VmHWM once the
-// frame is up and the heap settled) and rss-MB (VmRSS then).
+// reports ms/op (wall time per run), cpu-ms/op (user and system time),
+// and for the explorer first-frame-ms (spawn to "Ask ›" read back from the
+// pty), peak-MB (VmHWM once the frame is up and the heap settled) and
+// rss-MB (VmRSS then). RAGSCOPE_BENCH_BIN=path measures another build.
 
-// startupBinary is the ragscope binary built once for the process
-// benchmarks (a copy, not the linker's output: a file fresh from the
-// linker faults in larger blocks and inflates the first runs' RSS).
+// startupBinary is the binary the process benchmarks run: a copy of
+// $RAGSCOPE_BENCH_BIN when set (to compare builds with the same harness),
+// else of this tree's build, written, synced and dropped from the page
+// cache. A file fresh in the page cache is mapped in larger blocks per
+// fault, which inflates the resident size by 10-15 MB; dropped, it is
+// read back the way an installed binary is.
 var startupBinary = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "ragscope-startup")
 	if err != nil {
 		return "", err
 	}
-	built := filepath.Join(dir, "ragscope.built")
-	cmd := exec.Command("go", "build", "-o", built, "ragscope")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %w\n%s", err, out)
+	src := os.Getenv("RAGSCOPE_BENCH_BIN")
+	if src == "" {
+		src = filepath.Join(dir, "ragscope.built")
+		cmd := exec.Command("go", "build", "-o", src, "ragscope")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go build: %w\n%s", err, out)
+		}
+		defer os.Remove(src)
 	}
-	data, err := os.ReadFile(built)
+	data, err := os.ReadFile(src)
 	if err != nil {
 		return "", err
 	}
 	bin := filepath.Join(dir, "ragscope")
-	if err := os.WriteFile(bin, data, 0o755); err != nil {
+	f, err := os.OpenFile(bin, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
 		return "", err
 	}
-	return bin, os.Remove(built)
+	defer f.Close()
+	if _, err := f.Write(data); err != nil {
+		return "", err
+	}
+	if err := f.Sync(); err != nil {
+		return "", err
+	}
+	// posix_fadvise(POSIX_FADV_DONTNEED) on the whole file.
+	if _, _, e := syscall.Syscall6(syscall.SYS_FADVISE64, f.Fd(), 0, 0, 4, 0, 0); e != 0 {
+		return "", fmt.Errorf("drop %s from the page cache: %w", bin, e)
+	}
+	return bin, f.Close()
 })
 
 // processEnv is a clean environment: no keys (the demo backend), state in
@@ -56,13 +76,9 @@ func processEnv(tb testing.TB) []string {
 	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_STATE_HOME=" + home, "TERM=xterm-256color", "COLORTERM=truecolor"}
 }
 
-// needBinary is the binary to measure: $RAGSCOPE_BENCH_BIN when set (to
-// compare builds with the same harness), else this tree's build.
+// needBinary is the binary to measure (see startupBinary).
 func needBinary(b *testing.B) string {
 	b.Helper()
-	if bin := os.Getenv("RAGSCOPE_BENCH_BIN"); bin != "" {
-		return bin
-	}
 	bin, err := startupBinary()
 	if err != nil {
 		b.Fatal(err)

@@ -104,7 +104,20 @@ type Options struct {
 	// frame: housekeeping that must not delay it (the CLI gives back the
 	// memory left over from opening the backend). nil does nothing.
 	Settle func()
+	// Open, when set, opens the backend after the first frame: the
+	// explorer draws at once with a loading line and then takes Retriever,
+	// Stats, LinkStatus, Eval, EvalDefault, Backend, Note and Settle from
+	// the options Open returns (Retriever may then be nil here). A
+	// question asked meanwhile runs once the backend is open. An error
+	// quits the explorer and Run returns it.
+	Open func(ctx context.Context) (Options, error)
 }
+
+// errNoRetriever is a programming error: the explorer has nothing to ask.
+var errNoRetriever = errors.New("ui: no retriever")
+
+// readyStatus is the status line of an explorer ready for a question.
+const readyStatus = "Ready. Type a question and press enter."
 
 // Run runs the explorer on the terminal until the user quits or ctx ends,
 // and returns after the terminal is restored. Mouse reporting stays off so
@@ -113,8 +126,8 @@ type Options struct {
 // background is asked of the terminal once the program runs, never
 // blocking the first frame.
 func Run(ctx context.Context, opts Options) error {
-	if opts.Retriever == nil {
-		return errors.New("ui: no retriever")
+	if opts.Retriever == nil && opts.Open == nil {
+		return errNoRetriever
 	}
 	if opts.Clipboard == nil {
 		opts.Clipboard = SystemClipboard
@@ -130,6 +143,9 @@ func Run(ctx context.Context, opts Options) error {
 	final, err := p.Run()
 	if fm, ok := final.(Model); ok {
 		fm.stop()
+		if fm.open.err != nil {
+			return fm.open.err
+		}
 	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil

@@ -151,18 +151,18 @@ func (r mdRenderer) block(n ast.Node, width int) []string {
 		case th.plain:
 			body = strings.Repeat("#", n.Level) + " " + body
 		case n.Level == 1:
-			return strings.Split(ansi.Wrap(th.h1.Render(" "+r.plainText(n)+" "), width, ""), "\n")
+			return strings.Split(lipgloss.Wrap(th.h1.Render(" "+r.plainText(n)+" "), width, ""), "\n")
 		case n.Level == 6:
 			body = th.h6.Render("###### ") + r.inlines(n, th.h6)
 		default:
 			body = th.heading.Render(strings.Repeat("#", n.Level)+" ") + body
 		}
-		return strings.Split(ansi.Wrap(body, width, ""), "\n")
+		return strings.Split(lipgloss.Wrap(body, width, ""), "\n")
 	case *ast.Paragraph, *ast.TextBlock:
 		if lines, ok := r.tableLines(n); ok {
 			return lines
 		}
-		return strings.Split(ansi.Wrap(r.inlines(n, th.text), width, ""), "\n")
+		return strings.Split(lipgloss.Wrap(r.inlines(n, th.text), width, ""), "\n")
 	case *ast.List:
 		return r.list(n, width)
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
@@ -192,7 +192,7 @@ func (r mdRenderer) block(n ast.Node, width int) []string {
 		for i := 0; i < ls.Len(); i++ {
 			seg := ls.At(i)
 			l := strings.TrimRight(string(seg.Value(r.src)), "\r\n")
-			out = append(out, strings.Split(ansi.Wrap(th.text.Render(l), width, ""), "\n")...)
+			out = append(out, strings.Split(lipgloss.Wrap(th.text.Render(l), width, ""), "\n")...)
 		}
 		return out
 	}
@@ -268,8 +268,8 @@ func (r mdRenderer) list(n *ast.List, width int) []string {
 }
 
 // inlines renders n's inline children with st as the style of plain
-// text. Each word is styled on its own, so wrapping between words never
-// splits a styled run across lines.
+// text. Each word is styled on its own (lipgloss.Wrap also closes and
+// reopens a style cut by a line break inside a long word).
 func (r mdRenderer) inlines(n ast.Node, st lipgloss.Style) string {
 	var b strings.Builder
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -310,13 +310,14 @@ func (r mdRenderer) inline(b *strings.Builder, n ast.Node, st lipgloss.Style) {
 		}
 		b.WriteString(r.inlines(n, es.Inherit(st)))
 	case *ast.Link:
-		label := r.inlines(n, th.linkText)
-		b.WriteString(label)
-		if url := string(n.Destination); url != "" && url != r.plainText(n) {
-			b.WriteString(" " + th.link.Styled(url))
+		url := string(n.Destination)
+		b.WriteString(hyperlink(url, r.inlines(n, th.linkText)))
+		if url != "" && url != r.plainText(n) {
+			b.WriteString(" " + hyperlink(url, th.link.Styled(url)))
 		}
 	case *ast.AutoLink:
-		b.WriteString(th.link.Styled(string(n.URL(r.src))))
+		url := string(n.URL(r.src))
+		b.WriteString(hyperlink(url, th.link.Styled(url)))
 	case *ast.Image:
 		writeWords(b, "Image: "+r.plainText(n)+" →", th.imageText)
 		if url := string(n.Destination); url != "" {
@@ -372,4 +373,17 @@ func writeWords(b *strings.Builder, s string, st lipgloss.Style) {
 			b.WriteString(st.Render(w))
 		}
 	}
+}
+
+// hyperlink makes s a terminal hyperlink (OSC 8) to url, as glamour did,
+// when url is absolute http or https: other schemes could launch arbitrary
+// handlers (the same rule as DefaultOpenURL), and a relative link leads
+// nowhere from a terminal. s is already sanitised (no control characters
+// in url); lipgloss.Wrap closes and reopens the link at each line break,
+// so it never takes in the pane's border.
+func hyperlink(url, s string) string {
+	if !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
+		return s
+	}
+	return ansi.SetHyperlink(url) + s + ansi.ResetHyperlink()
 }

@@ -24,7 +24,11 @@ const mdSample = "## Services and actions\n\n" +
 // and numbers, code blocks indented, quotes marked, links followed by
 // their URL, tables as written, a two-cell margin.
 func TestRenderMarkdownNoTTY(t *testing.T) {
-	got := renderMarkdown(mdSample, 60, "notty")
+	raw := renderMarkdown(mdSample, 60, "notty")
+	if strings.Contains(raw, "\x1b[") {
+		t.Fatalf("styles drawn without colours: %q", raw)
+	}
+	got := ansi.Strip(raw) // hyperlinks: TestRenderMarkdownHyperlinks
 	want := strings.Join([]string{
 		"  ## Services and actions",
 		"",
@@ -109,5 +113,48 @@ func TestRenderMarkdownLargeIsPlain(t *testing.T) {
 func BenchmarkRenderMarkdown(b *testing.B) {
 	for b.Loop() {
 		_ = renderMarkdown(mdSample, 80, "dark")
+	}
+}
+
+// Absolute http(s) links are terminal hyperlinks (OSC 8); relative and
+// other schemes are not; hyperlinks take no width.
+func TestRenderMarkdownHyperlinks(t *testing.T) {
+	src := "See [the ROS docs](https://docs.ros.org/en/humble/), [next page](../next.md), [mail](mailto:a@b.c) and <https://example.org>."
+	for _, style := range []string{"notty", "dark"} {
+		got := renderMarkdown(src, 200, style)
+		open := ansi.SetHyperlink("https://docs.ros.org/en/humble/")
+		if n := strings.Count(got, open); n != 2 { // the text, the URL
+			t.Errorf("%s: %d hyperlinked runs to the docs, want 2:\n%q", style, n, got)
+		}
+		if strings.Count(got, ansi.SetHyperlink("https://example.org")) != 1 {
+			t.Errorf("%s: the autolink is not a hyperlink:\n%q", style, got)
+		}
+		if strings.Contains(got, "../next.md\x07") || strings.Contains(got, "mailto:a@b.c\x07") {
+			t.Errorf("%s: a relative or mailto link became a hyperlink:\n%q", style, got)
+		}
+		if strings.Count(got, "\x1b]8;") != 2*3 {
+			t.Errorf("%s: hyperlinks not all closed: %q", style, got)
+		}
+		if plain := ansi.Strip(got); ansi.StringWidth(got) != ansi.StringWidth(plain) {
+			t.Errorf("%s: hyperlinks changed the width", style)
+		}
+	}
+}
+
+// A word longer than the width (a URL) is cut, and every line closes the
+// style and link it opened: none runs on into the pane's border.
+func TestRenderMarkdownLongLinkLinesAreClosed(t *testing.T) {
+	got := renderMarkdown("Read [docs](https://docs.ros.org/en/humble/Tutorials/Beginner-CLI-Tools.html) before.", 30, "dark")
+	lines := strings.Split(got, "\n")
+	if len(lines) < 3 {
+		t.Fatalf("the URL was not cut: %q", got)
+	}
+	for _, l := range lines {
+		if strings.Count(l, "\x1b]8;;https") != strings.Count(l, "\x1b]8;;\a") {
+			t.Errorf("a hyperlink left open at the end of %q", l)
+		}
+		if i := strings.LastIndex(l, "\x1b["); i >= 0 && !strings.HasPrefix(l[i:], "\x1b[m") {
+			t.Errorf("a style left open at the end of %q", l)
+		}
 	}
 }

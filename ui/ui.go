@@ -19,6 +19,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
@@ -135,9 +136,7 @@ func Run(ctx context.Context, opts Options) error {
 	if opts.OpenURL == nil {
 		opts.OpenURL = DefaultOpenURL
 	}
-	// Detected once: inside tmux without COLORTERM, detecting runs
-	// `tmux info`, and Bubble Tea would otherwise detect again.
-	profile := colorprofile.Detect(os.Stdout, os.Environ())
+	profile := startProfile()
 	m := newModel(ctx, opts, DefaultStyles(true, profile))
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithColorProfile(profile))
 	final, err := p.Run()
@@ -155,6 +154,13 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	return nil
 }
+
+// startProfile is standard output's colour profile, detected once per
+// process: Lip Gloss detects it at its initialisation (lipgloss.Writer,
+// from os.Stdout and the environment), and inside tmux without COLORTERM
+// each detection runs `tmux info` (30 ms or more before the first frame).
+// Bubble Tea is handed the same profile so it does not detect a third time.
+func startProfile() colorprofile.Profile { return lipgloss.Writer.Profile }
 
 // WarmUp does ahead of time the one-time work the first frame would
 // otherwise wait for: Bubble Tea's renderer measures every cell of it,

@@ -2,14 +2,12 @@ package cli
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -27,64 +25,55 @@ import (
 // read back from the pty) and its minimum, peak-MB (VmHWM once the frame is up and the heap settled) and
 // rss-MB (VmRSS then). RAGSCOPE_BENCH_BIN=path measures another build.
 
-// startupBinary is the binary the process benchmarks run: a copy of
-// $RAGSCOPE_BENCH_BIN when set (to compare builds with the same harness),
-// else of this tree's build, written, synced and dropped from the page
+// startupBinary is the binary a process benchmark runs, in its own
+// temporary folder: a copy of $RAGSCOPE_BENCH_BIN when set (to compare
+// builds with the same harness), else of this tree's build (the build
+// cache makes each one a link), written, synced and dropped from the page
 // cache. A file fresh in the page cache is mapped in larger blocks per
-// fault, which inflates the resident size by 10-15 MB; dropped, it is
-// read back the way an installed binary is.
-var startupBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "ragscope-startup")
-	if err != nil {
-		return "", err
-	}
+// fault, which inflates the resident size by 10-15 MB; dropped, it is read
+// back the way an installed binary is after a restart.
+func startupBinary(b *testing.B) string {
+	b.Helper()
+	dir := b.TempDir()
 	src := os.Getenv("RAGSCOPE_BENCH_BIN")
 	if src == "" {
 		src = filepath.Join(dir, "ragscope.built")
 		cmd := exec.Command("go", "build", "-o", src, "ragscope")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("go build: %w\n%s", err, out)
+			b.Fatalf("go build: %v\n%s", err, out)
 		}
-		defer os.Remove(src)
 	}
 	data, err := os.ReadFile(src)
 	if err != nil {
-		return "", err
+		b.Fatal(err)
 	}
 	bin := filepath.Join(dir, "ragscope")
 	f, err := os.OpenFile(bin, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
 	if err != nil {
-		return "", err
+		b.Fatal(err)
 	}
 	defer f.Close()
 	if _, err := f.Write(data); err != nil {
-		return "", err
+		b.Fatal(err)
 	}
 	if err := f.Sync(); err != nil {
-		return "", err
+		b.Fatal(err)
 	}
 	// posix_fadvise(POSIX_FADV_DONTNEED) on the whole file.
 	if _, _, e := syscall.Syscall6(syscall.SYS_FADVISE64, f.Fd(), 0, 0, 4, 0, 0); e != 0 {
-		return "", fmt.Errorf("drop %s from the page cache: %w", bin, e)
+		b.Fatalf("drop %s from the page cache: %v", bin, e)
 	}
-	return bin, f.Close()
-})
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return bin
+}
 
 // processEnv is a clean environment: no keys (the demo backend), state in
 // a temporary home, a 256-colour terminal.
 func processEnv(tb testing.TB) []string {
 	home := tb.TempDir()
 	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_STATE_HOME=" + home, "TERM=xterm-256color", "COLORTERM=truecolor"}
-}
-
-// needBinary is the binary to measure (see startupBinary).
-func needBinary(b *testing.B) string {
-	b.Helper()
-	bin, err := startupBinary()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return bin
 }
 
 // runProcess runs bin with args to the end and returns its CPU time (user
@@ -105,7 +94,7 @@ func runProcess(b *testing.B, bin string, env []string, args ...string) time.Dur
 
 // BenchmarkProcessHelp is `ragscope --help` end to end (budget 30 ms).
 func BenchmarkProcessHelp(b *testing.B) {
-	bin := needBinary(b)
+	bin := startupBinary(b)
 	env := processEnv(b)
 	var cpu time.Duration
 	for b.Loop() {
@@ -118,7 +107,7 @@ func BenchmarkProcessHelp(b *testing.B) {
 // BenchmarkProcessDemoQuery is one `ragscope query` on the demo end to end
 // (budget 120 ms).
 func BenchmarkProcessDemoQuery(b *testing.B) {
-	bin := needBinary(b)
+	bin := startupBinary(b)
 	env := processEnv(b)
 	var cpu time.Duration
 	for b.Loop() {
@@ -133,7 +122,7 @@ func BenchmarkProcessDemoQuery(b *testing.B) {
 // (budget 200 ms), then reads its memory once the heap settled (budget
 // 60 MB) and quits it with ctrl+c.
 func BenchmarkProcessTUIFirstFrame(b *testing.B) {
-	bin := needBinary(b)
+	bin := startupBinary(b)
 	env := processEnv(b)
 	var frames []time.Duration
 	var peak, rss int64

@@ -14,16 +14,18 @@ import (
 	"unsafe"
 )
 
-// Whole-process start-up figures: the binary is built once and run as a
-// user runs it, so package initialisation, faulting in the executable and
-// the first frame all count (an in-process benchmark sees none of them).
+// Whole-process start-up figures: each benchmark builds the binary once
+// and runs it as a user does, so package initialisation, faulting in the
+// executable and the first frame all count (an in-process benchmark sees
+// none of them).
 //
 //	go test ./cli -run '^$' -bench Process -benchtime 20x
 //
 // reports ms/op (wall time per run), cpu-ms/op (user and system time),
 // and for the explorer first-frame-ms (median time from spawn to "Ask ›"
-// read back from the pty) and its minimum, peak-MB (VmHWM once the frame is up and the heap settled) and
-// rss-MB (VmRSS then). RAGSCOPE_BENCH_BIN=path measures another build.
+// read back from the pty) and its minimum, peak-MB (VmHWM once the frame
+// is up and the heap settled) and rss-MB (VmRSS then).
+// RAGSCOPE_BENCH_BIN=path measures another build.
 
 // startupBinary is the binary a process benchmark runs, in its own
 // temporary folder: a copy of $RAGSCOPE_BENCH_BIN when set (to compare

@@ -23,9 +23,8 @@ import (
 )
 
 // runTUI runs the interactive explorer, which opens the backend after its
-// first frame. Without a
-// terminal on both ends it prints the help instead, so `ragscope | cat`
-// does not hang.
+// first frame. Without a terminal on both ends it prints the help instead,
+// so `ragscope | cat` does not hang.
 func (a *App) runTUI(cmd *cobra.Command) error {
 	if !isTerminal(a.Stdin) || !isTerminal(a.Stdout) {
 		return cmd.Help()

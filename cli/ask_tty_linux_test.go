@@ -16,7 +16,7 @@ import (
 
 // openPTY opens a pseudo-terminal pair (Linux /dev/ptmx) for tests that
 // need standard output to be a terminal.
-func openPTY(t *testing.T) (master, slave *os.File) {
+func openPTY(t testing.TB) (master, slave *os.File) {
 	t.Helper()
 	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
 	if err != nil {

@@ -22,9 +22,9 @@ import (
 	"ragscope/ui"
 )
 
-// runTUI opens the backend and runs the interactive explorer. Without a
-// terminal on both ends it prints the help instead, so `ragscope | cat`
-// does not hang.
+// runTUI runs the interactive explorer, which opens the backend after its
+// first frame. Without a terminal on both ends it prints the help instead,
+// so `ragscope | cat` does not hang.
 func (a *App) runTUI(cmd *cobra.Command) error {
 	if !isTerminal(a.Stdin) || !isTerminal(a.Stdout) {
 		return cmd.Help()
@@ -36,15 +36,22 @@ func (a *App) runTUI(cmd *cobra.Command) error {
 	defer restore()
 
 	// The first frame's one-time work runs on the other core while the
-	// backend opens.
+	// program starts.
 	go ui.WarmUp()
-	ctx := cmd.Context()
-	opts, err := a.tuiOptions(ctx)
-	if err != nil {
-		return err
+	return ui.Run(cmd.Context(), a.tuiDeferred())
+}
+
+// tuiDeferred is the explorer's options with the backend opened after
+// the first frame: the user sees the screen while the index loads or the
+// server answers.
+func (a *App) tuiDeferred() ui.Options {
+	opts := a.tuiBase()
+	opts.Open = func(ctx context.Context) (ui.Options, error) {
+		o, err := a.tuiOptions(ctx)
+		o.Settle = a.settleHeap
+		return o, err
 	}
-	opts.Settle = a.settleHeap
-	return ui.Run(ctx, opts)
+	return opts
 }
 
 // settleHeap gives back the garbage that opening the backend left
@@ -67,15 +74,7 @@ func (a *App) settleHeap() {
 // note saying which variable to set), stats, link states, eval and the
 // header's backend description.
 func (a *App) tuiOptions(ctx context.Context) (ui.Options, error) {
-	opts := ui.Options{
-		Defaults: retrieval.Query{
-			TopK:      a.Cfg.TopK,
-			Threshold: a.Cfg.Threshold,
-			NoDedup:   !a.Cfg.Dedup,
-		},
-		HistoryFile: a.historyFile(),
-		Timeout:     a.Cfg.Timeout,
-	}
+	opts := a.tuiBase()
 	be, err := a.OpenBackend(ctx, false)
 	switch {
 	case err == nil:
@@ -116,6 +115,20 @@ func (a *App) tuiOptions(ctx context.Context) (ui.Options, error) {
 		Points:     be.Points,
 	}
 	return opts, nil
+}
+
+// tuiBase is the explorer's options that need no backend: the starting
+// settings, the history file and the per-call timeout.
+func (a *App) tuiBase() ui.Options {
+	return ui.Options{
+		Defaults: retrieval.Query{
+			TopK:      a.Cfg.TopK,
+			Threshold: a.Cfg.Threshold,
+			NoDedup:   !a.Cfg.Dedup,
+		},
+		HistoryFile: a.historyFile(),
+		Timeout:     a.Cfg.Timeout,
+	}
 }
 
 // tuiHeapHeadroom is what the explorer's soft heap limit allows above the

@@ -113,6 +113,17 @@ func idle(m ui.Model) bool { return !m.Running() }
 // does (no flags) and builds the explorer's options as runTUI does.
 func tuiOptionsFor(t *testing.T, env map[string]string) ui.Options {
 	t.Helper()
+	opts, err := tuiAppFor(t, env).tuiOptions(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opts
+}
+
+// tuiAppFor is an App with its configuration resolved from env as the
+// command line resolves it (no flags).
+func tuiAppFor(t *testing.T, env map[string]string) *App {
+	t.Helper()
 	env = with(env, "XDG_STATE_HOME", t.TempDir())
 	app := &App{
 		Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Dir: t.TempDir(),
@@ -122,11 +133,7 @@ func tuiOptionsFor(t *testing.T, env map[string]string) ui.Options {
 		t.Fatal(err)
 	}
 	t.Cleanup(app.closeBackends)
-	opts, err := app.tuiOptions(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return opts
+	return app
 }
 
 // The explorer against the in-process Qdrant and Cohere servers, through
@@ -241,3 +248,20 @@ func TestTUIQdrantKeyRejected(t *testing.T) {
 
 // screen is what m draws, as plain text.
 func screen(m ui.Model) string { return ansi.Strip(m.View().Content) }
+
+// The explorer as runTUI starts it: no backend before the first frame
+// (the demo opens in the explorer's first command), then the demo's
+// header, stats and results.
+func TestTUIOpensTheDemoAfterTheFirstFrame(t *testing.T) {
+	opts := tuiAppFor(t, nil).tuiDeferred()
+	if opts.Retriever != nil || opts.Open == nil || opts.Defaults.TopK == 0 {
+		t.Fatalf("deferred options: retriever %v, open %v, defaults %+v", opts.Retriever != nil, opts.Open != nil, opts.Defaults)
+	}
+	d := newTUIDriver(t, opts)
+	d.until("the demo", 10*time.Second, func(m ui.Model) bool { return strings.Contains(screen(m), "ragscope demo") })
+	d.ask("How do ROS 2 nodes communicate?")
+	d.until("results", 10*time.Second, idle)
+	if st := d.m.Status(); !strings.Contains(st, "5 results") {
+		t.Fatalf("status = %q\n%s", st, screen(d.m))
+	}
+}

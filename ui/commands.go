@@ -9,7 +9,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/glamour/v2"
 
 	"ragscope/retrieval"
 	"ragscope/ui/history"
@@ -145,7 +144,7 @@ type renderKey struct {
 	Hash  string
 	Len   int
 	Width int
-	// Style is the glamour style: a theme change renders again.
+	// Style is the markdown theme: a theme change renders again.
 	Style string
 }
 
@@ -159,26 +158,6 @@ func renderCmd(key renderKey, text string) tea.Cmd {
 	return func() tea.Msg {
 		return renderedMsg{Key: key, Out: renderMarkdown(text, key.Width, key.Style)}
 	}
-}
-
-// renderMarkdown renders text with glamour, falling back to wrapped plain
-// text when it is large or glamour fails.
-func renderMarkdown(text string, width int, style string) string {
-	if width < 10 {
-		width = 10
-	}
-	if len(text) <= plainLimit {
-		r, err := glamour.NewTermRenderer(
-			glamour.WithStandardStyle(style),
-			glamour.WithWordWrap(width-2),
-		)
-		if err == nil {
-			if out, err := r.Render(text); err == nil {
-				return strings.Trim(out, "\n")
-			}
-		}
-	}
-	return wrapText(text, width)
 }
 
 // withTimeout derives a context with d as deadline (none when d <= 0).

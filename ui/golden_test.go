@@ -28,7 +28,8 @@ func TestGolden(t *testing.T) {
 		steps func(t *testing.T, tm *teatest.TestModel)
 		wait  string
 	}{
-		{name: "first_screen", w: 120, h: 40, wait: "Ready."},
+		// The stats arrive by a command of their own, after "Ready.".
+		{name: "first_screen", w: 120, h: 40, wait: "42 points"},
 		{name: "results", w: 120, h: 40, wait: "unit of computation", steps: func(t *testing.T, tm *teatest.TestModel) {
 			tm.Type("How do nodes talk?")
 			tm.Send(enter)

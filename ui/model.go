@@ -112,6 +112,8 @@ type Model struct {
 
 	// evals runs golden sets for the eval view.
 	evals evalRun
+	// open is the backend opening after the first frame (Options.Open).
+	open backendOpen
 	// caseSeq is the retrieval of an opened eval case, named caseLabel
 	// in its status line.
 	caseSeq   int
@@ -168,10 +170,11 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		status:   opts.Note,
 	}
 	if m.status == "" {
-		m.status = "Ready. Type a question and press enter."
+		m.status = readyStatus
 	}
 	m.initRerank()
 	m.settings.autoAnswer = &m.answer.auto
+	m.beginOpen()
 	m.registerPanes()
 	m.applyStyles()
 	m.setFocus(focusQuery)
@@ -220,7 +223,7 @@ func (m Model) Init() tea.Cmd {
 		loadHistoryCmd(m.opts.HistoryFile, m.query.max),
 		statsCmd(m.base, m.opts.Timeout, m.opts.Stats),
 		bg,
-		settleCmd(m.opts.Settle),
+		m.openOrSettleCmd(),
 	)
 }
 
@@ -259,6 +262,8 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateResult(msg)
 	case statsMsg:
 		return m.updateStats(msg), nil
+	case backendOpenedMsg:
+		return m.updateOpened(msg)
 	case historyLoadedMsg:
 		if msg.Err != nil {
 			m.setStatus(statusErr, "History: "+msg.Err.Error())
@@ -582,7 +587,7 @@ func (m *Model) runQuery(q retrieval.Query) tea.Cmd {
 	if q.Mode == retrieval.ModeSelectedText {
 		m.setStatus(statusInfo, "Grounding on the selection…")
 	}
-	return tea.Batch(retrieveCmd(ctx, m.retrieverFor(q), m.seq, q), m.spinner.Tick)
+	return tea.Batch(m.retrieveOrHoldCmd(ctx, q), m.spinner.Tick)
 }
 
 // updateResult shows a retrieval's reply, dropping stale ones.

@@ -75,8 +75,9 @@ type Styles struct {
 	// Small is the "window too small" message.
 	Small lipgloss.Style
 
-	// Glamour names the glamour style for chunk text ("dark", "light" or
-	// "notty" when there is no colour).
+	// Glamour names the markdown theme for chunk text, after Glamour's
+	// standard styles ("dark", "light" or "notty" when there is no colour;
+	// see markdown.go).
 	Glamour string
 	// Dark says whether the styles are for a dark background.
 	Dark bool

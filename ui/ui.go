@@ -19,6 +19,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
@@ -116,7 +117,20 @@ type Options struct {
 	// frame: housekeeping that must not delay it (the CLI gives back the
 	// memory left over from opening the backend). nil does nothing.
 	Settle func()
+	// Open, when set, opens the backend after the first frame: the
+	// explorer draws at once with a loading line and then takes Retriever,
+	// Stats, LinkStatus, Eval, EvalDefault, Backend, Note and Settle from
+	// the options Open returns (Retriever may then be nil here). A
+	// question asked meanwhile runs once the backend is open. An error
+	// quits the explorer and Run returns it.
+	Open func(ctx context.Context) (Options, error)
 }
+
+// errNoRetriever is a programming error: the explorer has nothing to ask.
+var errNoRetriever = errors.New("ui: no retriever")
+
+// readyStatus is the status line of an explorer ready for a question.
+const readyStatus = "Ready. Type a question and press enter."
 
 // Run runs the explorer on the terminal until the user quits or ctx ends,
 // and returns after the terminal is restored. Mouse clicks and the wheel
@@ -126,8 +140,8 @@ type Options struct {
 // background is asked of the terminal once the program runs, never
 // blocking the first frame.
 func Run(ctx context.Context, opts Options) error {
-	if opts.Retriever == nil {
-		return errors.New("ui: no retriever")
+	if opts.Retriever == nil && opts.Open == nil {
+		return errNoRetriever
 	}
 	if opts.Clipboard == nil {
 		opts.Clipboard = SystemClipboard
@@ -135,14 +149,15 @@ func Run(ctx context.Context, opts Options) error {
 	if opts.OpenURL == nil {
 		opts.OpenURL = DefaultOpenURL
 	}
-	// Detected once: inside tmux without COLORTERM, detecting runs
-	// `tmux info`, and Bubble Tea would otherwise detect again.
-	profile := colorprofile.Detect(os.Stdout, os.Environ())
+	profile := startProfile()
 	m := newModel(ctx, opts, DefaultStyles(true, profile))
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithColorProfile(profile))
 	final, err := p.Run()
 	if fm, ok := final.(Model); ok {
 		fm.stop()
+		if fm.open.err != nil {
+			return fm.open.err
+		}
 	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
@@ -152,6 +167,13 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	return nil
 }
+
+// startProfile is standard output's colour profile, detected once per
+// process: Lip Gloss detects it at its initialisation (lipgloss.Writer,
+// from os.Stdout and the environment), and inside tmux without COLORTERM
+// each detection runs `tmux info` (30 ms or more before the first frame).
+// Bubble Tea is handed the same profile so it does not detect a third time.
+func startProfile() colorprofile.Profile { return lipgloss.Writer.Profile }
 
 // WarmUp does ahead of time the one-time work the first frame would
 // otherwise wait for: Bubble Tea's renderer measures every cell of it,

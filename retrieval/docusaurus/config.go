@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -184,18 +183,18 @@ func FindConfig(fsys fs.FS, dir string) (cfg SiteConfig, file string, ok bool) {
 }
 
 var (
-	cfgURL          = regexp.MustCompile(`(?m)(?:^|[{,\s])url\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
-	cfgURLFallback  = regexp.MustCompile(`(?m)(?:^|[{,\s])url\s*:[^,\n]*?['"` + "`" + `](https?://[^'"` + "`" + `$]+)['"` + "`" + `]`)
-	cfgBaseURL      = regexp.MustCompile(`\bbaseUrl\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
-	cfgBaseFallback = regexp.MustCompile(`\bbaseUrl\s*:[^,\n]*?['"` + "`" + `](/[^'"` + "`" + `$]*)['"` + "`" + `]`)
-	cfgTrailing     = regexp.MustCompile(`\btrailingSlash\s*:\s*(true|false|undefined|null)\b`)
-	cfgRouteBase    = regexp.MustCompile(`\brouteBasePath\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
-	cfgPath         = regexp.MustCompile(`(?:^|[{,\s])path\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
-	cfgDocsBlock    = regexp.MustCompile(`(?:^|[{,\s])docs\s*:\s*\{`)
-	cfgDocsPlugin   = regexp.MustCompile(`['"]@docusaurus/plugin-content-docs['"]\s*,\s*\{`)
-	cfgDocsFalse    = regexp.MustCompile(`(?:^|[{,\s])docs\s*:\s*false\b`)
-	cfgPluginID     = regexp.MustCompile(`(?:^|[{,\s])id\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
-	cfgDetect       = regexp.MustCompile(`\bformat\s*:\s*['"]detect['"]`)
+	cfgURL          = lazyRE(`(?m)(?:^|[{,\s])url\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
+	cfgURLFallback  = lazyRE(`(?m)(?:^|[{,\s])url\s*:[^,\n]*?['"` + "`" + `](https?://[^'"` + "`" + `$]+)['"` + "`" + `]`)
+	cfgBaseURL      = lazyRE(`\bbaseUrl\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
+	cfgBaseFallback = lazyRE(`\bbaseUrl\s*:[^,\n]*?['"` + "`" + `](/[^'"` + "`" + `$]*)['"` + "`" + `]`)
+	cfgTrailing     = lazyRE(`\btrailingSlash\s*:\s*(true|false|undefined|null)\b`)
+	cfgRouteBase    = lazyRE(`\brouteBasePath\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
+	cfgPath         = lazyRE(`(?:^|[{,\s])path\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
+	cfgDocsBlock    = lazyRE(`(?:^|[{,\s])docs\s*:\s*\{`)
+	cfgDocsPlugin   = lazyRE(`['"]@docusaurus/plugin-content-docs['"]\s*,\s*\{`)
+	cfgDocsFalse    = lazyRE(`(?:^|[{,\s])docs\s*:\s*false\b`)
+	cfgPluginID     = lazyRE(`(?:^|[{,\s])id\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
+	cfgDetect       = lazyRE(`\bformat\s*:\s*['"]detect['"]`)
 )
 
 // ParseConfig reads a Docusaurus config's url, baseUrl, trailingSlash and

@@ -16,7 +16,7 @@
 // sites under testdata/sites (see the oracle package).
 //
 // The block scanner is hand-written rather than built on goldmark, which
-// the binary already links through glamour. goldmark parses CommonMark,
+// the binary already links for the explorer's markdown. goldmark parses CommonMark,
 // and Docusaurus parses MDX by default: run over the fixture docs, stock
 // goldmark agrees with the real build on the headings of 27 of 28 files
 // and misses the one indented four spaces (MDX has no indented code).

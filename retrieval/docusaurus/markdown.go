@@ -2,7 +2,6 @@ package docusaurus
 
 import (
 	"html"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -33,18 +32,18 @@ type Line struct {
 }
 
 var (
-	atxLine       = regexp.MustCompile(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
-	atxLineMDX    = regexp.MustCompile(`^[ \t]*(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
-	atxClose      = regexp.MustCompile(`(?:^|[ \t]+)#+[ \t]*$`)
-	fenceOpen     = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
-	fenceOpenMDX  = regexp.MustCompile("^[ \t]*(`{3,}|~{3,})(.*)$")
-	setextLine    = regexp.MustCompile(`^ {0,3}(=+|-+)[ \t]*$`)
-	setextLineMDX = regexp.MustCompile(`^[ \t]*(=+|-+)[ \t]*$`)
+	atxLine       = lazyRE(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
+	atxLineMDX    = lazyRE(`^[ \t]*(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
+	atxClose      = lazyRE(`(?:^|[ \t]+)#+[ \t]*$`)
+	fenceOpen     = lazyRE("^ {0,3}(`{3,}|~{3,})(.*)$")
+	fenceOpenMDX  = lazyRE("^[ \t]*(`{3,}|~{3,})(.*)$")
+	setextLine    = lazyRE(`^ {0,3}(=+|-+)[ \t]*$`)
+	setextLineMDX = lazyRE(`^[ \t]*(=+|-+)[ \t]*$`)
 	// notParagraph: lines that cannot continue a paragraph into a setext
 	// heading (lists, quotes, tables, JSX/HTML, ESM, blank).
-	notParagraph  = regexp.MustCompile(`^\s*(?:[-*+>|<{]|\d+[.)]\s|import\s|export\s|$)`)
-	mdEscape      = regexp.MustCompile("\\\\([!-/:-@\\[-`{-~])")
-	mdxCommentRun = regexp.MustCompile(`(?s)\{/\*.*?\*/\}`)
+	notParagraph  = lazyRE(`^\s*(?:[-*+>|<{]|\d+[.)]\s|import\s|export\s|$)`)
+	mdEscape      = lazyRE("\\\\([!-/:-@\\[-`{-~])")
+	mdxCommentRun = lazyRE(`(?s)\{/\*.*?\*/\}`)
 )
 
 // ScanMarkdown splits a doc body into lines and marks fenced code, ATX and

@@ -2,7 +2,6 @@ package docusaurus
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 
@@ -165,7 +164,7 @@ func (s *Slugger) Unique(id string) string {
 	return slug
 }
 
-var classicHeadingID = regexp.MustCompile(`\s*\{#([^{}]+)\}\s*$`)
+var classicHeadingID = lazyRE(`\s*\{#([^{}]+)\}\s*$`)
 
 // SplitHeadingID separates an explicit heading id from heading text:
 // "Title {#custom-id}" gives ("Title", "custom-id"); other text is returned
@@ -180,10 +179,10 @@ func SplitHeadingID(heading string) (text, id string) {
 }
 
 var (
-	mdLink       = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
-	htmlTag      = regexp.MustCompile(`</?[A-Za-z][^>]*>`)
-	starEmphasis = regexp.MustCompile(`\*{1,3}([^*]+)\*{1,3}`)
-	underEmph    = regexp.MustCompile(`(^|[^\pL\pN])_{1,3}([^_]+)_{1,3}([^\pL\pN]|$)`)
+	mdLink       = lazyRE(`!?\[([^\]]*)\]\([^)]*\)`)
+	htmlTag      = lazyRE(`</?[A-Za-z][^>]*>`)
+	starEmphasis = lazyRE(`\*{1,3}([^*]+)\*{1,3}`)
+	underEmph    = lazyRE(`(^|[^\pL\pN])_{1,3}([^_]+)_{1,3}([^\pL\pN]|$)`)
 )
 
 // StripInlineMarkup returns the text content of inline markdown: links

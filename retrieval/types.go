@@ -179,6 +179,25 @@ func IntPtr(v int) *int { return &v }
 type ScoredChunk struct {
 	Chunk Chunk
 	Score float64
+	// Parts, when not nil, are the components Score was fused from (a
+	// hybrid search).
+	Parts *ScoreParts
+}
+
+// ScoreParts are the components of a hybrid search's score: a lexical
+// (BM25) and a vector similarity, each with its rank among the chunks the
+// search considered (0 when the chunk was not among that side's
+// candidates), and how they were fused.
+type ScoreParts struct {
+	// Fusion names how Score was made, e.g. "rrf k=60".
+	Fusion string `json:"fusion"`
+	// BM25 is the lexical score, 0..1 (BM25 over the best a question's
+	// terms could score).
+	BM25     float64 `json:"bm25"`
+	BM25Rank int     `json:"bm25_rank,omitempty"`
+	// Vector is the embedder's cosine similarity.
+	Vector     float64 `json:"vector"`
+	VectorRank int     `json:"vector_rank,omitempty"`
 }
 
 // Citation is where a hit can be cited.
@@ -208,6 +227,8 @@ type Hit struct {
 	VectorRank  int      `json:"vector_rank,omitempty"`
 	VectorScore float64  `json:"vector_score,omitempty"`
 	RerankScore *float64 `json:"rerank_score,omitempty"`
+	// ScoreParts, when set, are the components of a fused (hybrid) Score.
+	ScoreParts *ScoreParts `json:"score_parts,omitempty"`
 }
 
 // DroppedHit is a hit left out of the context, kept so explorers can show it.

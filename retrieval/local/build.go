@@ -153,6 +153,9 @@ func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus,
 		return nil, nil, fmt.Errorf("build index: %w", err)
 	}
 	ix.useLexical(emb)
+	if ix.bm25, err = newBM25Index(ctx, chunks); err != nil {
+		return nil, nil, fmt.Errorf("build index: %w", err)
+	}
 	corpus := &Corpus{Embedder: emb, Warnings: warns, BaseSource: BaseFromDefault}
 	pages := map[string]bool{}
 	for i := range chunks {

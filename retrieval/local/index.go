@@ -53,6 +53,12 @@ type Index struct {
 	// lexNorm is the norm of each vector's lexical part (after semDim).
 	lexNorm []float32
 	semDim  int
+	// bm25 is the lexical side of hybrid and BM25 searches; mode chooses
+	// how Search ranks ("" is hybrid).
+	bm25 *bm25Index
+	mode SearchMode
+	// fusion overrides defaultFusion (tests that tune it).
+	fusion *fusion
 }
 
 // lexicalScorer is an embedder whose vectors are a semantic part followed
@@ -126,7 +132,14 @@ func NewIndex(chunks []retrieval.Chunk, vectors [][]float32, info IndexInfo) (*I
 		}
 		flat = append(flat, normalized(v)...)
 	}
-	return newIndexFlat(slices.Clone(chunks), flat, dim, info)
+	ix, err := newIndexFlat(slices.Clone(chunks), flat, dim, info)
+	if err != nil {
+		return nil, err
+	}
+	if ix.bm25, err = newBM25Index(context.Background(), ix.chunks); err != nil {
+		return nil, err
+	}
+	return ix, nil
 }
 
 // newIndexFlat makes an index that takes ownership of chunks and of flat,
@@ -229,12 +242,15 @@ func (h *resultHeap) Pop() any {
 	return x
 }
 
-// Search returns up to req.Limit chunks matching req.Filters with cosine
-// similarity >= req.Threshold (when the threshold is above 0), best first,
-// equal scores in chunk id order. With req.Text and an embedder that gives
-// exact lexical cosines, the lexical part of each cosine is that exact one. A query vector of the wrong length is an
-// error; a zero query vector scores 0 everywhere. A limit below 1 returns
-// nothing.
+// Search returns up to req.Limit chunks matching req.Filters with a score
+// >= req.Threshold (when the threshold is above 0), best first, equal
+// scores in chunk id order. In the embedder mode (or without req.Text) the
+// score is the cosine similarity; with req.Text and an embedder that gives
+// exact lexical cosines, the lexical part of each cosine is that exact
+// one. In the bm25 and hybrid modes (the default) it is BM25, or BM25 and
+// the cosine fused (see searchLexical). A query vector of the wrong length
+// is an error; a zero query vector scores 0 everywhere. A limit below 1
+// returns nothing.
 func (ix *Index) Search(ctx context.Context, req retrieval.SearchRequest) ([]retrieval.ScoredChunk, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -245,6 +261,9 @@ func (ix *Index) Search(ctx context.Context, req retrieval.SearchRequest) ([]ret
 	if len(req.Vector) != ix.dim {
 		return nil, fmt.Errorf("search: query vector has %d dimensions, the index has %d: embed queries with the index's model (%s)",
 			len(req.Vector), ix.dim, ix.info.Model)
+	}
+	if mode := ix.Mode(); mode != ModeEmbedder && ix.bm25 != nil && req.Text != "" {
+		return ix.searchLexical(ctx, req, mode)
 	}
 	q := normalized(req.Vector)
 	var lexCos []float32

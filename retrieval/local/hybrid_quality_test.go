@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"testing"
 
 	"ragscope/retrieval"
@@ -112,7 +113,8 @@ func TestHybridBeatsBothSides(t *testing.T) {
 }
 
 // TestTuneFusion reports the paraphrase set's quality for several blend
-// weights (RAGSCOPE_TUNE=1): how defaultFusion was chosen.
+// weights (RAGSCOPE_TUNE=1, or the number of generated pages to add to
+// the demo, 200 by default): how defaultFusion was chosen.
 func TestTuneFusion(t *testing.T) {
 	if os.Getenv("RAGSCOPE_TUNE") == "" {
 		t.Skip("set RAGSCOPE_TUNE=1 to compare fusions")
@@ -123,14 +125,62 @@ func TestTuneFusion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fsys, _ := scaleCorpus(t, 200)
+	pages := 200
+	if n, err := strconv.Atoi(os.Getenv("RAGSCOPE_TUNE")); err == nil && n > 1 {
+		pages = n
+	}
+	fsys, _ := scaleCorpus(t, pages)
 	big, bc, err := local.Build(ctx, fsys, local.BuildOptions{Chunk: local.ChunkOptions{DocsDir: demo.DocsDir}, BaseURL: demo.DocsBaseURL})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []float64{0.3, 0.5, 0.6, 0.7, 0.8, 0.9} {
+	for _, m := range []local.SearchMode{local.ModeBM25, local.ModeEmbedder} {
+		t.Logf("%s alone: demo %s | %d chunks %s", m, askPages(t, ix, c, set, m), big.Len(), askPages(t, big, bc, set, m))
+	}
+	for _, w := range []float64{0.6, 0.7, 0.75, 0.8, 0.9} {
 		local.SetBlend(ix, w)
 		local.SetBlend(big, w)
-		t.Logf("cosine weight %.1f: demo %s | %d chunks %s", w, askPages(t, ix, c, set, local.ModeHybrid), big.Len(), askPages(t, big, bc, set, local.ModeHybrid))
+		t.Logf("cosine weight %.2f: demo %s | %d chunks %s", w, askPages(t, ix, c, set, local.ModeHybrid), big.Len(), askPages(t, big, bc, set, local.ModeHybrid))
+	}
+}
+
+// BenchmarkHybridSearch10k measures one search of the local index per
+// mode over about 10,000 chunks (the demo among 1,000 generated pages),
+// the question already embedded (budget: hybrid under 5 ms per query), and
+// reports the paraphrase set's first-relevant-page MRR and hit@1 there.
+func BenchmarkHybridSearch10k(b *testing.B) {
+	ctx := context.Background()
+	set := paraphraseSet(b)
+	fsys, _ := scaleCorpus(b, 1000)
+	ix, c, err := local.Build(ctx, fsys, local.BuildOptions{Chunk: local.ChunkOptions{DocsDir: demo.DocsDir}, BaseURL: demo.DocsBaseURL})
+	if err != nil {
+		b.Fatal(err)
+	}
+	reqs := make([]retrieval.SearchRequest, len(set.Cases))
+	for i, gc := range set.Cases {
+		v, err := c.Embedder.Embed(ctx, []string{gc.Question})
+		if err != nil {
+			b.Fatal(err)
+		}
+		reqs[i] = retrieval.SearchRequest{Vector: v[0], Text: gc.Question, Limit: 10}
+	}
+	for _, m := range local.SearchModes {
+		b.Run(string(m), func(b *testing.B) {
+			q := askPages(b, ix, c, set, m)
+			if err := ix.SetMode(m); err != nil {
+				b.Fatal(err)
+			}
+			defer ix.SetMode(local.ModeHybrid)
+			i := 0
+			for b.Loop() {
+				if _, err := ix.Search(ctx, reqs[i%len(reqs)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+			b.ReportMetric(float64(ix.Len()), "chunks")
+			b.ReportMetric(q.mrr, "MRR")
+			b.ReportMetric(q.hit1, "hit@1")
+		})
 	}
 }

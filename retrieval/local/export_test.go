@@ -1,6 +1,6 @@
 package local
 
-// SetBlend makes ix's hybrid blend vec×cosine + (1-vec)×BM25: for tuning.
-func SetBlend(ix *Index, vec float64) {
-	ix.fusion = &fusion{vec: vec, candidates: defaultFusion.candidates}
+// SetBlend sets ix's hybrid blend's cosine and title weights: for tuning.
+func SetBlend(ix *Index, vec, title float64) {
+	ix.fusion = &fusion{vec: vec, title: title, candidates: defaultFusion.candidates}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/local/embed"
 )
 
 // SearchMode is how a local index ranks chunks for a question.
@@ -24,8 +25,8 @@ const (
 	ModeEmbedder SearchMode = "embedder"
 )
 
-// SearchModes lists the modes, the default first.
-var SearchModes = []SearchMode{ModeHybrid, ModeBM25, ModeEmbedder}
+// SearchModes returns the modes, the default first.
+func SearchModes() []SearchMode { return []SearchMode{ModeHybrid, ModeBM25, ModeEmbedder} }
 
 // ParseSearchMode reads a mode name ("" is the default, hybrid).
 func ParseSearchMode(s string) (SearchMode, error) {
@@ -33,7 +34,7 @@ func ParseSearchMode(s string) (SearchMode, error) {
 	if s == "" {
 		return ModeHybrid, nil
 	}
-	for _, m := range SearchModes {
+	for _, m := range SearchModes() {
 		if string(m) == s {
 			return m, nil
 		}
@@ -44,34 +45,38 @@ func ParseSearchMode(s string) (SearchMode, error) {
 // String returns the mode's name.
 func (m SearchMode) String() string { return string(m) }
 
-// fusion is how a hybrid search fuses its two scores: a blend
+// fusion is how a hybrid search fuses its scores: a blend
 //
-//	vec*cosine + (1-vec)*BM25
+//	(vec*cosine + (1-vec)*BM25 + title*titleMatch) / (1 + title)
 //
 // with BM25 over the most the question's terms could score (0..1), so a
-// fused score reads like a similarity and a threshold keeps its meaning.
-// Only each side's best candidates are blended: a chunk outside both
-// lists is beaten on both scores by every chunk of either list, so the
-// blend's top candidates are exact.
+// fused score reads like a similarity (at most 1) and a threshold keeps its
+// meaning. Only each side's best candidates are blended: a chunk outside
+// both lists is beaten on both scores by every chunk of either list (a
+// chunk whose title the question names has BM25 evidence and is among
+// BM25's candidates but in corpora of many such pages).
 type fusion struct {
 	vec        float64
+	title      float64
 	candidates int
 }
 
-// defaultFusion is the fusion a hybrid search uses. The weight was chosen
-// with the paraphrase golden sets (TestTuneFusion; the README's benchmark
-// table): the demo's, on the demo and on the demo hidden among generated
-// pages (2,400 and 11,000 chunks), and the generated pages' own. Of the
-// weights 0.5..0.9, 0.8 beats both BM25 and the embedder alone in the most
-// of those five runs (all but the generated set at 11,000 chunks, where
-// BM25 wins); 0.7 does best on the demo alone but loses two runs at
-// 11,000 chunks. Reciprocal rank fusion (k 5 to 60, with and without
-// weights) and BM25 scaled by the question's best score did worse than
-// this blend on the demo.
-var defaultFusion = fusion{vec: 0.8, candidates: 100}
+// defaultFusion is the fusion a hybrid search uses. The weights were
+// chosen with the paraphrase golden sets (TestTuneFusion; the README's
+// benchmark table): the demo's, on the demo and on the demo hidden among
+// generated pages (2,400 and 11,000 chunks), and the generated pages' own.
+// Of the cosine weights 0.5..0.9, 0.8 beats both BM25 and the embedder
+// alone in the most of those five runs (all but the generated set at
+// 11,000 chunks, where BM25 wins); 0.7 does best on the demo alone but
+// loses two runs at 11,000 chunks. Reciprocal rank fusion (k 5 to 60, with
+// and without weights) and BM25 scaled by the question's best score did
+// worse than this blend on the demo. The title match changes none of those
+// (paraphrases do not name a page) and puts the page a question names
+// first ("What is ROS 2?"); 0.1 to 0.3 all do that.
+var defaultFusion = fusion{vec: 0.8, title: 0.2, candidates: 100}
 
 func (f fusion) String() string {
-	return fmt.Sprintf("%.2g×cosine + %.2g×BM25", f.vec, 1-f.vec)
+	return fmt.Sprintf("%.2g×cosine + %.2g×BM25 + title match", f.vec, 1-f.vec)
 }
 
 // SetMode chooses how Search ranks chunks; call it before searching. A
@@ -94,7 +99,7 @@ func (ix *Index) Mode() SearchMode {
 }
 
 // Describe names how the index ranks, for headers: "hybrid 0.8×cosine +
-// 0.2×BM25", "BM25 only" or "embedder only".
+// 0.2×BM25 + title match", "BM25 only" or "embedder only".
 func (ix *Index) Describe() string {
 	switch ix.Mode() {
 	case ModeBM25:
@@ -139,7 +144,8 @@ func (ix *Index) searchLexical(ctx context.Context, req retrieval.SearchRequest,
 	return ix.fuse(f, lex, vec, pass, req), nil
 }
 
-// fuse ranks the chunks that pass by f's blend of lex and vec.
+// fuse ranks the chunks that pass by f's blend of lex, vec and the title
+// match.
 func (ix *Index) fuse(f fusion, lex, vec []float64, pass func(int) bool, req retrieval.SearchRequest) []retrieval.ScoredChunk {
 	c := max(f.candidates, req.Limit)
 	lexTop := ix.top(lex, func(i int) bool { return lex[i] > 0 && pass(i) }, c)
@@ -153,8 +159,11 @@ func (ix *Index) fuse(f fusion, lex, vec []float64, pass func(int) bool, req ret
 		rank[s.i] = [2]int{rank[s.i][0], r + 1}
 	}
 	fused := make([]scored, 0, len(rank))
+	qTerms := distinct(embed.Terms(req.Text))
+	title := make(map[int]float64, len(rank))
 	for i := range rank {
-		s := f.vec*vec[i] + (1-f.vec)*lex[i]
+		title[i] = titleMatch(qTerms, &ix.chunks[i])
+		s := (f.vec*vec[i] + (1-f.vec)*lex[i] + f.title*title[i]) / (1 + f.title)
 		if req.Threshold > 0 && s < req.Threshold {
 			continue
 		}
@@ -172,7 +181,7 @@ func (ix *Index) fuse(f fusion, lex, vec []float64, pass func(int) bool, req ret
 		out[k] = retrieval.ScoredChunk{
 			Chunk: cloneChunk(&ix.chunks[s.i]),
 			Score: s.score,
-			Parts: &retrieval.ScoreParts{Fusion: name, BM25: lex[s.i], BM25Rank: r[0], Vector: vec[s.i], VectorRank: r[1]},
+			Parts: &retrieval.ScoreParts{Fusion: name, BM25: lex[s.i], BM25Rank: r[0], Cosine: vec[s.i], CosineRank: r[1], Title: title[s.i]},
 		}
 	}
 	return out
@@ -232,4 +241,24 @@ func (ix *Index) cosines(ctx context.Context, req retrieval.SearchRequest) ([]fl
 		out[i] = math.Max(-1, math.Min(1, s))
 	}
 	return out, nil
+}
+
+// titleMatch tells how well a question names c's page: when every term of
+// the question q is a term of the page's title, the Jaccard similarity of
+// the two ("What is ROS 2?" and the page "What Is ROS 2?" give 1, "what
+// is URDF?" and "URDF for Humanoids" 0.5), else 0. A reader who types a
+// page's title expects that page, whichever chunk of another page uses
+// the same words more often; a question that also asks something else is
+// left to BM25 and the embedder.
+func titleMatch(q map[string]struct{}, c *retrieval.Chunk) float64 {
+	if len(q) == 0 || c.Title == "" {
+		return 0
+	}
+	h := distinct(embed.Terms(c.Title))
+	for t := range q {
+		if _, ok := h[t]; !ok {
+			return 0
+		}
+	}
+	return float64(len(q)) / float64(len(h))
 }

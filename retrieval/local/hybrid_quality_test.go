@@ -71,7 +71,7 @@ func askPages(tb testing.TB, ix *local.Index, c *local.Corpus, set *eval.Set, mo
 // modeQualities runs set in every mode.
 func modeQualities(tb testing.TB, ix *local.Index, c *local.Corpus, set *eval.Set) map[local.SearchMode]pageQuality {
 	out := map[local.SearchMode]pageQuality{}
-	for _, m := range local.SearchModes {
+	for _, m := range local.SearchModes() {
 		out[m] = askPages(tb, ix, c, set, m)
 	}
 	return out
@@ -140,10 +140,12 @@ func TestTuneFusion(t *testing.T) {
 	for _, m := range []local.SearchMode{local.ModeBM25, local.ModeEmbedder} {
 		t.Logf("%s alone: demo %s | %d chunks %s | generated %s", m, askPages(t, ix, c, set, m), big.Len(), askPages(t, big, bc, set, m), askPages(t, big, bc, gen, m))
 	}
-	for _, w := range []float64{0.5, 0.6, 0.7, 0.8, 0.9} {
-		local.SetBlend(ix, w)
-		local.SetBlend(big, w)
-		t.Logf("cosine weight %.2f: demo %s | %d chunks %s | generated %s", w, askPages(t, ix, c, set, local.ModeHybrid), big.Len(), askPages(t, big, bc, set, local.ModeHybrid), askPages(t, big, bc, gen, local.ModeHybrid))
+	for _, hw := range []float64{0, 0.1, 0.2, 0.3} {
+		for _, w := range []float64{0.7, 0.8} {
+			local.SetBlend(ix, w, hw)
+			local.SetBlend(big, w, hw)
+			t.Logf("cosine weight %.2f, title %.2f: demo %s | %d chunks %s | generated %s | showcase %s", w, hw, askPages(t, ix, c, set, local.ModeHybrid), big.Len(), askPages(t, big, bc, set, local.ModeHybrid), askPages(t, big, bc, gen, local.ModeHybrid), askPages(t, ix, c, showcaseSet(), local.ModeHybrid))
+		}
 	}
 }
 
@@ -169,7 +171,7 @@ func BenchmarkHybridSearch10k(b *testing.B) {
 		}
 		reqs[i] = retrieval.SearchRequest{Vector: v[0], Text: gc.Question, Limit: 10}
 	}
-	for _, m := range local.SearchModes {
+	for _, m := range local.SearchModes() {
 		b.Run(string(m), func(b *testing.B) {
 			q := askPages(b, ix, c, set, m)
 			g := askPages(b, ix, c, gen, m)
@@ -270,4 +272,50 @@ func TestHybridBeatsBothSidesGenerated(t *testing.T) {
 	}
 	t.Logf("e.g. %q", set.Cases[0].Question)
 	checkHybridWins(t, fmt.Sprintf("generated paraphrases, %d chunks", ix.Len()), modeQualities(t, ix, c, set))
+}
+
+// showcaseSet holds the README's showcase questions on the demo and the
+// pages a reader expects first.
+func showcaseSet() *eval.Set {
+	set := &eval.Set{Name: "showcase"}
+	for _, c := range []struct {
+		q     string
+		pages []string
+	}{
+		{"What is ROS 2?", []string{"docs/module-1-ros2/01-what-is-ros2.md"}},
+		{"what is URDF?", []string{"docs/module-1-ros2/05-urdf-humanoids.md"}},
+		// Both pages explain how nodes exchange messages.
+		{"how do nodes talk?", []string{"docs/module-1-ros2/02-nodes-topics-services.md", "docs/module-1-ros2/03-rclpy-python-nodes.md"}},
+	} {
+		gc := eval.Case{ID: c.q, Question: c.q}
+		gc.Expect.DocPaths = c.pages
+		set.Cases = append(set.Cases, gc)
+	}
+	return set
+}
+
+// TestShowcaseQuestionsRankTheExpectedPage: on the demo, the README's
+// showcase questions put the page a reader expects first ("What is ROS
+// 2?" the What-Is-ROS-2 page, not a Unity page that says "ROS 2" more
+// often).
+func TestShowcaseQuestionsRankTheExpectedPage(t *testing.T) {
+	ctx := context.Background()
+	ix, c, err := local.OpenDemo(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &retrieval.Pipeline{Embedder: c.Embedder, Store: ix}
+	for _, gc := range showcaseSet().Cases {
+		res, err := p.Retrieve(ctx, retrieval.Query{Question: gc.Question, TopK: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 {
+			t.Errorf("%q: no hits", gc.Question)
+			continue
+		}
+		if got := res.Hits[0].Chunk.DocPath; !slices.Contains(gc.Expect.DocPaths, got) {
+			t.Errorf("%q: first hit on %s (%s), want %v", gc.Question, got, res.Hits[0].Chunk.ID, gc.Expect.DocPaths)
+		}
+	}
 }

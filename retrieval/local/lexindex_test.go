@@ -160,21 +160,22 @@ func TestSearchModes(t *testing.T) {
 		if p == nil {
 			t.Fatalf("hybrid hit %d has no score parts", k+1)
 		}
-		if want := defaultFusion.vec*p.Vector + (1-defaultFusion.vec)*p.BM25; math.Abs(h.Score-want) > 1e-9 {
+		f := defaultFusion
+		if want := (f.vec*p.Cosine + (1-f.vec)*p.BM25 + f.title*p.Title) / (1 + f.title); math.Abs(h.Score-want) > 1e-9 {
 			t.Errorf("hybrid %s: score %v, parts give %v", h.Chunk.ID, h.Score, want)
 		}
-		if c, ok := cos[h.Chunk.ID]; ok && math.Abs(c-p.Vector) > 1e-6 {
-			t.Errorf("hybrid %s: vector part %v, embedder mode scores %v", h.Chunk.ID, p.Vector, c)
+		if c, ok := cos[h.Chunk.ID]; ok && math.Abs(c-p.Cosine) > 1e-6 {
+			t.Errorf("hybrid %s: cosine part %v, embedder mode scores %v", h.Chunk.ID, p.Cosine, c)
 		}
 		if b, ok := bm[h.Chunk.ID]; ok && math.Abs(b-p.BM25) > 1e-9 {
 			t.Errorf("hybrid %s: bm25 part %v, bm25 mode scores %v", h.Chunk.ID, p.BM25, b)
 		}
-		if p.BM25Rank == 0 && p.VectorRank == 0 {
+		if p.BM25Rank == 0 && p.CosineRank == 0 {
 			t.Errorf("hybrid %s: a candidate of neither side", h.Chunk.ID)
 		}
 	}
-	if hyb[0].Parts.BM25Rank != 1 && hyb[0].Parts.VectorRank != 1 && hyb[0].Parts.BM25Rank+hyb[0].Parts.VectorRank > 10 {
-		t.Errorf("hybrid's first hit ranks %d (BM25) and %d (vector)", hyb[0].Parts.BM25Rank, hyb[0].Parts.VectorRank)
+	if hyb[0].Parts.BM25Rank != 1 && hyb[0].Parts.CosineRank != 1 && hyb[0].Parts.BM25Rank+hyb[0].Parts.CosineRank > 10 {
+		t.Errorf("hybrid's first hit ranks %d (BM25) and %d (cosine)", hyb[0].Parts.BM25Rank, hyb[0].Parts.CosineRank)
 	}
 }
 

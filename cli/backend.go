@@ -280,3 +280,12 @@ func (a *App) progress(msg string) func() {
 	fmt.Fprint(a.Stderr, cleanLine(msg))
 	return func() { fmt.Fprint(a.Stderr, "\r\x1b[K") }
 }
+
+// joinLabel is the explorer header's model part: the embedder and, when
+// set, how a local index searches ("ragscope-local-… · hybrid …").
+func joinLabel(label, search string) string {
+	if search == "" {
+		return label
+	}
+	return label + " · " + search
+}

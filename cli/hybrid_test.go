@@ -74,3 +74,14 @@ func TestNoEvidenceIsNotSufficient(t *testing.T) {
 		}
 	}
 }
+
+// TestTUIHeaderNamesTheSearch: the explorer's header names the local
+// search beside the embedder.
+func TestTUIHeaderNamesTheSearch(t *testing.T) {
+	for env, want := range map[string]string{"": "· hybrid 0.8×cosine", "bm25": "· BM25 only"} {
+		opts := tuiOptionsFor(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": env})
+		if !strings.Contains(opts.Backend.Model, want) {
+			t.Errorf("RAGSCOPE_LOCAL_SEARCH=%q: header model part %q lacks %q", env, opts.Backend.Model, want)
+		}
+	}
+}

@@ -170,6 +170,9 @@ func (p *detailPane) metadata() string {
 	}
 	row("rank", rank)
 	row("score", present.Score(h.Score, 4))
+	if sp := h.ScoreParts; sp != nil {
+		row("blended", scorePartsText(sp))
+	}
 	row("citation", h.Citation.URL)
 	if h.Citation.Source != "" {
 		row("url from", h.Citation.Source)

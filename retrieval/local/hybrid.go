@@ -161,8 +161,15 @@ func (ix *Index) fuse(f fusion, lex, vec []float64, pass func(int) bool, req ret
 	fused := make([]scored, 0, len(rank))
 	qTerms := distinct(embed.Terms(req.Text))
 	title := make(map[int]float64, len(rank))
+	// A page's chunks share its title: match each title once.
+	byTitle := map[string]float64{}
 	for i := range rank {
-		title[i] = titleMatch(qTerms, &ix.chunks[i])
+		t, ok := byTitle[ix.chunks[i].Title]
+		if !ok {
+			t = titleMatch(qTerms, &ix.chunks[i])
+			byTitle[ix.chunks[i].Title] = t
+		}
+		title[i] = t
 		s := (f.vec*vec[i] + (1-f.vec)*lex[i] + f.title*title[i]) / (1 + f.title)
 		if req.Threshold > 0 && s < req.Threshold {
 			continue

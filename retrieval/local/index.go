@@ -29,10 +29,11 @@ type IndexInfo struct {
 	Model string
 }
 
-// Index is an exact in-memory vector index over chunks: brute-force cosine
-// similarity with the filter and threshold semantics of a Qdrant search.
-// It implements retrieval.Store and retrieval.Walker, is read-only after
-// NewIndex and safe for concurrent use.
+// Index is an exact in-memory index over chunks: brute-force cosine
+// similarity and BM25, by default blended (SetMode), with the filter and
+// threshold semantics of a Qdrant search. It implements retrieval.Store
+// and retrieval.Walker, is read-only after NewIndex (and SetMode, which
+// must come before searches) and safe for concurrent use.
 type Index struct {
 	info   IndexInfo
 	chunks []retrieval.Chunk

@@ -133,11 +133,17 @@ func (f *indexFile) encode(w io.Writer) error {
 	chunks := encodeChunks(f.Chunks)
 	section(len(chunks), 1, chunks)
 	section(len(f.Embedder), 1, f.Embedder)
-	var lex []byte
-	if f.BM25 != nil {
-		lex = f.BM25.encode(nil)
+	if f.BM25 == nil {
+		section(0, 1, nil)
+	} else {
+		// Written in blocks: a large index's postings are not copied.
+		n := f.BM25.encodedLen()
+		bw.Write(le.AppendUint64(nil, uint64(n)))
+		if err := f.BM25.write(bw); err != nil {
+			return err
+		}
+		bw.Write(zeros[:flat.PadLen(n)])
 	}
-	section(len(lex), 1, lex)
 	bw.Write(le.AppendUint64(nil, uint64(len(f.Vectors))))
 	buf := make([]byte, 0, 1<<16)
 	for lo := 0; lo < len(f.Vectors); lo += 1 << 14 {

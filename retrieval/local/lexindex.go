@@ -1,11 +1,13 @@
 package local
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"runtime"
 	"slices"
 	"sync"
@@ -173,17 +175,53 @@ func (ix *bm25Index) scores(q bm25Query, out []float64) {
 	}
 }
 
-// encode appends the index in its file layout: u64 chunks, u64 terms, u64
+// encodedLen is the length of the index in its file layout (see write).
+func (ix *bm25Index) encodedLen() int {
+	padded := func(n int) int { return n + flat.PadLen(n) }
+	return 24 + 8*len(ix.keys) + padded(4*len(ix.start)) + 2*padded(4*len(ix.doc))
+}
+
+// write writes the index in its file layout, a block at a time (a large
+// index's postings are not copied whole): u64 chunks, u64 terms, u64
 // postings, then keys, start, doc and tf, each padded to 8 bytes.
-func (ix *bm25Index) encode(b []byte) []byte {
+func (ix *bm25Index) write(w io.Writer) error {
 	le := binary.LittleEndian
-	b = le.AppendUint64(b, uint64(ix.n))
+	b := le.AppendUint64(nil, uint64(ix.n))
 	b = le.AppendUint64(b, uint64(len(ix.keys)))
 	b = le.AppendUint64(b, uint64(len(ix.doc)))
-	b = flat.AppendUint64s(b, ix.keys)
-	b = flat.Pad(flat.AppendInt32s(b, ix.start))
-	b = flat.Pad(flat.AppendInt32s(b, ix.doc))
-	return flat.Pad(flat.AppendFloat32s(b, ix.tf))
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	const block = 1 << 13
+	buf := make([]byte, 0, 8*block)
+	put := func(n int, appendTo func(b []byte, lo, hi int) []byte) error {
+		for lo := 0; lo < n; lo += block {
+			buf = appendTo(buf[:0], lo, min(lo+block, n))
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var zeros [flat.Align]byte
+	pad := func(n int) error { _, err := w.Write(zeros[:flat.PadLen(n)]); return err }
+	return errors.Join(
+		put(len(ix.keys), func(b []byte, lo, hi int) []byte { return flat.AppendUint64s(b, ix.keys[lo:hi]) }),
+		put(len(ix.start), func(b []byte, lo, hi int) []byte { return flat.AppendInt32s(b, ix.start[lo:hi]) }),
+		pad(4*len(ix.start)),
+		put(len(ix.doc), func(b []byte, lo, hi int) []byte { return flat.AppendInt32s(b, ix.doc[lo:hi]) }),
+		pad(4*len(ix.doc)),
+		put(len(ix.tf), func(b []byte, lo, hi int) []byte { return flat.AppendFloat32s(b, ix.tf[lo:hi]) }),
+		pad(4*len(ix.tf)),
+	)
+}
+
+// encode returns the index in its file layout.
+func (ix *bm25Index) encode() []byte {
+	var b bytes.Buffer
+	b.Grow(ix.encodedLen())
+	_ = ix.write(&b) // a bytes.Buffer does not fail
+	return b.Bytes()
 }
 
 // decodeBM25Index reads what encode wrote, in place (b must not change

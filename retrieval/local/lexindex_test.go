@@ -47,7 +47,10 @@ func TestBM25IndexEncodeDecode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := ix.bm25.encode(nil)
+	b := ix.bm25.encode()
+	if len(b) != ix.bm25.encodedLen() {
+		t.Fatalf("encoded %d bytes, encodedLen says %d", len(b), ix.bm25.encodedLen())
+	}
 	got, err := decodeBM25Index(b, ix.Len())
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +83,7 @@ func FuzzDecodeBM25Index(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Add(ix.encode(nil))
+	f.Add(ix.encode())
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got, err := decodeBM25Index(b, 2)
 		if err != nil {

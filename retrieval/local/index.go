@@ -375,6 +375,9 @@ func (ix *Index) computeStats() retrieval.Stats {
 	if ix.info.Model != "" {
 		s.Notes = []string{"embedding model: " + ix.info.Model + " (offline, exact search)"}
 	}
+	if ix.bm25 != nil {
+		s.Notes = append(s.Notes, "search: "+ix.Describe())
+	}
 	fields := map[string]bool{}
 	facets := map[string]map[string]int64{"module": {}, "chapter": {}, "content_type": {}, "tag": {}}
 	add := func(name string, present bool) {

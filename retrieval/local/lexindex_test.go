@@ -243,3 +243,20 @@ func TestNoEvidenceNoHits(t *testing.T) {
 		t.Errorf("What is ROS 2?: sufficient %v, err %v", res.Grounded.Sufficient, err)
 	}
 }
+
+func TestStatsNameTheSearch(t *testing.T) {
+	ix, _, err := OpenDemo(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.SetMode(ModeBM25); err != nil {
+		t.Fatal(err)
+	}
+	st, err := ix.Stats(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(st.Notes, "search: BM25 only") {
+		t.Errorf("notes %q lack the search mode", st.Notes)
+	}
+}

@@ -4,3 +4,6 @@ package local
 func SetBlend(ix *Index, vec, title float64) {
 	ix.fusion = &fusion{vec: vec, title: title, candidates: defaultFusion.candidates}
 }
+
+// DefaultBlend returns the default hybrid's cosine and title weights.
+func DefaultBlend() (vec, title float64) { return defaultFusion.vec, defaultFusion.title }

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"ragscope/config"
+	"ragscope/retrieval/local"
 )
 
 // TestLocalSearchModes: the demo ranks with the hybrid by default and says
@@ -82,6 +85,21 @@ func TestTUIHeaderNamesTheSearch(t *testing.T) {
 		opts := tuiOptionsFor(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": env})
 		if !strings.Contains(opts.Backend.Model, want) {
 			t.Errorf("RAGSCOPE_LOCAL_SEARCH=%q: header model part %q lacks %q", env, opts.Backend.Model, want)
+		}
+	}
+}
+
+// TestLocalSearchNamesMatch: config's list of local search modes is
+// package local's, default first.
+func TestLocalSearchNamesMatch(t *testing.T) {
+	modes := local.SearchModes()
+	names := config.LocalSearchModes()
+	if len(modes) != len(names) {
+		t.Fatalf("config %v, local %v", names, modes)
+	}
+	for i := range modes {
+		if string(modes[i]) != names[i] {
+			t.Errorf("config %v, local %v", names, modes)
 		}
 	}
 }

@@ -1,7 +1,7 @@
 package config
 
 import (
-	"fmt"
+	"errors"
 	"strings"
 )
 
@@ -10,7 +10,9 @@ import (
 // embedder alone (the names of package local's SearchModes).
 func LocalSearchModes() []string { return []string{"hybrid", "bm25", "embedder"} }
 
-// ParseLocalSearch reads a local search mode.
+// ParseLocalSearch reads a local search mode. Like every setting's parser
+// it does not repeat the value in its error: the caller says where it came
+// from.
 func ParseLocalSearch(s string) (string, error) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	for _, m := range LocalSearchModes() {
@@ -18,5 +20,5 @@ func ParseLocalSearch(s string) (string, error) {
 			return m, nil
 		}
 	}
-	return "", fmt.Errorf("unknown local search %q: use hybrid, bm25 or embedder", s)
+	return "", errors.New("unknown local search: use hybrid, bm25 or embedder")
 }

@@ -43,6 +43,9 @@ type Backend struct {
 	// Load is how long opening took when it loaded or built a local index
 	// (demo, --index, --docs); 0 for remote backends.
 	Load time.Duration
+	// Search names how a local index ranks (local.Index.Describe), "" for
+	// remote backends.
+	Search string
 
 	// check verifies, before the first query, that the collection can be
 	// searched with the embedder (vector size); nil when nothing to check.
@@ -78,6 +81,9 @@ func (b *Backend) Header() string {
 	}
 	if m := b.EmbedderLabel(); m != "" {
 		s += " · " + m
+	}
+	if b.Search != "" {
+		s += " · " + b.Search
 	}
 	if r := b.RerankLabel(); r != "" {
 		s += " · " + r
@@ -189,7 +195,9 @@ func (a *App) openDemo(ctx context.Context, selectionOnly bool) (*Backend, error
 		return nil, err
 	}
 	be.Load = time.Since(start)
-	a.fillLocal(be, ix, corpus)
+	if err := a.fillLocal(be, ix, corpus); err != nil {
+		return nil, err
+	}
 	return be, nil
 }
 
@@ -231,11 +239,21 @@ func (a *App) openLocal(ctx context.Context) (*Backend, error) {
 	for _, w := range corpus.Warnings {
 		be.Notes = append(be.Notes, "warning: "+w.String())
 	}
-	a.fillLocal(be, ix, corpus)
+	if err := a.fillLocal(be, ix, corpus); err != nil {
+		return nil, err
+	}
 	return be, nil
 }
 
-func (a *App) fillLocal(be *Backend, ix *local.Index, corpus *local.Corpus) {
+func (a *App) fillLocal(be *Backend, ix *local.Index, corpus *local.Corpus) error {
+	mode, err := local.ParseSearchMode(a.Cfg.LocalSearch)
+	if err != nil {
+		return err
+	}
+	if err := ix.SetMode(mode); err != nil {
+		return err
+	}
+	be.Search = ix.Describe()
 	info := ix.Info()
 	be.Collection = info.Name
 	be.Points = int64(ix.Len())
@@ -250,6 +268,7 @@ func (a *App) fillLocal(be *Backend, ix *local.Index, corpus *local.Corpus) {
 	if a.Cfg.SiteDir != "" {
 		be.Site = os.DirFS(a.Cfg.SiteDir)
 	}
+	return nil
 }
 
 // progress shows msg on standard error while long work runs, when standard
@@ -260,4 +279,13 @@ func (a *App) progress(msg string) func() {
 	}
 	fmt.Fprint(a.Stderr, cleanLine(msg))
 	return func() { fmt.Fprint(a.Stderr, "\r\x1b[K") }
+}
+
+// joinLabel is the explorer header's model part: the embedder and, when
+// set, how a local index searches ("ragscope-local-… · hybrid …").
+func joinLabel(label, search string) string {
+	if search == "" {
+		return label
+	}
+	return label + " · " + search
 }

@@ -67,7 +67,7 @@ cases:
     question: What is a digital twin?
     expect: {modules: [module-2-simulation], max_latency_ms: 0.0001}
   - id: "evil\e[31m"
-    question: How do I bake bread?
+    question: How do I bake bread for my robot?
     expect: {no_answer: true, max_score: 0.01}
 `
 

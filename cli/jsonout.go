@@ -16,6 +16,9 @@ type BackendJSON struct {
 	// Provider is the query embedder's provider (cohere, openai); omitted
 	// for the offline embedder.
 	Provider string `json:"provider,omitempty"`
+	// Search is how a local index ranks ("hybrid 0.8×cosine + 0.2×BM25");
+	// omitted for remote backends.
+	Search string `json:"search,omitempty"`
 }
 
 // QueryJSON is the stable JSON document of `ragscope query --json`.
@@ -69,6 +72,9 @@ type HitJSON struct {
 	VectorScore *float64 `json:"vector_score,omitempty"`
 	RerankScore *float64 `json:"rerank_score,omitempty"`
 	Movement    string   `json:"movement,omitempty"`
+	// ScoreParts: set by a hybrid search, the BM25, cosine and title
+	// scores the score was blended from.
+	ScoreParts *retrieval.ScoreParts `json:"score_parts,omitempty"`
 }
 
 // DroppedJSON is a chunk left out, and why.
@@ -121,11 +127,12 @@ func hitJSON(h retrieval.Hit) HitJSON {
 		ContentType: h.Chunk.ContentType, Tags: tags, ContentHash: h.Chunk.ContentHash,
 		Text: h.Chunk.Text, Extra: h.Chunk.Extra,
 		VectorRank: h.VectorRank, VectorScore: vectorScore(h), RerankScore: h.RerankScore,
+		ScoreParts: h.ScoreParts,
 	}
 }
 
 func backendJSON(be *Backend) BackendJSON {
-	return BackendJSON{Kind: string(be.Kind), Name: be.Label, Collection: be.Collection, Model: be.Model(), Provider: be.Provider}
+	return BackendJSON{Kind: string(be.Kind), Name: be.Label, Collection: be.Collection, Model: be.Model(), Provider: be.Provider, Search: be.Search}
 }
 
 func queryJSON(be *Backend, res retrieval.Result) QueryJSON {

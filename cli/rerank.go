@@ -162,8 +162,12 @@ func rerankParamsText(res retrieval.Result) string {
 }
 
 // hitRanksText is the score part of a hit's line: "[0.412]" without
-// reranking, "[0.912 · vector #3 0.612 ↑2]" with it.
+// reranking, "[0.412 · bm25 0.580 · cosine 0.370]" from a hybrid search,
+// "[0.912 · vector #3 0.612 ↑2]" with reranking.
 func hitRanksText(h retrieval.Hit, m *retrieval.Movement) string {
+	if (m == nil || h.VectorRank == 0) && h.ScoreParts != nil {
+		return fmt.Sprintf("[%.3f · bm25 %.3f · cosine %.3f]", h.Score, h.ScoreParts.BM25, h.ScoreParts.Cosine)
+	}
 	if m == nil || h.VectorRank == 0 {
 		return fmt.Sprintf("[%.3f]", h.Score)
 	}

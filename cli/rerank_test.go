@@ -71,7 +71,8 @@ func TestQueryRerankCohere(t *testing.T) {
 }
 
 func TestEvalRerankBM25(t *testing.T) {
-	code, out, errs := run(t, nil, "", "eval", "--rerank", "bm25", "--latency-sample", "0")
+	// Against the embedder's order: the hybrid's already has BM25 in it.
+	code, out, errs := run(t, nil, "", "--local-search", "embedder", "eval", "--rerank", "bm25", "--latency-sample", "0")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s\n%s", code, errs, out)
 	}
@@ -80,7 +81,7 @@ func TestEvalRerankBM25(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	code, out, errs = run(t, nil, "", "eval", "--json", "--rerank", "bm25", "--latency-sample", "0")
+	code, out, errs = run(t, nil, "", "--local-search", "embedder", "eval", "--json", "--rerank", "bm25", "--latency-sample", "0")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

@@ -111,7 +111,7 @@ func (a *App) tuiOptions(ctx context.Context) (ui.Options, error) {
 		Kind:       string(be.Kind),
 		Label:      be.Label,
 		Collection: be.Collection,
-		Model:      be.EmbedderLabel(),
+		Model:      joinLabel(be.EmbedderLabel(), be.Search),
 		Points:     be.Points,
 	}
 	return opts, nil

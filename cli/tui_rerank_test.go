@@ -69,10 +69,14 @@ func TestTUIRerankCohere(t *testing.T) {
 		t.Fatalf("rerank calls %d (want 1 with 20 documents, top_n 5)", len(reqs))
 	}
 	v := screen(d.m)
-	for _, want := range []string{"rerank cohere rerank-v3.5 (1 call per question)", "reranked by rerank-v3.5", "vector #"} {
+	for _, want := range []string{"rerank cohere rerank-v3.5 (1 call per question)", "reranked by rerank-v3.5"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("screen lacks %q:\n%s", want, v)
 		}
+	}
+	// Each hit says where the store put it: in its top k or below it.
+	if !strings.Contains(v, "vector #") && !strings.Contains(v, "candidate #") {
+		t.Fatalf("no hit shows its store rank:\n%s", v)
 	}
 
 	co.Fail(coheretest.Failure{Status: 401})

@@ -129,6 +129,9 @@ type Config struct {
 
 	IndexFile string `json:"index_file,omitempty"`
 	DocsDir   string `json:"docs_dir,omitempty"`
+	// LocalSearch is how the demo and local indexes rank: hybrid, bm25 or
+	// embedder (LocalSearchModes).
+	LocalSearch string `json:"local_search"`
 
 	TopK      int     `json:"top_k"`
 	Threshold float64 `json:"threshold"`
@@ -176,6 +179,7 @@ func Default() Config {
 		EmbedModel:   DefaultEmbedModel,
 		Embedder:     "auto",
 		ChatProvider: ChatAuto,
+		LocalSearch:  LocalSearchModes()[0],
 		TopK:         DefaultTopK,
 		Dedup:        true,
 		// rerank

@@ -180,6 +180,29 @@ func IntPtr(v int) *int { return &v }
 type ScoredChunk struct {
 	Chunk Chunk
 	Score float64
+	// Parts, when not nil, are the components Score was fused from (a
+	// hybrid search).
+	Parts *ScoreParts
+}
+
+// ScoreParts are the components of a hybrid search's score: a lexical
+// (BM25) and the embedder's similarity, each with its rank among the chunks the
+// search considered (0 when the chunk was not among that side's
+// candidates), a title match, and how they were fused.
+type ScoreParts struct {
+	// Fusion names how Score was made, e.g. "0.8×cosine + 0.2×BM25 +
+	// title match".
+	Fusion string `json:"fusion"`
+	// BM25 is the lexical score, 0..1 (BM25 over the best a question's
+	// terms could score).
+	BM25     float64 `json:"bm25"`
+	BM25Rank int     `json:"bm25_rank,omitempty"`
+	// Cosine is the embedder's cosine similarity.
+	Cosine     float64 `json:"cosine"`
+	CosineRank int     `json:"cosine_rank,omitempty"`
+	// Title is how well the question names the chunk's page, 0..1 (1: the
+	// question is the page's title).
+	Title float64 `json:"title,omitempty"`
 }
 
 // Citation is where a hit can be cited.
@@ -209,6 +232,8 @@ type Hit struct {
 	VectorRank  int      `json:"vector_rank,omitempty"`
 	VectorScore float64  `json:"vector_score,omitempty"`
 	RerankScore *float64 `json:"rerank_score,omitempty"`
+	// ScoreParts, when set, are the components of a fused (hybrid) Score.
+	ScoreParts *ScoreParts `json:"score_parts,omitempty"`
 }
 
 // DroppedHit is a hit left out of the context, kept so explorers can show it.

@@ -177,6 +177,9 @@ func (p *detailPane) metadata() string {
 	}
 	row("rank", rank)
 	row("score", present.Score(h.Score, 4))
+	if sp := h.ScoreParts; sp != nil {
+		row("blended", scorePartsText(sp))
+	}
 	rerankRows(&p.item, row)
 	if h.Citation.URL == "" {
 		row("citation", "")

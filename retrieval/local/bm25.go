@@ -86,8 +86,7 @@ func (r *BM25) Rerank(ctx context.Context, query string, docs []string, topN int
 	best := 0.0
 	idf := make(map[string]float64, len(q))
 	for t := range q {
-		df := float64(stats.df[t])
-		idf[t] = math.Log(1 + (float64(stats.n)-df+0.5)/(df+0.5))
+		idf[t] = bm25IDF(stats.n, stats.df[t])
 		best += idf[t] * (bm25K1 + 1)
 	}
 	out := make([]retrieval.Relevance, len(docs))
@@ -98,10 +97,9 @@ func (r *BM25) Rerank(ctx context.Context, query string, docs []string, topN int
 				tf[t]++
 			}
 		}
-		norm := bm25K1 * (1 - bm25B + bm25B*float64(len(ts))/math.Max(stats.avgdl, 1))
 		s := 0.0
 		for t, f := range tf {
-			s += idf[t] * float64(f) * (bm25K1 + 1) / (float64(f) + norm)
+			s += idf[t] * bm25TF(float64(f), float64(len(ts)), stats.avgdl)
 		}
 		if best > 0 {
 			s /= best
@@ -114,6 +112,17 @@ func (r *BM25) Rerank(ctx context.Context, query string, docs []string, topN int
 		out = out[:topN]
 	}
 	return out, nil
+}
+
+// bm25IDF is the IDF of a term in df of n documents (never negative).
+func bm25IDF(n, df int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// bm25TF is the saturated term-frequency factor of a term that occurs f
+// times in a document of dl terms, in a corpus of avgdl terms a document.
+func bm25TF(f, dl, avgdl float64) float64 {
+	return f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*dl/math.Max(avgdl, 1)))
 }
 
 func distinct(ts []string) map[string]struct{} {

@@ -129,6 +129,12 @@ func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus,
 	if err := ctx.Err(); err != nil {
 		return nil, nil, fmt.Errorf("build index: %w", err)
 	}
+	// BM25's postings first: their counting's garbage is gone before the
+	// embedder's fitting and embedding, the build's peak.
+	lex, err := newBM25Index(ctx, chunks)
+	if err != nil {
+		return nil, nil, fmt.Errorf("build index: %w", err)
+	}
 	texts := embedTexts(chunks)
 	report(opts.Progress, PhaseFit, 0, 1)
 	emb, err := fitEmbedder(ctx, opts.NewEmbedder.orDefault(), texts)
@@ -153,6 +159,7 @@ func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus,
 		return nil, nil, fmt.Errorf("build index: %w", err)
 	}
 	ix.useLexical(emb)
+	ix.bm25 = lex
 	corpus := &Corpus{Embedder: emb, Warnings: warns, BaseSource: BaseFromDefault}
 	pages := map[string]bool{}
 	for i := range chunks {

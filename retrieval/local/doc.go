@@ -30,4 +30,9 @@
 //
 // The embedder sees a chunk's parent headings (page title, then a ###
 // section's ## heading) before its text; see embedText.
+//
+// Searches are hybrid by default (hybrid.go): BM25 over every chunk, from
+// postings built with the index and saved in its file (lexindex.go),
+// blended with the embedder's cosine and a title match; SetMode picks BM25
+// or the embedder alone.
 package local

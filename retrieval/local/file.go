@@ -26,6 +26,7 @@ import (
 //	u64 n, n bytes: JSON metadata (indexFile)
 //	u64 n, n bytes: the chunks (chunkcodec.go)
 //	u64 n, n bytes: the fitted embedder's state (may be empty)
+//	u64 n, n bytes: the BM25 postings (lexindex.go)
 //	u64 n, n float32: the vectors, chunk after chunk
 //	u32 CRC-32 (IEEE) of everything before it
 //
@@ -35,12 +36,12 @@ import (
 // is reading the file, checking it and restoring the embedder, nothing is
 // refitted or copied. Version 1 files were gzip'd JSON whose embedder had
 // to be refitted on every load, version 2 files had JSON chunks and an
-// embedder without exact lexical postings; both are refused with a
-// "rebuild" message.
+// embedder without exact lexical postings, version 3 files no BM25
+// postings; all are refused with a "rebuild" message.
 const (
 	indexMagic   = "RAGSCOPE"
 	indexFormat  = "ragscope-index"
-	indexVersion = 3
+	indexVersion = 4
 	headerLen    = len(indexMagic) + 8
 )
 
@@ -103,6 +104,9 @@ type indexFile struct {
 	Embedder []byte `json:"-"`
 	// Vectors are the chunks' vectors, Dim floats each.
 	Vectors []float32 `json:"-"`
+	// BM25 is the lexical index over the chunks (nil when absent: a
+	// damaged file).
+	BM25 *bm25Index `json:"-"`
 }
 
 // encode writes f in the file layout.
@@ -129,6 +133,17 @@ func (f *indexFile) encode(w io.Writer) error {
 	chunks := encodeChunks(f.Chunks)
 	section(len(chunks), 1, chunks)
 	section(len(f.Embedder), 1, f.Embedder)
+	if f.BM25 == nil {
+		section(0, 1, nil)
+	} else {
+		// Written in blocks: a large index's postings are not copied.
+		n := f.BM25.encodedLen()
+		bw.Write(le.AppendUint64(nil, uint64(n)))
+		if err := f.BM25.write(bw); err != nil {
+			return err
+		}
+		bw.Write(zeros[:flat.PadLen(n)])
+	}
 	bw.Write(le.AppendUint64(nil, uint64(len(f.Vectors))))
 	buf := make([]byte, 0, 1<<16)
 	for lo := 0; lo < len(f.Vectors); lo += 1 << 14 {
@@ -151,6 +166,7 @@ func newIndexFile(ix *Index, c *Corpus) (*indexFile, error) {
 		Backend: ix.info.Backend, Name: ix.info.Name, Model: ix.info.Model, Dim: ix.dim,
 		Chunks:  ix.chunks,
 		Vectors: ix.vecs,
+		BM25:    ix.bm25,
 	}
 	switch {
 	case ix.compact():
@@ -326,6 +342,7 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 		return nil, nil, fmt.Errorf("load index %s: %w: %w", path, ErrCorruptIndex, err)
 	}
 	ix.useLexical(emb)
+	ix.bm25 = f.BM25
 	if ix.compact() && ix.lex == nil {
 		return nil, nil, fmt.Errorf("load index %s: %w: its compact vectors need the embedder's lexical postings: rebuild it with \"ragscope index\"", path, ErrIncompatibleIndex)
 	}
@@ -442,6 +459,13 @@ func decodeUnchecked(b []byte) (*indexFile, error) {
 		return nil, fmt.Errorf("%w: %w: %s", ErrCorruptIndex, err, rebuild)
 	}
 	if f.Embedder, err = section(1); err != nil {
+		return nil, fmt.Errorf("%w: %w: %s", ErrCorruptIndex, err, rebuild)
+	}
+	lex, err := section(1)
+	if err == nil {
+		f.BM25, err = decodeBM25Index(lex, len(f.Chunks))
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%w: %w: %s", ErrCorruptIndex, err, rebuild)
 	}
 	vecs, err := section(4)

@@ -29,10 +29,11 @@ type IndexInfo struct {
 	Model string
 }
 
-// Index is an exact in-memory vector index over chunks: brute-force cosine
-// similarity with the filter and threshold semantics of a Qdrant search.
-// It implements retrieval.Store and retrieval.Walker, is read-only after
-// NewIndex and safe for concurrent use.
+// Index is an exact in-memory index over chunks: brute-force cosine
+// similarity and BM25, by default blended (SetMode), with the filter and
+// threshold semantics of a Qdrant search. It implements retrieval.Store
+// and retrieval.Walker, is read-only after NewIndex (and SetMode, which
+// must come before searches) and safe for concurrent use.
 type Index struct {
 	info   IndexInfo
 	chunks []retrieval.Chunk
@@ -57,6 +58,12 @@ type Index struct {
 	// lexNorm is the norm of each vector's lexical part (after semDim).
 	lexNorm []float32
 	semDim  int
+	// bm25 is the lexical side of hybrid and BM25 searches; mode chooses
+	// how Search ranks ("" is hybrid).
+	bm25 *bm25Index
+	mode SearchMode
+	// fusion overrides defaultFusion (tests that tune it).
+	fusion *fusion
 }
 
 // lexicalScorer is an embedder whose vectors are a semantic part followed
@@ -130,7 +137,14 @@ func NewIndex(chunks []retrieval.Chunk, vectors [][]float32, info IndexInfo) (*I
 		}
 		flat = append(flat, normalized(v)...)
 	}
-	return newIndexFlat(slices.Clone(chunks), flat, dim, info)
+	ix, err := newIndexFlat(slices.Clone(chunks), flat, dim, info)
+	if err != nil {
+		return nil, err
+	}
+	if ix.bm25, err = newBM25Index(context.Background(), ix.chunks); err != nil {
+		return nil, err
+	}
+	return ix, nil
 }
 
 // newIndexFlat makes an index that takes ownership of chunks and of flat,
@@ -233,12 +247,15 @@ func (h *resultHeap) Pop() any {
 	return x
 }
 
-// Search returns up to req.Limit chunks matching req.Filters with cosine
-// similarity >= req.Threshold (when the threshold is above 0), best first,
-// equal scores in chunk id order. With req.Text and an embedder that gives
-// exact lexical cosines, the lexical part of each cosine is that exact one. A query vector of the wrong length is an
-// error; a zero query vector scores 0 everywhere. A limit below 1 returns
-// nothing.
+// Search returns up to req.Limit chunks matching req.Filters with a score
+// >= req.Threshold (when the threshold is above 0), best first, equal
+// scores in chunk id order. In the embedder mode (or without req.Text) the
+// score is the cosine similarity; with req.Text and an embedder that gives
+// exact lexical cosines, the lexical part of each cosine is that exact
+// one. In the bm25 and hybrid modes (the default) it is BM25, or BM25 and
+// the cosine fused (see searchLexical). A query vector of the wrong length
+// is an error; a zero query vector scores 0 everywhere. A limit below 1
+// returns nothing.
 func (ix *Index) Search(ctx context.Context, req retrieval.SearchRequest) ([]retrieval.ScoredChunk, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -249,6 +266,9 @@ func (ix *Index) Search(ctx context.Context, req retrieval.SearchRequest) ([]ret
 	if len(req.Vector) != ix.dim {
 		return nil, fmt.Errorf("search: query vector has %d dimensions, the index has %d: embed queries with the index's model (%s)",
 			len(req.Vector), ix.dim, ix.info.Model)
+	}
+	if mode := ix.Mode(); mode != ModeEmbedder && ix.bm25 != nil && req.Text != "" {
+		return ix.searchLexical(ctx, req, mode)
 	}
 	q := normalized(req.Vector)
 	var lexCos []float32
@@ -359,6 +379,9 @@ func (ix *Index) computeStats() retrieval.Stats {
 	}
 	if ix.info.Model != "" {
 		s.Notes = []string{"embedding model: " + ix.info.Model + " (offline, exact search)"}
+	}
+	if ix.bm25 != nil {
+		s.Notes = append(s.Notes, "search: "+ix.Describe())
 	}
 	fields := map[string]bool{}
 	facets := map[string]map[string]int64{"module": {}, "chapter": {}, "content_type": {}, "tag": {}}

@@ -20,6 +20,9 @@ func TestExactLexicalMatchesDenseOnDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := ix.SetMode(ModeEmbedder); err != nil {
+		t.Fatal(err)
+	}
 	if ix.lex == nil {
 		t.Fatal("the demo index does not score lexical cosines exactly")
 	}

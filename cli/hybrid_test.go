@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"ragscope/config"
+	"ragscope/retrieval/local"
+)
+
+// TestLocalSearchModes: the demo ranks with the hybrid by default and says
+// so in the header, the JSON backend and each hit's score parts;
+// --local-search and RAGSCOPE_LOCAL_SEARCH pick BM25 or the embedder
+// alone; a bad value is refused.
+func TestLocalSearchModes(t *testing.T) {
+	code, out, errs := run(t, nil, "", "query", "-k", "3", "What is ROS 2?")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "· hybrid 0.8×cosine + 0.2×BM25 + title match") || !strings.Contains(out, " 1. [") || !strings.Contains(out, " · bm25 ") || !strings.Contains(out, " · cosine ") {
+		t.Errorf("hybrid header or score parts missing:\n%s", out)
+	}
+	if !strings.Contains(out, " 1. [") || !strings.Contains(out[strings.Index(out, " 1. ["):], "What Is ROS 2?") {
+		t.Errorf("What is ROS 2? does not rank its page first:\n%s", out)
+	}
+	code, out, errs = run(t, nil, "", "query", "--json", "-k", "3", "What is ROS 2?")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc QueryJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(doc.Backend.Search, "hybrid ") || len(doc.Results) == 0 {
+		t.Fatalf("backend %+v, %d results", doc.Backend, len(doc.Results))
+	}
+	for _, h := range doc.Results {
+		p := h.ScoreParts
+		if p == nil || p.Fusion == "" || p.BM25 <= 0 || p.Cosine == 0 {
+			t.Errorf("hit %d: score parts %+v", h.Rank, p)
+		}
+	}
+	for _, tc := range []struct {
+		args   []string
+		env    map[string]string
+		header string
+	}{
+		{[]string{"--local-search", "bm25"}, nil, "· BM25 only"},
+		{nil, map[string]string{"RAGSCOPE_LOCAL_SEARCH": "embedder"}, "· embedder only"},
+	} {
+		code, out, errs := run(t, tc.env, "", append(tc.args, "query", "-k", "2", "What is ROS 2?")...)
+		if code != ExitOK || !strings.Contains(out, tc.header) || strings.Contains(out, "· cosine ") {
+			t.Errorf("%v %v: exit %d, want header %q and plain scores:\n%s%s", tc.args, tc.env, code, tc.header, out, errs)
+		}
+	}
+	if code, _, errs := run(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": "vector"}, "", "query", "What is ROS 2?"); code != ExitConfig || !strings.Contains(errs, "use hybrid, bm25 or embedder") {
+		t.Errorf("bad RAGSCOPE_LOCAL_SEARCH: exit %d: %s", code, errs)
+	}
+}
+
+// TestNoEvidenceIsNotSufficient: on the demo, a question with no word the
+// book has (nonsense, Chinese) finds nothing: exit 1 and
+// sufficient_context false.
+func TestNoEvidenceIsNotSufficient(t *testing.T) {
+	for _, q := range []string{"xqzzv blorfing wubbadub", "机器人是什么？"} {
+		code, out, errs := run(t, nil, "", "query", "--json", q)
+		if code != ExitNoResults {
+			t.Errorf("%q: exit %d, want %d: %s", q, code, ExitNoResults, errs)
+		}
+		var doc QueryJSON
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if doc.Grounded.SufficientContext || doc.Count != 0 {
+			t.Errorf("%q: sufficient_context %v with %d results", q, doc.Grounded.SufficientContext, doc.Count)
+		}
+	}
+}
+
+// TestTUIHeaderNamesTheSearch: the explorer's header names the local
+// search beside the embedder.
+func TestTUIHeaderNamesTheSearch(t *testing.T) {
+	for env, want := range map[string]string{"": "· hybrid 0.8×cosine", "bm25": "· BM25 only"} {
+		opts := tuiOptionsFor(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": env})
+		if !strings.Contains(opts.Backend.Model, want) {
+			t.Errorf("RAGSCOPE_LOCAL_SEARCH=%q: header model part %q lacks %q", env, opts.Backend.Model, want)
+		}
+	}
+}
+
+// TestLocalSearchNamesMatch: config's list of local search modes is
+// package local's, default first.
+func TestLocalSearchNamesMatch(t *testing.T) {
+	modes := local.SearchModes()
+	names := config.LocalSearchModes()
+	if len(modes) != len(names) {
+		t.Fatalf("config %v, local %v", names, modes)
+	}
+	for i := range modes {
+		if string(modes[i]) != names[i] {
+			t.Errorf("config %v, local %v", names, modes)
+		}
+	}
+}

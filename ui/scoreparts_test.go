@@ -1,0 +1,40 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/colorprofile"
+
+	"ragscope/retrieval"
+)
+
+func TestScorePartsText(t *testing.T) {
+	for _, tc := range []struct {
+		sp   retrieval.ScoreParts
+		want string
+	}{
+		{retrieval.ScoreParts{BM25: 0.8214, BM25Rank: 4, Cosine: 0.108, CosineRank: 9, Title: 1}, "BM25 0.821 (#4) · cosine 0.108 (#9) · title 1.00"},
+		{retrieval.ScoreParts{Cosine: 0.2, CosineRank: 1}, "BM25 0.000 · cosine 0.200 (#1) · title 0.00"},
+	} {
+		if got := scorePartsText(&tc.sp); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+}
+
+// TestDetailShowsScoreParts: the detail pane of a hybrid hit shows what
+// its score was blended from; a plain hit has no such row.
+func TestDetailShowsScoreParts(t *testing.T) {
+	keys := DefaultKeyMap()
+	st := DefaultStyles(true, colorprofile.Ascii)
+	for _, parts := range []*retrieval.ScoreParts{{BM25: 0.5, BM25Rank: 1, Cosine: 0.25, CosineRank: 2}, nil} {
+		p := newDetailPane(keys, st, map[string]LinkStatus{})
+		p.SetSize(100, 30)
+		p.SetItem(item{Hit: retrieval.Hit{Rank: 1, Score: 0.3, ScoreParts: parts, Chunk: retrieval.Chunk{ID: "a", Text: "text"}}})
+		got := strings.Contains(p.View(), "BM25 0.500 (#1) · cosine 0.250 (#2)")
+		if got != (parts != nil) {
+			t.Errorf("parts %v: blended row shown %v\n%s", parts, got, p.View())
+		}
+	}
+}

@@ -15,8 +15,10 @@ sock="ragscope-shots-$$"
 cols=140
 rows=42
 
+chat_pid=
 cleanup() {
 	tmux -L "$sock" kill-server 2>/dev/null || true
+	[ -n "$chat_pid" ] && kill "$chat_pid" 2>/dev/null || true
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -24,9 +26,17 @@ trap cleanup EXIT
 (cd "$root" && go build -o "$tmp/ragscope" .)
 (cd "$here/render" && go build -o "$tmp/render" .)
 
+# A fake OpenAI-compatible chat server on a loopback port (fakechat/) for
+# the Answer pane.
+(cd "$root" && go build -o "$tmp/fakechat" ./screenshots/fakechat)
+"$tmp/fakechat" -url-file "$tmp/chat-url" &
+chat_pid=$!
+for _ in $(seq 50); do [ -s "$tmp/chat-url" ] && break; sleep 0.1; done
+chat_url="$(cat "$tmp/chat-url")"
+
 # A clean history and the demo backend, whatever the caller's environment.
 tmux -L "$sock" -f /dev/null new-session -d -s shots -x "$cols" -y "$rows" \
-	"env -u QDRANT_URL -u RAGSCOPE_BACKEND XDG_STATE_HOME=$tmp/state TERM=xterm-256color COLORTERM=truecolor $tmp/ragscope --backend demo"
+	"env -u QDRANT_URL -u RAGSCOPE_BACKEND -u COHERE_API_KEY -u OPENAI_API_KEY OPENAI_BASE_URL=$chat_url RAGSCOPE_CHAT_MODEL=llama3.2 XDG_STATE_HOME=$tmp/state TERM=xterm-256color COLORTERM=truecolor $tmp/ragscope --backend demo"
 tmux -L "$sock" set-option -g status off >/dev/null
 
 keys() { tmux -L "$sock" send-keys -t shots "$@"; sleep 0.4; }
@@ -39,7 +49,6 @@ shot() {
 sleep 1.5
 keys "How do ROS 2 nodes communicate?" Enter
 sleep 0.5
-keys Escape
 keys j
 keys Enter
 keys j j j j j j
@@ -53,10 +62,22 @@ keys x
 keys s
 shot settings-left-out
 
+# The Answer pane: the chat model is the fake above (a local
+# OpenAI-compatible server), asked only when a is pressed.
 keys Escape
-keys /
+keys a
+sleep 1.2
+shot answer
+
+# Rerank on (the offline bm25 reranker): the same question as a new turn,
+# with movement against the store's order.
+keys r
+sleep 0.5
+shot rerank
+
+keys i
 keys C-u "What is a URDF file?" Enter
-keys Escape
+sleep 0.3
 keys t
 keys k
 shot turns-compare
@@ -76,7 +97,6 @@ keys "From ROS 1 to ROS 2"
 keys BTab BTab BTab
 keys C-u "What decides whether messages are reliable?"
 keys C-r
-keys Escape
 keys c
 shot selected-text
 

@@ -123,7 +123,7 @@ func TestAnswerOnlyWhenAskedCitesRanksAndLinks(t *testing.T) {
 		t.Fatalf("a on an answered turn asked again (%d chats)", len(g.calls()))
 	}
 	// In the pane, a asks again.
-	m = feed(t, m, keyRunes("a"))
+	feed(t, m, keyRunes("a"))
 	if len(g.calls()) != 2 {
 		t.Fatalf("a in the pane did not ask again (%d chats)", len(g.calls()))
 	}

@@ -117,7 +117,7 @@ func TestOpenRunsOnlyTheLatestHeldQuestion(t *testing.T) {
 	m = feed(t, m, keyRunes("i"), ctrl('u'))
 	m = ask(t, m, "second")
 	close(release)
-	m = openNow(t, m)
+	openNow(t, m)
 	if len(f.queries) != 1 || f.last().Question != "second" {
 		t.Fatalf("queries = %+v", f.queries)
 	}

@@ -75,9 +75,7 @@ keys r
 sleep 0.5
 shot rerank
 
-keys i
-keys C-u "What is a URDF file?" Enter
-sleep 0.3
+# Turn compare: the reranked turn against the same question without.
 keys t
 keys k
 shot turns-compare

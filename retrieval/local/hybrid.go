@@ -1,7 +1,6 @@
 package local
 
 import (
-	"container/heap"
 	"context"
 	"fmt"
 	"math"
@@ -203,18 +202,9 @@ func (ix *Index) top(scores []float64, ok func(int) bool, limit int) []scored {
 		if !ok(i) {
 			continue
 		}
-		c := scored{i: i, score: s}
-		if h.Len() < limit {
-			heap.Push(h, c)
-			continue
-		}
-		if h.better(c, h.items[0]) {
-			h.items[0] = c
-			heap.Fix(h, 0)
-		}
+		h.offer(scored{i: i, score: s}, limit)
 	}
-	sort.Slice(h.items, func(a, b int) bool { return h.better(h.items[a], h.items[b]) })
-	return h.items
+	return h.sorted()
 }
 
 // cosines is every chunk's cosine similarity with the request's vector,

@@ -247,6 +247,24 @@ func (h *resultHeap) Pop() any {
 	return x
 }
 
+// offer keeps c when it is among the limit best seen so far.
+func (h *resultHeap) offer(c scored, limit int) {
+	if h.Len() < limit {
+		heap.Push(h, c)
+		return
+	}
+	if h.better(c, h.items[0]) {
+		h.items[0] = c
+		heap.Fix(h, 0)
+	}
+}
+
+// sorted is the kept items, best first.
+func (h *resultHeap) sorted() []scored {
+	sort.Slice(h.items, func(a, b int) bool { return h.better(h.items[a], h.items[b]) })
+	return h.items
+}
+
 // Search returns up to req.Limit chunks matching req.Filters with a score
 // >= req.Threshold (when the threshold is above 0), best first, equal
 // scores in chunk id order. In the embedder mode (or without req.Text) the
@@ -308,19 +326,11 @@ func (ix *Index) Search(ctx context.Context, req retrieval.SearchRequest) ([]ret
 		if req.Threshold > 0 && s < req.Threshold {
 			continue
 		}
-		c := scored{i: i, score: s}
-		if h.Len() < req.Limit {
-			heap.Push(h, c)
-			continue
-		}
-		if h.better(c, h.items[0]) {
-			h.items[0] = c
-			heap.Fix(h, 0)
-		}
+		h.offer(scored{i: i, score: s}, req.Limit)
 	}
-	sort.Slice(h.items, func(a, b int) bool { return h.better(h.items[a], h.items[b]) })
-	out := make([]retrieval.ScoredChunk, len(h.items))
-	for k, c := range h.items {
+	items := h.sorted()
+	out := make([]retrieval.ScoredChunk, len(items))
+	for k, c := range items {
 		out[k] = retrieval.ScoredChunk{Chunk: cloneChunk(&ix.chunks[c.i]), Score: c.score}
 	}
 	return out, nil

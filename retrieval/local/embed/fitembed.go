@@ -151,15 +151,16 @@ func (m *Model) countCorpus(ctx context.Context, docs []string, workers int) err
 	m.docs = len(docs)
 	n := float64(len(docs))
 	m.unseenIDF = float32(math.Log(n+1) + 1)
-	t := &lexTable{keys: keys, ids: make(map[uint64]int32, len(keys))}
+	t := &lexTable{keys: keys}
 	t.idf = make([]float32, len(keys))
 	t.start = make([]int32, len(keys)+1)
 	for j, k := range keys {
 		c := shards[int(k%uint64(workers))][k]
 		t.idf[j] = float32(math.Log((n+1)/(float64(c)+1)) + 1)
 		t.start[j+1] = t.start[j] + c
-		t.ids[k] = int32(j)
 	}
+	clear(shards)
+	t.hashSlots()
 	m.lex = t
 	// Word shares, as fitSemantic makes them.
 	total := 0

@@ -83,3 +83,35 @@ func TestFitEmbedCancelled(t *testing.T) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}
 }
+
+// TestLexTableLookup checks the fitting's hash table against the binary
+// search a restored table uses: every key finds its row and IDF, keys
+// absent (including colliding ones) find none.
+func TestLexTableLookup(t *testing.T) {
+	keys := []uint64{0, 1, 2, 17, 33, 1 << 40, 1<<40 + 16, 1<<63 + 1}
+	tab := &lexTable{keys: keys, idf: make([]float32, len(keys))}
+	for j := range keys {
+		tab.idf[j] = float32(j) + 0.5
+	}
+	hashed := *tab
+	hashed.hashSlots()
+	if len(hashed.slots) < 2*len(keys) {
+		t.Fatalf("%d slots for %d keys", len(hashed.slots), len(keys))
+	}
+	for _, tb := range []*lexTable{tab, &hashed} {
+		for j, k := range keys {
+			if r, idf := tb.lookup(k); r != int32(j) || idf != tab.idf[j] {
+				t.Errorf("key %d (hashed %v): row %d idf %v, want %d %v", k, tb.slots != nil, r, idf, j, tab.idf[j])
+			}
+		}
+		for _, k := range []uint64{3, 16, 32, 1<<40 + 1, 1 << 63} {
+			if r, _ := tb.lookup(k); r != -1 {
+				t.Errorf("absent key %d (hashed %v): row %d", k, tb.slots != nil, r)
+			}
+		}
+	}
+	var none *lexTable
+	if r, _ := none.lookup(1); r != -1 {
+		t.Errorf("nil table: row %d", r)
+	}
+}

@@ -251,14 +251,26 @@ func TestSaveIndexLeavesNoTempFiles(t *testing.T) {
 	}
 }
 
+// TestBuildReportsProgress checks the phases reported with a given
+// embedder (fitted, then asked to embed) and with the default one (fitted
+// and embedded in one go by embed.FitEmbed).
 func TestBuildReportsProgress(t *testing.T) {
 	fsys := fstest.MapFS{}
 	for i := range 700 {
 		fsys[fmt.Sprintf("docs/p%03d.md", i)] = &fstest.MapFile{Data: []byte(fmt.Sprintf("# Page %d\n\nServo motor number %d holds a joint.\n", i, i))}
 	}
+	for _, tc := range []struct {
+		name   string
+		newEmb EmbedderFunc
+	}{{"given", newStub}, {"default", nil}} {
+		t.Run(tc.name, func(t *testing.T) { testBuildReportsProgress(t, fsys, tc.newEmb) })
+	}
+}
+
+func testBuildReportsProgress(t *testing.T, fsys fstest.MapFS, newEmb EmbedderFunc) {
 	var phases []string
 	last := map[string][2]int{}
-	ix, _, err := Build(context.Background(), fsys, BuildOptions{NewEmbedder: newStub, Progress: func(phase string, done, total int) {
+	ix, _, err := Build(context.Background(), fsys, BuildOptions{NewEmbedder: newEmb, Progress: func(phase string, done, total int) {
 		if p, ok := last[phase]; ok && done < p[0] {
 			t.Errorf("%s went back from %d to %d", phase, p[0], done)
 		}

@@ -9,7 +9,10 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"ragscope/retrieval"
@@ -113,8 +116,11 @@ func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, err
 		warns = append(warns, w)
 		opts.warn(w)
 	}
-	var chunks []retrieval.Chunk
-	found := 0
+	// The folder is walked first, then its files are read and chunked
+	// across the CPUs, and their chunks and warnings gathered in path
+	// order: the result is the walk's, file by file.
+	type file struct{ path, docPath string }
+	var files []file
 	err = fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -129,29 +135,70 @@ func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, err
 		if d.IsDir() || !isMarkdownName(name) {
 			return nil
 		}
-		docPath := "docs/" + strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")
-		src, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			fileOpts.Warn(Warning{File: docPath, Message: "cannot read: " + err.Error() + "; skipped"})
-			return nil
-		}
-		cs, draft, err := chunkMarkdown(docPath, src, fileOpts)
-		if errors.Is(err, ErrBinary) {
-			fileOpts.Warn(Warning{File: docPath, Message: "binary content in a markdown file; skipped"})
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		found++
-		if len(cs) == 0 && !draft {
-			fileOpts.Warn(Warning{File: docPath, Message: "no text to index"})
-		}
-		chunks = append(chunks, cs...)
+		files = append(files, file{p, "docs/" + strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")})
 		return nil
 	})
 	if err != nil {
 		return nil, warns, fmt.Errorf("walk docs folder %s: %w", dir, err)
+	}
+	type result struct {
+		chunks  []retrieval.Chunk
+		draft   bool
+		err     error
+		readErr error
+		warns   []Warning
+	}
+	results := make([]result, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), len(files))) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(files) {
+					return
+				}
+				r := &results[i]
+				src, err := fs.ReadFile(fsys, files[i].path)
+				if err != nil {
+					r.readErr = err
+					continue
+				}
+				o := fileOpts
+				o.Warn = func(w Warning) { r.warns = append(r.warns, w) }
+				r.chunks, r.draft, r.err = chunkMarkdown(files[i].docPath, src, o)
+			}
+		})
+	}
+	wg.Wait()
+	n := 0
+	for _, r := range results {
+		n += len(r.chunks)
+	}
+	chunks := make([]retrieval.Chunk, 0, n)
+	found := 0
+	for i, r := range results {
+		docPath := files[i].docPath
+		if r.readErr != nil {
+			fileOpts.Warn(Warning{File: docPath, Message: "cannot read: " + r.readErr.Error() + "; skipped"})
+			continue
+		}
+		for _, w := range r.warns {
+			fileOpts.Warn(w)
+		}
+		if errors.Is(r.err, ErrBinary) {
+			fileOpts.Warn(Warning{File: docPath, Message: "binary content in a markdown file; skipped"})
+			continue
+		}
+		if r.err != nil {
+			return nil, warns, fmt.Errorf("walk docs folder %s: %w", dir, r.err)
+		}
+		found++
+		if len(r.chunks) == 0 && !r.draft {
+			fileOpts.Warn(Warning{File: docPath, Message: "no text to index"})
+		}
+		chunks = append(chunks, r.chunks...)
+		results[i] = result{}
 	}
 	if found == 0 {
 		return nil, warns, fmt.Errorf("%w under %s: add .md or .mdx files, or point to the folder that holds them", ErrNoMarkdown, dir)

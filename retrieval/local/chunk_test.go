@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -392,5 +393,62 @@ func TestChunkDocsNoMarkdown(t *testing.T) {
 	_, _, err := ChunkDocs(fstest.MapFS{}, ChunkOptions{DocsDir: "nope"})
 	if err == nil || !strings.Contains(err.Error(), "docs folder nope") {
 		t.Errorf("missing folder: err = %v", err)
+	}
+}
+
+// TestChunkDocsKeepsPathOrder checks that chunking a folder's files across
+// the CPUs gives what chunking them one by one in path order gives: the
+// same chunks and the same warnings, in the same order.
+func TestChunkDocsKeepsPathOrder(t *testing.T) {
+	fsys := fstest.MapFS{}
+	var paths []string
+	for i := range 300 {
+		p := fmt.Sprintf("docs/m%d/p%03d.md", i%3, i)
+		src := fmt.Sprintf("# Page %d\n\nIntro %d.\n\n## Part\n\nJoint %d and servo %d.\n", i, i, i, i)
+		switch i % 7 {
+		case 1:
+			src = "---\ntitle: [broken\n---\n" + src // a front matter warning
+		case 2:
+			src = "# Empty\n" // no text to index
+		case 3:
+			src = "bin\x00ary" // skipped as binary
+		}
+		fsys[p] = &fstest.MapFile{Data: []byte(src)}
+		paths = append(paths, p)
+	}
+	var streamed []Warning
+	opts := ChunkOptions{Warn: func(w Warning) { streamed = append(streamed, w) }}
+	got, warns, err := ChunkDocs(fsys, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(paths)
+	layout, err := DetectLayout(fsys, "docs", opts.Facets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []retrieval.Chunk
+	var wantWarns []Warning
+	one := ChunkOptions{layout: &layout, Warn: func(w Warning) { wantWarns = append(wantWarns, w) }}
+	for _, p := range paths {
+		cs, err := ChunkMarkdown(p, fsys[p].Data, one)
+		switch {
+		case errors.Is(err, ErrBinary):
+			wantWarns = append(wantWarns, Warning{File: p, Message: "binary content in a markdown file; skipped"})
+		case err != nil:
+			t.Fatal(err)
+		case len(cs) == 0:
+			wantWarns = append(wantWarns, Warning{File: p, Message: "no text to index"})
+		}
+		want = append(want, cs...)
+	}
+	if len(wantWarns) < 3*40 {
+		t.Fatalf("only %d warnings: the case does not test their order", len(wantWarns))
+	}
+	if len(got) != len(want) || !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %d chunks unlike the %d of chunking file by file", len(got), len(want))
+	}
+	if !reflect.DeepEqual(warns, wantWarns) || !reflect.DeepEqual(streamed, wantWarns) {
+		t.Fatalf("warnings differ:\n got %v\nwant %v", warns, wantWarns)
 	}
 }

@@ -102,6 +102,9 @@ type indexFile struct {
 	// Embedder is the fitted embedder's state (embed.Model.MarshalBinary),
 	// empty for embedders that cannot save one: those are refitted.
 	Embedder []byte `json:"-"`
+	// state, when set, writes the embedder's state in place of Embedder,
+	// a block at a time: a large state is not copied whole to be saved.
+	state stateWriter
 	// Vectors are the chunks' vectors, Dim floats each.
 	Vectors []float32 `json:"-"`
 	// BM25 is the lexical index over the chunks (nil when absent: a
@@ -132,7 +135,16 @@ func (f *indexFile) encode(w io.Writer) error {
 	section(len(meta), 1, meta)
 	chunks := encodeChunks(f.Chunks)
 	section(len(chunks), 1, chunks)
-	section(len(f.Embedder), 1, f.Embedder)
+	if f.state != nil {
+		n := f.state.StateLen()
+		bw.Write(le.AppendUint64(nil, uint64(n)))
+		if err := f.state.WriteState(bw); err != nil {
+			return err
+		}
+		bw.Write(zeros[:flat.PadLen(n)])
+	} else {
+		section(len(f.Embedder), 1, f.Embedder)
+	}
 	if f.BM25 == nil {
 		section(0, 1, nil)
 	} else {
@@ -156,6 +168,13 @@ func (f *indexFile) encode(w io.Writer) error {
 	}
 	_, err = w.Write(le.AppendUint32(nil, crc.Sum32()))
 	return err
+}
+
+// stateWriter is an embedder that streams its state (embed.Model): what
+// WriteState writes is what MarshalBinary returns, StateLen bytes.
+type stateWriter interface {
+	StateLen() int
+	WriteState(w io.Writer) error
 }
 
 // newIndexFile is the file content of ix and, if c is not nil, its
@@ -182,7 +201,9 @@ func newIndexFile(ix *Index, c *Corpus) (*indexFile, error) {
 	}
 	if c != nil {
 		f.DocsBase, f.SiteURL, f.TrailingSlash, f.SiteDir = c.DocsBase, c.SiteURL, c.TrailingSlash, c.SiteDir
-		if m, ok := c.Embedder.(encoding.BinaryMarshaler); ok {
+		if sw, ok := c.Embedder.(stateWriter); ok {
+			f.state = sw
+		} else if m, ok := c.Embedder.(encoding.BinaryMarshaler); ok {
 			state, err := m.MarshalBinary()
 			if err != nil {
 				return nil, fmt.Errorf("embedder state: %w", err)

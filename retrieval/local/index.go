@@ -174,19 +174,26 @@ func newIndexStrided(chunks []retrieval.Chunk, flat []float32, dim, stride int, 
 // normalized returns a unit-length copy of v (a zero copy for a zero or
 // non-finite vector).
 func normalized(v []float32) []float32 {
-	out := make([]float32, len(v))
+	out := slices.Clone(v)
+	normalizeInPlace(out)
+	return out
+}
+
+// normalizeInPlace scales v to unit length (zeroes it when it is zero or
+// not finite).
+func normalizeInPlace(v []float32) {
 	var sum float64
 	for _, x := range v {
 		sum += float64(x) * float64(x)
 	}
 	if sum == 0 || math.IsInf(sum, 0) || math.IsNaN(sum) {
-		return out
+		clear(v)
+		return
 	}
 	inv := 1 / math.Sqrt(sum)
 	for i, x := range v {
-		out[i] = float32(float64(x) * inv)
+		v[i] = float32(float64(x) * inv)
 	}
-	return out
 }
 
 // Len returns the number of chunks.

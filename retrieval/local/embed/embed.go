@@ -146,13 +146,20 @@ func (m *Model) embedOne(text string) []float32 {
 	lex := v[gloveDim:]
 	m.semanticVector(toks, sem)
 	m.lexicalVector(toks, lex)
+	m.weigh(v)
+	return v
+}
 
+// weigh scales v's semantic and lexical parts, each to its share of a unit
+// norm (all of it when the other part is zero).
+func (m *Model) weigh(v []float32) {
+	sem, lex := v[:gloveDim], v[gloveDim:]
 	semN, lexN := norm(sem), norm(lex)
 	semW := math.Sqrt(m.cfg.gloveShare)
 	lexW := math.Sqrt(1 - m.cfg.gloveShare)
 	switch {
 	case semN == 0 && lexN == 0:
-		return v
+		return
 	case semN == 0:
 		lexW = 1
 	case lexN == 0:
@@ -164,7 +171,6 @@ func (m *Model) embedOne(text string) []float32 {
 	if lexN > 0 {
 		scale(lex, float32(lexW/lexN))
 	}
-	return v
 }
 
 func norm(v []float32) float64 {

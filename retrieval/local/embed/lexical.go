@@ -93,26 +93,64 @@ type lexTable struct {
 	start []int32
 	doc   []int32
 	w     []float32
-	// ids maps key to row while fitting; nil after Restore, where rows are
-	// found by binary search (a question has a few hundred features).
-	ids map[uint64]int32
+	// slots find a key's row and IDF while fitting (see hashSlots); nil
+	// after Restore, where rows are found by binary search (a question
+	// has a few hundred features).
+	slots []lexSlot
 }
 
-// row returns the row of key, or -1.
-func (t *lexTable) row(key uint64) int32 {
-	if t == nil {
-		return -1
+// lexSlot is a slot of lexTable's open-addressing hash table: a key, its
+// row (-1 in an empty slot) and its IDF side by side, so that a lookup of
+// a fitted corpus's every feature, a few million, costs one cache miss.
+type lexSlot struct {
+	key uint64
+	row int32
+	idf float32
+}
+
+// hashSlots fills t.slots from t.keys and t.idf: a table of a power of two
+// slots, at most half full, probed linearly from the key's low bits (keys
+// are already well-mixed hashes).
+func (t *lexTable) hashSlots() {
+	size := 1
+	for size < 2*len(t.keys) {
+		size *= 2
 	}
-	if t.ids != nil {
-		if j, ok := t.ids[key]; ok {
-			return j
+	t.slots = make([]lexSlot, size)
+	for i := range t.slots {
+		t.slots[i].row = -1
+	}
+	mask := uint64(size - 1)
+	for j, k := range t.keys {
+		i := k & mask
+		for t.slots[i].row >= 0 {
+			i = (i + 1) & mask
 		}
-		return -1
+		t.slots[i] = lexSlot{key: k, row: int32(j), idf: t.idf[j]}
+	}
+}
+
+// lookup returns the row and IDF of key, or -1 and 0.
+func (t *lexTable) lookup(key uint64) (int32, float32) {
+	if t == nil {
+		return -1, 0
+	}
+	if t.slots != nil {
+		mask := uint64(len(t.slots) - 1)
+		for i := key & mask; ; i = (i + 1) & mask {
+			s := &t.slots[i]
+			if s.row < 0 {
+				return -1, 0
+			}
+			if s.key == key {
+				return s.row, s.idf
+			}
+		}
 	}
 	if j, ok := slices.BinarySearch(t.keys, key); ok {
-		return int32(j)
+		return int32(j), t.idf[j]
 	}
-	return -1
+	return -1, 0
 }
 
 // invIndex is an inverted index of sparse vectors in compressed rows: for
@@ -228,9 +266,9 @@ func (m *Model) fitLexical(docs [][]token) {
 		c := df[k]
 		t.idf[j] = float32(math.Log((n+1)/(float64(c)+1)) + 1)
 		t.start[j+1] = t.start[j] + c
-		df[k] = int32(j) // the map becomes key -> row
 	}
-	t.ids = df
+	t.hashSlots()
+	clear(df)
 	m.lex = t
 	total := t.start[len(t.keys)]
 	t.doc = make([]int32, total)
@@ -392,10 +430,9 @@ func (m *Model) features(toks []token) []feature {
 	out := make([]feature, len(order))
 	for i, key := range order {
 		c := counts[key]
-		idf := m.unseenIDF
-		id := m.lex.row(key)
-		if id >= 0 {
-			idf = m.lex.idf[id]
+		id, idf := m.lex.lookup(key)
+		if id < 0 {
+			idf = m.unseenIDF
 		}
 		out[i] = feature{key, c.kind * (1 + float32(math.Log(float64(c.n)))) * idf, id}
 	}

@@ -1,10 +1,12 @@
 package embed
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	"slices"
@@ -25,45 +27,125 @@ var ErrBadState = errors.New("embedder state is damaged or from another ragscope
 // that embeds exactly as this one without refitting. Little-endian, maps in
 // key order: the same model gives the same bytes.
 func (m *Model) MarshalBinary() ([]byte, error) {
+	b := bytes.NewBuffer(make([]byte, 0, m.stateSize()))
+	if err := m.WriteState(b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// StateLen is the length of the state MarshalBinary returns and WriteState
+// writes.
+func (m *Model) StateLen() int {
+	e := &stateEncoder{}
+	m.encodeState(e)
+	return e.n
+}
+
+// WriteState writes the state MarshalBinary returns to w, a block at a
+// time: a large corpus's state, hundreds of megabytes, is not copied whole.
+func (m *Model) WriteState(w io.Writer) error {
+	e := &stateEncoder{w: w, buf: make([]byte, 0, 1<<16)}
+	m.encodeState(e)
+	return e.err
+}
+
+// encodeState gives e the state, in order.
+func (m *Model) encodeState(e *stateEncoder) {
 	le := binary.LittleEndian
-	b := make([]byte, 0, m.stateSize())
-	b = append(b, stateMagic...)
-	b = appendString(b, modelName)
-	b = le.AppendUint32(b, uint32(m.cfg.lexDim))
-	b = le.AppendUint32(b, uint32(m.docs))
-	b = le.AppendUint32(b, math.Float32bits(m.unseenIDF))
+	e.raw([]byte(stateMagic))
+	e.string(modelName)
+	e.u32(uint32(m.cfg.lexDim))
+	e.u32(uint32(m.docs))
+	e.u32(math.Float32bits(m.unseenIDF))
 	t := m.lex
 	if t == nil {
 		t = &lexTable{start: []int32{0}}
 	}
-	b = appendUint64s(b, t.keys)
-	b = appendFloat32s(b, t.idf)
-	b = appendInt32s(b, t.start)
-	b = appendInt32s(b, t.doc)
-	b = appendFloat32s(b, t.w)
+	e.uint64s(t.keys)
+	e.float32s(t.idf)
+	e.int32s(t.start)
+	e.int32s(t.doc)
+	e.float32s(t.w)
 	words := slices.Sorted(maps.Keys(m.pCorpus))
-	b = le.AppendUint32(b, uint32(len(words)))
+	e.u32(uint32(len(words)))
 	for _, w := range words {
-		b = appendString(b, w)
-		b = le.AppendUint32(b, math.Float32bits(m.pCorpus[w]))
+		e.string(w)
+		e.u32(math.Float32bits(m.pCorpus[w]))
 	}
-	b = appendFloat32s(b, m.pc)
+	e.float32s(m.pc)
 	if m.proj == nil {
-		return append(b, 0), nil
+		e.raw([]byte{0})
+		return
 	}
 	p := m.proj
-	b = append(b, 1)
-	b = le.AppendUint32(b, uint32(p.rank))
-	b = le.AppendUint32(b, uint32(len(p.l)))
+	e.raw([]byte{1})
+	e.u32(uint32(p.rank))
+	e.u32(uint32(len(p.l)))
 	for _, x := range p.l {
-		b = le.AppendUint64(b, math.Float64bits(x))
+		e.raw(le.AppendUint64(nil, math.Float64bits(x)))
 	}
 	ids := slices.SortedFunc(maps.Keys(p.pivots.ids), func(a, c uint64) int { return cmp.Compare(p.pivots.ids[a], p.pivots.ids[c]) })
-	b = appendUint64s(b, ids)
-	b = appendInt32s(b, p.pivots.start)
-	b = appendInt32s(b, p.pivots.vec)
-	b = appendFloat32s(b, p.pivots.w)
-	return b, nil
+	e.uint64s(ids)
+	e.int32s(p.pivots.start)
+	e.int32s(p.pivots.vec)
+	e.float32s(p.pivots.w)
+}
+
+// stateEncoder writes the state's layout to w, or only counts its bytes
+// when w is nil. The first write error stops it.
+type stateEncoder struct {
+	w   io.Writer
+	n   int // bytes so far, from the start of the state
+	buf []byte
+	err error
+}
+
+func (e *stateEncoder) raw(b []byte) {
+	e.n += len(b)
+	if e.w != nil && e.err == nil {
+		_, e.err = e.w.Write(b)
+	}
+}
+
+func (e *stateEncoder) u32(x uint32) { e.raw(binary.LittleEndian.AppendUint32(nil, x)) }
+
+func (e *stateEncoder) string(s string) {
+	e.u32(uint32(len(s)))
+	e.raw([]byte(s))
+}
+
+// The arrays are a u32 count, padding to an 8-byte boundary (from the
+// start of the state) and the numbers, so that a state read from an aligned
+// buffer is used in place (package flat).
+
+// array writes an array of n numbers of size bytes, appendTo appending
+// numbers lo to hi.
+func (e *stateEncoder) array(n, size int, appendTo func(b []byte, lo, hi int) []byte) {
+	e.u32(uint32(n))
+	var zeros [flat.Align]byte
+	e.raw(zeros[:flat.PadLen(e.n)])
+	if e.w == nil {
+		e.n += n * size
+		return
+	}
+	block := max(1, cap(e.buf)/size)
+	for lo := 0; lo < n; lo += block {
+		e.buf = appendTo(e.buf[:0], lo, min(lo+block, n))
+		e.raw(e.buf)
+	}
+}
+
+func (e *stateEncoder) float32s(v []float32) {
+	e.array(len(v), 4, func(b []byte, lo, hi int) []byte { return flat.AppendFloat32s(b, v[lo:hi]) })
+}
+
+func (e *stateEncoder) uint64s(v []uint64) {
+	e.array(len(v), 8, func(b []byte, lo, hi int) []byte { return flat.AppendUint64s(b, v[lo:hi]) })
+}
+
+func (e *stateEncoder) int32s(v []int32) {
+	e.array(len(v), 4, func(b []byte, lo, hi int) []byte { return flat.AppendInt32s(b, v[lo:hi]) })
 }
 
 // stateSize is an upper bound of the length of MarshalBinary's state, so
@@ -209,30 +291,6 @@ func (p *projection) validate(lexDim int) error {
 		}
 	}
 	return nil
-}
-
-func appendString(b []byte, s string) []byte {
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
-	return append(b, s...)
-}
-
-// The arrays are a u32 count, padding to an 8-byte boundary (from the
-// start of the state) and the numbers, so that a state read from an aligned
-// buffer is used in place (package flat).
-
-func appendFloat32s(b []byte, v []float32) []byte {
-	b = flat.Pad(binary.LittleEndian.AppendUint32(b, uint32(len(v))))
-	return flat.AppendFloat32s(b, v)
-}
-
-func appendUint64s(b []byte, v []uint64) []byte {
-	b = flat.Pad(binary.LittleEndian.AppendUint32(b, uint32(len(v))))
-	return flat.AppendUint64s(b, v)
-}
-
-func appendInt32s(b []byte, v []int32) []byte {
-	b = flat.Pad(binary.LittleEndian.AppendUint32(b, uint32(len(v))))
-	return flat.AppendInt32s(b, v)
 }
 
 // stateReader reads MarshalBinary's layout; the first short read sets err

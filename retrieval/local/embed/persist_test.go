@@ -105,3 +105,45 @@ func TestStateSizeBoundsTheState(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteStateStreamsMarshalBinary checks that the streamed state is
+// MarshalBinary's, byte for byte, that StateLen gives its length, for a
+// projected and a hashed model, and that a write error is returned.
+func TestWriteStateStreamsMarshalBinary(t *testing.T) {
+	for _, docs := range [][]string{syntheticDocs(40, 30), syntheticDocs(600, 30)} {
+		m := New(docs)
+		want, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := m.WriteState(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b.Bytes(), want) {
+			t.Errorf("%d docs: WriteState wrote %d bytes unlike MarshalBinary's %d", len(docs), b.Len(), len(want))
+		}
+		if m.StateLen() != len(want) {
+			t.Errorf("%d docs: StateLen %d, want %d", len(docs), m.StateLen(), len(want))
+		}
+		if _, err := Restore(b.Bytes()); err != nil {
+			t.Errorf("%d docs: restore the streamed state: %v", len(docs), err)
+		}
+		if err := m.WriteState(&failAfter{n: len(want) / 2}); !errors.Is(err, errDiskFull) {
+			t.Errorf("%d docs: write error: got %v", len(docs), err)
+		}
+	}
+}
+
+var errDiskFull = errors.New("disk full")
+
+// failAfter accepts writes until n bytes have been written, then fails.
+type failAfter struct{ n int }
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		return 0, errDiskFull
+	}
+	f.n -= len(p)
+	return len(p), nil
+}

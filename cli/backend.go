@@ -201,6 +201,21 @@ func (a *App) openDemo(ctx context.Context, selectionOnly bool) (*Backend, error
 	return be, nil
 }
 
+// demoTitles gives a selection-only demo pipeline the embedded demo index
+// as its store, so that a selected-text hit from --source-doc is titled
+// with its page's title (retrieval.PageTitler) as in the explorer, not
+// with the page's slug. Selected-text mode never searches the store. The
+// index is embedded, so this cannot fail in practice; if it does, the hit
+// keeps the slug.
+func (a *App) demoTitles(ctx context.Context, be *Backend) {
+	if be.Kind != config.BackendDemo || be.Pipeline == nil || be.Pipeline.Store != nil {
+		return
+	}
+	if ix, _, err := local.OpenDemo(ctx); err == nil {
+		be.Pipeline.Store = ix
+	}
+}
+
 func (a *App) openLocal(ctx context.Context) (*Backend, error) {
 	var (
 		ix     *local.Index

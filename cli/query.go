@@ -150,6 +150,9 @@ func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*
 	if err != nil {
 		return nil, retrieval.Result{}, err
 	}
+	if q.Mode == retrieval.ModeSelectedText && q.SourceDocPath != "" {
+		a.demoTitles(ctx, be)
+	}
 	ctx, cancel := a.withTimeout(ctx)
 	defer cancel()
 	// evalgate: the pipeline checks the collection (exists, vector size)

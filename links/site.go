@@ -11,11 +11,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"sort"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
@@ -209,36 +206,22 @@ func (s *Site) walkDocs(fsys fs.FS, tree docsTree) error {
 // addCategory adds the generated index page of a category folder whose
 // _category_.json (or .yml/.yaml) has a generated-index link with a slug.
 func (s *Site) addCategory(fsys fs.FS, dir string, tree docsTree) {
-	for _, name := range []string{"_category_.json", "_category_.yml", "_category_.yaml"} {
-		b, err := fs.ReadFile(fsys, path.Join(dir, name))
-		if err != nil {
-			continue
-		}
-		var cat struct {
-			Label string `yaml:"label"`
-			Link  struct {
-				Type string `yaml:"type"`
-				Slug string `yaml:"slug"`
-			} `yaml:"link"`
-		}
-		// YAML is a superset of JSON: one parser for both.
-		if err := yaml.Unmarshal(b, &cat); err != nil {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %v", path.Join(dir, name), err))
-			return
-		}
-		if cat.Link.Type != "generated-index" {
-			return
-		}
-		if cat.Link.Slug == "" {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: a generated index without a link slug is not modelled", path.Join(dir, name)))
-			return
-		}
-		s.Pages = append(s.Pages, &Page{
-			Source: path.Join(dir, name), Title: cat.Label, Generated: true,
-			Route: s.route(tree.prefix, cat.Link.Slug), pathRoute: s.route(tree.prefix, cat.Link.Slug),
-		})
+	cat, ok, err := docusaurus.ReadCategory(fsys, dir)
+	if err != nil {
+		s.Warnings = append(s.Warnings, err.Error())
 		return
 	}
+	if !ok || cat.Link.Type != "generated-index" {
+		return
+	}
+	if cat.Link.Slug == "" {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: a generated index without a link slug is not modelled", cat.Source))
+		return
+	}
+	s.Pages = append(s.Pages, &Page{
+		Source: cat.Source, Title: cat.Label, Generated: true,
+		Route: s.route(tree.prefix, cat.Link.Slug), pathRoute: s.route(tree.prefix, cat.Link.Slug),
+	})
 }
 
 func isDocFile(name string) bool {

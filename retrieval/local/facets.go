@@ -8,8 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
 )
@@ -184,21 +182,11 @@ func hasPrefix(segs, prefix []string) bool {
 // categoryLabel is the label of a folder's _category_.json, .yml or
 // .yaml, or "".
 func categoryLabel(fsys fs.FS, dir string) string {
-	for _, name := range []string{"_category_.json", "_category_.yml", "_category_.yaml"} {
-		b, err := fs.ReadFile(fsys, path.Join(dir, name))
-		if err != nil {
-			continue
-		}
-		var cat struct {
-			Label string `yaml:"label"`
-		}
-		// YAML is a superset of JSON: one parser for both.
-		if yaml.Unmarshal(b, &cat) == nil {
-			return strings.TrimSpace(cat.Label)
-		}
+	cat, _, err := docusaurus.ReadCategory(fsys, dir)
+	if err != nil {
 		return ""
 	}
-	return ""
+	return strings.TrimSpace(cat.Label)
 }
 
 // Describe says in words how the layout places docs in modules, for stats

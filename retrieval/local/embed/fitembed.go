@@ -212,17 +212,7 @@ func (m *Model) fillPostings(ctx context.Context, docs []string, vecs []float32,
 				norms[i-lo] = norm(v[:gloveDim])
 				f := m.features(toks)
 				hashInto(v[gloveDim:], f)
-				var ss float64
-				for _, x := range f {
-					ss += float64(x.w) * float64(x.w)
-				}
-				if ss > 0 {
-					k := float32(1 / math.Sqrt(ss))
-					for j := range f {
-						f[j].w *= k
-					}
-				}
-				feats[i-lo] = f
+				feats[i-lo] = unit(f)
 			}
 		})
 		// Postings in document order, split by feature row; covariance

@@ -306,22 +306,27 @@ func (m *Model) unitFeatures(docs [][]token, out [][]feature) {
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < n; i += workers {
-				v := m.features(docs[i])
-				var ss float64
-				for _, f := range v {
-					ss += float64(f.w) * float64(f.w)
-				}
-				if ss > 0 {
-					k := float32(1 / math.Sqrt(ss))
-					for j := range v {
-						v[j].w *= k
-					}
-				}
-				out[i] = v
+				out[i] = unit(m.features(docs[i]))
 			}
 		})
 	}
 	wg.Wait()
+}
+
+// unit scales f in place to unit length (a zero vector stays zero) and
+// returns it.
+func unit(f []feature) []feature {
+	var ss float64
+	for _, x := range f {
+		ss += float64(x.w) * float64(x.w)
+	}
+	if ss > 0 {
+		k := float32(1 / math.Sqrt(ss))
+		for j := range f {
+			f[j].w *= k
+		}
+	}
+	return f
 }
 
 // fitProjection factors the span of vecs, the unit TF-IDF vectors of a

@@ -3,6 +3,7 @@ package local
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 
@@ -139,6 +140,9 @@ func decodeChunks(b []byte) ([]retrieval.Chunk, error) {
 		}
 		return strs[w], true
 	}
+	// The lists and the numbers of all chunks are cut from a few large
+	// slices rather than allocated one by one.
+	var slab []string
 	list := func() ([]string, bool) {
 		n, ok := next()
 		if !ok || int(n) > len(words)-p {
@@ -147,7 +151,11 @@ func decodeChunks(b []byte) ([]retrieval.Chunk, error) {
 		if n == 0 {
 			return nil, true
 		}
-		out := make([]string, n)
+		if int(n) > len(slab) {
+			slab = make([]string, max(int(n), 4096))
+		}
+		out := slab[:n:n]
+		slab = slab[n:]
 		for i := range out {
 			if out[i], ok = str(); !ok {
 				return nil, false
@@ -155,17 +163,33 @@ func decodeChunks(b []byte) ([]retrieval.Chunk, error) {
 		}
 		return out, true
 	}
-	chunks := make([]retrieval.Chunk, 0, nc)
-	for p < len(words) {
+	chunks := make([]retrieval.Chunk, nc)
+	nums := make([]int, 2*nc)
+	// The encoder stores each distinct string once, so chunks share an ID
+	// exactly when they share its string: a bit per string finds them.
+	idSeen := make([]uint64, (ns+63)/64)
+	k := 0
+	for ; p < len(words); k++ {
+		if uint64(k) >= nc {
+			return nil, errChunks
+		}
+		c := &chunks[k]
 		var f [chunkFields]string
 		for i := range f {
-			s, ok := str()
-			if !ok {
+			w, ok := next()
+			if !ok || uint64(w) >= ns {
 				return nil, errChunks
 			}
-			f[i] = s
+			if i == 0 {
+				if idSeen[w/64]&(1<<(w%64)) != 0 {
+					return nil, fmt.Errorf("%w: two chunks have the id %q", errChunks, strs[w])
+				}
+				idSeen[w/64] |= 1 << (w % 64)
+			}
+			f[i] = strs[w]
 		}
-		c := retrieval.Chunk{ID: f[0], Text: f[1], URL: f[2], DocPath: f[3], PageSlug: f[4], Title: f[5], Section: f[6], HeadingID: f[7], Module: f[8], Chapter: f[9], ContentType: f[10], ContentHash: f[11]}
+		c.ID, c.Text, c.URL, c.DocPath, c.PageSlug, c.Title = f[0], f[1], f[2], f[3], f[4], f[5]
+		c.Section, c.HeadingID, c.Module, c.Chapter, c.ContentType, c.ContentHash = f[6], f[7], f[8], f[9], f[10], f[11]
 		flags, ok1 := next()
 		ci, ok2 := next()
 		tc, ok3 := next()
@@ -173,10 +197,12 @@ func decodeChunks(b []byte) ([]retrieval.Chunk, error) {
 			return nil, errChunks
 		}
 		if flags&1 != 0 {
-			c.ChunkIndex = retrieval.IntPtr(int(int32(ci)))
+			nums[2*k] = int(int32(ci))
+			c.ChunkIndex = &nums[2*k]
 		}
 		if flags&2 != 0 {
-			c.TotalChunks = retrieval.IntPtr(int(int32(tc)))
+			nums[2*k+1] = int(int32(tc))
+			c.TotalChunks = &nums[2*k+1]
 		}
 		var ok bool
 		if c.Breadcrumb, ok = list(); !ok {
@@ -195,9 +221,8 @@ func decodeChunks(b []byte) ([]retrieval.Chunk, error) {
 				c.Extra[kv[i]] = kv[i+1]
 			}
 		}
-		chunks = append(chunks, c)
 	}
-	if uint64(len(chunks)) != nc {
+	if uint64(k) != nc {
 		return nil, errChunks
 	}
 	return chunks, nil

@@ -3,6 +3,7 @@ package local
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"ragscope/retrieval"
@@ -47,5 +48,14 @@ func TestChunkCodecDamaged(t *testing.T) {
 		if _, err := decodeChunks(d); err != nil && !errors.Is(err, errChunks) {
 			t.Errorf("flip at %d: %v", i, err)
 		}
+	}
+}
+
+// TestChunkCodecRefusesDuplicateIDs: a loaded index relies on the section
+// to hold unique chunk IDs (it does not check them again).
+func TestChunkCodecRefusesDuplicateIDs(t *testing.T) {
+	b := encodeChunks([]retrieval.Chunk{{ID: "a", Text: "x"}, {ID: "b", Text: "y"}, {ID: "a", Text: "z"}})
+	if _, err := decodeChunks(b); !errors.Is(err, errChunks) || !strings.Contains(err.Error(), `"a"`) {
+		t.Errorf("duplicate ids: err = %v", err)
 	}
 }

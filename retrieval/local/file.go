@@ -28,7 +28,12 @@ import (
 //	u64 n, n bytes: the fitted embedder's state (may be empty)
 //	u64 n, n bytes: the BM25 postings (lexindex.go)
 //	u64 n, n float32: the vectors, chunk after chunk
-//	u32 CRC-32 (IEEE) of everything before it
+//	u32 CRC-32 (IEEE) of everything before it but the embedder's state
+//
+// The embedder's state checks itself (embed.Model.MarshalBinary): most of
+// a large index is its lexical postings, which a question reads only a
+// little of, so they are checked a block at a time as they are read
+// instead of all on every load.
 //
 // Each section is padded with zeros to an 8-byte boundary, so the numbers
 // of the vectors and of the embedder's state are used where they lie in
@@ -37,11 +42,12 @@ import (
 // refitted or copied. Version 1 files were gzip'd JSON whose embedder had
 // to be refitted on every load, version 2 files had JSON chunks and an
 // embedder without exact lexical postings, version 3 files no BM25
-// postings; all are refused with a "rebuild" message.
+// postings, version 4 files one checksum over everything (read whole on
+// every load); all are refused with a "rebuild" message.
 const (
 	indexMagic   = "RAGSCOPE"
 	indexFormat  = "ragscope-index"
-	indexVersion = 4
+	indexVersion = 5
 	headerLen    = len(indexMagic) + 8
 )
 
@@ -118,7 +124,7 @@ func (f *indexFile) encode(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	crc := crc32.New(crcTable)
+	crc := &summer{}
 	bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 1<<16)
 	le := binary.LittleEndian
 	var hdr []byte
@@ -135,16 +141,28 @@ func (f *indexFile) encode(w io.Writer) error {
 	section(len(meta), 1, meta)
 	chunks := encodeChunks(f.Chunks)
 	section(len(chunks), 1, chunks)
+	// The embedder's state is left out of the checksum (it has its own).
+	stateLen := len(f.Embedder)
 	if f.state != nil {
-		n := f.state.StateLen()
-		bw.Write(le.AppendUint64(nil, uint64(n)))
+		stateLen = f.state.StateLen()
+	}
+	bw.Write(le.AppendUint64(nil, uint64(stateLen)))
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	crc.skip = true
+	if f.state != nil {
 		if err := f.state.WriteState(bw); err != nil {
 			return err
 		}
-		bw.Write(zeros[:flat.PadLen(n)])
 	} else {
-		section(len(f.Embedder), 1, f.Embedder)
+		bw.Write(f.Embedder)
 	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	crc.skip = false
+	bw.Write(zeros[:flat.PadLen(stateLen)])
 	if f.BM25 == nil {
 		section(0, 1, nil)
 	} else {
@@ -166,8 +184,21 @@ func (f *indexFile) encode(w io.Writer) error {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	_, err = w.Write(le.AppendUint32(nil, crc.Sum32()))
+	_, err = w.Write(le.AppendUint32(nil, crc.sum))
 	return err
+}
+
+// summer is the CRC-32 of what is written to it while skip is false.
+type summer struct {
+	sum  uint32
+	skip bool
+}
+
+func (s *summer) Write(b []byte) (int, error) {
+	if !s.skip {
+		s.sum = crc32.Update(s.sum, crcTable, b)
+	}
+	return len(b), nil
 }
 
 // stateWriter is an embedder that streams its state (embed.Model): what
@@ -393,7 +424,9 @@ func checksum(b []byte) func() error {
 	}
 	done := make(chan bool, 1)
 	go func() {
-		done <- crc32.Checksum(b[:len(b)-4], crcTable) == binary.LittleEndian.Uint32(b[len(b)-4:])
+		body := b[:len(b)-4]
+		lo, hi := stateRange(body)
+		done <- crcOf(crcOf(0, body[:lo]), body[hi:]) == binary.LittleEndian.Uint32(b[len(b)-4:])
 	}()
 	return func() error {
 		if !<-done {
@@ -401,6 +434,45 @@ func checksum(b []byte) func() error {
 		}
 		return nil
 	}
+}
+
+// crcStep is how many bytes crcOf checks per call. The checksum's
+// assembly cannot be preempted: one call over a 200 MB file kept the
+// garbage collector spinning (and signalling the thread) until it ended,
+// which took a whole core from the load beside it.
+const crcStep = 1 << 20
+
+// crcOf is crc updated with b, computed a crcStep at a time.
+func crcOf(crc uint32, b []byte) uint32 {
+	for len(b) > 0 {
+		n := min(len(b), crcStep)
+		crc = crc32.Update(crc, crcTable, b[:n])
+		b = b[n:]
+	}
+	return crc
+}
+
+// stateRange is where the embedder's state lies in an index file's body,
+// which the file's checksum leaves out; an empty range when the sections
+// before it do not fit in body (the checksum then fails).
+func stateRange(body []byte) (lo, hi int) {
+	le := binary.LittleEndian
+	off := headerLen
+	for i := range 3 {
+		if len(body)-off < 8 {
+			return 0, 0
+		}
+		n := le.Uint64(body[off:])
+		off += 8
+		if n > uint64(len(body)-off) {
+			return 0, 0
+		}
+		if i == 2 {
+			return off, off + int(n)
+		}
+		off += int(n) + flat.PadLen(int(n))
+	}
+	return 0, 0
 }
 
 // decodeIndexFile checks and decodes a whole index file.

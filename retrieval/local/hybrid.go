@@ -216,8 +216,8 @@ func (ix *Index) cosines(ctx context.Context, req retrieval.SearchRequest) ([]fl
 	var qLex float32
 	if ix.lex != nil && req.Text != "" {
 		var err error
-		if lexCos, err = ix.lex.LexicalCosines(ctx, req.Text); err != nil {
-			return nil, fmt.Errorf("search: %w", err)
+		if lexCos, err = ix.lexicalCosines(ctx, req.Text); err != nil {
+			return nil, err
 		}
 		qLex = float32(math.Sqrt(float64(selfDot(q[ix.semDim:]))))
 	} else if ix.compact() {

@@ -3,6 +3,7 @@ package local
 import (
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"sync"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/local/embed"
 )
 
 // walkPageSize is the number of chunks Walk hands over per call.
@@ -110,6 +112,20 @@ func (ix *Index) useLexical(emb retrieval.Embedder) {
 
 func selfDot(v []float32) float32 { return dot(v, v) }
 
+// lexicalCosines is ix.lex.LexicalCosines for a search. Damaged postings,
+// which a loaded index checks as questions first read them, are a damaged
+// index file.
+func (ix *Index) lexicalCosines(ctx context.Context, text string) ([]float32, error) {
+	cos, err := ix.lex.LexicalCosines(ctx, text)
+	if errors.Is(err, embed.ErrBadState) {
+		return nil, fmt.Errorf("search: %w: %w: rebuild it with \"ragscope index DOCS_DIR -o FILE\"", ErrCorruptIndex, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	return cos, nil
+}
+
 var (
 	_ retrieval.Store  = (*Index)(nil)
 	_ retrieval.Walker = (*Index)(nil)
@@ -151,16 +167,6 @@ func NewIndex(chunks []retrieval.Chunk, vectors [][]float32, info IndexInfo) (*I
 // their unit vectors one after the other (dim floats each), as an index
 // file stores them: loading copies and normalises nothing.
 func newIndexFlat(chunks []retrieval.Chunk, flat []float32, dim int, info IndexInfo) (*Index, error) {
-	return newIndexStrided(chunks, flat, dim, dim, info)
-}
-
-// newIndexStrided is newIndexFlat for stride floats stored per chunk (a
-// compact index's, when stride < dim).
-func newIndexStrided(chunks []retrieval.Chunk, flat []float32, dim, stride int, info IndexInfo) (*Index, error) {
-	if stride < 0 || stride > dim || (len(chunks) > 0 && stride == 0) || len(flat) != len(chunks)*stride {
-		return nil, fmt.Errorf("new index: %d floats for %d chunks of dimension %d (%d stored)", len(flat), len(chunks), dim, stride)
-	}
-	ix := &Index{info: info, chunks: chunks, dim: dim, stride: stride, vecs: flat}
 	seen := make(map[string]int, len(chunks))
 	for i := range chunks {
 		if j, dup := seen[chunks[i].ID]; dup {
@@ -168,7 +174,17 @@ func newIndexStrided(chunks []retrieval.Chunk, flat []float32, dim, stride int, 
 		}
 		seen[chunks[i].ID] = i
 	}
-	return ix, nil
+	return newIndexStrided(chunks, flat, dim, dim, info)
+}
+
+// newIndexStrided is newIndexFlat for stride floats stored per chunk (a
+// compact index's, when stride < dim), with chunk IDs known to be unique
+// (decodeChunks checks a file's).
+func newIndexStrided(chunks []retrieval.Chunk, flat []float32, dim, stride int, info IndexInfo) (*Index, error) {
+	if stride < 0 || stride > dim || (len(chunks) > 0 && stride == 0) || len(flat) != len(chunks)*stride {
+		return nil, fmt.Errorf("new index: %d floats for %d chunks of dimension %d (%d stored)", len(flat), len(chunks), dim, stride)
+	}
+	return &Index{info: info, chunks: chunks, dim: dim, stride: stride, vecs: flat}, nil
 }
 
 // normalized returns a unit-length copy of v (a zero copy for a zero or
@@ -307,8 +323,8 @@ func (ix *Index) Search(ctx context.Context, req retrieval.SearchRequest) ([]ret
 		lexCos = make([]float32, len(ix.chunks))
 	} else if ix.lex != nil && req.Text != "" {
 		var err error
-		if lexCos, err = ix.lex.LexicalCosines(ctx, req.Text); err != nil {
-			return nil, fmt.Errorf("search: %w", err)
+		if lexCos, err = ix.lexicalCosines(ctx, req.Text); err != nil {
+			return nil, err
 		}
 		qLex = float32(math.Sqrt(float64(selfDot(q[ix.semDim:]))))
 	}

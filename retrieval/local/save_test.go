@@ -196,3 +196,65 @@ func TestBuildDocsFolderVanishing(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestDamagedPostingsFailTheQuestionThatReadsThem: the embedder's postings
+// are checked as questions read them, not on load. A byte damaged there
+// leaves the load working and fails the first search that reads it with
+// ErrCorruptIndex and a "rebuild" message, never a panic or a wrong score;
+// damage elsewhere in the embedder's state fails the load.
+func TestDamagedPostingsFailTheQuestionThatReadsThem(t *testing.T) {
+	ctx := context.Background()
+	ix, c, err := OpenDemo(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	good := filepath.Join(dir, "demo.idx")
+	if err := SaveIndex(ctx, good, ix, c); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := stateRange(raw[:len(raw)-4])
+	if hi-lo < 1<<16 {
+		t.Fatalf("embedder state at %d..%d: too small to damage", lo, hi)
+	}
+	questions := []string{"What is ROS 2?", "How do robots walk on two legs?", "sensor fusion with a kalman filter", "URDF joints and links", "Isaac Sim synthetic data"}
+	var loadFailed, searchFailed int
+	for at := lo + 64; at < hi-8; at += (hi - lo) / 24 {
+		bad := bytes.Clone(raw)
+		bad[at] ^= 0x10
+		p := filepath.Join(dir, "bad.idx")
+		if err := os.WriteFile(p, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		bix, bc, err := LoadIndex(ctx, p, LoadOptions{})
+		if err != nil {
+			if !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(err.Error(), "rebuild") {
+				t.Errorf("byte %d: load: %v", at, err)
+			}
+			loadFailed++
+			continue
+		}
+		for _, q := range questions {
+			vec, err := bc.Embedder.Embed(ctx, []string{q})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = bix.Search(ctx, retrieval.SearchRequest{Vector: vec[0], Text: q, Limit: 5})
+			if err == nil {
+				continue
+			}
+			if !errors.Is(err, ErrCorruptIndex) || !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(err.Error(), "rebuild") {
+				t.Errorf("byte %d, %q: %v", at, q, err)
+			}
+			searchFailed++
+			break
+		}
+	}
+	if loadFailed == 0 || searchFailed == 0 {
+		t.Errorf("of the damaged files, %d failed to load and %d failed a search: want both kinds", loadFailed, searchFailed)
+	}
+}

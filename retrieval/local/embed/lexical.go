@@ -97,6 +97,8 @@ type lexTable struct {
 	// after Restore, where rows are found by binary search (a question
 	// has a few hundred features).
 	slots []lexSlot
+	// lazy, after Restore, checks the postings as they are first read.
+	lazy *lazyPostings
 }
 
 // lexSlot is a slot of lexTable's open-addressing hash table: a key, its
@@ -534,6 +536,9 @@ func (m *Model) LexicalCosines(ctx context.Context, text string) ([]float32, err
 			continue
 		}
 		lo, hi := t.start[f.id], t.start[f.id+1]
+		if err := t.lazy.check(lo, hi); err != nil {
+			return nil, fmt.Errorf("lexical cosines: %w", err)
+		}
 		qw := f.w * inv
 		ws := t.w[lo:hi]
 		for k, d := range t.doc[lo:hi] {

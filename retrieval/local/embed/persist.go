@@ -6,17 +6,27 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"maps"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"ragscope/retrieval/local/internal/flat"
 )
 
 // stateMagic opens a fitted model's saved state; bump its number whenever
 // the layout below changes.
-const stateMagic = "RSEMB002"
+const stateMagic = "RSEMB003"
+
+// postingsBlock is the length in bytes of the blocks of the lexical
+// postings (lexTable.doc and .w) that have a checksum of their own.
+const postingsBlock = 4 << 10
+
+// crcTable is the checksums' polynomial (IEEE: carry-less multiplication
+// makes it the fastest in Go).
+var crcTable = crc32.IEEETable
 
 // ErrBadState is returned by Restore for state that is damaged or was
 // saved by another version of the model.
@@ -26,6 +36,13 @@ var ErrBadState = errors.New("embedder state is damaged or from another ragscope
 // corpus word frequencies, common component) so that Restore gives a model
 // that embeds exactly as this one without refitting. Little-endian, maps in
 // key order: the same model gives the same bytes.
+//
+// The state checks itself. It ends with a CRC-32 of everything but the
+// lexical postings, which Restore verifies; the postings, nine tenths of a
+// large corpus's state and almost all unread by any one question, have a
+// CRC-32 per postingsBlock bytes instead, verified the first time a
+// question reads them (lexTable.check). A load therefore never reads the
+// whole state, and nothing damaged is ever used.
 func (m *Model) MarshalBinary() ([]byte, error) {
 	b := bytes.NewBuffer(make([]byte, 0, m.stateSize()))
 	if err := m.WriteState(b); err != nil {
@@ -65,8 +82,13 @@ func (m *Model) encodeState(e *stateEncoder) {
 	e.uint64s(t.keys)
 	e.float32s(t.idf)
 	e.int32s(t.start)
+	var docSums, wSums blockSums
+	e.lazy = &docSums
 	e.int32s(t.doc)
+	e.lazy = &wSums
 	e.float32s(t.w)
+	e.lazy = nil
+	defer e.trailer(&docSums, 4*len(t.doc), &wSums, 4*len(t.w))
 	words := slices.Sorted(maps.Keys(m.pCorpus))
 	e.u32(uint32(len(words)))
 	for _, w := range words {
@@ -92,6 +114,56 @@ func (m *Model) encodeState(e *stateEncoder) {
 	e.float32s(p.pivots.w)
 }
 
+// trailer writes the end of the state: the postings' block size and
+// checksums (of docLen and wLen bytes), then the CRC-32 of every other byte.
+func (e *stateEncoder) trailer(docSums *blockSums, docLen int, wSums *blockSums, wLen int) {
+	e.u32(postingsBlock)
+	sums := func(s *blockSums, n int) {
+		all := s.done()
+		e.array(blocks(n), 4, func(b []byte, lo, hi int) []byte {
+			for _, x := range all[lo:hi] {
+				b = binary.LittleEndian.AppendUint32(b, x)
+			}
+			return b
+		})
+	}
+	sums(docSums, docLen)
+	sums(wSums, wLen)
+	e.u32(e.crc)
+}
+
+// blocks is the number of postingsBlock blocks of n bytes.
+func blocks(n int) int { return (n + postingsBlock - 1) / postingsBlock }
+
+// blockSums is the CRC-32 of each postingsBlock bytes of a stream.
+type blockSums struct {
+	cur  uint32
+	fill int
+	sums []uint32
+}
+
+func (s *blockSums) add(b []byte) {
+	for len(b) > 0 {
+		n := min(len(b), postingsBlock-s.fill)
+		s.cur = crc32.Update(s.cur, crcTable, b[:n])
+		s.fill += n
+		b = b[n:]
+		if s.fill == postingsBlock {
+			s.sums = append(s.sums, s.cur)
+			s.cur, s.fill = 0, 0
+		}
+	}
+}
+
+// done returns the checksums, the last block's included.
+func (s *blockSums) done() []uint32 {
+	if s.fill > 0 {
+		s.sums = append(s.sums, s.cur)
+		s.cur, s.fill = 0, 0
+	}
+	return s.sums
+}
+
 // stateEncoder writes the state's layout to w, or only counts its bytes
 // when w is nil. The first write error stops it.
 type stateEncoder struct {
@@ -99,11 +171,23 @@ type stateEncoder struct {
 	n   int // bytes so far, from the start of the state
 	buf []byte
 	err error
+	// crc is the CRC-32 of the bytes written so far, but for those of
+	// the postings, which lazy sums by blocks while it is set.
+	crc  uint32
+	lazy *blockSums
 }
 
 func (e *stateEncoder) raw(b []byte) {
 	e.n += len(b)
-	if e.w != nil && e.err == nil {
+	if e.w == nil {
+		return
+	}
+	if e.lazy != nil {
+		e.lazy.add(b)
+	} else {
+		e.crc = crc32.Update(e.crc, crcTable, b)
+	}
+	if e.err == nil {
 		_, e.err = e.w.Write(b)
 	}
 }
@@ -122,9 +206,13 @@ func (e *stateEncoder) string(s string) {
 // array writes an array of n numbers of size bytes, appendTo appending
 // numbers lo to hi.
 func (e *stateEncoder) array(n, size int, appendTo func(b []byte, lo, hi int) []byte) {
+	lazy := e.lazy
+	e.lazy = nil
+	defer func() { e.lazy = lazy }()
 	e.u32(uint32(n))
 	var zeros [flat.Align]byte
 	e.raw(zeros[:flat.PadLen(e.n)])
+	e.lazy = lazy
 	if e.w == nil {
 		e.n += n * size
 		return
@@ -153,9 +241,10 @@ func (e *stateEncoder) int32s(v []int32) {
 // megabytes, and growing it by appending would briefly need twice that.
 func (m *Model) stateSize() int {
 	const array = 4 + flat.Align // count and padding
-	n := 64 + len(modelName) + 5*array + 1 + 2*array
+	n := 64 + len(modelName) + 5*array + 1 + 2*array + 8 + 2*array
 	if t := m.lex; t != nil {
 		n += 8*len(t.keys) + 4*len(t.idf) + 4*len(t.start) + 4*len(t.doc) + 4*len(t.w)
+		n += 4 * (blocks(4*len(t.doc)) + blocks(4*len(t.w)))
 	}
 	for w := range m.pCorpus {
 		n += 8 + len(w)
@@ -190,11 +279,11 @@ func Restore(state []byte) (*Model, error) {
 	t.keys = r.uint64s()
 	t.idf = r.float32s()
 	t.start = r.int32s()
-	t.doc = r.int32s()
-	t.w = r.float32s()
-	if r.err == nil {
-		r.err = t.validate(m.docs)
-	}
+	docRaw := r.block(4)
+	docAt := r.off - len(docRaw)
+	wRaw := r.block(4)
+	wAt := r.off - len(wRaw)
+	t.doc, t.w = flat.Int32s(docRaw), flat.Float32s(wRaw)
 	m.lex = t
 	n := r.count(5)
 	m.pCorpus = make(map[string]float32, n)
@@ -227,18 +316,42 @@ func Restore(state []byte) (*Model, error) {
 		}
 		m.proj = p
 	}
+	if block := r.u32(); r.err == nil && block != postingsBlock {
+		r.err = fmt.Errorf("postings blocks of %d bytes, want %d", block, postingsBlock)
+	}
+	docSums, wSums := flat.Int32s(r.block(4)), flat.Int32s(r.block(4))
+	sumAt := r.off
+	sum := r.u32()
 	if r.err == nil && r.off != len(r.b) {
 		r.err = fmt.Errorf("%d bytes after the end", len(r.b)-r.off)
+	}
+	if r.err == nil && (len(docSums) != blocks(len(docRaw)) || len(wSums) != blocks(len(wRaw))) {
+		r.err = errors.New("postings checksums")
+	}
+	if r.err == nil {
+		// Everything but the postings, which are checked as they are read.
+		crc := crc32.Update(0, crcTable, state[:docAt])
+		crc = crc32.Update(crc, crcTable, state[docAt+len(docRaw):wAt])
+		crc = crc32.Update(crc, crcTable, state[wAt+len(wRaw):sumAt])
+		if crc != sum {
+			r.err = errors.New("checksum mismatch")
+		}
+	}
+	if r.err == nil {
+		r.err = t.validate()
 	}
 	if r.err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadState, r.err)
 	}
+	t.lazy = &lazyPostings{docs: m.docs, doc: docRaw, w: wRaw, docSums: docSums, wSums: wSums,
+		checked: make([]atomic.Uint64, (len(docSums)+63)/64)}
 	return m, nil
 }
 
 // validate checks the sizes and order LexicalCosines and the binary search
-// rely on, so damaged state cannot make them index out of range.
-func (t *lexTable) validate(docs int) error {
+// rely on, so damaged state cannot make them index out of range (the
+// postings' entries are checked block by block, by lazyPostings).
+func (t *lexTable) validate() error {
 	switch {
 	case len(t.idf) != len(t.keys) || len(t.start) != len(t.keys)+1 || len(t.doc) != len(t.w):
 		return errors.New("lexical table sizes")
@@ -255,10 +368,44 @@ func (t *lexTable) validate(docs int) error {
 			return errors.New("lexical postings offsets")
 		}
 	}
-	for _, d := range t.doc {
-		if d < 0 || int(d) >= docs {
-			return errors.New("lexical postings entries")
+	return nil
+}
+
+// lazyPostings checks a restored lexTable's postings a block at a time,
+// the first time a question reads them: their checksums, and that every
+// entry names a fitted document.
+type lazyPostings struct {
+	docs           int
+	doc, w         []byte // the postings' bytes as saved
+	docSums, wSums []int32
+	// checked has a bit set for each block found sound.
+	checked []atomic.Uint64
+}
+
+// check verifies the blocks holding postings lo to hi (entries of doc
+// and w) that are not verified yet. Safe for concurrent use: a block two
+// questions check at once is checked twice.
+func (p *lazyPostings) check(lo, hi int32) error {
+	if p == nil || hi <= lo {
+		return nil
+	}
+	const per = postingsBlock / 4
+	for b := int(lo) / per; b <= int(hi-1)/per; b++ {
+		word, bit := b/64, uint64(1)<<(b%64)
+		if p.checked[word].Load()&bit != 0 {
+			continue
 		}
+		from, to := b*postingsBlock, min((b+1)*postingsBlock, len(p.doc))
+		if crc32.Checksum(p.doc[from:to], crcTable) != uint32(p.docSums[b]) ||
+			crc32.Checksum(p.w[from:to], crcTable) != uint32(p.wSums[b]) {
+			return fmt.Errorf("%w: lexical postings block %d: checksum mismatch", ErrBadState, b)
+		}
+		for i := from; i < to; i += 4 {
+			if d := int32(binary.LittleEndian.Uint32(p.doc[i:])); d < 0 || int(d) >= p.docs {
+				return fmt.Errorf("%w: lexical postings block %d: document %d of %d", ErrBadState, b, d, p.docs)
+			}
+		}
+		p.checked[word].Or(bit)
 	}
 	return nil
 }

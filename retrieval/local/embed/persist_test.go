@@ -3,8 +3,11 @@ package embed
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"testing"
+	"unsafe"
 )
 
 func TestRestoreEmbedsExactlyAsFitted(t *testing.T) {
@@ -77,6 +80,10 @@ func FuzzRestore(f *testing.F) {
 		if _, err := m.Embed(context.Background(), []string{"walking robots"}); err != nil {
 			t.Fatal(err)
 		}
+		// Damaged postings give an error, never a panic.
+		if _, err := m.LexicalCosines(context.Background(), "walking robots"); err != nil && !errors.Is(err, ErrBadState) {
+			t.Fatal(err)
+		}
 	})
 }
 
@@ -146,4 +153,90 @@ func (f *failAfter) Write(p []byte) (int, error) {
 	}
 	f.n -= len(p)
 	return len(p), nil
+}
+
+// offsetIn is where sub, a subslice of b, starts in b.
+func offsetIn(b, sub []byte) int { return cap(b) - cap(sub) }
+
+// TestRestoredPostingsAreCheckedWhenRead: damage in the postings does not
+// fail Restore (a load does not read them) but fails the first question
+// that reads the damaged block, with ErrBadState; damage anywhere else
+// fails Restore.
+func TestRestoredPostingsAreCheckedWhenRead(t *testing.T) {
+	ctx := context.Background()
+	docs := syntheticDocs(600, 60)
+	state, err := New(docs).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := Restore(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy := good.lex.lazy
+	if lazy == nil || len(lazy.docSums) < 3 {
+		t.Fatalf("want a restored table with several postings blocks, got %+v", lazy)
+	}
+	// Every question reads its own blocks only, and sound ones pass.
+	for _, d := range docs[:20] {
+		if _, err := good.LexicalCosines(ctx, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := lazy.check(0, int32(len(good.lex.doc))); err != nil {
+		t.Fatalf("sound postings: %v", err)
+	}
+
+	// The postings' offsets in state hold in every copy of it.
+	docAt, wAt := offsetIn(state, lazy.doc), offsetIn(state, lazy.w)
+	sumsAt := offsetIn(state, asBytes(lazy.docSums))
+	for name, at := range map[string]int{"doc": docAt + 2*postingsBlock + 5, "w": wAt + 1} {
+		bad := bytes.Clone(state)
+		bad[at] ^= 0x40
+		m, err := Restore(bad)
+		if err != nil {
+			t.Fatalf("%s: Restore read the postings: %v", name, err)
+		}
+		var found error
+		for _, d := range docs {
+			if _, err := m.LexicalCosines(ctx, d); err != nil {
+				found = err
+				break
+			}
+		}
+		if !errors.Is(found, ErrBadState) {
+			t.Errorf("%s: damaged postings: err = %v, want ErrBadState", name, found)
+		}
+	}
+
+	// An entry naming no document, with its block's checksum made to
+	// match, is refused too: never an index out of range.
+	bad := bytes.Clone(state)
+	binary.LittleEndian.PutUint32(bad[docAt+8:], 1e6)
+	binary.LittleEndian.PutUint32(bad[sumsAt:], crc32.Checksum(bad[docAt:docAt+postingsBlock], crcTable))
+	crc := crc32.Update(0, crcTable, bad[:docAt])
+	crc = crc32.Update(crc, crcTable, bad[docAt+len(lazy.doc):wAt])
+	crc = crc32.Update(crc, crcTable, bad[wAt+len(lazy.w):len(bad)-4])
+	binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc)
+	m, err := Restore(bad)
+	if err != nil {
+		t.Fatalf("Restore: %v", err)
+	}
+	if err := m.lex.lazy.check(0, 4); !errors.Is(err, ErrBadState) {
+		t.Errorf("entry out of range: err = %v, want ErrBadState", err)
+	}
+
+	// Damage outside the postings fails Restore itself.
+	for _, at := range []int{docAt - 100, wAt - 3, len(state) - 40} {
+		bad := bytes.Clone(state)
+		bad[at] ^= 0x01
+		if _, err := Restore(bad); !errors.Is(err, ErrBadState) {
+			t.Errorf("byte %d of %d damaged: err = %v, want ErrBadState", at, len(state), err)
+		}
+	}
+}
+
+// asBytes is v's memory as bytes (v shares the state's, little-endian).
+func asBytes(v []int32) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v))
 }

@@ -222,3 +222,32 @@ func procMemory(b *testing.B, pid int) (peak, rss int64) {
 	}
 	return peak, rss
 }
+
+// BenchmarkProcessIndexQuery is one `ragscope --index F query` end to end
+// on generated corpora of about 11,000 and 44,000 chunks (budgets 150 ms
+// and 300 ms): the load of the index file included. The index is built
+// once per size, outside the timing.
+func BenchmarkProcessIndexQuery(b *testing.B) {
+	bin := startupBinary(b)
+	env := processEnv(b)
+	for _, pages := range []int{1000, 4000} {
+		b.Run("pages="+strconv.Itoa(pages), func(b *testing.B) {
+			dir := b.TempDir()
+			docs := filepath.Join(dir, "site")
+			gen := exec.Command("go", "run", "./retrieval/local/testdata/gencorpus", "-pages", strconv.Itoa(pages), "-out", docs)
+			gen.Dir = ".."
+			if out, err := gen.CombinedOutput(); err != nil {
+				b.Fatalf("gencorpus: %v\n%s", err, out)
+			}
+			idx := filepath.Join(dir, "docs.idx")
+			runProcess(b, bin, env, "index", docs, "-o", idx)
+			var cpu time.Duration
+			b.ResetTimer()
+			for b.Loop() {
+				cpu += runProcess(b, bin, env, "--index", idx, "query", "How do ROS 2 nodes communicate?")
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/op")
+			b.ReportMetric(float64(cpu.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+		})
+	}
+}

@@ -363,6 +363,19 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 			ix, c, err = nil, nil, fmt.Errorf("load index %s: %w", path, cerr)
 		}
 	}()
+	// The embedder's state is restored beside the decoding too.
+	type restored struct {
+		m   *embed.Model
+		err error
+	}
+	var restoring chan restored
+	if lo, hi := stateRange(raw[:max(len(raw)-4, 0)]); opts.NewEmbedder == nil && hi > lo && !olderFormat(raw) {
+		restoring = make(chan restored, 1)
+		go func() {
+			m, err := embed.Restore(raw[lo:hi])
+			restoring <- restored{m, err}
+		}()
+	}
 	f, err := decodeUnchecked(raw)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load index %s: %w", path, err)
@@ -370,7 +383,13 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 	chunks := f.Chunks
 	var emb retrieval.Embedder
 	if opts.NewEmbedder == nil && len(f.Embedder) > 0 {
-		m, err := embed.Restore(f.Embedder)
+		var r restored
+		if restoring != nil {
+			r = <-restoring // decodeUnchecked found the state where stateRange did
+		} else {
+			r.m, r.err = embed.Restore(f.Embedder)
+		}
+		m, err := r.m, r.err
 		if err != nil {
 			return nil, nil, fmt.Errorf("load index %s: %w: %w: rebuild it with \"ragscope index\"", path, ErrIncompatibleIndex, err)
 		}

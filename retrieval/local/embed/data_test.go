@@ -30,7 +30,7 @@ func TestGloveTable(t *testing.T) {
 	if g.dim != gloveDim {
 		t.Fatalf("dim %d, want %d", g.dim, gloveDim)
 	}
-	if n := len(g.index); n < 50000 || n > 51000 {
+	if n := g.rows(); n < 50000 || n > 51000 {
 		t.Errorf("%d words, want the 50,000 most frequent plus a few hundred domain words", n)
 	}
 	for _, w := range []string{"the", "robot", "simulation", "humanoid", "gazebo", "lidar", "kinematics", "quaternion", "gripper"} {

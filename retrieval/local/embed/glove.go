@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"sync"
 
@@ -31,11 +32,19 @@ var loadGlove = sync.OnceValues(func() (*gloveTable, error) {
 
 // gloveTable is a read-only view of the decoded GloVe table.
 type gloveTable struct {
-	dim    int
-	index  map[string]int32 // word -> row
-	ranks  []uint32         // row -> frequency rank in the source vocabulary
-	scales []float32        // row -> dequantisation scale
-	vecs   []byte           // row-major int8 components, len(index)*dim
+	dim int
+	// data is the table's bytes; words[r] is where row r's word lies in
+	// it (a length byte, then the word).
+	data  []byte
+	words []uint32
+	// slots is an open-addressing hash table of the rows by their words
+	// (-1: empty), a power of two long and at most half full, probed
+	// linearly. Flat, so a start builds no map of 50,000 strings.
+	slots  []int32
+	seed   maphash.Seed
+	ranks  []uint32  // row -> frequency rank in the source vocabulary
+	scales []float32 // row -> dequantisation scale
+	vecs   []byte    // row-major int8 components, rows*dim
 }
 
 // decodeGlove decodes the table in b. The table shares b's memory (the
@@ -50,11 +59,21 @@ func decodeGlove(b []byte) (*gloveTable, error) {
 	if n <= 0 || dim <= 0 || dim > 4096 || n > len(b) {
 		return nil, fmt.Errorf("glove table: bad size %d x %d", n, dim)
 	}
+	size := 1
+	for size < 2*n {
+		size *= 2
+	}
 	t := &gloveTable{
 		dim:    dim,
-		index:  make(map[string]int32, n),
+		data:   b,
+		words:  make([]uint32, n),
+		slots:  make([]int32, size),
+		seed:   maphash.MakeSeed(),
 		ranks:  make([]uint32, n),
 		scales: make([]float32, n),
+	}
+	for i := range t.slots {
+		t.slots[i] = -1
 	}
 	off := 16
 	for i := 0; i < n; i++ {
@@ -62,14 +81,12 @@ func decodeGlove(b []byte) (*gloveTable, error) {
 			return nil, errors.New("glove table: truncated word list")
 		}
 		l := int(b[off])
-		off++
-		if off+l > len(b) {
+		if off+1+l > len(b) {
 			return nil, errors.New("glove table: truncated word list")
 		}
-		// The keys share b's memory (the embedded table, never written):
-		// 50,000 words copied would be 50,000 allocations at every start.
-		t.index[flat.String(b[off:off+l])] = int32(i)
-		off += l
+		t.words[i] = uint32(off)
+		t.insert(int32(i))
+		off += 1 + l
 	}
 	if len(b)-off != n*(4+4+dim) {
 		return nil, fmt.Errorf("glove table: body is %d bytes, want %d", len(b)-off, n*(8+dim))
@@ -86,13 +103,30 @@ func decodeGlove(b []byte) (*gloveTable, error) {
 	return t, nil
 }
 
-// lookup returns the row of word, or -1.
-func (t *gloveTable) lookup(word string) int32 {
-	if r, ok := t.index[word]; ok {
-		return r
-	}
-	return -1
+// word is row r's word (sharing the table's memory).
+func (t *gloveTable) word(r int32) string {
+	o := t.words[r]
+	return flat.String(t.data[o+1 : o+1+uint32(t.data[o])])
 }
+
+// rows is the number of words in the table.
+func (t *gloveTable) rows() int { return len(t.words) }
+
+// slot is where word's row is in slots, or the empty slot where it would go.
+func (t *gloveTable) slot(word string) int {
+	mask := uint64(len(t.slots) - 1)
+	i := maphash.String(t.seed, word) & mask
+	for t.slots[i] >= 0 && t.word(t.slots[i]) != word {
+		i = (i + 1) & mask
+	}
+	return int(i)
+}
+
+// insert adds row r under its word; a word met again takes the later row.
+func (t *gloveTable) insert(r int32) { t.slots[t.slot(t.word(r))] = r }
+
+// lookup returns the row of word, or -1.
+func (t *gloveTable) lookup(word string) int32 { return t.slots[t.slot(word)] }
 
 // addScaled adds w times the vector of row r to acc.
 func (t *gloveTable) addScaled(acc []float32, r int32, w float32) {

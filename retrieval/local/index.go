@@ -118,7 +118,7 @@ func selfDot(v []float32) float32 { return dot(v, v) }
 func (ix *Index) lexicalCosines(ctx context.Context, text string) ([]float32, error) {
 	cos, err := ix.lex.LexicalCosines(ctx, text)
 	if errors.Is(err, embed.ErrBadState) {
-		return nil, fmt.Errorf("search: %w: %w: rebuild it with \"ragscope index DOCS_DIR -o FILE\"", ErrCorruptIndex, err)
+		return nil, fmt.Errorf("%w: %w: rebuild it with \"ragscope index DOCS_DIR -o FILE\"", ErrCorruptIndex, err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)

@@ -537,7 +537,7 @@ func (m *Model) LexicalCosines(ctx context.Context, text string) ([]float32, err
 		}
 		lo, hi := t.start[f.id], t.start[f.id+1]
 		if err := t.lazy.check(lo, hi); err != nil {
-			return nil, fmt.Errorf("lexical cosines: %w", err)
+			return nil, err
 		}
 		qw := f.w * inv
 		ws := t.w[lo:hi]

@@ -371,6 +371,19 @@ func (t *lexTable) validate() error {
 	return nil
 }
 
+// postingsError is a damaged block of restored postings; it matches
+// ErrBadState.
+type postingsError struct {
+	block int
+	why   string
+}
+
+func (e *postingsError) Error() string {
+	return fmt.Sprintf("its lexical postings block %d is damaged (%s)", e.block, e.why)
+}
+
+func (e *postingsError) Unwrap() error { return ErrBadState }
+
 // lazyPostings checks a restored lexTable's postings a block at a time,
 // the first time a question reads them: their checksums, and that every
 // entry names a fitted document.
@@ -398,11 +411,11 @@ func (p *lazyPostings) check(lo, hi int32) error {
 		from, to := b*postingsBlock, min((b+1)*postingsBlock, len(p.doc))
 		if crc32.Checksum(p.doc[from:to], crcTable) != uint32(p.docSums[b]) ||
 			crc32.Checksum(p.w[from:to], crcTable) != uint32(p.wSums[b]) {
-			return fmt.Errorf("%w: lexical postings block %d: checksum mismatch", ErrBadState, b)
+			return &postingsError{block: b, why: "checksum mismatch"}
 		}
 		for i := from; i < to; i += 4 {
 			if d := int32(binary.LittleEndian.Uint32(p.doc[i:])); d < 0 || int(d) >= p.docs {
-				return fmt.Errorf("%w: lexical postings block %d: document %d of %d", ErrBadState, b, d, p.docs)
+				return &postingsError{block: b, why: fmt.Sprintf("document %d of %d", d, p.docs)}
 			}
 		}
 		p.checked[word].Or(bit)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"ragscope/retrieval"
@@ -224,9 +225,13 @@ func secret(field func(*Config) *Secret) func(*Config, string) error {
 	return func(c *Config, s string) error { *field(c) = Secret(s); return nil }
 }
 
+// settingsTable is Settings built once, for lookups: --help looks up
+// every flag, and building the table each time was most of its work.
+var settingsTable = sync.OnceValue(Settings)
+
 // Lookup returns the setting with the given persistent or command flag.
 func Lookup(flag string) (Setting, bool) {
-	for _, s := range Settings() {
+	for _, s := range settingsTable() {
 		if flag != "" && (s.Flag == flag || s.CommandFlag == flag) {
 			return s, true
 		}

@@ -1,4 +1,4 @@
-package lazyre
+package cli
 
 import (
 	"go/ast"
@@ -15,30 +15,61 @@ import (
 // expressions (about 0.05 ms of initialisation) go with that change.
 const initExempt = "ragscope/retrieval/local"
 
-// No package linked into the ragscope binary builds a regular expression
-// or a map literal at package level: Go initialises every linked package
-// in every process, so each one is paid by `ragscope --help` and every
-// scripted call (use New, a switch or a slice instead).
-func TestNothingBuiltAtInitialisation(t *testing.T) {
+// linkedPackages lists the packages linked into the ragscope binary,
+// standard library excepted: import path, folder and Go files.
+func linkedPackages(t *testing.T) [][3]string {
+	t.Helper()
 	out, err := exec.Command("go", "list", "-deps", "-f", `{{if not .Standard}}{{.ImportPath}}|{{.Dir}}|{{join .GoFiles ","}}{{end}}`, "ragscope").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	checked := 0
+	var pkgs [][3]string
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		f := strings.Split(line, "|")
-		if len(f) != 3 || !strings.HasPrefix(f[0], "ragscope") || f[0] == initExempt || f[2] == "" {
+		if f := strings.Split(line, "|"); len(f) == 3 {
+			pkgs = append(pkgs, [3]string{f[0], f[1], f[2]})
+		}
+	}
+	return pkgs
+}
+
+// No package of ragscope's own builds a regular expression or a map
+// literal at package level: Go initialises every linked package in every
+// process, so each one is paid by `ragscope --help` and every scripted
+// call (use lazyre.New, a switch or a slice instead).
+func TestNothingBuiltAtInitialisation(t *testing.T) {
+	checked := 0
+	for _, p := range linkedPackages(t) {
+		if !strings.HasPrefix(p[0], "ragscope") || p[0] == initExempt || p[2] == "" {
 			continue
 		}
-		for _, name := range strings.Split(f[2], ",") {
+		for _, name := range strings.Split(p[2], ",") {
 			checked++
-			for _, bad := range builtAtInit(t, filepath.Join(f[1], name)) {
+			for _, bad := range builtAtInit(t, filepath.Join(p[1], name)) {
 				t.Errorf("%s: %s is built at initialisation", bad.pos, bad.what)
 			}
 		}
 	}
 	if checked < 50 {
 		t.Fatalf("checked only %d files of the binary's packages", checked)
+	}
+}
+
+// Dependencies whose initialisation cost every process far more than they
+// gave are not linked: OpenCensus (4-5 ms; Google's auth library before
+// v0.10), glamour's chroma and bluemonday (30-45 ms), goldmark's root
+// package (builds a whole Markdown with its HTML renderer; ragscope uses
+// goldmark's parser alone).
+func TestCostlyInitialisersNotLinked(t *testing.T) {
+	banned := []string{"go.opencensus.io/", "github.com/alecthomas/chroma", "github.com/microcosm-cc/bluemonday", "charm.land/glamour", "github.com/charmbracelet/glamour", "github.com/yuin/goldmark/renderer"}
+	for _, p := range linkedPackages(t) {
+		if p[0] == "github.com/yuin/goldmark" {
+			t.Errorf("%s is linked (use goldmark/parser alone)", p[0])
+		}
+		for _, b := range banned {
+			if strings.HasPrefix(p[0], b) {
+				t.Errorf("%s is linked", p[0])
+			}
+		}
 	}
 }
 

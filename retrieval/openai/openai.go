@@ -102,14 +102,18 @@ type Options struct {
 
 // Embedder embeds texts with OpenAI. It is safe for concurrent use.
 type Embedder struct {
-	client  sdk.Client
-	model   string
-	baseURL string
-	key     string
-	timeout time.Duration
-	cache   *embedx.Cache
-	dims    atomic.Int64 // requested size, 0 = native
-	dim     atomic.Int64 // size produced, 0 = unknown yet
+	// embeddings is the SDK's embeddings service alone: the SDK's Client
+	// holds every service of the API, and referring to it links all their
+	// types and methods (22 MB of the binary, 1,300 of its interface
+	// tables, paid at start-up by every process).
+	embeddings sdk.EmbeddingService
+	model      string
+	baseURL    string
+	key        string
+	timeout    time.Duration
+	cache      *embedx.Cache
+	dims       atomic.Int64 // requested size, 0 = native
+	dim        atomic.Int64 // size produced, 0 = unknown yet
 }
 
 var _ retrieval.Embedder = (*Embedder)(nil)
@@ -187,7 +191,9 @@ func New(opts Options) (*Embedder, error) {
 	if key != "" {
 		copts = append(copts, option.WithAPIKey(key))
 	}
-	e.client = sdk.NewClient(copts...)
+	// The options NewClient would give the service: the SDK's defaults
+	// (OPENAI_* environment, production endpoint), then ragscope's.
+	e.embeddings = sdk.NewEmbeddingService(append(sdk.DefaultClientOptions(), copts...)...)
 	return e, nil
 }
 
@@ -251,7 +257,7 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	if n := e.dims.Load(); n > 0 {
 		params.Dimensions = sdk.Int(n)
 	}
-	resp, err := e.client.Embeddings.New(ctx, params)
+	resp, err := e.embeddings.New(ctx, params)
 	if err != nil {
 		return nil, e.wrap(ctx, err)
 	}

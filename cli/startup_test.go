@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -15,18 +17,24 @@ import (
 // expressions (about 0.05 ms of initialisation) go with that change.
 const initExempt = "ragscope/retrieval/local"
 
+// linkedPackage is a package linked into the ragscope binary.
+type linkedPackage struct {
+	path, dir      string
+	files, imports []string
+}
+
 // linkedPackages lists the packages linked into the ragscope binary,
-// standard library excepted: import path, folder and Go files.
-func linkedPackages(t *testing.T) [][3]string {
+// standard library excepted.
+func linkedPackages(t *testing.T) []linkedPackage {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-deps", "-f", `{{if not .Standard}}{{.ImportPath}}|{{.Dir}}|{{join .GoFiles ","}}{{end}}`, "ragscope").Output()
+	out, err := exec.Command("go", "list", "-deps", "-f", `{{if not .Standard}}{{.ImportPath}}|{{.Dir}}|{{join .GoFiles ","}}|{{join .Imports ","}}{{end}}`, "ragscope").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
-	var pkgs [][3]string
+	var pkgs []linkedPackage
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if f := strings.Split(line, "|"); len(f) == 3 {
-			pkgs = append(pkgs, [3]string{f[0], f[1], f[2]})
+		if f := strings.Split(line, "|"); len(f) == 4 {
+			pkgs = append(pkgs, linkedPackage{f[0], f[1], strings.Split(f[2], ","), strings.Split(f[3], ",")})
 		}
 	}
 	return pkgs
@@ -39,12 +47,12 @@ func linkedPackages(t *testing.T) [][3]string {
 func TestNothingBuiltAtInitialisation(t *testing.T) {
 	checked := 0
 	for _, p := range linkedPackages(t) {
-		if !strings.HasPrefix(p[0], "ragscope") || p[0] == initExempt || p[2] == "" {
+		if !strings.HasPrefix(p.path, "ragscope") || p.path == initExempt {
 			continue
 		}
-		for _, name := range strings.Split(p[2], ",") {
+		for _, name := range p.files {
 			checked++
-			for _, bad := range builtAtInit(t, filepath.Join(p[1], name)) {
+			for _, bad := range builtAtInit(t, filepath.Join(p.dir, name)) {
 				t.Errorf("%s: %s is built at initialisation", bad.pos, bad.what)
 			}
 		}
@@ -62,14 +70,48 @@ func TestNothingBuiltAtInitialisation(t *testing.T) {
 func TestCostlyInitialisersNotLinked(t *testing.T) {
 	banned := []string{"go.opencensus.io/", "github.com/alecthomas/chroma", "github.com/microcosm-cc/bluemonday", "charm.land/glamour", "github.com/charmbracelet/glamour", "github.com/yuin/goldmark/renderer"}
 	for _, p := range linkedPackages(t) {
-		if p[0] == "github.com/yuin/goldmark" {
-			t.Errorf("%s is linked (use goldmark/parser alone)", p[0])
+		if p.path == "github.com/yuin/goldmark" {
+			t.Errorf("%s is linked (use goldmark/parser alone)", p.path)
 		}
 		for _, b := range banned {
-			if strings.HasPrefix(p[0], b) {
-				t.Errorf("%s is linked", p[0])
+			if strings.HasPrefix(p.path, b) {
+				t.Errorf("%s is linked", p.path)
 			}
 		}
+	}
+}
+
+// The floor program (testdata/floor, BenchmarkProcessFloor) imports
+// exactly the packages of the mandated SDKs that ragscope's own packages
+// import, so its start-up is the floor of ragscope's.
+func TestFloorImportsTheMandatedSDKs(t *testing.T) {
+	mandated := []string{"google.golang.org/genai", "github.com/openai/openai-go/v3", "github.com/qdrant/go-client", "github.com/cohere-ai/cohere-go/v2", "charm.land/bubbletea/v2", "charm.land/lipgloss/v2"}
+	isMandated := func(path string) bool {
+		return slices.ContainsFunc(mandated, func(m string) bool { return path == m || strings.HasPrefix(path, m+"/") })
+	}
+	var want []string
+	for _, p := range linkedPackages(t) {
+		if strings.HasPrefix(p.path, "ragscope") {
+			for _, imp := range p.imports {
+				if isMandated(imp) && !slices.Contains(want, imp) {
+					want = append(want, imp)
+				}
+			}
+		}
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("testdata", "floor", "main.go"), nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		got = append(got, path)
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) || len(want) < len(mandated) {
+		t.Errorf("the floor imports\n%q\nragscope imports, of the mandated SDKs,\n%q", got, want)
 	}
 }
 

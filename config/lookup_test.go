@@ -31,3 +31,18 @@ func TestLookup(t *testing.T) {
 		t.Errorf("Lookup allocates %v times per call; want 0", allocs)
 	}
 }
+
+// Settings returns a copy of one table built once: one allocation per
+// call, and a caller that reorders or overwrites its copy changes no
+// other caller's.
+func TestSettingsIsACopyOfOneTable(t *testing.T) {
+	a := Settings()
+	name := a[0].Name
+	a[0] = Setting{Name: "changed"}
+	if b := Settings(); b[0].Name != name {
+		t.Errorf("a caller's change reached the table: %q", b[0].Name)
+	}
+	if allocs := testing.AllocsPerRun(20, func() { _ = Settings() }); allocs > 1 {
+		t.Errorf("Settings allocates %v times per call; want 1", allocs)
+	}
+}

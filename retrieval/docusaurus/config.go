@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"path"
 	"strings"
-
-	"ragscope/internal/lazyre"
 )
 
 // SiteConfig is what ragscope reads from docusaurus.config.{js,ts,mjs,cjs}.
@@ -185,18 +183,18 @@ func FindConfig(fsys fs.FS, dir string) (cfg SiteConfig, file string, ok bool) {
 }
 
 var (
-	cfgURL          = lazyre.New(`(?m)(?:^|[{,\s])url\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
-	cfgURLFallback  = lazyre.New(`(?m)(?:^|[{,\s])url\s*:[^,\n]*?['"` + "`" + `](https?://[^'"` + "`" + `$]+)['"` + "`" + `]`)
-	cfgBaseURL      = lazyre.New(`\bbaseUrl\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
-	cfgBaseFallback = lazyre.New(`\bbaseUrl\s*:[^,\n]*?['"` + "`" + `](/[^'"` + "`" + `$]*)['"` + "`" + `]`)
-	cfgTrailing     = lazyre.New(`\btrailingSlash\s*:\s*(true|false|undefined|null)\b`)
-	cfgRouteBase    = lazyre.New(`\brouteBasePath\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
-	cfgPath         = lazyre.New(`(?:^|[{,\s])path\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
-	cfgDocsBlock    = lazyre.New(`(?:^|[{,\s])docs\s*:\s*\{`)
-	cfgDocsPlugin   = lazyre.New(`['"]@docusaurus/plugin-content-docs['"]\s*,\s*\{`)
-	cfgDocsFalse    = lazyre.New(`(?:^|[{,\s])docs\s*:\s*false\b`)
-	cfgPluginID     = lazyre.New(`(?:^|[{,\s])id\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
-	cfgDetect       = lazyre.New(`\bformat\s*:\s*['"]detect['"]`)
+	cfgURL          = lazyRE(`(?m)(?:^|[{,\s])url\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
+	cfgURLFallback  = lazyRE(`(?m)(?:^|[{,\s])url\s*:[^,\n]*?['"` + "`" + `](https?://[^'"` + "`" + `$]+)['"` + "`" + `]`)
+	cfgBaseURL      = lazyRE(`\bbaseUrl\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
+	cfgBaseFallback = lazyRE(`\bbaseUrl\s*:[^,\n]*?['"` + "`" + `](/[^'"` + "`" + `$]*)['"` + "`" + `]`)
+	cfgTrailing     = lazyRE(`\btrailingSlash\s*:\s*(true|false|undefined|null)\b`)
+	cfgRouteBase    = lazyRE(`\brouteBasePath\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
+	cfgPath         = lazyRE(`(?:^|[{,\s])path\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
+	cfgDocsBlock    = lazyRE(`(?:^|[{,\s])docs\s*:\s*\{`)
+	cfgDocsPlugin   = lazyRE(`['"]@docusaurus/plugin-content-docs['"]\s*,\s*\{`)
+	cfgDocsFalse    = lazyRE(`(?:^|[{,\s])docs\s*:\s*false\b`)
+	cfgPluginID     = lazyRE(`(?:^|[{,\s])id\s*:\s*(['"` + "`" + `])([^'"` + "`" + `]*)['"` + "`" + `]`)
+	cfgDetect       = lazyRE(`\bformat\s*:\s*['"]detect['"]`)
 )
 
 // ParseConfig reads a Docusaurus config's url, baseUrl, trailingSlash and

@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"golang.org/x/net/html/atom"
-
-	"ragscope/internal/lazyre"
 )
 
 // Line is one source line of a doc's body with what the block scanner
@@ -34,18 +32,18 @@ type Line struct {
 }
 
 var (
-	atxLine       = lazyre.New(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
-	atxLineMDX    = lazyre.New(`^[ \t]*(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
-	atxClose      = lazyre.New(`(?:^|[ \t]+)#+[ \t]*$`)
-	fenceOpen     = lazyre.New("^ {0,3}(`{3,}|~{3,})(.*)$")
-	fenceOpenMDX  = lazyre.New("^[ \t]*(`{3,}|~{3,})(.*)$")
-	setextLine    = lazyre.New(`^ {0,3}(=+|-+)[ \t]*$`)
-	setextLineMDX = lazyre.New(`^[ \t]*(=+|-+)[ \t]*$`)
+	atxLine       = lazyRE(`^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
+	atxLineMDX    = lazyRE(`^[ \t]*(#{1,6})(?:[ \t]+(.*?))?[ \t]*$`)
+	atxClose      = lazyRE(`(?:^|[ \t]+)#+[ \t]*$`)
+	fenceOpen     = lazyRE("^ {0,3}(`{3,}|~{3,})(.*)$")
+	fenceOpenMDX  = lazyRE("^[ \t]*(`{3,}|~{3,})(.*)$")
+	setextLine    = lazyRE(`^ {0,3}(=+|-+)[ \t]*$`)
+	setextLineMDX = lazyRE(`^[ \t]*(=+|-+)[ \t]*$`)
 	// notParagraph: lines that cannot continue a paragraph into a setext
 	// heading (lists, quotes, tables, JSX/HTML, ESM, blank).
-	notParagraph  = lazyre.New(`^\s*(?:[-*+>|<{]|\d+[.)]\s|import\s|export\s|$)`)
-	mdEscape      = lazyre.New("\\\\([!-/:-@\\[-`{-~])")
-	mdxCommentRun = lazyre.New(`(?s)\{/\*.*?\*/\}`)
+	notParagraph  = lazyRE(`^\s*(?:[-*+>|<{]|\d+[.)]\s|import\s|export\s|$)`)
+	mdEscape      = lazyRE("\\\\([!-/:-@\\[-`{-~])")
+	mdxCommentRun = lazyRE(`(?s)\{/\*.*?\*/\}`)
 )
 
 // ScanMarkdown splits a doc body into lines and marks fenced code, ATX and

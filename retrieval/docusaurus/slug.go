@@ -8,8 +8,6 @@ import (
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
 	"golang.org/x/text/unicode/rangetable"
-
-	"ragscope/internal/lazyre"
 )
 
 // SlugStyle names a heading-anchor rule.
@@ -166,7 +164,7 @@ func (s *Slugger) Unique(id string) string {
 	return slug
 }
 
-var classicHeadingID = lazyre.New(`\s*\{#([^{}]+)\}\s*$`)
+var classicHeadingID = lazyRE(`\s*\{#([^{}]+)\}\s*$`)
 
 // SplitHeadingID separates an explicit heading id from heading text:
 // "Title {#custom-id}" gives ("Title", "custom-id"); other text is returned
@@ -181,10 +179,10 @@ func SplitHeadingID(heading string) (text, id string) {
 }
 
 var (
-	mdLink       = lazyre.New(`!?\[([^\]]*)\]\([^)]*\)`)
-	htmlTag      = lazyre.New(`</?[A-Za-z][^>]*>`)
-	starEmphasis = lazyre.New(`\*{1,3}([^*]+)\*{1,3}`)
-	underEmph    = lazyre.New(`(^|[^\pL\pN])_{1,3}([^_]+)_{1,3}([^\pL\pN]|$)`)
+	mdLink       = lazyRE(`!?\[([^\]]*)\]\([^)]*\)`)
+	htmlTag      = lazyRE(`</?[A-Za-z][^>]*>`)
+	starEmphasis = lazyRE(`\*{1,3}([^*]+)\*{1,3}`)
+	underEmph    = lazyRE(`(^|[^\pL\pN])_{1,3}([^_]+)_{1,3}([^\pL\pN]|$)`)
 )
 
 // StripInlineMarkup returns the text content of inline markdown: links

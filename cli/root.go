@@ -280,11 +280,14 @@ offline embedder, so it works with no keys at all.`,
 	)
 	// `ragscope --version` prints the same line as `ragscope version`.
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.SetHelpTemplate(root.HelpTemplate() + envHelp())
+	// Help is cobra's own, then the environment and exit codes: written
+	// after it, not through a help template, which cobra parses and runs
+	// by reflection on every --help (cobra's default is a plain function).
 	defaultHelp := root.HelpFunc()
 	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
 		a.showEffectiveDefaults(cmd)
 		defaultHelp(cmd, args)
+		fmt.Fprint(cmd.OutOrStdout(), envHelp())
 	})
 	return root
 }

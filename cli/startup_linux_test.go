@@ -36,11 +36,17 @@ import (
 // back the way an installed binary is after a restart.
 func startupBinary(b *testing.B) string {
 	b.Helper()
+	return startupBinaryOf(b, "ragscope", os.Getenv("RAGSCOPE_BENCH_BIN"))
+}
+
+// startupBinaryOf is startupBinary for the main package pkg, or for the
+// binary src when src is set.
+func startupBinaryOf(b *testing.B, pkg, src string) string {
+	b.Helper()
 	dir := b.TempDir()
-	src := os.Getenv("RAGSCOPE_BENCH_BIN")
 	if src == "" {
 		src = filepath.Join(dir, "ragscope.built")
-		cmd := exec.Command("go", "build", "-o", src, "ragscope")
+		cmd := exec.Command("go", "build", "-o", src, pkg)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("go build: %v\n%s", err, out)
 		}
@@ -97,6 +103,20 @@ func runProcess(b *testing.B, bin string, env []string, args ...string) time.Dur
 // BenchmarkProcessHelp is `ragscope --help` end to end (budget 30 ms).
 func BenchmarkProcessHelp(b *testing.B) {
 	bin := startupBinary(b)
+	env := processEnv(b)
+	var cpu time.Duration
+	for b.Loop() {
+		cpu += runProcess(b, bin, env, "--help")
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/op")
+	b.ReportMetric(float64(cpu.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+}
+
+// BenchmarkProcessFloor is the floor under BenchmarkProcessHelp: a
+// program that links only the mandated SDKs' packages ragscope imports
+// (testdata/floor) and returns, run the same way.
+func BenchmarkProcessFloor(b *testing.B) {
+	bin := startupBinaryOf(b, "ragscope/cli/testdata/floor", "")
 	env := processEnv(b)
 	var cpu time.Duration
 	for b.Loop() {

@@ -3,7 +3,9 @@ package config
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"ragscope/retrieval"
@@ -39,9 +41,17 @@ type Setting struct {
 	Get func(c Config) string
 }
 
-// Settings is the table of every setting ragscope reads. Adding a setting
-// is one entry here plus its Config field (and its default in Default).
-func Settings() []Setting {
+// Settings is the table of every setting ragscope reads: a copy of one
+// table built on first use (every command reads it several times; their
+// Env and TOML lists are shared, read them only).
+func Settings() []Setting { return slices.Clone(settingsTable()) }
+
+// settingsTable is the table of settings, built once.
+var settingsTable = sync.OnceValue(newSettings)
+
+// newSettings builds the table of settings. Adding a setting is one entry
+// here plus its Config field (and its default in Default).
+func newSettings() []Setting {
 	return []Setting{
 		{Name: "backend", Flag: "backend", Env: []string{"RAGSCOPE_BACKEND"}, TOML: []string{"backend"},
 			Help: "auto, demo, local or qdrant (auto: qdrant if QDRANT_URL is set, local if --index/--docs, else demo)",
@@ -226,7 +236,7 @@ func secret(field func(*Config) *Secret) func(*Config, string) error {
 
 // Lookup returns the setting with the given persistent or command flag.
 func Lookup(flag string) (Setting, bool) {
-	for _, s := range Settings() {
+	for _, s := range settingsTable() {
 		if flag != "" && (s.Flag == flag || s.CommandFlag == flag) {
 			return s, true
 		}

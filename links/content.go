@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"html"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"unicode"
 
+	"ragscope/internal/lazyre"
 	"ragscope/retrieval/docusaurus"
 )
 
@@ -192,11 +192,11 @@ func pageTokens(p *Page) ([]string, []int32) {
 }
 
 var (
-	mdxESM        = regexp.MustCompile(`^(import|export)\s`)
-	bareURL       = regexp.MustCompile(`https?://\S+`)
-	linkTarget    = regexp.MustCompile(`\]\([^)]*\)`)
-	admonitionTag = regexp.MustCompile(`^\s*:::\s*[A-Za-z]*`)
-	fenceLine     = regexp.MustCompile("^\\s*(```|~~~)")
+	mdxESM        = lazyre.New(`^(import|export)\s`)
+	bareURL       = lazyre.New(`https?://\S+`)
+	linkTarget    = lazyre.New(`\]\([^)]*\)`)
+	admonitionTag = lazyre.New(`^\s*:::\s*[A-Za-z]*`)
+	fenceLine     = lazyre.New("^\\s*(```|~~~)")
 )
 
 // matchWords is the normalised word sequence of one line of markdown (or

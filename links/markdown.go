@@ -1,9 +1,9 @@
 package links
 
 import (
-	"regexp"
 	"strings"
 
+	"ragscope/internal/lazyre"
 	"ragscope/retrieval/docusaurus"
 )
 
@@ -54,9 +54,9 @@ func splitFrontMatter(src string) (frontMatter, string, int, error) {
 }
 
 var (
-	htmlHeading = regexp.MustCompile(`^\s*<h([1-6])(\s[^>]*)?>(.*?)</h[1-6]>`)
-	idAttr      = regexp.MustCompile(`<[A-Za-z][^>]*?\sid=(?:"([^"]+)"|'([^']+)'|\{["']([^"']+)["']\})`)
-	nameAttr    = regexp.MustCompile(`<a\s[^>]*?\bname=(?:"([^"]+)"|'([^']+)')`)
+	htmlHeading = lazyre.New(`^\s*<h([1-6])(\s[^>]*)?>(.*?)</h[1-6]>`)
+	idAttr      = lazyre.New(`<[A-Za-z][^>]*?\sid=(?:"([^"]+)"|'([^']+)'|\{["']([^"']+)["']\})`)
+	nameAttr    = lazyre.New(`<a\s[^>]*?\bname=(?:"([^"]+)"|'([^']+)')`)
 )
 
 // parseHeadings returns a page's headings with the ids Docusaurus gives
@@ -105,7 +105,7 @@ func parseHeadings(body string, firstLine int, mdx bool) ([]Heading, []string) {
 		case l.SetextPart:
 			continue
 		}
-		for _, re := range []*regexp.Regexp{idAttr, nameAttr} {
+		for _, re := range []*lazyre.Regexp{idAttr, nameAttr} {
 			for _, m := range re.FindAllStringSubmatch(l.Text, -1) {
 				for _, g := range m[1:] {
 					if g != "" {

@@ -1,12 +1,13 @@
 package links
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
+
+	"ragscope/internal/lazyre"
 )
 
-var dupSuffix = regexp.MustCompile(`^(.+)-\d+$`)
+var dupSuffix = lazyre.New(`^(.+)-\d+$`)
 
 // closest returns the candidate most like target: the smallest edit
 // distance relative to length, with shared words (split on - _ / .) as a

@@ -7,7 +7,6 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -24,7 +23,14 @@ import (
 
 // mdParser is the shared CommonMark parser, built on first use (goldmark
 // parsers are safe for concurrent use; each Parse has its own context).
-var mdParser = sync.OnceValue(func() parser.Parser { return goldmark.DefaultParser() })
+// It is goldmark.DefaultParser's configuration, built from the parser
+// package alone: the goldmark package builds a whole Markdown (parser and
+// HTML renderer) at initialisation, in every ragscope process.
+var mdParser = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
+})
 
 // mdTheme holds the styles of one markdown theme ("dark", "light" or
 // "notty"). Under notty no colours are drawn and emphasis keeps its

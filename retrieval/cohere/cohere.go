@@ -44,16 +44,18 @@ const (
 	maxBackoff  = 8 * time.Second
 )
 
-// knownDims are the vector sizes of Cohere's published embedding models.
-var knownDims = map[string]int{
-	"embed-english-v3.0":            1024,
-	"embed-multilingual-v3.0":       1024,
-	"embed-english-light-v3.0":      384,
-	"embed-multilingual-light-v3.0": 384,
+// KnownDim returns the vector size of a known Cohere model, or 0. (A
+// switch, not a package-level map: a map literal is built at
+// initialisation, in every ragscope process.)
+func KnownDim(model string) int {
+	switch model {
+	case "embed-english-v3.0", "embed-multilingual-v3.0":
+		return 1024
+	case "embed-english-light-v3.0", "embed-multilingual-light-v3.0":
+		return 384
+	}
+	return 0
 }
-
-// KnownDim returns the vector size of a known Cohere model, or 0.
-func KnownDim(model string) int { return knownDims[model] }
 
 // Options configure an Embedder. Only APIKey is required.
 type Options struct {

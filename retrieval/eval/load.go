@@ -9,13 +9,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"ragscope/internal/lazyre"
 	"ragscope/retrieval"
 )
 
@@ -108,7 +109,7 @@ func parseNode(data []byte, name string) (*yaml.Node, error) {
 	return yamlNode(data, name)
 }
 
-var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
+var yamlLine = lazyre.New(`^line (\d+): (.*)$`)
 
 func yamlNode(data []byte, name string) (*yaml.Node, error) {
 	var doc yaml.Node
@@ -304,11 +305,13 @@ func join(parent, key string) string {
 // Top-level keys of the object form, and informational keys accepted and
 // ignored in cases (existing test sets carry them).
 var (
-	setKeys    = []string{"name", "description", "version", "top_k", "threshold", "thresholds", "queries", "cases"}
-	ignoredKey = map[string]bool{
-		"description": true, "notes": true, "note": true, "comment": true, "difficulty": true,
-		"expected_answer": true, "reference_answer": true, "answer": true, "ground_truth": true,
-		"metadata": true, "paraphrased": true,
+	setKeys = []string{"name", "description", "version", "top_k", "threshold", "thresholds", "queries", "cases"}
+	// ignoredKeys is a slice, not a map: a map literal is built at
+	// initialisation, in every ragscope process.
+	ignoredKeys = []string{
+		"description", "notes", "note", "comment", "difficulty",
+		"expected_answer", "reference_answer", "answer", "ground_truth",
+		"metadata", "paraphrased",
 	}
 )
 
@@ -482,7 +485,7 @@ func (d *decoder) kase(n *yaml.Node, field string) Case {
 		case "expected_answer_keywords", "answer_keywords", "expected_answer_contains":
 			c.Expect.AnswerKeywords = append(c.Expect.AnswerKeywords, d.strs(v, f)...)
 		default:
-			if !ignoredKey[k.Value] {
+			if !slices.Contains(ignoredKeys, k.Value) {
 				d.fail(k, f, "unknown field (known: %s)", strings.Join(caseKeys, ", "))
 			}
 		}

@@ -42,15 +42,19 @@ const (
 	MaxBatch = 100
 )
 
-// maxDims are the native sizes of published Gemini embedding models; all
-// accept outputDimensionality up to that size.
-var maxDims = map[string]int{
-	"gemini-embedding-001": 3072,
-	"text-embedding-004":   768,
+// KnownDim returns the native vector size of a published model, or 0;
+// all accept outputDimensionality up to that size. (A switch, not a
+// package-level map: a map literal is built at initialisation, in every
+// ragscope process.)
+func KnownDim(model string) int {
+	switch strings.TrimPrefix(model, "models/") {
+	case "gemini-embedding-001":
+		return 3072
+	case "text-embedding-004":
+		return 768
+	}
+	return 0
 }
-
-// KnownDim returns the native vector size of a published model, or 0.
-func KnownDim(model string) int { return maxDims[strings.TrimPrefix(model, "models/")] }
 
 // Options configure an Embedder. Only APIKey is required.
 type Options struct {

@@ -48,11 +48,13 @@ type ChatOptions struct {
 // as the context pane shows them; citations are read from the [Source N]
 // markers the answer writes. It is safe for concurrent use.
 type Chat struct {
-	client  sdk.Client
-	model   string
-	baseURL string
-	key     string
-	timeout time.Duration
+	// completions is the SDK's chat completions service alone (see
+	// Embedder.embeddings).
+	completions sdk.ChatCompletionService
+	model       string
+	baseURL     string
+	key         string
+	timeout     time.Duration
 }
 
 var _ retrieval.Generator = (*Chat)(nil)
@@ -89,7 +91,7 @@ func NewChat(opts ChatOptions) (*Chat, error) {
 	if key != "" {
 		copts = append(copts, option.WithAPIKey(key))
 	}
-	c.client = sdk.NewClient(copts...)
+	c.completions = sdk.NewChatCompletionService(append(sdk.DefaultClientOptions(), copts...)...)
 	return c, nil
 }
 
@@ -125,7 +127,7 @@ func (c *Chat) Stream(ctx context.Context, p retrieval.Prompt, emit func(retriev
 		Messages:      []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage(SystemPrompt(p)), sdk.UserMessage(p.Question)},
 		StreamOptions: sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)},
 	}
-	stream := c.client.Chat.Completions.NewStreaming(context.WithValue(actx, idleKey{}, timer), params)
+	stream := c.completions.NewStreaming(context.WithValue(actx, idleKey{}, timer), params)
 	defer stream.Close()
 	markers := retrieval.NewMarkerParser()
 	finished, started := false, false

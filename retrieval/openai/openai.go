@@ -56,14 +56,26 @@ type model struct {
 	shortable bool // accepts "dimensions" (1..dim)
 }
 
-var models = map[string]model{
-	"text-embedding-3-small": {dim: 1536, shortable: true},
-	"text-embedding-3-large": {dim: 3072, shortable: true},
-	"text-embedding-ada-002": {dim: 1536},
+// lookupModel returns what ragscope knows of a published model. (A
+// switch, not a package-level map: a map literal is built at
+// initialisation, in every ragscope process.)
+func lookupModel(name string) (model, bool) {
+	switch name {
+	case "text-embedding-3-small":
+		return model{dim: 1536, shortable: true}, true
+	case "text-embedding-3-large":
+		return model{dim: 3072, shortable: true}, true
+	case "text-embedding-ada-002":
+		return model{dim: 1536}, true
+	}
+	return model{}, false
 }
 
 // KnownDim returns the native vector size of a published OpenAI model, or 0.
-func KnownDim(name string) int { return models[name].dim }
+func KnownDim(name string) int {
+	m, _ := lookupModel(name)
+	return m.dim
+}
 
 // Options configure an Embedder. Only APIKey is required.
 type Options struct {
@@ -90,14 +102,18 @@ type Options struct {
 
 // Embedder embeds texts with OpenAI. It is safe for concurrent use.
 type Embedder struct {
-	client  sdk.Client
-	model   string
-	baseURL string
-	key     string
-	timeout time.Duration
-	cache   *embedx.Cache
-	dims    atomic.Int64 // requested size, 0 = native
-	dim     atomic.Int64 // size produced, 0 = unknown yet
+	// embeddings is the SDK's embeddings service alone: the SDK's Client
+	// holds every service of the API, and referring to it links all their
+	// types and methods (22 MB of the binary, 1,300 of its interface
+	// tables, paid at start-up by every process).
+	embeddings sdk.EmbeddingService
+	model      string
+	baseURL    string
+	key        string
+	timeout    time.Duration
+	cache      *embedx.Cache
+	dims       atomic.Int64 // requested size, 0 = native
+	dim        atomic.Int64 // size produced, 0 = unknown yet
 }
 
 var _ retrieval.Embedder = (*Embedder)(nil)
@@ -175,7 +191,9 @@ func New(opts Options) (*Embedder, error) {
 	if key != "" {
 		copts = append(copts, option.WithAPIKey(key))
 	}
-	e.client = sdk.NewClient(copts...)
+	// The options NewClient would give the service: the SDK's defaults
+	// (OPENAI_* environment, production endpoint), then ragscope's.
+	e.embeddings = sdk.NewEmbeddingService(append(sdk.DefaultClientOptions(), copts...)...)
 	return e, nil
 }
 
@@ -183,7 +201,7 @@ func New(opts Options) (*Embedder, error) {
 // error matching retrieval.ErrConfig when a published model cannot
 // produce that size.
 func (e *Embedder) SetDimensions(n int) error {
-	if m, ok := models[e.model]; ok && n != m.dim {
+	if m, ok := lookupModel(e.model); ok && n != m.dim {
 		if !m.shortable {
 			return fmt.Errorf("%w: %s only makes %d-dimensional vectors; --dimensions %d needs text-embedding-3-small (up to 1536) or text-embedding-3-large (up to 3072)", retrieval.ErrConfig, e.model, m.dim, n)
 		}
@@ -191,7 +209,7 @@ func (e *Embedder) SetDimensions(n int) error {
 			return fmt.Errorf("%w: %s makes at most %d dimensions, --dimensions %d is too large", retrieval.ErrConfig, e.model, m.dim, n)
 		}
 	}
-	if m, ok := models[e.model]; ok && n == m.dim && !m.shortable {
+	if m, ok := lookupModel(e.model); ok && n == m.dim && !m.shortable {
 		n = 0 // ada-002 refuses the parameter; its size is already n
 	}
 	e.dims.Store(int64(n))
@@ -204,7 +222,7 @@ func (e *Embedder) SetDimensions(n int) error {
 // Shortable reports whether the model can be asked for fewer dimensions
 // (up to the returned maximum; 0 when unknown or never).
 func (e *Embedder) Shortable() int {
-	if m, ok := models[e.model]; ok && m.shortable {
+	if m, ok := lookupModel(e.model); ok && m.shortable {
 		return m.dim
 	}
 	return 0
@@ -239,7 +257,7 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	if n := e.dims.Load(); n > 0 {
 		params.Dimensions = sdk.Int(n)
 	}
-	resp, err := e.client.Embeddings.New(ctx, params)
+	resp, err := e.embeddings.New(ctx, params)
 	if err != nil {
 		return nil, e.wrap(ctx, err)
 	}

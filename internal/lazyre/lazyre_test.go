@@ -1,4 +1,4 @@
-package docusaurus
+package lazyre
 
 import (
 	"regexp"
@@ -11,7 +11,7 @@ import (
 // when first used (an invalid one panics then, not at initialisation).
 func TestLazyRegexp(t *testing.T) {
 	const expr = `(\w+)-(\d+)`
-	l, re := lazyRE(expr), regexp.MustCompile(expr)
+	l, re := New(expr), regexp.MustCompile(expr)
 	s := "a-1 bb-22 c"
 	if got, want := l.FindStringSubmatch(s), re.FindStringSubmatch(s); !slices.Equal(got, want) {
 		t.Errorf("FindStringSubmatch = %q, want %q", got, want)
@@ -25,6 +25,9 @@ func TestLazyRegexp(t *testing.T) {
 	if got, want := len(l.FindAllStringIndex(s, -1)), 2; got != want {
 		t.Errorf("FindAllStringIndex found %d, want %d", got, want)
 	}
+	if got, want := l.FindAllStringSubmatch(s, -1), re.FindAllStringSubmatch(s, -1); len(got) != len(want) || !slices.Equal(got[1], want[1]) {
+		t.Errorf("FindAllStringSubmatch = %q, want %q", got, want)
+	}
 	if !l.MatchString(s) || l.MatchString("none") {
 		t.Error("MatchString")
 	}
@@ -35,7 +38,7 @@ func TestLazyRegexp(t *testing.T) {
 		t.Errorf("ReplaceAllStringFunc = %q", got)
 	}
 
-	bad := lazyRE(`(`) // no panic yet
+	bad := New(`(`) // no panic yet
 	defer func() {
 		if recover() == nil {
 			t.Error("an invalid expression did not panic on first use")

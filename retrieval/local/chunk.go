@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
+	"ragscope/internal/lazyre"
 	"runtime"
 	"strings"
 	"sync"
@@ -225,7 +225,7 @@ type section struct {
 	lines  []line
 }
 
-var mdxESM = regexp.MustCompile(`^(import|export)\s`)
+var mdxESM = lazyre.New(`^(import|export)\s`)
 
 // ChunkMarkdown chunks one markdown document. docPath is its path from the
 // site root ("docs/module-1/01-intro.md"); it gives each chunk's ID, module

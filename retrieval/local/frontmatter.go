@@ -3,7 +3,7 @@ package local
 import (
 	"errors"
 	"fmt"
-	"regexp"
+	"ragscope/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -43,7 +43,7 @@ func (w Warning) String() string {
 	return w.File + ": " + w.Message
 }
 
-var yamlErrLine = regexp.MustCompile(`line (\d+)`)
+var yamlErrLine = lazyre.New(`line (\d+)`)
 
 // splitFrontMatter separates a leading YAML front matter block from the
 // body. It returns the parsed fields, the body, the 1-based file line the

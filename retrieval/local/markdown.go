@@ -1,7 +1,7 @@
 package local
 
 import (
-	"regexp"
+	"ragscope/internal/lazyre"
 	"strings"
 
 	"ragscope/retrieval/docusaurus"
@@ -91,7 +91,7 @@ func splitBlocks(lines []line) []block {
 	return out
 }
 
-var sentenceEnd = regexp.MustCompile(`[.!?…]["'”’)\]]*\s+`)
+var sentenceEnd = lazyre.New(`[.!?…]["'”’)\]]*\s+`)
 
 // splitLong cuts text into pieces of at most max runes: prose on sentence
 // boundaries, code on line boundaries, and anything still too long at the

@@ -167,7 +167,7 @@ func (s *Site) contentOf() *contentIndex {
 func pageTokens(p *Page) ([]string, []int32) {
 	headAt := make(map[int]int32, len(p.Headings))
 	for i, h := range p.Headings {
-		headAt[h.Line-p.firstLine-1] = int32(i + 1)
+		headAt[h.at] = int32(i + 1)
 	}
 	var toks []string
 	var secs []int32

@@ -27,8 +27,15 @@ type Heading struct {
 	// heading and the next heading (a heading directly followed by a
 	// subheading has none).
 	OwnText bool `json:"own_text,omitempty"`
-	// Line is the 1-based line in the source file.
+	// Line is the 1-based line in the source file: the page's, or
+	// Partial's when the heading comes from a markdown partial the page
+	// renders.
 	Line int `json:"line"`
+	// Partial is the file of the partial the heading comes from, "" for
+	// the page's own headings.
+	Partial string `json:"partial,omitempty"`
+	// at is the heading's line index in the page's expanded body.
+	at int
 }
 
 // frontMatter holds the front matter keys that change a doc's route.
@@ -71,14 +78,30 @@ var (
 // config's markdown.format is "detect", then .mdx only): MDX has no
 // indented code, so a heading or fence indented four spaces or more is
 // still one (checked by a real build).
-func parseHeadings(body string, firstLine int, mdx bool) ([]Heading, []string) {
-	slugger := docusaurus.NewSlugger(docusaurus.SlugGitHub)
+//
+// A markdown partial the page renders (see expandPartials) is compiled on
+// its own: its headings have a slugger of their own.
+func parseHeadings(ex expanded, firstLine int, mdx bool) ([]Heading, []string) {
+	sluggers := map[int]*docusaurus.Slugger{}
+	place := func(i int) (*docusaurus.Slugger, int, string) {
+		o := origin{line: firstLine + i + 1}
+		if ex.origins != nil {
+			o = ex.origins[i]
+		}
+		sl, ok := sluggers[o.instance]
+		if !ok {
+			sl = docusaurus.NewSlugger(docusaurus.SlugGitHub)
+			sluggers[o.instance] = sl
+		}
+		return sl, o.line, o.partial
+	}
 	var heads []Heading
 	var ids []string
-	add := func(level int, raw string, line int) {
+	add := func(level int, raw string, i int) {
+		slugger, line, partial := place(i)
 		text, id := docusaurus.SplitHeadingID(raw)
 		text = MarkdownHeadingText(text)
-		h := Heading{Text: text, Level: level, Line: firstLine + line + 1, NoAnchor: level == 1}
+		h := Heading{Text: text, Level: level, Line: line, Partial: partial, at: i, NoAnchor: level == 1}
 		if id != "" {
 			h.ID, h.Explicit = id, true
 		} else {
@@ -94,7 +117,7 @@ func parseHeadings(body string, firstLine int, mdx bool) ([]Heading, []string) {
 			heads[len(heads)-1].OwnText = true
 		}
 	}
-	for i, l := range docusaurus.ScanMarkdown(body, mdx) {
+	for i, l := range docusaurus.ScanMarkdown(ex.body, mdx) {
 		switch {
 		case l.InFence:
 			markText()
@@ -117,7 +140,8 @@ func parseHeadings(body string, firstLine int, mdx bool) ([]Heading, []string) {
 		if m := htmlHeading.FindStringSubmatch(l.Text); m != nil && !strings.Contains(m[2], "id=") {
 			level := int(m[1][0] - '0')
 			text := MarkdownHeadingText(m[3])
-			heads = append(heads, Heading{Text: text, Level: level, Line: firstLine + i + 1, ID: docusaurus.GitHubSlug(text), NoAnchor: true})
+			_, line, partial := place(i)
+			heads = append(heads, Heading{Text: text, Level: level, Line: line, Partial: partial, at: i, ID: docusaurus.GitHubSlug(text), NoAnchor: true})
 			continue
 		}
 		if t := strings.TrimSpace(l.Text); t != "" && !strings.HasPrefix(t, "import ") && !strings.HasPrefix(t, "export ") {

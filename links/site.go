@@ -48,10 +48,10 @@ type Page struct {
 	// slug and id (the route a citation built from the file path gets).
 	pathRoute string
 	anchors   map[string]int // id -> index in Headings, or -1 for OtherIDs
-	// body, firstLine and mdx are kept for the content check (pageTokens).
-	body      string
-	firstLine int
-	mdx       bool
+	// body (the partials it renders inlined) and mdx are kept for the
+	// content check (pageTokens).
+	body string
+	mdx  bool
 }
 
 // HasAnchor reports whether id is an anchor on the built page (headings
@@ -194,7 +194,7 @@ func (s *Site) walkDocs(fsys fs.FS, tree docsTree) error {
 		if err != nil {
 			return err
 		}
-		s.addPage(p, strings.TrimPrefix(p, docs+"/"), string(b), tree.prefix)
+		s.addPage(fileReader(fsys), p, strings.TrimPrefix(p, docs+"/"), string(b), tree.prefix)
 		return nil
 	})
 	if err != nil {
@@ -230,8 +230,9 @@ func isDocFile(name string) bool {
 }
 
 // addPage parses one doc; rel is its path inside the docs folder, prefix
-// the route under baseUrl its folder is served at.
-func (s *Site) addPage(source, rel, src, prefix string) {
+// the route under baseUrl its folder is served at, read reads the site's
+// files (the markdown partials the doc renders).
+func (s *Site) addPage(read func(string) ([]byte, error), source, rel, src, prefix string) {
 	fm, body, skipped, err := splitFrontMatter(src)
 	if err != nil {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %v (the keys that parse were kept)", source, err))
@@ -243,8 +244,9 @@ func (s *Site) addPage(source, rel, src, prefix string) {
 	pathSlug, _ := docusaurus.DocSlug(rel, "", "")
 	p.pathRoute = s.route(prefix, pathSlug)
 	mdx := s.Config.MarkdownFormat != "detect" || strings.HasSuffix(strings.ToLower(source), ".mdx")
-	p.Headings, p.OtherIDs = parseHeadings(body, skipped, mdx)
-	p.body, p.firstLine, p.mdx = body, skipped, mdx
+	ex := expandPartials(read, source, body, skipped, mdx)
+	p.Headings, p.OtherIDs = parseHeadings(ex, skipped, mdx)
+	p.body, p.mdx = ex.body, mdx
 	if p.Title == "" {
 		for _, h := range p.Headings {
 			if h.Level == 1 {

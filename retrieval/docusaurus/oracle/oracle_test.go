@@ -153,13 +153,18 @@ func TestRealBuild(t *testing.T) {
 	}
 }
 
+// writeJSON writes v indented, with "&" and "<" as they are (the goldens
+// are read by people).
 func writeJSON(t *testing.T, path string, v any) {
 	t.Helper()
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

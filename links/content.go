@@ -470,21 +470,27 @@ func before(a, b loc, citedPage int32) bool {
 }
 
 // anchorOf is the anchor a reader should be sent to for own-section sec of
-// p: the heading's id, or for a heading the built page gives no id (an H1,
-// an HTML heading) the closest enclosing heading that has one, or "" (the
+// p: the heading's id, or for a heading no URL reaches (an H1 or an HTML
+// heading, which the built page gives no id; a heading whose id an earlier
+// element of the page has too, as a partial's heading can, since a browser
+// goes to the first) the closest enclosing heading one reaches, or "" (the
 // page's top).
 func anchorOf(p *Page, sec int) (anchor, heading string) {
 	if sec == 0 {
 		return "", ""
 	}
+	reachable := func(j int) bool {
+		h := p.Headings[j]
+		return !h.NoAnchor && p.anchors[h.ID] == j
+	}
 	h := p.Headings[sec-1]
-	if !h.NoAnchor {
+	if reachable(sec - 1) {
 		return h.ID, h.Text
 	}
 	level := h.Level
 	for j := sec - 2; j >= 0; j-- {
 		if p.Headings[j].Level < level {
-			if !p.Headings[j].NoAnchor {
+			if reachable(j) {
 				return p.Headings[j].ID, p.Headings[j].Text
 			}
 			level = p.Headings[j].Level

@@ -79,21 +79,21 @@ var (
 // indented code, so a heading or fence indented four spaces or more is
 // still one (checked by a real build).
 //
-// A markdown partial the page renders (see expandPartials) is compiled on
-// its own: its headings have a slugger of their own.
-func parseHeadings(ex expanded, firstLine int, mdx bool) ([]Heading, []string) {
+// A markdown partial the page renders (docusaurus.ExpandPartials) is
+// compiled on its own: its headings have a slugger of their own.
+func parseHeadings(ex docusaurus.Expanded, firstLine int, mdx bool) ([]Heading, []string) {
 	sluggers := map[int]*docusaurus.Slugger{}
 	place := func(i int) (*docusaurus.Slugger, int, string) {
-		o := origin{line: firstLine + i + 1}
-		if ex.origins != nil {
-			o = ex.origins[i]
+		o := docusaurus.Origin{Line: firstLine + i + 1}
+		if ex.Origins != nil {
+			o = ex.Origins[i]
 		}
-		sl, ok := sluggers[o.instance]
+		sl, ok := sluggers[o.Instance]
 		if !ok {
 			sl = docusaurus.NewSlugger(docusaurus.SlugGitHub)
-			sluggers[o.instance] = sl
+			sluggers[o.Instance] = sl
 		}
-		return sl, o.line, o.partial
+		return sl, o.Line, o.Partial
 	}
 	var heads []Heading
 	var ids []string
@@ -117,7 +117,7 @@ func parseHeadings(ex expanded, firstLine int, mdx bool) ([]Heading, []string) {
 			heads[len(heads)-1].OwnText = true
 		}
 	}
-	for i, l := range docusaurus.ScanMarkdown(ex.body, mdx) {
+	for i, l := range docusaurus.ScanMarkdown(ex.Body, mdx) {
 		switch {
 		case l.InFence:
 			markText()

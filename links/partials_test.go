@@ -59,6 +59,8 @@ Install the workspace with colcon build, then source the overlay setup file befo
 <Source />
 
 ### Setup
+
+Torque sensors in every joint report the load before the arm is allowed to lift anything heavy.
 `)},
 		"docs/_source.mdx": {Data: []byte("## Sourcing\n\nEvery new terminal needs the overlay sourced again before ros2 run finds the package.\n")},
 		"docs/_shared.md":  {Data: []byte("## Shared notes\n\nKeep the emergency stop within reach of whoever watches the arm move.\n")},
@@ -127,7 +129,7 @@ func TestPartialsRenderedInPages(t *testing.T) {
 			t.Errorf("partial %s became a page", src)
 		}
 	}
-	if a := site.PageBySource("docs/cycle-a.mdx"); a == nil || len(a.Headings) > 1+maxPartialDepth {
+	if a := site.PageBySource("docs/cycle-a.mdx"); a == nil || len(a.Headings) > 5 {
 		t.Errorf("partials that render each other: %+v", a)
 	}
 	if plain := site.PageBySource("docs/plain.md"); plain == nil || len(plain.Headings) != 2 || plain.Headings[1].Line != 3 {
@@ -149,6 +151,10 @@ func TestContentCheckReadsPartials(t *testing.T) {
 		{"Shared notes", "Keep the emergency stop within reach of whoever watches the arm move.", "", ""},
 		{"Calibration", install, VerdictWrongSection, "install"},
 		{"Setup", "Every new terminal needs the overlay sourced again before ros2 run finds the package.", VerdictWrongSection, "sourcing"},
+		// The partial's "Setup" has the id of the page's "Setup", which a
+		// browser finds first: the way to its text is the heading above it
+		// on the built page, the nested partial's Sourcing.
+		{"Setup", "Torque sensors in every joint report the load before the arm is allowed to lift anything heavy.", VerdictWrongSection, "sourcing"},
 	} {
 		c := retrieval.Chunk{ID: "c", DocPath: "docs/setup.mdx", Section: tc.section, Text: tc.text}
 		rep := auditContent(t, site, "", c)

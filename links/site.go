@@ -194,7 +194,7 @@ func (s *Site) walkDocs(fsys fs.FS, tree docsTree) error {
 		if err != nil {
 			return err
 		}
-		s.addPage(fileReader(fsys), p, strings.TrimPrefix(p, docs+"/"), string(b), tree.prefix)
+		s.addPage(docusaurus.FileReader(fsys), p, strings.TrimPrefix(p, docs+"/"), string(b), tree.prefix)
 		return nil
 	})
 	if err != nil {
@@ -244,9 +244,12 @@ func (s *Site) addPage(read func(string) ([]byte, error), source, rel, src, pref
 	pathSlug, _ := docusaurus.DocSlug(rel, "", "")
 	p.pathRoute = s.route(prefix, pathSlug)
 	mdx := s.Config.MarkdownFormat != "detect" || strings.HasSuffix(strings.ToLower(source), ".mdx")
-	ex := expandPartials(read, source, body, skipped, mdx)
+	ex := docusaurus.Expanded{Body: body}
+	if mdx {
+		ex = docusaurus.ExpandPartials(read, source, body, skipped)
+	}
 	p.Headings, p.OtherIDs = parseHeadings(ex, skipped, mdx)
-	p.body, p.mdx = ex.body, mdx
+	p.body, p.mdx = ex.Body, mdx
 	if p.Title == "" {
 		for _, h := range p.Headings {
 			if h.Level == 1 {

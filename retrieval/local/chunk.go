@@ -55,6 +55,11 @@ type ChunkOptions struct {
 
 	// layout is the docs folder's layout, set by ChunkDocs.
 	layout *Layout
+	// read reads the site's files and source is the doc's path among
+	// them, set by ChunkDocs: an MDX doc's markdown partials are then
+	// chunked where the doc renders them (docusaurus.ExpandPartials).
+	read   func(string) ([]byte, error)
+	source string
 }
 
 // place derives a doc's module and chapter with the folder's layout, or
@@ -112,6 +117,7 @@ func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, err
 	var warns []Warning
 	fileOpts := opts
 	fileOpts.layout = &layout
+	fileOpts.read = docusaurus.FileReader(fsys)
 	fileOpts.Warn = func(w Warning) {
 		warns = append(warns, w)
 		opts.warn(w)
@@ -165,6 +171,7 @@ func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, err
 					continue
 				}
 				o := fileOpts
+				o.source = files[i].path
 				o.Warn = func(w Warning) { r.warns = append(r.warns, w) }
 				r.chunks, r.draft, r.err = chunkMarkdown(files[i].docPath, src, o)
 			}
@@ -255,7 +262,7 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 
-	fm, body, _, warns := splitFrontMatter(docPath, text)
+	fm, body, bodyLine, warns := splitFrontMatter(docPath, text)
 	for _, w := range warns {
 		opts.warn(w)
 	}
@@ -264,8 +271,15 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 		opts.warn(Warning{File: docPath, Message: "draft: true; skipped (drafts are not published)"})
 		return nil, true, nil
 	}
-	lines := scanLines(body)
-	if strings.EqualFold(path.Ext(docPath), ".mdx") {
+	mdx := strings.EqualFold(path.Ext(docPath), ".mdx")
+	var origins []docusaurus.Origin
+	if mdx && opts.read != nil {
+		// The page shows the partials it renders: their text is its text.
+		ex := docusaurus.ExpandPartials(opts.read, opts.source, body, bodyLine-1)
+		body, origins = ex.Body, ex.Origins
+	}
+	lines := scanLines(body, origins)
+	if mdx {
 		for i := range lines {
 			if !lines[i].inFence && mdxESM.MatchString(lines[i].text) {
 				lines[i] = line{}
@@ -345,8 +359,11 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 // any level, goes through one github slugger in page order, as Docusaurus
 // assigns ids, so duplicate headings get their "-1", "-2" suffixes; headings
 // with an explicit id keep it and, as in Docusaurus, do not count.
+//
+// A partial the page renders is compiled apart: its headings have a
+// slugger of their own (per rendering).
 func splitSections(lines []line, title string) []section {
-	slugger := docusaurus.NewSlugger(docusaurus.SlugGitHub)
+	sluggers := map[int]*docusaurus.Slugger{}
 	intro := section{crumbs: []string{title}}
 	secs := []section{}
 	cur := &intro
@@ -362,6 +379,11 @@ func splitSections(lines []line, title string) []section {
 		plain := docusaurus.HeadingText(text)
 		id := explicit
 		if explicit == "" {
+			slugger, ok := sluggers[l.instance]
+			if !ok {
+				slugger = docusaurus.NewSlugger(docusaurus.SlugGitHub)
+				sluggers[l.instance] = slugger
+			}
 			if computed := slugger.Slug(plain); computed != docusaurus.GitHubSlug(plain) {
 				id = computed
 			}

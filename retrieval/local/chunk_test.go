@@ -452,3 +452,35 @@ func TestChunkDocsKeepsPathOrder(t *testing.T) {
 		t.Fatalf("warnings differ:\n got %v\nwant %v", warns, wantWarns)
 	}
 }
+
+// TestChunkDocsReadsPartials: an MDX page's rendered markdown partials are
+// chunked where they are shown, as the page's text in the partial's
+// sections; a partial heading repeating one of the page's keeps its own id
+// (the partial is compiled apart), and partial files are no pages.
+func TestChunkDocsReadsPartials(t *testing.T) {
+	fsys := fstest.MapFS{
+		"docs/setup.mdx":           {Data: []byte("---\ntitle: Setup\n---\n\nimport Install from './_parts/_install.mdx';\n\n## Setup\n\nThe controller runs on the onboard computer of the mobile base.\n\n<Install />\n\n## Setup\n\nA second page heading with the same text gets the suffix.\n")},
+		"docs/_parts/_install.mdx": {Data: []byte("## Install\n\nInstall the workspace with colcon build, then source the overlay.\n\n### Setup\n\nTorque sensors report the load of every joint.\n")},
+		"docs/plain.md":            {Data: []byte("# Plain\n\nimport X from './_parts/_install.mdx';\n\n<X />\n\nThe chunker reads .md files as plain markdown: nothing is inlined.\n")},
+	}
+	chunks, _, err := ChunkDocs(fsys, ChunkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type sec struct{ doc, section, id, text string }
+	var got []sec
+	for _, c := range chunks {
+		lines := strings.Split(c.Text, "\n")
+		got = append(got, sec{c.DocPath, c.Section, c.HeadingID, lines[len(lines)-1]})
+	}
+	want := []sec{
+		{"docs/plain.md", "", "", "The chunker reads .md files as plain markdown: nothing is inlined."},
+		{"docs/setup.mdx", "Setup", "", "The controller runs on the onboard computer of the mobile base."},
+		{"docs/setup.mdx", "Install", "", "Install the workspace with colcon build, then source the overlay."},
+		{"docs/setup.mdx", "Setup", "", "Torque sensors report the load of every joint."},
+		{"docs/setup.mdx", "Setup", "setup-1", "A second page heading with the same text gets the suffix."},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("chunks\n got %q\nwant %q", got, want)
+	}
+}

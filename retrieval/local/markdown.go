@@ -20,22 +20,29 @@ type line struct {
 	level int
 	// heading is the heading's raw inline text (closing #s removed).
 	heading string
+	// instance is the rendering of a partial the line comes from (0: the
+	// page's own line; see docusaurus.Origin).
+	instance int
 }
 
 // scanLines splits a markdown body into lines through the Docusaurus
 // model's block scanner (docusaurus.ScanMarkdown, shared with the link
 // checker) and keeps what the chunker needs. Files are read as MDX, which
-// Docusaurus compiles every doc as by default (no indented code). A setext
+// Docusaurus compiles every doc as by default (no indented code); origins,
+// when partials were inlined, give each line its rendering. A setext
 // heading becomes one heading line; its underline and further paragraph
 // lines are dropped.
-func scanLines(body string) []line {
+func scanLines(body string, origins []docusaurus.Origin) []line {
 	scanned := docusaurus.ScanMarkdown(body, true)
 	out := make([]line, 0, len(scanned))
-	for _, l := range scanned {
+	for i, l := range scanned {
 		if l.SetextPart {
 			continue
 		}
 		ln := line{text: l.Text, inFence: l.InFence, fence: l.Fence, open: l.Open, level: l.Level, heading: l.Heading}
+		if i < len(origins) {
+			ln.instance = origins[i].Instance
+		}
 		if l.Level > 0 && !l.InFence {
 			ln.heading = strings.ReplaceAll(l.Heading, "\n", " ")
 			if !strings.HasPrefix(strings.TrimSpace(l.Text), "#") {

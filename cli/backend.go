@@ -230,13 +230,17 @@ func (a *App) openLocal(ctx context.Context) (*Backend, error) {
 		done()
 		be.Label = "local index " + a.Cfg.IndexFile
 	} else {
-		done := a.progress("Indexing " + a.Cfg.DocsDir + "… (save it with 'ragscope index' to skip this next time)")
-		ix, corpus, err = local.BuildDir(ctx, a.Cfg.DocsDir, local.BuildOptions{BaseURL: a.Cfg.DocsBaseURL, Chunk: a.chunkOptions()})
+		docsDir := a.Cfg.DocsDir
+		if d, ok := siteDocsDir(docsDir); ok {
+			docsDir = d // a site folder: its docs folder
+		}
+		done := a.progress("Indexing " + docsDir + "… (save it with 'ragscope index' to skip this next time)")
+		ix, corpus, err = local.BuildDir(ctx, docsDir, local.BuildOptions{BaseURL: a.Cfg.DocsBaseURL, Chunk: a.chunkOptions()})
 		done()
-		be.Label = "local docs " + a.Cfg.DocsDir
+		be.Label = "local docs " + docsDir
 		if err == nil {
-			if st, serr := os.Stat(filepath.Join(a.Cfg.DocsDir, "..", "docusaurus.config.js")); serr == nil && !st.IsDir() {
-				be.Site = os.DirFS(filepath.Join(a.Cfg.DocsDir, ".."))
+			if st, serr := os.Stat(filepath.Join(docsDir, "..", "docusaurus.config.js")); serr == nil && !st.IsDir() {
+				be.Site = os.DirFS(filepath.Join(docsDir, ".."))
 			}
 		}
 	}

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"ragscope/retrieval/docusaurus"
 	"ragscope/retrieval/local"
 )
 
@@ -27,7 +30,8 @@ save the index to FILE. Explore it with 'ragscope --index FILE' or
 'ragscope query --index FILE "…"'.
 
 Citation URLs are built on --base-url, or on the url and baseUrl of a
-docusaurus.config.js found next to DOCS_DIR.
+docusaurus.config.js found next to DOCS_DIR. Given the site folder itself
+(the one holding docusaurus.config.js), index takes its docs folder.
 
 Files reached through symbolic links that lead outside DOCS_DIR are skipped
 with a warning unless --follow-symlinks is given. FILE is replaced
@@ -72,9 +76,14 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 			if a.beforeBuild != nil {
 				a.beforeBuild()
 			}
+			docsDir := args[0]
+			if d, ok := siteDocsDir(docsDir); ok {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s is a Docusaurus site folder: indexing its docs folder %s\n", cleanLine(docsDir), cleanLine(d))
+				docsDir = d
+			}
 			bar := newBar(a.Stderr, true)
-			bar.update("reading "+args[0], 0, 1)
-			ix, corpus, err := local.BuildDir(cmd.Context(), args[0], local.BuildOptions{
+			bar.update("reading "+docsDir, 0, 1)
+			ix, corpus, err := local.BuildDir(cmd.Context(), docsDir, local.BuildOptions{
 				BaseURL: a.Cfg.DocsBaseURL, FollowSymlinks: follow, Progress: bar.update, Chunk: a.chunkOptions(),
 			})
 			bar.clear()
@@ -96,8 +105,8 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 				base = "/docs/ (no --base-url and no docusaurus.config.js found: citation URLs are site-relative)"
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Indexed %d pages, %d chunks (%d files skipped) from %s into %s in %s\nModel: %s (dim %d)\nCitation base: %s\n",
-				corpus.Pages, ix.Len(), corpus.Skipped, cleanLine(args[0]), cleanLine(out), time.Since(start).Round(time.Millisecond), ix.Info().Model, ix.Dim(), cleanLine(base))
-			if n := a.layoutNote(args[0]); n != "" {
+				corpus.Pages, ix.Len(), corpus.Skipped, cleanLine(docsDir), cleanLine(out), time.Since(start).Round(time.Millisecond), ix.Info().Model, ix.Dim(), cleanLine(base))
+			if n := a.layoutNote(docsDir); n != "" {
 				fmt.Fprintln(cmd.OutOrStdout(), "Modules: "+cleanLine(n))
 			}
 			return nil
@@ -106,4 +115,19 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 	cmd.Flags().StringVarP(&out, "output", "o", "", "file to write the index to")
 	cmd.Flags().BoolVar(&follow, "follow-symlinks", false, "index files whose symbolic links lead outside DOCS_DIR")
 	return cmd
+}
+
+// siteDocsDir is the docs folder of dir when dir is a Docusaurus site
+// folder (it holds docusaurus.config.* and the docs folder that config
+// names): what a user who points `index` at the site means.
+func siteDocsDir(dir string) (string, bool) {
+	cfg, _, ok := docusaurus.FindConfig(os.DirFS(dir), ".")
+	if !ok || cfg.DocsPath == "" {
+		return "", false
+	}
+	docs := filepath.Join(dir, filepath.FromSlash(cfg.DocsPath))
+	if st, err := os.Stat(docs); err != nil || !st.IsDir() {
+		return "", false
+	}
+	return docs, true
 }

@@ -239,3 +239,31 @@ func TestIndexRemembersItsSiteForLinks(t *testing.T) {
 		t.Fatalf("links without the site: exit %d %s", code, errs)
 	}
 }
+
+// Pointed at the site folder rather than its docs folder, index takes the
+// docs folder the config names, says so, and builds citation URLs on the
+// config's url and baseUrl.
+func TestIndexGivenTheSiteFolder(t *testing.T) {
+	site := filepath.Join(t.TempDir(), "site")
+	if err := os.CopyFS(site, os.DirFS("../links/testdata/site")); err != nil {
+		t.Fatal(err)
+	}
+	idx := filepath.Join(t.TempDir(), "book.idx")
+	code, out, errs := run(t, nil, "", "index", site, "-o", idx)
+	if code != ExitOK {
+		t.Fatalf("index: exit %d %s", code, errs)
+	}
+	if !strings.Contains(errs, "is a Docusaurus site folder: indexing its docs folder "+filepath.Join(site, "docs")) {
+		t.Errorf("no note of the docs folder taken:\n%s", errs)
+	}
+	if strings.Contains(out, "no docusaurus.config.js found") || !strings.Contains(out, "Citation base: http") {
+		t.Errorf("citation base not from the config:\n%s", out)
+	}
+	if code, out, errs := run(t, nil, "", "--index", idx, "links"); code != ExitOK || !strings.Contains(out, "PASSED") {
+		t.Fatalf("links: exit %d\n%s\n%s", code, out, errs)
+	}
+	// --docs takes the site folder the same way.
+	if code, out, errs := run(t, nil, "", "--docs", site, "query", "sensors"); code != ExitOK || !strings.Contains(out, "local docs "+filepath.Join(site, "docs")) {
+		t.Errorf("--docs SITE: exit %d\n%s\n%s", code, out, errs)
+	}
+}

@@ -363,3 +363,27 @@ func TestRerankBatchMatchesSingle(t *testing.T) {
 		t.Fatal("total leaves out the rerank call")
 	}
 }
+
+// A batched query's total is its own work (its embed share, the batch
+// search, its post-processing), with or without rerank: not the time it
+// waited while the batch's other queries were post-processed.
+func TestBatchTotalIsTheQuerysOwn(t *testing.T) {
+	p, _ := newPipeline(rerankStore())
+	qs := make([]Query, 50)
+	vecs := make([][]float32, len(qs))
+	took := make([]time.Duration, len(qs))
+	for i := range qs {
+		qs[i] = Query{Question: "q", TopK: 3}
+		vecs[i] = []float32{1, 0}
+		took[i] = time.Duration(i) * time.Microsecond
+	}
+	res, errs := p.RetrieveBatch(context.Background(), qs, vecs, took)
+	for i, r := range res {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if want := r.Timings.Embed + r.Timings.Search + r.Timings.Post; r.Timings.Total != want {
+			t.Fatalf("query %d: total %v, want embed + search + post = %v", i, r.Timings.Total, want)
+		}
+	}
+}

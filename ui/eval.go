@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -153,6 +154,25 @@ func (p *evalPane) Finish(rep *eval.Report, errText string) {
 	p.scrollToCursor()
 }
 
+// sample is the finished run's latency sample, nil without one.
+func (p *evalPane) sample() *eval.LatencySample {
+	if p.report == nil {
+		return nil
+	}
+	return p.report.LatencySample
+}
+
+// ranAlone tells whether case id's latency is its own: it ran alone for
+// the latency sample, or the run had no sample (no batch to share). A
+// batched case's is its batch's search and is not shown.
+func (p *evalPane) ranAlone(id string) bool {
+	if p.running || p.report == nil {
+		return false
+	}
+	ls := p.report.LatencySample
+	return ls == nil || slices.Contains(ls.IDs, id)
+}
+
 // Selected is the case under the cursor.
 func (p *evalPane) Selected() (eval.CaseResult, bool) {
 	if p.cursor < 0 || p.cursor >= len(p.cases) {
@@ -282,11 +302,12 @@ func (p *evalPane) progressLine(w int) string {
 	if len(p.cases) == 0 {
 		return ""
 	}
-	return p.st.Value.Render(summaryText(p.summary))
+	return p.st.Value.Render(summaryText(p.summary, p.sample()))
 }
 
-// summaryText is the run's key metrics on one line.
-func summaryText(s eval.Summary) string {
+// summaryText is the run's key metrics on one line; sample is the run's
+// latency sample (nil while it runs or when it has none).
+func summaryText(s eval.Summary, sample *eval.LatencySample) string {
 	parts := []string{}
 	if s.RankingCases > 0 {
 		parts = append(parts,
@@ -294,7 +315,11 @@ func summaryText(s eval.Summary) string {
 			"hit@k "+present.Score(s.HitAtK, 2),
 			"MRR "+present.Score(s.MRR, 2))
 	}
-	if s.Latency.Cases > 0 {
+	if ls := sample; ls != nil && ls.Cases > 0 {
+		// Only cases run alone have a latency of their own; a batched
+		// case's is the whole batch's search.
+		parts = append(parts, "p95 "+formatMS(ls.P95MS)+" ("+strconv.Itoa(ls.Cases)+" run alone)")
+	} else if s.Latency.Cases > 0 && sample == nil {
 		parts = append(parts, "p95 "+formatMS(s.Latency.P95MS))
 	}
 	parts = append(parts, strconv.Itoa(s.Passed)+" pass", strconv.Itoa(s.Missed)+" miss", strconv.Itoa(s.Failed)+" fail")
@@ -311,7 +336,7 @@ func (p *evalPane) verdictLine() string {
 		return p.st.StatusErr.Render("✗ " + p.errText)
 	case p.running:
 		if len(p.cases) > 0 {
-			return p.st.Meta.Render("so far: " + summaryText(p.summary))
+			return p.st.Meta.Render("so far: " + summaryText(p.summary, &eval.LatencySample{}))
 		}
 		return ""
 	case p.report == nil:
@@ -367,8 +392,12 @@ func (p *evalPane) renderRow(c *eval.CaseResult, selected bool, cols evalColumns
 		}
 	}
 	lat := "-"
-	if c.Status != eval.StatusError {
+	switch {
+	case c.Status == eval.StatusError:
+	case p.ranAlone(c.ID):
 		lat = formatMS(c.Latency.TotalMS)
+	default:
+		lat = "batched"
 	}
 	id := padCell(termsafe.Line(c.ID), cols.id)
 	if selected {

@@ -365,3 +365,24 @@ func TestEvalKeyIsTextWhileTypingAndHiddenWithoutEval(t *testing.T) {
 		t.Fatal("full help offers eval without one")
 	}
 }
+
+// A batched case's latency is its batch's search, not its own: only the
+// cases run alone for the latency sample show one, and p95 is theirs.
+func TestEvalLatencyOnlyForCasesRunAlone(t *testing.T) {
+	rep := fakeReport()
+	rep.LatencySample = &eval.LatencySample{Method: eval.SampleMethod, IDs: []string{"ros2-nodes"}, Cases: 1, P50MS: 12.3, P95MS: 12.3}
+	m, _ := evalModel(t, &fakeEval{rep: rep})
+	m = feed(t, m, keyRunes("e"))
+	m = feed(t, m, keyType(tea.KeyEnter))
+	view := screen(m)
+	if !strings.Contains(view, "MRR 0.44 · p95 12.3 ms (1 run alone) · 4 pass") {
+		t.Errorf("summary lacks the sample's p95:\n%s", view)
+	}
+	for _, line := range strings.Split(view, "\n") {
+		switch {
+		case strings.Contains(line, "ros2-nodes") && !strings.Contains(line, "12.3 ms"),
+			strings.Contains(line, "sim-lidar") && (!strings.Contains(line, "batched") || strings.Contains(line, "15.1")):
+			t.Errorf("row %q", line)
+		}
+	}
+}

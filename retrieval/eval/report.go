@@ -75,7 +75,10 @@ func KindOf(c Case) Kind {
 
 // Latency is a case's latency in milliseconds. EmbedMS is the case's share
 // of its batch's embed call (call time / texts in the batch); EmbedCallMS
-// is the whole call. TotalMS = EmbedMS + search + post-processing.
+// is the whole call; SearchMS is the batch's search call (a case run alone
+// for the latency sample has its own three). TotalMS = EmbedMS + SearchMS
+// + PostMS (and its rerank call), not the time it waited behind the
+// batch's other cases.
 type Latency struct {
 	EmbedMS     float64 `json:"embed_ms"`
 	EmbedCallMS float64 `json:"embed_call_ms"`

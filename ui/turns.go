@@ -166,6 +166,9 @@ func paramsDiff(a, b retrieval.Query) string {
 		parts = append(parts, "filters "+fa+"→"+fb)
 	}
 	parts = append(parts, rerankParamsDiff(a, b)...)
+	if d := searchModeDiff(a, b); d != "" {
+		parts = append(parts, d)
+	}
 	if a.Mode != b.Mode {
 		parts = append(parts, "mode "+string(a.Mode)+"→"+string(b.Mode))
 	}

@@ -139,3 +139,38 @@ func scoredIDs(s []retrieval.ScoredChunk) []string {
 	}
 	return ids
 }
+
+// BenchmarkWithMode is what a query that names a mode pays for its view
+// of the index (the pipeline takes one per such query), beside a search.
+func BenchmarkWithMode(b *testing.B) {
+	ctx := context.Background()
+	ix, c, err := OpenDemo(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	v, err := c.Embedder.Embed(ctx, []string{"What is ROS 2?"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := retrieval.SearchRequest{Vector: v[0], Text: "What is ROS 2?", Limit: 5}
+	b.Run("view", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := ix.WithSearchMode("bm25"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, m := range SearchModes() {
+		b.Run("view+search/"+string(m), func(b *testing.B) {
+			for b.Loop() {
+				s, err := ix.WithSearchMode(string(m))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.Search(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -33,8 +33,9 @@ func headerLine(m ui.Model) string {
 // On the demo the settings have a "local search" row: each change asks
 // the question on show again in the new mode, as a new turn, with the
 // header naming the mode; "What is ROS 2?" ranks differently in each.
-// The turn comparison names both modes, and bringing a turn back brings
-// back its mode (the next re-run searches in it).
+// The turn list tags the turns not in the default mode, the comparison
+// names both modes, and bringing a turn back brings back its mode (the
+// next re-run searches in it).
 func TestTUILocalSearchSetting(t *testing.T) {
 	opts := tuiOptionsFor(t, nil)
 	if ls := opts.LocalSearch; !slices.Equal(ls.Modes, []string{"hybrid", "bm25", "embedder"}) || ls.Mode != "hybrid" || ls.Label == nil {
@@ -78,7 +79,7 @@ func TestTUILocalSearchSetting(t *testing.T) {
 
 	// The turns: #3 (embedder, on show) against #2 (bm25).
 	d.keys(tea.KeyPressMsg{Code: tea.KeyEscape}, "t")
-	if v := screen(d.m); !strings.Contains(v, "local search bm25→embedder") {
+	if v := screen(d.m); !strings.Contains(v, "local search bm25→embedder") || !strings.Contains(v, "#1 What is ROS 2?") || !strings.Contains(v, "#2 [bm25] What is ROS 2?") || !strings.Contains(v, "#3 [embedder] What") {
 		t.Fatalf("the comparison does not name both modes:\n%s", v)
 	}
 	// Bring back #1: hybrid again, in the header and the settings; a

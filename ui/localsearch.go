@@ -31,8 +31,10 @@ func (m *Model) initLocalSearch() {
 	ls := m.opts.LocalSearch
 	m.settings.searchModes, m.settings.searchLabel = ls.Modes, ls.Label
 	mode := ""
+	m.turns.plainSearch = ""
 	if len(ls.Modes) > 0 {
 		mode = ls.Modes[0]
+		m.turns.plainSearch = ls.Modes[0]
 		if slices.Contains(ls.Modes, ls.Mode) {
 			mode = ls.Mode
 		}
@@ -90,6 +92,15 @@ func searchModeDiff(a, b retrieval.Query) string {
 		return ""
 	}
 	return "local search " + termsafe.Line(a.SearchMode) + "→" + termsafe.Line(b.SearchMode)
+}
+
+// searchModeTag marks a turn searched in another mode than the default
+// plain in the turn list ("[bm25] ").
+func searchModeTag(mode, plain string) string {
+	if mode == "" || mode == plain {
+		return ""
+	}
+	return "[" + termsafe.Line(mode) + "] "
 }
 
 // Settings row of the local search.

@@ -141,7 +141,7 @@ func TestLocalSearchModeRestored(t *testing.T) {
 		t.Fatalf("re-run %+v", r.last())
 	}
 	m = feed(t, m, keyRunes("t"))
-	if v := screen(m); !strings.Contains(v, "local search down→up") {
+	if v := screen(m); !strings.Contains(v, "local search down→up") || !strings.Contains(v, "#1 [down] nodes") || !strings.Contains(v, "#2 nodes") {
 		t.Fatalf("the comparison does not name both modes:\n%s", v)
 	}
 

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -96,10 +98,24 @@ func TestTUILocalSearchSetting(t *testing.T) {
 	}
 }
 
-// Qdrant ranks one way: no local search row, no mode in the header.
-func TestTUINoLocalSearchOnQdrant(t *testing.T) {
+// A local docs folder offers the modes too, starting with the
+// configured one; Qdrant ranks one way: no local search row, no mode in
+// the header.
+func TestTUILocalSearchOffered(t *testing.T) {
+	docs := filepath.Join(t.TempDir(), "docs")
+	if err := os.MkdirAll(docs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(docs, "torque.md"), []byte("# Torque\n\n## Control\n\nMotors make torque.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opts := tuiOptionsFor(t, map[string]string{"RAGSCOPE_DOCS": docs, "RAGSCOPE_LOCAL_SEARCH": "embedder"})
+	if ls := opts.LocalSearch; opts.Backend.Kind != "local" || len(ls.Modes) != 3 || ls.Mode != "embedder" {
+		t.Fatalf("local docs: backend %q, local search %+v", opts.Backend.Kind, ls)
+	}
+
 	_, _, env := fakes(t)
-	opts := tuiOptionsFor(t, env)
+	opts = tuiOptionsFor(t, env)
 	if len(opts.LocalSearch.Modes) != 0 {
 		t.Fatalf("Qdrant offers local search modes: %+v", opts.LocalSearch)
 	}

@@ -32,7 +32,7 @@ type IndexInfo struct {
 }
 
 // Index is an exact in-memory index over chunks: brute-force cosine
-// similarity and BM25, by default blended (SetMode), with the filter and
+// similarity and BM25, by default blended (WithMode), with the filter and
 // threshold semantics of a Qdrant search. It implements retrieval.Store
 // and retrieval.Walker, is read-only after NewIndex and safe for
 // concurrent use; WithMode gives views that rank in another mode.

@@ -269,7 +269,7 @@ func (a *App) fillLocal(be *Backend, ix *local.Index, corpus *local.Corpus) erro
 	if err != nil {
 		return err
 	}
-	if err := ix.SetMode(mode); err != nil {
+	if ix, err = ix.WithMode(mode); err != nil {
 		return err
 	}
 	be.Search = ix.Describe()

@@ -79,12 +79,12 @@ func TestNoEvidenceIsNotSufficient(t *testing.T) {
 }
 
 // TestTUIHeaderNamesTheSearch: the explorer's header names the local
-// search beside the embedder.
+// search beside the embedder, starting with the configured mode.
 func TestTUIHeaderNamesTheSearch(t *testing.T) {
-	for env, want := range map[string]string{"": "· hybrid 0.8×cosine", "bm25": "· BM25 only"} {
-		opts := tuiOptionsFor(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": env})
-		if !strings.Contains(opts.Backend.Model, want) {
-			t.Errorf("RAGSCOPE_LOCAL_SEARCH=%q: header model part %q lacks %q", env, opts.Backend.Model, want)
+	for env, want := range map[string]string{"": "-v2 · hybrid 0.8×cosine", "bm25": "-v2 · BM25 only · 165 poin"} {
+		d := newTUIDriver(t, tuiOptionsFor(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": env}))
+		if h := headerLine(d.m); !strings.Contains(h, want) {
+			t.Errorf("RAGSCOPE_LOCAL_SEARCH=%q: header %q lacks %q", env, h, want)
 		}
 	}
 }

@@ -95,6 +95,7 @@ func (a *App) tuiOptions(ctx context.Context) (ui.Options, error) {
 		cr := &checkedRetriever{be: be}
 		opts.Retriever = cr
 		opts.Rerank = a.tuiRerank(be, cr)
+		opts.LocalSearch = a.tuiLocalSearch(be)
 		if be.Pipeline.Store != nil {
 			store := be.Pipeline.Store
 			opts.Stats = store.Stats
@@ -111,7 +112,7 @@ func (a *App) tuiOptions(ctx context.Context) (ui.Options, error) {
 		Kind:       string(be.Kind),
 		Label:      be.Label,
 		Collection: be.Collection,
-		Model:      joinLabel(be.EmbedderLabel(), be.Search),
+		Model:      tuiModelLabel(be, opts.LocalSearch),
 		Points:     be.Points,
 	}
 	return opts, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -81,7 +82,7 @@ func (p *Pipeline) RetrieveBatch(ctx context.Context, qs []Query, vecs [][]float
 		return results, errs
 	}
 	t0 := time.Now()
-	scored, serrs := p.searchMany(ctx, reqs)
+	scored, serrs := p.searchByMode(ctx, qs, idx, reqs)
 	took := time.Since(t0)
 	p.rerankMany(ctx, qs, idx, scored, serrs, results, embedTook, took)
 	for j, i := range idx {
@@ -127,11 +128,54 @@ func (p *Pipeline) rerankMany(ctx context.Context, qs []Query, idx []int, scored
 	_ = g.Wait() // rerank records its failures in the result
 }
 
-// searchMany runs reqs as one batch when the store can, else (or when the
-// batch is rejected for a request-level reason) one by one.
-func (p *Pipeline) searchMany(ctx context.Context, reqs []SearchRequest) ([][]ScoredChunk, []error) {
+// searchByMode runs reqs (reqs[j] asks for qs[idx[j]]) with searchMany,
+// one call per search mode the queries name, each on the store's view in
+// that mode.
+func (p *Pipeline) searchByMode(ctx context.Context, qs []Query, idx []int, reqs []SearchRequest) ([][]ScoredChunk, []error) {
+	var modes []string
+	groups := map[string][]int{}
+	for j, i := range idx {
+		m := qs[i].SearchMode
+		if _, ok := groups[m]; !ok {
+			modes = append(modes, m)
+		}
+		groups[m] = append(groups[m], j)
+	}
+	if len(modes) == 1 {
+		store, err := p.storeFor(qs[idx[0]])
+		if err != nil {
+			return make([][]ScoredChunk, len(reqs)), slices.Repeat([]error{err}, len(reqs))
+		}
+		return p.searchMany(ctx, store, reqs)
+	}
+	scored := make([][]ScoredChunk, len(reqs))
 	errs := make([]error, len(reqs))
-	if bs, ok := p.Store.(BatchSearcher); ok {
+	for _, m := range modes {
+		js := groups[m]
+		store, err := p.storeFor(Query{SearchMode: m})
+		if err != nil {
+			for _, j := range js {
+				errs[j] = err
+			}
+			continue
+		}
+		sub := make([]SearchRequest, len(js))
+		for k, j := range js {
+			sub[k] = reqs[j]
+		}
+		out, serrs := p.searchMany(ctx, store, sub)
+		for k, j := range js {
+			scored[j], errs[j] = out[k], serrs[k]
+		}
+	}
+	return scored, errs
+}
+
+// searchMany runs reqs on store as one batch when the store can, else (or
+// when the batch is rejected for a request-level reason) one by one.
+func (p *Pipeline) searchMany(ctx context.Context, store Store, reqs []SearchRequest) ([][]ScoredChunk, []error) {
+	errs := make([]error, len(reqs))
+	if bs, ok := store.(BatchSearcher); ok {
 		out, err := bs.SearchBatch(ctx, reqs)
 		if err == nil && len(out) != len(reqs) {
 			err = fmt.Errorf("the store answered %d of %d searches", len(out), len(reqs))
@@ -160,7 +204,7 @@ func (p *Pipeline) searchMany(ctx context.Context, reqs []SearchRequest) ([][]Sc
 				return
 			}
 			defer func() { <-sem }()
-			out[i], errs[i] = p.Store.Search(ctx, req)
+			out[i], errs[i] = store.Search(ctx, req)
 		}()
 	}
 	wg.Wait()

@@ -214,6 +214,10 @@ func (p *Pipeline) prepare(q Query) (Query, Result, error) {
 			return q, Result{}, fmt.Errorf("%w: no embedder or store configured", ErrConfig)
 		}
 		res.Params.Model = p.Embedder.Name()
+		// A mode the store cannot rank in fails before anything is embedded.
+		if _, err := p.storeFor(q); err != nil {
+			return q, Result{}, err
+		}
 		if q.Rerank.On && p.Reranker == nil {
 			return q, Result{}, fmt.Errorf("%w: reranking asked for but no reranker configured: pass --rerank MODEL", ErrConfig)
 		}
@@ -267,10 +271,14 @@ func (p *Pipeline) search(ctx context.Context, q Query, vec []float32, res *Resu
 	if d := p.Embedder.Dim(); d > 0 && len(vec) != d {
 		return fmt.Errorf("embed question: got a %d-dimensional vector, want %d", len(vec), d)
 	}
+	store, err := p.storeFor(q)
+	if err != nil {
+		return err
+	}
 	t0 := time.Now()
 	// Ask without a threshold: the same top_k, and the hits under the
 	// threshold come back too, so the explorer can show what it cut.
-	scored, err := p.Store.Search(ctx, SearchRequest{Vector: vec, Text: q.Question, Limit: CandidateLimit(q), Filters: q.Filters})
+	scored, err := store.Search(ctx, SearchRequest{Vector: vec, Text: q.Question, Limit: CandidateLimit(q), Filters: q.Filters})
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
@@ -283,6 +291,23 @@ func (p *Pipeline) search(ctx context.Context, q Query, vec []float32, res *Resu
 	PostProcess(scored, q, p.URLs, res)
 	res.Timings.Post = time.Since(t1)
 	return nil
+}
+
+// storeFor is the store that answers q: the pipeline's, or its view in
+// q's search mode.
+func (p *Pipeline) storeFor(q Query) (Store, error) {
+	if q.SearchMode == "" {
+		return p.Store, nil
+	}
+	ms, ok := p.Store.(ModalStore)
+	if !ok {
+		return nil, fmt.Errorf("%w: search mode %q: this backend ranks one way only; leave the search mode out (only the demo and local indexes have hybrid, bm25 and embedder)", ErrConfig, q.SearchMode)
+	}
+	s, err := ms.WithSearchMode(q.SearchMode)
+	if err != nil {
+		return nil, fmt.Errorf("search mode: %w", err)
+	}
+	return s, nil
 }
 
 // PostProcess orders scored chunks, applies the threshold, drops

@@ -125,6 +125,11 @@ type Query struct {
 	// Rerank reorders the candidates with the pipeline's Reranker; see
 	// RerankOptions.
 	Rerank RerankOptions `json:"rerank,omitzero"`
+	// SearchMode chooses how a store that ranks in more than one way
+	// ranks (a ModalStore; the local index's "hybrid", "bm25" and
+	// "embedder"); "" is the store's own way. A store that ranks one way
+	// only refuses a mode.
+	SearchMode string `json:"search_mode,omitempty"`
 }
 
 // Chunk is one piece of a document as stored in a collection or index.
@@ -340,6 +345,16 @@ type Store interface {
 	Search(ctx context.Context, req SearchRequest) ([]ScoredChunk, error)
 	// Stats describes the collection.
 	Stats(ctx context.Context) (Stats, error)
+}
+
+// ModalStore is implemented by stores that rank in more than one way (the
+// local index: BM25 blended with the embedder, BM25 alone, the embedder
+// alone). WithSearchMode returns a view of the store that ranks in mode
+// and shares its data; it leaves the store as it is, so searches running
+// meanwhile are not disturbed, and it is cheap: the pipeline takes a view
+// per query that names a mode (Query.SearchMode).
+type ModalStore interface {
+	WithSearchMode(mode string) (Store, error)
 }
 
 // Walker is implemented by stores that can list every chunk (link audits).

@@ -291,18 +291,14 @@ func TestAnswerAfterEveryRetrievalSetting(t *testing.T) {
 		t.Fatal("answered with the setting off")
 	}
 	m = feed(t, m, keyRunes("s"))
-	for range rowAutoAnswer {
-		m = feed(t, m, keyRunes("j"))
-	}
+	m = toRow(t, m, rowAutoAnswer)
 	m = feed(t, m, keyType(tea.KeySpace))
 	if !m.answer.auto || !strings.Contains(screen(m), "[x] answer after every retrieval") {
 		t.Fatalf("the setting did not turn on:\n%s", screen(m))
 	}
 	// A settings change re-runs the question: it is answered, and the
 	// settings keep the keyboard.
-	for range rowAutoAnswer {
-		m = feed(t, m, keyRunes("k"))
-	}
+	m = toRow(t, m, rowTopK)
 	m = feed(t, m, keyRunes("l"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
 	if len(g.calls()) != 1 || m.Focus() != "settings" || m.params.TopK != 6 {

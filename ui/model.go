@@ -173,6 +173,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		m.status = readyStatus
 	}
 	m.initRerank()
+	m.initLocalSearch()
 	m.settings.autoAnswer = &m.answer.auto
 	m.beginOpen()
 	m.registerPanes()
@@ -553,6 +554,7 @@ func (m *Model) withParams(q retrieval.Query) retrieval.Query {
 	q.TopK, q.Threshold, q.NoDedup = m.params.TopK, m.params.Threshold, m.params.NoDedup
 	q.Filters = cloneFilters(m.params.Filters)
 	q.Rerank = m.rerankFor(q.Mode)
+	q.SearchMode = m.searchModeFor(q.Mode)
 	return q
 }
 
@@ -692,7 +694,8 @@ func (m Model) updateStats(msg statsMsg) Model {
 func (m Model) updateSettings(msg settingsChangedMsg) (tea.Model, tea.Cmd) {
 	changed := m.params.TopK != msg.Params.TopK || m.params.Threshold != msg.Params.Threshold ||
 		m.params.NoDedup != msg.Params.NoDedup || present.Filters(m.params.Filters) != present.Filters(msg.Params.Filters) ||
-		rerankChanged(m.params.Rerank, msg.Params.Rerank, m.rerankModel, cmp.Or(msg.RerankModel, m.rerankModel))
+		rerankChanged(m.params.Rerank, msg.Params.Rerank, m.rerankModel, cmp.Or(msg.RerankModel, m.rerankModel)) ||
+		m.keepSearchMode(msg.Params.SearchMode) != m.params.SearchMode
 	m.params = m.withParamsFrom(msg.Params)
 	m.applyRerankModel(msg.RerankModel)
 	m.settings.params = m.params
@@ -712,7 +715,8 @@ func (m Model) updateSettings(msg settingsChangedMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) withParamsFrom(p retrieval.Query) retrieval.Query {
-	return retrieval.Query{TopK: p.TopK, Threshold: p.Threshold, NoDedup: p.NoDedup, Filters: cloneFilters(p.Filters), Rerank: p.Rerank}
+	return retrieval.Query{TopK: p.TopK, Threshold: p.Threshold, NoDedup: p.NoDedup, Filters: cloneFilters(p.Filters), Rerank: p.Rerank,
+		SearchMode: m.keepSearchMode(p.SearchMode)}
 }
 
 // copyURL copies the selected hit's citation URL.

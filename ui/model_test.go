@@ -226,9 +226,7 @@ func TestSettingsChangeReruns(t *testing.T) {
 		t.Fatalf("re-run query = %+v", q)
 	}
 	// Filter: go to the module row, pick the second value, toggle it.
-	for range rowModule {
-		m = feed(t, m, keyRunes("j"))
-	}
+	m = toRow(t, m, rowModule)
 	m = feed(t, m, keyRunes("l"), keyType(tea.KeySpace))
 	if got := m.params.Filters.Modules; len(got) != 1 || got[0] != "module-2-simulation" {
 		t.Fatalf("module filter = %v", got)

@@ -109,6 +109,8 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 	// Rerank models and the chat model come with the backend too.
 	m.opts.Rerank = o.Rerank
 	m.initRerank()
+	m.opts.LocalSearch = o.LocalSearch
+	m.initLocalSearch()
 	m.opts.Generator, m.opts.ChatHint = o.Generator, o.ChatHint
 	m.answer.gen, m.answer.hint = o.Generator, o.ChatHint
 	m.syncBindings()

@@ -247,9 +247,7 @@ func TestRerankSettings(t *testing.T) {
 		t.Fatalf("search limit %v, want 5 × 3", l)
 	}
 	m = feed(t, m, keyRunes("s"))
-	for range rowRerankModel {
-		m = feed(t, m, keyRunes("j"))
-	}
+	m = toRow(t, m, rowRerankModel)
 	// The model row: → picks the second model and re-runs.
 	next, cmd := m.Update(keyRunes("l"))
 	m = feed(t, next.(Model), runCmd(t, cmd)...)

@@ -20,6 +20,7 @@ const (
 	rowThreshold
 	rowDedup
 	rowShowDropped
+	rowLocalSearch
 	rowRerank
 	rowRerankModel
 	rowRerankCandidates
@@ -68,6 +69,10 @@ type settingsPane struct {
 	rerankModel  string
 	// autoAnswer is the Answer pane's "answer after every retrieval".
 	autoAnswer *bool
+	// searchModes are the local search modes offered (none: the row is
+	// hidden); searchLabel describes one (nil: its name).
+	searchModes []string
+	searchLabel func(string) string
 }
 
 func newSettingsPane(keys *KeyMap, st *Styles, params retrieval.Query) settingsPane {
@@ -143,9 +148,9 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 		p.pick = newFacetPicker(p.keys, p.st, names[p.row-rowModule], p.values(p.row))
 		return nil
 	case key.Matches(km, p.keys.Up):
-		p.row = max(p.row-1, 0)
+		p.move(-1)
 	case key.Matches(km, p.keys.Down):
-		p.row = min(p.row+1, settingsRows-1)
+		p.move(1)
 	case key.Matches(km, p.keys.Dec):
 		p.adjust(false)
 	case key.Matches(km, p.keys.Inc):
@@ -159,7 +164,8 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 	}
 	changed := before.TopK != p.params.TopK || before.Threshold != p.params.Threshold ||
 		before.NoDedup != p.params.NoDedup || beforeFilters != present.Filters(p.params.Filters) ||
-		beforeDropped != p.showDropped || before.Rerank != p.params.Rerank || beforeModel != p.rerankModel
+		beforeDropped != p.showDropped || before.Rerank != p.params.Rerank || beforeModel != p.rerankModel ||
+		before.SearchMode != p.params.SearchMode
 	if !changed {
 		return nil
 	}
@@ -191,6 +197,8 @@ func (p *settingsPane) adjust(up bool) {
 		p.params.NoDedup = !p.params.NoDedup
 	case rowShowDropped:
 		p.showDropped = !p.showDropped
+	case rowLocalSearch:
+		p.adjustSearchMode(up)
 	case rowRerank, rowRerankModel, rowRerankCandidates, rowRerankThreshold:
 		p.adjustRerank(up)
 	case rowAutoAnswer:
@@ -218,6 +226,8 @@ func (p *settingsPane) toggle() {
 	case rowAutoAnswer:
 		*p.autoAnswer = !*p.autoAnswer
 	case rowTopK, rowThreshold:
+	case rowLocalSearch:
+		p.adjustSearchMode(true)
 	case rowRerank, rowRerankModel, rowRerankCandidates, rowRerankThreshold:
 		p.toggleRerankRow()
 	default:
@@ -256,8 +266,11 @@ func (p *settingsPane) View() string {
 		return box(style, p.width, p.height, b.String())
 	}
 	b.WriteString(tstyle.Render(truncate("Settings · ←/→ change · space toggles · enter picks values · changes re-run the query", iw)) + "\n\n")
-	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "rerank", "rr model", "candidates", "relevance", "answer", "module", "chapter", "type", "tag"}
+	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "local search", "rerank", "rr model", "candidates", "relevance", "answer", "module", "chapter", "type", "tag"}
 	for r := 0; r < settingsRows; r++ {
+		if !p.shown(r) {
+			continue
+		}
 		mark := "  "
 		nameStyle := p.st.Label
 		if r == p.row {
@@ -275,6 +288,8 @@ func (p *settingsPane) View() string {
 			val = "[" + check(!p.params.NoDedup) + "] drop near-duplicates"
 		case rowShowDropped:
 			val = "[" + check(p.showDropped) + "] show hits left out (also x)"
+		case rowLocalSearch:
+			val = p.searchModeValue()
 		case rowRerank, rowRerankModel, rowRerankCandidates, rowRerankThreshold:
 			val = p.rerankValue(r)
 		case rowAutoAnswer:
@@ -282,10 +297,10 @@ func (p *settingsPane) View() string {
 		default:
 			val = p.filterValue(r)
 		}
-		b.WriteString(truncate(mark+nameStyle.Render(leftPadRight(names[r], 11))+val, iw) + "\n")
+		b.WriteString(truncate(mark+nameStyle.Render(leftPadRight(names[r], 13))+val, iw) + "\n")
 		if r >= rowModule {
 			if active := *p.filter(r); len(active) > 0 {
-				b.WriteString(truncate("             "+p.st.Added.Render("any of: "+termsafe.Line(strings.Join(active, ", "))), iw) + "\n")
+				b.WriteString(truncate("               "+p.st.Added.Render("any of: "+termsafe.Line(strings.Join(active, ", "))), iw) + "\n")
 			}
 		}
 	}

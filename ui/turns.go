@@ -39,6 +39,9 @@ type turnsPane struct {
 	turns   []turn
 	cursor  int
 	current int
+	// plainSearch is the default local search mode, which the turn list
+	// does not tag ("": no modes).
+	plainSearch string
 }
 
 func newTurnsPane(keys *KeyMap, st *Styles) turnsPane {
@@ -166,6 +169,9 @@ func paramsDiff(a, b retrieval.Query) string {
 		parts = append(parts, "filters "+fa+"→"+fb)
 	}
 	parts = append(parts, rerankParamsDiff(a, b)...)
+	if d := searchModeDiff(a, b); d != "" {
+		parts = append(parts, d)
+	}
 	if a.Mode != b.Mode {
 		parts = append(parts, "mode "+string(a.Mode)+"→"+string(b.Mode))
 	}
@@ -175,7 +181,7 @@ func paramsDiff(a, b retrieval.Query) string {
 	return strings.Join(parts, " · ")
 }
 
-func turnLine(t *turn) string {
+func turnLine(t *turn, plainSearch string) string {
 	best := "—"
 	if len(t.Result.Hits) > 0 {
 		best = present.Score(t.Result.Hits[0].Score, 3)
@@ -184,6 +190,7 @@ func turnLine(t *turn) string {
 	if t.Query.Mode == retrieval.ModeSelectedText {
 		mode = "[selection] "
 	}
+	mode += searchModeTag(t.Query.SearchMode, plainSearch)
 	mode += rerankTag(&t.Result)
 	return "#" + strconv.Itoa(t.N) + " " + mode + termsafe.Line(t.Query.Question) + " · " +
 		strconv.Itoa(len(t.Result.Hits)) + " " + present.Plural(len(t.Result.Hits), "hit", "hits") + " · best " + best
@@ -213,7 +220,7 @@ func (p *turnsPane) View() string {
 		if i == p.current {
 			dot = p.st.Highlight.Render("● ")
 		}
-		line := turnLine(&p.turns[i])
+		line := turnLine(&p.turns[i], p.plainSearch)
 		if i == p.cursor {
 			line = p.st.Title.Render(line)
 		}

@@ -105,6 +105,9 @@ type Options struct {
 	// Rerank offers reranking (a toggle key, settings rows, movement in
 	// the results); zero hides it.
 	Rerank RerankSetup
+	// LocalSearch offers the local index's search modes as a settings
+	// row; zero hides it. The Retriever must honour Query.SearchMode.
+	LocalSearch LocalSearchSetup
 	// Note is shown in the status line at start (for example why normal
 	// search is unavailable).
 	Note string

@@ -107,6 +107,9 @@ func (m *Model) headerView() string {
 	if b.Model != "" {
 		parts = append(parts, termsafe.Line(b.Model))
 	}
+	if s := m.searchHeader(); s != "" {
+		parts = append(parts, s)
+	}
 	if b.Points >= 0 {
 		parts = append(parts, present.Int(int(b.Points))+" "+present.Plural(int(b.Points), "point", "points"))
 	}

@@ -33,6 +33,8 @@
 //
 // Searches are hybrid by default (hybrid.go): BM25 over every chunk, from
 // postings built with the index and saved in its file (lexindex.go),
-// blended with the embedder's cosine and a title match; SetMode picks BM25
-// or the embedder alone.
+// blended with the embedder's cosine and a title match; WithMode gives a
+// view of the index that ranks by BM25 or the embedder alone, sharing its
+// data (the explorer takes one per question, so a change of mode never
+// touches a search in flight).
 package local

@@ -79,15 +79,31 @@ func (f fusion) String() string {
 	return fmt.Sprintf("%.2g×cosine + %.2g×BM25 + title match", f.vec, 1-f.vec)
 }
 
-// SetMode chooses how Search ranks chunks; call it before searching. A
-// mode other than embedder needs the index's lexical side, which Build,
-// NewIndex and LoadIndex make or load.
-func (ix *Index) SetMode(m SearchMode) error {
-	if _, err := ParseSearchMode(string(m)); err != nil {
-		return err
+// WithMode returns a view of the index that ranks in mode m: a shallow
+// copy sharing every chunk, vector, posting list and lazily computed part
+// with ix, which is left as it was. A view is cheap (one small struct), so
+// a search running on ix or another view is never disturbed by a change
+// of mode: take a view per mode, or per search. A mode other than embedder
+// needs the index's lexical side, which Build, NewIndex and LoadIndex make
+// or load.
+func (ix *Index) WithMode(m SearchMode) (*Index, error) {
+	m, err := ParseSearchMode(string(m))
+	if err != nil {
+		return nil, err
 	}
-	ix.mode = m
-	return nil
+	v := *ix
+	v.mode = m
+	return &v, nil
+}
+
+// WithSearchMode implements retrieval.ModalStore: WithMode for a mode's
+// name ("hybrid", "bm25", "embedder").
+func (ix *Index) WithSearchMode(mode string) (retrieval.Store, error) {
+	v, err := ix.WithMode(SearchMode(mode))
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // Mode returns the search mode.
@@ -100,8 +116,12 @@ func (ix *Index) Mode() SearchMode {
 
 // Describe names how the index ranks, for headers: "hybrid 0.8×cosine +
 // 0.2×BM25 + title match", "BM25 only" or "embedder only".
-func (ix *Index) Describe() string {
-	switch ix.Mode() {
+func (ix *Index) Describe() string { return ix.Mode().Describe() }
+
+// Describe names how a search in mode m ranks (see Index.Describe); an
+// unknown mode is described as the default, hybrid, which it searches as.
+func (m SearchMode) Describe() string {
+	switch m {
 	case ModeBM25:
 		return "BM25 only"
 	case ModeEmbedder:

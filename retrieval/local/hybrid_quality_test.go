@@ -42,10 +42,10 @@ func (q pageQuality) String() string { return fmt.Sprintf("MRR %.3f hit@1 %.3f",
 // the first hit on an expected page.
 func askPages(tb testing.TB, ix *local.Index, c *local.Corpus, set *eval.Set, mode local.SearchMode) pageQuality {
 	tb.Helper()
-	if err := ix.SetMode(mode); err != nil {
+	ix, err := ix.WithMode(mode)
+	if err != nil {
 		tb.Fatal(err)
 	}
-	defer ix.SetMode(local.ModeHybrid)
 	p := &retrieval.Pipeline{Embedder: c.Embedder, Store: ix}
 	var q pageQuality
 	for _, gc := range set.Cases {
@@ -205,10 +205,10 @@ func BenchmarkHybridSearch10k(b *testing.B) {
 		b.Run(string(m), func(b *testing.B) {
 			q := askPages(b, ix, c, set, m)
 			g := askPages(b, ix, c, gen, m)
-			if err := ix.SetMode(m); err != nil {
+			ix, err := ix.WithMode(m)
+			if err != nil {
 				b.Fatal(err)
 			}
-			defer ix.SetMode(local.ModeHybrid)
 			i := 0
 			for b.Loop() {
 				if _, err := ix.Search(ctx, reqs[i%len(reqs)]); err != nil {

@@ -32,10 +32,10 @@ type IndexInfo struct {
 }
 
 // Index is an exact in-memory index over chunks: brute-force cosine
-// similarity and BM25, by default blended (SetMode), with the filter and
+// similarity and BM25, by default blended (WithMode), with the filter and
 // threshold semantics of a Qdrant search. It implements retrieval.Store
-// and retrieval.Walker, is read-only after NewIndex (and SetMode, which
-// must come before searches) and safe for concurrent use.
+// and retrieval.Walker, is read-only after NewIndex and safe for
+// concurrent use; WithMode gives views that rank in another mode.
 type Index struct {
 	info   IndexInfo
 	chunks []retrieval.Chunk
@@ -46,13 +46,9 @@ type Index struct {
 	// compact index (see compactVector), the semantic part and the norm
 	// of the lexical part.
 	stride int
-	// stats is computed on first use: a load does not pay for it.
-	stats     retrieval.Stats
-	statsOnce sync.Once
-	// titles maps doc paths and routes to page titles, built on first use
-	// (PageTitle).
-	titles     map[string]string
-	titlesOnce sync.Once
+	// lazy holds what is computed on first use, shared by every view of
+	// the index (WithMode): a view copies the pointer, not the sync.Once.
+	lazy *lazyParts
 	// lex, when set, gives exact lexical cosines for a request's text; a
 	// score is then the semantic part of the vectors' dot product plus
 	// the lexical parts' norms times that cosine (see useLexical).
@@ -66,6 +62,18 @@ type Index struct {
 	mode SearchMode
 	// fusion overrides defaultFusion (tests that tune it).
 	fusion *fusion
+}
+
+// lazyParts are an index's parts computed on first use, once for the
+// index and all its views.
+type lazyParts struct {
+	// stats is computed on first use: a load does not pay for it.
+	stats     retrieval.Stats
+	statsOnce sync.Once
+	// titles maps doc paths and routes to page titles, built on first use
+	// (PageTitle).
+	titles     map[string]string
+	titlesOnce sync.Once
 }
 
 // lexicalScorer is an embedder whose vectors are a semantic part followed
@@ -184,7 +192,7 @@ func newIndexStrided(chunks []retrieval.Chunk, flat []float32, dim, stride int, 
 	if stride < 0 || stride > dim || (len(chunks) > 0 && stride == 0) || len(flat) != len(chunks)*stride {
 		return nil, fmt.Errorf("new index: %d floats for %d chunks of dimension %d (%d stored)", len(flat), len(chunks), dim, stride)
 	}
-	return &Index{info: info, chunks: chunks, dim: dim, stride: stride, vecs: flat}, nil
+	return &Index{info: info, chunks: chunks, dim: dim, stride: stride, vecs: flat, lazy: &lazyParts{}}, nil
 }
 
 // normalized returns a unit-length copy of v (a zero copy for a zero or
@@ -377,24 +385,30 @@ func dot(a, b []float32) float32 {
 }
 
 // Stats describes the index: points, vector size, cosine distance, status
-// ready or empty, the payload fields present and the filter facets.
+// ready or empty, the payload fields present, the filter facets and how
+// it ranks.
 func (ix *Index) Stats(ctx context.Context) (retrieval.Stats, error) {
 	if err := ctx.Err(); err != nil {
 		return retrieval.Stats{}, fmt.Errorf("stats: %w", err)
 	}
-	ix.statsOnce.Do(func() { ix.stats = ix.computeStats() })
-	s := ix.stats
+	lz := ix.lazy
+	lz.statsOnce.Do(func() { lz.stats = ix.computeStats() })
+	s := lz.stats
 	s.PayloadFields = slices.Clone(s.PayloadFields)
-	s.Facets = make(map[string][]string, len(ix.stats.Facets))
-	for k, v := range ix.stats.Facets {
+	s.Facets = make(map[string][]string, len(lz.stats.Facets))
+	for k, v := range lz.stats.Facets {
 		s.Facets[k] = slices.Clone(v)
 	}
-	s.FacetCounts = make(map[string]map[string]int64, len(ix.stats.FacetCounts))
-	for k, v := range ix.stats.FacetCounts {
+	s.FacetCounts = make(map[string]map[string]int64, len(lz.stats.FacetCounts))
+	for k, v := range lz.stats.FacetCounts {
 		s.FacetCounts[k] = maps.Clone(v)
 	}
-	s.FacetLabels = cloneLabels(ix.stats.FacetLabels)
+	s.FacetLabels = cloneLabels(lz.stats.FacetLabels)
 	s.Notes = slices.Clone(s.Notes)
+	if ix.bm25 != nil {
+		// The mode is the view's own: it is not part of the shared stats.
+		s.Notes = append(s.Notes, "search: "+ix.Describe())
+	}
 	return s, nil
 }
 
@@ -412,9 +426,6 @@ func (ix *Index) computeStats() retrieval.Stats {
 	}
 	if ix.info.Model != "" {
 		s.Notes = []string{"embedding model: " + ix.info.Model + " (offline, exact search)"}
-	}
-	if ix.bm25 != nil {
-		s.Notes = append(s.Notes, "search: "+ix.Describe())
 	}
 	fields := map[string]bool{}
 	facets := map[string]map[string]int64{"module": {}, "chapter": {}, "content_type": {}, "tag": {}}

@@ -20,7 +20,7 @@ func TestExactLexicalMatchesDenseOnDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ix.SetMode(ModeEmbedder); err != nil {
+	if ix, err = ix.WithMode(ModeEmbedder); err != nil {
 		t.Fatal(err)
 	}
 	if ix.lex == nil {

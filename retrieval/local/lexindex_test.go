@@ -113,7 +113,7 @@ func demoSearch(t *testing.T, mode SearchMode, q string, req retrieval.SearchReq
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ix.SetMode(mode); err != nil {
+	if ix, err = ix.WithMode(mode); err != nil {
 		t.Fatal(err)
 	}
 	v, err := c.Embedder.Embed(ctx, []string{q})
@@ -249,7 +249,7 @@ func TestStatsNameTheSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ix.SetMode(ModeBM25); err != nil {
+	if ix, err = ix.WithMode(ModeBM25); err != nil {
 		t.Fatal(err)
 	}
 	st, err := ix.Stats(context.Background())

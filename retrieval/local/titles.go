@@ -11,29 +11,31 @@ import (
 // chunks have docPath, or have its route (a number prefix or the folders
 // above docs/ left out).
 func (ix *Index) PageTitle(_ context.Context, docPath string) (string, bool) {
-	ix.titlesOnce.Do(func() {
-		ix.titles = make(map[string]string)
+	lz := ix.lazy
+	lz.titlesOnce.Do(func() {
+		titles := make(map[string]string)
 		for i := range ix.chunks {
 			c := &ix.chunks[i]
 			if c.DocPath == "" || c.Title == "" {
 				continue
 			}
-			if _, ok := ix.titles[c.DocPath]; !ok {
-				ix.titles[c.DocPath] = c.Title
+			if _, ok := titles[c.DocPath]; !ok {
+				titles[c.DocPath] = c.Title
 			}
 			if r := routeKey(c.DocPath); r != "" {
-				if _, ok := ix.titles[r]; !ok {
-					ix.titles[r] = c.Title
+				if _, ok := titles[r]; !ok {
+					titles[r] = c.Title
 				}
 			}
 		}
+		lz.titles = titles
 	})
 	p := strings.TrimSpace(docPath)
-	if t, ok := ix.titles[p]; ok {
+	if t, ok := lz.titles[p]; ok {
 		return t, true
 	}
 	if r := routeKey(p); r != "" {
-		t, ok := ix.titles[r]
+		t, ok := lz.titles[r]
 		return t, ok
 	}
 	return "", false

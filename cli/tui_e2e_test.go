@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,12 +29,26 @@ type tuiDriver struct {
 	stop chan struct{}
 	// fed counts the messages fed to Update, by type.
 	fed map[string]int
+	// running counts the commands still running.
+	running sync.WaitGroup
 }
 
 func newTUIDriver(t *testing.T, opts ui.Options) *tuiDriver {
 	t.Helper()
 	d := &tuiDriver{t: t, m: ui.New(opts), msgs: make(chan tea.Msg, 64), stop: make(chan struct{}), fed: map[string]int{}}
-	t.Cleanup(func() { close(d.stop) })
+	// The test's folders are removed after this cleanup: commands still
+	// running (saving the history into the state folder) end first, or
+	// the removal races with their writes. A command that blocks longer
+	// (a tick, a stream) is not waited for.
+	t.Cleanup(func() {
+		close(d.stop)
+		done := make(chan struct{})
+		go func() { d.running.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+		}
+	})
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	d.exec(d.m.Init())
 	return d
@@ -44,7 +59,9 @@ func (d *tuiDriver) exec(cmd tea.Cmd) {
 	if cmd == nil {
 		return
 	}
+	d.running.Add(1)
 	go func() {
+		defer d.running.Done()
 		msg := cmd()
 		select {
 		case d.msgs <- msg:

@@ -36,7 +36,7 @@ func (a *App) tuiEval(be *Backend) (ui.EvalFunc, string) {
 	if isDemo {
 		label = demoSetLabel
 	}
-	run := func(ctx context.Context, path string, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error) {
+	run := func(ctx context.Context, path, searchMode string, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error) {
 		set, err := tuiEvalSet(path, dir, isDemo)
 		if err != nil {
 			return eval.Report{}, err
@@ -52,7 +52,7 @@ func (a *App) tuiEval(be *Backend) (ui.EvalFunc, string) {
 				return eval.Report{}, err
 			}
 		}
-		return eval.Run(ctx, be.Pipeline, set, eval.Options{CallTimeout: timeout, Progress: progress, OnCase: onCase})
+		return eval.Run(ctx, be.Pipeline, set, eval.Options{CallTimeout: timeout, SearchMode: searchMode, Progress: progress, OnCase: onCase})
 	}
 	return run, label
 }

@@ -40,7 +40,9 @@ type evalPane struct {
 	summary eval.Summary
 	report  *eval.Report
 	// label names the set of the shown run; errText is its failure.
-	label   string
+	label string
+	// mode is the local search mode the run searches in ("" without).
+	mode    string
 	errText string
 
 	cursor int
@@ -89,8 +91,9 @@ func (p *evalPane) SetSize(w, h int) {
 const evalPathLabel = "Set › "
 
 // Start clears the last run for a new one.
-func (p *evalPane) Start(label string) {
+func (p *evalPane) Start(label, mode string) {
 	p.running = true
+	p.mode = mode
 	p.done, p.total = 0, 0
 	p.cases = nil
 	p.summary = eval.Summary{}
@@ -280,6 +283,9 @@ func (p *evalPane) title() string {
 	}
 	if n := max(p.total, len(p.cases)); n > 0 {
 		s += " · " + strconv.Itoa(n) + " " + present.Plural(n, "case", "cases")
+	}
+	if p.mode != "" {
+		s += " · searched " + termsafe.Line(p.mode)
 	}
 	return s + " · enter on a case opens it as a query"
 }

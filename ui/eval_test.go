@@ -54,11 +54,13 @@ type fakeEval struct {
 
 	mu    sync.Mutex
 	paths []string
+	modes []string
 }
 
-func (f *fakeEval) Run(ctx context.Context, path string, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error) {
+func (f *fakeEval) Run(ctx context.Context, path, searchMode string, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error) {
 	f.mu.Lock()
 	f.paths = append(f.paths, path)
+	f.modes = append(f.modes, searchMode)
 	f.mu.Unlock()
 	if strings.HasSuffix(path, "missing.yaml") {
 		return eval.Report{}, fmt.Errorf("golden set %s does not exist: check the path", path)

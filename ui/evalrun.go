@@ -14,11 +14,12 @@ import (
 	"ragscope/termsafe"
 )
 
-// EvalFunc runs the golden set at path ("" is the default set) and reports
-// each finished case to onCase, then progress to progress; both are never
-// called concurrently. It returns the report, or the report so far and
-// ctx's error when ctx ends first.
-type EvalFunc func(ctx context.Context, path string, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error)
+// EvalFunc runs the golden set at path ("" is the default set), its
+// searches in searchMode (the explorer's local search setting; "" on a
+// backend without modes), and reports each finished case to onCase, then
+// progress to progress; both are never called concurrently. It returns
+// the report, or the report so far and ctx's error when ctx ends first.
+type EvalFunc func(ctx context.Context, path, searchMode string, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error)
 
 // evalProgressMsg reports how many cases of a run have finished.
 type evalProgressMsg struct {
@@ -60,7 +61,7 @@ func newEvalStream() *evalStream {
 // It captures everything it needs and never touches the model. When ctx
 // ends (cancelled, or replaced by a newer run) it stops sending, so an
 // abandoned stream never blocks it.
-func evalRunCmd(ctx context.Context, run EvalFunc, seq int, path string, s *evalStream) tea.Cmd {
+func evalRunCmd(ctx context.Context, run EvalFunc, seq int, path, searchMode string, s *evalStream) tea.Cmd {
 	return func() tea.Msg {
 		send := func(msg tea.Msg) {
 			select {
@@ -68,7 +69,7 @@ func evalRunCmd(ctx context.Context, run EvalFunc, seq int, path string, s *eval
 			case <-ctx.Done():
 			}
 		}
-		rep, err := run(ctx, path,
+		rep, err := run(ctx, path, searchMode,
 			func(done, total int) { send(evalProgressMsg{Seq: seq, Done: done, Total: total}) },
 			func(c eval.CaseResult) { send(evalCaseMsg{Seq: seq, Case: c}) },
 		)
@@ -90,14 +91,14 @@ type evalRun struct {
 	stream  *evalStream
 }
 
-// Start cancels the run in flight and starts the set at path: run does
-// the work, listen brings its first message.
-func (r *evalRun) Start(path string) (run, listen tea.Cmd) {
+// Start cancels the run in flight and starts the set at path, searched in
+// searchMode: run does the work, listen brings its first message.
+func (r *evalRun) Start(path, searchMode string) (run, listen tea.Cmd) {
 	r.Cancel()
 	r.seq++
 	ctx, cancel := context.WithCancel(r.base)
 	r.cancel, r.running, r.stream = cancel, true, newEvalStream()
-	return evalRunCmd(ctx, r.fn, r.seq, path, r.stream), evalListenCmd(r.stream)
+	return evalRunCmd(ctx, r.fn, r.seq, path, searchMode, r.stream), evalListenCmd(r.stream)
 }
 
 // Cancel stops the run in flight; its last message says how far it got.
@@ -170,10 +171,16 @@ func (m *Model) startEval() tea.Cmd {
 			label = "default set"
 		}
 	}
+	// The set is searched the way the explorer searches now: after
+	// switching the local search to bm25, the eval scores bm25.
+	mode := m.searchModeFor(retrieval.ModeNormal)
 	spin := !m.running && !m.evals.running
-	m.eval.Start(label)
+	m.eval.Start(label, mode)
+	if mode != "" {
+		label += " (" + mode + ")"
+	}
 	m.setStatus(statusInfo, "Evaluating "+label+"…")
-	run, listen := m.evals.Start(path)
+	run, listen := m.evals.Start(path, mode)
 	cmds := []tea.Cmd{run, listen, m.setFocus(focusEvalCases)}
 	if spin {
 		cmds = append(cmds, m.spinner.Tick)

@@ -169,3 +169,27 @@ func TestLocalSearchModeRestored(t *testing.T) {
 		t.Fatalf("a selected-text turn changed the mode to %q", m.params.SearchMode)
 	}
 }
+
+// The eval view scores the local search mode the explorer searches in now:
+// after switching it, `e` runs the set in the new mode and says which.
+func TestEvalRunsInTheLocalSearchMode(t *testing.T) {
+	r := &modeRetriever{}
+	fe := &fakeEval{rep: fakeReport()}
+	opts := localSearchOptions(r)
+	opts.Eval = fe.Run
+	m := sized(t, opts, 120, 40)
+	m = ask(t, m, "nodes")
+	m = feed(t, m, keyRunes("s"))
+	m = toRow(t, m, rowLocalSearch)
+	m = feed(t, m, keyRunes("l"))
+	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
+	m = feed(t, m, keyType(tea.KeyEsc))
+	m = feed(t, m, keyRunes("e"))
+	m = feed(t, m, keyType(tea.KeyEnter))
+	if len(fe.modes) != 1 || fe.modes[0] != "down" {
+		t.Fatalf("eval ran in modes %q, want [down]", fe.modes)
+	}
+	if !strings.Contains(screen(m), "Eval · fake-set · 5 cases · searched down") {
+		t.Errorf("the eval view does not name the mode:\n%s", screen(m))
+	}
+}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"ragscope/retrieval"
@@ -127,5 +129,45 @@ func TestEvalRerankFailureKeepsVectorOrder(t *testing.T) {
 	}
 	if len(rr.Diff.Fixed)+len(rr.Diff.Regressions) != 0 {
 		t.Fatalf("a failed rerank changed cases: %+v", rr.Diff)
+	}
+}
+
+// modalWorld is a store that ranks "several ways": it records the modes
+// it was asked for and searches the same way in each.
+type modalWorld struct {
+	retrieval.Store
+	mu    sync.Mutex
+	modes []string
+}
+
+func (m *modalWorld) WithSearchMode(mode string) (retrieval.Store, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.modes = append(m.modes, mode)
+	return m.Store, nil
+}
+
+// Options.SearchMode is every search's mode (the explorer's local search
+// setting); selected-text cases search nothing and name none.
+func TestEvalSearchMode(t *testing.T) {
+	w, set := rerankWorld()
+	p := w.pipeline()
+	ms := &modalWorld{Store: p.Store}
+	p.Store = ms
+	rep, err := Run(context.Background(), p, set, Options{LatencySample: 1, SearchMode: "bm25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range rep.Cases {
+		want := "bm25"
+		if c.Mode == retrieval.ModeSelectedText {
+			want = ""
+		}
+		if c.Query.SearchMode != want {
+			t.Errorf("case %s: search mode %q, want %q", c.ID, c.Query.SearchMode, want)
+		}
+	}
+	if len(ms.modes) == 0 || slices.ContainsFunc(ms.modes, func(m string) bool { return m != "bm25" }) {
+		t.Errorf("the store was asked for modes %q", ms.modes)
 	}
 }

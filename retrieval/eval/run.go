@@ -58,6 +58,10 @@ type Options struct {
 	// Progress is called after each case finishes, with the number of
 	// finished cases and the total.
 	Progress func(done, total int)
+	// SearchMode is the search mode of every normal-mode case's query
+	// (retrieval.Query.SearchMode: the local index's hybrid, bm25 or
+	// embedder; "" is the store's own).
+	SearchMode string
 	// Rerank reranks every normal-mode case. The report is then
 	// the reranked run, and Report.Rerank scores the same candidates in
 	// vector order beside it: one retrieval feeds both.
@@ -170,6 +174,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		}
 		if q.Mode != retrieval.ModeSelectedText {
 			q.Rerank = opts.Rerank
+			q.SearchMode = opts.SearchMode
 		}
 		nq, _, _, err := retrieval.Normalize(q)
 		switch {

@@ -193,3 +193,19 @@ func TestEvalRunsInTheLocalSearchMode(t *testing.T) {
 		t.Errorf("the eval view does not name the mode:\n%s", screen(m))
 	}
 }
+
+// Bringing back a selected-text turn (which reranks nothing and names no
+// rerank settings) keeps the rerank settings set now; a query that leaves
+// the candidates open (an eval case) gets the default number, never 0.
+func TestRestoreKeepsRerankSettings(t *testing.T) {
+	m := sized(t, localSearchOptions(&modeRetriever{}), 120, 40)
+	m.params.Rerank = retrieval.RerankOptions{On: true, Candidates: 6, Threshold: 0.2}
+	m.restoreInputs(retrieval.Query{Question: "explain", Mode: retrieval.ModeSelectedText, SelectedText: "Topics carry messages."})
+	if want := (retrieval.RerankOptions{On: true, Candidates: 6, Threshold: 0.2}); m.params.Rerank != want || m.settings.params.Rerank != want {
+		t.Errorf("after a selected-text turn: rerank %+v / settings %+v, want %+v", m.params.Rerank, m.settings.params.Rerank, want)
+	}
+	m.restoreInputs(retrieval.Query{Question: "nodes", Mode: retrieval.ModeNormal, TopK: 5})
+	if want := (retrieval.RerankOptions{Candidates: retrieval.DefaultRerankCandidates}); m.params.Rerank != want {
+		t.Errorf("after a case without rerank: %+v, want %+v", m.params.Rerank, want)
+	}
+}

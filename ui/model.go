@@ -715,8 +715,22 @@ func (m Model) updateSettings(msg settingsChangedMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) withParamsFrom(p retrieval.Query) retrieval.Query {
-	return retrieval.Query{TopK: p.TopK, Threshold: p.Threshold, NoDedup: p.NoDedup, Filters: cloneFilters(p.Filters), Rerank: p.Rerank,
+	return retrieval.Query{TopK: p.TopK, Threshold: p.Threshold, NoDedup: p.NoDedup, Filters: cloneFilters(p.Filters), Rerank: m.keepRerank(p),
 		SearchMode: m.keepSearchMode(p.SearchMode)}
+}
+
+// keepRerank is the rerank settings p leaves: a selected-text query
+// reranks nothing and names none, so the ones set now stay; a query that
+// leaves the candidates open gets the default's number.
+func (m *Model) keepRerank(p retrieval.Query) retrieval.RerankOptions {
+	r := p.Rerank
+	if p.Mode == retrieval.ModeSelectedText {
+		r = m.params.Rerank
+	}
+	if r.Candidates == 0 {
+		r.Candidates = retrieval.DefaultRerankCandidates
+	}
+	return r
 }
 
 // copyURL copies the selected hit's citation URL.

@@ -432,7 +432,7 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	if rep.Baseline != nil {
 		writeBaseline(w, *rep.Baseline, baselinePath)
 	}
-	writeRerankEval(w, rep.Rerank)
+	writeRerankEval(w, rep.Rerank, present.FirstStage(rep.Backend.Ranking))
 
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Thresholds: %s\n", thresholdText(rep))

@@ -46,6 +46,9 @@ type ParamsJSON struct {
 	Dedup     bool              `json:"dedup"`
 	Filters   retrieval.Filters `json:"filters"`
 	SlugStyle string            `json:"slug_style"`
+	// Ranking is how the store ranked: "hybrid" or "bm25" on the local
+	// index, left out for vector similarity (retrieval.Params.Ranking).
+	Ranking string `json:"ranking,omitempty"`
 }
 
 // HitJSON is one ranked chunk.
@@ -145,7 +148,7 @@ func queryJSON(be *Backend, res retrieval.Result) QueryJSON {
 		OriginalLength: res.OriginalLength,
 		Params: ParamsJSON{
 			TopK: res.Params.TopK, Threshold: res.Params.Threshold, Dedup: res.Params.Dedup,
-			Filters: res.Params.Filters, SlugStyle: res.Params.SlugStyle,
+			Filters: res.Params.Filters, SlugStyle: res.Params.SlugStyle, Ranking: res.Params.Ranking,
 		},
 		Count:   len(res.Hits),
 		Results: make([]HitJSON, 0, len(res.Hits)),

@@ -192,7 +192,7 @@ func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext 
 		if moves != nil {
 			m = &moves[i]
 		}
-		fmt.Fprintf(w, "%2d. %s %s\n", h.Rank, hitRanksText(h, m), present.Title(&h.Chunk))
+		fmt.Fprintf(w, "%2d. %s %s\n", h.Rank, hitRanksText(h, m, present.FirstStage(res.Params.Ranking)), present.Title(&h.Chunk))
 		if place := present.Place(&h.Chunk); place != "" {
 			fmt.Fprintf(w, "    %s\n", place)
 		}

@@ -126,22 +126,24 @@ func moveWord(m retrieval.Movement) string {
 }
 
 // writeRerankText prints the human lines of a reranked result: the fell
-// out hits and a failed rerank (the results are then in vector order).
+// out hits and a failed rerank (the results are then in the store's
+// order: vector, hybrid or BM25).
 func writeRerankText(w io.Writer, res retrieval.Result) {
 	info := res.Rerank
 	if info == nil {
 		return
 	}
+	stage := present.FirstStage(res.Params.Ranking)
 	if len(info.FellOut) > 0 {
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "Fell out of the vector top %d (%d):\n", res.Params.TopK, len(info.FellOut))
+		fmt.Fprintf(w, "Fell out of the %s top %d (%d):\n", stage, res.Params.TopK, len(info.FellOut))
 		for _, h := range info.FellOut {
-			fmt.Fprintf(w, "  - vector #%d [%.3f] %s\n", h.Rank, h.Score, present.Title(&h.Chunk))
+			fmt.Fprintf(w, "  - %s #%d [%.3f] %s\n", stage, h.Rank, h.Score, present.Title(&h.Chunk))
 		}
 	}
 	if info.Err != nil {
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "Rerank failed, results in vector order: %s\n", cleanLine(info.Error))
+		fmt.Fprintf(w, "Rerank failed, results in %s order: %s\n", stage, cleanLine(info.Error))
 	}
 }
 
@@ -163,8 +165,9 @@ func rerankParamsText(res retrieval.Result) string {
 
 // hitRanksText is the score part of a hit's line: "[0.412]" without
 // reranking, "[0.412 · bm25 0.580 · cosine 0.370]" from a hybrid search,
-// "[0.912 · vector #3 0.612 ↑2]" with reranking.
-func hitRanksText(h retrieval.Hit, m *retrieval.Movement) string {
+// "[0.912 · vector #3 0.612 ↑2]" with reranking (stage names the ranking
+// reranked: vector, hybrid or BM25).
+func hitRanksText(h retrieval.Hit, m *retrieval.Movement, stage string) string {
 	if (m == nil || h.VectorRank == 0) && h.ScoreParts != nil {
 		return fmt.Sprintf("[%.3f · bm25 %.3f · cosine %.3f]", h.Score, h.ScoreParts.BM25, h.ScoreParts.Cosine)
 	}
@@ -172,24 +175,25 @@ func hitRanksText(h retrieval.Hit, m *retrieval.Movement) string {
 		return fmt.Sprintf("[%.3f]", h.Score)
 	}
 	if h.RerankScore == nil {
-		return fmt.Sprintf("[vector #%d %.3f]", h.VectorRank, h.VectorScore)
+		return fmt.Sprintf("[%s #%d %.3f]", stage, h.VectorRank, h.VectorScore)
 	}
-	return fmt.Sprintf("[%.3f · vector #%d %.3f %s]", *h.RerankScore, h.VectorRank, h.VectorScore, m)
+	return fmt.Sprintf("[%.3f · %s #%d %.3f %s]", *h.RerankScore, stage, h.VectorRank, h.VectorScore, m)
 }
 
 // writeRerankEval prints eval --rerank's comparison: the reranked run
-// against the vector order of the same candidates (one retrieval each).
-func writeRerankEval(w io.Writer, rr *eval.RerankReport) {
+// against the store's order (stage: vector, hybrid or BM25) of the same
+// candidates (one retrieval each).
+func writeRerankEval(w io.Writer, rr *eval.RerankReport, stage string) {
 	if rr == nil {
 		return
 	}
 	d := rr.Diff
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Rerank %s against the vector order (the same %d× candidates per case; one retrieval feeds both)\n", cleanLine(rr.Model), rr.Candidates)
+	fmt.Fprintf(w, "Rerank %s against the %s order (the same %d× candidates per case; one retrieval feeds both)\n", cleanLine(rr.Model), stage, rr.Candidates)
 	writeDiff(w, d, diffLabels{regression: "BROKE", fixed: "FIXED", latency: true})
 	fmt.Fprintf(w, "  rerank fixed %d %s%s · broke %d%s\n", len(d.Fixed), present.Plural(len(d.Fixed), "case", "cases"), idsText(d.Fixed), len(d.Regressions), idsText(d.Regressions))
 	if n := len(rr.Errors); n > 0 {
-		fmt.Fprintf(w, "  rerank failed on %d %s (kept in vector order): %s\n", n, present.Plural(n, "case", "cases"), cleanLine(rr.Errors[0]))
+		fmt.Fprintf(w, "  rerank failed on %d %s (kept in %s order): %s\n", n, present.Plural(n, "case", "cases"), stage, cleanLine(rr.Errors[0]))
 	}
 }
 

@@ -13,7 +13,7 @@ func TestQueryRerankBM25(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"· rerank bm25 (offline)", "rerank bm25: 16 candidates → 4", " 1. [0.", "· vector #", "rerank ", "Fell out of the vector top 4"} {
+	for _, want := range []string{"· rerank bm25 (offline)", "rerank bm25: 16 candidates → 4", " 1. [0.", "· hybrid #", "rerank ", "Fell out of the hybrid top 4"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -62,7 +62,7 @@ func TestQueryRerankCohere(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("a refused rerank must still show the vector results: exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "Rerank failed, results in vector order: Cohere rejected the API key (401)") || !strings.Contains(out, " 1. [vector #1 ") {
+	if !strings.Contains(out, "Rerank failed, results in hybrid order: Cohere rejected the API key (401)") || !strings.Contains(out, " 1. [hybrid #1 ") {
 		t.Fatalf("output:\n%s", out)
 	}
 	if strings.Contains(out+errs, "co-rerank-key") {
@@ -149,4 +149,23 @@ func TestQdrantQueryRerank(t *testing.T) {
 		t.Fatalf("bm25 on Qdrant: exit %d: %s\n%s", code, errs, out)
 	}
 	assertNoSecrets(t, out, errs)
+}
+
+// The order a rerank reorders is named after how the store ranked: the
+// demo's hybrid search, or vector similarity for the embedder alone (and
+// Qdrant); JSON says which in params.ranking and backend.ranking.
+func TestRerankNamesTheStoresOrder(t *testing.T) {
+	code, out, errs := run(t, nil, "", "eval", "--rerank", "bm25", "--latency-sample", "0")
+	if code != ExitOK || !strings.Contains(out, "Rerank bm25 against the hybrid order") {
+		t.Fatalf("eval: exit %d %s\n%s", code, errs, out)
+	}
+	for mode, want := range map[string]string{"hybrid": `"ranking": "hybrid"`, "bm25": `"ranking": "bm25"`, "embedder": ""} {
+		code, out, errs := run(t, nil, "", "--local-search", mode, "query", "--json", "--rerank", "bm25", "what is ROS 2?")
+		if code != ExitOK {
+			t.Fatalf("%s: exit %d %s", mode, code, errs)
+		}
+		if want == "" && strings.Contains(out, `"ranking"`) || want != "" && !strings.Contains(out, want) {
+			t.Errorf("%s: ranking in the JSON, want %q:\n%s", mode, want, out)
+		}
+	}
 }

@@ -22,7 +22,7 @@ func TestTUIRerankBM25Demo(t *testing.T) {
 	d.ask("how do ROS 2 nodes communicate?")
 	d.until("the reranked results", 10*time.Second, idle)
 	v := screen(d.m)
-	for _, want := range []string{"rerank bm25 (offline)", "reranked by bm25", "vector #1 "} {
+	for _, want := range []string{"rerank bm25 (offline)", "reranked by bm25", "hybrid #1 "} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("screen lacks %q:\n%s", want, v)
 		}
@@ -37,12 +37,12 @@ func TestTUIRerankBM25Demo(t *testing.T) {
 		t.Fatalf("turns %q: the toggle must ask the same question", turns)
 	}
 	v = screen(d.m)
-	if !strings.Contains(v, "rerank off") || strings.Contains(v, "vector #") || strings.Contains(d.m.Status(), " · rerank ") {
+	if !strings.Contains(v, "rerank off") || strings.Contains(v, "hybrid #") || strings.Contains(d.m.Status(), " · rerank ") {
 		t.Fatalf("rerank still on:\n%s", v)
 	}
 	d.keys("t")
 	v = screen(d.m)
-	for _, want := range []string{"#2 (on show) against #1", "rerank on→off", "scores: now vector similarity · was bm25 relevance"} {
+	for _, want := range []string{"#2 (on show) against #1", "rerank on→off", "scores: now hybrid score · was bm25 relevance"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("turn compare lacks %q:\n%s", want, v)
 		}
@@ -75,7 +75,7 @@ func TestTUIRerankCohere(t *testing.T) {
 		}
 	}
 	// Each hit says where the store put it: in its top k or below it.
-	if !strings.Contains(v, "vector #") && !strings.Contains(v, "candidate #") {
+	if !strings.Contains(v, "hybrid #") && !strings.Contains(v, "candidate #") {
 		t.Fatalf("no hit shows its store rank:\n%s", v)
 	}
 
@@ -84,10 +84,10 @@ func TestTUIRerankCohere(t *testing.T) {
 	d.until("the refused rerank", 10*time.Second, idle)
 	st := d.m.Status()
 	t.Logf("401: %s", st)
-	if !strings.Contains(st, "Rerank failed, showing the vector order") || !strings.Contains(st, "401") || !strings.Contains(st, "5 results") {
+	if !strings.Contains(st, "Rerank failed, showing the hybrid order") || !strings.Contains(st, "401") || !strings.Contains(st, "5 results") {
 		t.Fatalf("status = %q", st)
 	}
-	if v := screen(d.m); !strings.Contains(v, "✗ ") || !strings.Contains(v, "rerank failed: vector order") || !strings.Contains(v, "Results · 5 hits") {
+	if v := screen(d.m); !strings.Contains(v, "✗ ") || !strings.Contains(v, "rerank failed: hybrid order") || !strings.Contains(v, "Results · 5 hits") {
 		t.Fatalf("screen:\n%s", v)
 	}
 
@@ -97,7 +97,7 @@ func TestTUIRerankCohere(t *testing.T) {
 	co.SetLatency(0)
 	st = d.m.Status()
 	t.Logf("timeout: %s", st)
-	if !strings.Contains(st, "Rerank failed, showing the vector order") || !strings.Contains(st, "results") {
+	if !strings.Contains(st, "Rerank failed, showing the hybrid order") || !strings.Contains(st, "results") {
 		t.Fatalf("status = %q", st)
 	}
 	if len(d.m.Turns()) != 3 {
@@ -118,10 +118,10 @@ func TestTUIRerankCohereRateLimited(t *testing.T) {
 	d.until("the rate-limited rerank", 15*time.Second, idle)
 	st := d.m.Status()
 	t.Logf("429: %s", st)
-	if !strings.Contains(st, "Rerank failed, showing the vector order") || !strings.Contains(st, "429") || !strings.Contains(st, "after 3 attempts") {
+	if !strings.Contains(st, "Rerank failed, showing the hybrid order") || !strings.Contains(st, "429") || !strings.Contains(st, "after 3 attempts") {
 		t.Fatalf("status = %q", st)
 	}
-	if v := screen(d.m); !strings.Contains(v, "Results · 5 hits · rerank failed: vector order") {
+	if v := screen(d.m); !strings.Contains(v, "Results · 5 hits · rerank failed: hybrid order") {
 		t.Fatalf("screen:\n%s", v)
 	}
 	// The next question reranks again.

@@ -153,3 +153,15 @@ func Timings(t retrieval.Timings, mode retrieval.Mode) string {
 	return load + "embed " + Duration(t.Embed) + " · search " + Duration(t.Search) + rerank +
 		" · post " + Duration(t.Post) + " · total " + Duration(t.Total)
 }
+
+// FirstStage names the ranking a rerank reorders (retrieval.Params.Ranking):
+// "vector" for vector similarity, "hybrid", or "BM25".
+func FirstStage(ranking string) string {
+	switch ranking {
+	case "hybrid":
+		return "hybrid"
+	case "bm25":
+		return "BM25"
+	}
+	return "vector"
+}

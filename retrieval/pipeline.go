@@ -215,8 +215,12 @@ func (p *Pipeline) prepare(q Query) (Query, Result, error) {
 		}
 		res.Params.Model = p.Embedder.Name()
 		// A mode the store cannot rank in fails before anything is embedded.
-		if _, err := p.storeFor(q); err != nil {
+		store, err := p.storeFor(q)
+		if err != nil {
 			return q, Result{}, err
+		}
+		if r, ok := store.(Ranker); ok {
+			res.Params.Ranking = r.Ranking()
 		}
 		if q.Rerank.On && p.Reranker == nil {
 			return q, Result{}, fmt.Errorf("%w: reranking asked for but no reranker configured: pass --rerank MODEL", ErrConfig)

@@ -283,6 +283,10 @@ type Params struct {
 	Collection string  `json:"collection"`
 	Model      string  `json:"model"`
 	SlugStyle  string  `json:"slug_style"`
+	// Ranking is how the store ranked the hits (Ranker): "" for vector
+	// similarity, "hybrid" or "bm25" for the local index's searches that
+	// blend in or rank by BM25. Rerank labels name the first stage by it.
+	Ranking string `json:"ranking,omitempty"`
 }
 
 // Grounded is what an answering agent receives.
@@ -345,6 +349,13 @@ type Store interface {
 	Search(ctx context.Context, req SearchRequest) ([]ScoredChunk, error)
 	// Stats describes the collection.
 	Stats(ctx context.Context) (Stats, error)
+}
+
+// Ranker is implemented by stores that may rank by more than vector
+// similarity (the local index). Ranking is "" when they rank by vector
+// similarity, else the ranking's name ("hybrid", "bm25").
+type Ranker interface {
+	Ranking() string
 }
 
 // ModalStore is implemented by stores that rank in more than one way (the

@@ -116,7 +116,7 @@ func (m *Model) toggleRerank() tea.Cmd {
 	}
 	m.params.Rerank.On = !m.params.Rerank.On
 	m.settings.params.Rerank = m.params.Rerank
-	what := "Rerank off: vector order."
+	what := "Rerank off: " + m.firstStage() + " order."
 	if m.params.Rerank.On {
 		what = "Rerank on (" + m.rerankLabel() + ")."
 	}
@@ -168,18 +168,18 @@ func (m *Model) rerankHeader() string {
 }
 
 // rerankFailure is the status line of a result whose rerank failed (the
-// list then shows the vector order); "" otherwise.
+// list then shows the store's order); "" otherwise.
 func rerankFailure(res retrieval.Result) string {
 	if res.Rerank == nil || res.Rerank.Err == nil {
 		return ""
 	}
-	return "Rerank failed, showing the vector order: " + res.Rerank.Error
+	return "Rerank failed, showing the " + present.FirstStage(res.Params.Ranking) + " order: " + res.Rerank.Error
 }
 
 // reranked reports whether res is in a reranker's order.
 func reranked(res *retrieval.Result) bool { return res.Rerank != nil && res.Rerank.Err == nil }
 
-// rerankMoves are the movements of res's hits against the vector order,
+// rerankMoves are the movements of res's hits against the store's order,
 // nil when res was not reranked.
 func rerankMoves(res *retrieval.Result) []retrieval.Movement {
 	if !reranked(res) {
@@ -204,18 +204,19 @@ func moveCell(m retrieval.Movement) string {
 	return strings.TrimSuffix(leftPadRight(m.String(), 5), " ")
 }
 
-// vectorCell is a reranked hit's place before reranking and its
-// similarity: its rank in the vector result ("vector #4 0.612", what the
-// movement counts from), or for a hit new to the top k its place among
-// the candidates searched ("candidate #9 0.480").
-func vectorCell(h *retrieval.Hit, m retrieval.Movement) string {
+// vectorCell is a reranked hit's place before reranking and its score:
+// its rank in the store's result ("vector #4 0.612", "hybrid #4 0.431":
+// what the movement counts from; stage names the ranking), or for a hit
+// new to the top k its place among the candidates searched ("candidate #9
+// 0.480").
+func vectorCell(h *retrieval.Hit, m retrieval.Movement, stage string) string {
 	switch {
 	case m.From > 0:
-		return "vector #" + strconv.Itoa(m.From) + " " + present.Score(h.VectorScore, 3)
+		return stage + " #" + strconv.Itoa(m.From) + " " + present.Score(h.VectorScore, 3)
 	case h.VectorRank > 0:
 		return "candidate #" + strconv.Itoa(h.VectorRank) + " " + present.Score(h.VectorScore, 3)
 	}
-	return "vector –"
+	return stage + " –"
 }
 
 // rerankTitle is the results title's rerank part.
@@ -224,12 +225,12 @@ func rerankTitle(res *retrieval.Result) string {
 	case res.Rerank == nil:
 		return ""
 	case res.Rerank.Err != nil:
-		return " · rerank failed: vector order"
+		return " · rerank failed: " + present.FirstStage(res.Params.Ranking) + " order"
 	}
 	return " · reranked by " + termsafe.Line(res.Rerank.Model)
 }
 
-// fellOutLine names the hits of the vector top k that reranking left
+// fellOutLine names the hits of the store's top k that reranking left
 // out, under the result list; "" when none did.
 func fellOutLine(res *retrieval.Result) string {
 	if !reranked(res) || len(res.Rerank.FellOut) == 0 {
@@ -240,41 +241,53 @@ func fellOutLine(res *retrieval.Result) string {
 		h := &res.Rerank.FellOut[i]
 		parts[i] = "#" + strconv.Itoa(h.Rank) + " " + present.Title(&h.Chunk)
 	}
-	return "fell out of the vector top " + strconv.Itoa(res.Params.TopK) + ": " + strings.Join(parts, " · ")
+	return "fell out of the " + present.FirstStage(res.Params.Ranking) + " top " + strconv.Itoa(res.Params.TopK) + ": " + strings.Join(parts, " · ")
 }
 
 // rerankRows adds the detail pane's rerank rows for a kept hit of a
-// reranked result (only those have a movement): its vector rank and
-// similarity, its rerank rank, relevance and movement.
+// reranked result (only those have a movement): its rank and score in the
+// store's order (the row is named after it: vector, hybrid, BM25), its
+// rerank rank, relevance and movement.
 func rerankRows(it *item, row func(k, v string)) {
 	if it.Move == nil {
 		return
 	}
 	h := &it.Hit
+	stage, score := it.Stage, "score "
+	if stage == "vector" || stage == "" {
+		stage, score = "vector", "similarity "
+	}
 	switch m := *it.Move; {
 	case m.From > 0:
-		row("vector", "#"+strconv.Itoa(m.From)+" · similarity "+present.Score(h.VectorScore, 4))
+		row(stage, "#"+strconv.Itoa(m.From)+" · "+score+present.Score(h.VectorScore, 4))
 	case h.VectorRank > 0:
-		row("vector", "candidate #"+strconv.Itoa(h.VectorRank)+" (below the vector top k) · similarity "+present.Score(h.VectorScore, 4))
+		row(stage, "candidate #"+strconv.Itoa(h.VectorRank)+" (below the "+stage+" top k) · "+score+present.Score(h.VectorScore, 4))
 	default:
-		row("vector", "")
+		row(stage, "")
 	}
 	rel := h.Score
 	if h.RerankScore != nil {
 		rel = *h.RerankScore
 	}
-	row("rerank", "#"+strconv.Itoa(h.Rank)+" · relevance "+present.Score(rel, 4)+" · "+moveWords(*it.Move))
+	row("rerank", "#"+strconv.Itoa(h.Rank)+" · relevance "+present.Score(rel, 4)+" · "+moveWords(*it.Move, stage))
 }
 
-// moveWords says a movement in words for the detail pane.
-func moveWords(m retrieval.Movement) string {
+// moveWords says a movement against stage's order in words for the
+// detail pane.
+func moveWords(m retrieval.Movement, stage string) string {
 	switch m.Kind {
 	case retrieval.MoveUp, retrieval.MoveDown:
-		return m.String() + " from vector #" + strconv.Itoa(m.From)
+		return m.String() + " from " + stage + " #" + strconv.Itoa(m.From)
 	case retrieval.MoveNew:
-		return "new: below the vector top k"
+		return "new: below the " + stage + " top k"
 	}
 	return "= same place"
+}
+
+// firstStage names the order the next search's reranking reorders: the
+// search mode set now on the demo and local indexes, vector otherwise.
+func (m *Model) firstStage() string {
+	return present.FirstStage(m.searchModeFor(retrieval.ModeNormal))
 }
 
 // rerankTag marks a reranked turn in the turn list.
@@ -316,11 +329,15 @@ func rerankCompare(old, cur *retrieval.Result) string {
 		return ""
 	}
 	kind := func(r *retrieval.Result) string {
+		first := "vector similarity"
+		if st := present.FirstStage(r.Params.Ranking); st != "vector" {
+			first = st + " score"
+		}
 		switch {
 		case r.Rerank == nil:
-			return "vector similarity"
+			return first
 		case r.Rerank.Err != nil:
-			return "vector similarity (rerank failed)"
+			return first + " (rerank failed)"
 		}
 		return termsafe.Line(r.Rerank.Model) + " relevance"
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"ragscope/present"
 	"ragscope/retrieval"
 )
 
@@ -386,10 +387,14 @@ func TestRerankRenderHelpers(t *testing.T) {
 		}
 	}
 	up := retrieval.Movement{Kind: retrieval.MoveUp, By: 1, From: 3}
-	if got := vectorCell(&retrieval.Hit{VectorRank: 4, VectorScore: 0.6123}, up); got != "vector #3 0.612" {
+	if got := vectorCell(&retrieval.Hit{VectorRank: 4, VectorScore: 0.6123}, up, "vector"); got != "vector #3 0.612" {
 		t.Errorf("vectorCell = %q", got)
 	}
-	if got := vectorCell(&retrieval.Hit{VectorRank: 9, VectorScore: 0.5}, retrieval.Movement{Kind: retrieval.MoveNew}); got != "candidate #9 0.500" {
+	// On the local index the store's order is the hybrid's or BM25's.
+	if got := vectorCell(&retrieval.Hit{VectorRank: 4, VectorScore: 0.4311}, up, present.FirstStage("hybrid")); got != "hybrid #3 0.431" {
+		t.Errorf("vectorCell(hybrid) = %q", got)
+	}
+	if got := vectorCell(&retrieval.Hit{VectorRank: 9, VectorScore: 0.5}, retrieval.Movement{Kind: retrieval.MoveNew}, "vector"); got != "candidate #9 0.500" {
 		t.Errorf("vectorCell(new) = %q", got)
 	}
 	on := retrieval.Query{TopK: 5, Rerank: retrieval.RerankOptions{On: true, Candidates: 4}}

@@ -21,8 +21,11 @@ type item struct {
 	Dropped bool
 	// Label says why a dropped hit was left out ("duplicate of #2").
 	Label string
-	// Move is a reranked hit's movement against the vector order.
-	Move *retrieval.Movement
+	// Move is a reranked hit's movement against the store's order, and
+	// Stage names that order: "vector", "hybrid" or "BM25"
+	// (present.FirstStage).
+	Move  *retrieval.Movement
+	Stage string
 }
 
 // itemLines is the height of one row.
@@ -97,10 +100,11 @@ func itemKey(it item) string {
 func (p *resultsPane) rebuild() {
 	items := make([]item, 0, len(p.res.Hits)+len(p.res.Dropped))
 	moves := rerankMoves(&p.res)
+	stage := present.FirstStage(p.res.Params.Ranking)
 	for i, h := range p.res.Hits {
 		it := item{Hit: h}
 		if i < len(moves) {
-			it.Move = &moves[i]
+			it.Move, it.Stage = &moves[i], stage
 		}
 		items = append(items, it)
 	}
@@ -277,7 +281,7 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	line2 := r.meta.paint(indent + place)
 	if it.Move != nil {
 		head += st.moveInk(*it.Move).paint(moveCell(*it.Move)) + " "
-		line2 = r.meta.paint(indent + vectorCell(&it.Hit, *it.Move) + " · " + place)
+		line2 = r.meta.paint(indent + vectorCell(&it.Hit, *it.Move, it.Stage) + " · " + place)
 	}
 	line1 := head + titleStyle.paint(title)
 	if p.search != "" {

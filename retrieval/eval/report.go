@@ -237,6 +237,9 @@ type BackendInfo struct {
 	Backend    string `json:"backend"`
 	Collection string `json:"collection"`
 	Model      string `json:"model"`
+	// Ranking is how the store ranked (retrieval.Params.Ranking): "" for
+	// vector similarity, "hybrid" or "bm25" on the local index.
+	Ranking string `json:"ranking,omitempty"`
 }
 
 // RunParams are the parameters of a run.

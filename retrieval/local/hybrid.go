@@ -106,6 +106,15 @@ func (ix *Index) WithSearchMode(mode string) (retrieval.Store, error) {
 	return v, nil
 }
 
+// Ranking is retrieval.Ranker's: "" for the embedder alone (vector
+// similarity), else the mode ("hybrid", "bm25").
+func (ix *Index) Ranking() string {
+	if m := ix.Mode(); m != ModeEmbedder {
+		return string(m)
+	}
+	return ""
+}
+
 // Mode returns the search mode.
 func (ix *Index) Mode() SearchMode {
 	if ix.mode == "" {

@@ -137,6 +137,7 @@ func (ix *Index) lexicalCosines(ctx context.Context, text string) ([]float32, er
 var (
 	_ retrieval.Store  = (*Index)(nil)
 	_ retrieval.Walker = (*Index)(nil)
+	_ retrieval.Ranker = (*Index)(nil)
 )
 
 // NewIndex indexes chunks with their vectors (one per chunk, all the same

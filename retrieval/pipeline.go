@@ -219,9 +219,7 @@ func (p *Pipeline) prepare(q Query) (Query, Result, error) {
 		if err != nil {
 			return q, Result{}, err
 		}
-		if r, ok := store.(Ranker); ok {
-			res.Params.Ranking = r.Ranking()
-		}
+		res.Params.Ranking = rankingOf(store)
 		if q.Rerank.On && p.Reranker == nil {
 			return q, Result{}, fmt.Errorf("%w: reranking asked for but no reranker configured: pass --rerank MODEL", ErrConfig)
 		}
@@ -295,6 +293,25 @@ func (p *Pipeline) search(ctx context.Context, q Query, vec []float32, res *Resu
 	PostProcess(scored, q, p.URLs, res)
 	res.Timings.Post = time.Since(t1)
 	return nil
+}
+
+// Ranking is how the store ranks a search in mode (Query.SearchMode; ""
+// is the store's own): Params.Ranking of its results, "" for vector
+// similarity or a mode the store cannot rank in.
+func (p *Pipeline) Ranking(mode string) string {
+	store, err := p.storeFor(Query{SearchMode: mode})
+	if err != nil {
+		return ""
+	}
+	return rankingOf(store)
+}
+
+// rankingOf is store's Ranker ranking, "" for vector similarity.
+func rankingOf(store Store) string {
+	if r, ok := store.(Ranker); ok {
+		return r.Ranking()
+	}
+	return ""
 }
 
 // storeFor is the store that answers q: the pipeline's, or its view in

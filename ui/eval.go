@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,7 +41,10 @@ type evalPane struct {
 	// label names the set of the shown run; errText is its failure.
 	label string
 	// mode is the local search mode the run searches in ("" without).
-	mode    string
+	mode string
+	// alone holds the ids of the finished run's cases run alone for its
+	// latency sample (nil: the run has no sample).
+	alone   map[string]bool
 	errText string
 
 	cursor int
@@ -149,6 +151,13 @@ func (p *evalPane) Finish(rep *eval.Report, errText string) {
 		p.summary = eval.Summarize(p.cases)
 	}
 	p.report = rep
+	p.alone = nil
+	if ls := rep.LatencySample; ls != nil {
+		p.alone = make(map[string]bool, len(ls.IDs))
+		for _, id := range ls.IDs {
+			p.alone[id] = true
+		}
+	}
 	p.summary = rep.Summary
 	if rep.Set != "" {
 		p.label = rep.Set
@@ -172,8 +181,7 @@ func (p *evalPane) ranAlone(id string) bool {
 	if p.running || p.report == nil {
 		return false
 	}
-	ls := p.report.LatencySample
-	return ls == nil || slices.Contains(ls.IDs, id)
+	return p.alone == nil || p.alone[id]
 }
 
 // Selected is the case under the cursor.

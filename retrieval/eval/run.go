@@ -146,15 +146,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		if p.Embedder != nil {
 			rep.Backend.Model = p.Embedder.Name()
 		}
-		store := p.Store
-		if ms, ok := store.(retrieval.ModalStore); ok && opts.SearchMode != "" {
-			if v, err := ms.WithSearchMode(opts.SearchMode); err == nil {
-				store = v
-			}
-		}
-		if r, ok := store.(retrieval.Ranker); ok {
-			rep.Backend.Ranking = r.Ranking()
-		}
+		rep.Backend.Ranking = p.Ranking(opts.SearchMode)
 	}
 
 	r := &runner{p: p, opts: opts, total: len(set.Cases), results: make([]CaseResult, len(set.Cases)), vector: make([]CaseResult, len(set.Cases)), rerankErr: make([]error, len(set.Cases)),

@@ -1,10 +1,18 @@
 // Package termsafe makes untrusted text (chunk payloads, URLs, titles) safe
-// to draw on a terminal: escape sequences and control characters are
-// removed so that nothing in a collection can move the cursor, change
-// colours, set the window title, write the clipboard or reorder text.
+// to draw on a terminal and to hand to another program: escape sequences
+// and control characters are removed so that nothing in a collection can
+// move the cursor, change colours, set the window title, write the
+// clipboard, submit a pasted shell line or reorder text.
+//
+// The rules live here only: Text and Line for the screen, Outbound for
+// multi-line text that leaves ragscope (the clipboard, OSC 52, tmux's
+// buffer, files written for the user) and URL for a link handed to a
+// browser or copied, which is refused rather than repaired.
 package termsafe
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -13,9 +21,51 @@ import (
 
 // Text returns s without terminal escape sequences (CSI, OSC, DCS, APC, …),
 // C0 and C1 control characters other than newline and tab, carriage
-// returns, bidirectional override characters and invalid UTF-8 (replaced
-// by U+FFFD). Tabs become four spaces so widths measure right.
+// returns, bidirectional override characters, the zero-width joiner and
+// emoji presentation selector (see isWidthAmbiguous) and invalid UTF-8
+// (replaced by U+FFFD). Tabs become four spaces so widths measure right.
 func Text(s string) string {
+	return clean(s, "    ")
+}
+
+// Outbound returns s made safe to leave ragscope for another program: the
+// clipboard (system, tmux's buffer, OSC 52) or a file written for the
+// user. It removes what Text removes — escape sequences (CSI, OSC, DCS,
+// APC, …), C0 and C1 control characters, carriage returns, backspaces,
+// bidirectional overrides, the zero-width joiner and emoji presentation
+// selector, invalid UTF-8 (replaced by U+FFFD) — but keeps tabs as tabs.
+// Newlines stay only where s has them: a CRLF becomes a newline and a lone
+// CR is dropped, so a paste into a shell never submits a line the text did
+// not end.
+func Outbound(s string) string {
+	return clean(strings.ReplaceAll(s, "\r\n", "\n"), "\t")
+}
+
+// ErrUnsafeURL is the error of URL for a link that carries control or
+// invisible characters; test for it with errors.Is.
+var ErrUnsafeURL = errors.New("the link carries control or invisible characters")
+
+// URL returns u, trimmed of surrounding spaces, when it is safe to copy or
+// open: a URL has no line breaks, tabs, escape sequences, C0 or C1 control
+// characters, bidirectional overrides, zero-width characters or invalid
+// UTF-8. One that has any is refused (an error wrapping ErrUnsafeURL that
+// names the first offending character), never repaired: what is left
+// after stripping is not the link the collection showed.
+func URL(u string) (string, error) {
+	u = strings.Trim(u, " ")
+	if !utf8.ValidString(u) {
+		return "", fmt.Errorf("%w (invalid UTF-8)", ErrUnsafeURL)
+	}
+	for i, r := range u {
+		if isControl(r) || isBidiControl(r) || isWidthAmbiguous(r) || isZeroWidth(r) {
+			return "", fmt.Errorf("%w (%U at byte %d)", ErrUnsafeURL, r, i)
+		}
+	}
+	return u, nil
+}
+
+// clean is Text and Outbound: tab is what a tab becomes.
+func clean(s, tab string) string {
 	if isPlain(s) {
 		return s
 	}
@@ -27,9 +77,8 @@ func Text(s string) string {
 		case r == '\n':
 			b.WriteByte('\n')
 		case r == '\t':
-			b.WriteString("    ")
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-		case isBidiControl(r):
+			b.WriteString(tab)
+		case isControl(r), isBidiControl(r), isWidthAmbiguous(r):
 		default:
 			b.WriteRune(r)
 		}
@@ -53,6 +102,29 @@ func isPlain(s string) bool {
 		}
 	}
 	return true
+}
+
+// isControl reports a C0 or C1 control character or DEL.
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f)
+}
+
+// isWidthAmbiguous reports the characters the width library and terminals
+// measure differently, so that a line holding one is drawn a column or two
+// off its border: the zero-width joiner (U+200D; "👩\u200d💻" is one
+// two-cell grapheme to the library, two emoji and four cells to most
+// terminals) and the emoji presentation selector (U+FE0F; "☺\ufe0f" is
+// two cells to the library, one to wcwidth terminals). Without them the
+// pieces are drawn side by side, measured the same by both.
+func isWidthAmbiguous(r rune) bool {
+	return r == 0x200D || r == 0xFE0F
+}
+
+// isZeroWidth reports invisible characters that have no place in a URL:
+// zero-width space and non-joiner, word joiner and the invisible
+// operators, the byte order mark and the soft hyphen.
+func isZeroWidth(r rune) bool {
+	return r == 0x200B || r == 0x200C || (r >= 0x2060 && r <= 0x2064) || r == 0xFEFF || r == 0xAD
 }
 
 func isBidiControl(r rune) bool {

@@ -1,8 +1,11 @@
 package termsafe
 
 import (
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestText(t *testing.T) {
@@ -48,6 +51,121 @@ func FuzzText(f *testing.F) {
 		for _, r := range got {
 			if r == 0x1b || (r < 0x20 && r != '\n') || (r >= 0x80 && r <= 0x9f) || r == 0x7f {
 				t.Fatalf("Text(%q) kept control %U", s, r)
+			}
+		}
+	})
+}
+
+// poison is the payload of the clipboard audit (issue 25, point 1): every
+// way a pasted text could drive a terminal or a shell.
+const poison = "\x1b[31m\x1b]52;c;ZXZpbA==\x07\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\" +
+	"\x1b]0;title\x07\x1bPqpayload\x1b\\\x1b_apc\x1b\\\u009b31m\x9b2m" + "rm -rf ~\r\x08\x08ls\u202efdp.exe"
+
+// outboundControl reports a character nothing outbound may carry.
+func outboundControl(s string) (rune, bool) {
+	for _, r := range s {
+		if (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r <= 0x9f) || isBidiControl(r) || r == 0x200D {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+func TestOutbound(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"plain", "ROS 2 nodes\ntalk", "ROS 2 nodes\ntalk"},
+		{"tab kept", "a\tb", "a\tb"},
+		{"crlf is a newline", "a\r\nb", "a\nb"},
+		{"lone cr dropped", "rm -rf ~\rls", "rm -rf ~ls"},
+		{"backspace", "ab\x08\x08cd", "abcd"},
+		{"csi", "\x1b[31mred\x1b[0m", "red"},
+		{"osc 52 bel", "\x1b]52;c;ZXZpbA==\x07x", "x"},
+		{"osc 8 hyperlink", "\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\", "link"},
+		{"osc 0 title", "\x1b]0;pwned\x07after", "after"},
+		{"dcs", "a\x1bPq#0;2;0;0;0\x1b\\b", "ab"},
+		{"apc", "a\x1b_Gf=100\x1b\\b", "ab"},
+		{"c1 csi rune", "a\u009b31mb", "a31mb"},
+		{"c1 csi raw byte", "a\x9b31mb", "a\uFFFD31mb"},
+		{"bidi override", "abc\u202Edef", "abcdef"},
+		{"bidi isolate", "a\u2066b\u2069c", "abc"},
+		{"zwj", "👩\u200d💻", "👩💻"},
+		{"unicode kept", "Привет 你好 🚀", "Привет 你好 🚀"},
+		{"poison", poison, "link31m\uFFFD2mrm -rf ~lsfdp.exe"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Outbound(tt.in)
+			if got != tt.want {
+				t.Fatalf("Outbound(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+			if r, bad := outboundControl(got); bad {
+				t.Fatalf("Outbound(%q) kept %U", tt.in, r)
+			}
+		})
+	}
+}
+
+func TestURL(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+		refused        bool
+	}{
+		{name: "plain", in: "https://book.example.org/docs/nodes#topics", want: "https://book.example.org/docs/nodes#topics"},
+		{name: "spaces trimmed", in: "  https://x.example/a  ", want: "https://x.example/a"},
+		{name: "unicode path", in: "https://x.example/Привет#你好", want: "https://x.example/Привет#你好"},
+		{name: "esc", in: "https://x.example/a\x1b[2J", refused: true},
+		{name: "osc 52", in: "https://x.example/\x1b]52;c;ZXZpbA==\x07", refused: true},
+		{name: "newline", in: "https://x.example/a\nrm -rf ~", refused: true},
+		{name: "cr", in: "https://x.example/a\r", refused: true},
+		{name: "tab", in: "https://x.example/\ta", refused: true},
+		{name: "backspace", in: "https://x.example/a\x08", refused: true},
+		{name: "del", in: "https://x.example/a\x7f", refused: true},
+		{name: "c1", in: "https://x.example/a\u0085", refused: true},
+		{name: "raw c1 byte", in: "https://x.example/a\x9b", refused: true},
+		{name: "bidi", in: "https://x.example/\u202Efdp.exe", refused: true},
+		{name: "zero width space", in: "https://x.exa\u200bmple/", refused: true},
+		{name: "zwj", in: "https://x.example/\u200d", refused: true},
+		{name: "bom", in: "\ufeffhttps://x.example/", refused: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := URL(tt.in)
+			if tt.refused {
+				if err == nil || !errors.Is(err, ErrUnsafeURL) || got != "" {
+					t.Fatalf("URL(%q) = %q, %v; want refused with ErrUnsafeURL", tt.in, got, err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("URL(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+			}
+		})
+	}
+}
+
+// Characters the width library and terminals measure differently are
+// dropped from screen text (issue 25, point 6: a ZWJ shifted a border).
+func TestTextWidthAgrees(t *testing.T) {
+	for _, s := range []string{"👩\u200d💻 coder", "a\u200db", "☺\ufe0f smile", "❤\ufe0f"} {
+		got := Text(s)
+		if g, w := ansi.StringWidth(got), ansi.StringWidthWc(got); g != w {
+			t.Errorf("Text(%q) = %q: grapheme width %d, wcwidth %d", s, got, g, w)
+		}
+	}
+}
+
+func FuzzOutbound(f *testing.F) {
+	f.Add(poison)
+	f.Add("a\r\nb\tc")
+	f.Fuzz(func(t *testing.T, s string) {
+		if r, bad := outboundControl(Outbound(s)); bad {
+			t.Fatalf("Outbound(%q) kept %U", s, r)
+		}
+		if u, err := URL(s); err == nil {
+			if r, bad := outboundControl(u); bad || strings.ContainsAny(u, "\n\t") {
+				t.Fatalf("URL(%q) accepted %U", s, r)
 			}
 		}
 	})

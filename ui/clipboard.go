@@ -93,8 +93,11 @@ type clipboardMsg struct {
 // outcome can be known: inside tmux, tmux's own buffer (load-buffer -w
 // also sets the outer terminal's clipboard; a bare OSC 52 is dropped by
 // tmux's default set-clipboard external); else the system clipboard;
-// else OSC 52, reported as sent, not as copied.
+// else OSC 52, reported as sent, not as copied. Whatever the way, text
+// goes out through termsafe.Outbound: no escape sequence, control
+// character or bidi override reaches another program.
 func copyCmd(ctx context.Context, env clipEnv, what, text string) tea.Cmd {
+	text = termsafe.Outbound(text)
 	return func() tea.Msg {
 		var why []string
 		if env.inTmux && env.tmux != nil {

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
+	"ragscope/termsafe"
 	"ragscope/ui/history"
 )
 
@@ -169,8 +170,13 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 }
 
 // DefaultOpenURL opens an http or https URL with the platform's opener.
-// Other schemes are refused: a payload must not launch arbitrary handlers.
+// Other schemes are refused: a payload must not launch arbitrary handlers;
+// so is a URL with control or invisible characters (termsafe.URL).
 func DefaultOpenURL(url string) error {
+	url, err := termsafe.URL(url)
+	if err != nil {
+		return fmt.Errorf("open link: %w", err)
+	}
 	if !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
 		return fmt.Errorf("open %q: only http and https links are opened", url)
 	}

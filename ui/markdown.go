@@ -10,6 +10,8 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+
+	"ragscope/termsafe"
 )
 
 // The detail pane's markdown renderer: goldmark's CommonMark parser and
@@ -389,6 +391,11 @@ func writeWords(b *strings.Builder, s string, st lipgloss.Style) {
 // so it never takes in the pane's border.
 func hyperlink(url, s string) string {
 	if !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
+		return s
+	}
+	// The terminal hands the link to a browser when clicked: the same
+	// rule as copying or opening it.
+	if _, err := termsafe.URL(url); err != nil {
 		return s
 	}
 	return ansi.SetHyperlink(url) + s + ansi.ResetHyperlink()

@@ -740,7 +740,12 @@ func (m *Model) copyURL() tea.Cmd {
 		m.setStatus(statusErr, "No citation URL to copy: select a result first.")
 		return nil
 	}
-	return m.copy("the citation URL", it.Hit.Citation.URL)
+	u, err := termsafe.URL(it.Hit.Citation.URL)
+	if err != nil {
+		m.setStatus(statusErr, "Not copied: "+err.Error()+"; it could run commands when pasted.")
+		return nil
+	}
+	return m.copy("the citation URL", u)
 }
 
 // copyContext copies the grounded instruction and context.
@@ -750,7 +755,7 @@ func (m *Model) copyContext() tea.Cmd {
 		return nil
 	}
 	g := m.ctxPane.g
-	text := g.Instruction + "\n\n" + g.Context
+	text := termsafe.Outbound(g.Instruction + "\n\n" + g.Context)
 	return m.copy("the grounded context ("+present.Int(len([]rune(text)))+" chars)", text)
 }
 
@@ -761,11 +766,16 @@ func (m *Model) openURL() tea.Cmd {
 		m.setStatus(statusErr, "No citation URL to open: select a result first.")
 		return nil
 	}
+	u, err := termsafe.URL(it.Hit.Citation.URL)
+	if err != nil {
+		m.setStatus(statusErr, "Not opened: "+err.Error()+".")
+		return nil
+	}
 	open := m.opts.OpenURL
 	if open == nil {
 		open = DefaultOpenURL
 	}
-	return openURLCmd(open, it.Hit.Citation.URL)
+	return openURLCmd(open, u)
 }
 
 func (m *Model) setStatus(kind statusKind, text string) {

@@ -96,6 +96,10 @@ func (f *facetPicker) View(w, h int, active []string) string {
 	f.input.SetWidth(max(w-len(f.name)-len(count)-6, 4))
 	b.WriteString(truncate(st.FocusedTitle.Render(f.name+" › ")+f.input.View()+" "+st.Meta.Render(count), w))
 	rows := max(h-1, 1)
+	if len(f.shown) > rows {
+		// A line for the "↓ N more below" hint.
+		rows = max(rows-1, 1)
+	}
 	if f.cursor < f.offset {
 		f.offset = f.cursor
 	}
@@ -112,6 +116,10 @@ func (f *facetPicker) View(w, h int, active []string) string {
 			mark, style = st.Cursor.Render("▌ "), st.Highlight
 		}
 		b.WriteString("\n" + truncate(mark+"["+check(slices.Contains(active, v))+"] "+style.Render(termsafe.Line(v)), w))
+	}
+	end := min(f.offset+rows, len(f.shown))
+	if hint := moreHint(f.offset, len(f.shown)-end); hint != "" {
+		b.WriteString("\n" + st.Meta.Render(truncate("  "+hint, w)))
 	}
 	return b.String()
 }

@@ -59,7 +59,9 @@ type settingsPane struct {
 	showDropped bool
 	facets      map[string][]string
 	row         int
-	browse      [4]int
+	// top is the first row drawn when the list is taller than the pane.
+	top    int
+	browse [4]int
 	// pick is the open facet picker of the row (nil when closed).
 	pick *facetPicker
 
@@ -266,11 +268,84 @@ func (p *settingsPane) View() string {
 		return box(style, p.width, p.height, b.String())
 	}
 	b.WriteString(tstyle.Render(truncate("Settings · ←/→ change · space toggles · enter picks values · changes re-run the query", iw)) + "\n\n")
+	_, ih := innerSize(style, p.width, p.height)
+	rows := p.rowLines(iw)
+	var note string
+	noteLines := 0
+	if p.facets == nil {
+		note = "\n" + p.st.Meta.Render(wrapText("Filter values appear once the collection's stats arrive.", iw))
+		noteLines = strings.Count(note, "\n") + 1
+	}
+	avail := ih - 2
+	if countLines(rows)+noteLines <= avail {
+		// Everything fits: no scrolling, the note below.
+		for _, r := range rows {
+			b.WriteString(r.text)
+		}
+		b.WriteString(note)
+		return box(style, p.width, p.height, strings.TrimRight(b.String(), "\n"))
+	}
+	from, to := p.window(rows, avail-1)
+	for _, r := range rows[from:to] {
+		b.WriteString(r.text)
+	}
+	b.WriteString(p.st.Meta.Render(truncate("  "+moreHint(from, len(rows)-to), iw)))
+	return box(style, p.width, p.height, strings.TrimRight(b.String(), "\n"))
+}
+
+// settingsLine is one row of the settings list as drawn: one line, or two
+// when a filter row lists its active values.
+type settingsLine struct {
+	row  int
+	text string
+}
+
+func countLines(rows []settingsLine) int {
+	n := 0
+	for _, r := range rows {
+		n += strings.Count(r.text, "\n")
+	}
+	return n
+}
+
+// window is the rows [from, to) shown in avail lines: it keeps the top
+// shown before when it can and scrolls just enough to show the cursor's
+// row whole (issue 25, point 7).
+func (p *settingsPane) window(rows []settingsLine, avail int) (from, to int) {
+	cur := 0
+	for i, r := range rows {
+		if r.row == p.row {
+			cur = i
+		}
+	}
+	from = min(max(p.top, 0), len(rows)-1)
+	if cur < from {
+		from = cur
+	}
+	for from < cur && countLines(rows[from:cur+1]) > avail {
+		from++
+	}
+	to = from
+	for used := 0; to < len(rows); to++ {
+		n := strings.Count(rows[to].text, "\n")
+		if used+n > avail && to > from {
+			break
+		}
+		used += n
+	}
+	p.top = from
+	return from, to
+}
+
+// rowLines draws the shown rows, each ending in a newline.
+func (p *settingsPane) rowLines(iw int) []settingsLine {
+	var out []settingsLine
 	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "local search", "rerank", "rr model", "candidates", "relevance", "answer", "module", "chapter", "type", "tag"}
 	for r := 0; r < settingsRows; r++ {
 		if !p.shown(r) {
 			continue
 		}
+		var b strings.Builder
 		mark := "  "
 		nameStyle := p.st.Label
 		if r == p.row {
@@ -303,11 +378,9 @@ func (p *settingsPane) View() string {
 				b.WriteString(truncate("               "+p.st.Added.Render("any of: "+termsafe.Line(strings.Join(active, ", "))), iw) + "\n")
 			}
 		}
+		out = append(out, settingsLine{row: r, text: b.String()})
 	}
-	if p.facets == nil {
-		b.WriteString("\n" + p.st.Meta.Render(wrapText("Filter values appear once the collection's stats arrive.", iw)))
-	}
-	return box(style, p.width, p.height, strings.TrimRight(b.String(), "\n"))
+	return out
 }
 
 func (p *settingsPane) filterValue(r int) string {

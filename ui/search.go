@@ -94,7 +94,9 @@ func (m *Model) updateSearchKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 				m.clearSearch()
 				return nil, true
 			}
-			return m.findMatch(1, false), true
+			// The match typing led to stays: enter keeps the search,
+			// n moves on.
+			return m.findMatch(1, true), true
 		}
 		return m.editSearch(msg), true
 	}

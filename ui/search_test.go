@@ -136,3 +136,44 @@ func TestPasteIntoSearch(t *testing.T) {
 		t.Fatalf("paste: Ask %q, search %q", m.query.Value(), m.search.query)
 	}
 }
+
+// enter after typing a search keeps the match the cursor is on; n moves
+// on (issue 25, point 8: enter skipped to "result 2 of 3").
+func TestSearchEnterKeepsCurrentMatch(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	opts.Defaults.Threshold = 0
+	opts.Defaults.TopK = 10
+	m := sized(t, opts, 120, 40)
+	m = ask(t, m, "nodes")
+	m = feed(t, m, keyRunes("j"), keyRunes("/"))
+	m = feed(t, m, typeText("services")...)
+	at, status := m.results.cursor, m.Status()
+	if !m.results.items[at].matches("services") || !strings.Contains(status, "result 1 of") {
+		t.Fatalf("typing: cursor %d, status %q", at, status)
+	}
+	m = feed(t, m, keyType(tea.KeyEnter))
+	if m.results.cursor != at || !strings.Contains(m.Status(), "result 1 of") {
+		t.Fatalf("enter moved from match %d to %d: %q", at, m.results.cursor, m.Status())
+	}
+	m = feed(t, m, keyRunes("n"))
+	if m.results.cursor == at || !strings.Contains(m.Status(), "result 2 of") {
+		t.Fatalf("n: cursor %d, status %q", m.results.cursor, m.Status())
+	}
+}
+
+// The same in the detail: enter keeps the line found.
+func TestSearchEnterKeepsDetailMatch(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	m := sized(t, opts, 100, 20)
+	m = ask(t, m, "nodes")
+	m = feed(t, m, keyType(tea.KeyEnter), keyRunes("/"))
+	m = feed(t, m, typeText("node")...)
+	at := m.detail.matchAt
+	if !strings.Contains(m.Status(), "line 1 of") {
+		t.Fatalf("typing: %q", m.Status())
+	}
+	m = feed(t, m, keyType(tea.KeyEnter))
+	if m.detail.matchAt != at || !strings.Contains(m.Status(), "line 1 of") {
+		t.Fatalf("enter moved from line %d to %d: %q", at, m.detail.matchAt, m.Status())
+	}
+}

@@ -177,7 +177,11 @@ func writeAnswerText(w io.Writer, res retrieval.Result, ans retrieval.Answer, pr
 	for _, warn := range ans.Warnings(res.Grounded.Sufficient) {
 		fmt.Fprintf(w, "Warning: %s\n", warn)
 	}
-	fmt.Fprintf(w, "%d input + %d output tokens · first text %s · total %s\n", ans.Usage.InputTokens, ans.Usage.OutputTokens,
+	usage := fmt.Sprintf("%d input + %d output tokens", ans.Usage.InputTokens, ans.Usage.OutputTokens)
+	if ans.Usage == (retrieval.Usage{}) {
+		usage = "usage not reported"
+	}
+	fmt.Fprintf(w, "%s · first text %s · total %s\n", usage,
 		strconv.FormatFloat(ms(ans.Timings.FirstToken), 'f', 0, 64)+" ms", strconv.FormatFloat(ms(ans.Timings.Total), 'f', 0, 64)+" ms")
 }
 

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/present"
 	"ragscope/retrieval"
@@ -383,19 +384,29 @@ func (p *answerPane) addAnswer(st *answerState, w int) {
 			if h == nil {
 				continue
 			}
-			line := " " + r.highlight.paint("["+strconv.Itoa(rank)+"]") + " " + present.Title(&h.Chunk)
-			if u := h.Citation.URL; u == "" {
-				line += " " + p.st.Missing.Render("(no citation URL)")
-			} else if ls, ok := p.links[u]; ok {
+			head := " " + r.highlight.paint("["+strconv.Itoa(rank)+"]") + " "
+			title := present.Title(&h.Chunk)
+			u := h.Citation.URL
+			if u == "" {
+				p.lines = append(p.lines, truncate(head+title+" "+p.st.Missing.Render("(no citation URL)"), w))
+				continue
+			}
+			mid := " · "
+			if ls, ok := p.links[u]; ok {
 				label := "checking…"
 				if ls.State != "" {
 					label = linkLabel(ls)
 				}
-				line += " · " + r.link(ls.State).paint(label) + " " + r.url.paint(termsafe.Line(u))
-			} else {
-				line += " · " + r.url.paint(termsafe.Line(u))
+				mid += r.link(ls.State).paint(label) + " "
 			}
-			p.lines = append(p.lines, truncate(line, w))
+			// The URL keeps its end (the page and #anchor), as in the
+			// results list: it gets the room left by the title, and at
+			// least half the line, the title giving way.
+			fixed := ansi.StringWidth(head) + ansi.StringWidth(mid)
+			uw := ansi.StringWidth(present.URL(u))
+			url := present.FitURL(u, min(uw, max(w-fixed-ansi.StringWidth(title), w/2)))
+			title = truncate(title, max(w-fixed-ansi.StringWidth(url), 1))
+			p.lines = append(p.lines, truncate(head+title+mid+r.url.paint(url), w))
 		}
 	}
 	if len(a.Uncited) > 0 {
@@ -434,7 +445,16 @@ func (p *answerPane) heading() string {
 	if st.phase == answerStreaming {
 		return p.spin.View() + " " + s + " · streaming · " + present.Count(len(strings.Fields(a.Text)), "word", "words")
 	}
-	return s + " · " + present.Int(a.Usage.InputTokens) + " in + " + present.Int(a.Usage.OutputTokens) + " out tokens"
+	return s + " · " + usageText(a.Usage)
+}
+
+// usageText is an answer's token use, or "usage not reported" when the
+// server reported none (a real request is never 0 tokens in).
+func usageText(u retrieval.Usage) string {
+	if u == (retrieval.Usage{}) {
+		return "usage not reported"
+	}
+	return present.Int(u.InputTokens) + " in + " + present.Int(u.OutputTokens) + " out tokens"
 }
 
 // View draws the pane.

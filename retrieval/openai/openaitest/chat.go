@@ -34,6 +34,9 @@ type ChatReply struct {
 	// NoDone ends the stream after the pieces, with no finish reason and
 	// no [DONE].
 	NoDone bool
+	// NoUsage sends no usage chunk even when asked for, as some local
+	// servers do.
+	NoUsage bool
 }
 
 // chatModels are the chat models the fake knows (OpenAI's and a local
@@ -132,7 +135,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 		return
 	}
 	send(chunk(map[string]any{}, "stop"))
-	if req.StreamOptions.IncludeUsage {
+	if req.StreamOptions.IncludeUsage && !reply.NoUsage {
 		in := 0
 		for _, m := range req.Messages {
 			in += len(strings.Fields(m.Content))

@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/present"
 	"ragscope/retrieval"
@@ -110,10 +112,11 @@ func (m *Model) headerView() string {
 	if s := m.searchHeader(); s != "" {
 		parts = append(parts, s)
 	}
+	var points string
 	if b.Points >= 0 {
-		parts = append(parts, present.Int(int(b.Points))+" "+present.Plural(int(b.Points), "point", "points"))
+		points = present.Int(int(b.Points)) + " " + present.Plural(int(b.Points), "point", "points")
 	}
-	line1 := st.AppName.Render("ragscope") + " " + st.Header.Render(strings.Join(parts, " · "))
+	line1 := st.AppName.Render("ragscope") + " " + st.Header.Render(fitHeader(parts, points, m.width-len("ragscope ")))
 	mode := st.Settings.Render("mode ") + st.Header.Render("normal")
 	if m.mode == retrieval.ModeSelectedText {
 		mode = st.Mode.Render("SELECTED TEXT · no vector search")
@@ -251,4 +254,51 @@ func openHelp(k *KeyMap, what string) key.Binding {
 	b := k.Open
 	b.SetHelp("enter", what)
 	return b
+}
+
+// headerMinPart is the fewest cells a header part is cut to before parts
+// are dropped.
+const headerMinPart = 12
+
+// fitHeader joins parts and then last (the point count, "" for none) with
+// " · " in at most w cells. last is what the line is read for, so it stays
+// whole: when the line is too long the longest part is cut first (down to
+// headerMinPart cells, with "…"), then parts are dropped from the end.
+func fitHeader(parts []string, last string, w int) string {
+	all := func() []string {
+		if last == "" {
+			return parts
+		}
+		return append(slices.Clone(parts), last)
+	}
+	width := func() int { return ansi.StringWidth(strings.Join(all(), " · ")) }
+	parts = slices.Clone(parts)
+	for over := width() - w; over > 0; over = width() - w {
+		// The longest part is cut, to the next longest's width at most,
+		// so long parts shorten together.
+		longest, next := -1, headerMinPart
+		for i, p := range parts {
+			n := ansi.StringWidth(p)
+			switch {
+			case n <= headerMinPart:
+			case longest < 0 || n > ansi.StringWidth(parts[longest]):
+				if longest >= 0 {
+					next = max(next, ansi.StringWidth(parts[longest]))
+				}
+				longest = i
+			default:
+				next = max(next, n)
+			}
+		}
+		if longest < 0 {
+			if len(parts) <= 1 {
+				break
+			}
+			parts = parts[:len(parts)-1]
+			continue
+		}
+		n := ansi.StringWidth(parts[longest])
+		parts[longest] = truncate(parts[longest], n-max(min(over, n-next), 1))
+	}
+	return truncate(strings.Join(all(), " · "), w)
 }

@@ -623,7 +623,7 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 		text += " · " + strconv.Itoa(d) + " left out"
 	}
 	if res.Truncated {
-		text += " · question cut to " + strconv.Itoa(retrieval.MaxQuestionLen) + " of " + present.Int(res.OriginalLength) + " chars"
+		text += " · question cut to " + present.Int(retrieval.MaxQuestionLen) + " of " + present.Int(res.OriginalLength) + " chars"
 	}
 	text += " · " + present.Timings(res.Timings, res.Mode)
 	if msg.Seq == m.caseSeq && m.caseLabel != "" {

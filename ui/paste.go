@@ -4,7 +4,6 @@ import (
 	"unicode/utf8"
 
 	"ragscope/present"
-	"ragscope/retrieval"
 )
 
 // askChars is the length of the question in the Ask box, in characters.
@@ -28,7 +27,6 @@ func pasteCutNote(before, after, pasted, limit int, modeKey string) string {
 	if limit <= 0 || after < limit || before+pasted <= limit {
 		return ""
 	}
-	return "Paste cut: the Ask box holds " + present.Int(limit) + " characters and " +
-		present.Int(before+pasted-after) + " did not fit (a question is embedded up to " +
-		present.Int(retrieval.MaxQuestionLen) + "). To ground on long text, use selected-text mode (" + modeKey + ")."
+	return "Paste cut: a question is embedded up to " + present.Int(limit) + " characters, all the Ask box holds, and " +
+		present.Int(before+pasted-after) + " did not fit. To ground on long text, use selected-text mode (" + modeKey + ")."
 }

@@ -6,6 +6,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+
+	"ragscope/retrieval"
 )
 
 // queryPane is the question input with the question history of this and
@@ -28,7 +30,10 @@ func newQueryPane(keys *KeyMap, st *Styles, max int) queryPane {
 	in.Prompt = ""
 	in.Placeholder = "Ask the textbook a question, e.g. How do ROS 2 nodes communicate?"
 	in.SetStyles(st.textInput())
-	in.CharLimit = 4000
+	// The box holds what a question is embedded with: longer text would
+	// be cut when it runs (issue 25, point 12: it said 4,000 and then
+	// "cut to 1000").
+	in.CharLimit = retrieval.MaxQuestionLen
 	return queryPane{keys: keys, input: in, max: max}
 }
 

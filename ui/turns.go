@@ -3,6 +3,7 @@ package ui
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -174,11 +175,36 @@ func paramsDiff(a, b retrieval.Query) string {
 	}
 	if a.Mode != b.Mode {
 		parts = append(parts, "mode "+string(a.Mode)+"→"+string(b.Mode))
+	} else if a.Mode == retrieval.ModeSelectedText {
+		parts = append(parts, sourceDiff(a, b)...)
 	}
 	if len(parts) == 0 {
 		return "same settings"
 	}
 	return strings.Join(parts, " · ")
+}
+
+// sourceDiff says how two selected-text queries' sources differ: the
+// doc, the section and the selected text itself.
+func sourceDiff(a, b retrieval.Query) []string {
+	var parts []string
+	orNone := func(s string) string {
+		if s = termsafe.Line(s); s == "" {
+			return "none"
+		}
+		return s
+	}
+	if a.SourceDocPath != b.SourceDocPath {
+		parts = append(parts, "source doc "+orNone(a.SourceDocPath)+"→"+orNone(b.SourceDocPath))
+	}
+	if a.SourceSection != b.SourceSection {
+		parts = append(parts, "source section "+orNone(a.SourceSection)+"→"+orNone(b.SourceSection))
+	}
+	if a.SelectedText != b.SelectedText {
+		na, nb := utf8.RuneCountInString(a.SelectedText), utf8.RuneCountInString(b.SelectedText)
+		parts = append(parts, "selected text differs ("+present.Int(na)+"→"+present.Int(nb)+" chars)")
+	}
+	return parts
 }
 
 func turnLine(t *turn, plainSearch string) string {

@@ -705,6 +705,7 @@ func (m Model) updateSettings(msg settingsChangedMsg) (tea.Model, tea.Cmd) {
 		m.showDropped = !m.showDropped
 		m.results.SetShowDropped(m.showDropped)
 		cmds = append(cmds, m.syncDetail())
+		m.noteNothingLeftOut()
 	}
 	m.settings.showDropped = m.showDropped
 	if changed && m.last != nil {
@@ -712,6 +713,22 @@ func (m Model) updateSettings(msg settingsChangedMsg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, rerunCmd(rerunDelay, m.rerunSeq))
 	}
 	return m, tea.Batch(cmds...)
+}
+
+// noteNothingLeftOut says in the status line that the left-out toggle
+// has nothing to show in the result on show (issue 25, point 12: x gave
+// no feedback).
+func (m *Model) noteNothingLeftOut() {
+	state := "hidden"
+	if m.showDropped {
+		state = "shown"
+	}
+	switch {
+	case !m.results.has:
+		m.setStatus(statusInfo, "Hits left out will be "+state+": no result yet.")
+	case len(m.results.res.Dropped) == 0:
+		m.setStatus(statusInfo, "Nothing was left out of this result (no hit below the threshold or duplicate); hits left out will be "+state+".")
+	}
 }
 
 func (m *Model) withParamsFrom(p retrieval.Query) retrieval.Query {

@@ -65,6 +65,16 @@ func (p *keysPane) View() string {
 	return box(style, p.width, p.height, content)
 }
 
+// ShortHelp is the help line while the full help is open: its own keys
+// (scroll, close), not the focused pane's, which it covers.
+func (p *keysPane) ShortHelp(k *KeyMap) []key.Binding {
+	var out []key.Binding
+	if p.vp.TotalLineCount() > p.vp.Height() {
+		out = append(out, runHelp(k.Down, "↓/j ↑/k", "scroll"), runHelp(k.PageDown, "pgdn/pgup", "page"))
+	}
+	return append(out, runHelp(k.Leave, "esc", "close keys"), runHelp(k.Help, "?", "close keys"), k.QuitQ, k.Quit)
+}
+
 // flowKeys lists the enabled bindings of groups once each, in order, in
 // columns down then across, as many as fit width.
 func flowKeys(groups [][]key.Binding, width int, st *Styles) string {

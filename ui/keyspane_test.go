@@ -59,3 +59,27 @@ func TestFullHelpFitsOrScrollsAt80x24(t *testing.T) {
 		t.Fatal("? did not close the help")
 	}
 }
+
+// While '?' is open the help line lists the overlay's own keys (scroll,
+// close), not the results' it covers (issue 25, point 12).
+func TestFullHelpHintIsItsOwn(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	for _, size := range [][2]int{{80, 24}, {160, 50}} {
+		m := sized(t, opts, size[0], size[1])
+		m = ask(t, m, "nodes")
+		m = feed(t, m, keyRunes("?"))
+		lines := strings.Split(screen(m), "\n")
+		hint := strings.Join(strings.Fields(lines[len(lines)-1]), " ")
+		if !strings.Contains(hint, "esc close keys") || strings.Contains(hint, "enter detail") || strings.Contains(hint, "copy URL") {
+			t.Errorf("%dx%d: help line under '?': %q", size[0], size[1], hint)
+		}
+		if scrolls := m.keyHelp.vp.TotalLineCount() > m.keyHelp.vp.Height(); scrolls != strings.Contains(hint, "scroll") {
+			t.Errorf("%dx%d: scrolls %v, help line %q", size[0], size[1], scrolls, hint)
+		}
+		m = feed(t, m, keyType(tea.KeyEsc))
+		lines = strings.Split(screen(m), "\n")
+		if hint := lines[len(lines)-1]; !strings.Contains(hint, "down") {
+			t.Errorf("%dx%d: results help line not back: %q", size[0], size[1], hint)
+		}
+	}
+}

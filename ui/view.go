@@ -202,8 +202,11 @@ func (m *Model) helpView() string {
 	// fit, so clip to the window here.
 	f := m.slot(m.focus).pane(m)
 	short := f.ShortHelp()
-	if m.search.typing {
+	switch {
+	case m.search.typing:
 		short = m.search.ShortHelp(m.keys)
+	case m.fullHelp:
+		short = m.keyHelp.ShortHelp(m.keys)
 	}
 	return fitLines(h.View(helpKeys{k: m.keys, short: short, own: f.FullHelp()}), m.width, -1)
 }

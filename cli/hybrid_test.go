@@ -79,11 +79,12 @@ func TestNoEvidenceIsNotSufficient(t *testing.T) {
 }
 
 // TestTUIHeaderNamesTheSearch: the explorer's header names the local
-// search beside the embedder, starting with the configured mode.
+// search beside the embedder, starting with the configured mode, and
+// keeps the point count (long names are cut first).
 func TestTUIHeaderNamesTheSearch(t *testing.T) {
-	for env, want := range map[string]string{"": "-v2 · hybrid 0.8×cosine", "bm25": "-v2 · BM25 only · 165 poin"} {
+	for env, want := range map[string]string{"": "· hybrid 0.8×cosine", "bm25": "· BM25 only · 165 points"} {
 		d := newTUIDriver(t, tuiOptionsFor(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": env}))
-		if h := headerLine(d.m); !strings.Contains(h, want) {
+		if h := headerLine(d.m); !strings.Contains(h, want) || !strings.Contains(h, "ragscope-local-glove100") || !strings.HasSuffix(strings.TrimSpace(h), "· 165 points") {
 			t.Errorf("RAGSCOPE_LOCAL_SEARCH=%q: header %q lacks %q", env, h, want)
 		}
 	}

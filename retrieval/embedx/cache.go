@@ -1,5 +1,8 @@
-// Package embedx holds what every query embedder shares: the LRU cache of
-// question vectors and the batching of texts at a provider's limit.
+// Package embedx holds what every provider (embedder, reranker, chat)
+// shares: the LRU cache of question vectors, the batching of texts at a
+// provider's limit, the one check every vector passes (CheckVector), the
+// read bounds of every response (Client, Limits), and the error class
+// rule (Error).
 package embedx
 
 import (

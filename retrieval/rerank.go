@@ -337,7 +337,8 @@ func (r Result) VectorResult() Result {
 	return v
 }
 
-// checkRelevance rejects an answer that does not fit the documents sent.
+// checkRelevance rejects an answer that does not fit the documents sent,
+// or whose scores are not relevances (a number in 0..1).
 func checkRelevance(rel []Relevance, n int) error {
 	if len(rel) == 0 && n > 0 {
 		// Fewer than asked is fine; none at all is a broken server, and
@@ -353,6 +354,10 @@ func checkRelevance(rel []Relevance, n int) error {
 			return fmt.Errorf("%w: the reranker scored document %d twice", ErrUnavailable, r.Index)
 		case math.IsNaN(r.Score) || math.IsInf(r.Score, 0):
 			return fmt.Errorf("%w: the reranker answered with a score that is not a number", ErrUnavailable)
+		case r.Score < 0 || r.Score > 1:
+			// A relevance is 0..1: anything else would be shown as is and
+			// pass or fail any rerank threshold.
+			return fmt.Errorf("%w: the reranker answered with a relevance score of %s for document %d, outside 0..1", ErrUnavailable, strconv.FormatFloat(r.Score, 'g', 4, 64), r.Index)
 		}
 		seen[r.Index] = true
 	}

@@ -387,3 +387,22 @@ func TestBatchTotalIsTheQuerysOwn(t *testing.T) {
 		}
 	}
 }
+
+func TestRerankScoresOutsideZeroToOneKeepVectorResult(t *testing.T) {
+	for _, bad := range []float64{1e39, -0.01, 1.5} {
+		p, _ := newPipeline(rerankStore())
+		p.Reranker = &scriptedReranker{scores: map[string]float64{text("a"): 0.9, text("d"): bad}}
+		res, err := p.Retrieve(context.Background(), Query{Question: "q", TopK: 3, Rerank: RerankOptions{On: true, Threshold: 0.5}})
+		if err != nil || !errors.Is(res.Rerank.Err, ErrUnavailable) || ids(res.Hits) != "a b c" {
+			t.Fatalf("%g: err %v rerank %v hits %q", bad, err, res.Rerank.Err, ids(res.Hits))
+		}
+		if !strings.Contains(res.Rerank.Error, "outside 0..1") {
+			t.Errorf("%g: rerank error %q", bad, res.Rerank.Error)
+		}
+		for _, h := range res.Hits {
+			if h.RerankScore != nil {
+				t.Errorf("%g: hit %s shows rerank score %v", bad, h.Chunk.ID, *h.RerankScore)
+			}
+		}
+	}
+}

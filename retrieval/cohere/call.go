@@ -32,8 +32,10 @@ type conn struct {
 
 // newConn checks the key and base URL and builds the client. timeout and
 // maxAttempts of 0 take the package defaults; hc, when set, replaces the
-// default HTTP client; sleep, when set, replaces the timer wait.
-func newConn(apiKey, baseURL string, timeout time.Duration, maxAttempts int, hc *http.Client, sleep func(context.Context, time.Duration) error) (*conn, error) {
+// default HTTP client; sleep, when set, replaces the timer wait. Every
+// response body is read within limits (embedx.Client; zero fields take
+// the defaults).
+func newConn(apiKey, baseURL string, timeout time.Duration, maxAttempts int, hc *http.Client, sleep func(context.Context, time.Duration) error, limits embedx.Limits) (*conn, error) {
 	key := strings.TrimSpace(apiKey)
 	if key == "" {
 		return nil, fmt.Errorf("%w: Cohere API key missing: set COHERE_API_KEY (or CO_API_KEY)", retrieval.ErrConfig)
@@ -60,6 +62,7 @@ func newConn(apiKey, baseURL string, timeout time.Duration, maxAttempts int, hc 
 	if hc == nil {
 		hc = &http.Client{Timeout: c.timeout}
 	}
+	hc = embedx.Client(hc, limits)
 	// The V2 sub-client is used directly: the root client package imports
 	// the AWS SDK (for Bedrock), which ragscope does not need.
 	c.co = cov2.NewClient(
@@ -92,7 +95,9 @@ func retry[T any](ctx context.Context, c *conn, do func() (T, error)) (T, int, e
 			wait = min(se.RetryAfter, maxRetryAfter)
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
-			// Waiting would outlive the query: fail now with the real cause.
+			// Waiting would outlive the query: fail now with the real
+			// cause, and say a server's wait was not kept.
+			se.NotRetried = se.RetryAfter > 0
 			return v, attempt, err
 		}
 		if serr := c.sleep(ctx, wait); serr != nil {
@@ -124,11 +129,17 @@ type failure struct {
 func (c *conn) classify(ctx context.Context, err error, attempts int, ep endpoint) failure {
 	f := failure{cause: err}
 	var se *StatusError
+	var oe *embedx.OversizedError
 	var ne net.Error
 	switch {
 	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
 		f.cause = errors.Join(context.Canceled, err)
 		f.msg = ep.verb + " cancelled"
+	case errors.As(err, &oe):
+		// Before the deadline: a huge body that took long to read is
+		// still oversized, not slow.
+		ee := c.oversized(oe)
+		f.status, f.invalid, f.msg, f.cause = ee.Status, true, ee.Msg, ee.Err
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		f.cause = errors.Join(context.DeadlineExceeded, err)
 		f.msg = "Cohere did not answer in time. Check your network or COHERE_BASE_URL, then try again."
@@ -153,6 +164,11 @@ func (c *conn) classify(ctx context.Context, err error, attempts int, ep endpoin
 	return f
 }
 
+// oversized is the error for an answer that passed a read bound.
+func (c *conn) oversized(oe *embedx.OversizedError) *embedx.Error {
+	return embedx.OversizedFailure("Cohere at "+embedx.SafeURL(c.baseURL), "Check COHERE_BASE_URL points at Cohere's API.", oe)
+}
+
 // invalidAnswer is a 200 answer from ep that is not usable.
 func (c *conn) invalidAnswer(what string) failure {
 	return failure{status: http.StatusOK, invalid: true, cause: errors.New("invalid response"),
@@ -170,10 +186,11 @@ func statusMessage(se *StatusError, attempts int, baseURL string, ep endpoint) s
 	if se.Message != "" {
 		detail = " (" + se.Message + ")"
 	}
-	tries := ""
-	if attempts > 1 {
-		tries = fmt.Sprintf(" after %d attempts", attempts)
+	var asked time.Duration
+	if se.NotRetried {
+		asked = se.RetryAfter
 	}
+	tries := embedx.Tries(attempts, asked)
 	switch s := se.Status; {
 	case s == http.StatusUnauthorized:
 		return "Cohere rejected the API key (401). Check COHERE_API_KEY."

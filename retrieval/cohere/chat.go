@@ -28,8 +28,10 @@ const DefaultChatModel = "command-a-03-2025"
 // docPrefix starts the id of the document that is [Source N]: "source-N".
 const docPrefix = "source-"
 
-// maxEvent bounds one server-sent event.
-const maxEvent = 4 << 20
+// maxLine bounds one line of the event stream as the scanner reads it. It
+// is above embedx.MaxEvent, so the client's transport (embedx.Client)
+// reports an oversized event first; past maxLine it is oversized too.
+const maxLine = embedx.MaxEvent + 64<<10
 
 // ChatOptions configure a Chat. Only APIKey is required.
 type ChatOptions struct {
@@ -51,6 +53,9 @@ type ChatOptions struct {
 	HTTPClient *http.Client
 	// Sleep waits d or until ctx ends; tests inject a fast one.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Limits bound what is read: the answer stream in all and each of its
+	// events (zero fields: embedx's defaults, 64 MB and 4 MB).
+	Limits embedx.Limits
 }
 
 // Chat answers with Cohere's Chat v2 API, streamed. The prompt's sources
@@ -73,7 +78,7 @@ func NewChat(opts ChatOptions) (*Chat, error) {
 	if hc == nil {
 		hc = &http.Client{} // no whole-request timeout: the idle timer bounds each wait of a stream
 	}
-	cn, err := newConn(opts.APIKey, opts.BaseURL, opts.Timeout, opts.MaxAttempts, hc, opts.Sleep)
+	cn, err := newConn(opts.APIKey, opts.BaseURL, opts.Timeout, opts.MaxAttempts, hc, opts.Sleep, opts.Limits)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +134,8 @@ func (c *Chat) Stream(ctx context.Context, p retrieval.Prompt, emit func(retriev
 			return nil
 		}
 		var se *StatusError
-		retry := !started && !timedOut && ctx.Err() == nil && attempt < c.maxAttempts &&
+		var oe *embedx.OversizedError
+		retry := !started && !timedOut && ctx.Err() == nil && attempt < c.maxAttempts && !errors.As(err, &oe) &&
 			((errors.As(err, &se) && !se.Invalid && embedx.Retryable(se.Status)) || (!errors.As(err, &se) && !errors.Is(err, errStreamBroken)))
 		if !retry {
 			return c.wrap(ctx, err, attempt, timedOut)
@@ -139,6 +145,9 @@ func (c *Chat) Stream(ctx context.Context, p retrieval.Prompt, emit func(retriev
 			wait = min(se.RetryAfter, maxRetryAfter)
 		}
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+			if se != nil {
+				se.NotRetried = se.RetryAfter > 0
+			}
 			return c.wrap(ctx, err, attempt, false)
 		}
 		if serr := c.sleep(ctx, wait); serr != nil {
@@ -281,7 +290,7 @@ func (c *Chat) delta(ev *cohereapi.V2ChatStreamResponse) (d retrieval.Delta, end
 // error.
 func readEvents(r io.Reader, fn func(data []byte) error) error {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxEvent)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var data []byte
 	has := false
 	dispatch := func() error {
@@ -309,7 +318,9 @@ func readEvents(r io.Reader, fn func(data []byte) error) error {
 			has = true
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return &embedx.OversizedError{What: "event", Limit: maxLine, Status: http.StatusOK}
+	} else if err != nil {
 		return err
 	}
 	if has {
@@ -330,8 +341,11 @@ func ignoreEOF(err error) error {
 func (c *Chat) wrap(ctx context.Context, err error, attempts int, timedOut bool) error {
 	ee := &embedx.Error{Err: err}
 	var se *StatusError
+	var oe *embedx.OversizedError
 	var ne net.Error
 	switch {
+	case errors.As(err, &oe) && !errors.Is(err, context.Canceled) && !errors.Is(ctx.Err(), context.Canceled):
+		return c.oversized(oe)
 	case timedOut:
 		ee.Err = errors.New("timeout")
 		ee.Msg = fmt.Sprintf("Cohere did not answer within %s. Check your network or COHERE_BASE_URL, or raise --timeout.", c.timeout)

@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"sync/atomic"
 	"time"
@@ -80,6 +79,9 @@ type Options struct {
 	// Sleep waits d or until ctx ends; tests inject a fast one. The default
 	// uses a timer.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Limits bound the responses read (zero fields: embedx's defaults,
+	// 64 MB a response); tests set small ones.
+	Limits embedx.Limits
 }
 
 // Embedder embeds texts with Cohere. It is safe for concurrent use.
@@ -95,7 +97,7 @@ var _ retrieval.Embedder = (*Embedder)(nil)
 // New returns an Embedder. A missing API key is an error matching
 // retrieval.ErrConfig.
 func New(opts Options) (*Embedder, error) {
-	c, err := newConn(opts.APIKey, opts.BaseURL, opts.Timeout, opts.MaxAttempts, opts.HTTPClient, opts.Sleep)
+	c, err := newConn(opts.APIKey, opts.BaseURL, opts.Timeout, opts.MaxAttempts, opts.HTTPClient, opts.Sleep, opts.Limits)
 	if err != nil {
 		return nil, err
 	}
@@ -120,9 +122,11 @@ func (e *Embedder) Name() string { return e.model }
 func (e *Embedder) Dim() int { return int(e.dim.Load()) }
 
 // Embed returns one vector per text, in order. Cached texts cost no call;
-// the others are sent in batches of at most 96.
+// the others are sent in batches of at most 96. A vector with a value
+// that is not a finite number, or of all zeros, is an invalid answer
+// (embedx.CheckVector).
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	return embedx.Embed(ctx, e.cache, e.model, texts, MaxBatch, e.embedBatch)
+	return embedx.Embed(ctx, e.cache, e.model, texts, MaxBatch, e.embedBatch, func(what string) error { return e.invalid(1, what) })
 }
 
 // embedBatch embeds at most MaxBatch texts, retrying retryable failures.
@@ -152,12 +156,15 @@ func (e *Embedder) vectors(resp *cohereapi.EmbedByTypeResponse, n, attempts int)
 	}
 	out := make([][]float32, n)
 	for i, f := range floats {
+		// A value beyond float32 becomes ±Inf here, which the shared
+		// check refuses with NaN and all zeros (Embed runs it too; here
+		// it comes before the size check, as the more precise cause).
 		v := make([]float32, len(f))
 		for j, x := range f {
-			if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > math.MaxFloat32 {
-				return nil, e.invalid(attempts, "a number out of range in an embedding")
-			}
 			v[j] = float32(x)
+		}
+		if what := embedx.CheckVector(v); what != "" && len(v) > 0 {
+			return nil, e.invalid(attempts, what)
 		}
 		if want := KnownDim(e.model); want > 0 && len(v) != want {
 			// A size the model never makes: the server is at fault.

@@ -52,6 +52,9 @@ type StatusError struct {
 	RetryAfter time.Duration
 	// Invalid marks a 2xx answer that is not JSON; Message is an excerpt.
 	Invalid bool
+	// NotRetried marks a RetryAfter the retries did not wait for (it
+	// would outlive the query).
+	NotRetried bool
 }
 
 // Error describes the status and message.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/embedx"
 	"ragscope/retrieval/embedx/embedxtest"
 )
 
@@ -16,8 +17,8 @@ import (
 func TestFaults(t *testing.T) {
 	embedxtest.Run(t, embedxtest.Wire{
 		Name: "Cohere", Model: "embed-english-v3.0", Dim: 1024,
-		New: func(base string, timeout time.Duration) (retrieval.Embedder, error) {
-			return New(Options{APIKey: embedxtest.Key, BaseURL: base, Timeout: timeout, CacheSize: -1,
+		New: func(base string, timeout time.Duration, limits embedx.Limits) (retrieval.Embedder, error) {
+			return New(Options{APIKey: embedxtest.Key, BaseURL: base, Timeout: timeout, CacheSize: -1, Limits: limits,
 				Sleep: func(context.Context, time.Duration) error { return nil }})
 		},
 		Base: func(root string) string { return root },

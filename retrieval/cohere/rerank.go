@@ -3,7 +3,9 @@ package cohere
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,6 +41,8 @@ type RerankOptions struct {
 	HTTPClient *http.Client
 	// Sleep waits d or until ctx ends; tests inject a fast one.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Limits bound the responses read (zero fields: embedx's defaults).
+	Limits embedx.Limits
 }
 
 // Reranker reranks documents with Cohere's rerank API (V2). It shares the
@@ -54,7 +58,7 @@ var _ retrieval.Reranker = (*Reranker)(nil)
 // NewReranker returns a Reranker. A missing API key or a bad base URL is
 // an error matching retrieval.ErrConfig.
 func NewReranker(opts RerankOptions) (*Reranker, error) {
-	c, err := newConn(opts.APIKey, opts.BaseURL, opts.Timeout, opts.MaxAttempts, opts.HTTPClient, opts.Sleep)
+	c, err := newConn(opts.APIKey, opts.BaseURL, opts.Timeout, opts.MaxAttempts, opts.HTTPClient, opts.Sleep, opts.Limits)
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +95,11 @@ func (r *Reranker) Rerank(ctx context.Context, query string, docs []string, topN
 	for _, it := range resp.Results {
 		if it == nil {
 			return nil, rerankError(r.invalidAnswer("an empty result"))
+		}
+		if s := it.RelevanceScore; math.IsNaN(s) || s < 0 || s > 1 {
+			// Not a relevance: it would print as a 39-digit number and
+			// pass any --rerank-threshold.
+			return nil, rerankError(r.invalidAnswer(fmt.Sprintf("relevance score %s for document %d, outside 0..1", strconv.FormatFloat(s, 'g', 4, 64), it.Index)))
 		}
 		out = append(out, retrieval.Relevance{Index: it.Index, Score: it.RelevanceScore})
 	}

@@ -233,3 +233,40 @@ func BenchmarkRerankCall100(b *testing.B) {
 		}
 	}
 }
+
+func TestRerankScoresOutsideZeroToOneAreInvalid(t *testing.T) {
+	for _, bad := range []float64{1e39, -0.5, 1.0001} {
+		p, srv, _ := rerankPipeline(t, nil)
+		srv.TamperRerank(func(i int, s float64) float64 {
+			if i == 5 {
+				return bad
+			}
+			return s
+		})
+		res, err := p.Retrieve(context.Background(), rerankQuery(3))
+		if err != nil {
+			t.Fatalf("%g: a bad rerank answer failed the query: %v", bad, err)
+		}
+		if !errors.Is(res.Rerank.Err, retrieval.ErrUnavailable) || !strings.Contains(res.Rerank.Error, "Cohere at") ||
+			!strings.Contains(res.Rerank.Error, "answered with an invalid response (HTTP 200): relevance score") || !strings.Contains(res.Rerank.Error, "outside 0..1") {
+			t.Fatalf("%g: rerank error %q", bad, res.Rerank.Error)
+		}
+		if got := hitIDs(res.Hits); got != "c0 c1 c2" {
+			t.Fatalf("%g: hits %q, want the vector order c0 c1 c2", bad, got)
+		}
+		for _, h := range res.Hits {
+			if h.RerankScore != nil {
+				t.Fatalf("%g: hit %s shows a rerank score %v", bad, h.Chunk.ID, *h.RerankScore)
+			}
+		}
+		if srv.Requests() != 1 {
+			t.Fatalf("%g: %d requests: an invalid answer is not retried", bad, srv.Requests())
+		}
+	}
+	// 0 and 1 themselves are relevances.
+	p, srv, _ := rerankPipeline(t, nil)
+	srv.TamperRerank(func(i int, s float64) float64 { return float64(i % 2) })
+	if res, err := p.Retrieve(context.Background(), rerankQuery(3)); err != nil || res.Rerank.Err != nil {
+		t.Fatalf("scores 0 and 1: %v %v", err, res.Rerank.Err)
+	}
+}

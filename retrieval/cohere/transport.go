@@ -3,6 +3,7 @@ package cohere
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -14,9 +15,6 @@ import (
 
 // maxErrorBody bounds how much of an error response is read.
 const maxErrorBody = 64 << 10
-
-// maxBody bounds a successful response body.
-const maxBody = 64 << 20
 
 // maxRetryAfter caps a server's Retry-After: a longer wait is not worth it
 // for an interactive query.
@@ -54,9 +52,16 @@ func (d statusDoer) Do(req *http.Request) (*http.Response, error) {
 	}
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		// A 2xx that is not JSON (an HTML page, a truncated body) is an
-		// invalid answer, not a decoding puzzle for cohere-go.
-		body, rerr := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+		// invalid answer, not a decoding puzzle for cohere-go. The body is
+		// bounded by the client's transport (embedx.Client): past the
+		// bound the read fails with an *embedx.OversizedError, returned
+		// as is (never retried).
+		body, rerr := io.ReadAll(resp.Body)
 		_ = resp.Body.Close()
+		var oe *embedx.OversizedError
+		if errors.As(rerr, &oe) {
+			return nil, oe
+		}
 		if rerr != nil || !json.Valid(body) {
 			return nil, &StatusError{Status: resp.StatusCode, Invalid: true, Message: embedx.Excerpt(body, d.key)}
 		}

@@ -1,5 +1,8 @@
-// Package embedx holds what every query embedder shares: the LRU cache of
-// question vectors and the batching of texts at a provider's limit.
+// Package embedx holds what every provider (embedder, reranker, chat)
+// shares: the LRU cache of question vectors, the batching of texts at a
+// provider's limit, the one check every vector passes (CheckVector), the
+// read bounds of every response (Client, Limits), and the error class
+// rule (Error).
 package embedx
 
 import (
@@ -85,7 +88,11 @@ func (c *Cache) Len() int {
 // repeated texts are fetched once, and the rest go to fetch in batches of at
 // most maxBatch (one call per batch). fetch must return one vector per text
 // of its batch; Embed checks it, so a server that answers short is an error.
-func Embed(ctx context.Context, c *Cache, model string, texts []string, maxBatch int, fetch func(ctx context.Context, batch []string) ([][]float32, error)) ([][]float32, error) {
+// Every vector fetched must pass CheckVector (no NaN or infinite values,
+// not all zeros) before it is cached or returned; otherwise Embed returns
+// invalid(what is wrong), the provider's "answered with an invalid
+// response" error.
+func Embed(ctx context.Context, c *Cache, model string, texts []string, maxBatch int, fetch func(ctx context.Context, batch []string) ([][]float32, error), invalid func(what string) error) ([][]float32, error) {
 	if maxBatch <= 0 {
 		maxBatch = 1
 	}
@@ -109,7 +116,12 @@ func Embed(ctx context.Context, c *Cache, model string, texts []string, maxBatch
 			return nil, err
 		}
 		if len(vecs) != len(batch) {
-			return nil, fmt.Errorf("embedx: %d vectors for %d texts", len(vecs), len(batch))
+			return nil, invalid(fmt.Sprintf("%d embeddings for %d texts", len(vecs), len(batch)))
+		}
+		for _, v := range vecs {
+			if what := CheckVector(v); what != "" {
+				return nil, invalid(what)
+			}
 		}
 		for j, t := range batch {
 			c.Put(Key(model, t), vecs[j])

@@ -6,6 +6,9 @@ import (
 	"testing"
 )
 
+// bad is the provider's invalid-answer error of the tests.
+func bad(what string) error { return errors.New("invalid: " + what) }
+
 func TestCacheEvictsLeastRecentlyUsed(t *testing.T) {
 	c := NewCache(2)
 	c.Put("a", []float32{1})
@@ -36,7 +39,7 @@ func TestEmbedBatchesDedupsAndCaches(t *testing.T) {
 		}
 		return out, nil
 	}
-	got, err := Embed(context.Background(), c, "m", []string{"a", "bb", "a", "ccc", "dddd"}, 2, fetch)
+	got, err := Embed(context.Background(), c, "m", []string{"a", "bb", "a", "ccc", "dddd"}, 2, fetch, bad)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +50,7 @@ func TestEmbedBatchesDedupsAndCaches(t *testing.T) {
 		t.Fatalf("vectors out of order: %v", got)
 	}
 	got[0][0] = 99 // callers may modify their copies
-	if _, err := Embed(context.Background(), c, "m", []string{"a", "dddd"}, 2, fetch); err != nil || len(sizes) != 2 {
+	if _, err := Embed(context.Background(), c, "m", []string{"a", "dddd"}, 2, fetch, bad); err != nil || len(sizes) != 2 {
 		t.Fatalf("cached texts cost a call: %v %v", sizes, err)
 	}
 	if v, _ := c.Get(Key("m", "a")); v[0] != 1 {
@@ -57,12 +60,12 @@ func TestEmbedBatchesDedupsAndCaches(t *testing.T) {
 
 func TestEmbedShortAnswerIsAnError(t *testing.T) {
 	short := func(_ context.Context, b []string) ([][]float32, error) { return nil, nil }
-	if _, err := Embed(context.Background(), nil, "m", []string{"a"}, 5, short); err == nil {
+	if _, err := Embed(context.Background(), nil, "m", []string{"a"}, 5, short, bad); err == nil {
 		t.Fatal("want an error for zero vectors")
 	}
 	boom := errors.New("boom")
 	fail := func(_ context.Context, b []string) ([][]float32, error) { return nil, boom }
-	if _, err := Embed(context.Background(), nil, "m", []string{"a"}, 5, fail); !errors.Is(err, boom) {
+	if _, err := Embed(context.Background(), nil, "m", []string{"a"}, 5, fail, bad); !errors.Is(err, boom) {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/embedx"
 	"ragscope/retrieval/embedx/embedxtest"
 )
 
@@ -16,8 +17,8 @@ import (
 func TestFaults(t *testing.T) {
 	embedxtest.Run(t, embedxtest.Wire{
 		Name: "Gemini", Model: "gemini-embedding-001", Dim: 3072,
-		New: func(base string, timeout time.Duration) (retrieval.Embedder, error) {
-			return New(context.Background(), Options{APIKey: embedxtest.Key, BaseURL: base, Timeout: timeout, CacheSize: -1})
+		New: func(base string, timeout time.Duration, limits embedx.Limits) (retrieval.Embedder, error) {
+			return New(context.Background(), Options{APIKey: embedxtest.Key, BaseURL: base, Timeout: timeout, CacheSize: -1, Limits: limits})
 		},
 		Base: func(root string) string { return root },
 		Vectors: func(vecs ...string) string {

@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -75,6 +74,9 @@ type Options struct {
 	CacheSize int
 	// HTTPClient replaces the default client.
 	HTTPClient *http.Client
+	// Limits bound the responses read (zero fields: embedx's defaults,
+	// 64 MB a response); tests set small ones.
+	Limits embedx.Limits
 }
 
 // Embedder embeds texts with Gemini. It is safe for concurrent use.
@@ -139,11 +141,7 @@ func New(ctx context.Context, opts Options) (*Embedder, error) {
 		attempts = DefaultMaxAttempts
 	}
 	initial, maxDelay := 0.5, 8.0
-	hc := &http.Client{}
-	if opts.HTTPClient != nil {
-		c := *opts.HTTPClient
-		hc = &c
-	}
+	hc := embedx.Client(opts.HTTPClient, opts.Limits)
 	hc.Transport = statusRecorder{next: hc.Transport}
 	c, err := genai.NewClient(ctx, &genai.ClientConfig{
 		APIKey:     key,
@@ -187,8 +185,16 @@ func (e *Embedder) Name() string { return e.model }
 func (e *Embedder) Dim() int { return int(e.dim.Load()) }
 
 // Embed returns one vector per text, in order, in batches of at most 100.
+// A vector with a value that is not a finite number, or of all zeros, is
+// an invalid answer (embedx.CheckVector).
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	return embedx.Embed(ctx, e.cache, fmt.Sprintf("gemini:%s:%s:%d", e.baseURL, e.model, e.dims.Load()), texts, MaxBatch, e.embedBatch)
+	return embedx.Embed(ctx, e.cache, fmt.Sprintf("gemini:%s:%s:%d", e.baseURL, e.model, e.dims.Load()), texts, MaxBatch, e.embedBatch, invalid)
+}
+
+// invalid is a 200 answer that is not a usable embeddings response.
+func invalid(what string) error {
+	return &embedx.Error{Status: http.StatusOK, Invalid: true, Err: errors.New("invalid embeddings response"),
+		Msg: fmt.Sprintf("Gemini answered with an invalid response (HTTP 200): %s. Check GEMINI_BASE_URL.", what)}
 }
 
 func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
@@ -212,10 +218,6 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 		}
 		return nil, e.wrap(ctx, err, &call)
 	}
-	invalid := func(what string) error {
-		return &embedx.Error{Status: http.StatusOK, Invalid: true, Err: errors.New("invalid embeddings response"),
-			Msg: fmt.Sprintf("Gemini answered with an invalid response (HTTP 200): %s. Check GEMINI_BASE_URL.", what)}
-	}
 	if resp == nil || len(resp.Embeddings) != len(texts) {
 		got := 0
 		if resp != nil {
@@ -228,10 +230,10 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 		if ce == nil || len(ce.Values) == 0 {
 			return nil, invalid("an empty embedding")
 		}
-		for _, x := range ce.Values {
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return nil, invalid("a number out of range in an embedding")
-			}
+		if what := embedx.CheckVector(ce.Values); what != "" {
+			// The shared check (Embed runs it too; here it comes before
+			// the size check, as the more precise cause).
+			return nil, invalid(what)
 		}
 		if want := e.Dim(); want > 0 && len(ce.Values) != want {
 			return nil, invalid(fmt.Sprintf("%d-dimensional vectors, but %s makes %d", len(ce.Values), e.model, want))
@@ -248,10 +250,16 @@ func (e *Embedder) wrap(ctx context.Context, err error, call *callState) error {
 	lastErr := call.transportErr()
 	var apiErr genai.APIError
 	var syn *json.SyntaxError
+	var oe *embedx.OversizedError
 	var ne net.Error
 	switch {
 	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
 		ee.Err, ee.Msg = context.Canceled, "embedding cancelled"
+	case errors.As(err, &oe):
+		// Before the deadline: a huge body that took long to read is
+		// still oversized, not slow. (The SDK's error text holds what was
+		// read; the cause is oe alone.)
+		return embedx.OversizedFailure("Gemini at "+e.endpoint(), "Check GEMINI_BASE_URL.", oe)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		ee.Err, ee.Msg = context.DeadlineExceeded, "Gemini did not answer in time. Check your network or GEMINI_BASE_URL, then try again."
 	case errors.As(err, &apiErr):

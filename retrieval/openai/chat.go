@@ -41,6 +41,9 @@ type ChatOptions struct {
 	MaxAttempts int
 	// HTTPClient replaces the default client (proxies, tests).
 	HTTPClient *http.Client
+	// Limits bound what is read: the answer stream in all and each of its
+	// events (zero fields: embedx's defaults, 64 MB and 4 MB).
+	Limits embedx.Limits
 }
 
 // Chat answers with an OpenAI-compatible chat completions API, streamed.
@@ -55,6 +58,7 @@ type Chat struct {
 	baseURL     string
 	key         string
 	timeout     time.Duration
+	attempts    int
 }
 
 var _ retrieval.Generator = (*Chat)(nil)
@@ -77,16 +81,16 @@ func NewChat(opts ChatOptions) (*Chat, error) {
 	if attempts <= 0 {
 		attempts = DefaultMaxAttempts
 	}
-	hc := opts.HTTPClient
-	if hc == nil {
-		hc = &http.Client{} // the idle timer bounds each wait
-	}
+	c.attempts = attempts
+	// No whole-request timeout: the idle timer bounds each wait, the
+	// limits what is read.
+	hc := embedx.Client(opts.HTTPClient, opts.Limits)
 	copts := []option.RequestOption{
 		option.WithBaseURL(base + "/"),
 		option.WithHTTPClient(hc),
 		option.WithMaxRetries(attempts - 1),
 		option.WithMaxRetryDelay(maxBackoff),
-		option.WithMiddleware(c.checkStream),
+		option.WithMiddleware(track, c.checkStream),
 	}
 	if key != "" {
 		copts = append(copts, option.WithAPIKey(key))
@@ -127,7 +131,8 @@ func (c *Chat) Stream(ctx context.Context, p retrieval.Prompt, emit func(retriev
 		Messages:      []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage(SystemPrompt(p)), sdk.UserMessage(p.Question)},
 		StreamOptions: sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)},
 	}
-	stream := c.completions.NewStreaming(context.WithValue(actx, idleKey{}, timer), params)
+	var call callState
+	stream := c.completions.NewStreaming(context.WithValue(context.WithValue(actx, idleKey{}, timer), callKey{}, &call), params)
 	defer stream.Close()
 	markers := retrieval.NewMarkerParser()
 	finished, started := false, false
@@ -160,7 +165,7 @@ func (c *Chat) Stream(ctx context.Context, p retrieval.Prompt, emit func(retriev
 		err = errStreamBroken
 	}
 	if err != nil {
-		return c.wrap(ctx, err, idle.Load(), started)
+		return c.wrap(ctx, err, idle.Load(), started, &call)
 	}
 	return nil
 }
@@ -191,12 +196,15 @@ func (c *Chat) checkStream(req *http.Request, next option.MiddlewareNext) (*http
 
 // wrap turns a failed answer into an *embedx.Error: one classification
 // (embedx.Error.Is) for every provider and call, a message to act on.
-func (c *Chat) wrap(ctx context.Context, err error, timedOut, started bool) error {
+func (c *Chat) wrap(ctx context.Context, err error, timedOut, started bool, call *callState) error {
 	ee := &embedx.Error{Err: err}
 	var apiErr *sdk.Error
 	var bad *badBody
+	var oe *embedx.OversizedError
 	var ne net.Error
 	switch {
+	case errors.As(err, &oe) && !errors.Is(err, context.Canceled) && !errors.Is(ctx.Err(), context.Canceled):
+		return embedx.OversizedFailure("The chat server at "+embedx.SafeURL(c.baseURL), "Check OPENAI_BASE_URL points at an OpenAI-compatible /v1 API.", oe)
 	case timedOut:
 		ee.Err = errors.New("timeout")
 		ee.Msg = fmt.Sprintf("The chat server did not answer within %s. Check your network or OPENAI_BASE_URL, or raise --timeout.", c.timeout)
@@ -216,7 +224,7 @@ func (c *Chat) wrap(ctx context.Context, err error, timedOut, started bool) erro
 	case errors.As(err, &apiErr):
 		ee.Status = apiErr.StatusCode
 		ee.Err = fmt.Errorf("openai answered %d", apiErr.StatusCode)
-		ee.Msg = c.statusMessage(apiErr)
+		ee.Msg = c.statusMessage(apiErr, call.tries(c.attempts))
 	case errors.As(err, &ne) && ne.Timeout():
 		ee.Err = errors.New("timeout")
 		ee.Msg = fmt.Sprintf("The chat server did not answer within %s. Check your network or OPENAI_BASE_URL.", c.timeout)
@@ -230,7 +238,9 @@ func (c *Chat) wrap(ctx context.Context, err error, timedOut, started bool) erro
 	return ee
 }
 
-func (c *Chat) statusMessage(ae *sdk.Error) string {
+// statusMessage is the message for an error status; tries says how many
+// requests were made and why they stopped (embedx.Tries).
+func (c *Chat) statusMessage(ae *sdk.Error, tries string) string {
 	detail := ""
 	if m := embedx.Excerpt([]byte(ae.Message), c.key); m != "" {
 		detail = " (" + m + ")"
@@ -243,7 +253,7 @@ func (c *Chat) statusMessage(ae *sdk.Error) string {
 	case s == http.StatusNotFound:
 		return fmt.Sprintf("The chat server refused the request (404)%s: the model %q or %s/chat/completions does not exist. Check --chat-model (for Ollama, a model you pulled) and OPENAI_BASE_URL (it must end in /v1).", detail, c.model, embedx.SafeURL(c.baseURL))
 	case s == http.StatusTooManyRequests:
-		return fmt.Sprintf("The chat server's rate limit or quota was reached (429)%s. Wait and retry, or check the account's quota.", detail)
+		return fmt.Sprintf("The chat server's rate limit or quota was reached (429)%s%s. Wait and retry, or check the account's quota.", tries, detail)
 	case embedx.Retryable(s):
 		return fmt.Sprintf("The chat server is unavailable (%d)%s. Try again later.", s, detail)
 	default:

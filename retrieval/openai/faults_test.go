@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/embedx"
 	"ragscope/retrieval/embedx/embedxtest"
 )
 
@@ -14,8 +15,8 @@ import (
 func TestFaults(t *testing.T) {
 	embedxtest.Run(t, embedxtest.Wire{
 		Name: "OpenAI", Model: "text-embedding-3-small", Dim: 1536,
-		New: func(base string, timeout time.Duration) (retrieval.Embedder, error) {
-			return New(Options{APIKey: embedxtest.Key, BaseURL: base, Timeout: timeout, CacheSize: -1})
+		New: func(base string, timeout time.Duration, limits embedx.Limits) (retrieval.Embedder, error) {
+			return New(Options{APIKey: embedxtest.Key, BaseURL: base, Timeout: timeout, CacheSize: -1, Limits: limits})
 		},
 		Base: func(root string) string { return root + "/v1" },
 		Vectors: func(vecs ...string) string {

@@ -15,10 +15,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -28,6 +28,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/embedx"
+	"ragscope/retrieval/netx"
 )
 
 // Defaults.
@@ -44,10 +45,9 @@ const (
 	DefaultCacheSize = 1024
 	// MaxBatch is the most inputs OpenAI embeds in one call.
 	MaxBatch = 2048
-	// maxBackoff caps the wait between attempts.
+	// maxBackoff caps the wait between attempts; a longer Retry-After
+	// is not waited for (the SDK's MaxRetryDelay rule).
 	maxBackoff = 8 * time.Second
-	// maxBody bounds a response body read for checks.
-	maxBody = 64 << 20
 )
 
 // model is what ragscope knows of a published OpenAI embedding model.
@@ -98,6 +98,9 @@ type Options struct {
 	CacheSize int
 	// HTTPClient replaces the default client (proxies, tests).
 	HTTPClient *http.Client
+	// Limits bound the responses read (zero fields: embedx's defaults,
+	// 64 MB a response); tests set small ones.
+	Limits embedx.Limits
 }
 
 // Embedder embeds texts with OpenAI. It is safe for concurrent use.
@@ -111,6 +114,7 @@ type Embedder struct {
 	baseURL    string
 	key        string
 	timeout    time.Duration
+	attempts   int
 	cache      *embedx.Cache
 	dims       atomic.Int64 // requested size, 0 = native
 	dim        atomic.Int64 // size produced, 0 = unknown yet
@@ -171,22 +175,19 @@ func New(opts Options) (*Embedder, error) {
 	if attempts <= 0 {
 		attempts = DefaultMaxAttempts
 	}
+	e.attempts = attempts
 	size := opts.CacheSize
 	if size == 0 {
 		size = DefaultCacheSize
 	}
 	e.cache = embedx.NewCache(size)
-	hc := opts.HTTPClient
-	if hc == nil {
-		hc = &http.Client{}
-	}
 	copts := []option.RequestOption{
 		option.WithBaseURL(base + "/"),
-		option.WithHTTPClient(hc),
+		option.WithHTTPClient(embedx.Client(opts.HTTPClient, opts.Limits)),
 		option.WithMaxRetries(attempts - 1),
 		option.WithMaxRetryDelay(maxBackoff),
 		option.WithRequestTimeout(e.timeout),
-		option.WithMiddleware(checkBody),
+		option.WithMiddleware(track, checkBody),
 	}
 	if key != "" {
 		copts = append(copts, option.WithAPIKey(key))
@@ -239,9 +240,17 @@ func (e *Embedder) Provider() string { return "openai" }
 func (e *Embedder) Dim() int { return int(e.dim.Load()) }
 
 // Embed returns one vector per text, in order. Cached texts cost no call;
-// the others are sent in batches of at most 2048.
+// the others are sent in batches of at most 2048. A vector with a value
+// that is not a finite number, or of all zeros, is an invalid answer
+// (embedx.CheckVector).
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	return embedx.Embed(ctx, e.cache, e.cacheModel(), texts, MaxBatch, e.embedBatch)
+	return embedx.Embed(ctx, e.cache, e.cacheModel(), texts, MaxBatch, e.embedBatch, e.invalid)
+}
+
+// invalid is a 200 answer that is not a usable embeddings response.
+func (e *Embedder) invalid(msg string) error {
+	return &embedx.Error{Status: http.StatusOK, Invalid: true, Err: errors.New("invalid embeddings response"),
+		Msg: fmt.Sprintf("The embedding server at %s answered with an invalid response (HTTP 200): %s. Check OPENAI_BASE_URL points at an OpenAI-compatible /v1 API.", embedx.SafeURL(e.baseURL), msg)}
 }
 
 func (e *Embedder) cacheModel() string {
@@ -257,19 +266,17 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	if n := e.dims.Load(); n > 0 {
 		params.Dimensions = sdk.Int(n)
 	}
-	resp, err := e.embeddings.New(ctx, params)
+	var call callState
+	resp, err := e.embeddings.New(context.WithValue(ctx, callKey{}, &call), params)
 	if err != nil {
-		return nil, e.wrap(ctx, err)
+		return nil, e.wrap(ctx, err, &call)
 	}
 	return e.vectors(resp, len(texts))
 }
 
 // vectors checks the response and converts it to float32, by index.
 func (e *Embedder) vectors(resp *sdk.CreateEmbeddingResponse, n int) ([][]float32, error) {
-	invalid := func(msg string) error {
-		return &embedx.Error{Status: http.StatusOK, Invalid: true, Err: errors.New("invalid embeddings response"),
-			Msg: fmt.Sprintf("The embedding server at %s answered with an invalid response (HTTP 200): %s. Check OPENAI_BASE_URL points at an OpenAI-compatible /v1 API.", embedx.SafeURL(e.baseURL), msg)}
-	}
+	invalid := e.invalid
 	if resp == nil || len(resp.Data) != n {
 		got := 0
 		if resp != nil {
@@ -291,12 +298,15 @@ func (e *Embedder) vectors(resp *sdk.CreateEmbeddingResponse, n int) ([][]float3
 		} else if len(d.Embedding) != size {
 			return nil, invalid(fmt.Sprintf("embeddings of %d and %d dimensions in one answer", size, len(d.Embedding)))
 		}
+		// A value beyond float32 becomes ±Inf here, which the shared
+		// check refuses with NaN and all zeros (Embed runs it too; here
+		// it comes before the size check, as the more precise cause).
 		v := make([]float32, len(d.Embedding))
 		for j, x := range d.Embedding {
-			if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > math.MaxFloat32 {
-				return nil, invalid("a number out of range in an embedding")
-			}
 			v[j] = float32(x)
+		}
+		if what := embedx.CheckVector(v); what != "" {
+			return nil, invalid(what)
 		}
 		out[d.Index] = v
 	}
@@ -310,15 +320,20 @@ func (e *Embedder) vectors(resp *sdk.CreateEmbeddingResponse, n int) ([][]float3
 }
 
 // wrap turns a failed call into an *embedx.Error with a message to act on.
-func (e *Embedder) wrap(ctx context.Context, err error) error {
+func (e *Embedder) wrap(ctx context.Context, err error, call *callState) error {
 	ee := &embedx.Error{Err: err}
 	var apiErr *sdk.Error
 	var bad *badBody
+	var oe *embedx.OversizedError
 	var ne net.Error
 	switch {
 	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
 		ee.Err = context.Canceled
 		ee.Msg = "embedding cancelled"
+	case errors.As(err, &oe):
+		// Before the deadline: a huge body that took long to read is
+		// still oversized, not slow.
+		return embedx.OversizedFailure("The embedding server at "+embedx.SafeURL(e.baseURL), "Check OPENAI_BASE_URL points at an OpenAI-compatible /v1 API.", oe)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		ee.Err = context.DeadlineExceeded
 		ee.Msg = "OpenAI did not answer in time. Check your network or OPENAI_BASE_URL, then try again."
@@ -329,7 +344,7 @@ func (e *Embedder) wrap(ctx context.Context, err error) error {
 	case errors.As(err, &apiErr):
 		ee.Status = apiErr.StatusCode
 		ee.Err = fmt.Errorf("openai answered %d", apiErr.StatusCode) // the SDK's own text holds the request
-		ee.Msg = e.statusMessage(apiErr)
+		ee.Msg = e.statusMessage(apiErr, call.tries(e.attempts))
 	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
 		ee.Err = errors.New("timeout")
 		ee.Msg = fmt.Sprintf("OpenAI did not answer within %s. Check your network or OPENAI_BASE_URL, then try again.", e.timeout)
@@ -340,7 +355,9 @@ func (e *Embedder) wrap(ctx context.Context, err error) error {
 	return ee
 }
 
-func (e *Embedder) statusMessage(ae *sdk.Error) string {
+// statusMessage is the message for an error status; tries says how many
+// requests were made and why they stopped (embedx.Tries).
+func (e *Embedder) statusMessage(ae *sdk.Error, tries string) string {
 	detail := ""
 	if m := embedx.Excerpt([]byte(ae.Message), e.key); m != "" {
 		detail = " (" + m + ")"
@@ -361,7 +378,7 @@ func (e *Embedder) statusMessage(ae *sdk.Error) string {
 	case s == http.StatusNotFound:
 		return fmt.Sprintf("The embedding server refused the request (404)%s: %s/embeddings does not exist. Check OPENAI_BASE_URL (it must end in /v1).", detail, embedx.SafeURL(e.baseURL))
 	case s == http.StatusTooManyRequests:
-		return fmt.Sprintf("OpenAI rate limit or quota reached (429) after %d attempts%s. Wait and retry, or check the account's quota.", DefaultMaxAttempts, detail)
+		return fmt.Sprintf("OpenAI rate limit or quota reached (429)%s%s. Wait and retry, or check the account's quota.", tries, detail)
 	case embedx.Retryable(s):
 		return fmt.Sprintf("The embedding server is unavailable (%d)%s. Try again later.", s, detail)
 	default:
@@ -388,11 +405,16 @@ func checkBody(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 	if err != nil || res == nil || res.StatusCode < 200 || res.StatusCode > 299 {
 		return res, err
 	}
-	body, rerr := io.ReadAll(io.LimitReader(res.Body, maxBody))
+	// The body is bounded by the client's transport (embedx.Client).
+	body, rerr := io.ReadAll(res.Body)
 	_ = res.Body.Close()
 	res.Body = io.NopCloser(bytes.NewReader(body))
 	ct := res.Header.Get("Content-Type")
+	var oe *embedx.OversizedError
 	switch {
+	case errors.As(rerr, &oe):
+		// With the response, the SDK fails at once instead of retrying.
+		return res, oe
 	case rerr != nil:
 		return res, &badBody{status: res.StatusCode, what: "truncated body", excerpt: body}
 	case !json.Valid(body):
@@ -405,4 +427,45 @@ func checkBody(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 		return res, &badBody{status: res.StatusCode, what: what, excerpt: body}
 	}
 	return res, nil
+}
+
+// callKey is the context key of a call's *callState, which track fills.
+type callKey struct{}
+
+// callState is what the transport saw of one call: the requests made and
+// the last answer's Retry-After.
+type callState struct {
+	attempts   atomic.Int32
+	retryAfter atomic.Int64
+}
+
+// tries is what the message says of the attempts (embedx.Tries): the
+// SDK does not wait a Retry-After longer than maxBackoff, and stops.
+func (c *callState) tries(maxAttempts int) string {
+	n := int(c.attempts.Load())
+	var asked time.Duration
+	if ra := time.Duration(c.retryAfter.Load()); ra > maxBackoff && n < maxAttempts {
+		asked = ra
+	}
+	return embedx.Tries(n, asked)
+}
+
+// track is SDK middleware: it counts the requests of a call and notes
+// the last answer's Retry-After (Retry-After-Ms first, as the SDK reads
+// them), so a message says what happened.
+func track(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	res, err := next(req)
+	if c, ok := req.Context().Value(callKey{}).(*callState); ok {
+		c.attempts.Add(1)
+		var ra time.Duration
+		if res != nil {
+			if ms, perr := strconv.ParseFloat(res.Header.Get("Retry-After-Ms"), 64); perr == nil && ms > 0 {
+				ra = time.Duration(ms * float64(time.Millisecond))
+			} else {
+				ra = netx.RetryAfter(res.Header.Get("Retry-After"), time.Now())
+			}
+		}
+		c.retryAfter.Store(int64(ra))
+	}
+	return res, err
 }

@@ -33,6 +33,15 @@ func (s *Server) ShortRerank(n int) {
 	s.short = n
 }
 
+// TamperRerank makes the server answer f(index, score) as the relevance
+// of every document it returns (nil restores the normal scores): a server
+// whose scores are not relevances (1e39, -0.5).
+func (s *Server) TamperRerank(f func(index int, score float64) float64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tamper = f
+}
+
 // RerankScore is the fake's relevance of doc to query: the share of the
 // query's distinct words (lowercased letters and digits) found in doc,
 // 0..1. It is deterministic, so tests can predict the order.
@@ -84,7 +93,7 @@ func (s *Server) rerank(w http.ResponseWriter, body []byte) {
 	}
 	s.mu.Lock()
 	s.rerankOK = append(s.rerankOK, req)
-	short := s.short
+	short, tamper := s.short, s.tamper
 	s.mu.Unlock()
 
 	type result struct {
@@ -107,6 +116,11 @@ func (s *Server) rerank(w http.ResponseWriter, body []byte) {
 	}
 	if short > 0 && short < n {
 		n = short
+	}
+	if tamper != nil {
+		for i := range res[:n] {
+			res[i].RelevanceScore = tamper(res[i].Index, res[i].RelevanceScore)
+		}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{

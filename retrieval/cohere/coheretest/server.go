@@ -51,6 +51,7 @@ type Server struct {
 	lastReq  Request
 	rerankOK []RerankRequest
 	short    int
+	tamper   func(index int, score float64) float64
 	// chat state (chat.go)
 	replies  []ChatReply
 	lastChat ChatRequest

@@ -1,7 +1,7 @@
 // Package embedxtest holds the fault tests every embedding provider runs:
 // one table of misbehaving servers (an HTML page or truncated JSON with
 // 200, too few vectors, a size the model never makes, numbers out of
-// range, a refused key that is echoed back, an unknown model, a wrong base
+// range, a vector of zeros, a response past the read bound, a refused key that is echoed back, an unknown model, a wrong base
 // URL, a server that never answers, a closed port), each with the error
 // class and message the user must get. A provider describes its wire
 // format (Wire) and calls Run from its own tests.
@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/embedx"
 )
 
 // Key is the API key the fault servers are called with; it must never
@@ -35,8 +36,8 @@ type Wire struct {
 	Model string
 	Dim   int
 	// New makes an embedder of Model against base with Key, a per-attempt
-	// timeout and no cache.
-	New func(base string, timeout time.Duration) (retrieval.Embedder, error)
+	// timeout, the read limits (zero: the defaults) and no cache.
+	New func(base string, timeout time.Duration, limits embedx.Limits) (retrieval.Embedder, error)
 	// Base maps the test server's root URL to the base URL setting.
 	Base func(root string) string
 	// Vectors is a 200 body carrying the given embeddings, each a JSON
@@ -52,6 +53,8 @@ type fault struct {
 	status int
 	ctype  string
 	body   func(w Wire) string
+	// limits are the embedder's read limits (zero: the defaults).
+	limits embedx.Limits
 	// class is the one retrieval class the error must match.
 	class error
 	// say must all appear in the message; never must not.
@@ -91,6 +94,20 @@ func faults() []fault {
 		{name: "a number beyond float64", status: 200, ctype: "application/json",
 			body:  func(w Wire) string { return w.Vectors(strings.Replace(vec(w.Dim, "0.1"), "0.1", "1e400", 1)) },
 			class: retrieval.ErrUnavailable, say: invalid(), never: notReach},
+		{name: "an embedding of all zeros", status: 200, ctype: "application/json",
+			body:  func(w Wire) string { return w.Vectors(vec(w.Dim, "0")) },
+			class: retrieval.ErrUnavailable, say: invalid("all zeros"), never: notReach},
+		{name: "all zeros written as floats", status: 200, ctype: "application/json",
+			body:  func(w Wire) string { return w.Vectors(vec(w.Dim, "-0.0e0")) },
+			class: retrieval.ErrUnavailable, say: invalid("all zeros"), never: notReach},
+		{name: "a response past the read bound", status: 200, ctype: "application/json",
+			body:   func(w Wire) string { return w.Vectors(vec(w.Dim, "0.1")) }, // 4 bytes a value: past 2 KB
+			limits: embedx.Limits{Response: 2 << 10},
+			class:  retrieval.ErrUnavailable,
+			say: func(w Wire) []string {
+				return []string{w.Name, "answered with an oversized response (HTTP 200): the response passed 2 KB"}
+			},
+			never: append(notReach, "did not answer", "invalid response")},
 		{name: "strings for numbers", status: 200, ctype: "application/json",
 			body:  func(w Wire) string { return w.Vectors(vec(w.Dim, `"x"`)) },
 			class: retrieval.ErrUnavailable, say: invalid(), never: notReach},
@@ -126,7 +143,7 @@ func Run(t *testing.T, w Wire) {
 				_, _ = io.WriteString(rw, f.body(w))
 			}))
 			defer srv.Close()
-			e, err := w.New(w.Base(srv.URL), 5*time.Second)
+			e, err := w.New(w.Base(srv.URL), 5*time.Second, f.limits)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -163,7 +180,7 @@ func Run(t *testing.T, w Wire) {
 		}))
 		defer srv.Close()
 		defer close(release)
-		e, err := w.New(w.Base(srv.URL), 100*time.Millisecond)
+		e, err := w.New(w.Base(srv.URL), 100*time.Millisecond, embedx.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,7 +200,7 @@ func Run(t *testing.T, w Wire) {
 		}
 		root := "http://" + ln.Addr().String()
 		ln.Close()
-		e, err := w.New(w.Base(root), 2*time.Second)
+		e, err := w.New(w.Base(root), 2*time.Second, embedx.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +220,7 @@ func Run(t *testing.T, w Wire) {
 			}
 		}))
 		defer srv.Close()
-		e, err := w.New(w.Base(srv.URL), 5*time.Second)
+		e, err := w.New(w.Base(srv.URL), 5*time.Second, embedx.Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}

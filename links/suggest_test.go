@@ -13,8 +13,8 @@ func balanceSite(t *testing.T) *Site {
 	t.Helper()
 	fsys := fstest.MapFS{
 		"docusaurus.config.js": {Data: []byte("module.exports = { url: 'https://x.org', baseUrl: '/', trailingSlash: false };\n")},
-		"docs/balance.md": {Data: []byte("# Balance\n\n## Zero Moment Point {#zmp}\n\nText.\n\n## Sensors & Actuators\n\nText.\n\n## Gait Planning\n\nText.\n")},
-		"docs/moved.md":   {Data: []byte("---\nslug: /walking\n---\n\n# Walking\n\n## Steps\n\nText.\n")},
+		"docs/balance.md":      {Data: []byte("# Balance\n\n## Zero Moment Point {#zmp}\n\nText.\n\n## Sensors & Actuators\n\nText.\n\n## Gait Planning\n\nText.\n")},
+		"docs/moved.md":        {Data: []byte("---\nslug: /walking\n---\n\n# Walking\n\n## Steps\n\nText.\n")},
 	}
 	s, err := LoadSite(fsys)
 	if err != nil {

@@ -68,8 +68,12 @@ func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 		return err
 	}
 	out := cmd.OutOrStdout()
+	// Without a chat model the answer is the context a model would get:
+	// the system instruction and grounded context, as --context (and the
+	// explorer's context pane) shows them.
+	noModel := gen == nil && res.Grounded.Sufficient
 	if !qf.json {
-		writeQueryText(out, be, res, qf.context)
+		writeQueryText(out, be, res, qf.context || noModel)
 		fmt.Fprintln(out)
 	}
 	var (
@@ -115,7 +119,7 @@ func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 	}
 	switch {
 	case ansErr != nil && errors.Is(ansErr, retrieval.ErrNoGenerator):
-		return fmt.Errorf("%w (the retrieval above is what would be sent; 'ragscope query' shows it alone)", ansErr)
+		return fmt.Errorf("%w (the context above is what a model would get; 'ragscope query --context' shows it alone)", ansErr)
 	case ansErr != nil:
 		return ansErr
 	case ans.Refused:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -95,7 +96,7 @@ func (a *App) runLinks(cmd *cobra.Command, lf linksFlags) error {
 		return &ExitError{Code: ExitConfig, Err: fmt.Errorf("load site: %w", err)}
 	}
 	if site == nil && !lf.live {
-		return &ExitError{Code: ExitConfig, Err: fmt.Errorf("no site to check against: pass --site DIR (the folder with docusaurus.config.js and docs/), set RAGSCOPE_SITE_DIR, or use --live to check the published site")}
+		return &ExitError{Code: ExitConfig, Err: a.noSiteError()}
 	}
 	urls := be.Pipeline.URLs
 	policy, _ := links.ParseContentPolicy(lf.wrongSection) // checked in RunE
@@ -136,6 +137,28 @@ func (a *App) runLinks(cmd *cobra.Command, lf linksFlags) error {
 		return &ExitError{Code: ExitCheck}
 	}
 	return nil
+}
+
+// noSiteError says why there is no site to check links against and how to
+// give one: a backend built from a plain docs folder (no
+// docusaurus.config.* next to it) names no site.
+func (a *App) noSiteError() error {
+	how := "pass --site DIR, the folder that holds docs/ (with or without a docusaurus.config.*: without one, Docusaurus's defaults are assumed, served at --base-url when set), or set RAGSCOPE_SITE_DIR; or use --live to check the published site (with --site-url when the citations are site-relative)"
+	var why string
+	switch {
+	case a.Cfg.IndexFile != "":
+		why = fmt.Sprintf("the index %s was built from a docs folder with no docusaurus.config.js beside it, so it names no site", a.Cfg.IndexFile)
+	case a.Cfg.DocsDir != "":
+		docs := filepath.Clean(a.Cfg.DocsDir)
+		why = fmt.Sprintf("the docs folder %s has no docusaurus.config.js beside it, so it names no site", docs)
+		if filepath.Base(docs) == "docs" {
+			how = fmt.Sprintf("pass --site %s (the folder that holds docs/; without a docusaurus.config.* Docusaurus's defaults are assumed, served at --base-url when set), or set RAGSCOPE_SITE_DIR; or use --live to check the published site", filepath.Dir(docs))
+		}
+	}
+	if why == "" {
+		return fmt.Errorf("no site to check against: %s", how)
+	}
+	return fmt.Errorf("no site to check against: %s: %s", why, how)
 }
 
 // checkedNothing fails a run that had URLs to check and could check none

@@ -2,25 +2,21 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"time"
 
+	"ragscope/internal/jsonsafe"
 	"ragscope/termsafe"
 )
 
 func cleanLine(s string) string { return termsafe.Line(s) }
 func cleanText(s string) string { return termsafe.Text(s) }
 
+// writeJSON writes v as indented JSON: the one encoder of every --json
+// document and report file, which escapes C1 and bidi controls inside
+// strings (jsonsafe) as well as the C0 controls encoding/json escapes.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("write JSON: %w", err)
-	}
-	return nil
+	return jsonsafe.Encode(w, v)
 }
 
 func (a *App) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {

@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"ragscope/config"
+	"ragscope/retrieval"
 	"ragscope/retrieval/eval"
 	"ragscope/retrieval/local/demo"
 	"ragscope/ui"
@@ -22,9 +24,9 @@ const demoSetLabel = "demo golden set"
 // an empty path runs ("" when a path is needed: the embedded set is for
 // the demo textbook only). The runner loads the set (a path relative to
 // the working directory, ~ for the home directory), checks the backend
-// once like a first query does, and runs the set with the default
-// options; each call is independent, so the TUI may start a new run while
-// an old one winds down.
+// once like a first query does, and runs the set with the explorer's
+// settings (search mode, top_k, threshold, rerank model); each call is
+// independent, so the TUI may start a new run while an old one winds down.
 func (a *App) tuiEval(be *Backend) (ui.EvalFunc, string) {
 	var (
 		isDemo  = a.Cfg.Resolved() == config.BackendDemo
@@ -36,7 +38,8 @@ func (a *App) tuiEval(be *Backend) (ui.EvalFunc, string) {
 	if isDemo {
 		label = demoSetLabel
 	}
-	run := func(ctx context.Context, path, searchMode string, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error) {
+	rerankers := &evalRerankers{a: a, be: be, open: map[string]retrieval.Reranker{}}
+	run := func(ctx context.Context, path string, s ui.EvalSettings, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error) {
 		set, err := tuiEvalSet(path, dir, isDemo)
 		if err != nil {
 			return eval.Report{}, err
@@ -52,9 +55,51 @@ func (a *App) tuiEval(be *Backend) (ui.EvalFunc, string) {
 				return eval.Report{}, err
 			}
 		}
-		return eval.Run(ctx, be.Pipeline, set, eval.Options{CallTimeout: timeout, SearchMode: searchMode, Progress: progress, OnCase: onCase})
+		// The explorer's settings: its search mode, top_k (a case's own
+		// wins), threshold and rerank model.
+		th := s.Threshold
+		opts := eval.Options{CallTimeout: timeout, SearchMode: s.SearchMode, TopK: s.TopK, Threshold: &th, Progress: progress, OnCase: onCase}
+		p := be.Pipeline
+		if s.Rerank.On && needsSearch(set) {
+			rr, err := rerankers.get(ctx, s.RerankModel)
+			if err != nil {
+				return eval.Report{}, fmt.Errorf("open reranker %s: %w", s.RerankModel, err)
+			}
+			cp := *p
+			cp.Reranker = rr
+			p, opts.Rerank = &cp, s.Rerank
+		}
+		return eval.Run(ctx, p, set, opts)
 	}
 	return run, label
+}
+
+// evalRerankers opens each rerank model the explorer's eval runs use once,
+// as query --rerank builds it.
+type evalRerankers struct {
+	a  *App
+	be *Backend
+	// mu guards open; it is held while a reranker is built.
+	mu   sync.Mutex
+	open map[string]retrieval.Reranker
+}
+
+func (r *evalRerankers) get(ctx context.Context, model string) (retrieval.Reranker, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if rr, ok := r.open[model]; ok {
+		return rr, nil
+	}
+	if p := r.be.Pipeline; p.Reranker != nil && rerankModelName(r.a.Cfg.RerankModel) == model {
+		r.open[model] = p.Reranker
+		return p.Reranker, nil
+	}
+	rr, err := r.a.newReranker(ctx, r.be, model)
+	if err != nil {
+		return nil, err
+	}
+	r.open[model] = rr
+	return rr, nil
 }
 
 // tuiEvalSet loads the set at path, or the embedded demo set when path is

@@ -67,7 +67,7 @@ func checkWith(cache func() (*links.StatusCache, error)) func(context.Context, s
 func (a *App) site(be *Backend) (site *links.Site, name string, err error) {
 	switch {
 	case a.Cfg.SiteDir != "":
-		site, err = links.LoadSiteDir(a.Cfg.SiteDir)
+		site, err = links.LoadSiteDirBase(a.Cfg.SiteDir, a.Cfg.DocsBaseURL)
 		name = a.Cfg.SiteDir
 	case be.Site != nil:
 		site, err = links.LoadSite(be.Site)

@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"ragscope/retrieval/docusaurus"
+	"strconv"
 	"strings"
+	"unicode"
+
+	"ragscope/retrieval/docusaurus"
 )
 
 // Status is the outcome of checking one citation URL.
@@ -99,8 +102,34 @@ func NewLocalChecker(site *Site, extraHosts ...string) *LocalChecker {
 // Site returns the checked site.
 func (c *LocalChecker) Site() *Site { return c.site }
 
-// Check resolves rawURL against the site model. It does no I/O.
+// Check resolves rawURL against the site model. It does no I/O. A
+// suggested URL is itself checked before it is offered: one whose anchor
+// the suggested page lacks is offered without it (or with the anchor that
+// page suggests), one whose page is missing is not offered.
 func (c *LocalChecker) Check(_ context.Context, rawURL string) Result {
+	r := c.check(rawURL)
+	if r.Suggestion == "" || !strings.Contains(r.SuggestedURL(), "/") {
+		return r
+	}
+	sug := c.check(r.SuggestedURL())
+	switch {
+	case !sug.Status.Failed():
+	case sug.Status == StatusAnchorMissing:
+		page, _, _ := strings.Cut(r.SuggestedURL(), "#")
+		r.Suggestion = page
+		// A known cause (slug rule, explicit id) gives the right anchor;
+		// a closest-match guess on another page than the cited one does not.
+		if fix := sug.SuggestedURL(); fix != "" && !strings.HasPrefix(sug.Cause, "no heading with the id") && !c.check(fix).Status.Failed() {
+			r.Suggestion = fix
+		}
+		r.Cause += fmt.Sprintf("; %s has no anchor #%s (%s)", sug.Page, sug.Anchor, sug.Cause)
+	default:
+		r.Suggestion = ""
+	}
+	return r
+}
+
+func (c *LocalChecker) check(rawURL string) Result {
 	r := Result{URL: rawURL}
 	if strings.TrimSpace(rawURL) == "" {
 		r.Status = StatusNoURL
@@ -237,32 +266,101 @@ func (c *LocalChecker) diagnosePage(u *url.URL) (suggestion, cause string) {
 
 // diagnoseAnchor explains a missing anchor on a page with these headings
 // and anchors: a heading whose id differs from the anchor because the
-// anchor was made with another slug rule or ignores an explicit id, or else
-// the closest existing anchor.
+// anchor was made with another slug rule (the cause names it) or ignores an
+// explicit id, or else the closest existing anchor. The suggestion is
+// always one of anchors (or "" when none fits): a fix that is still broken
+// is never offered.
 func diagnoseAnchor(anchor string, heads []Heading, anchors []string) (suggestion, cause string) {
+	has := make(map[string]bool, len(anchors))
+	for _, a := range anchors {
+		has[a] = true
+	}
 	for _, h := range heads {
-		simple, gh := docusaurus.SimpleSlug(h.Text), docusaurus.GitHubSlug(h.Text)
-		if h.ID == anchor || (anchor != simple && anchor != gh) {
+		if h.ID == anchor || h.NoAnchor || !has[h.ID] {
 			continue
 		}
+		gh := docusaurus.GitHubSlug(h.Text)
 		// An id that is not the heading's github slug (with or without a
 		// duplicate suffix) was written by hand; live pages do not say so.
 		explicit := h.Explicit || (h.ID != gh && !strings.HasPrefix(h.ID, gh+"-"))
 		if explicit {
-			return h.ID, fmt.Sprintf("explicit heading id: %q has the id %s, not its slug %s", h.Text, h.ID, anchor)
-		}
-		return h.ID, fmt.Sprintf("slug rule mismatch: the page's id for %q is %s (github-slugger), not %s", h.Text, h.ID, anchor)
-	}
-	if m := dupSuffix.FindStringSubmatch(anchor); m != nil {
-		for _, a := range anchors {
-			if a == m[1] {
-				return a, fmt.Sprintf("duplicate suffix: the page has only one heading with the id %s", a)
+			if sameSlug(anchor, h.Text) {
+				return h.ID, fmt.Sprintf("explicit heading id: %q has the id %s, not its slug %s", h.Text, h.ID, anchor)
 			}
+			if marked := h.Text + " {#" + h.ID + "}"; sameSlug(anchor, marked) {
+				return h.ID, fmt.Sprintf("explicit heading id: %q has the id %s; %s slugs the {#%s} marker as part of the heading text", h.Text, h.ID, anchor, h.ID)
+			}
+			continue
 		}
+		if rule, ok := slugRule(anchor, h.Text); ok {
+			return h.ID, fmt.Sprintf("slug rule mismatch: the page's id for %q is %s (github-slugger%s), not %s (%s)", h.Text, h.ID, githubNote(h.Text), anchor, rule)
+		}
+	}
+	if m := dupSuffix.FindStringSubmatch(anchor); m != nil && has[m[1]] {
+		return m[1], fmt.Sprintf("duplicate suffix: the page has only one heading with the id %s", m[1])
 	}
 	best, ok := closest(anchor, anchors)
-	if !ok {
-		return "", "the page has no headings"
+	if !ok || !has[best] {
+		if len(anchors) == 0 {
+			return "", "the page has no headings"
+		}
+		return "", fmt.Sprintf("no heading with the id %s and none like it", anchor)
 	}
 	return best, fmt.Sprintf("no heading with the id %s; closest is %s (heading renamed?)", anchor, best)
+}
+
+// slugRule tells which slug rule other than github-slugger's turns text
+// into anchor: the simple rule, "&" written as "and", or, more loosely,
+// the same words with other separators. ok is false when anchor is not a
+// slug of text.
+func slugRule(anchor, text string) (rule string, ok bool) {
+	switch {
+	case anchor == docusaurus.GitHubSlug(text):
+		return "github-slugger without the page's duplicate suffix", true
+	case anchor == docusaurus.SimpleSlug(text):
+		return "the simple rule: each run of other characters is one hyphen", true
+	case strings.Contains(text, "&") && anchor == docusaurus.SimpleSlug(strings.ReplaceAll(text, "&", " and ")):
+		return `another rule: "&" written as "and"`, true
+	case sameSlug(anchor, text):
+		return "another rule: the same words, other separators", true
+	}
+	return "", false
+}
+
+// sameSlug reports whether anchor holds the same words as text, whatever
+// separators either uses ("&", "and" and "amp" do not count as words).
+func sameSlug(anchor, text string) bool {
+	a, t := slugWords(anchor), slugWords(text)
+	return a != "" && a == t
+}
+
+func slugWords(s string) string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if w != "and" && w != "amp" {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// githubNote names what github-slugger does to text that the simple rule
+// does not: the characters it deletes, keeping the spaces around them
+// (so "A & B" is a--b).
+func githubNote(text string) string {
+	var gone []string
+	seen := map[rune]bool{}
+	for _, r := range text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' || r == '-' || r == '_' || seen[r] {
+			continue
+		}
+		seen[r] = true
+		gone = append(gone, strconv.QuoteRune(r))
+	}
+	if len(gone) == 0 {
+		return ""
+	}
+	return ": deletes " + strings.Join(gone, ", ") + " and turns each space into a hyphen"
 }

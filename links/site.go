@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"sort"
 	"strings"
@@ -107,6 +108,26 @@ func LoadSiteDir(dir string) (*Site, error) {
 	return s, nil
 }
 
+// LoadSiteDirBase is LoadSiteDir for a folder that may have no Docusaurus
+// config: then docsBase (the URL of the docs route citations are built on,
+// e.g. "https://me.github.io/book/docs/"; "" for none) gives the site's url
+// and baseUrl in place of the defaults, so citations on it are checked
+// rather than all reported missing. A folder with a config keeps its own.
+func LoadSiteDirBase(dir, docsBase string) (*Site, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("site folder: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("site folder %s is a file: %w", dir, ErrNoSite)
+	}
+	s, err := loadSiteBase(os.DirFS(dir), docsBase)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	return s, nil
+}
+
 // LoadSite models the Docusaurus site at the root of fsys: the config, then
 // for every docs plugin instance and every version (versions.json: the
 // first version is served at the instance's route, the others under their
@@ -114,13 +135,22 @@ func LoadSiteDir(dir string) (*Site, error) {
 // publish (files and folders starting with "_" are partials and skipped),
 // with routes and heading ids, and the generated index page of each
 // category whose _category_.json or .yml gives a link slug.
-func LoadSite(fsys fs.FS) (*Site, error) {
+func LoadSite(fsys fs.FS) (*Site, error) { return loadSiteBase(fsys, "") }
+
+// loadSiteBase is LoadSite, with docsBase standing in for a missing config's
+// url and baseUrl (see LoadSiteDirBase).
+func loadSiteBase(fsys fs.FS, docsBase string) (*Site, error) {
 	s := &Site{}
 	s.Config, s.ConfigFile, _ = docusaurus.FindConfig(fsys, ".")
-	s.docsBase = s.Config.CurrentDocsBase(fsys, ".")
 	if s.ConfigFile == "" {
-		s.Config.Notes = append(s.Config.Notes, "no docusaurus.config.js/ts found; Docusaurus defaults assumed (baseUrl /, docs at /docs/)")
+		note := "no docusaurus.config.js/ts found; Docusaurus defaults assumed (baseUrl /, docs at /docs/)"
+		if cfg, ok := configFromDocsBase(s.Config, docsBase); ok {
+			s.Config = cfg
+			note = fmt.Sprintf("no docusaurus.config.js/ts found; url %s and baseUrl %s taken from the docs base URL %s", cfg.URL, cfg.BaseURL, docsBase)
+		}
+		s.Config.Notes = append(s.Config.Notes, note)
 	}
+	s.docsBase = s.Config.CurrentDocsBase(fsys, ".")
 	docs := s.Config.DocsPath
 	st, err := fs.Stat(fsys, docs)
 	if err != nil || !st.IsDir() {
@@ -141,6 +171,34 @@ func LoadSite(fsys fs.FS) (*Site, error) {
 	}
 	s.index()
 	return s, nil
+}
+
+// configFromDocsBase is cfg (Docusaurus's defaults) served at docsBase:
+// its origin is the url; a path ending in /docs/ is baseUrl + the default
+// routeBasePath, any other path is the baseUrl with docs at its root.
+// ok is false when docsBase is not an absolute http(s) URL.
+func configFromDocsBase(cfg SiteConfig, docsBase string) (SiteConfig, bool) {
+	u, err := url.Parse(strings.TrimSpace(docsBase))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return cfg, false
+	}
+	path := "/" + strings.Trim(u.Path, "/") + "/"
+	if path == "//" {
+		path = "/"
+	}
+	route := ""
+	if strings.HasSuffix(path, "/docs/") {
+		path, route = strings.TrimSuffix(path, "docs/"), "docs"
+	}
+	cfg.URL = u.Scheme + "://" + u.Host
+	cfg.BaseURL = path
+	cfg.RouteBasePath = route
+	docs := append([]docusaurus.DocsInstance(nil), cfg.Docs...)
+	if len(docs) > 0 {
+		docs[0].RouteBasePath = route
+	}
+	cfg.Docs = docs
+	return cfg, true
 }
 
 // docsTree is one folder of docs served under one route prefix.

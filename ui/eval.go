@@ -40,8 +40,10 @@ type evalPane struct {
 	report  *eval.Report
 	// label names the set of the shown run; errText is its failure.
 	label string
-	// mode is the local search mode the run searches in ("" without).
-	mode string
+	// settings are the explorer settings the run searches with, and
+	// ignored the ones it does not apply; the title names both.
+	settings EvalSettings
+	ignored  []string
 	// alone holds the ids of the finished run's cases run alone for its
 	// latency sample (nil: the run has no sample).
 	alone   map[string]bool
@@ -92,10 +94,11 @@ func (p *evalPane) SetSize(w, h int) {
 
 const evalPathLabel = "Set › "
 
-// Start clears the last run for a new one.
-func (p *evalPane) Start(label, mode string) {
+// Start clears the last run for a new one, searched with set; ignored
+// names the explorer settings the run does not apply.
+func (p *evalPane) Start(label string, set EvalSettings, ignored []string) {
 	p.running = true
-	p.mode = mode
+	p.settings, p.ignored = set, ignored
 	p.done, p.total = 0, 0
 	p.cases = nil
 	p.summary = eval.Summary{}
@@ -292,8 +295,9 @@ func (p *evalPane) title() string {
 	if n := max(p.total, len(p.cases)); n > 0 {
 		s += " · " + strconv.Itoa(n) + " " + present.Plural(n, "case", "cases")
 	}
-	if p.mode != "" {
-		s += " · searched " + termsafe.Line(p.mode)
+	s += " · " + p.settings.text()
+	if len(p.ignored) > 0 {
+		s += " · ignores " + strings.Join(p.ignored, ", ")
 	}
 	return s + " · enter on a case opens it as a query"
 }

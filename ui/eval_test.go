@@ -52,15 +52,17 @@ type fakeEval struct {
 	rep   eval.Report
 	block bool
 
-	mu    sync.Mutex
-	paths []string
-	modes []string
+	mu       sync.Mutex
+	paths    []string
+	modes    []string
+	settings []EvalSettings
 }
 
-func (f *fakeEval) Run(ctx context.Context, path, searchMode string, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error) {
+func (f *fakeEval) Run(ctx context.Context, path string, s EvalSettings, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error) {
 	f.mu.Lock()
 	f.paths = append(f.paths, path)
-	f.modes = append(f.modes, searchMode)
+	f.modes = append(f.modes, s.SearchMode)
+	f.settings = append(f.settings, s)
 	f.mu.Unlock()
 	if strings.HasSuffix(path, "missing.yaml") {
 		return eval.Report{}, fmt.Errorf("golden set %s does not exist: check the path", path)
@@ -385,6 +387,58 @@ func TestEvalLatencyOnlyForCasesRunAlone(t *testing.T) {
 		case strings.Contains(line, "ros2-nodes") && !strings.Contains(line, "12.3 ms"),
 			strings.Contains(line, "sim-lidar") && (!strings.Contains(line, "batched") || strings.Contains(line, "15.1")):
 			t.Errorf("row %q", line)
+		}
+	}
+}
+
+// The eval view runs with the explorer's settings: with rerank turned on
+// and top_k and threshold changed, `e` runs the set with that rerank model,
+// top_k and threshold, and its title says so (issue 25 #10).
+func TestEvalRunsWithTheExplorersRerankTopKAndThreshold(t *testing.T) {
+	opts, _ := newRerankOptions(t, orderReranker{name: "order-rr", order: everyMove})
+	fe := &fakeEval{rep: fakeReport()}
+	opts.Eval = fe.Run
+	m := sized(t, opts, 200, 40)
+	m = ask(t, m, "nodes")
+	m = feed(t, m, keyRunes("r")) // rerank on
+	m = feed(t, m, keyRunes("s"))
+	m = toRow(t, m, rowTopK)
+	m = feed(t, m, keyRunes("l"))
+	m = toRow(t, m, rowThreshold)
+	m = feed(t, m, keyRunes("l"))
+	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
+	m = feed(t, m, keyType(tea.KeyEsc))
+	if !m.params.Rerank.On {
+		t.Fatal("rerank is not on")
+	}
+	m = feed(t, m, keyRunes("e"))
+	m = feed(t, m, keyType(tea.KeyEnter))
+	if len(fe.settings) != 1 {
+		t.Fatalf("%d runs", len(fe.settings))
+	}
+	got := fe.settings[0]
+	if !got.Rerank.On || got.RerankModel != "order-rr" || got.TopK != m.params.TopK || got.Threshold != m.params.Threshold || got.TopK == retrieval.DefaultTopK || got.Threshold == 0 {
+		t.Fatalf("eval ran with %+v; explorer top_k %d threshold %.2f rerank %v", got, m.params.TopK, m.params.Threshold, m.params.Rerank.On)
+	}
+	want := "top_k " + fmt.Sprint(m.params.TopK) + " · threshold " + fmt.Sprintf("%.2f", m.params.Threshold) + " · rerank order-rr"
+	if v := screen(m); !strings.Contains(v, want) {
+		t.Errorf("the eval title does not name the settings %q:\n%s", want, v)
+	}
+}
+
+// Settings a run cannot apply are named in the title, not dropped
+// silently.
+func TestEvalTitleNamesTheSettingsItIgnores(t *testing.T) {
+	fe := &fakeEval{rep: fakeReport()}
+	m, _ := evalModel(t, fe)
+	m.params.NoDedup = true
+	m.params.Filters.Modules = []string{"module-1-ros2"}
+	m = feed(t, m, keyRunes("e"))
+	m = feed(t, m, keyType(tea.KeyEnter))
+	v := screen(m)
+	for _, want := range []string{"rerank off", "ignores dedup off, filters"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("title lacks %q:\n%s", want, v)
 		}
 	}
 }

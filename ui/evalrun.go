@@ -14,12 +14,63 @@ import (
 	"ragscope/termsafe"
 )
 
-// EvalFunc runs the golden set at path ("" is the default set), its
-// searches in searchMode (the explorer's local search setting; "" on a
-// backend without modes), and reports each finished case to onCase, then
+// EvalFunc runs the golden set at path ("" is the default set) with the
+// explorer's settings s, and reports each finished case to onCase, then
 // progress to progress; both are never called concurrently. It returns
 // the report, or the report so far and ctx's error when ctx ends first.
-type EvalFunc func(ctx context.Context, path, searchMode string, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error)
+type EvalFunc func(ctx context.Context, path string, s EvalSettings, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error)
+
+// EvalSettings are the explorer's settings a golden-set run searches
+// with, so the eval view scores what the explorer shows.
+type EvalSettings struct {
+	// SearchMode is the explorer's local search mode ("" on a backend
+	// without modes).
+	SearchMode string
+	// TopK is the top_k of every case that sets none.
+	TopK int
+	// Threshold is the score threshold of every query.
+	Threshold float64
+	// Rerank reranks every normal-mode case with RerankModel when On.
+	Rerank      retrieval.RerankOptions
+	RerankModel string
+}
+
+// evalSettings are the settings the explorer searches with now.
+func (m *Model) evalSettings() EvalSettings {
+	s := EvalSettings{SearchMode: m.searchModeFor(retrieval.ModeNormal), TopK: m.params.TopK, Threshold: m.params.Threshold}
+	if r := m.rerankFor(retrieval.ModeNormal); r.On {
+		s.Rerank, s.RerankModel = r, m.rerankModel
+	}
+	return s
+}
+
+// evalIgnored names the explorer settings a run does not apply: each
+// golden case brings its own filters, and runs are deduplicated.
+func (m *Model) evalIgnored() []string {
+	var out []string
+	if m.params.NoDedup {
+		out = append(out, "dedup off")
+	}
+	if !m.params.Filters.IsEmpty() {
+		out = append(out, "filters (cases set their own)")
+	}
+	return out
+}
+
+// text is the settings as the eval view's title names them.
+func (s EvalSettings) text() string {
+	var parts []string
+	if s.SearchMode != "" {
+		parts = append(parts, "searched "+termsafe.Line(s.SearchMode))
+	}
+	parts = append(parts, "top_k "+strconv.Itoa(s.TopK), "threshold "+present.Score(s.Threshold, 2))
+	if s.Rerank.On {
+		parts = append(parts, "rerank "+termsafe.Line(s.RerankModel))
+	} else {
+		parts = append(parts, "rerank off")
+	}
+	return strings.Join(parts, " · ")
+}
 
 // evalProgressMsg reports how many cases of a run have finished.
 type evalProgressMsg struct {
@@ -61,7 +112,7 @@ func newEvalStream() *evalStream {
 // It captures everything it needs and never touches the model. When ctx
 // ends (cancelled, or replaced by a newer run) it stops sending, so an
 // abandoned stream never blocks it.
-func evalRunCmd(ctx context.Context, run EvalFunc, seq int, path, searchMode string, s *evalStream) tea.Cmd {
+func evalRunCmd(ctx context.Context, run EvalFunc, seq int, path string, set EvalSettings, s *evalStream) tea.Cmd {
 	return func() tea.Msg {
 		send := func(msg tea.Msg) {
 			select {
@@ -69,7 +120,7 @@ func evalRunCmd(ctx context.Context, run EvalFunc, seq int, path, searchMode str
 			case <-ctx.Done():
 			}
 		}
-		rep, err := run(ctx, path, searchMode,
+		rep, err := run(ctx, path, set,
 			func(done, total int) { send(evalProgressMsg{Seq: seq, Done: done, Total: total}) },
 			func(c eval.CaseResult) { send(evalCaseMsg{Seq: seq, Case: c}) },
 		)
@@ -91,14 +142,14 @@ type evalRun struct {
 	stream  *evalStream
 }
 
-// Start cancels the run in flight and starts the set at path, searched in
-// searchMode: run does the work, listen brings its first message.
-func (r *evalRun) Start(path, searchMode string) (run, listen tea.Cmd) {
+// Start cancels the run in flight and starts the set at path, searched
+// with set: run does the work, listen brings its first message.
+func (r *evalRun) Start(path string, set EvalSettings) (run, listen tea.Cmd) {
 	r.Cancel()
 	r.seq++
 	ctx, cancel := context.WithCancel(r.base)
 	r.cancel, r.running, r.stream = cancel, true, newEvalStream()
-	return evalRunCmd(ctx, r.fn, r.seq, path, searchMode, r.stream), evalListenCmd(r.stream)
+	return evalRunCmd(ctx, r.fn, r.seq, path, set, r.stream), evalListenCmd(r.stream)
 }
 
 // Cancel stops the run in flight; its last message says how far it got.
@@ -171,16 +222,17 @@ func (m *Model) startEval() tea.Cmd {
 			label = "default set"
 		}
 	}
-	// The set is searched the way the explorer searches now: after
-	// switching the local search to bm25, the eval scores bm25.
-	mode := m.searchModeFor(retrieval.ModeNormal)
+	// The set is searched the way the explorer searches now (local search
+	// mode, top_k, threshold, rerank): after switching the local search
+	// to bm25 or turning rerank on, the eval scores that.
+	set := m.evalSettings()
 	spin := !m.running && !m.evals.running
-	m.eval.Start(label, mode)
-	if mode != "" {
-		label += " (" + mode + ")"
+	m.eval.Start(label, set, m.evalIgnored())
+	if set.SearchMode != "" {
+		label += " (" + set.SearchMode + ")"
 	}
-	m.setStatus(statusInfo, "Evaluating "+label+"…")
-	run, listen := m.evals.Start(path, mode)
+	m.setStatus(statusInfo, "Evaluating "+label+" with "+set.text()+"…")
+	run, listen := m.evals.Start(path, set)
 	cmds := []tea.Cmd{run, listen, m.setFocus(focusEvalCases)}
 	if spin {
 		cmds = append(cmds, m.spinner.Tick)

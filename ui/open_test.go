@@ -47,7 +47,7 @@ func openNow(t *testing.T, m Model) Model {
 func TestOpenAfterFirstFrame(t *testing.T) {
 	f := &fakeRetriever{}
 	full, _ := testOptions(f)
-	full.Eval = func(context.Context, string, string, func(int, int), func(eval.CaseResult)) (eval.Report, error) {
+	full.Eval = func(context.Context, string, EvalSettings, func(int, int), func(eval.CaseResult)) (eval.Report, error) {
 		return eval.Report{}, nil
 	}
 	full.EvalDefault = "fake golden set"

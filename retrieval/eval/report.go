@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"ragscope/internal/jsonsafe"
 	"ragscope/retrieval"
 )
 
@@ -288,12 +289,10 @@ type Report struct {
 	Rerank *RerankReport `json:"rerank,omitempty"`
 }
 
-// WriteJSON writes r as indented JSON.
+// WriteJSON writes r as indented JSON, C1 and bidi controls escaped
+// (jsonsafe).
 func (r Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
+	if err := jsonsafe.Encode(w, r); err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
 	return nil

@@ -1,0 +1,34 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// Without a chat model, ask prints the ranked list, then the context a
+// model would get (as --context shows it), then the error, exit 2.
+func TestAskWithoutChatModelPrintsTheContext(t *testing.T) {
+	code, out, errs := run(t, nil, "", "ask", "What is ROS 2?")
+	if code != ExitConfig {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitConfig, out, errs)
+	}
+	var q QueryJSON
+	if c, doc, e := run(t, nil, "", "query", "--json", "What is ROS 2?"); c != ExitOK || json.Unmarshal([]byte(doc), &q) != nil {
+		t.Fatalf("query --json: exit %d: %s", c, e)
+	}
+	list := strings.Index(out, " 1. [")
+	instr := strings.Index(out, "System instruction:\n"+q.Grounded.SystemInstruction)
+	ctx := strings.Index(out, "Context (")
+	firstSource := strings.SplitN(q.Grounded.Context, "\n", 2)[0]
+	if list < 0 || instr < list || ctx < instr || !strings.Contains(out[ctx:], firstSource) {
+		t.Fatalf("want the ranked list, then the system instruction, then the context (%q…):\n%s", firstSource, out)
+	}
+	// The whole grounded context, as the model would get it.
+	if !strings.Contains(out, q.Grounded.Context) {
+		t.Errorf("the grounded context is not printed whole:\n%s", out)
+	}
+	if !strings.Contains(errs, "the context above is what a model would get") || !strings.Contains(errs, "COHERE_API_KEY") {
+		t.Errorf("stderr: %s", errs)
+	}
+}

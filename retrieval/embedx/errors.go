@@ -69,13 +69,10 @@ func Refused(status int) bool {
 }
 
 // Excerpt is a short, printable excerpt of an untrusted response body, with
-// key redacted: control characters become spaces, runs of space collapse,
-// and at most 120 characters are kept.
+// key and URL credentials redacted (Redact): control characters become
+// spaces, runs of space collapse, and at most 120 characters are kept.
 func Excerpt(body []byte, key string) string {
-	s := string(body)
-	if key != "" {
-		s = strings.ReplaceAll(s, key, "[redacted]")
-	}
+	s := Redact(string(body), key)
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || r == unicode.ReplacementChar {
 			return ' '

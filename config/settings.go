@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"ragscope/internal/redact"
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
 )
@@ -187,11 +188,11 @@ func newSettings() []Setting {
 		{Name: "base_url", Flag: "base-url", Env: []string{"RAGSCOPE_BASE_URL"}, TOML: []string{"site.base_url"},
 			Help: "URL of the docs route citation URLs are built on, e.g. https://me.github.io/book/docs/",
 			URL:  func(c *Config) *string { return &c.DocsBaseURL },
-			Set:  str(func(c *Config) *string { return &c.DocsBaseURL })},
+			Set:  shownURL("base_url", func(c *Config) *string { return &c.DocsBaseURL })},
 		{Name: "site_url", Flag: "site-url", Env: []string{"RAGSCOPE_SITE_URL"}, TOML: []string{"site.site_url"},
 			Help: "site origin joined to site-relative payload URLs",
 			URL:  func(c *Config) *string { return &c.SiteURL },
-			Set:  str(func(c *Config) *string { return &c.SiteURL })},
+			Set:  shownURL("site_url", func(c *Config) *string { return &c.SiteURL })},
 		{Name: "slug_style", Flag: "slug-style", Env: []string{"RAGSCOPE_SLUG_STYLE"}, TOML: []string{"site.slug_style"},
 			Help: "heading anchor rule: github (as Docusaurus) or simple",
 			Set: func(c *Config, s string) error {
@@ -225,6 +226,22 @@ func newSettings() []Setting {
 // str is the parser of a free-form string setting.
 func str(field func(*Config) *string) func(*Config, string) error {
 	return func(c *Config, s string) error { *field(c) = s; return nil }
+}
+
+// shownURL is the parser of a URL ragscope only shows, never signs in
+// with: the docs base and site origin citation URLs are built on. Its
+// credentials (user information, key=, token=… by the rule of
+// redact.Strip) are dropped, with a note, as every citation built on it
+// would print them.
+func shownURL(name string, field func(*Config) *string) func(*Config, string) error {
+	return func(c *Config, s string) error {
+		v, cut := redact.Strip(s)
+		*field(c) = v
+		if cut {
+			c.Notes = append(c.Notes, name+": credentials in the URL dropped (citation URLs built on it are printed and copied)")
+		}
+		return nil
+	}
 }
 
 // URLSettings returns the settings whose value is a URL.

@@ -95,6 +95,67 @@ func URL(raw string) string {
 	return b.String()
 }
 
+// Strip returns raw without its credentials, for a URL that is shown but
+// never used to sign in (the docs base citation URLs are built on): the
+// user information and every parameter CredentialParam names are removed,
+// not marked, so the result stays a valid URL; a query or fragment left
+// empty goes too. It reports whether anything was removed.
+func Strip(raw string) (string, bool) {
+	prefix, rest := "", raw
+	if i := strings.Index(raw, "://"); i > 0 && isScheme(raw[:i]) {
+		prefix, rest = raw[:i+3], raw[i+3:]
+	} else if strings.HasPrefix(raw, "//") {
+		prefix, rest = "//", raw[2:]
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	authority, tail := rest[:end], rest[end:]
+	removed := false
+	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
+		authority, removed = authority[at+1:], true
+	}
+	path, frag, hasFrag := strings.Cut(tail, "#")
+	path, query, hasQuery := strings.Cut(path, "?")
+	out := prefix + authority + path
+	for _, part := range []struct {
+		sep  string
+		text string
+		has  bool
+	}{{"?", query, hasQuery}, {"#", frag, hasFrag}} {
+		if !part.has {
+			continue
+		}
+		kept, cut := dropParams(part.text)
+		removed = removed || cut
+		if kept != "" || !cut {
+			out += part.sep + kept
+		}
+	}
+	return out, removed
+}
+
+// dropParams removes the credential parameters of a query or fragment.
+func dropParams(q string) (string, bool) {
+	if !strings.Contains(q, "=") {
+		return q, false
+	}
+	var kept []string
+	cut := false
+	for _, p := range strings.FieldsFunc(q, func(r rune) bool { return r == '&' || r == ';' }) {
+		if name, _, ok := strings.Cut(p, "="); ok && CredentialParam(name) {
+			cut = true
+			continue
+		}
+		kept = append(kept, p)
+	}
+	if !cut {
+		return q, false
+	}
+	return strings.Join(kept, "&"), true
+}
+
 // params redacts the credential values of a query or fragment
 // ("a=1&key=x;sig=y"); parts without '=' are kept.
 func params(q string) string {

@@ -105,3 +105,23 @@ func TestValues(t *testing.T) {
 		t.Errorf("Values of a URL without credentials = %q", v)
 	}
 }
+
+func TestStrip(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		removed  bool
+	}{
+		{"https://me.github.io/book/docs/", "https://me.github.io/book/docs/", false},
+		{"https://h/docs?lang=en", "https://h/docs?lang=en", false},
+		{"https://u:P@h/docs/", "https://h/docs/", true},
+		{"https://h/docs/?key=K", "https://h/docs/", true},
+		{"https://h/docs/?lang=en&token=T&v=2", "https://h/docs/?lang=en&v=2", true},
+		{"https://u@h/docs/?%73ig=S#access_token=T", "https://h/docs/", true},
+		{"https://h/docs/#intro", "https://h/docs/#intro", false},
+	} {
+		got, removed := Strip(c.in)
+		if got != c.want || removed != c.removed {
+			t.Errorf("Strip(%q) = %q, %v; want %q, %v", c.in, got, removed, c.want, c.removed)
+		}
+	}
+}

@@ -78,7 +78,7 @@ func (s Secret) String() string {
 	if s == "" {
 		return ""
 	}
-	return "[redacted]"
+	return redact.Mark
 }
 
 // GoString redacts the secret under %#v.

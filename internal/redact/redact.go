@@ -283,11 +283,16 @@ func pairs(s string) string {
 		for n > 0 && isNameChar(s[n-1]) {
 			n--
 		}
+		// The name first: scanning every value would be quadratic in
+		// "a=a=a=…".
+		if n == i || !CredentialParam(s[n:i]) {
+			continue
+		}
 		v := i + 1
 		for v < len(s) && !endsURL(s[v]) && s[v] != '&' && s[v] != ';' && s[v] != ',' {
 			v++
 		}
-		if n == i || v == i+1 || !CredentialParam(s[n:i]) {
+		if v == i+1 {
 			continue
 		}
 		b.WriteString(s[last : i+1])

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -123,5 +124,15 @@ func TestStrip(t *testing.T) {
 		if got != c.want || removed != c.removed {
 			t.Errorf("Strip(%q) = %q, %v; want %q, %v", c.in, got, removed, c.want, c.removed)
 		}
+	}
+}
+
+// TestTextLargeInput: an untrusted body of many '=' or URLs is redacted in
+// one pass (no quadratic rescans), and nothing of a planted key is left.
+func TestTextLargeInput(t *testing.T) {
+	body := strings.Repeat("a=", 1<<20) + strings.Repeat("http://h/?", 1<<16) + strings.Repeat("x:// ", 1<<16) + " token=SECRET"
+	got := Text(body)
+	if strings.Contains(got, "SECRET") || !strings.HasSuffix(got, "token=[redacted]") {
+		t.Errorf("the key at the end of a large text survives: …%s", got[len(got)-40:])
 	}
 }

@@ -63,19 +63,10 @@ func CredentialParam(name string) bool {
 // without a scheme ("user:pw@host:6334") is read as host first. Nothing
 // else changes, so URL(URL(s)) == URL(s).
 func URL(raw string) string {
-	prefix, rest := "", raw
-	if i := strings.Index(raw, "://"); i > 0 && isScheme(raw[:i]) {
-		prefix, rest = raw[:i+3], raw[i+3:]
-	} else if strings.HasPrefix(raw, "//") {
-		prefix, rest = "//", raw[2:]
-	}
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	authority, tail := rest[:end], rest[end:]
-	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
-		authority = Mark + authority[at:]
+	prefix, _, hasUser, host, tail := split(raw)
+	authority := host
+	if hasUser {
+		authority = Mark + "@" + host
 	}
 	var b strings.Builder
 	b.Grow(len(raw))
@@ -101,21 +92,7 @@ func URL(raw string) string {
 // not marked, so the result stays a valid URL; a query or fragment left
 // empty goes too. It reports whether anything was removed.
 func Strip(raw string) (string, bool) {
-	prefix, rest := "", raw
-	if i := strings.Index(raw, "://"); i > 0 && isScheme(raw[:i]) {
-		prefix, rest = raw[:i+3], raw[i+3:]
-	} else if strings.HasPrefix(raw, "//") {
-		prefix, rest = "//", raw[2:]
-	}
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	authority, tail := rest[:end], rest[end:]
-	removed := false
-	if at := strings.LastIndexByte(authority, '@'); at >= 0 {
-		authority, removed = authority[at+1:], true
-	}
+	prefix, _, removed, authority, tail := split(raw)
 	path, frag, hasFrag := strings.Cut(tail, "#")
 	path, query, hasQuery := strings.Cut(path, "?")
 	out := prefix + authority + path
@@ -154,6 +131,32 @@ func dropParams(q string) (string, bool) {
 		return q, false
 	}
 	return strings.Join(kept, "&"), true
+}
+
+// split cuts raw into the scheme with "://" (or "//", or nothing), the user
+// information (hasUser when there is an '@' before the first '/' after the
+// scheme, even past a '?' or '#': an unescaped '?' in a password must not
+// show the rest of it), the host and port, and the tail from the first
+// '/', '?' or '#' after the host.
+func split(raw string) (prefix, userinfo string, hasUser bool, host, tail string) {
+	rest := raw
+	if i := strings.Index(raw, "://"); i > 0 && isScheme(raw[:i]) {
+		prefix, rest = raw[:i+3], raw[i+3:]
+	} else if strings.HasPrefix(raw, "//") {
+		prefix, rest = "//", raw[2:]
+	}
+	slash := strings.IndexByte(rest, '/')
+	if slash < 0 {
+		slash = len(rest)
+	}
+	if at := strings.LastIndexByte(rest[:slash], '@'); at >= 0 {
+		userinfo, hasUser, rest = rest[:at], true, rest[at+1:]
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	return prefix, userinfo, hasUser, rest[:end], rest[end:]
 }
 
 // params redacts the credential values of a query or fragment
@@ -325,20 +328,12 @@ func Values(raw string) []string {
 			}
 		}
 	}
-	rest := raw
-	if i := strings.Index(raw, "://"); i > 0 && isScheme(raw[:i]) {
-		rest = raw[i+3:]
-	}
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	if at := strings.LastIndexByte(rest[:end], '@'); at >= 0 {
-		user, pw, _ := strings.Cut(rest[:at], ":")
+	_, userinfo, hasUser, _, tail := split(raw)
+	if hasUser {
+		user, pw, _ := strings.Cut(userinfo, ":")
 		add(user)
 		add(pw)
 	}
-	tail := rest[end:]
 	path, frag, _ := strings.Cut(tail, "#")
 	_, query, _ := strings.Cut(path, "?")
 	for _, q := range []string{query, frag} {

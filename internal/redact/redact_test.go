@@ -31,6 +31,12 @@ func TestURL(t *testing.T) {
 		{"https://TOKEN@host/v1", "https://[redacted]@host/v1"},
 		{"http://u:p%40ss@host/x@y", "http://[redacted]@host/x@y"},
 		{"http://u:SECRET@::::", "http://[redacted]@::::"},
+		// An unescaped '?' or '#' in a password does not end the user
+		// information early.
+		{"http://u:SE?CRET@host/x", "http://[redacted]@host/x"},
+		{"http://u:SE#CRET@host", "http://[redacted]@host"},
+		// An '@' in the path or query is no user information.
+		{"https://h/users/@me?q=a@b", "https://h/users/@me?q=a@b"},
 		// Without a scheme (QDRANT_URL's host:port form) and scheme-relative.
 		{"user:SECRET@host:6334", "[redacted]@host:6334"},
 		{"host:6334?api-key=SECRET", "host:6334?api-key=[redacted]"},
@@ -119,6 +125,7 @@ func TestStrip(t *testing.T) {
 		{"https://h/docs/?lang=en&token=T&v=2", "https://h/docs/?lang=en&v=2", true},
 		{"https://u@h/docs/?%73ig=S#access_token=T", "https://h/docs/", true},
 		{"https://h/docs/#intro", "https://h/docs/#intro", false},
+		{"https://u:p?w@h/docs/", "https://h/docs/", true},
 	} {
 		got, removed := Strip(c.in)
 		if got != c.want || removed != c.removed {

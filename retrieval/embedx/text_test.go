@@ -49,3 +49,12 @@ func TestRedactURLsInErrorText(t *testing.T) {
 		t.Errorf("Redact lost the message around the URL: %s", got)
 	}
 }
+
+// TestErrorMessageHidesURLCredentials: a provider's message built from raw
+// SDK text still prints without the URL's credentials.
+func TestErrorMessageHidesURLCredentials(t *testing.T) {
+	e := &Error{Msg: `Cannot reach Gemini: Post "http://u:PLANTEDp@h/v1beta/models/m:embed?key=PLANTEDk": refused`}
+	if got := e.Error(); strings.Contains(got, "PLANTED") || !strings.Contains(got, "m:embed?key=[redacted]") {
+		t.Errorf("Error() = %s", got)
+	}
+}

@@ -5,10 +5,16 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
+
+	"ragscope/config"
+	"ragscope/internal/redact"
 )
 
 // debugWriter is the --debug log file, opened once per run, or io.Discard.
-// Library logs go here and never to the terminal.
+// Library logs go here and never to the terminal. Every write is redacted
+// (redactingWriter): no URL credential or configured key reaches the file,
+// whatever a library logs.
 func (a *App) debugWriter() io.Writer {
 	if a.Cfg.DebugLog == "" {
 		return io.Discard
@@ -20,12 +26,64 @@ func (a *App) debugWriter() io.Writer {
 		}
 		a.debugFile = f
 	}
-	return a.debugFile
+	return a.redacting(a.debugFile)
 }
 
 // debugLogger is a logger writing to the debug log.
 func (a *App) debugLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(a.debugWriter(), &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// minSecretLen is the shortest credential hidden wherever it appears in a
+// line: a shorter one ("u" in u:pw@host) would hide ordinary words. It is
+// still hidden where it belongs (its URL; the providers' own redaction of
+// their key).
+const minSecretLen = 6
+
+// secrets are the credential values of the configuration: every API key,
+// and the credentials written in every URL setting (redact.Values).
+func (a *App) secrets() []string {
+	vals := []string{a.Cfg.CohereAPIKey.Reveal(), a.Cfg.QdrantAPIKey.Reveal(), a.Cfg.OpenAIAPIKey.Reveal(), a.Cfg.GeminiAPIKey.Reveal()}
+	for _, s := range config.URLSettings() {
+		vals = append(vals, redact.Values(*s.URL(&a.Cfg))...)
+	}
+	var out []string
+	for _, v := range vals {
+		if len(v) >= minSecretLen {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// redactText is s with the configuration's secrets and every URL
+// credential (redact.Text) hidden.
+func (a *App) redactText(s string) string { return redactSecrets(s, a.secrets()) }
+
+func redactSecrets(s string, secrets []string) string {
+	for _, k := range secrets {
+		s = strings.ReplaceAll(s, k, redact.Mark)
+	}
+	return redact.Text(s)
+}
+
+// redacting wraps w so that every write hides the configuration's secrets
+// as they are now and every URL credential (redactText). Loggers write a
+// record in one call, so a credential is never split between two writes.
+func (a *App) redacting(w io.Writer) io.Writer { return redactingWriter{w: w, secrets: a.secrets()} }
+
+type redactingWriter struct {
+	w       io.Writer
+	secrets []string
+}
+
+// Write writes p redacted; it reports len(p) on success, as the caller's
+// bytes were all consumed.
+func (r redactingWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(r.w, redactSecrets(string(p), r.secrets)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // openDebugLog opens the --debug file for appending, creating it with mode

@@ -137,9 +137,9 @@ func (a *App) Run(ctx context.Context, args []string) int {
 	if errors.As(err, &ee) && ee.Err == nil {
 		return code
 	}
-	fmt.Fprintf(a.Stderr, "ragscope: %s\n", errorLine(err))
+	fmt.Fprintf(a.Stderr, "ragscope: %s\n", a.redactText(errorLine(err)))
 	for _, n := range notes {
-		fmt.Fprintf(a.Stderr, "note: %s\n", cleanLine(n))
+		fmt.Fprintf(a.Stderr, "note: %s\n", a.redactText(cleanLine(n)))
 	}
 	if code == ExitUsage {
 		fmt.Fprintln(a.Stderr, "Run 'ragscope --help' for usage.")

@@ -8,11 +8,15 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"ragscope/config"
+	"ragscope/retrieval/gemini/geminitest"
+	"ragscope/retrieval/openai/openaitest"
 	"ragscope/retrieval/qdrant/qdranttest"
 )
 
@@ -118,6 +122,170 @@ func TestPlantedSecretsOnBackendFailures(t *testing.T) {
 						}
 						if b, rerr := os.ReadFile(p); rerr == nil && strings.Contains(string(b), mark) {
 							t.Errorf("%s holds a planted key:\n%s", filepath.Base(p), b)
+						}
+						return nil
+					})
+				})
+			}
+		}
+	}
+}
+
+// urlScenario says how a run reaches the server a URL setting names: the
+// environment (the setting itself is planted by the caller), the commands
+// to run in dir, and a base URL that answers.
+type urlScenario struct {
+	run func(t *testing.T, dir string) (env map[string]string, commands [][]string)
+	// answers is the base URL of a server that answers.
+	answers string
+	// queryBreaks: a query string in this base URL makes the client's
+	// request paths wrong (they are appended after it), so with a planted
+	// query the answering server answers 404; that is no success.
+	queryBreaks bool
+}
+
+// urlScenarios has a scenario for each URL setting by name.
+// TestPlantedURLCredentials fails for a URL setting that has none, so a
+// new one cannot go untested.
+func urlScenarios(t *testing.T) map[string]urlScenario {
+	t.Helper()
+	_, _, qdrantEnv := fakes(t)
+	gm := geminitest.NewServer(testGeminiKey)
+	t.Cleanup(gm.Close)
+	oa := openaitest.NewServer(testOpenAIKey)
+	t.Cleanup(oa.Close)
+	withoutCohere := func() map[string]string {
+		e := with(qdrantEnv)
+		delete(e, "COHERE_API_KEY")
+		delete(e, "COHERE_BASE_URL")
+		return e
+	}
+	// The docs base and site origin: citation URLs are built on them,
+	// printed, saved in an index, and fetched by links --live (from a
+	// local site: the docs base is always one, unless it is the setting
+	// planted).
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html><body><h2 id=\"overview\">Overview</h2></body></html>")
+	}))
+	t.Cleanup(site.Close)
+	citations := urlScenario{answers: site.URL + "/docs/", run: func(t *testing.T, dir string) (map[string]string, [][]string) {
+		docs := indexDocs(t, dir)
+		idx := filepath.Join(dir, "book.idx")
+		return map[string]string{"RAGSCOPE_BACKEND": "demo", "RAGSCOPE_BASE_URL": site.URL + "/docs/"}, [][]string{
+			{"query", "what is ROS 2?"},
+			{"query", "--json", "what is ROS 2?"},
+			{"links", "--json"},
+			{"index", docs, "-o", idx},
+			{"--index", idx, "--backend", "local", "query", "--json", "torque"},
+			{"--index", idx, "--backend", "local", "links", "--live"},
+		}
+	}}
+	return map[string]urlScenario{
+		"qdrant_url": {answers: qdrantEnv["QDRANT_URL"], run: func(t *testing.T, dir string) (map[string]string, [][]string) {
+			return with(qdrantEnv), [][]string{{"query", "balance"}, {"stats", "--json"}}
+		}},
+		"cohere_base_url": {answers: qdrantEnv["COHERE_BASE_URL"], queryBreaks: true, run: func(t *testing.T, dir string) (map[string]string, [][]string) {
+			return with(qdrantEnv), [][]string{
+				{"query", "balance"},
+				{"--backend", "demo", "ask", "--chat-provider", "cohere", "what is ROS 2?"},
+				{"--backend", "demo", "query", "--rerank", "rerank-v3.5", "what is ROS 2?"},
+			}
+		}},
+		"openai_base_url": {answers: oa.URL, queryBreaks: true, run: func(t *testing.T, dir string) (map[string]string, [][]string) {
+			return with(withoutCohere(), "OPENAI_API_KEY", testOpenAIKey), [][]string{
+				{"query", "balance"},
+				{"--backend", "demo", "ask", "--chat-provider", "openai", "--chat-model", "llama3.2", "what is ROS 2?"},
+			}
+		}},
+		"gemini_base_url": {answers: gm.URL, run: func(t *testing.T, dir string) (map[string]string, [][]string) {
+			set := filepath.Join(dir, "set.yaml")
+			writeTestFile(t, set, "cases:\n  - {id: one, question: \"How do humanoid robots keep their balance?\", expect: {modules: [module-1-ros2]}}\n")
+			return with(withoutCohere(), "GEMINI_API_KEY", testGeminiKey), [][]string{
+				{"query", "balance"},
+				{"query", "--json", "balance"},
+				{"eval", set, "--out", filepath.Join(dir, "report.json")},
+			}
+		}},
+		"base_url": citations,
+		"site_url": citations,
+	}
+}
+
+// TestPlantedURLCredentials plants a credential in the user information,
+// and in credential query parameters (key, and X-Goog-Api-Key: Gemini's own
+// auth takes that form), of every URL-valued setting in turn, then runs
+// the commands that use it against a server that answers, one that answers
+// with an error echoing the request (headers, URL and query) and one that
+// is not there. Neither stdout, stderr, the --debug log nor any file
+// ragscope wrote (state files, reports, indexes) may hold the credential.
+func TestPlantedURLCredentials(t *testing.T) {
+	const mark = "PLANTEDurl7"
+	scenarios := urlScenarios(t)
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var dump strings.Builder
+		for k, v := range r.Header {
+			fmt.Fprintf(&dump, "%s: %s; ", k, strings.Join(v, ","))
+		}
+		fmt.Fprintf(&dump, "url: http://%s%s; query: %s", r.Host, r.URL.RequestURI(), r.URL.RawQuery)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"message": dump.String(),
+			"error":   map[string]any{"code": 400, "message": dump.String(), "status": "INVALID_ARGUMENT", "type": "invalid_request_error"},
+		})
+	}))
+	t.Cleanup(echo.Close)
+	gone := httptest.NewServer(http.NotFoundHandler())
+	goneURL := gone.URL
+	gone.Close()
+
+	plants := []struct {
+		name  string
+		plant func(string) string
+	}{
+		{"userinfo", func(u string) string { return strings.Replace(u, "://", "://user"+mark+":pw"+mark+"@", 1) }},
+		{"query", func(u string) string { return u + "?alt=json&key=" + mark + "q&X-Goog-Api-Key=" + mark + "g" }},
+	}
+	urls := config.URLSettings()
+	if len(urls) < 6 {
+		t.Fatalf("only %d URL settings", len(urls))
+	}
+	for _, s := range urls {
+		sc, ok := scenarios[s.Name]
+		if !ok {
+			t.Errorf("URL setting %s has no scenario in urlScenarios: add one", s.Name)
+			continue
+		}
+		for _, p := range plants {
+			for _, srv := range []struct{ name, url string }{{"answers", sc.answers}, {"error answer", echo.URL}, {"unreachable", goneURL}} {
+				t.Run(s.Name+" "+p.name+" "+srv.name, func(t *testing.T) {
+					dir := t.TempDir()
+					env, commands := sc.run(t, dir)
+					planted := p.plant(srv.url)
+					env = with(env, s.Env[0], planted, "__DIR", dir, "XDG_STATE_HOME", filepath.Join(dir, "state"))
+					for _, args := range commands {
+						log := filepath.Join(dir, "debug.log")
+						code, out, errs := run(t, env, "", append([]string{"--debug", log}, args...)...)
+						what := fmt.Sprintf("%s=%s %v: exit %d", s.Env[0], planted, args, code)
+						if srv.name == "answers" && code != ExitOK && !((slices.Contains(args, "links") || args[0] == "eval") && code == ExitCheck) && !(p.name == "query" && sc.queryBreaks) {
+							t.Errorf("%s against a server that answers:\n%s", what, errs)
+						}
+						if b, err := os.ReadFile(log); err != nil || len(b) == 0 {
+							t.Errorf("%s: the debug log was not written (%v)", what, err)
+						}
+						for stream, text := range map[string]string{"stdout": out, "stderr": errs} {
+							if strings.Contains(text, mark) {
+								t.Errorf("%s: %s holds a planted URL credential:\n%s", what, stream, text)
+							}
+						}
+					}
+					_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+						if err != nil || d.IsDir() {
+							return err
+						}
+						if b, rerr := os.ReadFile(p); rerr == nil && strings.Contains(string(b), mark) {
+							t.Errorf("%s holds a planted URL credential:\n%s", p, b)
 						}
 						return nil
 					})

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"io/fs"
+	"log"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,6 +147,44 @@ func TestDebugLogSecretsAndMode(t *testing.T) {
 	}
 	if st.Mode().Perm() != 0o600 {
 		t.Errorf("existing debug log has mode %o, want 600", st.Mode().Perm())
+	}
+}
+
+// TestDebugLogHidesURLCredentials: whatever a library logs to the --debug
+// file, through ragscope's logger or, while the explorer runs, through the
+// standard log and slog defaults, loses URL credentials (redact.Text) and
+// the configured keys and URL credentials wherever they appear.
+func TestDebugLogHidesURLCredentials(t *testing.T) {
+	dir := t.TempDir()
+	logFile := filepath.Join(dir, "debug.log")
+	a := &App{LookupEnv: func(string) (string, bool) { return "", false }, Dir: dir}
+	a.Cfg.DebugLog = logFile
+	a.Cfg.OpenAIAPIKey = "sk-PLANTEDx9-openai"
+	a.Cfg.GeminiBaseURL = "http://user:PLANTEDx9pw@gemini.example/?key=PLANTEDx9key"
+	a.debugLogger().Debug("request", "url", "https://h.example/v1?alt=json&token=PLANTEDx9tok", "err", `Post "http://gemini.example/?key=PLANTEDx9key": dial tcp: refused`)
+	a.debugLogger().Debug("echo", "body", "the key PLANTEDx9key and the password PLANTEDx9pw, auth sk-PLANTEDx9-openai")
+	restore, err := a.routeLogs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Printf("grpc: dialing http://u:PLANTEDx9dial@q.example:6334/?api_key=PLANTEDx9api")
+	slog.Info("retry", "url", "https://h.example/v1beta?x-goog-api-key=PLANTEDx9goog")
+	restore()
+	if a.debugFile != nil {
+		_ = a.debugFile.Close()
+	}
+	b, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	if strings.Contains(text, "PLANTED") {
+		t.Errorf("the debug log holds a planted credential:\n%s", text)
+	}
+	for _, want := range []string{"https://h.example/v1?alt=json&token=[redacted]", "gemini.example/?key=[redacted]", "q.example:6334/?api_key=[redacted]", "v1beta?x-goog-api-key=[redacted]"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the debug log lacks %q:\n%s", want, text)
+		}
 	}
 }
 

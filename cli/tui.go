@@ -204,7 +204,9 @@ func (a *App) routeLogs() (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("open debug log %s: %w", a.Cfg.DebugLog, err)
 	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	w := a.redacting(f)
+	log.SetOutput(w)
+	slog.SetDefault(slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	return func() { restore(); _ = f.Close() }, nil
 }
 

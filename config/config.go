@@ -17,6 +17,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"ragscope/internal/redact"
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
 )
@@ -77,7 +78,7 @@ func (s Secret) String() string {
 	if s == "" {
 		return ""
 	}
-	return "[redacted]"
+	return redact.Mark
 }
 
 // GoString redacts the secret under %#v.
@@ -596,26 +597,15 @@ func (c Config) URLBuilder() retrieval.URLBuilder {
 	return retrieval.URLBuilder{DocsBase: c.DocsBaseURL, SiteURL: c.SiteURL, Style: style}
 }
 
-// Redacted returns a copy safe to print: secrets stay redacted by their type,
-// and URLs lose any user:password part.
+// Redacted returns a copy safe to print: secrets stay redacted by their
+// type, and every URL-valued setting (Setting.URL) loses its credentials by
+// the one rule of redact.URL (user information and credential query
+// parameters such as key=, token=, sig=).
 func (c Config) Redacted() Config {
-	c.QdrantURL = stripUserinfo(c.QdrantURL)
-	c.CohereBaseURL = stripUserinfo(c.CohereBaseURL)
-	c.OpenAIBaseURL = stripUserinfo(c.OpenAIBaseURL)
-	c.GeminiBaseURL = stripUserinfo(c.GeminiBaseURL)
+	for _, s := range URLSettings() {
+		if p := s.URL(&c); *p != "" {
+			*p = redact.URL(*p)
+		}
+	}
 	return c
-}
-
-func stripUserinfo(raw string) string {
-	i := strings.Index(raw, "://")
-	if i < 0 {
-		return raw
-	}
-	rest := raw[i+3:]
-	at := strings.IndexByte(rest, '@')
-	slash := strings.IndexByte(rest, '/')
-	if at >= 0 && (slash < 0 || at < slash) {
-		return raw[:i+3] + "[redacted]@" + rest[at+1:]
-	}
-	return raw
 }

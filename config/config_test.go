@@ -174,3 +174,71 @@ func TestSecretsRedacted(t *testing.T) {
 		t.Error("Reveal lost the value")
 	}
 }
+
+// TestRedactedURLSettings plants a credential in the user information and
+// in a credential query parameter of every URL-valued setting, through the
+// environment: the redacted configuration, in every format, holds neither,
+// and still names the host.
+func TestRedactedURLSettings(t *testing.T) {
+	urls := URLSettings()
+	if len(urls) < 6 {
+		t.Fatalf("only %d URL settings", len(urls))
+	}
+	env := map[string]string{}
+	for i, s := range urls {
+		env[s.Env[0]] = fmt.Sprintf("https://user%d:PLANTEDpw%d@host%d.example/v1?alt=json&key=PLANTEDkey%d&X-Goog-Api-Key=PLANTEDgk%d#access_token=PLANTEDfr%d", i, i, i, i, i, i)
+	}
+	cfg, err := Load(LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(env), SkipDotEnv: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := fmt.Sprintf("%#v", cfg)
+	red := cfg.Redacted()
+	if after := fmt.Sprintf("%#v", cfg); after != before {
+		t.Errorf("Redacted changed the configuration itself")
+	}
+	b, _ := json.Marshal(red)
+	for _, out := range []string{string(b), fmt.Sprintf("%v", red), fmt.Sprintf("%+v", red), fmt.Sprintf("%#v", red)} {
+		if strings.Contains(out, "PLANTED") {
+			t.Errorf("a planted URL credential is printed: %s", out)
+		}
+		for i := range urls {
+			if !strings.Contains(out, fmt.Sprintf("host%d.example/v1?alt=json", i)) {
+				t.Errorf("URL %d lost more than its credentials: %s", i, out)
+			}
+		}
+	}
+	// The URLs ragscope signs in with keep their credentials for the
+	// client, marked when printed; the docs base and site origin, only
+	// ever shown, drop them.
+	for _, s := range urls {
+		v := *s.URL(&cfg)
+		switch s.Name {
+		case "base_url", "site_url":
+			if strings.Contains(v, "PLANTED") || !strings.HasSuffix(v, ".example/v1?alt=json") {
+				t.Errorf("%s = %s, want its credentials dropped", s.Name, v)
+			}
+		default:
+			if !strings.Contains(v, "PLANTEDkey") {
+				t.Errorf("%s = %s lost its credentials before reaching the client", s.Name, v)
+			}
+		}
+	}
+	if !strings.Contains(strings.Join(cfg.Notes, "\n"), "base_url: credentials in the URL dropped") {
+		t.Errorf("no note says the docs base lost its credentials: %q", cfg.Notes)
+	}
+}
+
+// TestURLSettingsMarked: a setting whose name says URL is marked as one
+// (Setting.URL), so Redacted and the planted-secret tests cover a new URL
+// setting without being told.
+func TestURLSettingsMarked(t *testing.T) {
+	for _, s := range Settings() {
+		if strings.HasSuffix(strings.ToLower(s.Name), "url") && s.URL == nil {
+			t.Errorf("setting %s holds a URL but has no Setting.URL", s.Name)
+		}
+		if s.URL != nil && len(s.Env) == 0 {
+			t.Errorf("URL setting %s has no environment variable to plant a secret in", s.Name)
+		}
+	}
+}

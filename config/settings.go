@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"ragscope/internal/redact"
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
 )
@@ -35,6 +36,10 @@ type Setting struct {
 	Help string
 	// Secret settings are never shown, not even their default.
 	Secret bool
+	// URL, for a setting whose value is a URL, points at its field:
+	// Config.Redacted hides the credentials of every such field
+	// (redact.URL), and the planted-secret tests plant them in each.
+	URL func(c *Config) *string
 	// Set parses s and stores it: the setting's one parser.
 	Set func(c *Config, s string) error
 	// Get formats the current value for --help ("" for none).
@@ -59,6 +64,7 @@ func newSettings() []Setting {
 			Get:  func(c Config) string { return string(c.Backend) }},
 		{Name: "qdrant_url", Flag: "qdrant-url", Env: []string{"QDRANT_URL"}, TOML: []string{"qdrant.url"},
 			Help: "Qdrant URL, REST or gRPC form (https://host:6333, host:6334, …); selects the Qdrant backend",
+			URL:  func(c *Config) *string { return &c.QdrantURL },
 			Set:  str(func(c *Config) *string { return &c.QdrantURL })},
 		{Name: "qdrant_api_key", Env: []string{"QDRANT_API_KEY"}, TOML: []string{"qdrant.api_key"}, Secret: true,
 			Help: "Qdrant API key (sent as gRPC metadata; never printed)",
@@ -89,18 +95,21 @@ func newSettings() []Setting {
 			Set:  secret(func(c *Config) *Secret { return &c.CohereAPIKey })},
 		{Name: "cohere_base_url", Env: []string{"COHERE_BASE_URL"}, TOML: []string{"cohere.base_url"},
 			Help: "Cohere API base URL, for proxies (default https://api.cohere.com)",
+			URL:  func(c *Config) *string { return &c.CohereBaseURL },
 			Set:  str(func(c *Config) *string { return &c.CohereBaseURL })},
 		{Name: "openai_api_key", Env: []string{"OPENAI_API_KEY"}, TOML: []string{"openai.api_key"}, Secret: true,
 			Help: "OpenAI-compatible API key (never printed)",
 			Set:  secret(func(c *Config) *Secret { return &c.OpenAIAPIKey })},
 		{Name: "openai_base_url", Env: []string{"OPENAI_BASE_URL"}, TOML: []string{"openai.base_url"},
 			Help: "OpenAI-compatible API base URL",
+			URL:  func(c *Config) *string { return &c.OpenAIBaseURL },
 			Set:  str(func(c *Config) *string { return &c.OpenAIBaseURL })},
 		{Name: "gemini_api_key", Env: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, TOML: []string{"gemini.api_key"}, Secret: true,
 			Help: "Gemini API key (never printed)",
 			Set:  secret(func(c *Config) *Secret { return &c.GeminiAPIKey })},
 		{Name: "gemini_base_url", Env: []string{"GEMINI_BASE_URL"}, TOML: []string{"gemini.base_url"},
 			Help: "Gemini API base URL",
+			URL:  func(c *Config) *string { return &c.GeminiBaseURL },
 			Set:  str(func(c *Config) *string { return &c.GeminiBaseURL })},
 		{Name: "chat_provider", Flag: "chat-provider", Env: []string{"RAGSCOPE_CHAT_PROVIDER"}, TOML: []string{"chat.provider"},
 			Help: "chat model provider for answers (ask, eval --answer): auto, cohere or openai",
@@ -178,10 +187,12 @@ func newSettings() []Setting {
 			Get:  func(c Config) string { return c.Timeout.String() }},
 		{Name: "base_url", Flag: "base-url", Env: []string{"RAGSCOPE_BASE_URL"}, TOML: []string{"site.base_url"},
 			Help: "URL of the docs route citation URLs are built on, e.g. https://me.github.io/book/docs/",
-			Set:  str(func(c *Config) *string { return &c.DocsBaseURL })},
+			URL:  func(c *Config) *string { return &c.DocsBaseURL },
+			Set:  shownURL("base_url", func(c *Config) *string { return &c.DocsBaseURL })},
 		{Name: "site_url", Flag: "site-url", Env: []string{"RAGSCOPE_SITE_URL"}, TOML: []string{"site.site_url"},
 			Help: "site origin joined to site-relative payload URLs",
-			Set:  str(func(c *Config) *string { return &c.SiteURL })},
+			URL:  func(c *Config) *string { return &c.SiteURL },
+			Set:  shownURL("site_url", func(c *Config) *string { return &c.SiteURL })},
 		{Name: "slug_style", Flag: "slug-style", Env: []string{"RAGSCOPE_SLUG_STYLE"}, TOML: []string{"site.slug_style"},
 			Help: "heading anchor rule: github (as Docusaurus) or simple",
 			Set: func(c *Config, s string) error {
@@ -215,6 +226,33 @@ func newSettings() []Setting {
 // str is the parser of a free-form string setting.
 func str(field func(*Config) *string) func(*Config, string) error {
 	return func(c *Config, s string) error { *field(c) = s; return nil }
+}
+
+// shownURL is the parser of a URL ragscope only shows, never signs in
+// with: the docs base and site origin citation URLs are built on. Its
+// credentials (user information, key=, token=… by the rule of
+// redact.Strip) are dropped, with a note, as every citation built on it
+// would print them.
+func shownURL(name string, field func(*Config) *string) func(*Config, string) error {
+	return func(c *Config, s string) error {
+		v, cut := redact.Strip(s)
+		*field(c) = v
+		if cut {
+			c.Notes = append(c.Notes, name+": credentials in the URL dropped (citation URLs built on it are printed and copied)")
+		}
+		return nil
+	}
+}
+
+// URLSettings returns the settings whose value is a URL.
+func URLSettings() []Setting {
+	var out []Setting
+	for _, s := range settingsTable() {
+		if s.URL != nil {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // intSetting is the parser of a whole-number setting.

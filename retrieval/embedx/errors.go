@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"ragscope/internal/redact"
 	"ragscope/retrieval"
 )
 
@@ -26,8 +27,10 @@ type Error struct {
 	Err error
 }
 
-// Error returns the user-facing message.
-func (e *Error) Error() string { return e.Msg }
+// Error returns the user-facing message, with the credentials of any URL
+// in it hidden (redact.Text): a message built from an SDK's error text
+// cannot show a base URL's key= or user:password@.
+func (e *Error) Error() string { return redact.Text(e.Msg) }
 
 // Unwrap returns the cause, so errors.Is(err, context.Canceled) works.
 func (e *Error) Unwrap() error { return e.Err }
@@ -69,13 +72,10 @@ func Refused(status int) bool {
 }
 
 // Excerpt is a short, printable excerpt of an untrusted response body, with
-// key redacted: control characters become spaces, runs of space collapse,
-// and at most 120 characters are kept.
+// key and URL credentials redacted (Redact): control characters become
+// spaces, runs of space collapse, and at most 120 characters are kept.
 func Excerpt(body []byte, key string) string {
-	s := string(body)
-	if key != "" {
-		s = strings.ReplaceAll(s, key, "[redacted]")
-	}
+	s := Redact(string(body), key)
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || r == unicode.ReplacementChar {
 			return ' '

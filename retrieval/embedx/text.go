@@ -4,20 +4,24 @@ import (
 	"errors"
 	"net/url"
 	"strings"
+
+	"ragscope/internal/redact"
 )
 
-// Redact replaces every occurrence of key in s with "[redacted]" (s as is
-// when key is empty): what every provider does to text that may echo its
-// key before it reaches a message.
+// Redact replaces every occurrence of key in s with "[redacted]" and hides
+// the credentials of every URL in s (redact.Text: user information and
+// credential query parameters, as net/http quotes them in `Post "URL":
+// …`): what every provider does to text that may echo its key or its
+// base URL before it reaches a message.
 func Redact(s, key string) string {
-	if key == "" {
-		return s
+	if key != "" {
+		s = strings.ReplaceAll(s, key, redact.Mark)
 	}
-	return strings.ReplaceAll(s, key, "[redacted]")
+	return redact.Text(s)
 }
 
 // ShortCause is err's text for a message: the transport error without the
-// *url.Error's method and URL prefix, with key redacted.
+// *url.Error's method and URL prefix, with key and URL credentials redacted.
 func ShortCause(err error, key string) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {
@@ -26,12 +30,12 @@ func ShortCause(err error, key string) string {
 	return Redact(err.Error(), key)
 }
 
-// SafeURL is raw with any password removed, for messages; "(invalid URL)"
-// when it does not parse.
+// SafeURL is raw redacted for messages by the one rule every URL ragscope
+// shows follows (redact.URL: user information and credential query
+// parameters hidden); "(invalid URL)" when it does not parse.
 func SafeURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
+	if _, err := url.Parse(raw); err != nil {
 		return "(invalid URL)"
 	}
-	return u.Redacted()
+	return redact.URL(raw)
 }

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	urlredact "ragscope/internal/redact"
 	"ragscope/retrieval"
 )
 
@@ -169,11 +170,12 @@ func shortReason(m string) string {
 	return m
 }
 
+// redact hides key and the credentials of every URL in s (redact.Text).
 func redact(s, key string) string {
-	if key == "" {
-		return s
+	if key != "" {
+		s = strings.ReplaceAll(s, key, urlredact.Mark)
 	}
-	return strings.ReplaceAll(s, key, "[redacted]")
+	return urlredact.Text(s)
 }
 
 // VectorSizeError says the collection's vectors and the embedding model's

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	urlredact "ragscope/internal/redact"
 	"ragscope/retrieval"
 )
 
@@ -104,14 +105,7 @@ func ParseURL(raw string) (Endpoint, []string, error) {
 	return ep, notes, nil
 }
 
-// redactURL hides user info in a URL for messages.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		if strings.Contains(raw, "@") {
-			return "(URL with credentials)"
-		}
-		return raw
-	}
-	return u.Redacted()
-}
+// redactURL hides the credentials of a URL for messages (urlredact.URL: user
+// information and credential query parameters), even one that does not
+// parse.
+func redactURL(raw string) string { return urlredact.URL(raw) }

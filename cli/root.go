@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"ragscope/config"
+	"ragscope/internal/jsonsafe"
 	"ragscope/retrieval"
 )
 
@@ -359,7 +360,7 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 		if verr := cfg.Validate(); verr != nil {
 			a.debugLogger().Debug("config", "invalid", Message(verr), "config_file", cfg.File, "env_file", cfg.EnvFile, "command", cmd.CommandPath())
 		} else if b, err := json.Marshal(cfg.Redacted()); err == nil {
-			a.debugLogger().Debug("config", "resolved", string(b), "command", cmd.CommandPath())
+			a.debugLogger().Debug("config", "resolved", string(jsonsafe.Escape(b)), "command", cmd.CommandPath())
 		}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"ragscope/internal/jsonsafe"
 	"strings"
 )
 
@@ -73,6 +74,7 @@ func Append(path, q string) error {
 	if err != nil {
 		return fmt.Errorf("encode history entry: %w", err)
 	}
+	line = jsonsafe.Escape(line)
 	if len(line) > maxLineBytes {
 		return nil
 	}
@@ -98,7 +100,7 @@ func rewrite(path string, entries []string) error {
 		if err != nil {
 			return fmt.Errorf("encode history entry: %w", err)
 		}
-		b.Write(line)
+		b.Write(jsonsafe.Escape(line))
 		b.WriteByte('\n')
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".history-*")

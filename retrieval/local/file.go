@@ -339,15 +339,22 @@ type LoadOptions struct {
 // texts, which gives the embedder the index was built with (it is
 // deterministic). Either way a spot check of a few stored vectors proves
 // it. A missing file matches fs.ErrNotExist and retrieval.ErrNotFound; a
-// damaged one ErrCorruptIndex; one from another ragscope or embedder
-// ErrIncompatibleIndex.
+// damaged one, or one that is not an index (no index header, a folder, a
+// named pipe, a device, larger than readlimit.IndexFile), ErrCorruptIndex;
+// one from another ragscope or embedder ErrIncompatibleIndex. Every other
+// error matches retrieval.ErrConfig too.
 func LoadIndex(ctx context.Context, path string, opts LoadOptions) (*Index, *Corpus, error) {
 	raw, err := readIndexBytes(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, &missingError{path: path}
 	}
-	if err != nil {
+	if errors.Is(err, ErrCorruptIndex) {
 		return nil, nil, fmt.Errorf("load index: %w", err)
+	}
+	if err != nil {
+		// Unreadable (no permission, an I/O error): the index setting
+		// names a file that cannot be used.
+		return nil, nil, fmt.Errorf("%w: load index: %w", retrieval.ErrConfig, err)
 	}
 	return loadIndexBytes(ctx, path, raw, opts)
 }
@@ -359,7 +366,9 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 	// restore; whatever they found, a mismatch is the error reported.
 	wait := checksum(raw)
 	defer func() {
-		if cerr := wait(); cerr != nil && !olderFormat(raw) {
+		// A file that is not an index at all (no header) is said to be
+		// that, not to have a wrong checksum.
+		if cerr := wait(); cerr != nil && !olderFormat(raw) && isIndexHeader(raw) {
 			ix, c, err = nil, nil, fmt.Errorf("load index %s: %w", path, cerr)
 		}
 	}()
@@ -498,7 +507,7 @@ func stateRange(body []byte) (lo, hi int) {
 func decodeIndexFile(b []byte) (*indexFile, error) {
 	wait := checksum(b)
 	f, err := decodeUnchecked(b)
-	if cerr := wait(); cerr != nil && !olderFormat(b) {
+	if cerr := wait(); cerr != nil && !olderFormat(b) && isIndexHeader(b) {
 		return nil, cerr
 	}
 	return f, err
@@ -525,7 +534,7 @@ func decodeUnchecked(b []byte) (*indexFile, error) {
 			ErrIncompatibleIndex, rebuild)
 	}
 	if len(b) < len(indexMagic) || string(b[:len(indexMagic)]) != indexMagic {
-		return nil, fmt.Errorf("%w: %s", ErrCorruptIndex, build)
+		return nil, fmt.Errorf("%w: not a ragscope index (it does not start with the index header): %s", ErrCorruptIndex, build)
 	}
 	if len(b) < headerLen+4 {
 		return nil, fmt.Errorf("%w: truncated (%d bytes): %s", ErrCorruptIndex, len(b), rebuild)

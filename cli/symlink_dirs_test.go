@@ -63,3 +63,42 @@ func TestIndexFollowsFolderSymlinks(t *testing.T) {
 		t.Errorf("the followed folder's page is not in the index: exit %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// TestIndexOutputLinkWritesThrough: -o LINK replaces the file the link
+// leads to (atomically, beside it) and keeps the link, says so, and a link
+// whose target does not exist yet creates the target.
+func TestIndexOutputLinkWritesThrough(t *testing.T) {
+	root := t.TempDir()
+	docs := indexDocs(t, root)
+	store := t.TempDir()
+	target := filepath.Join(store, "real.idx")
+	if err := os.WriteFile(target, []byte("the previous index"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(root, "book.idx")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("symbolic links: %v", err)
+	}
+	dangling := filepath.Join(root, "new.idx")
+	if err := os.Symlink(filepath.Join(store, "new-target.idx"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	for l, tgt := range map[string]string{link: target, dangling: filepath.Join(store, "new-target.idx")} {
+		code, out, errs := run(t, nil, "", "index", docs, "-o", l)
+		if code != ExitOK {
+			t.Fatalf("index -o %s: exit %d: %s", l, code, errs)
+		}
+		if !strings.Contains(errs, "is a symbolic link: the index is written to the file it leads to, "+tgt+" (the link is kept)") {
+			t.Errorf("-o %s: no note of the write through:\n%s", l, errs)
+		}
+		if st, err := os.Lstat(l); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("-o %s: the link was replaced: %v %v", l, st, err)
+		}
+		if code, _, errs := run(t, nil, "", "--index", tgt, "query", "current loop torque"); code != ExitOK {
+			t.Errorf("the target %s is not the new index: exit %d: %s\n%s", tgt, code, errs, out)
+		}
+	}
+	if entries, _ := os.ReadDir(store); len(entries) != 2 {
+		t.Errorf("left beside the targets: %v", entries)
+	}
+}

@@ -245,12 +245,43 @@ func newIndexFile(ix *Index, c *Corpus) (*indexFile, error) {
 	return f, nil
 }
 
+// maxLinkHops is how many symbolic links OutputTarget follows.
+const maxLinkHops = 40
+
+// OutputTarget is the file that writing an index to path replaces: path,
+// or when path is a symbolic link the file it leads to (link after link;
+// the target need not exist yet). The index is written through the link:
+// the link stays a link. The error matches retrieval.ErrConfig.
+func OutputTarget(path string) (string, error) {
+	p := path
+	for range maxLinkHops {
+		st, err := os.Lstat(p)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return p, nil // not a link (or not there yet): written as it is
+		}
+		to, err := os.Readlink(p)
+		if err != nil {
+			return "", fmt.Errorf("%w: cannot write the index to %s: %w", retrieval.ErrConfig, path, err)
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(p), to)
+		}
+		p = to
+	}
+	return "", fmt.Errorf("%w: cannot write the index to %s: more than %d symbolic links in a row (a loop?)", retrieval.ErrConfig, path, maxLinkHops)
+}
+
 // SaveIndex writes ix (with the corpus's base URL, if c is not nil) to
 // path, atomically: the file is written to a temporary file next to path,
 // synced to disk and renamed over path, so a reader never sees half a file
 // and an interrupted or failed save (ctx cancelled, disk full) leaves the
-// previous file intact and no temporary file behind.
+// previous file intact and no temporary file behind. When path is a
+// symbolic link, the file it leads to is replaced so (OutputTarget), next
+// to which the temporary file is written, and the link is kept.
 func SaveIndex(ctx context.Context, path string, ix *Index, c *Corpus) (err error) {
+	if path, err = OutputTarget(path); err != nil {
+		return err
+	}
 	f, err := newIndexFile(ix, c)
 	if err != nil {
 		return fmt.Errorf("save index: %w", err)

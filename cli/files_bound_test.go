@@ -100,3 +100,43 @@ func TestDotEnvBadValueNamesFileAndLine(t *testing.T) {
 		t.Errorf("exit %d, want %d with %q and no value:\n%s", code, ExitConfig, want, errs)
 	}
 }
+
+// TestSelectedTextFromStdinBounded: standard input past its bound is a
+// usage error that says so, not a selection silently cut at the bound.
+func TestSelectedTextFromStdinBounded(t *testing.T) {
+	code, out, errs := run(t, nil, strings.Repeat("a", int(readlimit.Stdin)+1), "query", "--selected-text", "-", "what is this?")
+	if code != ExitUsage || !strings.Contains(errs, "the selected text on standard input is more than 8 MiB, the most ragscope reads") {
+		t.Errorf("exit %d, want %d:\nstdout %.200s\nstderr %s", code, ExitUsage, out, errs)
+	}
+}
+
+// TestIndexSkipsPagesThatAreNoFiles: a named pipe called like a page would
+// block the build forever, and a page past the bound would be read whole:
+// each is skipped with a warning that says why.
+func TestIndexSkipsPagesThatAreNoFiles(t *testing.T) {
+	root := t.TempDir()
+	docs := indexDocs(t, root)
+	if err := syscall.Mkfifo(filepath.Join(docs, "02-pipe.md"), 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	sparse(t, filepath.Join(docs, "03-huge.md"), readlimit.Markdown+1)
+	code, out, errs := run(t, nil, "", "index", docs, "-o", filepath.Join(root, "book.idx"))
+	if code != ExitOK || !strings.Contains(out, "Indexed 1 pages") || !strings.Contains(out, "(2 files skipped)") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errs)
+	}
+	for _, want := range []string{"02-pipe.md is a named pipe (FIFO), not a file; skipped", "03-huge.md is larger than 64 MiB, the most ragscope reads of it; skipped"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+}
+
+// TestEvalBaselineNamedPipe: --baseline given a named pipe is a usage
+// error at once, not a read that waits for a writer forever.
+func TestEvalBaselineNamedPipe(t *testing.T) {
+	pipe := fifo(t, t.TempDir())
+	code, _, errs := run(t, nil, "", "eval", "--baseline", pipe)
+	if code != ExitUsage || !strings.Contains(errs, "--baseline: "+pipe+" is a named pipe (FIFO), not a file") {
+		t.Errorf("exit %d, want %d:\n%s", code, ExitUsage, errs)
+	}
+}

@@ -28,6 +28,8 @@ const (
 	Markdown int64 = 64 << 20
 	// Stdin is the bound of the selected text read from standard input.
 	Stdin int64 = 8 << 20
+	// Report is the bound of an eval report read back (--baseline).
+	Report int64 = 256 << 20
 )
 
 // ErrNotRegular is matched (errors.Is) by a NotRegularError.
@@ -162,4 +164,36 @@ func Read(r io.Reader, limit int64) ([]byte, error) {
 		return nil, &TooLargeError{Limit: limit}
 	}
 	return b, nil
+}
+
+// Reader is r that gives at most limit bytes, then fails with a
+// TooLargeError (no path) instead of giving more: for a decoder that reads
+// a stream as it goes.
+func Reader(r io.Reader, limit int64) io.Reader {
+	return &boundedReader{r: r, left: limit, limit: limit}
+}
+
+type boundedReader struct {
+	r           io.Reader
+	left, limit int64
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// One byte more tells a stream that ends at the bound from one
+		// that goes on.
+		var one [1]byte
+		if n, err := b.r.Read(one[:]); n > 0 {
+			return 0, &TooLargeError{Limit: b.limit}
+		} else if err != nil {
+			return 0, err
+		}
+		return 0, nil
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	b.left -= int64(n)
+	return n, err
 }

@@ -4,6 +4,7 @@ package readlimit
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,5 +48,16 @@ func TestReadFileBound(t *testing.T) {
 	}
 	if got := Size(16 << 20); got != "16 MiB" {
 		t.Errorf("Size = %q", got)
+	}
+}
+
+func TestReaderBound(t *testing.T) {
+	b, err := io.ReadAll(Reader(strings.NewReader("abc"), 3))
+	if err != nil || string(b) != "abc" {
+		t.Errorf("at the bound: %q, %v", b, err)
+	}
+	_, err = io.ReadAll(Reader(strings.NewReader("abcd"), 3))
+	if !errors.Is(err, ErrTooLarge) {
+		t.Errorf("past the bound: %v", err)
 	}
 }

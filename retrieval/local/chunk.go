@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"ragscope/internal/readlimit"
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
 )
@@ -205,7 +206,7 @@ func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, err
 					return
 				}
 				r := &results[i]
-				src, err := fs.ReadFile(fsys, files[i].path)
+				src, err := readPage(fsys, files[i].path)
 				if err != nil {
 					r.readErr = err
 					continue
@@ -251,6 +252,33 @@ func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, err
 		return nil, warns, fmt.Errorf("%w under %s: add .md or .mdx files, or point to the folder that holds them", ErrNoMarkdown, dir)
 	}
 	return chunks, warns, nil
+}
+
+// readPage reads a markdown page of the docs folder: a regular file of at
+// most readlimit.Markdown bytes. A named pipe (which would block the
+// build), a device or a larger file is an error, which skips the page
+// with a warning.
+func readPage(fsys fs.FS, name string) ([]byte, error) {
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &readlimit.NotRegularError{Path: name, Mode: st.Mode()}
+	}
+	if st.Size() > readlimit.Markdown {
+		return nil, &readlimit.TooLargeError{Path: name, Limit: readlimit.Markdown}
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := readlimit.Read(f, readlimit.Markdown)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return b, nil
 }
 
 func isMarkdownName(name string) bool {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"ragscope/config"
+	"ragscope/internal/readlimit"
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/eval"
@@ -174,11 +175,11 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	}
 	var base *eval.Report
 	if ef.baseline != "" {
-		f, err := os.Open(ef.baseline)
+		f, _, err := readlimit.Open(ef.baseline)
 		if err != nil {
 			return usageError{fmt.Errorf("--baseline: %w", err)}
 		}
-		b, err := eval.ReadReport(f)
+		b, err := eval.ReadReport(readlimit.Reader(f, readlimit.Report))
 		f.Close()
 		if err != nil {
 			return usageError{fmt.Errorf("--baseline %s: %w", ef.baseline, err)}

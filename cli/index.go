@@ -33,11 +33,12 @@ Citation URLs are built on --base-url, or on the url and baseUrl of a
 docusaurus.config.js found next to DOCS_DIR. Given the site folder itself
 (the one holding docusaurus.config.js), index takes its docs folder.
 
-Files reached through symbolic links that lead outside DOCS_DIR are skipped
-with a warning unless --follow-symlinks is given. FILE is replaced
-atomically: an interrupted or failed run (Ctrl+C, disk full) leaves the
-previous index intact, and a second run writing the same FILE at the same
-time stops at once (exit 2).
+Files and folders reached through symbolic links that lead outside DOCS_DIR
+are skipped with a warning unless --follow-symlinks is given. FILE is
+replaced atomically: an interrupted or failed run (Ctrl+C, disk full) leaves
+the previous index intact, and a second run writing the same FILE at the
+same time stops at once (exit 2). When FILE is a symbolic link, the file it
+leads to is replaced so and the link kept.
 
 Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 130 interrupted.`,
@@ -54,13 +55,22 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			start := time.Now()
+			// -o LINK writes through the link: its target is replaced
+			// (atomically, next to it) and the link kept.
+			target, err := local.OutputTarget(out)
+			if err != nil {
+				return err
+			}
+			if target != out {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s is a symbolic link: the index is written to the file it leads to, %s (the link is kept)\n", cleanLine(out), cleanLine(target))
+			}
 			// A read-only or missing output folder fails now, not after
 			// the build.
-			if err := local.CheckWritable(out); err != nil {
+			if err := local.CheckWritable(target); err != nil {
 				return err
 			}
 			// Two runs writing the same file: the second stops now.
-			unlock, err := local.LockOutput(out)
+			unlock, err := local.LockOutput(target)
 			if err != nil {
 				return err
 			}
@@ -95,7 +105,7 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 				fmt.Fprintf(w, "warning: %s\n", cleanLine(warn.String()))
 			}
 			bar.update("saving "+out, 0, 1)
-			err = local.SaveIndex(cmd.Context(), out, ix, corpus)
+			err = local.SaveIndex(cmd.Context(), target, ix, corpus)
 			bar.clear()
 			if err != nil {
 				return err

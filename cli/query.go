@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
+	"ragscope/internal/readlimit"
 	"ragscope/present"
 	"ragscope/retrieval"
 )
@@ -128,7 +130,10 @@ func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*
 	if changedFlag(cmd.Flags(), "selected-text") {
 		text := qf.selected
 		if text == "-" {
-			b, err := io.ReadAll(io.LimitReader(a.Stdin, 8<<20))
+			b, err := readlimit.Read(a.Stdin, readlimit.Stdin)
+			if errors.Is(err, readlimit.ErrTooLarge) {
+				return nil, retrieval.Result{}, Usagef("the selected text on standard input is %s: select less", err)
+			}
 			if err != nil {
 				return nil, retrieval.Result{}, fmt.Errorf("read selected text from standard input: %w", err)
 			}

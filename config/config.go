@@ -17,6 +17,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"ragscope/internal/readlimit"
 	"ragscope/internal/redact"
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
@@ -216,16 +217,12 @@ func Load(opts LoadOptions) (Config, error) {
 	}
 	if !opts.SkipDotEnv {
 		p := filepath.Join(dir, ".env")
-		if vals, err := readDotEnv(p); err == nil {
+		if d, err := readDotEnv(p); err == nil {
 			cfg.EnvFile = p
-			real := env
-			env = func(k string) (string, bool) {
-				if v, ok := real(k); ok {
-					return v, true
-				}
-				v, ok := vals[k]
-				return v, ok
+			if err := d.check(env); err != nil {
+				return cfg, err
 			}
+			env = d.lookup(env)
 		} else if errors.Is(err, retrieval.ErrConfig) {
 			return cfg, err
 		} else if !errors.Is(err, os.ErrNotExist) {
@@ -253,7 +250,10 @@ func Load(opts LoadOptions) (Config, error) {
 
 func (c *Config) readFile(path string, mustExist bool) error {
 	var doc map[string]any
-	_, err := toml.DecodeFile(path, &doc)
+	data, err := readlimit.ReadFile(path, readlimit.ConfigFile)
+	if err == nil {
+		_, err = toml.Decode(string(data), &doc)
+	}
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) && !mustExist {
 			return nil

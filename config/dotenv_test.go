@@ -2,12 +2,14 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"ragscope/internal/readlimit"
 	"ragscope/retrieval"
 )
 
@@ -117,4 +119,63 @@ func TestProviderSettings(t *testing.T) {
 
 func writeFile(dir, name, body string) error {
 	return os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600)
+}
+
+// TestDotEnvBadValueNamesFileAndLine: a value in .env that its setting's
+// parser rejects is reported with the file and the line it is on, never
+// the value; one the environment overrides is not used, so not checked.
+func TestDotEnvBadValueNamesFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	const secret = "PLANTED-0xDEADBEEF"
+	src := "# settings\nCOHERE_API_KEY=" + secret + "\n\nRAGSCOPE_TOP_K=\"many" + secret + "\"\n"
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	noEnv := func(string) (string, bool) { return "", false }
+	_, err := Load(LoadOptions{Dir: dir, LookupEnv: noEnv})
+	want := filepath.Join(dir, ".env") + " line 4: RAGSCOPE_TOP_K: "
+	if !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(fmt.Sprint(err), want) || strings.Contains(fmt.Sprint(err), "PLANTED") {
+		t.Errorf("err = %v, want a configuration error naming %q and no value", err, want)
+	}
+	cfg, err := Load(LoadOptions{Dir: dir, LookupEnv: func(k string) (string, bool) {
+		if k == "RAGSCOPE_TOP_K" {
+			return "7", true
+		}
+		return "", false
+	}})
+	if err != nil || cfg.TopK != 7 {
+		t.Errorf("environment over a bad .env value: top_k %d, %v", cfg.TopK, err)
+	}
+}
+
+// TestConfigFilesBounded: a .env or ragscope.toml larger than its bound,
+// or that is not a regular file (a named pipe would block the read), is a
+// configuration error naming it.
+func TestConfigFilesBounded(t *testing.T) {
+	noEnv := func(string) (string, bool) { return "", false }
+	for _, name := range []string{".env", DefaultFileName} {
+		dir := t.TempDir()
+		p := filepath.Join(dir, name)
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Sparse: the size is past the bound, the disk holds nothing.
+		if err := f.Truncate(readlimit.DotEnv + 1); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		_, err = Load(LoadOptions{Dir: dir, LookupEnv: noEnv})
+		if !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(fmt.Sprint(err), p+" is larger than 1 MiB") {
+			t.Errorf("%s past its bound: %v", name, err)
+		}
+		os.Remove(p)
+		if err := os.Mkdir(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		_, err = Load(LoadOptions{Dir: dir, LookupEnv: noEnv})
+		if !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(fmt.Sprint(err), p+" is a folder") {
+			t.Errorf("%s a folder: %v", name, err)
+		}
+	}
 }

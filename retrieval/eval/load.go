@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -17,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"ragscope/internal/lazyre"
+	"ragscope/internal/readlimit"
 	"ragscope/retrieval"
 )
 
@@ -57,10 +57,19 @@ func (e *LoadError) Error() string {
 // Is matches ErrInvalidSet.
 func (e *LoadError) Is(target error) bool { return target == ErrInvalidSet }
 
-// LoadFile reads and parses the set at path (JSON or YAML).
+// LoadFile reads and parses the set at path (JSON or YAML). path must be
+// a regular file of at most readlimit.GoldenSet bytes: a folder, a named
+// pipe or a device (whose reading would block or never end) and a larger
+// file are a LoadError naming it.
 func LoadFile(path string) (Set, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
+	data, err := readlimit.ReadFile(path, readlimit.GoldenSet)
+	var notFile *readlimit.NotRegularError
+	switch {
+	case errors.As(err, &notFile):
+		return Set{}, &LoadError{File: path, Msg: fmt.Sprintf("it is %s, not a golden set file: give a YAML or JSON file", readlimit.Kind(notFile.Mode))}
+	case errors.Is(err, readlimit.ErrTooLarge):
+		return Set{}, &LoadError{File: path, Msg: fmt.Sprintf("larger than %s, the most ragscope reads of a golden set: split it into smaller sets", readlimit.Size(readlimit.GoldenSet))}
+	case err != nil:
 		return Set{}, fmt.Errorf("read golden set: %w", err)
 	}
 	s, err := Parse(data, path)

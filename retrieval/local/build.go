@@ -53,9 +53,10 @@ type BuildOptions struct {
 	// NewEmbedder makes the embedder from the texts to index (default
 	// DefaultEmbedder).
 	NewEmbedder EmbedderFunc
-	// FollowSymlinks makes BuildDir index files under the docs folder whose
-	// symbolic links lead outside it; by default they are skipped with a
-	// warning.
+	// FollowSymlinks makes BuildDir index files and folders under the docs
+	// folder whose symbolic links lead outside it; by default they are
+	// skipped with a warning. Links to folders are followed once each: a
+	// link back to a folder it is in (a loop) is skipped with a warning.
 	FollowSymlinks bool
 	// Progress, if not nil, is told how the build goes: each phase
 	// starts with done 0 and ends with done == total. It is called from
@@ -224,13 +225,9 @@ func BuildDir(ctx context.Context, dir string, opts BuildOptions) (*Index, *Corp
 	if opts.Name == "" {
 		opts.Name = filepath.Base(abs)
 	}
-	var fsys fs.FS = os.DirFS(parent)
-	if !opts.FollowSymlinks {
-		cfs, err := newConfinedFS(parent, opts.Chunk.DocsDir)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%w: docs folder %s: %w", retrieval.ErrConfig, dir, err)
-		}
-		fsys = cfs
+	fsys, err := newConfinedFS(parent, opts.Chunk.DocsDir, opts.FollowSymlinks)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: docs folder %s: %w", retrieval.ErrConfig, dir, err)
 	}
 	ix, c, err := Build(ctx, fsys, opts)
 	if err == nil {

@@ -10,11 +10,13 @@ import (
 	"path"
 	"ragscope/internal/lazyre"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
+	"ragscope/internal/readlimit"
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
 )
@@ -127,23 +129,62 @@ func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, err
 	// order: the result is the walk's, file by file.
 	type file struct{ path, docPath string }
 	var files []file
-	err = fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if p != dir && (strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".")) {
-			if d.IsDir() {
-				return fs.SkipDir
+	docPathOf := func(p string) string { return "docs/" + strings.TrimPrefix(strings.TrimPrefix(p, dir), "/") }
+	// Symbolic links to folders are walked as folders when the file
+	// system says where they lead (on disk, BuildDir): those that lead
+	// outside the docs folder only with --follow-symlinks, as files. A
+	// link to a folder it is in, or to one the links it was reached
+	// through lead to, is a loop: skipped with a warning. followed holds
+	// the real paths of the docs folder and of the links walked through.
+	lr, _ := fsys.(linkResolver)
+	var walk func(root string, followed []string) error
+	walk = func(root string, followed []string) error {
+		return fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
 			}
+			name := d.Name()
+			if p != root && (strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".")) {
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if p != root && d.Type()&fs.ModeSymlink != 0 && !isMarkdownName(name) && lr != nil {
+				real, info, refused, err := lr.resolveLink(p)
+				if err != nil || !info.IsDir() {
+					return nil // dangling, or a link to a file that is no page
+				}
+				if refused != nil {
+					fileOpts.Warn(Warning{File: docPathOf(p), Message: "a folder that " + errOutsideDocs.Error() + "; skipped"})
+					return nil
+				}
+				parent, err := lr.realPath(path.Dir(p))
+				if err != nil {
+					return nil
+				}
+				for _, f := range append(followed, parent) {
+					if within(f, real) {
+						fileOpts.Warn(Warning{File: docPathOf(p), Message: "symbolic link to a folder it is in (a loop); skipped"})
+						return nil
+					}
+				}
+				return walk(p, append(slices.Clip(followed), real))
+			}
+			if d.IsDir() || !isMarkdownName(name) {
+				return nil
+			}
+			files = append(files, file{p, docPathOf(p)})
 			return nil
+		})
+	}
+	var followed []string
+	if lr != nil {
+		if real, err := lr.realPath(dir); err == nil {
+			followed = append(followed, real)
 		}
-		if d.IsDir() || !isMarkdownName(name) {
-			return nil
-		}
-		files = append(files, file{p, "docs/" + strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")})
-		return nil
-	})
+	}
+	err = walk(dir, followed)
 	if err != nil {
 		return nil, warns, fmt.Errorf("walk docs folder %s: %w", dir, err)
 	}
@@ -165,7 +206,7 @@ func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, err
 					return
 				}
 				r := &results[i]
-				src, err := fs.ReadFile(fsys, files[i].path)
+				src, err := readPage(fsys, files[i].path)
 				if err != nil {
 					r.readErr = err
 					continue
@@ -211,6 +252,33 @@ func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, err
 		return nil, warns, fmt.Errorf("%w under %s: add .md or .mdx files, or point to the folder that holds them", ErrNoMarkdown, dir)
 	}
 	return chunks, warns, nil
+}
+
+// readPage reads a markdown page of the docs folder: a regular file of at
+// most readlimit.Markdown bytes. A named pipe (which would block the
+// build), a device or a larger file is an error, which skips the page
+// with a warning.
+func readPage(fsys fs.FS, name string) ([]byte, error) {
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &readlimit.NotRegularError{Path: name, Mode: st.Mode()}
+	}
+	if st.Size() > readlimit.Markdown {
+		return nil, &readlimit.TooLargeError{Path: name, Limit: readlimit.Markdown}
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := readlimit.Read(f, readlimit.Markdown)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return b, nil
 }
 
 func isMarkdownName(name string) bool {

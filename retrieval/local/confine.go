@@ -18,19 +18,56 @@ var errOutsideDocs = errors.New("resolves outside the docs folder through a symb
 // to /etc/passwd or to another project is reported and skipped instead of
 // being indexed and published in citations. Files outside docsDir (the
 // Docusaurus config next to it) are read as they are.
+//
+// With follow set (--follow-symlinks) every link is followed; either way
+// the chunker learns where a link to a folder leads (resolveLink), so that
+// it walks the folders links lead to, once each, and says which it skips.
 type confinedFS struct {
 	fs.FS
 	root    string // the folder fsys is rooted at, absolute
 	docsDir string // the docs folder's name within root (slash-separated)
 	realDoc string // the docs folder's real path
+	follow  bool   // follow links that lead outside the docs folder too
 }
 
-func newConfinedFS(root, docsDir string) (*confinedFS, error) {
+func newConfinedFS(root, docsDir string, follow bool) (*confinedFS, error) {
 	real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(docsDir)))
 	if err != nil {
 		return nil, err
 	}
-	return &confinedFS{FS: os.DirFS(root), root: root, docsDir: docsDir, realDoc: real}, nil
+	return &confinedFS{FS: os.DirFS(root), root: root, docsDir: docsDir, realDoc: real, follow: follow}, nil
+}
+
+// linkResolver is a file system that says where its symbolic links lead
+// (confinedFS): ChunkDocs follows the links to folders it may follow.
+type linkResolver interface {
+	// resolveLink returns the real path of name, what it is, and whether
+	// it is refused (errOutsideDocs); an error for a dangling link.
+	resolveLink(name string) (real string, info fs.FileInfo, refused error, err error)
+	// realPath is the real path of name, links resolved.
+	realPath(name string) (string, error)
+}
+
+func (c *confinedFS) realPath(name string) (string, error) {
+	return filepath.EvalSymlinks(filepath.Join(c.root, filepath.FromSlash(name)))
+}
+
+func (c *confinedFS) resolveLink(name string) (string, fs.FileInfo, error, error) {
+	real, err := c.realPath(name)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return real, st, c.check(name), nil
+}
+
+// within tells whether the real path p is dir or inside it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // Open opens name, refusing files under the docs folder whose real path is
@@ -62,16 +99,15 @@ func (c *confinedFS) check(name string) error {
 	if !fs.ValidPath(name) {
 		return &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
-	if name != c.docsDir && !strings.HasPrefix(name, c.docsDir+"/") {
+	if c.follow || (name != c.docsDir && !strings.HasPrefix(name, c.docsDir+"/")) {
 		return nil
 	}
-	real, err := filepath.EvalSymlinks(filepath.Join(c.root, filepath.FromSlash(name)))
+	real, err := c.realPath(name)
 	if err != nil {
 		// Let the open itself report a missing or unreadable file.
 		return nil
 	}
-	rel, err := filepath.Rel(c.realDoc, real)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if !within(real, c.realDoc) {
 		return &fs.PathError{Op: "open", Path: path.Clean(name), Err: errOutsideDocs}
 	}
 	return nil

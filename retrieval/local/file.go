@@ -245,12 +245,43 @@ func newIndexFile(ix *Index, c *Corpus) (*indexFile, error) {
 	return f, nil
 }
 
+// maxLinkHops is how many symbolic links OutputTarget follows.
+const maxLinkHops = 40
+
+// OutputTarget is the file that writing an index to path replaces: path,
+// or when path is a symbolic link the file it leads to (link after link;
+// the target need not exist yet). The index is written through the link:
+// the link stays a link. The error matches retrieval.ErrConfig.
+func OutputTarget(path string) (string, error) {
+	p := path
+	for range maxLinkHops {
+		st, err := os.Lstat(p)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return p, nil // not a link (or not there yet): written as it is
+		}
+		to, err := os.Readlink(p)
+		if err != nil {
+			return "", fmt.Errorf("%w: cannot write the index to %s: %w", retrieval.ErrConfig, path, err)
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(p), to)
+		}
+		p = to
+	}
+	return "", fmt.Errorf("%w: cannot write the index to %s: more than %d symbolic links in a row (a loop?)", retrieval.ErrConfig, path, maxLinkHops)
+}
+
 // SaveIndex writes ix (with the corpus's base URL, if c is not nil) to
 // path, atomically: the file is written to a temporary file next to path,
 // synced to disk and renamed over path, so a reader never sees half a file
 // and an interrupted or failed save (ctx cancelled, disk full) leaves the
-// previous file intact and no temporary file behind.
+// previous file intact and no temporary file behind. When path is a
+// symbolic link, the file it leads to is replaced so (OutputTarget), next
+// to which the temporary file is written, and the link is kept.
 func SaveIndex(ctx context.Context, path string, ix *Index, c *Corpus) (err error) {
+	if path, err = OutputTarget(path); err != nil {
+		return err
+	}
 	f, err := newIndexFile(ix, c)
 	if err != nil {
 		return fmt.Errorf("save index: %w", err)
@@ -339,15 +370,22 @@ type LoadOptions struct {
 // texts, which gives the embedder the index was built with (it is
 // deterministic). Either way a spot check of a few stored vectors proves
 // it. A missing file matches fs.ErrNotExist and retrieval.ErrNotFound; a
-// damaged one ErrCorruptIndex; one from another ragscope or embedder
-// ErrIncompatibleIndex.
+// damaged one, or one that is not an index (no index header, a folder, a
+// named pipe, a device, larger than readlimit.IndexFile), ErrCorruptIndex;
+// one from another ragscope or embedder ErrIncompatibleIndex. Every other
+// error matches retrieval.ErrConfig too.
 func LoadIndex(ctx context.Context, path string, opts LoadOptions) (*Index, *Corpus, error) {
 	raw, err := readIndexBytes(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, &missingError{path: path}
 	}
-	if err != nil {
+	if errors.Is(err, ErrCorruptIndex) {
 		return nil, nil, fmt.Errorf("load index: %w", err)
+	}
+	if err != nil {
+		// Unreadable (no permission, an I/O error): the index setting
+		// names a file that cannot be used.
+		return nil, nil, fmt.Errorf("%w: load index: %w", retrieval.ErrConfig, err)
 	}
 	return loadIndexBytes(ctx, path, raw, opts)
 }
@@ -359,7 +397,9 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 	// restore; whatever they found, a mismatch is the error reported.
 	wait := checksum(raw)
 	defer func() {
-		if cerr := wait(); cerr != nil && !olderFormat(raw) {
+		// A file that is not an index at all (no header) is said to be
+		// that, not to have a wrong checksum.
+		if cerr := wait(); cerr != nil && !olderFormat(raw) && isIndexHeader(raw) {
 			ix, c, err = nil, nil, fmt.Errorf("load index %s: %w", path, cerr)
 		}
 	}()
@@ -498,7 +538,7 @@ func stateRange(body []byte) (lo, hi int) {
 func decodeIndexFile(b []byte) (*indexFile, error) {
 	wait := checksum(b)
 	f, err := decodeUnchecked(b)
-	if cerr := wait(); cerr != nil && !olderFormat(b) {
+	if cerr := wait(); cerr != nil && !olderFormat(b) && isIndexHeader(b) {
 		return nil, cerr
 	}
 	return f, err
@@ -525,7 +565,7 @@ func decodeUnchecked(b []byte) (*indexFile, error) {
 			ErrIncompatibleIndex, rebuild)
 	}
 	if len(b) < len(indexMagic) || string(b[:len(indexMagic)]) != indexMagic {
-		return nil, fmt.Errorf("%w: %s", ErrCorruptIndex, build)
+		return nil, fmt.Errorf("%w: not a ragscope index (it does not start with the index header): %s", ErrCorruptIndex, build)
 	}
 	if len(b) < headerLen+4 {
 		return nil, fmt.Errorf("%w: truncated (%d bytes): %s", ErrCorruptIndex, len(b), rebuild)

@@ -3,7 +3,6 @@ package local
 import (
 	"fmt"
 	"io"
-	"os"
 	"syscall"
 )
 
@@ -19,19 +18,17 @@ const hugeFileMin = 8 << 20
 // and arrays point into it. `ragscope index` replaces a file by renaming a
 // new one over it, which leaves a mapping intact; a file truncated in place
 // by another program while ragscope runs would crash it.
+//
+// What is not a regular file, larger than readlimit.IndexFile or without
+// an index header is refused before it is read (openIndexFile).
 func readIndexBytes(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, size, err := openIndexFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	size := st.Size()
-	if size < hugeFileMin || size > 1<<40 {
-		return io.ReadAll(f)
+	if size < hugeFileMin {
+		return readAllSized(f, path, size)
 	}
 	if m, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE|syscall.MAP_POPULATE); err == nil {
 		return m, nil
@@ -40,7 +37,7 @@ func readIndexBytes(path string) ([]byte, error) {
 	mapped := int((size + huge - 1) / huge * huge)
 	buf, err := syscall.Mmap(-1, 0, mapped, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
 	if err != nil {
-		return io.ReadAll(f)
+		return readAllSized(f, path, size)
 	}
 	_ = syscall.Madvise(buf, 14) // MADV_HUGEPAGE; only advice
 	if _, err := io.ReadFull(f, buf[:size]); err != nil {

@@ -115,7 +115,7 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 
 func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	fl := cmd.Flags()
-	opts := eval.Options{Concurrency: ef.concurrency, CallTimeout: a.Cfg.Timeout, Rerank: a.rerankOptions()}
+	opts := eval.Options{Concurrency: ef.concurrency, CallTimeout: a.Cfg.Timeout, Rerank: a.setup().RerankOptions()}
 	if ef.latencySample < 0 {
 		return Usagef("--latency-sample must be 0 or more, got %d", ef.latencySample)
 	}
@@ -188,9 +188,9 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	}
 
 	if ef.answer {
-		gen, err := a.openGenerator()
+		gen, err := a.assembler().Generator(a.setup())
 		if errors.Is(err, retrieval.ErrNoGenerator) {
-			return fmt.Errorf("%w: --answer needs a chat model: %s", retrieval.ErrConfig, config.ChatHint)
+			return fmt.Errorf("%w: --answer needs a chat model: %s", retrieval.ErrConfig, a.providers().ChatHint())
 		}
 		if err != nil {
 			return err
@@ -210,7 +210,7 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	if !ef.json {
-		fmt.Fprintln(out, be.Header())
+		fmt.Fprintln(out, header(be))
 	}
 	bar := newBar(a.Stderr, false)
 	opts.Progress = func(done, total int) { bar.update("evaluating", done, total) }

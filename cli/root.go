@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"ragscope/app"
 	"ragscope/config"
 	"ragscope/internal/jsonsafe"
 	"ragscope/retrieval"
@@ -76,8 +77,11 @@ type App struct {
 	// Cfg is resolved before any subcommand runs.
 	Cfg config.Config
 
+	// Providers is the provider table (app.Providers() when nil).
+	Providers app.Table
+
 	flags    globalFlags
-	backends []*Backend
+	backends []*app.Backend
 	// beforeBuild, when set (by tests), runs as an index build starts.
 	beforeBuild func()
 	debugFile   *os.File
@@ -186,17 +190,9 @@ func errorLine(err error) string {
 	return Message(err)
 }
 
-// Message is the line a person sees for err: validation errors are shown
-// as their actionable text without the wrapping chain.
-func Message(err error) string {
-	var ve *retrieval.ValidationError
-	if errors.As(err, &ve) {
-		return ve.Error()
-	}
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, retrieval.ErrConfig.Error()+": ")
-	return msg
-}
+// Message is the line a person sees for err (app.Message): validation
+// errors are shown as their actionable text without the wrapping chain.
+func Message(err error) string { return app.Message(err) }
 
 // NewRootCmd builds the command tree.
 func (a *App) NewRootCmd() *cobra.Command {
@@ -240,6 +236,9 @@ offline embedder, so it works with no keys at all.`,
 		v := &settingFlag{typ: typ}
 		a.flags.settings[st.Flag] = v
 		help := st.Help
+		if h, ok := a.providers().SettingHelp(st.Name); ok {
+			help = h
+		}
 		if len(st.Env) > 0 {
 			help += " (env " + strings.Join(st.Env, ", ") + ")"
 		}
@@ -357,7 +356,7 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 		// A configuration that does not validate is not logged: one of its
 		// values may be a key pasted into the wrong setting. The error,
 		// which names settings and never values, is logged instead.
-		if verr := cfg.Validate(); verr != nil {
+		if verr := a.providers().Validate(cfg); verr != nil {
 			a.debugLogger().Debug("config", "invalid", Message(verr), "config_file", cfg.File, "env_file", cfg.EnvFile, "command", cmd.CommandPath())
 		} else if b, err := json.Marshal(cfg.Redacted()); err == nil {
 			a.debugLogger().Debug("config", "resolved", string(jsonsafe.Escape(b)), "command", cmd.CommandPath())

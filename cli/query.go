@@ -236,12 +236,9 @@ const droppedURLWidth = 48
 
 func dropReason(d retrieval.DroppedHit, threshold float64) string {
 	if d.Reason == retrieval.ReasonDuplicate {
-		return fmt.Sprintf("duplicate of #%d (similarity %.2f)", d.DuplicateOf, d.Similarity)
+		return fmt.Sprintf("%s (similarity %.2f)", present.DropReason(d, threshold), d.Similarity)
 	}
-	if d.Reason == retrieval.ReasonBelowRerankThreshold && d.RerankScore != nil {
-		return fmt.Sprintf("relevance %.3f below the rerank threshold", *d.RerankScore)
-	}
-	return fmt.Sprintf("below %.2f", threshold)
+	return present.DropReason(d, threshold)
 }
 
 func filterText(f retrieval.Filters) string {

@@ -48,29 +48,6 @@ type ChatCitation struct {
 	DocIDs     []string
 }
 
-// Reply queues replies: the next len(r) chats get them, in order. Chats
-// with none queued get the default reply: the first sentence of the first
-// document, cited to it (or, with no documents, an uncited refusal).
-func (s *Server) Reply(r ...ChatReply) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.replies = append(s.replies, r...)
-}
-
-// LastChat is the body of the last chat request.
-func (s *Server) LastChat() ChatRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lastChat
-}
-
-// Chats is the number of well-formed chat requests answered.
-func (s *Server) Chats() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.chats
-}
-
 // chatModels are the chat models the fake knows.
 var chatModels = map[string]bool{"command-a-03-2025": true, "command-r-plus-08-2024": true, "command-r7b-12-2024": true}
 
@@ -91,16 +68,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 		writeError(w, http.StatusBadRequest, "", "messages must not be empty")
 		return
 	}
-	s.mu.Lock()
-	s.lastChat = req
-	s.chats++
-	var reply ChatReply
-	if len(s.replies) > 0 {
-		reply, s.replies = s.replies[0], s.replies[1:]
-	} else {
-		reply = defaultReply(req)
-	}
-	s.mu.Unlock()
+	reply := s.Next(req, defaultReply)
 
 	flusher, _ := w.(http.Flusher)
 	w.Header().Set("Content-Type", "text/event-stream")

@@ -1,7 +1,7 @@
 // Package geminitest is an in-process stand-in for the Gemini API's
 // embedding endpoints (models/{model}:embedContent and
 // :batchEmbedContents, key in x-goog-api-key). Vectors come from
-// coheretest.Vector, so they match the fake Qdrant's points at equal size.
+// fakeapi.Vector, so they match the fake Qdrant's points at equal size.
 package geminitest
 
 import (
@@ -13,7 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/embedx/fakeapi"
 )
 
 var models = map[string]int{"gemini-embedding-001": 3072, "text-embedding-004": 768}
@@ -34,13 +34,14 @@ type Server struct {
 	// Key is the accepted API key.
 	Key string
 
-	srv      *httptest.Server
-	mu       sync.Mutex
-	failures []Failure
-	requests int
-	batches  []int
-	dims     []int
-	task     string
+	srv *httptest.Server
+	// Calls counts requests, queues failures and delays answers
+	// (SetLatency, Fail, Requests, BatchSizes).
+	fakeapi.Calls[Failure]
+
+	mu   sync.Mutex
+	dims []int
+	task string
 }
 
 // NewServer starts the fake on a loopback port.
@@ -53,27 +54,6 @@ func NewServer(key string) *Server {
 
 // Close shuts it down.
 func (s *Server) Close() { s.srv.Close() }
-
-// Fail queues failures for the next requests.
-func (s *Server) Fail(f ...Failure) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.failures = append(s.failures, f...)
-}
-
-// Requests is the number of requests received.
-func (s *Server) Requests() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.requests
-}
-
-// BatchSizes lists the texts per successful call.
-func (s *Server) BatchSizes() []int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]int(nil), s.batches...)
-}
 
 // LastDimensions is the outputDimensionality of the last call (0 = none)
 // and LastTask its taskType.
@@ -98,16 +78,11 @@ type embedReq struct {
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	s.requests++
-	var fail *Failure
-	if len(s.failures) > 0 {
-		f := s.failures[0]
-		s.failures = s.failures[1:]
-		fail = &f
-	}
-	s.mu.Unlock()
+	latency, fail := s.Begin()
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	if !fakeapi.Wait(r.Context(), latency) {
+		return
+	}
 	path := strings.TrimPrefix(r.URL.Path, "/v1beta/models/")
 	model, method, ok := strings.Cut(path, ":")
 	if r.Method != http.MethodPost || !ok || path == r.URL.Path {
@@ -178,10 +153,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		for _, p := range q.Content.Parts {
 			text += p.Text
 		}
-		out[i] = emb{Values: coheretest.Vector(text, dim)}
+		out[i] = emb{Values: fakeapi.Vector(text, dim)}
 	}
+	s.Batch(len(reqs))
 	s.mu.Lock()
-	s.batches = append(s.batches, len(reqs))
 	s.dims = append(s.dims, reqs[0].OutputDimensionality)
 	s.task = reqs[0].TaskType
 	s.mu.Unlock()

@@ -1,0 +1,133 @@
+package fakeapi
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Calls records a fake server's requests: it counts them, queues the
+// failures a test asks for (F is the fake's failure type), delays answers
+// and keeps the size of every successful batch. Its methods are safe for
+// concurrent use; the zero value is ready.
+type Calls[F any] struct {
+	mu       sync.Mutex
+	latency  time.Duration
+	failures []F
+	requests int
+	batches  []int
+}
+
+// SetLatency makes every following request wait d before answering (or
+// until the client goes away).
+func (c *Calls[F]) SetLatency(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.latency = d
+}
+
+// Fail queues failures: the next len(f) requests get them, in order.
+func (c *Calls[F]) Fail(f ...F) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.failures = append(c.failures, f...)
+}
+
+// Requests is the number of requests received so far (failed ones
+// included).
+func (c *Calls[F]) Requests() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.requests
+}
+
+// BatchSizes lists the number of texts of every successful embed call.
+func (c *Calls[F]) BatchSizes() []int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]int(nil), c.batches...)
+}
+
+// Begin counts a request and returns the latency to wait and the failure
+// queued for it (nil: none).
+func (c *Calls[F]) Begin() (time.Duration, *F) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.requests++
+	if len(c.failures) == 0 {
+		return c.latency, nil
+	}
+	f := c.failures[0]
+	c.failures = c.failures[1:]
+	return c.latency, &f
+}
+
+// Batch records a successful embed call of n texts.
+func (c *Calls[F]) Batch(n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.batches = append(c.batches, n)
+}
+
+// Wait waits d, or until ctx ends (the client went away); it reports
+// whether the whole wait passed.
+func Wait(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// ChatLog records a fake server's chats: the replies a test queued (Req
+// is the fake's chat request type, Reply its reply type), the last
+// request and the count. Its methods are safe for concurrent use; the zero
+// value is ready.
+type ChatLog[Req, Reply any] struct {
+	mu      sync.Mutex
+	replies []Reply
+	last    Req
+	chats   int
+}
+
+// Reply queues replies for the next len(r) chats; chats with none queued
+// get the fake's default reply.
+func (c *ChatLog[Req, Reply]) Reply(r ...Reply) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.replies = append(c.replies, r...)
+}
+
+// LastChat is the body of the last chat request.
+func (c *ChatLog[Req, Reply]) LastChat() Req {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.last
+}
+
+// Chats is the number of well-formed chat requests answered.
+func (c *ChatLog[Req, Reply]) Chats() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.chats
+}
+
+// Next records req and returns the reply queued for it, or byDefault's.
+func (c *ChatLog[Req, Reply]) Next(req Req, byDefault func(Req) Reply) Reply {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.last = req
+	c.chats++
+	if len(c.replies) == 0 {
+		return byDefault(req)
+	}
+	r := c.replies[0]
+	c.replies = c.replies[1:]
+	return r
+}

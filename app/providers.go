@@ -9,6 +9,7 @@ import (
 	"ragscope/config"
 	"ragscope/retrieval"
 	"ragscope/retrieval/cohere"
+	"ragscope/retrieval/embedx"
 	"ragscope/retrieval/gemini"
 	"ragscope/retrieval/openai"
 )
@@ -96,74 +97,81 @@ type Table []Provider
 // Gemini and the offline embedder of local indexes. Each call returns a
 // new table, which a caller may extend.
 func Providers() Table {
-	return Table{
-		{
-			Name: config.EmbedderCohere, Title: "Cohere",
-			KeyEnv: settingEnv("cohere_api_key"), KeyTOML: "cohere.api_key", BaseURLEnv: settingEnv("cohere_base_url"),
-			Key:               func(c config.Config) config.Secret { return c.CohereAPIKey },
-			BaseURL:           func(c config.Config) string { return c.CohereBaseURL },
-			OwnsEmbedModel:    func(m string) bool { return strings.HasPrefix(bareModel(m), "embed-") },
-			OwnsChatModel:     func(m string) bool { return strings.HasPrefix(bareModel(m), "command") },
-			DefaultEmbedModel: cohere.DefaultModel, DefaultChatModel: cohere.DefaultChatModel, DefaultRerankModel: cohere.DefaultRerankModel,
-			MaxBatch: cohere.MaxBatch,
-			NewEmbedder: func(_ context.Context, o EmbedOptions) (QueryEmbedder, error) {
-				model := o.Config.EmbedModel
-				if o.Dimensions > 0 && o.Dimensions != cohere.KnownDim(model) {
-					return nil, fmt.Errorf("%w: --dimensions %d: Cohere's %s cannot be asked for another vector size; use --embedder openai with text-embedding-3-small/-large, or drop --dimensions", retrieval.ErrConfig, o.Dimensions, model)
-				}
-				return cohere.New(cohere.Options{APIKey: o.Config.CohereAPIKey.Reveal(), BaseURL: o.Config.CohereBaseURL, Model: model, Timeout: o.Timeout})
-			},
-			NewReranker: func(o ModelOptions) (retrieval.Reranker, error) {
-				return cohere.NewReranker(cohere.RerankOptions{APIKey: o.Config.CohereAPIKey.Reveal(), BaseURL: o.Config.CohereBaseURL, Model: o.Model, Timeout: o.Timeout})
-			},
-			NewChat: func(o ModelOptions) (retrieval.Generator, error) {
-				return cohere.NewChat(cohere.ChatOptions{APIKey: o.Config.CohereAPIKey.Reveal(), BaseURL: o.Config.CohereBaseURL, Model: o.Model, Timeout: o.Timeout})
-			},
-		},
-		{
-			Name: config.EmbedderOpenAI, Title: "OpenAI",
-			KeyEnv: settingEnv("openai_api_key"), KeyTOML: "openai.api_key", BaseURLEnv: settingEnv("openai_base_url"),
-			Key:          func(c config.Config) config.Secret { return c.OpenAIAPIKey },
-			BaseURL:      func(c config.Config) string { return c.OpenAIBaseURL },
-			KeyOptional:  func(c config.Config) bool { return c.OpenAIBaseURL != "" && !openAIOwnAPI(c.OpenAIBaseURL) },
-			LocalServer:  "a local OpenAI-compatible server such as Ollama (http://localhost:11434/v1, with --chat-model llama3.2)",
-			KeyNote:      "; a local OpenAI-compatible server needs only OPENAI_BASE_URL (e.g. http://localhost:11434/v1)",
-			BaseURLPicks: true,
-			OwnsEmbedModel: func(m string) bool {
-				m = bareModel(m)
-				return strings.HasPrefix(m, "text-embedding-3-") || m == "text-embedding-ada-002"
-			},
-			OwnsChatModel:     func(m string) bool { return strings.HasPrefix(bareModel(m), "gpt-") },
-			DefaultEmbedModel: openai.DefaultModel, DefaultChatModel: openai.DefaultChatModel,
-			MaxBatch: openai.MaxBatch,
-			NewEmbedder: func(_ context.Context, o EmbedOptions) (QueryEmbedder, error) {
-				return openai.New(openai.Options{APIKey: o.Config.OpenAIAPIKey.Reveal(), BaseURL: o.Config.OpenAIBaseURL, Model: o.Model, Dimensions: o.Dimensions, Timeout: o.Timeout})
-			},
-			NewChat: func(o ModelOptions) (retrieval.Generator, error) {
-				return openai.NewChat(openai.ChatOptions{APIKey: o.Config.OpenAIAPIKey.Reveal(), BaseURL: o.Config.OpenAIBaseURL, Model: o.Model, Timeout: o.Timeout})
-			},
-		},
-		{
-			Name: config.EmbedderGemini, Title: "Gemini",
-			KeyEnv: settingEnv("gemini_api_key"), KeyTOML: "gemini.api_key", BaseURLEnv: settingEnv("gemini_base_url"),
-			Key:          func(c config.Config) config.Secret { return c.GeminiAPIKey },
-			BaseURL:      func(c config.Config) string { return c.GeminiBaseURL },
-			BaseURLPicks: true,
-			OwnsEmbedModel: func(m string) bool {
-				m = bareModel(m)
-				return strings.HasPrefix(m, "gemini-embedding-") || m == "text-embedding-004"
-			},
-			DefaultEmbedModel: gemini.DefaultModel,
-			MaxBatch:          gemini.MaxBatch,
-			NewEmbedder: func(ctx context.Context, o EmbedOptions) (QueryEmbedder, error) {
-				return gemini.New(ctx, gemini.Options{APIKey: o.Config.GeminiAPIKey.Reveal(), BaseURL: o.Config.GeminiBaseURL, Model: o.Model, Dimensions: o.Dimensions, Timeout: o.Timeout})
-			},
-		},
-		{
-			Name: config.EmbedderLocal, Title: "local",
-			NoQdrant: "embeds with the offline model of a local index and cannot search a Qdrant collection",
-		},
+	return Table{cohereRow(), openAIRow(), geminiRow(), {
+		Name: config.EmbedderLocal, Title: "local",
+		NoQdrant: "embeds with the offline model of a local index and cannot search a Qdrant collection",
+	}}
+}
+
+// row is a provider's row with its settings: the key and base URL read by
+// key and base, their variables and ragscope.toml key from config.Settings
+// ("<name>_api_key", "<name>_base_url").
+func row(name, title string, key func(config.Config) config.Secret, base func(config.Config) string) Provider {
+	return Provider{
+		Name: name, Title: title, Key: key, BaseURL: base,
+		KeyEnv: settingEnv(name + "_api_key"), KeyTOML: name + ".api_key", BaseURLEnv: settingEnv(name + "_base_url"),
 	}
+}
+
+// cohereRow is Cohere: embeddings, rerank and chat.
+func cohereRow() Provider {
+	p := row(config.EmbedderCohere, "Cohere", func(c config.Config) config.Secret { return c.CohereAPIKey }, func(c config.Config) string { return c.CohereBaseURL })
+	p.OwnsEmbedModel = func(m string) bool { return strings.HasPrefix(bareModel(m), "embed-") }
+	p.OwnsChatModel = func(m string) bool { return strings.HasPrefix(bareModel(m), "command") }
+	p.DefaultEmbedModel, p.DefaultChatModel, p.DefaultRerankModel = cohere.DefaultModel, cohere.DefaultChatModel, cohere.DefaultRerankModel
+	p.MaxBatch = cohere.MaxBatch
+	p.NewEmbedder = func(_ context.Context, o EmbedOptions) (QueryEmbedder, error) {
+		model := o.Config.EmbedModel
+		if o.Dimensions > 0 && o.Dimensions != cohere.KnownDim(model) {
+			return nil, fmt.Errorf("%w: --dimensions %d: Cohere's %s cannot be asked for another vector size; use --embedder openai with text-embedding-3-small/-large, or drop --dimensions", retrieval.ErrConfig, o.Dimensions, model)
+		}
+		return cohere.New(cohere.Options{APIKey: o.Config.CohereAPIKey.Reveal(), BaseURL: o.Config.CohereBaseURL, Model: model, Timeout: o.Timeout})
+	}
+	p.NewReranker = func(o ModelOptions) (retrieval.Reranker, error) { return cohere.NewReranker(o.client(p)) }
+	p.NewChat = func(o ModelOptions) (retrieval.Generator, error) { return cohere.NewChat(o.client(p)) }
+	return p
+}
+
+// openAIRow is OpenAI or any OpenAI-compatible server: embeddings and
+// chat; a local server needs no key.
+func openAIRow() Provider {
+	p := row(config.EmbedderOpenAI, "OpenAI", func(c config.Config) config.Secret { return c.OpenAIAPIKey }, func(c config.Config) string { return c.OpenAIBaseURL })
+	p.KeyOptional = func(c config.Config) bool { return c.OpenAIBaseURL != "" && !openAIOwnAPI(c.OpenAIBaseURL) }
+	p.LocalServer = "a local OpenAI-compatible server such as Ollama (http://localhost:11434/v1, with --chat-model llama3.2)"
+	p.KeyNote = "; a local OpenAI-compatible server needs only OPENAI_BASE_URL (e.g. http://localhost:11434/v1)"
+	p.BaseURLPicks = true
+	p.OwnsEmbedModel = func(m string) bool {
+		m = bareModel(m)
+		return strings.HasPrefix(m, "text-embedding-3-") || m == "text-embedding-ada-002"
+	}
+	p.OwnsChatModel = func(m string) bool { return strings.HasPrefix(bareModel(m), "gpt-") }
+	p.DefaultEmbedModel, p.DefaultChatModel, p.MaxBatch = openai.DefaultModel, openai.DefaultChatModel, openai.MaxBatch
+	p.NewEmbedder = func(_ context.Context, o EmbedOptions) (QueryEmbedder, error) { return openai.New(o.embedx(p)) }
+	p.NewChat = func(o ModelOptions) (retrieval.Generator, error) { return openai.NewChat(o.client(p)) }
+	return p
+}
+
+// geminiRow is Google's Gemini API: embeddings.
+func geminiRow() Provider {
+	p := row(config.EmbedderGemini, "Gemini", func(c config.Config) config.Secret { return c.GeminiAPIKey }, func(c config.Config) string { return c.GeminiBaseURL })
+	p.BaseURLPicks = true
+	p.OwnsEmbedModel = func(m string) bool {
+		m = bareModel(m)
+		return strings.HasPrefix(m, "gemini-embedding-") || m == "text-embedding-004"
+	}
+	p.DefaultEmbedModel, p.MaxBatch = gemini.DefaultModel, gemini.MaxBatch
+	p.NewEmbedder = func(ctx context.Context, o EmbedOptions) (QueryEmbedder, error) { return gemini.New(ctx, o.embedx(p)) }
+	return p
+}
+
+// embedx is the options of p's embedder.
+func (o EmbedOptions) embedx(p Provider) embedx.Options {
+	return embedx.Options{APIKey: p.Key(o.Config).Reveal(), BaseURL: p.BaseURL(o.Config), Model: o.Model, Dimensions: o.Dimensions, Timeout: o.Timeout}
+}
+
+// client is the options of p's chat model or reranker.
+func (o ModelOptions) client(p Provider) embedx.ClientOptions {
+	return embedx.ClientOptions{APIKey: p.Key(o.Config).Reveal(), BaseURL: p.BaseURL(o.Config), Model: o.Model, Timeout: o.Timeout}
 }
 
 // settingEnv is the environment variables of the named setting.

@@ -2,13 +2,14 @@ package config
 
 import (
 	"errors"
+	"slices"
 	"strings"
 )
 
 // Query embedders (--embedder, RAGSCOPE_EMBEDDER, [embedder] provider).
 const (
 	// EmbedderAuto picks the provider from the model's name, else from the
-	// keys and base URLs that are set (see Config.ResolvedEmbedder).
+	// keys and base URLs that are set (see app.Table.ResolveEmbedder).
 	EmbedderAuto = "auto"
 	// EmbedderCohere embeds with Cohere's embed API.
 	EmbedderCohere = "cohere"
@@ -24,11 +25,17 @@ const (
 // ParseEmbedder accepts auto, cohere, openai, gemini and local (any case);
 // "" is auto.
 func ParseEmbedder(s string) (string, error) {
-	switch e := strings.ToLower(strings.TrimSpace(s)); e {
-	case "", EmbedderAuto:
-		return EmbedderAuto, nil
-	case EmbedderCohere, EmbedderOpenAI, EmbedderGemini, EmbedderLocal:
+	if e, ok := parseProvider(s, EmbedderCohere, EmbedderOpenAI, EmbedderGemini, EmbedderLocal); ok {
 		return e, nil
 	}
 	return "", errors.New("unknown embedder: use auto, cohere, openai, gemini or local")
+}
+
+// parseProvider accepts auto ("" too) or one of names, in any case.
+func parseProvider(s string, names ...string) (string, bool) {
+	p := strings.ToLower(strings.TrimSpace(s))
+	if p == "" || p == EmbedderAuto {
+		return EmbedderAuto, true
+	}
+	return p, slices.Contains(names, p)
 }

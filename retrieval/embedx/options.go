@@ -1,6 +1,7 @@
 package embedx
 
 import (
+	"context"
 	"net/http"
 	"time"
 )
@@ -57,4 +58,37 @@ func (o Options) WithDefaults() Options {
 		o.CacheSize = DefaultCacheSize
 	}
 	return o
+}
+
+// ClientOptions configure a provider's chat model or reranker
+// (cohere.ChatOptions and cohere.RerankOptions, openai.ChatOptions). Only
+// APIKey is required (and not by a local OpenAI-compatible server).
+type ClientOptions struct {
+	// APIKey is the provider's API key (COHERE_API_KEY or CO_API_KEY,
+	// OPENAI_API_KEY), sent as a bearer token.
+	APIKey string
+	// BaseURL is the API root (COHERE_BASE_URL without /v2,
+	// OPENAI_BASE_URL with /v1): any server that speaks the provider's API.
+	BaseURL string
+	// Model is the chat or rerank model (RAGSCOPE_CHAT_MODEL,
+	// RAGSCOPE_RERANK_MODEL); "" is the provider's default.
+	Model string
+	// Timeout is 20 s by default. For a chat it bounds the wait for the
+	// answer to start and then for each next piece (a long answer that
+	// keeps streaming is not cut); for a reranker each HTTP attempt
+	// (ignored when HTTPClient is set).
+	Timeout time.Duration
+	// MaxAttempts is the number of attempts for 408, 409, 429, 5xx and
+	// connection errors (before a chat's answer starts); default 3.
+	MaxAttempts int
+	// HTTPClient replaces the default client (proxies, tests). Its own
+	// Timeout, when set, bounds a whole answer.
+	HTTPClient *http.Client
+	// Sleep waits d or until ctx ends; tests inject a fast one. A provider
+	// whose SDK waits between attempts itself (OpenAI) ignores it.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Limits bound what is read: a response, or a chat's answer stream in
+	// all and each of its events (zero fields: the defaults, 64 MB and
+	// 4 MB).
+	Limits Limits
 }

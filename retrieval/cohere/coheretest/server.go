@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"ragscope/retrieval/embedx/fakeapi"
 	"strings"
 	"sync"
@@ -44,12 +43,9 @@ type Failure struct {
 // /v2/rerank (rerank.go) like Cohere's API.
 // Its methods are safe for concurrent use.
 type Server struct {
-	// URL is the server root, to pass as the client's base URL.
-	URL string
-	// Key is the API key the server accepts as a bearer token.
-	Key string
-
-	srv *httptest.Server
+	// Endpoint is the server's URL (the client's base URL) and the key
+	// it accepts (Close shuts it down).
+	fakeapi.Endpoint
 
 	// Calls counts requests, queues failures and delays answers
 	// (SetLatency, Fail, Requests, BatchSizes).
@@ -79,14 +75,10 @@ type Request struct {
 // NewServer starts a fake Cohere server on a loopback port that accepts key.
 // Close it when done.
 func NewServer(key string) *Server {
-	s := &Server{Key: key}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
-	s.URL = s.srv.URL
+	s := &Server{}
+	s.Endpoint = fakeapi.Start(key, "", s.handle)
 	return s
 }
-
-// Close shuts the server down.
-func (s *Server) Close() { s.srv.Close() }
 
 // LastRequest returns the body of the last well-formed request.
 func (s *Server) LastRequest() Request {

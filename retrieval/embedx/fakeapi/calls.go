@@ -2,6 +2,8 @@ package fakeapi
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"time"
 )
@@ -131,3 +133,23 @@ func (c *ChatLog[Req, Reply]) Next(req Req, byDefault func(Req) Reply) Reply {
 	c.replies = c.replies[1:]
 	return r
 }
+
+// Endpoint is a fake server's address and the key it accepts.
+type Endpoint struct {
+	// URL is the API root, to pass as the client's base URL.
+	URL string
+	// Key is the API key the server accepts.
+	Key string
+
+	srv *httptest.Server
+}
+
+// Start serves h on a loopback port for a fake that accepts key; root is
+// appended to the server's address in URL ("/v1"). Close it when done.
+func Start(key, root string, h http.HandlerFunc) Endpoint {
+	srv := httptest.NewServer(h)
+	return Endpoint{URL: srv.URL + root, Key: key, srv: srv}
+}
+
+// Close shuts the server down.
+func (e Endpoint) Close() { e.srv.Close() }

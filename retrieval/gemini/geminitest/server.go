@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 
@@ -29,12 +28,9 @@ type Failure struct {
 
 // Server is an httptest server speaking the Gemini embedding API.
 type Server struct {
-	// URL is the server root, to pass as the client's base URL.
-	URL string
-	// Key is the accepted API key.
-	Key string
-
-	srv *httptest.Server
+	// Endpoint is the server's URL (the client's base URL) and the key
+	// it accepts (Close shuts it down).
+	fakeapi.Endpoint
 	// Calls counts requests, queues failures and delays answers
 	// (SetLatency, Fail, Requests, BatchSizes).
 	fakeapi.Calls[Failure]
@@ -46,14 +42,10 @@ type Server struct {
 
 // NewServer starts the fake on a loopback port.
 func NewServer(key string) *Server {
-	s := &Server{Key: key}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
-	s.URL = s.srv.URL
+	s := &Server{}
+	s.Endpoint = fakeapi.Start(key, "", s.handle)
 	return s
 }
-
-// Close shuts it down.
-func (s *Server) Close() { s.srv.Close() }
 
 // LastDimensions is the outputDimensionality of the last call (0 = none)
 // and LastTask its taskType.

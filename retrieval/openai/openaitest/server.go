@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 
 	"ragscope/retrieval/embedx/fakeapi"
@@ -48,14 +47,12 @@ type Failure struct {
 // Server is an httptest server speaking OpenAI's embeddings API. Its
 // methods are safe for concurrent use.
 type Server struct {
-	// URL is the API root including /v1, to pass as the client's base URL.
-	URL string
-	// Key is the API key the server accepts as a bearer token. With Key
-	// "" the server is a local one that needs no key: it accepts requests
-	// with no Authorization header (and refuses any other).
-	Key string
-
-	srv *httptest.Server
+	// Endpoint is the server's URL (the API root including /v1, the
+	// client's base URL) and the key it accepts as a bearer token (Close
+	// shuts it down). With Key "" the server is a local one that needs no
+	// key: it accepts requests with no Authorization header (and refuses
+	// any other).
+	fakeapi.Endpoint
 
 	// Calls counts requests, queues failures and delays answers
 	// (SetLatency, Fail, Requests, BatchSizes).
@@ -81,14 +78,10 @@ type Request struct {
 
 // NewServer starts a fake OpenAI server on a loopback port that accepts key.
 func NewServer(key string) *Server {
-	s := &Server{Key: key}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
-	s.URL = s.srv.URL + "/v1"
+	s := &Server{}
+	s.Endpoint = fakeapi.Start(key, "/v1", s.handle)
 	return s
 }
-
-// Close shuts the server down.
-func (s *Server) Close() { s.srv.Close() }
 
 // LastRequest is the body of the last well-formed request.
 func (s *Server) LastRequest() Request {

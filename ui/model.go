@@ -239,6 +239,20 @@ func (m *Model) stop() {
 	m.answer.Cancel()
 }
 
+// Update routes msg (see route), then lays the screen out again when the
+// status line's height changed: a long error wraps onto more lines, and
+// the panes give them room, so it can be read in full.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.route(msg)
+	nm, ok := next.(Model)
+	// Returning next as it is spares boxing the large Model a second time
+	// on every key press.
+	if !ok || nm.width == 0 || nm.tooSmall() || nm.statusState() == nm.statusAt {
+		return next, cmd
+	}
+	return nm.fitStatusRows(cmd)
+}
+
 // route handles msg: sizes and keys first, then replies to their owners.
 func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {

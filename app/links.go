@@ -94,21 +94,22 @@ func hostOf(s string) string {
 	return u.Host
 }
 
-// linkStatusOf turns a link check into what the TUI shows.
+// linkStatusOf turns a link check into what the explorer shows: the
+// checker's state (the explorer shares its vocabulary), a better URL and
+// a few words of detail; states the explorer does not tell apart are
+// ui.LinkUnknown.
 func linkStatusOf(r links.Result) ui.LinkStatus {
-	st := ui.LinkStatus{Detail: r.Cause}
+	st := ui.LinkStatus{State: r.Status, Detail: r.Cause}
 	switch r.Status {
 	case links.StatusOK:
-		st.State = ui.LinkOK
 	case links.StatusRedirected:
-		st.State, st.Suggest = ui.LinkRedirected, r.RedirectTo
+		st.Suggest = r.RedirectTo
 	case links.StatusPageMissing:
-		st.State, st.Suggest = ui.LinkPageMissing, r.Suggestion
+		st.Suggest = r.Suggestion
 		if st.Detail == "" {
 			st.Detail = "no page at " + r.Page
 		}
 	case links.StatusAnchorMissing:
-		st.State = ui.LinkAnchorMissing
 		st.Suggest = r.SuggestedURL()
 		if st.Detail == "" {
 			st.Detail = "the page has no heading with the id " + r.Anchor

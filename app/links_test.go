@@ -13,7 +13,7 @@ import (
 func TestLinkStatusOf(t *testing.T) {
 	tests := []struct {
 		in         links.Result
-		state      string
+		state      links.Status
 		suggest    string
 		wantDetail bool
 	}{

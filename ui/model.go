@@ -131,13 +131,10 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	keys := DefaultKeyMap()
 	keys.evalOff = opts.Eval == nil
 	params := retrieval.Query{
-		TopK:      opts.Defaults.TopK,
+		TopK:      retrieval.TopKOrDefault(opts.Defaults.TopK),
 		Threshold: opts.Defaults.Threshold,
 		NoDedup:   opts.Defaults.NoDedup,
 		Filters:   cloneFilters(opts.Defaults.Filters),
-	}
-	if params.TopK == 0 {
-		params.TopK = retrieval.DefaultTopK
 	}
 	hmax := opts.HistoryMax
 	if hmax <= 0 {

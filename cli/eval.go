@@ -13,12 +13,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ragscope/config"
+	"ragscope/app"
 	"ragscope/internal/readlimit"
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/eval"
-	"ragscope/retrieval/local/demo"
 )
 
 type evalFlags struct {
@@ -270,27 +269,18 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 }
 
 // loadEvalSet reads FILE, or the embedded demo set when file is "" and the
-// backend is the demo.
+// backend is the demo (app.LoadGoldenSet).
 func (a *App) loadEvalSet(file string) (eval.Set, error) {
-	if file == "" {
-		if r := a.Cfg.Resolved(); r != config.BackendDemo {
-			return eval.Set{}, Usagef("give a golden set FILE: the built-in set is for the demo textbook, and the backend is %s", r)
-		}
-		set, err := eval.Parse(demo.GoldenSet(), demo.GoldenSetName)
-		if err != nil {
-			return eval.Set{}, fmt.Errorf("embedded demo set: %w", err)
-		}
-		set.Source = "embedded demo set"
-		return set, nil
-	}
-	set, err := eval.LoadFile(file)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return eval.Set{}, Usagef("golden set %s does not exist", file)
-		}
+	set, err := app.LoadGoldenSet(file, a.Cfg.Resolved())
+	switch {
+	case errors.Is(err, app.ErrNoDemoSet):
+		return eval.Set{}, Usagef("give a golden set FILE: the built-in set is for the demo textbook, and the backend is %s", a.Cfg.Resolved())
+	case errors.Is(err, fs.ErrNotExist):
+		return eval.Set{}, Usagef("golden set %s does not exist", file)
+	case err != nil && file != "":
 		return eval.Set{}, usageError{err}
 	}
-	return set, nil
+	return set, err
 }
 
 // checkOutFile checks that the --out report can be written, leaving an

@@ -216,7 +216,12 @@ func (ix *Index) fuse(f fusion, lex, vec []float64, pass func(int) bool, req ret
 	title := make(map[int]float64, len(rank))
 	// A page's chunks share its title: match each title once.
 	byTitle := map[string]float64{}
-	side := ix.sides(f, qTerms, rank, lex, vec)
+	// The default blend reads both sides as they are; only the tuning
+	// harness's other methods rescale them (sides).
+	var side map[int][2]float64
+	if f.method != fuseBlend || f.heading > 0 {
+		side = ix.sides(f, qTerms, rank, lex, vec)
+	}
 	for i := range rank {
 		t, ok := byTitle[ix.chunks[i].Title]
 		if !ok {
@@ -224,7 +229,10 @@ func (ix *Index) fuse(f fusion, lex, vec []float64, pass func(int) bool, req ret
 			byTitle[ix.chunks[i].Title] = t
 		}
 		title[i] = t
-		sd := side[i]
+		sd := [2]float64{lex[i], vec[i]}
+		if side != nil {
+			sd = side[i]
+		}
 		s := (f.vec*sd[1] + (1-f.vec)*sd[0] + f.title*title[i]) / (1 + f.title)
 		if req.Threshold > 0 && s < req.Threshold {
 			continue

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"ragscope/internal/readlimit"
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
 )
@@ -248,7 +249,7 @@ func (s *Site) walkDocs(fsys fs.FS, tree docsTree) error {
 		if d.IsDir() || !isDocFile(name) {
 			return nil
 		}
-		b, err := fs.ReadFile(fsys, p)
+		b, err := readlimit.ReadFS(fsys, p, readlimit.SiteFile)
 		if err != nil {
 			return err
 		}

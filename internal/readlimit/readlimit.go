@@ -30,6 +30,13 @@ const (
 	Stdin int64 = 8 << 20
 	// Report is the bound of an eval report read back (--baseline).
 	Report int64 = 256 << 20
+	// SiteFile is the bound of one file of a Docusaurus site read for
+	// its routes and ids (docusaurus.config.*, _category_.json, pages,
+	// partials).
+	SiteFile int64 = 64 << 20
+	// History is the bound of the explorer's question history file,
+	// which ragscope keeps to a few hundred questions.
+	History int64 = 16 << 20
 )
 
 // ErrNotRegular is matched (errors.Is) by a NotRegularError.
@@ -196,4 +203,31 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	b.left -= int64(n)
 	return n, err
+}
+
+// ReadFS reads the file name of fsys as ReadFile does: it must describe
+// itself as a regular file before it is opened (so a named pipe is never
+// opened) and hold at most limit bytes.
+func ReadFS(fsys fs.FS, name string, limit int64) ([]byte, error) {
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &NotRegularError{Path: name, Mode: st.Mode()}
+	}
+	if st.Size() > limit {
+		return nil, &TooLargeError{Path: name, Limit: limit}
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := Read(f, limit)
+	var tl *TooLargeError
+	if errors.As(err, &tl) {
+		tl.Path = name
+	}
+	return b, err
 }

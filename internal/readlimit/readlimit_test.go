@@ -61,3 +61,34 @@ func TestReaderBound(t *testing.T) {
 		t.Errorf("past the bound: %v", err)
 	}
 }
+
+// TestReadFSRefusesPipesAndBoundsSize: a site file that is a named pipe is
+// refused without being opened (opening it would block), a folder is
+// refused, and a file past the bound is a TooLargeError naming it.
+func TestReadFSRefusesPipesAndBoundsSize(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "docusaurus.config.js"), 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "big.md"), []byte(strings.Repeat("x", 100)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fsys := os.DirFS(dir)
+	for _, name := range []string{"docusaurus.config.js", "sub"} {
+		if _, err := ReadFS(fsys, name, 1<<20); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("ReadFS(%s) = %v, want ErrNotRegular", name, err)
+		}
+	}
+	_, err := ReadFS(fsys, "big.md", 99)
+	var tl *TooLargeError
+	if !errors.As(err, &tl) || tl.Path != "big.md" {
+		t.Fatalf("ReadFS(big.md, 99) = %v, want TooLargeError naming big.md", err)
+	}
+	b, err := ReadFS(fsys, "big.md", 100)
+	if err != nil || len(b) != 100 {
+		t.Fatalf("ReadFS(big.md, 100) = %d bytes, %v", len(b), err)
+	}
+}

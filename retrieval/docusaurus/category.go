@@ -7,6 +7,8 @@ import (
 	"path"
 
 	"gopkg.in/yaml.v3"
+
+	"ragscope/internal/readlimit"
 )
 
 // Category is what ragscope reads of a folder's _category_.json (or .yml,
@@ -31,7 +33,7 @@ var categoryFiles = [...]string{"_category_.json", "_category_.yml", "_category_
 func ReadCategory(fsys fs.FS, dir string) (Category, bool, error) {
 	for _, name := range categoryFiles {
 		p := path.Join(dir, name)
-		b, err := fs.ReadFile(fsys, p)
+		b, err := readlimit.ReadFS(fsys, p, readlimit.SiteFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

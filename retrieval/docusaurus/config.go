@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"ragscope/internal/readlimit"
 )
 
 // SiteConfig is what ragscope reads from docusaurus.config.{js,ts,mjs,cjs}.
@@ -71,7 +73,7 @@ func (d DocsInstance) VersionDir(version string) string {
 // has none (nil, nil); a file that is not a JSON list of names is an error.
 func (d DocsInstance) Versions(fsys fs.FS, siteDir string) ([]string, error) {
 	name := path.Join(siteDir, d.VersionsFile())
-	b, err := fs.ReadFile(fsys, name)
+	b, err := readlimit.ReadFS(fsys, name, readlimit.SiteFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -173,7 +175,7 @@ func FindConfig(fsys fs.FS, dir string) (cfg SiteConfig, file string, ok bool) {
 	for _, ext := range []string{"js", "ts", "mjs", "cjs", "mts", "cts"} {
 		name := "docusaurus.config." + ext
 		p := path.Join(dir, name)
-		b, err := fs.ReadFile(fsys, p)
+		b, err := readlimit.ReadFS(fsys, p, readlimit.SiteFile)
 		if err != nil {
 			continue
 		}

@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+
+	"ragscope/internal/readlimit"
 )
 
 // maxPartialDepth bounds partials imported by partials (and cycles).
@@ -114,5 +116,5 @@ func resolveImport(file, spec string) (string, bool) {
 
 // FileReader reads the files of fsys, for ExpandPartials.
 func FileReader(fsys fs.FS) func(string) ([]byte, error) {
-	return func(name string) ([]byte, error) { return fs.ReadFile(fsys, name) }
+	return func(name string) ([]byte, error) { return readlimit.ReadFS(fsys, name, readlimit.SiteFile) }
 }

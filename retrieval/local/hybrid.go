@@ -25,13 +25,16 @@ const (
 )
 
 // SearchModes returns the modes, the default first.
-func SearchModes() []SearchMode { return []SearchMode{ModeHybrid, ModeBM25, ModeEmbedder} }
+func SearchModes() []SearchMode { return []SearchMode{DefaultMode, ModeBM25, ModeEmbedder} }
 
-// ParseSearchMode reads a mode name ("" is the default, hybrid).
+// DefaultMode is the mode of an index no mode was chosen for.
+const DefaultMode = ModeHybrid
+
+// ParseSearchMode reads a mode name ("" is the default, DefaultMode).
 func ParseSearchMode(s string) (SearchMode, error) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if s == "" {
-		return ModeHybrid, nil
+		return DefaultMode, nil
 	}
 	for _, m := range SearchModes() {
 		if string(m) == s {
@@ -55,10 +58,31 @@ func (m SearchMode) String() string { return string(m) }
 // chunk whose title the question names has BM25 evidence and is among
 // BM25's candidates but in corpora of many such pages).
 type fusion struct {
+	method     fusionMethod
 	vec        float64
 	title      float64
 	candidates int
+	// rrfK is reciprocal rank fusion's k (method fuseRRF).
+	rrfK float64
+	// heading weights the question's terms found in a chunk's title and
+	// section heading as a field of their own (BM25F-style): the BM25 side
+	// becomes (BM25 + heading×h)/(1 + heading), h the share of the
+	// question's IDF the headings hold. 0: plain BM25.
+	heading float64
 }
+
+// fusionMethod is how a fusion combines its two sides.
+type fusionMethod int
+
+const (
+	// fuseBlend blends the raw cosine and BM25/best (see fusion).
+	fuseBlend fusionMethod = iota
+	// fuseRRF sums vec/(k+cosine rank) and (1-vec)/(k+BM25 rank).
+	fuseRRF
+	// fuseMinMax rescales each side to 0..1 over the question's
+	// candidates (min-max) before the weighted sum.
+	fuseMinMax
+)
 
 // defaultFusion is the fusion a hybrid search uses. The weights were
 // chosen with the paraphrase golden sets (TestTuneFusion; the README's
@@ -118,7 +142,7 @@ func (ix *Index) Ranking() string {
 // Mode returns the search mode.
 func (ix *Index) Mode() SearchMode {
 	if ix.mode == "" {
-		return ModeHybrid
+		return DefaultMode
 	}
 	return ix.mode
 }
@@ -192,6 +216,12 @@ func (ix *Index) fuse(f fusion, lex, vec []float64, pass func(int) bool, req ret
 	title := make(map[int]float64, len(rank))
 	// A page's chunks share its title: match each title once.
 	byTitle := map[string]float64{}
+	// The default blend reads both sides as they are; only the tuning
+	// harness's other methods rescale them (sides).
+	var side map[int][2]float64
+	if f.method != fuseBlend || f.heading > 0 {
+		side = ix.sides(f, qTerms, rank, lex, vec)
+	}
 	for i := range rank {
 		t, ok := byTitle[ix.chunks[i].Title]
 		if !ok {
@@ -199,7 +229,11 @@ func (ix *Index) fuse(f fusion, lex, vec []float64, pass func(int) bool, req ret
 			byTitle[ix.chunks[i].Title] = t
 		}
 		title[i] = t
-		s := (f.vec*vec[i] + (1-f.vec)*lex[i] + f.title*title[i]) / (1 + f.title)
+		sd := [2]float64{lex[i], vec[i]}
+		if side != nil {
+			sd = side[i]
+		}
+		s := (f.vec*sd[1] + (1-f.vec)*sd[0] + f.title*title[i]) / (1 + f.title)
 		if req.Threshold > 0 && s < req.Threshold {
 			continue
 		}
@@ -288,4 +322,124 @@ func titleMatch(q map[string]struct{}, c *retrieval.Chunk) float64 {
 		}
 	}
 	return float64(len(q)) / float64(len(h))
+}
+
+// sides returns each candidate's two scores as f fuses them, [lexical,
+// cosine], each in 0..1 for a blend's weights to mean the same for every
+// question.
+func (ix *Index) sides(f fusion, qTerms map[string]struct{}, rank map[int][2]int, lex, vec []float64) map[int][2]float64 {
+	out := make(map[int][2]float64, len(rank))
+	lx := func(i int) float64 { return lex[i] }
+	if f.heading > 0 {
+		h := ix.headingShares(qTerms, rank)
+		lx = func(i int) float64 { return (lex[i] + f.heading*h[i]) / (1 + f.heading) }
+	}
+	switch f.method {
+	case fuseRRF:
+		k := f.rrfK
+		if k <= 0 {
+			k = 60
+		}
+		// Ranks after the heading field, when it is weighted.
+		lr := rank
+		if f.heading > 0 {
+			lr = ranksBy(rank, lx, 0)
+		}
+		for i, r := range rank {
+			var s [2]float64
+			if l := lr[i][0]; l > 0 {
+				s[0] = (k + 1) / (k + float64(l))
+			}
+			if r[1] > 0 {
+				s[1] = (k + 1) / (k + float64(r[1]))
+			}
+			out[i] = s
+		}
+	case fuseMinMax:
+		lo := [2]float64{math.Inf(1), math.Inf(1)}
+		hi := [2]float64{math.Inf(-1), math.Inf(-1)}
+		for i := range rank {
+			v := [2]float64{lx(i), vec[i]}
+			for j := range 2 {
+				lo[j], hi[j] = math.Min(lo[j], v[j]), math.Max(hi[j], v[j])
+			}
+		}
+		for i := range rank {
+			v := [2]float64{lx(i), vec[i]}
+			for j := range 2 {
+				if hi[j] > lo[j] {
+					v[j] = (v[j] - lo[j]) / (hi[j] - lo[j])
+				} else {
+					v[j] = 0
+				}
+			}
+			out[i] = v
+		}
+	default:
+		for i := range rank {
+			out[i] = [2]float64{lx(i), vec[i]}
+		}
+	}
+	return out
+}
+
+// ranksBy ranks the candidates by score (1 best; ties by chunk number),
+// in slot j of a copy of rank.
+func ranksBy(rank map[int][2]int, score func(int) float64, j int) map[int][2]int {
+	ids := make([]int, 0, len(rank))
+	for i := range rank {
+		ids = append(ids, i)
+	}
+	sort.Slice(ids, func(a, b int) bool {
+		sa, sb := score(ids[a]), score(ids[b])
+		if sa != sb {
+			return sa > sb
+		}
+		return ids[a] < ids[b]
+	})
+	out := make(map[int][2]int, len(rank))
+	for r, i := range ids {
+		v := rank[i]
+		if score(i) > 0 {
+			v[j] = r + 1
+		} else {
+			v[j] = 0
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// headingShares is, for each candidate, the share of the question's IDF
+// that its title and section heading hold (0..1).
+func (ix *Index) headingShares(qTerms map[string]struct{}, rank map[int][2]int) map[int]float64 {
+	idf := make(map[string]float64, len(qTerms))
+	total := 0.0
+	for t := range qTerms {
+		w := ix.bm25.idfOf(t)
+		idf[t] = w
+		total += w
+	}
+	out := make(map[int]float64, len(rank))
+	if total <= 0 {
+		return out
+	}
+	memo := map[string]float64{}
+	for i := range rank {
+		c := &ix.chunks[i]
+		key := c.Title + "\x00" + c.Section
+		s, ok := memo[key]
+		if !ok {
+			h := distinct(embed.Terms(c.Title + " " + c.Section))
+			for t, w := range idf {
+				if _, ok := h[t]; ok {
+					s += w
+				}
+			}
+			s /= total
+			memo[key] = s
+		}
+		out[i] = s
+	}
+	return out
 }

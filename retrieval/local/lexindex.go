@@ -280,3 +280,14 @@ func decodeBM25Index(b []byte, n int) (*bm25Index, error) {
 	}
 	return ix, nil
 }
+
+// idfOf is the IDF of term in the index (a term it lacks gets the IDF of
+// a term in no chunk).
+func (ix *bm25Index) idfOf(term string) float64 {
+	j, ok := slices.BinarySearch(ix.keys, termKey(term))
+	df := 0
+	if ok {
+		df = int(ix.start[j+1] - ix.start[j])
+	}
+	return bm25IDF(ix.n, df)
+}

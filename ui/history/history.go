@@ -12,8 +12,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"ragscope/internal/jsonsafe"
 	"strings"
+
+	"ragscope/internal/jsonsafe"
+	"ragscope/internal/readlimit"
 )
 
 // DefaultMax is the number of questions kept when a caller gives no bound.
@@ -30,7 +32,7 @@ func Load(path string, max int) ([]string, error) {
 	if max <= 0 {
 		max = DefaultMax
 	}
-	data, err := os.ReadFile(path)
+	data, err := readlimit.ReadFile(path, readlimit.History)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

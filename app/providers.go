@@ -361,20 +361,19 @@ func (t Table) ExplorerChatHint() string {
 
 // chatNames are the rows that answer.
 func (t Table) chatNames() []string {
-	var out []string
-	for _, p := range t {
-		if p.NewChat != nil {
-			out = append(out, p.Name)
-		}
-	}
-	return out
+	return t.names(func(p Provider) bool { return p.NewChat != nil })
 }
 
 // embedNames are the rows that embed questions for a Qdrant collection.
 func (t Table) embedNames() []string {
+	return t.names(func(p Provider) bool { return p.NewEmbedder != nil })
+}
+
+// names are the names of the rows that do what does says.
+func (t Table) names(does func(Provider) bool) []string {
 	var out []string
 	for _, p := range t {
-		if p.NewEmbedder != nil {
+		if does(p) {
 			out = append(out, p.Name)
 		}
 	}

@@ -1,6 +1,7 @@
 package embedx
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"time"
@@ -48,15 +49,9 @@ type Options struct {
 // WithDefaults is o with an unset Timeout, MaxAttempts and CacheSize
 // given their defaults.
 func (o Options) WithDefaults() Options {
-	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
-	}
-	if o.MaxAttempts <= 0 {
-		o.MaxAttempts = DefaultMaxAttempts
-	}
-	if o.CacheSize == 0 {
-		o.CacheSize = DefaultCacheSize
-	}
+	o.Timeout = cmp.Or(max(o.Timeout, 0), DefaultTimeout)
+	o.MaxAttempts = cmp.Or(max(o.MaxAttempts, 0), DefaultMaxAttempts)
+	o.CacheSize = cmp.Or(o.CacheSize, DefaultCacheSize) // negative: no cache
 	return o
 }
 

@@ -47,12 +47,12 @@ type Server struct {
 	// it accepts (Close shuts it down).
 	fakeapi.Endpoint
 
-	// Calls counts requests, queues failures and delays answers
-	// (SetLatency, Fail, Requests, BatchSizes).
-	fakeapi.Calls[Failure]
+	// Calls counts requests, queues failures, delays answers and keeps
+	// the last request (SetLatency, Fail, Requests, BatchSizes,
+	// LastRequest).
+	fakeapi.Calls[Failure, Request]
 
 	mu       sync.Mutex
-	lastReq  Request
 	rerankOK []RerankRequest
 	short    int
 	tamper   func(index int, score float64) float64
@@ -78,13 +78,6 @@ func NewServer(key string) *Server {
 	s := &Server{}
 	s.Endpoint = fakeapi.Start(key, "", s.handle)
 	return s
-}
-
-// LastRequest returns the body of the last well-formed request.
-func (s *Server) LastRequest() Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lastReq
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
@@ -150,10 +143,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "", `the fake supports embedding_types ["float"] only`)
 		return
 	}
-	s.Batch(len(req.Texts))
-	s.mu.Lock()
-	s.lastReq = req
-	s.mu.Unlock()
+	s.Record(req, len(req.Texts))
 
 	vecs := make([][]float32, len(req.Texts))
 	tokens := 0

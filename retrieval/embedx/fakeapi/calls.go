@@ -9,27 +9,29 @@ import (
 )
 
 // Calls records a fake server's requests: it counts them, queues the
-// failures a test asks for (F is the fake's failure type), delays answers
-// and keeps the size of every successful batch. Its methods are safe for
+// failures a test asks for (F is the fake's failure type), delays answers,
+// and keeps the size of every successful batch and the last well-formed
+// request (Req is the fake's request type). Its methods are safe for
 // concurrent use; the zero value is ready.
-type Calls[F any] struct {
+type Calls[F, Req any] struct {
 	mu       sync.Mutex
 	latency  time.Duration
 	failures []F
 	requests int
 	batches  []int
+	last     Req
 }
 
 // SetLatency makes every following request wait d before answering (or
 // until the client goes away).
-func (c *Calls[F]) SetLatency(d time.Duration) {
+func (c *Calls[F, Req]) SetLatency(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.latency = d
 }
 
 // Fail queues failures: the next len(f) requests get them, in order.
-func (c *Calls[F]) Fail(f ...F) {
+func (c *Calls[F, Req]) Fail(f ...F) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.failures = append(c.failures, f...)
@@ -37,14 +39,14 @@ func (c *Calls[F]) Fail(f ...F) {
 
 // Requests is the number of requests received so far (failed ones
 // included).
-func (c *Calls[F]) Requests() int {
+func (c *Calls[F, Req]) Requests() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.requests
 }
 
 // BatchSizes lists the number of texts of every successful embed call.
-func (c *Calls[F]) BatchSizes() []int {
+func (c *Calls[F, Req]) BatchSizes() []int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]int(nil), c.batches...)
@@ -52,7 +54,7 @@ func (c *Calls[F]) BatchSizes() []int {
 
 // Begin counts a request and returns the latency to wait and the failure
 // queued for it (nil: none).
-func (c *Calls[F]) Begin() (time.Duration, *F) {
+func (c *Calls[F, Req]) Begin() (time.Duration, *F) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.requests++
@@ -64,11 +66,19 @@ func (c *Calls[F]) Begin() (time.Duration, *F) {
 	return c.latency, &f
 }
 
-// Batch records a successful embed call of n texts.
-func (c *Calls[F]) Batch(n int) {
+// Record records a successful embed call, req, of n texts.
+func (c *Calls[F, Req]) Record(req Req, n int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.batches = append(c.batches, n)
+	c.last = req
+}
+
+// LastRequest is the body of the last well-formed request.
+func (c *Calls[F, Req]) LastRequest() Req {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.last
 }
 
 // Wait waits d, or until ctx ends (the client went away); it reports

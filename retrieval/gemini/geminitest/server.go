@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 
 	"ragscope/retrieval/embedx/fakeapi"
 )
@@ -31,13 +30,10 @@ type Server struct {
 	// Endpoint is the server's URL (the client's base URL) and the key
 	// it accepts (Close shuts it down).
 	fakeapi.Endpoint
-	// Calls counts requests, queues failures and delays answers
-	// (SetLatency, Fail, Requests, BatchSizes).
-	fakeapi.Calls[Failure]
-
-	mu   sync.Mutex
-	dims []int
-	task string
+	// Calls counts requests, queues failures, delays answers and keeps
+	// the last call's first request (SetLatency, Fail, Requests,
+	// BatchSizes, LastRequest).
+	fakeapi.Calls[Failure, Request]
 }
 
 // NewServer starts the fake on a loopback port.
@@ -50,15 +46,12 @@ func NewServer(key string) *Server {
 // LastDimensions is the outputDimensionality of the last call (0 = none)
 // and LastTask its taskType.
 func (s *Server) LastDimensions() (int, string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.dims) == 0 {
-		return 0, s.task
-	}
-	return s.dims[len(s.dims)-1], s.task
+	last := s.LastRequest()
+	return last.OutputDimensionality, last.TaskType
 }
 
-type embedReq struct {
+// Request is one embedContent request, as the server decoded it.
+type Request struct {
 	Model   string `json:"model"`
 	Content struct {
 		Parts []struct {
@@ -102,11 +95,11 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "NOT_FOUND", fmt.Sprintf("models/%s is not found for API version v1beta, or is not supported for embedContent.", model))
 		return
 	}
-	var reqs []embedReq
+	var reqs []Request
 	switch method {
 	case "batchEmbedContents":
 		var b struct {
-			Requests []embedReq `json:"requests"`
+			Requests []Request `json:"requests"`
 		}
 		if json.Unmarshal(body, &b) != nil {
 			writeError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "invalid JSON")
@@ -114,12 +107,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		}
 		reqs = b.Requests
 	case "embedContent":
-		var one embedReq
+		var one Request
 		if json.Unmarshal(body, &one) != nil {
 			writeError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "invalid JSON")
 			return
 		}
-		reqs = []embedReq{one}
+		reqs = []Request{one}
 	default:
 		writeError(w, http.StatusNotFound, "NOT_FOUND", "unknown method "+method)
 		return
@@ -147,11 +140,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		}
 		out[i] = emb{Values: fakeapi.Vector(text, dim)}
 	}
-	s.Batch(len(reqs))
-	s.mu.Lock()
-	s.dims = append(s.dims, reqs[0].OutputDimensionality)
-	s.task = reqs[0].TaskType
-	s.mu.Unlock()
+	s.Record(reqs[0], len(reqs))
 	w.Header().Set("Content-Type", "application/json")
 	if method == "embedContent" {
 		_ = json.NewEncoder(w).Encode(map[string]any{"embedding": out[0]})

@@ -54,9 +54,10 @@ type Server struct {
 	// any other).
 	fakeapi.Endpoint
 
-	// Calls counts requests, queues failures and delays answers
-	// (SetLatency, Fail, Requests, BatchSizes).
-	fakeapi.Calls[Failure]
+	// Calls counts requests, queues failures, delays answers and keeps
+	// the last request (SetLatency, Fail, Requests, BatchSizes,
+	// LastRequest).
+	fakeapi.Calls[Failure, Request]
 
 	mu      sync.Mutex
 	lastReq Request
@@ -81,13 +82,6 @@ func NewServer(key string) *Server {
 	s := &Server{}
 	s.Endpoint = fakeapi.Start(key, "/v1", s.handle)
 	return s
-}
-
-// LastRequest is the body of the last well-formed request.
-func (s *Server) LastRequest() Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lastReq
 }
 
 // LastHeaders are the headers of the last request.
@@ -164,10 +158,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if fail != nil && fail.Dim > 0 {
 		dim = fail.Dim
 	}
-	s.Batch(len(req.Input))
-	s.mu.Lock()
-	s.lastReq = req
-	s.mu.Unlock()
+	s.Record(req, len(req.Input))
 	type item struct {
 		Object    string    `json:"object"`
 		Index     int       `json:"index"`

@@ -287,16 +287,29 @@ offline embedder, so it works with no keys at all.`,
 	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
 		a.showEffectiveDefaults(cmd)
 		defaultHelp(cmd, args)
-		fmt.Fprint(cmd.OutOrStdout(), envHelp())
+		fmt.Fprint(cmd.OutOrStdout(), envHelp(a.providers()))
 	})
 	return root
 }
 
-func envHelp() string {
+// envHelp is the end of every --help: the environment variables (the
+// help of those that list providers from the provider table t) and the
+// exit codes.
+func envHelp(t app.Table) string {
+	setting := map[string]string{} // first variable -> setting name
+	for _, st := range config.Settings() {
+		if len(st.Env) > 0 {
+			setting[st.Env[0]] = st.Name
+		}
+	}
 	var b strings.Builder
 	b.WriteString("\nEnvironment (flags win over the environment, which wins over ragscope.toml;\na .env file in the working directory is read too):\n")
 	for _, v := range config.EnvVars() {
-		fmt.Fprintf(&b, "  %-38s %s\n", strings.Join(v.Names, ", "), v.Help)
+		help := v.Help
+		if h, ok := t.SettingHelp(setting[v.Names[0]]); ok {
+			help = h
+		}
+		fmt.Fprintf(&b, "  %-38s %s\n", strings.Join(v.Names, ", "), help)
 	}
 	b.WriteString("\nExit codes: 0 ok, 1 no results, 2 missing credentials or config (a bad value\nin ragscope.toml, .env or the environment, or a request the backend refused for\nwhat it asked: unknown model, unindexed filter field), 3 the backend failed\n(unreachable, timeout, invalid answer, refused key, no such collection), 4 check\nfailed, 64 usage error (a bad value on the command line), 130 interrupted.\n")
 	return b.String()

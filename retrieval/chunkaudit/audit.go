@@ -29,6 +29,12 @@ const Schema = "ragscope.chunks/v1"
 // DefaultTinyTokens is the size under which a chunk is reported as tiny.
 const DefaultTinyTokens = 16
 
+// DefaultNearThreshold is the default near-duplicate similarity: below the
+// pipeline's dedup threshold (retrieval.DedupJaccard), so that the pairs it
+// drops are found despite the estimate's error (±0.03), and the pairs just
+// under it, which both take a slot of the top-k, are found too.
+const DefaultNearThreshold = 0.9
+
 // Options configure an Auditor.
 type Options struct {
 	// Limit is the embedding model's input limit.
@@ -39,7 +45,7 @@ type Options struct {
 	TinyTokens int
 	// NearThreshold is the estimated Jaccard similarity of word tokens at
 	// or above which two different texts are near-duplicates (default
-	// retrieval.DedupJaccard, the pipeline's own dedup threshold).
+	// DefaultNearThreshold).
 	NearThreshold float64
 	// Site, when set, is the docs the chunks came from: pages and headings
 	// no chunk covers are reported.
@@ -237,7 +243,7 @@ func New(opts Options) *Auditor {
 		opts.TinyTokens = DefaultTinyTokens
 	}
 	if opts.NearThreshold <= 0 {
-		opts.NearThreshold = retrieval.DedupJaccard
+		opts.NearThreshold = DefaultNearThreshold
 	}
 	return &Auditor{
 		opts: opts, modules: map[string][]int32{}, modOver: map[string]int{},

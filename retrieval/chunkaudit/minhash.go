@@ -8,8 +8,8 @@ import "ragscope/retrieval"
 // signature proposes candidates, whose Jaccard similarity the signatures
 // estimate. Memory is a fixed few hundred bytes per chunk.
 const (
-	sigSize  = 32
-	bands    = 4
+	sigSize  = 64
+	bands    = 8
 	bandRows = sigSize / bands
 )
 

@@ -96,6 +96,8 @@ type Server struct {
 	busy        time.Duration
 	// sorted caches each collection's points in id order for Scroll.
 	sorted map[string][]Point
+	// scrollFields records each Scroll's payload selection.
+	scrollFields [][]string
 }
 
 // Start listens on 127.0.0.1:0 and serves until Close.
@@ -336,6 +338,7 @@ func (ps pointsService) Scroll(_ context.Context, r *qc.ScrollPoints) (*qc.Scrol
 	if err != nil {
 		return nil, err
 	}
+	s.recordScroll(r.GetWithPayload())
 	pts := s.sortedPoints(r.GetCollectionName(), c)
 	start := 0
 	if off := r.GetOffset(); off != nil {
@@ -486,6 +489,28 @@ func selectPayload(sel *qc.WithPayloadSelector, p map[string]*qc.Value) map[stri
 		return out
 	}
 	return p
+}
+
+// ScrollFields returns, for every Scroll received, the payload keys it
+// asked for: nil for the whole payload, an empty list for none.
+func (s *Server) ScrollFields() [][]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([][]string(nil), s.scrollFields...)
+}
+
+func (s *Server) recordScroll(sel *qc.WithPayloadSelector) {
+	var fields []string
+	switch {
+	case sel.GetInclude() != nil:
+		fields = append([]string{}, sel.GetInclude().GetFields()...)
+	case sel.GetExclude() != nil:
+	case sel == nil || !sel.GetEnable():
+		fields = []string{}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.scrollFields = append(s.scrollFields, fields)
 }
 
 // sortedPoints returns c's points in id order, sorted once per collection

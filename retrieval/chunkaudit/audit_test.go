@@ -34,12 +34,12 @@ func audit(opts Options, chunks ...retrieval.Chunk) *Report {
 
 func TestTokensEstimate(t *testing.T) {
 	for text, want := range map[string]int{
-		"":                       0,
-		"the cat sat":            3,
-		"Hello, world!":          4,
-		"internationalization":   4, // 20 letters: 1 + 19/6
-		"ros2 run demo_nodes":    5, // ros2, run, demo, _, nodes
-		"机器人":                    3,
+		"":                        0,
+		"the cat sat":             3,
+		"Hello, world!":           4,
+		"internationalization":    4, // 20 letters: 1 + 19/6
+		"ros2 run demo_nodes":     5, // ros2, run, demo, _, nodes
+		"机器人":                     3,
 		"  spaced\n\nout\ttext  ": 3,
 	} {
 		if got := Tokens(text); got != want {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +15,8 @@ import (
 	qc "github.com/qdrant/go-client/qdrant"
 
 	"ragscope/retrieval/chunkaudit"
+	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/qdrant"
 	"ragscope/retrieval/qdrant/qdranttest"
 )
 
@@ -182,8 +185,7 @@ func chunkFixture(t *testing.T) (map[string]string, *qdranttest.Server, string) 
 }
 
 func TestChunksQdrant(t *testing.T) {
-	env, qs, site := chunkFixture(t)
-	qs.ResetCalls()
+	env, _, site := chunkFixture(t)
 	code, out, errs := run(t, env, "", "chunks", "--json", "--site", site)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -215,20 +217,47 @@ func TestChunksQdrant(t *testing.T) {
 	if len(cov.HeadingsWithoutChunks) != 1 || cov.HeadingsWithoutChunks[0].Anchor != "troubleshooting" {
 		t.Fatalf("headings without chunks: %+v", cov.HeadingsWithoutChunks)
 	}
-	// Read-only, and only the payload keys the audit reads: never big_blob.
+	code, _, errs = run(t, env, "", "chunks", "--site", site, "--fail-on", "pages-without-chunks>0,headings-without-chunks>5")
+	if code != ExitCheck || !strings.Contains(errs, "pages-without-chunks>0 (is 1)") || strings.Contains(errs, "headings-without") {
+		t.Fatalf("fail-on: exit %d: %s", code, errs)
+	}
+}
+
+// TestChunksQdrantReadsOnlyNeededFields: past the first page (read whole
+// to detect the mapping), the scan asks only for the payload keys the
+// audit reads, and sends only read RPCs.
+func TestChunksQdrantReadsOnlyNeededFields(t *testing.T) {
+	qs, _, env := fakes(t)
+	vec := make([]float32, 1024)
+	pts := make([]qdranttest.Point, 2500)
+	for i := range pts {
+		pts[i] = qdranttest.Point{ID: uint64(i + 1), Vector: vec, Payload: map[string]*qc.Value{
+			"content": qc.NewValueString(wordList(i*30, 30)), "source_file": qc.NewValueString(fmt.Sprintf("docs/p%d.md", i/10)),
+			"big_blob": qc.NewValueString(strings.Repeat("x", 1000)),
+		}}
+	}
+	qs.AddCollection(qdranttest.Collection{Name: "wide", Dim: 1024, Points: pts})
+	qs.ResetCalls()
+	code, out, errs := run(t, with(env, "QDRANT_COLLECTION", "wide"), "", "chunks", "--json")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if r := decodeChunks(t, out); r.Chunks != 2500 || len(r.Pages) != 250 || len(r.Empty) != 0 {
+		t.Fatalf("chunks %d pages %d empty %d", r.Chunks, len(r.Pages), len(r.Empty))
+	}
 	for _, c := range qs.Calls() {
 		if !slices.Contains(qdranttest.ReadOnlyMethods, c) {
 			t.Errorf("non-read call %s", c)
 		}
 	}
 	fields := qs.ScrollFields()
-	last := fields[len(fields)-1]
-	if last == nil || slices.Contains(last, "big_blob") || !slices.Contains(last, "text") {
-		t.Fatalf("the scan asked for payload %v", last)
+	if len(fields) != 3 || fields[0] != nil {
+		t.Fatalf("scrolls asked for %q", fields)
 	}
-	code, _, errs = run(t, env, "", "chunks", "--site", site, "--fail-on", "pages-without-chunks>0,headings-without-chunks>5")
-	if code != ExitCheck || !strings.Contains(errs, "pages-without-chunks>0 (is 1)") || strings.Contains(errs, "headings-without") {
-		t.Fatalf("fail-on: exit %d: %s", code, errs)
+	for _, f := range fields[1:] {
+		if slices.Contains(f, "big_blob") || !slices.Contains(f, "content") || !slices.Contains(f, "source_file") {
+			t.Fatalf("a page asked for payload %q", f)
+		}
 	}
 }
 
@@ -295,4 +324,104 @@ func TestChunksInterrupted(t *testing.T) {
 	if code != ExitInterrupted || out.String() != "" || !strings.Contains(errb.String(), "interrupted") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
+}
+
+// BenchmarkChunksScroll50k is `ragscope chunks --json` on a 50,000-point
+// collection of the in-process Qdrant answering every call 50 ms late:
+// the budget is 1.3× the latency of the 50 scroll calls of 1,000 points
+// (floor-ratio ≤ 1.3; calls/run is 51: the 50 pages and a count asked
+// beside the first) and memory under 200 MB (live-heap-MB: what the
+// command holds, without the in-process server's copy of the collection).
+func BenchmarkChunksScroll50k(b *testing.B) {
+	const (
+		points  = 50_000
+		latency = 50 * time.Millisecond
+	)
+	qdrant.SilenceGRPCLogs(nil)
+	qs, err := qdranttest.Start(qdranttest.Options{APIKey: testQdrantKey})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(qs.Close)
+	co := coheretest.NewServer(testCohereKey)
+	b.Cleanup(co.Close)
+	vocab := strings.Fields("the robot node topic service launch parameter frame joint sensor camera lidar map plan path goal action model policy reward train simulate world physics controller torque motor message publish subscribe")
+	vec := make([]float32, coheretest.Dim)
+	vec[0] = 1
+	pts := make([]qdranttest.Point, points)
+	for i := range pts {
+		var t strings.Builder
+		for j := range 150 {
+			t.WriteString(vocab[(i*7+j*13+j*j)%len(vocab)])
+			t.WriteByte(' ')
+		}
+		fmt.Fprintf(&t, "chunk %d", i)
+		pts[i] = qdranttest.Point{ID: uint64(i + 1), Vector: vec, Payload: map[string]*qc.Value{
+			"text": qc.NewValueString(t.String()), "doc_path": qc.NewValueString(fmt.Sprintf("docs/m%d/p%d.md", i%8, i/20)),
+			"section_title": qc.NewValueString(fmt.Sprintf("Section %d", i%20)), "chunk_index": qc.NewValueInt(int64(i % 20)),
+			"module": qc.NewValueString(fmt.Sprintf("m%d", i%8)),
+		}}
+	}
+	qs.AddCollection(qdranttest.Collection{Name: "big", Dim: coheretest.Dim, Points: pts})
+	pts = nil
+	env := map[string]string{
+		"QDRANT_URL": qs.URL(), "QDRANT_API_KEY": testQdrantKey, "QDRANT_COLLECTION": "big",
+		"COHERE_API_KEY": testCohereKey, "COHERE_BASE_URL": co.URL,
+	}
+	qs.SetLatency(latency)
+	runOnce := func() time.Duration {
+		var out, errb strings.Builder
+		app := &App{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Dir: b.TempDir(),
+			LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
+		t0 := time.Now()
+		code := app.Run(context.Background(), []string{"chunks", "--json"})
+		took := time.Since(t0)
+		if code != ExitOK || !strings.Contains(out.String(), `"chunks": 50000`) {
+			b.Fatalf("exit %d: %s", code, errb.String())
+		}
+		return took
+	}
+	var spent time.Duration
+	qs.ResetCalls()
+	served := qs.ServerTime()
+	b.ResetTimer()
+	for range b.N {
+		spent += runOnce()
+	}
+	b.StopTimer()
+	calls := len(qs.Calls())
+	per := spent / time.Duration(b.N)
+	b.ReportMetric(float64(per.Milliseconds()), "ms/run")
+	b.ReportMetric(float64(per)/float64(points/qdrant.ScrollPage*latency), "floor-ratio")
+	b.ReportMetric(float64(calls)/float64(b.N), "calls/run")
+	// The fake server's own work (answering the scrolls), on the same
+	// two cores: part of every page's round trip.
+	b.ReportMetric(float64((qs.ServerTime()-served).Milliseconds())/float64(b.N), "server-ms/run")
+
+	// Memory, on one more run: the live heap (after a collection, sampled
+	// every 50 ms) over the heap before the run, which holds the
+	// in-process server's copy of the collection.
+	runtime.GC()
+	var base runtime.MemStats
+	runtime.ReadMemStats(&base)
+	var peak uint64
+	stop, sampled := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(sampled)
+		var ms runtime.MemStats
+		for {
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapAlloc)
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}()
+	runOnce()
+	close(stop)
+	<-sampled
+	b.ReportMetric(float64(peak-min(peak, base.HeapAlloc))/(1<<20), "live-heap-MB")
 }

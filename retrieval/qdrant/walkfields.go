@@ -43,21 +43,59 @@ func (e *MissingFieldError) Error() string {
 func (e *MissingFieldError) Unwrap() error { return retrieval.ErrConfig }
 
 // WalkFields scrolls the whole collection like Walk, read-only, reading
-// only the payload keys that feed the given chunk fields (as detected on a
-// sample, or every key the mapping tries for a field the sample lacked),
+// only the payload keys that feed the given chunk fields (as detected on
+// the first page, or every key the mapping tries for a field it lacked),
 // ScrollPage points per call. The next page is requested while fn handles
 // the current one, so the scan costs about one round trip per page. A
 // field in required that no sampled point has is a *MissingFieldError.
 func (s *Store) WalkFields(ctx context.Context, fields, required []string, fn func(page []retrieval.Chunk, total int) error) error {
-	det, err := s.detection(ctx)
-	if err != nil {
-		return err
+	type page struct {
+		pts  []*qc.RetrievedPoint
+		next *qc.PointId
+		err  error
 	}
-	n, err := s.count(ctx)
-	if err != nil {
-		return s.withCollections(ctx, err)
+	fetch := func(ctx context.Context, offset *qc.PointId, payload *qc.WithPayloadSelector) page {
+		var p page
+		p.err = s.call(ctx, "scroll", func(ctx context.Context) (err error) {
+			p.pts, p.next, err = s.client.ScrollAndOffset(ctx, &qc.ScrollPoints{
+				CollectionName: s.collection,
+				Offset:         offset,
+				Limit:          qc.PtrOf(uint32(ScrollPage)),
+				WithPayload:    payload,
+				WithVectors:    qc.NewWithVectors(false),
+			})
+			return err
+		})
+		return p
 	}
-	if n > 0 {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The point count (for progress) is asked beside the first page, which
+	// is read whole: the mapping is detected on it, and the following
+	// pages carry only the keys that feed the fields.
+	type counted struct {
+		n   int64
+		err error
+	}
+	countc := make(chan counted, 1)
+	go func() {
+		n, err := s.count(ctx)
+		countc <- counted{n, err}
+	}()
+	cur := fetch(ctx, nil, qc.NewWithPayload(true))
+	cnt := <-countc
+	if cur.err != nil {
+		return s.withCollections(ctx, cur.err)
+	}
+	if cnt.err != nil {
+		return s.withCollections(ctx, cnt.err)
+	}
+	payloads := make([]map[string]*qc.Value, len(cur.pts))
+	for i, p := range cur.pts {
+		payloads[i] = p.GetPayload()
+	}
+	det := s.mapping.Detect(payloads)
+	if len(cur.pts) > 0 {
 		for _, f := range required {
 			if det.Fields[f] == "" {
 				return &MissingFieldError{Field: f, Tried: s.mapping.Candidates(f), PayloadKeys: det.PayloadKeys}
@@ -77,29 +115,8 @@ func (s *Store) WalkFields(ctx context.Context, fields, required []string, fn fu
 			}
 		}
 	}
-	type page struct {
-		pts  []*qc.RetrievedPoint
-		next *qc.PointId
-		err  error
-	}
-	fetch := func(ctx context.Context, offset *qc.PointId) page {
-		var p page
-		p.err = s.call(ctx, "scroll", func(ctx context.Context) (err error) {
-			p.pts, p.next, err = s.client.ScrollAndOffset(ctx, &qc.ScrollPoints{
-				CollectionName: s.collection,
-				Offset:         offset,
-				Limit:          qc.PtrOf(uint32(ScrollPage)),
-				WithPayload:    qc.NewWithPayloadInclude(keys...),
-				WithVectors:    qc.NewWithVectors(false),
-			})
-			return err
-		})
-		return p
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	total := int(n)
-	cur := fetch(ctx, nil)
+	include := qc.NewWithPayloadInclude(keys...)
+	total := int(cnt.n)
 	for {
 		if cur.err != nil {
 			return cur.err
@@ -107,7 +124,7 @@ func (s *Store) WalkFields(ctx context.Context, fields, required []string, fn fu
 		var pending chan page
 		if cur.next != nil && len(cur.pts) > 0 {
 			pending = make(chan page, 1)
-			go func(off *qc.PointId) { pending <- fetch(ctx, off) }(cur.next)
+			go func(off *qc.PointId) { pending <- fetch(ctx, off, include) }(cur.next)
 		}
 		if len(cur.pts) > 0 {
 			chunks := make([]retrieval.Chunk, len(cur.pts))

@@ -253,7 +253,7 @@ func writeChunksText(w io.Writer, be *Backend, r *chunkaudit.Report, maxList int
 	if len(r.Modules) > 1 || (len(r.Modules) == 1 && r.Modules[0].Module != "") {
 		fmt.Fprintln(w, "\nModules (tokens):")
 		for _, m := range r.Modules {
-			fmt.Fprintf(w, "  %-28s %5d %-6s p50 %5d  p90 %5d  max %5d", cleanLine(orText(m.Module, "(none)")), m.Chunks, present.Plural(m.Chunks, "chunk", "chunks"), m.Tokens.P50, m.Tokens.P90, m.Tokens.Max)
+			fmt.Fprintf(w, "  %-28s %5d %-6s  p50 %5d  p90 %5d  max %5d", cleanLine(orText(m.Module, "(none)")), m.Chunks, present.Plural(m.Chunks, "chunk", "chunks"), m.Tokens.P50, m.Tokens.P90, m.Tokens.Max)
 			if m.OverLimit > 0 {
 				fmt.Fprintf(w, "  %d over the limit", m.OverLimit)
 			}

@@ -340,3 +340,28 @@ func orText(s, alt string) string {
 	}
 	return s
 }
+
+// warnOverLimit audits a freshly built index against model's input limit
+// and warns, on w, when chunks exceed it (index --model).
+func warnOverLimit(ctx context.Context, w io.Writer, walker retrieval.Walker, model, file string) error {
+	limit := chunkaudit.LimitFor(model)
+	if !limit.Known {
+		fmt.Fprintf(w, "warning: the input limit of %s is not known: run 'ragscope --index %s chunks --model %s --limit TOKENS' to check the chunks\n", cleanLine(model), cleanLine(file), cleanLine(model))
+		return nil
+	}
+	aud := chunkaudit.New(chunkaudit.Options{Limit: limit})
+	err := walker.Walk(ctx, func(page []retrieval.Chunk, _ int) error {
+		for i := range page {
+			aud.Add(&page[i])
+		}
+		return ctx.Err()
+	})
+	if err != nil {
+		return fmt.Errorf("check chunk sizes: %w", err)
+	}
+	if r := aud.Report(); r.OverLimit.Chunks > 0 {
+		fmt.Fprintf(w, "warning: %s (tokens estimated); %s of the text would not be searchable: 'ragscope --index %s chunks --model %s' lists them\n",
+			r.OverLimitSentence(), chunkaudit.Percent(r.OverLimit.UnseenPercent), cleanLine(file), cleanLine(model))
+	}
+	return nil
+}

@@ -425,3 +425,32 @@ func BenchmarkChunksScroll50k(b *testing.B) {
 	<-sampled
 	b.ReportMetric(float64(peak-min(peak, base.HeapAlloc))/(1<<20), "live-heap-MB")
 }
+
+// TestIndexWarnsOverLimit: index --model warns when chunks are longer
+// than the model reads, says nothing when none is, and says how to check
+// a model it does not know.
+func TestIndexWarnsOverLimit(t *testing.T) {
+	docs := t.TempDir()
+	write := func(body string) {
+		if err := os.WriteFile(filepath.Join(docs, "a.md"), []byte("# Page\n\n## Part\n\n"+body+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idx := filepath.Join(t.TempDir(), "book.idx")
+	write(wordList(5000, 100))
+	code, _, errs := run(t, nil, "", "index", docs, "-o", idx, "--model", "embed-english-v3.0")
+	if code != ExitOK || strings.Contains(errs, "warning") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	code, _, errs = run(t, nil, "", "index", docs, "-o", idx, "--model", "some-embedder")
+	if code != ExitOK || !strings.Contains(errs, "input limit of some-embedder is not known") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// A list of 480 one-letter items: about 960 tokens in 1,440 characters,
+	// under the chunker's 1,500 but over Cohere's 512.
+	write(strings.Repeat("a, ", 480))
+	code, _, errs = run(t, nil, "", "index", docs, "-o", idx, "--model", "embed-english-v3.0")
+	if code != ExitOK || !strings.Contains(errs, "warning: 1 chunk (100%) exceeds embed-english-v3.0's 512 tokens (tokens estimated)") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}

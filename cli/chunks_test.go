@@ -453,4 +453,28 @@ func TestIndexWarnsOverLimit(t *testing.T) {
 	if code != ExitOK || !strings.Contains(errs, "warning: 1 chunk (100%) exceeds embed-english-v3.0's 512 tokens (tokens estimated)") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
+	// The saved index is audited from its own chunks.
+	code, out, errs := run(t, nil, "", "--index", idx, "chunks", "--json", "--model", "embed-english-v3.0")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if r := decodeChunks(t, out); r.Chunks != 1 || r.OverLimit.Chunks != 1 || r.OverLimit.List[0].Unseen < 400 {
+		t.Fatalf("over limit: %+v", r.OverLimit)
+	}
+}
+
+func TestChunksQdrantFaults(t *testing.T) {
+	qs, _, env := fakes(t)
+	code, out, errs := run(t, with(env, "QDRANT_COLLECTION", "nope"), "", "chunks")
+	if code != ExitBackend || out != "" || !strings.Contains(errs, "nope") {
+		t.Fatalf("missing collection: exit %d: %s", code, errs)
+	}
+	code, _, errs = run(t, with(env, "QDRANT_API_KEY", "wrong-key"), "", "chunks")
+	if code != ExitBackend || strings.Contains(errs, "wrong-key") {
+		t.Fatalf("refused key: exit %d: %s", code, errs)
+	}
+	qs.Close()
+	if code, _, errs = run(t, env, "", "--timeout", "2s", "chunks"); code != ExitBackend {
+		t.Fatalf("server down: exit %d: %s", code, errs)
+	}
 }

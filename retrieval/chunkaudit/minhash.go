@@ -17,8 +17,10 @@ const (
 // any token.
 type signature [sigSize]uint32
 
-// seeds are the per-function multipliers (odd 64-bit constants).
-var seeds = func() (s [sigSize]uint64) {
+// hashSeeds returns the per-function multipliers (odd 64-bit constants from
+// a fixed xorshift sequence); computed per call, which costs less than
+// signing one token, so nothing is built at initialisation.
+func hashSeeds() (s [sigSize]uint64) {
 	x := uint64(0x9E3779B97F4A7C15)
 	for i := range s {
 		x ^= x >> 12
@@ -27,7 +29,7 @@ var seeds = func() (s [sigSize]uint64) {
 		s[i] = (x * 0x2545F4914F6CDD1D) | 1
 	}
 	return s
-}()
+}
 
 // newSignature signs the distinct word tokens of text; ok is false for a
 // text with no word token.
@@ -39,6 +41,7 @@ func newSignature(text string) (sig signature, ok bool) {
 	for i := range sig {
 		sig[i] = ^uint32(0)
 	}
+	seeds := hashSeeds()
 	for _, t := range toks {
 		for i, m := range seeds {
 			h := t * m

@@ -6,17 +6,33 @@ import (
 	"strings"
 )
 
-// Metrics are the names a --fail-on rule can test, with what each counts.
-var Metrics = map[string]string{
-	"over-limit":              "chunks longer than the model's input",
-	"over-limit-percent":      "over-limit chunks as a percentage of all chunks",
-	"unseen-percent":          "percentage of all tokens past the model's input",
-	"tiny":                    "tiny chunks (heading only or under the tiny size)",
-	"empty":                   "chunks with no text",
-	"duplicates":              "chunks whose text repeats another's exactly",
-	"near-duplicates":         "chunks whose text nearly repeats another's",
-	"pages-without-chunks":    "site pages no chunk comes from (with --site or --docs)",
-	"headings-without-chunks": "headings no chunk covers on pages that have chunks (with --site or --docs)",
+// Metric is a name a --fail-on rule can test, with what it counts.
+type Metric struct {
+	Name, Help string
+}
+
+// Metrics returns the metrics a rule can test, in display order.
+func Metrics() []Metric {
+	return []Metric{
+		{"over-limit", "chunks longer than the model's input"},
+		{"over-limit-percent", "over-limit chunks as a percentage of all chunks"},
+		{"unseen-percent", "percentage of all tokens past the model's input"},
+		{"tiny", "tiny chunks (heading only or under the tiny size)"},
+		{"empty", "chunks with no text"},
+		{"duplicates", "chunks whose text repeats another's exactly"},
+		{"near-duplicates", "chunks whose text nearly repeats another's"},
+		{"pages-without-chunks", "site pages no chunk comes from (with a site)"},
+		{"headings-without-chunks", "headings no chunk covers on pages that have chunks (with a site)"},
+	}
+}
+
+func knownMetric(name string) bool {
+	for _, m := range Metrics() {
+		if m.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // Rule is one failure condition, e.g. over-limit>0: the audit fails when
@@ -52,7 +68,7 @@ func ParseRules(s string) ([]Rule, error) {
 		if op == "==" {
 			op = "="
 		}
-		if _, ok := Metrics[metric]; !ok {
+		if !knownMetric(metric) {
 			return nil, fmt.Errorf("rule %q: unknown metric %q (metrics: %s)", part, metric, metricNames())
 		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(rest[len(op):]), 64)
@@ -71,9 +87,9 @@ func ParseRules(s string) ([]Rule, error) {
 }
 
 func metricNames() string {
-	names := make([]string, 0, len(Metrics))
-	for _, k := range []string{"over-limit", "over-limit-percent", "unseen-percent", "tiny", "empty", "duplicates", "near-duplicates", "pages-without-chunks", "headings-without-chunks"} {
-		names = append(names, k)
+	var names []string
+	for _, m := range Metrics() {
+		names = append(names, m.Name)
 	}
 	return strings.Join(names, ", ")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"ragscope/config"
+	"ragscope/retrieval"
 	"ragscope/retrieval/local"
 )
 
@@ -26,6 +27,9 @@ type IndexJob struct {
 	Clear    func()
 	// Before runs once the output is locked, as the build starts.
 	Before func()
+	// Check, when set, reads the built index before it is saved (e.g. the
+	// chunks over a model's input); an error stops the build.
+	Check func(ctx context.Context, ix retrieval.Walker) error
 }
 
 // IndexResult is what a build made.
@@ -103,6 +107,11 @@ func BuildIndex(ctx context.Context, job IndexJob) (IndexResult, error) {
 	for _, w := range corpus.Warnings {
 		if job.Warn != nil {
 			job.Warn(w.String())
+		}
+	}
+	if job.Check != nil {
+		if err := job.Check(ctx, ix); err != nil {
+			return IndexResult{}, err
 		}
 	}
 	progress("saving "+job.Out, 0, 1)

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"ragscope/app"
+	"ragscope/retrieval"
 	"runtime/debug"
 	"time"
 
@@ -16,6 +18,7 @@ func (a *App) newIndexCmd() *cobra.Command {
 	var (
 		out    string
 		follow bool
+		model  string
 	)
 	cmd := &cobra.Command{
 		Use:   "index DOCS_DIR -o FILE",
@@ -68,6 +71,12 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 				Progress: bar.update,
 				Clear:    bar.clear,
 				Before:   a.beforeBuild,
+				Check: func(ctx context.Context, ix retrieval.Walker) error {
+					if model == "" {
+						return nil
+					}
+					return warnOverLimit(ctx, w, ix, model, out)
+				},
 			})
 			if err != nil {
 				return err
@@ -86,5 +95,6 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "file to write the index to")
 	cmd.Flags().BoolVar(&follow, "follow-symlinks", false, "index files whose symbolic links lead outside DOCS_DIR")
+	cmd.Flags().StringVar(&model, "model", "", "warn when a chunk is longer than this embedding model reads (e.g. embed-english-v3.0: 512 tokens)")
 	return cmd
 }

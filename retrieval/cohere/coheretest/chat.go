@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"ragscope/retrieval/embedx/fakeapi"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -96,25 +97,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 	cited := make([]bool, len(reply.Citations))
 	full := strings.Join(reply.Pieces, "")
 	for i, p := range reply.Pieces {
-		if reply.Stall > 0 && i == reply.Stall {
-			<-r.Context().Done()
+		if !fakeapi.Pace(r.Context(), i, reply.Stall, reply.Hold, reply.Delay) {
 			return
-		}
-		if reply.Hold != nil && i > 0 {
-			select {
-			case <-reply.Hold:
-			case <-r.Context().Done():
-				return
-			}
-		}
-		if reply.Delay > 0 {
-			t := time.NewTimer(reply.Delay)
-			select {
-			case <-t.C:
-			case <-r.Context().Done():
-				t.Stop()
-				return
-			}
 		}
 		if !send("content-delta", map[string]any{"index": 0, "delta": map[string]any{"message": map[string]any{"content": map[string]any{"text": p}}}}) {
 			return

@@ -39,17 +39,11 @@ func (c *Calls[F, Req]) Fail(f ...F) {
 
 // Requests is the number of requests received so far (failed ones
 // included).
-func (c *Calls[F, Req]) Requests() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.requests
-}
+func (c *Calls[F, Req]) Requests() int { return locked(&c.mu, func() int { return c.requests }) }
 
 // BatchSizes lists the number of texts of every successful embed call.
 func (c *Calls[F, Req]) BatchSizes() []int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]int(nil), c.batches...)
+	return locked(&c.mu, func() []int { return append([]int(nil), c.batches...) })
 }
 
 // Begin counts a request and returns the latency to wait and the failure
@@ -75,11 +69,7 @@ func (c *Calls[F, Req]) Record(req Req, n int) {
 }
 
 // LastRequest is the body of the last well-formed request.
-func (c *Calls[F, Req]) LastRequest() Req {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.last
-}
+func (c *Calls[F, Req]) LastRequest() Req { return locked(&c.mu, func() Req { return c.last }) }
 
 // Wait waits d, or until ctx ends (the client went away); it reports
 // whether the whole wait passed.
@@ -117,17 +107,16 @@ func (c *ChatLog[Req, Reply]) Reply(r ...Reply) {
 }
 
 // LastChat is the body of the last chat request.
-func (c *ChatLog[Req, Reply]) LastChat() Req {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.last
-}
+func (c *ChatLog[Req, Reply]) LastChat() Req { return locked(&c.mu, func() Req { return c.last }) }
 
 // Chats is the number of well-formed chat requests answered.
-func (c *ChatLog[Req, Reply]) Chats() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.chats
+func (c *ChatLog[Req, Reply]) Chats() int { return locked(&c.mu, func() int { return c.chats }) }
+
+// locked is get's value, read while mu is held.
+func locked[T any](mu *sync.Mutex, get func() T) T {
+	mu.Lock()
+	defer mu.Unlock()
+	return get()
 }
 
 // Next records req and returns the reply queued for it, or byDefault's.
@@ -163,3 +152,22 @@ func Start(key, root string, h http.HandlerFunc) Endpoint {
 
 // Close shuts the server down.
 func (e Endpoint) Close() { e.srv.Close() }
+
+// Pace waits before piece i of a streamed reply as the reply asks: from
+// piece stall on (stall > 0) until the client goes away; after the first
+// piece, until hold is closed (nil: no wait); delay before every piece. It
+// reports false when the client went away.
+func Pace(ctx context.Context, i, stall int, hold <-chan struct{}, delay time.Duration) bool {
+	if stall > 0 && i == stall {
+		<-ctx.Done()
+		return false
+	}
+	if hold != nil && i > 0 {
+		select {
+		case <-hold:
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return Wait(ctx, delay)
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"ragscope/retrieval/embedx/fakeapi"
 	"strings"
 	"time"
 )
@@ -81,18 +82,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 	send(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
 	out := 0
 	for i, p := range reply.Pieces {
-		if reply.Stall > 0 && i == reply.Stall {
-			<-r.Context().Done()
+		if !fakeapi.Pace(r.Context(), i, reply.Stall, nil, reply.Delay) {
 			return
-		}
-		if reply.Delay > 0 {
-			t := time.NewTimer(reply.Delay)
-			select {
-			case <-t.C:
-			case <-r.Context().Done():
-				t.Stop()
-				return
-			}
 		}
 		if !send(chunk(map[string]any{"content": p}, nil)) {
 			return

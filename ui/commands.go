@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ragscope/internal/platform"
 	"ragscope/retrieval"
 	"ragscope/termsafe"
 	"ragscope/ui/history"
@@ -169,7 +170,8 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 	return context.WithTimeout(ctx, d)
 }
 
-// DefaultOpenURL opens an http or https URL with the platform's opener.
+// DefaultOpenURL opens an http or https URL with the platform's opener
+// (platform.OpenCommand: open, rundll32's URL handler, xdg-open).
 // Other schemes are refused: a payload must not launch arbitrary handlers;
 // so is a URL with control or invisible characters (termsafe.URL).
 func DefaultOpenURL(url string) error {
@@ -180,15 +182,8 @@ func DefaultOpenURL(url string) error {
 	if !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
 		return fmt.Errorf("open %q: only http and https links are opened", url)
 	}
-	var cmd *exec.Cmd
-	switch runtime.GOOS {
-	case "darwin":
-		cmd = exec.Command("open", url)
-	case "windows":
-		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
-	default:
-		cmd = exec.Command("xdg-open", url)
-	}
+	c := platform.OpenCommand(runtime.GOOS, url)
+	cmd := exec.Command(c.Name, c.Args...)
 	// Stdout and stderr stay nil: the opener must not write on the
 	// terminal the explorer owns.
 	if err := cmd.Start(); err != nil {

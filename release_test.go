@@ -119,3 +119,54 @@ func TestReleaseConfig(t *testing.T) {
 		t.Errorf("GoReleaser %s in .ci/run, %s in the release workflow: pin one version", pins[0], pins[1])
 	}
 }
+
+// The release workflow is valid YAML, runs on a version tag, and
+// publishes with GoReleaser at the pinned version after the checks.
+func TestReleaseWorkflow(t *testing.T) {
+	b, err := os.ReadFile(".github/workflows/release.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w struct {
+		On struct {
+			Push struct {
+				Tags []string `yaml:"tags"`
+			} `yaml:"push"`
+		} `yaml:"on"`
+		Permissions map[string]string `yaml:"permissions"`
+		Jobs        map[string]struct {
+			Needs []string `yaml:"needs"`
+			Steps []struct {
+				Uses string            `yaml:"uses"`
+				Run  string            `yaml:"run"`
+				With map[string]string `yaml:"with"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(b, &w); err != nil {
+		t.Fatalf("release.yml: %v", err)
+	}
+	if !slices.Equal(w.On.Push.Tags, []string{"v*"}) || w.Permissions["contents"] != "write" {
+		t.Errorf("on.push.tags %q, permissions %v: want a run on v* tags that may write releases", w.On.Push.Tags, w.Permissions)
+	}
+	rel, ok := w.Jobs["release"]
+	if !ok || !slices.Contains(rel.Needs, "ci") {
+		t.Fatalf("no release job after the ci job: %+v", w.Jobs)
+	}
+	var gr bool
+	for _, s := range rel.Steps {
+		if strings.HasPrefix(s.Uses, "goreleaser/goreleaser-action@") {
+			gr = s.With["version"] == "${{ env.GORELEASER_VERSION }}" && strings.HasPrefix(s.With["args"], "release")
+		}
+	}
+	if !gr {
+		t.Error("the release job does not run `goreleaser release` at GORELEASER_VERSION")
+	}
+	var ci bool
+	for _, s := range w.Jobs["ci"].Steps {
+		ci = ci || strings.TrimSpace(s.Run) == ".ci/run"
+	}
+	if !ci {
+		t.Error("the ci job does not run .ci/run")
+	}
+}

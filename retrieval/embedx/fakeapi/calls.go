@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"ragscope/retrieval/netx"
 	"sync"
 	"time"
 )
@@ -74,17 +75,7 @@ func (c *Calls[F, Req]) LastRequest() Req { return locked(&c.mu, func() Req { re
 // Wait waits d, or until ctx ends (the client went away); it reports
 // whether the whole wait passed.
 func Wait(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return true
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+	return d <= 0 || netx.Sleep(ctx, d) == nil
 }
 
 // ChatLog records a fake server's chats: the replies a test queued (Req

@@ -231,7 +231,9 @@ func (e *Embedder) wrap(ctx context.Context, err error, call *callState) error {
 		// read; the cause is oe alone.)
 		return embedx.OversizedFailure("Gemini at "+e.endpoint(), "Check GEMINI_BASE_URL.", oe)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		ee.Err, ee.Msg = context.DeadlineExceeded, "Gemini did not answer in time. Check your network or GEMINI_BASE_URL, then try again."
+		// The caller's deadline is --timeout as the attempt's is: which of
+		// the two fires first is a race, so both say the same.
+		ee.Err, ee.Msg = context.DeadlineExceeded, fmt.Sprintf("Gemini did not answer within %s. Check your network or GEMINI_BASE_URL, then try again.", e.timeout)
 	case errors.As(err, &apiErr):
 		ee.Status, ee.Err = apiErr.Code, fmt.Errorf("gemini answered %d", apiErr.Code)
 		if apiErr.Code == http.StatusBadRequest && strings.Contains(strings.ToLower(apiErr.Message), "api key") {

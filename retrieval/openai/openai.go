@@ -303,7 +303,9 @@ func (e *Embedder) wrap(ctx context.Context, err error, call *callState) error {
 		return embedx.OversizedFailure("The embedding server at "+embedx.SafeURL(e.baseURL), "Check OPENAI_BASE_URL points at an OpenAI-compatible /v1 API.", oe)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		ee.Err = context.DeadlineExceeded
-		ee.Msg = "OpenAI did not answer in time. Check your network or OPENAI_BASE_URL, then try again."
+		// The caller's deadline is --timeout as the attempt's is: which of
+		// the two fires first is a race, so both say the same.
+		ee.Msg = fmt.Sprintf("OpenAI did not answer within %s. Check your network or OPENAI_BASE_URL, then try again.", e.timeout)
 	case errors.As(err, &bad):
 		ee.Status, ee.Invalid, ee.Err = bad.status, true, errors.New("invalid embeddings response")
 		ee.Msg = fmt.Sprintf("The embedding server at %s answered with an invalid response (HTTP %d, %s): %q. Check OPENAI_BASE_URL points at an OpenAI-compatible /v1 API.",

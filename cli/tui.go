@@ -107,6 +107,12 @@ func (a *App) tuiOptions(ctx context.Context) (ui.Options, error) {
 		opts.Note = linkNote
 	}
 	opts.Eval, opts.EvalDefault = a.tuiEval(be)
+	// The page view (p on a result) lists a page's chunks with the
+	// embedding model's input limit.
+	if pc, ok := be.Walker.(retrieval.PageChunker); ok {
+		opts.PageChunks = pc.PageChunks
+	}
+	opts.EmbedModel = be.Model()
 	opts.Generator, opts.ChatHint = a.tuiGenerator()
 	opts.Backend = ui.BackendInfo{
 		Kind:       string(be.Kind),

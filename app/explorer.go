@@ -33,7 +33,8 @@ func ExplorerBase(s Setup, historyFile string) ui.Options {
 // Explorer opens the setup and builds the explorer's options on base
 // (ExplorerBase): the retriever (selected-text only when credentials are
 // missing, with a note saying which variable to set), stats, rerank and
-// search-mode settings, link states, eval, the chat model and the header's
+// search-mode settings, link states, eval, the page view's lister and
+// embedding model, the chat model and the header's
 // backend description. It returns the opened backend, for its notes and
 // Close.
 func (as *Assembler) Explorer(ctx context.Context, s Setup, base ui.Options) (ui.Options, *Backend, error) {
@@ -70,6 +71,12 @@ func (as *Assembler) Explorer(ctx context.Context, s Setup, base ui.Options) (ui
 		opts.Note = linkNote
 	}
 	opts.Eval, opts.EvalDefault = as.explorerEval(be)
+	// The page view (p on a result) lists a page's chunks with the
+	// embedding model's input limit.
+	if pc, ok := be.Walker.(retrieval.PageChunker); ok {
+		opts.PageChunks = pc.PageChunks
+	}
+	opts.EmbedModel = be.Model()
 	opts.Generator, opts.ChatHint = as.explorerGenerator(s)
 	opts.Backend = ui.BackendInfo{
 		Kind:       string(be.Kind),

@@ -37,6 +37,7 @@ const (
 	focusAnswer     focusID = "answer"
 	focusEvalPath   focusID = "eval path"
 	focusEvalCases  focusID = "eval cases"
+	focusPage       focusID = "page"
 )
 
 // Minimum window size.
@@ -86,6 +87,7 @@ type Model struct {
 	settings *settingsPane
 	answer   *answerPane
 	eval     *evalPane
+	page     *pageView
 	help     help.Model
 	fullHelp bool
 	keyHelp  *keysPane
@@ -130,6 +132,7 @@ type Model struct {
 func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	keys := DefaultKeyMap()
 	keys.evalOff = opts.Eval == nil
+	keys.pageOff = opts.PageChunks == nil
 	params := retrieval.Query{
 		TopK:      retrieval.TopKOrDefault(opts.Defaults.TopK),
 		Threshold: opts.Defaults.Threshold,
@@ -154,6 +157,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		turns:    ptr(newTurnsPane(keys, st)),
 		settings: ptr(newSettingsPane(keys, st, params)),
 		eval:     ptr(newEvalPane(keys, st, opts.EvalDefault)),
+		page:     ptr(newPageView(keys, st)),
 		answer:   ptr(newAnswerPane(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
 		help:     h,
 		keyHelp:  ptr(newKeysPane(st)),
@@ -234,6 +238,7 @@ func (m *Model) stop() {
 	m.links.Stop()
 	m.evals.Cancel()
 	m.answer.Cancel()
+	m.page.Stop()
 }
 
 // Update routes msg (see route), then lays the screen out again when the
@@ -274,6 +279,9 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateResult(msg)
 	case statsMsg:
 		return m.updateStats(msg), nil
+	case pageMsg:
+		m.updatePage(msg)
+		return m, nil
 	case backendOpenedMsg:
 		return m.updateOpened(msg)
 	case historyLoadedMsg:
@@ -384,6 +392,7 @@ func (m *Model) globals() []action {
 		{&k.OpenURL, (*Model).openURL},
 		{&k.Search, (*Model).startSearch},
 		{&k.Answer, (*Model).askAnswer},
+		{&k.Page, (*Model).openPage},
 	}
 	for i := range m.slots {
 		if s := &m.slots[i]; s.open != nil {
@@ -519,6 +528,9 @@ func (m *Model) leave() tea.Cmd {
 	}
 	if m.focus == focusResults {
 		return m.setFocus(focusQuery)
+	}
+	if m.focus == focusPage {
+		return m.closePage()
 	}
 	return m.setFocus(focusResults)
 }

@@ -112,6 +112,14 @@ type Options struct {
 	// LocalSearch offers the local index's search modes as a settings
 	// row; zero hides it. The Retriever must honour Query.SearchMode.
 	LocalSearch LocalSearchSetup
+	// PageChunks lists the chunks of the page at a doc path in reading
+	// order (a retrieval.PageChunker) for the page view (key p on a
+	// result); nil hides the view.
+	PageChunks func(ctx context.Context, docPath string) ([]retrieval.Chunk, error)
+	// EmbedModel names the embedding model whose input limit (the table
+	// in retrieval/chunkaudit) marks the chunks the page view shows over
+	// it; "" checks no limit.
+	EmbedModel string
 	// Note is shown in the status line at start (for example why normal
 	// search is unavailable).
 	Note string
@@ -126,7 +134,8 @@ type Options struct {
 	Settle func()
 	// Open, when set, opens the backend after the first frame: the
 	// explorer draws at once with a loading line and then takes Retriever,
-	// Stats, LinkStatus, Eval, EvalDefault, Backend, Note and Settle from
+	// Stats, LinkStatus, Eval, EvalDefault, Backend, Note, Settle,
+	// PageChunks, EmbedModel and the rerank, search and chat setups from
 	// the options Open returns (Retriever may then be nil here). A
 	// question asked meanwhile runs once the backend is open. An error
 	// quits the explorer and Run returns it.

@@ -326,13 +326,15 @@ func orText(s, alt string) string {
 	return s
 }
 
-// warnOverLimit audits a freshly built index against model's input limit
-// and warns, on w, when chunks exceed it (index --model).
-func warnOverLimit(ctx context.Context, w io.Writer, walker retrieval.Walker, model, file string) error {
+// auditBuilt runs the chunk audit on a freshly built index and says, on
+// w, what it found: chunks over model's input limit (index --model) as a
+// warning, tiny, empty and duplicate chunks as notes, each pointing at
+// 'ragscope chunks' for the list. Without --model the offline embedder's
+// limit applies (it reads whole chunks).
+func auditBuilt(ctx context.Context, w io.Writer, walker retrieval.Walker, model, file string) error {
 	limit := chunkaudit.LimitFor(model)
-	if !limit.Known {
+	if model != "" && !limit.Known {
 		fmt.Fprintf(w, "warning: the input limit of %s is not known: run 'ragscope --index %s chunks --model %s --limit TOKENS' to check the chunks\n", cleanLine(model), cleanLine(file), cleanLine(model))
-		return nil
 	}
 	aud := chunkaudit.New(chunkaudit.Options{Limit: limit})
 	err := walker.Walk(ctx, func(page []retrieval.Chunk, _ int) error {
@@ -342,11 +344,37 @@ func warnOverLimit(ctx context.Context, w io.Writer, walker retrieval.Walker, mo
 		return ctx.Err()
 	})
 	if err != nil {
-		return fmt.Errorf("check chunk sizes: %w", err)
+		return fmt.Errorf("check the chunks: %w", err)
 	}
-	if r := aud.Report(); r.OverLimit.Chunks > 0 {
-		fmt.Fprintf(w, "warning: %s (tokens estimated); %s of the text would not be searchable: 'ragscope --index %s chunks --model %s' lists them\n",
-			r.OverLimitSentence(), chunkaudit.Percent(r.OverLimit.UnseenPercent), cleanLine(file), cleanLine(model))
+	r := aud.Report()
+	list := "'ragscope --index " + cleanLine(file) + " chunks"
+	if model != "" {
+		list += " --model " + cleanLine(model)
+	}
+	list += "' lists them"
+	if limit.Known && limit.Tokens > 0 && r.OverLimit.Chunks > 0 {
+		fmt.Fprintf(w, "warning: %s (tokens estimated); %s of the text would not be searchable: %s\n",
+			r.OverLimitSentence(), chunkaudit.Percent(r.OverLimit.UnseenPercent), list)
+	}
+	var found []string
+	for _, f := range []struct {
+		n         int
+		one, many string
+	}{
+		{len(r.Tiny), "1 chunk is tiny", "%d chunks are tiny"},
+		{len(r.Empty), "1 chunk has no text", "%d chunks have no text"},
+		{len(r.Duplicates), "1 chunk repeats another's text", "%d chunks repeat another's text"},
+		{len(r.NearDuplicates), "1 chunk nearly repeats another's text", "%d chunks nearly repeat another's text"},
+	} {
+		switch {
+		case f.n == 1:
+			found = append(found, f.one)
+		case f.n > 1:
+			found = append(found, fmt.Sprintf(f.many, f.n))
+		}
+	}
+	if len(found) > 0 {
+		fmt.Fprintf(w, "note: %s: %s\n", strings.Join(found, "; "), list)
 	}
 	return nil
 }

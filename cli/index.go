@@ -72,10 +72,7 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 				Clear:    bar.clear,
 				Before:   a.beforeBuild,
 				Check: func(ctx context.Context, ix retrieval.Walker) error {
-					if model == "" {
-						return nil
-					}
-					return warnOverLimit(ctx, w, ix, model, out)
+					return auditBuilt(ctx, w, ix, model, out)
 				},
 			})
 			if err != nil {

@@ -37,6 +37,10 @@ type QueryJSON struct {
 	Grounded       GroundedJSON  `json:"grounded"`
 	// Rerank describes the reranking; omitted without it.
 	Rerank *RerankJSON `json:"rerank,omitempty"`
+	// Expected says where each --expect source went; ANNCheck compares
+	// the search with an exact one (--ann-check). Omitted unless asked.
+	Expected []retrieval.Expected `json:"expected,omitempty"`
+	ANNCheck *retrieval.ANNCheck  `json:"ann_check,omitempty"`
 }
 
 // ParamsJSON are the parameters used.

@@ -391,7 +391,10 @@ func (s *Store) queryPoints(ctx context.Context, req retrieval.SearchRequest) (*
 		CollectionName: s.collection,
 		Query:          qc.NewQueryDense(req.Vector),
 		Limit:          qc.PtrOf(uint64(limit)),
-		WithPayload:    qc.NewWithPayload(true),
+		WithPayload:    qc.NewWithPayload(!req.IDsOnly),
+	}
+	if req.Exact {
+		q.Params = &qc.SearchParams{Exact: qc.PtrOf(true)}
 	}
 	if sh.vectorName != "" {
 		q.Using = qc.PtrOf(sh.vectorName)
@@ -425,8 +428,32 @@ func (s *Store) filter(ctx context.Context, f retrieval.Filters) (*qc.Filter, er
 		}
 		must = append(must, qc.NewMatchKeywords(s.filterKey(det, c.field), c.values...))
 	}
+	if len(f.DocPaths) > 0 {
+		must = append(must, qc.NewMatchKeywords(s.filterKey(det, FieldDocPath), f.DocPaths...))
+	}
+	if len(f.IDs) > 0 {
+		ids := make([]*qc.PointId, len(f.IDs))
+		for i, id := range f.IDs {
+			ids[i] = parsePointID(id)
+		}
+		must = append(must, qc.NewHasID(ids...))
+	}
 	return &qc.Filter{Must: must}, nil
 }
+
+// parsePointID is id as a Qdrant point id: a number when it is one, else
+// a UUID (Qdrant refuses other strings).
+func parsePointID(id string) *qc.PointId {
+	if n, err := strconv.ParseUint(id, 10, 64); err == nil {
+		return qc.NewIDNum(n)
+	}
+	return qc.NewID(id)
+}
+
+// Approximate reports that the store's searches go through Qdrant's
+// approximate (HNSW) index unless SearchRequest.Exact asks otherwise
+// (retrieval.Approximator).
+func (s *Store) Approximate() bool { return true }
 
 // filterKey is the payload path a filter on field uses: the detected one,
 // else the mapping's first candidate.

@@ -3,7 +3,9 @@
 // points held in memory, honours filters (must/should/must_not with keyword
 // matches on string and list fields, dotted paths), score thresholds,
 // limits and cosine or dot scores, checks the api-key metadata, records
-// every RPC method and can add latency or serve over TLS.
+// every RPC method and can add latency or serve over TLS. Points marked
+// Unreachable model approximate-search misses: only an exact search
+// (params.exact) returns them.
 //
 // Only read RPCs are implemented; any other RPC answers Unimplemented (and
 // is recorded, so a read-only test catches it).
@@ -53,6 +55,10 @@ type Point struct {
 	UUID    string
 	Vector  []float32
 	Payload map[string]*qc.Value
+	// Unreachable models an approximate-search miss: a search without
+	// params.exact never returns the point (as if the HNSW graph had no
+	// path to it), while an exact search, Scroll and Count see it.
+	Unreachable bool
 }
 
 // Collection is a named set of points with one vector configuration.
@@ -315,7 +321,7 @@ func (ps pointsService) Count(_ context.Context, r *qc.CountPoints) (*qc.CountRe
 	}
 	var n uint64
 	for i := range c.Points {
-		ok, err := matchFilter(r.GetFilter(), c.Points[i].Payload)
+		ok, err := matchFilter(r.GetFilter(), &c.Points[i])
 		if err != nil {
 			return nil, err
 		}
@@ -345,7 +351,7 @@ func (ps pointsService) Scroll(_ context.Context, r *qc.ScrollPoints) (*qc.Scrol
 	}
 	resp := &qc.ScrollResponse{}
 	for i := start; i < len(pts); i++ {
-		ok, err := matchFilter(r.GetFilter(), pts[i].Payload)
+		ok, err := matchFilter(r.GetFilter(), &pts[i])
 		if err != nil {
 			return nil, err
 		}
@@ -392,9 +398,13 @@ func (ps pointsService) Query(_ context.Context, r *qc.QueryPoints) (*qc.QueryRe
 		score float32
 	}
 	var hits []scored
+	exact := r.GetParams().GetExact()
 	for i := range c.Points {
 		p := &c.Points[i]
-		ok, err := matchFilter(r.GetFilter(), p.Payload)
+		if p.Unreachable && !exact {
+			continue
+		}
+		ok, err := matchFilter(r.GetFilter(), p)
 		if err != nil {
 			return nil, err
 		}
@@ -535,7 +545,7 @@ func unindexedKey(f *qc.Filter, indexed map[string]qc.PayloadSchemaType) (string
 	return "", false
 }
 
-func matchFilter(f *qc.Filter, p map[string]*qc.Value) (bool, error) {
+func matchFilter(f *qc.Filter, p *Point) (bool, error) {
 	if f == nil {
 		return true, nil
 	}
@@ -567,12 +577,20 @@ func matchFilter(f *qc.Filter, p map[string]*qc.Value) (bool, error) {
 	return true, nil
 }
 
-func matchCondition(c *qc.Condition, p map[string]*qc.Value) (bool, error) {
+func matchCondition(c *qc.Condition, p *Point) (bool, error) {
 	switch k := c.GetConditionOneOf().(type) {
 	case *qc.Condition_Filter:
 		return matchFilter(k.Filter, p)
 	case *qc.Condition_Field:
-		return matchField(k.Field, p)
+		return matchField(k.Field, p.Payload)
+	case *qc.Condition_HasId:
+		own := idKeyOf(*p)
+		for _, id := range k.HasId.GetHasId() {
+			if idKey(id) == own {
+				return true, nil
+			}
+		}
+		return false, nil
 	}
 	return false, status.Errorf(codes.InvalidArgument, "fake qdrant: unsupported condition %T", c.GetConditionOneOf())
 }

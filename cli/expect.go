@@ -133,14 +133,3 @@ func sectionText(s string) string {
 	}
 	return " · " + s
 }
-
-// rerankedOut counts the candidates the reranker left out.
-func rerankedOut(ds []retrieval.DroppedHit) int {
-	n := 0
-	for _, d := range ds {
-		if d.Reason == retrieval.ReasonRerankedOut {
-			n++
-		}
-	}
-	return n
-}

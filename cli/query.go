@@ -222,14 +222,8 @@ func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext 
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "Left out (%d):\n", len(res.Dropped))
 		for _, d := range res.Dropped {
-			if d.Reason == retrieval.ReasonRerankedOut {
-				continue // counted below: the reranker's unchosen candidates
-			}
 			// The end of the URL tells apart two sections of one title.
 			fmt.Fprintf(w, "  - [%.3f] %s: %s  %s\n", d.Score, dropReason(d, res.Params.Threshold), present.Title(&d.Chunk), present.FitURL(d.Citation.URL, droppedURLWidth))
-		}
-		if n := rerankedOut(res.Dropped); n > 0 {
-			fmt.Fprintf(w, "  - %s the reranker did not place in its top %d (--json lists them)\n", present.Count(n, "candidate", "candidates"), res.Params.TopK)
 		}
 	}
 	if withContext {

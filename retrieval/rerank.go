@@ -66,10 +66,6 @@ const (
 // RerankOptions.Threshold.
 const ReasonBelowRerankThreshold = "below_rerank_threshold"
 
-// ReasonRerankedOut drops a candidate sent to the reranker that it did not
-// place in its top_k (Score is then its vector similarity).
-const ReasonRerankedOut = "reranked_out"
-
 // RerankOptions ask for reranking a query.
 type RerankOptions struct {
 	// On reranks with the pipeline's Reranker.
@@ -314,22 +310,7 @@ func (p *Pipeline) rerank(ctx context.Context, q Query, scored []ScoredChunk, re
 	}
 	kept, dropped := keep(hits, func(h *Hit) bool { return Below(h.Score, q.Rerank.Threshold) }, ReasonBelowRerankThreshold, q.NoDedup, keyOf)
 	res.Hits = kept
-	// Pipeline order: the threshold's cuts, the candidates the reranker
-	// left below its top_k, then its threshold's cuts and the duplicates.
-	picked := make(map[int]bool, len(rel))
-	for _, r := range rel {
-		picked[r.Index] = true
-	}
-	var out []DroppedHit
-	for i := range cands {
-		if picked[i] {
-			continue
-		}
-		sc := &cands[i]
-		out = append(out, DroppedHit{Hit: Hit{Score: sc.Score, Chunk: sc.Chunk, Citation: p.URLs.Cite(&sc.Chunk),
-			VectorRank: pos[chunkKey(&sc.Chunk)], VectorScore: sc.Score}, Reason: ReasonRerankedOut})
-	}
-	res.Dropped = append(append(below, out...), dropped...)
+	res.Dropped = append(below, dropped...)
 	res.Grounded = Ground(kept)
 	in := make(map[string]bool, len(kept))
 	for i := range kept {

@@ -255,10 +255,11 @@ type Hit struct {
 type DroppedHit struct {
 	Hit
 	// Reason is the stage that cut the hit: "below_threshold",
-	// "duplicate", or with reranking "reranked_out" or
-	// "below_rerank_threshold". Result.Dropped lists hits in pipeline
-	// order (threshold, dedup; with reranking threshold, rerank, rerank
-	// threshold, dedup).
+	// "duplicate", or with reranking "below_rerank_threshold".
+	// Result.Dropped lists hits in pipeline order (threshold, dedup; with
+	// reranking threshold, rerank threshold, dedup). The candidates the
+	// reranker left below its top_k are not listed: they are the
+	// searched candidates in neither Hits nor Dropped (RerankInfo).
 	Reason string `json:"reason"`
 	// DuplicateOf is the rank of the kept hit this one duplicates (0 if not a duplicate).
 	DuplicateOf int `json:"duplicate_of,omitempty"`

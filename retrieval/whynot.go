@@ -594,8 +594,6 @@ func (p *Pipeline) cutOf(q Query, res *Result, cands []ScoredChunk, store Store,
 			e.Cut, e.Detail = CutThreshold, fmt.Sprintf("below the score threshold %.2f", q.Threshold)
 		case ReasonDuplicate:
 			e.Cut, e.Detail = CutDuplicate, fmt.Sprintf("folded into a duplicate (#%d)", d.DuplicateOf)
-		case ReasonRerankedOut:
-			e.Cut, e.Detail = CutRerank, fmt.Sprintf("moved out by the reranker (vector rank %d, top_k %d)", d.VectorRank, q.TopK)
 		case ReasonBelowRerankThreshold:
 			rel := 0.0
 			if d.RerankScore != nil {
@@ -608,8 +606,21 @@ func (p *Pipeline) cutOf(q Query, res *Result, cands []ScoredChunk, store Store,
 		return
 	}
 	limit := CandidateLimit(q)
+	inCands := false
+	for i := range sorted {
+		if chunkKey(&sorted[i].Chunk) == key {
+			inCands = true
+		}
+	}
 	switch {
 	case Below(sc.Score, q.Threshold):
+		e.Cut, e.Detail = CutThreshold, fmt.Sprintf("below the score threshold %.2f", q.Threshold)
+	case inCands && q.Rerank.On && res.Rerank != nil && res.Rerank.Err == nil:
+		// Sent to the reranker, which placed it below its top_k.
+		e.Cut, e.Detail = CutRerank, fmt.Sprintf("moved out by the reranker (vector rank %d, not in its top %d)", e.Rank, q.TopK)
+	case inCands && q.Rerank.On:
+		// The rerank failed: the vector result's top_k cut it.
+		e.Cut, e.Detail = CutTopK, fmt.Sprintf("cut by top_k %d", q.TopK)
 		e.Cut, e.Detail = CutThreshold, fmt.Sprintf("below the score threshold %.2f", q.Threshold)
 	case !e.Beyond && e.ExactRank <= limit && isApproximate(store) && !q.Exact:
 		e.Cut, e.Detail = CutApproximate, fmt.Sprintf("missed by approximate search (exact rank %d)", e.ExactRank)

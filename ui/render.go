@@ -41,9 +41,6 @@ func dropLabel(d retrieval.DroppedHit, threshold float64) string {
 	if d.Reason == retrieval.ReasonDuplicate {
 		return fmt.Sprintf("duplicate of #%d", d.DuplicateOf)
 	}
-	if d.Reason == retrieval.ReasonRerankedOut {
-		return "reranked out"
-	}
 	return "below " + present.Score(threshold, 2)
 }
 

@@ -527,13 +527,15 @@ func (p *Pipeline) explain(ctx context.Context, q Query, res *Result, b *beside,
 		}
 		for k, scored := range counted {
 			e := &out[at[k]]
-			n := 0
+			// Points above it, and tied points the pipeline orders first
+			// (ties go by chunk id, as lessScored orders them).
+			n := 1
 			for _, s := range scored {
-				if s.Score >= *e.Score || s.Chunk.ID == e.PointID {
+				if s.Chunk.ID != e.PointID && (s.Score > *e.Score || (s.Score == *e.Score && s.Chunk.ID < e.PointID)) {
 					n++
 				}
 			}
-			e.ExactRank = max(n, 1)
+			e.ExactRank = n
 			if n > RankCap {
 				e.ExactRank, e.Beyond = RankCap+1, true
 			}

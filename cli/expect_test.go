@@ -1,0 +1,223 @@
+package cli
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	qc "github.com/qdrant/go-client/qdrant"
+
+	"ragscope/retrieval"
+	"ragscope/retrieval/qdrant/qdranttest"
+)
+
+const jointsQ = "how do I describe a robot's joints?"
+
+// expectJSON runs query --json with args and returns the document.
+func expectJSON(t *testing.T, env map[string]string, args ...string) QueryJSON {
+	t.Helper()
+	code, out, errs := run(t, env, "", append([]string{"query", "--json"}, args...)...)
+	if code != ExitOK && code != ExitNoResults {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc QueryJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	return doc
+}
+
+func oneExpected(t *testing.T, doc QueryJSON) retrieval.Expected {
+	t.Helper()
+	if len(doc.Expected) != 1 {
+		t.Fatalf("want 1 expected entry, got %+v", doc.Expected)
+	}
+	return doc.Expected[0]
+}
+
+// Each cut reason of the demo, reached on purpose.
+func TestExpectCutsDemo(t *testing.T) {
+	const urdfLinks = "https://physical-ai.example.org/textbook/docs/module-1-ros2/urdf-for-humanoids#links-and-joints"
+	for _, tt := range []struct {
+		name   string
+		args   []string
+		cut    string
+		detail string
+	}{
+		{"in the results", []string{"--expect", "docs/module-1-ros2/05-urdf-humanoids.md"}, retrieval.CutNone, "in the results at #1"},
+		{"without docs/ prefix", []string{"--expect", "module-1-ros2/05-urdf-humanoids.md"}, retrieval.CutNone, "in the results at #1"},
+		{"top_k", []string{"--expect", "docs/module-1-ros2/01-what-is-ros2.md"}, retrieval.CutTopK, "cut by top_k 5"},
+		{"filter", []string{"--module", "module-2-simulation", "--expect", urdfLinks}, retrieval.CutFilter, "filtered out by module=module-2-simulation"},
+		{"threshold", []string{"--threshold", "0.2", "--expect", urdfLinks}, retrieval.CutThreshold, "below the score threshold 0.20"},
+		{"rerank", []string{"--rerank", "bm25", "--expect", "docs/intro.md"}, retrieval.CutRerank, "moved out by the reranker"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := expectJSON(t, nil, append(tt.args, jointsQ)...)
+			e := oneExpected(t, doc)
+			if e.Cut != tt.cut || !strings.Contains(e.Detail, tt.detail) {
+				t.Fatalf("cut %q detail %q, want %q / %q", e.Cut, e.Detail, tt.cut, tt.detail)
+			}
+			if e.Rank < 1 || e.ExactRank < 1 || e.Score == nil || e.PointID == "" {
+				t.Fatalf("rank, score or point id missing: %+v", e)
+			}
+			if tt.cut == retrieval.CutNone {
+				// The score is the one the query's own search gave.
+				if r := doc.Results[0]; r.ChunkID != e.PointID || r.Score != *e.Score {
+					t.Fatalf("expected %s %.6f, results[0] %s %.6f", e.PointID, *e.Score, r.ChunkID, r.Score)
+				}
+			}
+			if tt.cut == retrieval.CutTopK && e.Rank <= 5 {
+				t.Fatalf("cut by top_k at rank %d", e.Rank)
+			}
+		})
+	}
+}
+
+func TestExpectTextUnderResults(t *testing.T) {
+	code, out, errs := run(t, nil, "", "query", "--expect", "docs/module-1-ros2/01-what-is-ros2.md", jointsQ)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	i, j := strings.Index(out, " 5. ["), strings.Index(out, "Expected sources:")
+	if i < 0 || j < i {
+		t.Fatalf("expected sources not under the results:\n%s", out)
+	}
+	if !strings.Contains(out, "expected docs/module-1-ros2/01-what-is-ros2.md ranked #") || !strings.Contains(out, "), cut by top_k 5") {
+		t.Fatalf("no sentence:\n%s", out)
+	}
+}
+
+func TestExpectBadRef(t *testing.T) {
+	code, out, errs := run(t, nil, "", "query", "--expect", "docs/module-1-ros2/urdf-humanoids.md", jointsQ)
+	if code != ExitConfig {
+		t.Fatalf("exit %d, want 2: %s", code, errs)
+	}
+	if !strings.Contains(errs, "not in the collection") || !strings.Contains(errs, "closest doc paths: docs/module-1-ros2/05-urdf-humanoids.md") {
+		t.Fatalf("message: %s", errs)
+	}
+	if out != "" {
+		t.Fatalf("printed results for a bad REF:\n%s", out)
+	}
+	code, _, errs = run(t, nil, "", "query", "--expect", "/textbook/docs/module-1-ros2/urdf-for-humanoids#no-such-section", jointsQ)
+	if code != ExitConfig || !strings.Contains(errs, "no chunk of that page has section #no-such-section") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	code, _, errs = run(t, nil, "", "query", "--expect", " ", jointsQ)
+	if code != ExitUsage {
+		t.Fatalf("empty REF: exit %d: %s", code, errs)
+	}
+	code, _, errs = run(t, nil, "", "query", "--selected-text", "x", "--expect", "docs/intro.md", jointsQ)
+	if code != ExitUsage {
+		t.Fatalf("selected text: exit %d: %s", code, errs)
+	}
+}
+
+// qdrantTop returns the query's top k point ids from the fake Qdrant.
+func qdrantTop(t *testing.T, env map[string]string, q string, k int) []HitJSON {
+	t.Helper()
+	doc := expectJSON(t, env, "--no-dedup", "-k", strconv.Itoa(k), q)
+	if len(doc.Results) != k {
+		t.Fatalf("want %d results, got %d", k, len(doc.Results))
+	}
+	return doc.Results
+}
+
+// Qdrant: the expected chunk's exact rank, an approximate miss told apart
+// from a top_k cut, and a duplicate.
+func TestExpectQdrant(t *testing.T) {
+	qs, _, env := fakes(t)
+	const q = "How do publishers and subscribers exchange messages?"
+	// Points 12, 16 and 20 tie (equal texts), then 15.
+	top := qdrantTop(t, env, q, 4)
+	if top[0].ChunkID != "12" || top[1].ChunkID != "16" || top[3].ChunkID != "15" {
+		t.Fatalf("the fixture changed: %+v", top)
+	}
+
+	t.Run("top_k with the rank counted", func(t *testing.T) {
+		qs.ResetCalls()
+		doc := expectJSON(t, env, "--no-dedup", "-k", "2", "--expect", top[3].ChunkID, q)
+		e := oneExpected(t, doc)
+		if e.Cut != retrieval.CutTopK || e.Rank != 4 || e.ExactRank != 4 || *e.Score != top[3].Score {
+			t.Fatalf("%+v", e)
+		}
+		if n := countCalls(qs.Calls(), qc.Points_Query_FullMethodName); n != 3 {
+			t.Fatalf("%d searches, want 3 (query, lookup, rank count): %v", n, qs.Calls())
+		}
+	})
+	t.Run("approximate miss", func(t *testing.T) {
+		id, _ := strconv.ParseUint(top[1].ChunkID, 10, 64)
+		c := qdranttest.TextbookA()
+		for i := range c.Points {
+			if c.Points[i].ID == id {
+				c.Points[i].Unreachable = true
+			}
+		}
+		qs.AddCollection(c)
+		defer qs.AddCollection(qdranttest.TextbookA())
+		doc := expectJSON(t, env, "--no-dedup", "-k", "3", "--expect", top[1].ChunkID, q)
+		e := oneExpected(t, doc)
+		if e.Cut != retrieval.CutApproximate || e.ExactRank != 2 || e.Detail != "missed by approximate search (exact rank 2)" {
+			t.Fatalf("%+v", e)
+		}
+		// --exact finds it; --ann-check names it.
+		doc = expectJSON(t, env, "--no-dedup", "-k", "3", "--exact", "--expect", top[1].ChunkID, q)
+		if e := oneExpected(t, doc); e.Cut != retrieval.CutNone || doc.Results[1].ChunkID != top[1].ChunkID {
+			t.Fatalf("exact search: %+v, results %+v", e, doc.Results)
+		}
+		qs.ResetCalls()
+		doc = expectJSON(t, env, "--no-dedup", "-k", "3", "--ann-check", q)
+		a := doc.ANNCheck
+		if a == nil || !a.Approximate || a.K != 3 || len(a.Missed) != 1 || a.Missed[0].PointID != top[1].ChunkID || a.Missed[0].ExactRank != 2 {
+			t.Fatalf("ann check: %+v", a)
+		}
+		if a.Recall < 0.66 || a.Recall > 0.67 {
+			t.Fatalf("recall %v, want 2/3", a.Recall)
+		}
+		if n := countCalls(qs.Calls(), qc.Points_Query_FullMethodName); n != 2 {
+			t.Fatalf("%d searches, want 2: %v", n, qs.Calls())
+		}
+		code, out, errs := run(t, env, "", "query", "--no-dedup", "-k", "3", "--ann-check", q)
+		if code != ExitOK || !strings.Contains(out, "ANN recall@3 0.67: the approximate search missed 1 of the exact top 3: index misses (raise hnsw_ef or m)") ||
+			!strings.Contains(out, "missed exact #2") {
+			t.Fatalf("exit %d: %s\n%s", code, errs, out)
+		}
+	})
+	t.Run("duplicate", func(t *testing.T) {
+		// 9001 is a copy of 12 (same text and hash): dedup folds it into #1.
+		c := qdranttest.TextbookA()
+		for _, p := range c.Points {
+			if p.ID == 12 {
+				dup := p
+				dup.ID = 9001
+				c.Points = append(c.Points, dup)
+			}
+		}
+		qs.AddCollection(c)
+		defer qs.AddCollection(qdranttest.TextbookA())
+		e := oneExpected(t, expectJSON(t, env, "-k", "5", "--expect", "9001", q))
+		if e.Cut != retrieval.CutDuplicate || e.Detail != "folded into a duplicate (#1)" || e.PointID != "9001" || e.Rank != 4 {
+			t.Fatalf("%+v", e)
+		}
+	})
+	t.Run("doc path and bad ref", func(t *testing.T) {
+		e := oneExpected(t, expectJSON(t, env, "--expect", top[0].DocPath, q))
+		if e.Cut != retrieval.CutNone || e.PointID != top[0].ChunkID {
+			t.Fatalf("%+v", e)
+		}
+		code, _, errs := run(t, env, "", "query", "--expect", "docs/module-9/nothing.md", q)
+		if code != ExitConfig || !strings.Contains(errs, "closest doc paths: docs/") {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+	})
+}
+
+func countCalls(calls []string, method string) int {
+	n := 0
+	for _, c := range calls {
+		if c == method {
+			n++
+		}
+	}
+	return n
+}

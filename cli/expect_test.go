@@ -1,14 +1,19 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	qc "github.com/qdrant/go-client/qdrant"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/qdrant"
 	"ragscope/retrieval/qdrant/qdranttest"
 )
 
@@ -141,8 +146,9 @@ func TestExpectQdrant(t *testing.T) {
 		if e.Cut != retrieval.CutTopK || e.Rank != 4 || e.ExactRank != 4 || *e.Score != top[3].Score {
 			t.Fatalf("%+v", e)
 		}
-		if n := countCalls(qs.Calls(), qc.Points_Query_FullMethodName); n != 3 {
-			t.Fatalf("%d searches, want 3 (query, lookup, rank count): %v", n, qs.Calls())
+		// One search and one batch beside it (lookup and ranking).
+		if calls := qs.Calls(); countCalls(calls, qc.Points_Query_FullMethodName) != 1 || countCalls(calls, qc.Points_QueryBatch_FullMethodName) != 1 {
+			t.Fatalf("want one search and one batch: %v", calls)
 		}
 	})
 	t.Run("approximate miss", func(t *testing.T) {
@@ -175,7 +181,7 @@ func TestExpectQdrant(t *testing.T) {
 			t.Fatalf("recall %v, want 2/3", a.Recall)
 		}
 		if n := countCalls(qs.Calls(), qc.Points_Query_FullMethodName); n != 2 {
-			t.Fatalf("%d searches, want 2: %v", n, qs.Calls())
+			t.Fatalf("%d searches, want 2 (approximate, exact): %v", n, qs.Calls())
 		}
 		code, out, errs := run(t, env, "", "query", "--no-dedup", "-k", "3", "--ann-check", q)
 		if code != ExitOK || !strings.Contains(out, "ANN recall@3 0.67: the approximate search missed 1 of the exact top 3: index misses (raise hnsw_ef or m)") ||
@@ -220,4 +226,70 @@ func countCalls(calls []string, method string) int {
 		}
 	}
 	return n
+}
+
+// BenchmarkExpect measures whole runs of ragscope query against the
+// in-process Qdrant with 50 ms on every call (and none on the embedder):
+// plain, with --expect by doc path and by point id, and with --ann-check.
+// ratio is the time over the plain query's (budgets: --expect ≤ 1.4×,
+// --ann-check at most one more round trip).
+func BenchmarkExpect(b *testing.B) {
+	qdrant.SilenceGRPCLogs(nil)
+	qs, err := qdranttest.Start(qdranttest.Options{APIKey: testQdrantKey})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(qs.Close)
+	qs.AddCollection(qdranttest.TextbookA())
+	cs := coheretest.NewServer(testCohereKey)
+	b.Cleanup(cs.Close)
+	co := cs.URL
+	env := map[string]string{
+		"QDRANT_URL": qs.URL(), "QDRANT_API_KEY": testQdrantKey, "QDRANT_COLLECTION": qdranttest.CollectionA,
+		"COHERE_API_KEY": testCohereKey, "COHERE_BASE_URL": co,
+	}
+	qs.SetLatency(50 * time.Millisecond)
+	const q = "How do publishers and subscribers exchange messages?"
+	var plain time.Duration
+	for _, bb := range []struct {
+		name string
+		args []string
+	}{
+		{"plain", nil},
+		{"expect-doc-path", []string{"--expect", "docs/module-3-isaac/04-reinforcement-learning.md"}},
+		{"expect-point-id", []string{"--expect", "111"}},
+		{"expect-two", []string{"--expect", "111", "--expect", "docs/module-1-ros2/05-urdf-humanoids.md"}},
+		{"ann-check", []string{"--ann-check"}},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			var spent time.Duration
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				code, _, errs := runB(b, env, append(append([]string{"query"}, bb.args...), q)...)
+				spent += time.Since(t0)
+				if code != ExitOK {
+					b.Fatalf("exit %d: %s", code, errs)
+				}
+			}
+			per := spent / time.Duration(b.N)
+			if bb.name == "plain" {
+				plain = per
+			}
+			b.ReportMetric(float64(per.Microseconds())/1000, "ms/query")
+			if plain > 0 {
+				b.ReportMetric(float64(per)/float64(plain), "ratio")
+			}
+		})
+	}
+}
+
+func runB(b *testing.B, env map[string]string, args ...string) (int, string, string) {
+	b.Helper()
+	var out, errb bytes.Buffer
+	app := &App{
+		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Dir: b.TempDir(),
+		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+	}
+	code := app.Run(context.Background(), args)
+	return code, out.String(), errb.String()
 }

@@ -52,7 +52,6 @@ func (p *Pipeline) RetrieveVector(ctx context.Context, q Query, vec []float32, e
 // query's search, cands holds the store's candidates in their order.
 type beside struct {
 	run   func(ctx context.Context, store Store, vec []float32)
-	vec   []float32
 	cands []ScoredChunk
 }
 
@@ -96,9 +95,6 @@ func (p *Pipeline) retrieve(ctx context.Context, q Query, vec []float32, embedTo
 	}
 	res.Timings.Embed = embedTook
 	var done chan struct{}
-	if b != nil {
-		b.vec = vec
-	}
 	if b != nil && b.run != nil {
 		if store, err := p.storeFor(q); err == nil {
 			done = make(chan struct{})

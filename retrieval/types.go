@@ -362,6 +362,14 @@ type SearchRequest struct {
 	IDsOnly bool
 }
 
+// FilterPreparer is implemented by stores that must learn something once
+// before their first filtered search (Qdrant's payload keys): a caller
+// that knows a filtered search is coming can start it early, beside other
+// work.
+type FilterPreparer interface {
+	PrepareFilters(ctx context.Context) error
+}
+
 // Approximator is implemented by stores whose search may be approximate
 // (Qdrant's HNSW index): a chunk can be missing from a search that an
 // exact one (SearchRequest.Exact) returns. Stores that do not implement

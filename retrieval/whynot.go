@@ -15,14 +15,16 @@ import (
 // chunk for the question, its rank and score among the points, and the
 // first stage of the pipeline that cut it. The cuts are read from the
 // query's own record (Result.Dropped, the candidates it searched); only
-// what the pipeline cannot know is asked of the store: the expected
-// chunk's score (a search restricted to its page or id) and how many
-// points score above it (a count-style search with a score threshold,
-// capped at RankCap). Both are exact searches, so a chunk an approximate
-// index cannot reach is still found.
+// what the pipeline cannot know is asked of the store, in one call beside
+// the query's search (a QueryBatch on Qdrant, so --expect adds no wait
+// beyond one round trip's share): the expected chunk's score (a search
+// restricted to its page or point id) and the ids and scores of the top
+// RankCap+1 points, which rank it without scanning the collection. All
+// of them are exact searches, so a chunk an approximate index cannot
+// reach is still found.
 
-// RankCap bounds the rank count: an expected chunk below this many points
-// is "ranked beyond 1,000".
+// RankCap bounds the ranking: an expected chunk below this many points is
+// "ranked beyond 1,000".
 const RankCap = 1000
 
 // pageChunkLimit bounds the chunks of one page read to find a section.
@@ -201,12 +203,10 @@ type Diagnosis struct {
 
 // Diagnose runs q like Retrieve and, for each of refs, says where its
 // best chunk for the question went (see Expected); with annCheck it also
-// compares the query's search with an exact one (ANNCheck). The expected
-// chunks and the exact search run beside the query's search (in the same
-// wait); then one more search counts the points above each expected chunk
-// (one call for all refs on a BatchSearcher). A ref that matches nothing
-// comes back with Cut CutNotFound. Selected-text queries have no search
-// to explain.
+// compares the query's search with an exact one (ANNCheck). What the
+// diagnosis asks of the store runs beside the query's search, in one
+// batched call (see diagSearch). A ref that matches nothing comes back
+// with Cut CutNotFound. Selected-text queries have no search to explain.
 func (p *Pipeline) Diagnose(ctx context.Context, q Query, refs []ExpectRef, annCheck bool) (Result, Diagnosis, error) {
 	var d Diagnosis
 	if q.Mode == ModeSelectedText {
@@ -221,39 +221,117 @@ func (p *Pipeline) Diagnose(ctx context.Context, q Query, refs []ExpectRef, annC
 	if err != nil {
 		return Result{}, d, err
 	}
-	best := make([]*ScoredChunk, len(refs))
-	var exact []ScoredChunk
-	var lookErr, exactErr error
+	// A doc-path lookup is a filtered search: let the store prepare for
+	// it beside the embedding.
+	var prep chan error
+	if fp, ok := p.Store.(FilterPreparer); ok && byDocPath(resolved) {
+		prep = make(chan error, 1)
+		go func() { prep <- fp.PrepareFilters(ctx) }()
+	}
+	var diag diagSearch
+	var diagErr error
 	b := &beside{run: func(ctx context.Context, store Store, vec []float32) {
-		var wg sync.WaitGroup
-		if annCheck {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				exact, exactErr = store.Search(ctx, SearchRequest{Vector: vec, Text: nq.Question, Limit: CandidateLimit(nq), Filters: nq.Filters, Exact: true})
-			}()
+		if prep != nil {
+			diagErr = <-prep
+			prep = nil
 		}
-		if len(refs) > 0 {
-			best, lookErr = p.locate(ctx, store, nq, vec, resolved)
+		if diagErr == nil {
+			diag, diagErr = p.diagSearch(ctx, store, nq, vec, resolved, annCheck)
 		}
-		wg.Wait()
 	}}
 	res, err := p.retrieve(ctx, q, nil, 0, b)
+	if prep != nil {
+		<-prep // the search failed before the diagnosis ran
+	}
 	if err != nil {
 		return Result{}, d, err
 	}
-	if lookErr != nil {
-		return Result{}, d, fmt.Errorf("expected sources: %w", lookErr)
+	if diagErr != nil {
+		return Result{}, d, fmt.Errorf("expected sources or exact search: %w", diagErr)
 	}
-	if exactErr != nil {
-		return Result{}, d, fmt.Errorf("exact search: %w", exactErr)
+	store, err := p.storeFor(nq)
+	if err != nil {
+		return Result{}, d, err
 	}
 	if annCheck {
-		store, _ := p.storeFor(nq)
-		d.ANN = compareANN(nq, b.cands, exact, isApproximate(store))
+		d.ANN = compareANN(nq, b.cands, diag.exact, isApproximate(store))
 	}
-	d.Expected, err = p.explain(ctx, nq, &res, b, refs, resolved, best)
-	return res, d, err
+	d.Expected = p.explain(nq, &res, b.cands, store, refs, resolved, &diag)
+	return res, d, nil
+}
+
+// diagSearch is what the diagnosis asks of the store, in one call beside
+// the query's search (one QueryBatch on Qdrant), all exact: each ref's
+// chunks, the top RankCap+1 points' ids and scores (to rank the expected
+// chunks: with the query's filters, and without them for a chunk the
+// filters cut), and for the ANN check the query's search done exactly.
+type diagSearch struct {
+	best          []*ScoredChunk
+	top, filtered []ScoredChunk
+	exact         []ScoredChunk
+}
+
+func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []float32, refs []ExpectRef, annCheck bool) (diagSearch, error) {
+	d := diagSearch{best: make([]*ScoredChunk, len(refs))}
+	var reqs []SearchRequest
+	var at []int
+	for i, r := range refs {
+		if req, ok := lookup(q, vec, r); ok {
+			reqs = append(reqs, req)
+			at = append(at, i)
+		}
+	}
+	topAt, filteredAt, exactAt := -1, -1, -1
+	if len(reqs) > 0 {
+		rank := SearchRequest{Vector: vec, Text: q.Question, Limit: RankCap + 1, Exact: true, IDsOnly: true}
+		topAt = len(reqs)
+		reqs = append(reqs, rank)
+		if !q.Filters.IsEmpty() {
+			rank.Filters = q.Filters
+			filteredAt = len(reqs)
+			reqs = append(reqs, rank)
+		}
+	}
+	if annCheck {
+		exactAt = len(reqs)
+		reqs = append(reqs, SearchRequest{Vector: vec, Text: q.Question, Limit: CandidateLimit(q), Filters: q.Filters, Exact: true})
+	}
+	got, err := searchAll(ctx, store, reqs)
+	if err != nil {
+		return d, err
+	}
+	for k, i := range at {
+		r := refs[i]
+		scored := got[k]
+		for j := range scored {
+			c := &scored[j].Chunk
+			if r.Anchor == "" || c.ID == strings.TrimSpace(r.Raw) || p.inSection(c, r.Anchor) {
+				sc := scored[j]
+				d.best[i] = &sc
+				break
+			}
+		}
+	}
+	if topAt >= 0 {
+		d.top = got[topAt]
+	}
+	if filteredAt >= 0 {
+		d.filtered = got[filteredAt]
+	}
+	if exactAt >= 0 {
+		d.exact = got[exactAt]
+	}
+	return d, nil
+}
+
+// byDocPath reports whether some ref is looked up by its doc path.
+func byDocPath(refs []ExpectRef) bool {
+	for _, r := range refs {
+		if r.PointID == "" && r.DocPath != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // resolveURLs returns refs with each URL ref's doc path filled in from the
@@ -411,36 +489,6 @@ func lookup(q Query, vec []float32, r ExpectRef) (SearchRequest, bool) {
 	return req, true
 }
 
-// locate finds each ref's best chunk for the question (nil: none), with
-// exact searches not restricted by the query's filters.
-func (p *Pipeline) locate(ctx context.Context, store Store, q Query, vec []float32, refs []ExpectRef) ([]*ScoredChunk, error) {
-	out := make([]*ScoredChunk, len(refs))
-	var reqs []SearchRequest
-	var at []int
-	for i, r := range refs {
-		if req, ok := lookup(q, vec, r); ok {
-			reqs = append(reqs, req)
-			at = append(at, i)
-		}
-	}
-	got, err := searchAll(ctx, store, reqs)
-	if err != nil {
-		return nil, err
-	}
-	for k, scored := range got {
-		r := refs[at[k]]
-		for j := range scored {
-			c := &scored[j].Chunk
-			if r.Anchor == "" || c.ID == strings.TrimSpace(r.Raw) || p.inSection(c, r.Anchor) {
-				sc := scored[j]
-				out[at[k]] = &sc
-				break
-			}
-		}
-	}
-	return out, nil
-}
-
 // inSection reports whether c sits under the section anchor names.
 func (p *Pipeline) inSection(c *Chunk, anchor string) bool {
 	anchor = strings.ToLower(anchor)
@@ -480,79 +528,41 @@ func searchAll(ctx context.Context, store Store, reqs []SearchRequest) ([][]Scor
 	return out, errors.Join(errs...)
 }
 
-// explain turns the located chunks into Expected entries: it counts the
-// points above each (one search, batched) and reads the query's record.
-func (p *Pipeline) explain(ctx context.Context, q Query, res *Result, b *beside, refs, resolved []ExpectRef, best []*ScoredChunk) ([]Expected, error) {
-	store, err := p.storeFor(q)
-	if err != nil {
-		return nil, err
-	}
+// explain turns the located chunks into Expected entries: each is ranked
+// among the top points (with the query's filters when they keep it) and
+// its cut read from the query's record.
+func (p *Pipeline) explain(q Query, res *Result, cands []ScoredChunk, store Store, refs, resolved []ExpectRef, d *diagSearch) []Expected {
 	out := make([]Expected, len(refs))
-	if len(refs) == 0 {
-		return out, nil
-	}
-	var reqs []SearchRequest
-	var at []int
 	for i, r := range refs {
 		e := &out[i]
 		e.Ref = r.Raw
-		sc := best[i]
+		sc := d.best[i]
 		if sc == nil {
 			e.Cut, e.Detail = CutNotFound, notFoundDetail(r, resolved[i])
 			continue
 		}
 		score := sc.Score
 		e.PointID, e.DocPath, e.Section, e.Score = sc.Chunk.ID, sc.Chunk.DocPath, sc.Chunk.Section, &score
-		req := SearchRequest{Vector: nil, Text: q.Question, Limit: RankCap + 1, Exact: true, IDsOnly: true}
-		if score > 0 {
-			req.Threshold = score
+		top := d.top
+		if !q.Filters.IsEmpty() && q.Filters.Match(&sc.Chunk) {
+			top = d.filtered
 		}
-		if q.Filters.Match(&sc.Chunk) {
-			req.Filters = q.Filters
-		}
-		reqs = append(reqs, req)
-		at = append(at, i)
-	}
-	if len(reqs) > 0 {
-		vec, err := p.vectorOf(b)
-		if err != nil {
-			return nil, err
-		}
-		for k := range reqs {
-			reqs[k].Vector = vec
-		}
-		counted, err := searchAll(ctx, store, reqs)
-		if err != nil {
-			return nil, fmt.Errorf("expected sources: rank: %w", err)
-		}
-		for k, scored := range counted {
-			e := &out[at[k]]
-			// Points above it, and tied points the pipeline orders first
-			// (ties go by chunk id, as lessScored orders them).
-			n := 1
-			for _, s := range scored {
-				if s.Chunk.ID != e.PointID && (s.Score > *e.Score || (s.Score == *e.Score && s.Chunk.ID < e.PointID)) {
-					n++
-				}
+		// Points above it, and tied points the pipeline orders first
+		// (ties go by chunk id, as lessScored orders them).
+		n := 1
+		for _, s := range top {
+			if s.Chunk.ID != e.PointID && (s.Score > score || (s.Score == score && s.Chunk.ID < e.PointID)) {
+				n++
 			}
-			e.ExactRank = n
-			if n > RankCap {
-				e.ExactRank, e.Beyond = RankCap+1, true
-			}
-			e.Rank = e.ExactRank
-			p.cutOf(q, res, b.cands, store, best[at[k]], e)
 		}
+		e.ExactRank = n
+		if n > RankCap {
+			e.ExactRank, e.Beyond = RankCap+1, true
+		}
+		e.Rank = e.ExactRank
+		p.cutOf(q, res, cands, store, sc, e)
 	}
-	return out, nil
-}
-
-// vectorOf is the question's vector: the one the query embedded, kept by
-// the beside hook.
-func (p *Pipeline) vectorOf(b *beside) ([]float32, error) {
-	if b.vec == nil {
-		return nil, fmt.Errorf("%w: expected sources: the question was not embedded", ErrUnavailable)
-	}
-	return b.vec, nil
+	return out
 }
 
 func notFoundDetail(r, resolved ExpectRef) string {

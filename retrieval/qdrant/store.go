@@ -11,6 +11,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -414,9 +415,13 @@ func (s *Store) queryPoints(ctx context.Context, req retrieval.SearchRequest) (*
 
 // filter builds must[ match_any(key, values) ] for each non-empty field.
 func (s *Store) filter(ctx context.Context, f retrieval.Filters) (*qc.Filter, error) {
-	det, err := s.detection(ctx)
-	if err != nil {
-		return nil, err
+	var det *Detection
+	if byID := (retrieval.Filters{IDs: f.IDs}); !reflect.DeepEqual(f, byID) {
+		// Payload keys are detected once; a search by point id needs none.
+		var err error
+		if det, err = s.detection(ctx); err != nil {
+			return nil, err
+		}
 	}
 	var must []*qc.Condition
 	for _, c := range []struct {
@@ -448,6 +453,14 @@ func parsePointID(id string) *qc.PointId {
 		return qc.NewIDNum(n)
 	}
 	return qc.NewID(id)
+}
+
+// PrepareFilters learns the collection's payload keys (one sample, cached)
+// so that a filtered search sent later costs one round trip
+// (retrieval.FilterPreparer).
+func (s *Store) PrepareFilters(ctx context.Context) error {
+	_, err := s.detection(ctx)
+	return err
 }
 
 // Approximate reports that the store's searches go through Qdrant's

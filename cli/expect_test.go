@@ -13,6 +13,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/eval"
 	"ragscope/retrieval/qdrant"
 	"ragscope/retrieval/qdrant/qdranttest"
 )
@@ -292,4 +293,62 @@ func runB(b *testing.B, env map[string]string, args ...string) (int, string, str
 	}
 	code := app.Run(context.Background(), args)
 	return code, out.String(), errb.String()
+}
+
+const whyNotSet = `name: whynot
+cases:
+  - id: topk-miss
+    question: "how do I describe a robot's joints?"
+    top_k: 3
+    expect: {doc_paths: [docs/module-1-ros2/01-what-is-ros2.md]}
+  - id: gone
+    question: "how do I describe a robot's joints?"
+    expect: {doc_paths: [docs/module-9/nothing.md]}
+  - id: empty-filter
+    question: "how do I describe a robot's joints?"
+    filters: {modules: [module-9]}
+    expect: {doc_paths: [docs/module-1-ros2/05-urdf-humanoids.md]}
+  - id: hit
+    question: "how do I describe a robot's joints?"
+    expect: {doc_paths: [docs/module-1-ros2/05-urdf-humanoids.md]}
+`
+
+// Every missed eval case says where its expected source went, on its own
+// MISS row and in JSON; a filter that leaves nothing says so.
+func TestEvalSaysWhereExpectedWent(t *testing.T) {
+	set := writeSet(t, "whynot.yaml", whyNotSet)
+	_, out, errs := runEvalCLI(t, "eval", set)
+	rows := map[string]string{}
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			rows[f[0]] = line
+		}
+	}
+	for id, want := range map[string]string{
+		"topk-miss":    "MISS no relevant hit in the top 3 (#1 was docs/module-1-ros2/05-urdf-humanoids.md); expected docs/module-1-ros2/01-what-is-ros2.md ranked #56 (0.038), cut by top_k 3",
+		"gone":         "expected docs/module-9/nothing.md not in the collection",
+		"empty-filter": "filter module=module-9 leaves 0 points; expected docs/module-1-ros2/05-urdf-humanoids.md ranked #1 (0.226), filtered out by module=module-9",
+	} {
+		if !strings.Contains(rows[id], want) {
+			t.Errorf("%s row lacks %q:\n%s\n%s", id, want, rows[id], errs)
+		}
+	}
+	if strings.Contains(rows["hit"], "expected") {
+		t.Errorf("a passing case explains itself: %s", rows["hit"])
+	}
+	_, out, _ = runEvalCLI(t, "eval", "--json", set)
+	var rep eval.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	c := rep.Cases[0]
+	if len(c.Expected) != 1 || c.Expected[0].Cut != retrieval.CutTopK || c.Expected[0].Rank != 56 {
+		t.Fatalf("topk-miss JSON: %+v", c.Expected)
+	}
+	if fp := rep.Cases[2].FilterPoints; fp == nil || *fp != 0 {
+		t.Fatalf("filter_points: %v", fp)
+	}
+	if rep.Cases[3].Expected != nil {
+		t.Fatalf("hit explained: %+v", rep.Cases[3].Expected)
+	}
 }

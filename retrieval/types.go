@@ -370,6 +370,12 @@ type FilterPreparer interface {
 	PrepareFilters(ctx context.Context) error
 }
 
+// Counter is implemented by stores that count the chunks a filter leaves
+// (Qdrant Count): "filter leaves 0 points" explains a filtered miss.
+type Counter interface {
+	Count(ctx context.Context, f Filters) (int64, error)
+}
+
 // Approximator is implemented by stores whose search may be approximate
 // (Qdrant's HNSW index): a chunk can be missing from a search that an
 // exact one (SearchRequest.Exact) returns. Stores that do not implement

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // "Why not this chunk?": for each expected source of a question, its best
@@ -124,13 +125,26 @@ func isPointID(s string) bool {
 }
 
 // docPathVariants are the stored doc paths a REF's doc path may match:
-// as given, with and without a leading "docs/".
+// as given, with or without a leading "docs/" or "website/docs/", and,
+// when it has no .md/.mdx extension, with either.
 func docPathVariants(p string) []string {
 	p = strings.TrimPrefix(p, "/")
-	if rest, ok := strings.CutPrefix(p, "docs/"); ok {
-		return []string{p, rest}
+	base := strings.TrimPrefix(strings.TrimPrefix(p, "website/"), "docs/")
+	exts := []string{""}
+	if !isDocFile(base) {
+		exts = []string{"", ".md", ".mdx"}
 	}
-	return []string{p, "docs/" + p}
+	out := []string{}
+	seen := map[string]bool{}
+	for _, pre := range []string{"", "docs/", "website/docs/"} {
+		for _, ext := range exts {
+			if v := pre + base + ext; !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // Expected is where one expected source went for a question.
@@ -208,6 +222,19 @@ type Diagnosis struct {
 // batched call (see diagSearch). A ref that matches nothing comes back
 // with Cut CutNotFound. Selected-text queries have no search to explain.
 func (p *Pipeline) Diagnose(ctx context.Context, q Query, refs []ExpectRef, annCheck bool) (Result, Diagnosis, error) {
+	return p.diagnose(ctx, q, nil, 0, refs, annCheck)
+}
+
+// DiagnoseVector is Diagnose for a question already embedded (vec), as
+// RetrieveVector is to Retrieve.
+func (p *Pipeline) DiagnoseVector(ctx context.Context, q Query, vec []float32, embedTook time.Duration, refs []ExpectRef, annCheck bool) (Result, Diagnosis, error) {
+	if vec == nil {
+		vec = []float32{}
+	}
+	return p.diagnose(ctx, q, vec, embedTook, refs, annCheck)
+}
+
+func (p *Pipeline) diagnose(ctx context.Context, q Query, vec []float32, embedTook time.Duration, refs []ExpectRef, annCheck bool) (Result, Diagnosis, error) {
 	var d Diagnosis
 	if q.Mode == ModeSelectedText {
 		return Result{}, d, fmt.Errorf("%w: expected sources and the ANN check explain a search; selected-text mode runs none", ErrConfig)
@@ -217,7 +244,7 @@ func (p *Pipeline) Diagnose(ctx context.Context, q Query, refs []ExpectRef, annC
 		return Result{}, d, err
 	}
 	// URL refs name pages by their citation; map them to doc paths first.
-	resolved, err := p.resolveURLs(ctx, refs)
+	resolved, err := p.ResolveRefs(ctx, refs)
 	if err != nil {
 		return Result{}, d, err
 	}
@@ -239,7 +266,7 @@ func (p *Pipeline) Diagnose(ctx context.Context, q Query, refs []ExpectRef, annC
 			diag, diagErr = p.diagSearch(ctx, store, nq, vec, resolved, annCheck)
 		}
 	}}
-	res, err := p.retrieve(ctx, q, nil, 0, b)
+	res, err := p.retrieve(ctx, q, vec, embedTook, b)
 	if prep != nil {
 		<-prep // the search failed before the diagnosis ran
 	}
@@ -334,14 +361,16 @@ func byDocPath(refs []ExpectRef) bool {
 	return false
 }
 
-// resolveURLs returns refs with each URL ref's doc path filled in from the
-// collection's citations (a walk of the store, only when a URL is given);
-// a URL no chunk cites keeps an empty DocPath.
-func (p *Pipeline) resolveURLs(ctx context.Context, refs []ExpectRef) ([]ExpectRef, error) {
+// ResolveRefs returns refs with each URL ref's doc path filled in from
+// the collection's citations (one walk of the store, only when a URL ref
+// has no doc path yet); a URL no chunk cites keeps an empty DocPath.
+// Diagnose resolves its refs itself; a caller diagnosing many questions
+// resolves them once.
+func (p *Pipeline) ResolveRefs(ctx context.Context, refs []ExpectRef) ([]ExpectRef, error) {
 	out := append([]ExpectRef(nil), refs...)
 	need := false
 	for _, r := range refs {
-		need = need || r.URLPath != ""
+		need = need || (r.URLPath != "" && r.DocPath == "")
 	}
 	if !need {
 		return out, nil
@@ -351,7 +380,7 @@ func (p *Pipeline) resolveURLs(ctx context.Context, refs []ExpectRef) ([]ExpectR
 		return nil, err
 	}
 	for i := range out {
-		if out[i].URLPath == "" {
+		if out[i].URLPath == "" || out[i].DocPath != "" {
 			continue
 		}
 		want := strings.TrimSuffix(out[i].URLPath, "/")

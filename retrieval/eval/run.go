@@ -150,7 +150,8 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	}
 
 	r := &runner{p: p, opts: opts, total: len(set.Cases), results: make([]CaseResult, len(set.Cases)), vector: make([]CaseResult, len(set.Cases)), rerankErr: make([]error, len(set.Cases)),
-		errs: make([]error, len(set.Cases)), needsBackend: make([]bool, len(set.Cases)), res: make([]*retrieval.Result, len(set.Cases))}
+		errs: make([]error, len(set.Cases)), needsBackend: make([]bool, len(set.Cases)), res: make([]*retrieval.Result, len(set.Cases)),
+		vecs: make([][]float32, len(set.Cases))}
 	searchSem := make(chan struct{}, conc)
 	embedConc := opts.EmbedConcurrency
 	if embedConc <= 0 {
@@ -260,6 +261,9 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		rep.ThroughputPerSec = float64(n) / batchWall.Seconds()
 	}
 	rep.LatencySample = r.applySample(set, <-sampled)
+	if ctx.Err() == nil {
+		r.explainMisses(ctx, set, conc)
+	}
 	var answerOutage error
 	if opts.Generator != nil {
 		answerOutage = r.answerAll(ctx, set)
@@ -367,6 +371,9 @@ type runner struct {
 	// res[i] is case i's retrieval result (nil when it failed), kept for
 	// the answers.
 	res []*retrieval.Result
+	// vecs[i] is case i's question vector (batched cases), kept to
+	// explain a miss without embedding it again.
+	vecs [][]float32
 }
 
 func (r *runner) callCtx(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -534,6 +541,9 @@ func (r *runner) searchBatch(ctx context.Context, sem chan struct{}, set Set, id
 			r.fail(i, set.Cases[i], qs[j], errs[j])
 			continue
 		}
+		r.mu.Lock()
+		r.vecs[i] = vecs[j]
+		r.mu.Unlock()
 		r.record(i, set.Cases[i], qs[j], results[j], call)
 	}
 }

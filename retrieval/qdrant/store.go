@@ -455,6 +455,26 @@ func parsePointID(id string) *qc.PointId {
 	return qc.NewID(id)
 }
 
+// Count counts the points f leaves, exactly (retrieval.Counter).
+func (s *Store) Count(ctx context.Context, f retrieval.Filters) (int64, error) {
+	req := &qc.CountPoints{CollectionName: s.collection, Exact: qc.PtrOf(true)}
+	if !f.IsEmpty() {
+		filter, err := s.filter(ctx, f)
+		if err != nil {
+			return 0, err
+		}
+		req.Filter = filter
+	}
+	var n uint64
+	if err := s.call(ctx, "count", func(ctx context.Context) (err error) {
+		n, err = s.client.Count(ctx, req)
+		return err
+	}); err != nil {
+		return 0, s.withCollections(ctx, err)
+	}
+	return int64(n), nil
+}
+
 // PrepareFilters learns the collection's payload keys (one sample, cached)
 // so that a filtered search sent later costs one round trip
 // (retrieval.FilterPreparer).

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/eval"
 )
 
 // diagFlags are the query command's "Why not this chunk?" flags: expected
@@ -132,4 +133,19 @@ func sectionText(s string) string {
 		return ""
 	}
 	return " · " + s
+}
+
+// writeANNText prints eval --ann-check's line under the overall figures.
+func writeANNText(w io.Writer, a *eval.ANNReport) {
+	if a == nil {
+		return
+	}
+	fmt.Fprintf(w, "  ANN check: recall@k %.3f over %d cases · %s\n", a.RecallAtK, a.Cases, a.Verdict)
+	if len(a.IndexMisses) > 0 {
+		ids := make([]string, len(a.IndexMisses))
+		for i, id := range a.IndexMisses {
+			ids[i] = cleanLine(id)
+		}
+		fmt.Fprintf(w, "  index misses: %s\n", strings.Join(ids, ", "))
+	}
 }

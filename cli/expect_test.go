@@ -352,3 +352,59 @@ func TestEvalSaysWhereExpectedWent(t *testing.T) {
 		t.Fatalf("hit explained: %+v", rep.Cases[3].Expected)
 	}
 }
+
+// eval --ann-check against Qdrant tells an index miss (a point the
+// approximate search cannot reach) from a model miss, in one more batched
+// call per search batch, and the missed case says its source was missed
+// by approximate search.
+func TestEvalANNCheckQdrant(t *testing.T) {
+	qs, _, env := fakes(t)
+	const q = "How do publishers and subscribers exchange messages?"
+	top := qdrantTop(t, env, q, 1)
+	set := writeSet(t, "ann.yaml", `name: ann
+cases:
+  - id: index-miss
+    question: "`+q+`"
+    top_k: 1
+    expect: {urls: ["`+top[0].URL+`"]}
+  - id: model-miss
+    question: "`+q+`"
+    top_k: 1
+    expect: {doc_paths: [docs/module-3-isaac/04-reinforcement-learning.md]}
+`)
+	c := qdranttest.TextbookA()
+	for i := range c.Points {
+		if strconv.FormatUint(c.Points[i].ID, 10) == top[0].ChunkID {
+			c.Points[i].Unreachable = true
+		}
+	}
+	qs.AddCollection(c)
+	qs.ResetCalls()
+	code, out, errs := run(t, env, "", "eval", "--latency-sample", "0", "--ann-check", set)
+	if code != ExitCheck {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	for _, want := range []string{
+		"ANN check: recall@k 0.000 over 2 cases · 1 miss is an index miss (they pass with exact search): raise hnsw_ef or m",
+		"index misses: index-miss",
+		"expected " + top[0].URL + " ranked #1",
+		"missed by approximate search (exact rank 1)",
+		"expected docs/module-3-isaac/04-reinforcement-learning.md ranked #",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// One approximate and one exact batch for the set's one search batch
+	// (then the misses' own lookups).
+	calls := qs.Calls()
+	firstBatches := 0
+	for _, c := range calls {
+		if c == qc.Points_QueryBatch_FullMethodName {
+			firstBatches++
+		}
+	}
+	if firstBatches < 2 {
+		t.Fatalf("calls: %v", calls)
+	}
+}

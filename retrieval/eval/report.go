@@ -293,6 +293,8 @@ type Report struct {
 	Baseline *Diff `json:"baseline,omitempty"`
 	// Rerank compares the reranked run with the vector order.
 	Rerank *RerankReport `json:"rerank,omitempty"`
+	// ANN compares approximate and exact search (eval --ann-check).
+	ANN *ANNReport `json:"ann_check,omitempty"`
 }
 
 // WriteJSON writes r as indented JSON, C1 and bidi controls escaped

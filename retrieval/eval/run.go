@@ -78,6 +78,11 @@ type Options struct {
 	// AnswerConcurrency bounds the answers generated at once (default
 	// DefaultAnswerConcurrency).
 	AnswerConcurrency int
+	// ANNCheck searches every batch a second time exactly, beside the
+	// approximate batch (one more batched call per search batch), and
+	// reports the approximate search's recall@k and the index misses
+	// (Report.ANN).
+	ANNCheck bool
 }
 
 // MaxBatcher is implemented by embedders with a per-call limit on texts
@@ -151,7 +156,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 
 	r := &runner{p: p, opts: opts, total: len(set.Cases), results: make([]CaseResult, len(set.Cases)), vector: make([]CaseResult, len(set.Cases)), rerankErr: make([]error, len(set.Cases)),
 		errs: make([]error, len(set.Cases)), needsBackend: make([]bool, len(set.Cases)), res: make([]*retrieval.Result, len(set.Cases)),
-		vecs: make([][]float32, len(set.Cases))}
+		vecs: make([][]float32, len(set.Cases)), ann: make([]annCase, len(set.Cases))}
 	searchSem := make(chan struct{}, conc)
 	embedConc := opts.EmbedConcurrency
 	if embedConc <= 0 {
@@ -269,6 +274,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		answerOutage = r.answerAll(ctx, set)
 	}
 
+	rep.ANN = r.annReport(set)
 	rep.Params.EmbedCalls = r.embedCalls
 	rep.Cases = r.results
 	rep.Summary = Summarize(rep.Cases)
@@ -374,6 +380,9 @@ type runner struct {
 	// vecs[i] is case i's question vector (batched cases), kept to
 	// explain a miss without embedding it again.
 	vecs [][]float32
+	// ann[i] compares case i's approximate and exact searches
+	// (Options.ANNCheck).
+	ann []annCase
 }
 
 func (r *runner) callCtx(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -533,9 +542,36 @@ func (r *runner) searchBatch(ctx context.Context, sem chan struct{}, set Set, id
 		return
 	}
 	cctx, cancel := r.callCtx(ctx)
+	var exact []retrieval.Result
+	var exactErrs []error
+	var ewg sync.WaitGroup
+	if r.opts.ANNCheck {
+		// The same batch searched exactly, beside the approximate one.
+		eqs := make([]retrieval.Query, len(qs))
+		for j, q := range qs {
+			q.Exact = true
+			eqs[j] = q
+		}
+		ewg.Add(1)
+		go func() {
+			defer ewg.Done()
+			exact, exactErrs = r.p.RetrieveBatch(cctx, eqs, vecs, shares)
+		}()
+	}
 	results, errs := r.p.RetrieveBatch(cctx, qs, vecs, shares)
+	ewg.Wait()
 	cancel()
 	<-sem
+	if r.opts.ANNCheck {
+		for j, i := range idx {
+			if errs[j] == nil && exactErrs[j] == nil {
+				ac := compareANN(set.Cases[i], qs[j], results[j], exact[j])
+				r.mu.Lock()
+				r.ann[i] = ac
+				r.mu.Unlock()
+			}
+		}
+	}
 	for j, i := range idx {
 		if errs[j] != nil {
 			r.fail(i, set.Cases[i], qs[j], errs[j])

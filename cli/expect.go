@@ -122,6 +122,9 @@ func (d *diagFlags) writeText(w io.Writer) {
 	if c := d.diag.ANN; c != nil {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, cleanLine(c.Summary()))
+		if qs := c.QuantizationSummary(); qs != "" {
+			fmt.Fprintln(w, cleanLine(qs))
+		}
 		for _, m := range c.Missed {
 			fmt.Fprintf(w, "  - missed exact #%d [%.3f] %s%s (point %s)\n", m.ExactRank, m.Score, cleanLine(m.DocPath), sectionText(m.Section), cleanLine(m.PointID))
 		}

@@ -408,3 +408,30 @@ cases:
 		t.Fatalf("calls: %v", calls)
 	}
 }
+
+// On a quantized collection --ann-check also compares the approximate
+// search with rescoring on and off, in the same batch.
+func TestANNCheckQuantized(t *testing.T) {
+	qs, _, env := fakes(t)
+	c := qdranttest.TextbookA()
+	c.Quantized = true
+	qs.AddCollection(c)
+	qs.ResetCalls()
+	doc := expectJSON(t, env, "--no-dedup", "-k", "5", "--ann-check", "How does Gazebo simulate physics?")
+	qz := doc.ANNCheck.Quantization
+	if qz == nil || qz.RescoreOn != 1 || qz.RescoreOff >= 1 || !strings.Contains(qz.Applied, "default") {
+		t.Fatalf("quantization check: %+v", qz)
+	}
+	if calls := qs.Calls(); countCalls(calls, qc.Points_QueryBatch_FullMethodName) != 1 || countCalls(calls, qc.Points_Query_FullMethodName) != 1 {
+		t.Fatalf("want one search and one batch: %v", calls)
+	}
+	code, out, _ := run(t, env, "", "query", "--no-dedup", "--ann-check", "How does Gazebo simulate physics?")
+	if code != ExitOK || !strings.Contains(out, "quantized collection: recall@5 1.00 with rescoring, ") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	// Not quantized: no such line.
+	qs.AddCollection(qdranttest.TextbookA())
+	if doc := expectJSON(t, env, "--ann-check", "How does Gazebo simulate physics?"); doc.ANNCheck.Quantization != nil {
+		t.Fatalf("%+v", doc.ANNCheck.Quantization)
+	}
+}

@@ -16,6 +16,28 @@ type ANNCheck struct {
 	Missed []ANNMiss `json:"missed"`
 	// Approximate is false when the store is exact by nature.
 	Approximate bool `json:"approximate"`
+	// Quantization compares rescoring on and off on a quantized
+	// collection (nil otherwise).
+	Quantization *QuantizationCheck `json:"quantization,omitempty"`
+}
+
+// QuantizationCheck is the approximate search's recall@k against exact
+// search on a quantized collection, with rescoring (by the original
+// vectors) on and off, and which applied to the query's own search.
+type QuantizationCheck struct {
+	RescoreOn  float64 `json:"recall_rescore_on"`
+	RescoreOff float64 `json:"recall_rescore_off"`
+	Applied    string  `json:"applied"`
+}
+
+// QuantizationSummary says the quantization check in one line ("" when
+// the collection is not quantized).
+func (c *ANNCheck) QuantizationSummary() string {
+	qz := c.Quantization
+	if qz == nil {
+		return ""
+	}
+	return fmt.Sprintf("quantized collection: recall@%d %.2f with rescoring, %.2f without; %s", c.K, qz.RescoreOn, qz.RescoreOff, qz.Applied)
 }
 
 // ANNMiss is an exact hit the approximate search missed.

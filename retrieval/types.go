@@ -360,6 +360,16 @@ type SearchRequest struct {
 	// IDsOnly says the caller reads only ids and scores (a rank count):
 	// stores may leave the payload out.
 	IDsOnly bool
+	// Rescore, when set, switches rescoring with the original vectors on
+	// or off for a quantized collection (Qdrant quantization.rescore);
+	// nil is the store's default. Others ignore it.
+	Rescore *bool
+}
+
+// Quantizer is implemented by stores whose vectors may be quantized
+// (Qdrant); then SearchRequest.Rescore applies.
+type Quantizer interface {
+	Quantized(ctx context.Context) bool
 }
 
 // FilterPreparer is implemented by stores that must learn something once

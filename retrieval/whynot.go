@@ -282,6 +282,13 @@ func (p *Pipeline) diagnose(ctx context.Context, q Query, vec []float32, embedTo
 	}
 	if annCheck {
 		d.ANN = compareANN(nq, b.cands, diag.exact, isApproximate(store))
+		if diag.quantized {
+			d.ANN.Quantization = &QuantizationCheck{
+				RescoreOn:  compareANN(nq, diag.rescoreOn, diag.exact, true).Recall,
+				RescoreOff: compareANN(nq, diag.rescoreOff, diag.exact, true).Recall,
+				Applied:    "the query's search left rescoring to the server's default (on)",
+			}
+		}
 	}
 	d.Expected = p.explain(nq, &res, b.cands, store, refs, resolved, &diag)
 	return res, d, nil
@@ -296,6 +303,10 @@ type diagSearch struct {
 	best          []*ScoredChunk
 	top, filtered []ScoredChunk
 	exact         []ScoredChunk
+	// rescoreOn and rescoreOff are the approximate search with
+	// quantization rescoring on and off (quantized collections only).
+	rescoreOn, rescoreOff []ScoredChunk
+	quantized             bool
 }
 
 func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []float32, refs []ExpectRef, annCheck bool) (diagSearch, error) {
@@ -319,9 +330,22 @@ func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []f
 			reqs = append(reqs, rank)
 		}
 	}
+	onAt, offAt := -1, -1
 	if annCheck {
 		exactAt = len(reqs)
-		reqs = append(reqs, SearchRequest{Vector: vec, Text: q.Question, Limit: CandidateLimit(q), Filters: q.Filters, Exact: true})
+		same := SearchRequest{Vector: vec, Text: q.Question, Limit: CandidateLimit(q), Filters: q.Filters}
+		ex := same
+		ex.Exact = true
+		reqs = append(reqs, ex)
+		if qz, ok := store.(Quantizer); ok && !q.Exact && qz.Quantized(ctx) {
+			// A quantized collection: the approximate search with
+			// rescoring on and off, in the same batch.
+			on, off := same, same
+			on.Rescore, off.Rescore = new(bool), new(bool)
+			*on.Rescore = true
+			onAt, offAt = len(reqs), len(reqs)+1
+			reqs = append(reqs, on, off)
+		}
 	}
 	got, err := searchAll(ctx, store, reqs)
 	if err != nil {
@@ -347,6 +371,9 @@ func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []f
 	}
 	if exactAt >= 0 {
 		d.exact = got[exactAt]
+	}
+	if onAt >= 0 {
+		d.rescoreOn, d.rescoreOff, d.quantized = got[onAt], got[offAt], true
 	}
 	return d, nil
 }

@@ -89,6 +89,7 @@ type collectionShape struct {
 	vectorSize int
 	distance   string
 	named      []string // names of all named vectors
+	quantized  bool     // the collection or the searched vector is quantized
 }
 
 var (
@@ -232,7 +233,8 @@ func (s *Store) shapeOf(info *qc.CollectionInfo) (*collectionShape, error) {
 			return nil, &Error{Kind: KindBadRequest, Op: "collection info",
 				Msg: fmt.Sprintf("Collection %q has one unnamed vector, not %q: remove the vector name setting.", s.collection, s.wantVector)}
 		}
-		return &collectionShape{vectorSize: int(p.GetSize()), distance: distanceName(p.GetDistance())}, nil
+		return &collectionShape{vectorSize: int(p.GetSize()), distance: distanceName(p.GetDistance()),
+			quantized: info.GetConfig().GetQuantizationConfig() != nil || p.GetQuantizationConfig() != nil}, nil
 	}
 	m := vc.GetParamsMap().GetMap()
 	names := make([]string, 0, len(m))
@@ -255,6 +257,7 @@ func (s *Store) shapeOf(info *qc.CollectionInfo) (*collectionShape, error) {
 	}
 	p := m[sh.vectorName]
 	sh.vectorSize, sh.distance = int(p.GetSize()), distanceName(p.GetDistance())
+	sh.quantized = info.GetConfig().GetQuantizationConfig() != nil || p.GetQuantizationConfig() != nil
 	return sh, nil
 }
 
@@ -397,6 +400,12 @@ func (s *Store) queryPoints(ctx context.Context, req retrieval.SearchRequest) (*
 	if req.Exact {
 		q.Params = &qc.SearchParams{Exact: qc.PtrOf(true)}
 	}
+	if req.Rescore != nil && sh.quantized {
+		if q.Params == nil {
+			q.Params = &qc.SearchParams{}
+		}
+		q.Params.Quantization = &qc.QuantizationSearchParams{Rescore: qc.PtrOf(*req.Rescore)}
+	}
 	if sh.vectorName != "" {
 		q.Using = qc.PtrOf(sh.vectorName)
 	}
@@ -481,6 +490,13 @@ func (s *Store) Count(ctx context.Context, f retrieval.Filters) (int64, error) {
 func (s *Store) PrepareFilters(ctx context.Context) error {
 	_, err := s.detection(ctx)
 	return err
+}
+
+// Quantized reports whether the searched vector is quantized, so that
+// rescoring can be switched (retrieval.Quantizer).
+func (s *Store) Quantized(ctx context.Context) bool {
+	sh, err := s.shape(ctx)
+	return err == nil && sh.quantized
 }
 
 // Approximate reports that the store's searches go through Qdrant's

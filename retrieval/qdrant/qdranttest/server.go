@@ -72,6 +72,11 @@ type Collection struct {
 	Points   []Point
 	// Indexed lists payload indexes (key -> type), reported in collection info.
 	Indexed map[string]qc.PayloadSchemaType
+	// Quantized reports binary quantization in the collection info; an
+	// approximate search with quantization.rescore false then scores
+	// with the points' quantized vectors (rescoring, the default, scores
+	// with the originals).
+	Quantized bool
 }
 
 // Options configure a Server.
@@ -299,10 +304,33 @@ func (cs collectionsService) Get(_ context.Context, r *qc.GetCollectionInfoReque
 		SegmentsCount: 1,
 		PointsCount:   &n,
 		Config: &qc.CollectionConfig{
-			Params: &qc.CollectionParams{ShardNumber: 1, VectorsConfig: vc},
+			Params:             &qc.CollectionParams{ShardNumber: 1, VectorsConfig: vc},
+			QuantizationConfig: quantization(c),
 		},
 		PayloadSchema: schema,
 	}}, nil
+}
+
+func quantization(c *Collection) *qc.QuantizationConfig {
+	if !c.Quantized {
+		return nil
+	}
+	return qc.NewQuantizationBinary(&qc.BinaryQuantization{})
+}
+
+// quantize is v reduced to the signs of its components (as binary
+// quantization stores it): scores over it rank like a lossy quantization.
+func quantize(v []float32) []float32 {
+	out := make([]float32, len(v))
+	for i, x := range v {
+		switch {
+		case x > 0:
+			out[i] = 1
+		case x < 0:
+			out[i] = -1
+		}
+	}
+	return out
 }
 
 func distance(c *Collection) qc.Distance {
@@ -411,7 +439,13 @@ func (ps pointsService) Query(_ context.Context, r *qc.QueryPoints) (*qc.QueryRe
 		if !ok {
 			continue
 		}
-		sc := score(distance(c), vec, p.Vector)
+		pv := p.Vector
+		if c.Quantized && !exact {
+			if qp := r.GetParams().GetQuantization(); qp != nil && qp.Rescore != nil && !qp.GetRescore() {
+				pv = quantize(pv)
+			}
+		}
+		sc := score(distance(c), vec, pv)
 		if r.ScoreThreshold != nil && sc < r.GetScoreThreshold() {
 			continue
 		}

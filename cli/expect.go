@@ -101,6 +101,7 @@ func (d *diagFlags) addJSON(doc *QueryJSON) {
 		doc.Expected = d.diag.Expected
 	}
 	doc.ANNCheck = d.diag.ANN
+	doc.DiagnosisNotes = d.diag.Notes
 }
 
 // writeText prints the diagnosis under a query's results.
@@ -118,6 +119,9 @@ func (d *diagFlags) writeText(w io.Writer) {
 				fmt.Fprintf(w, "    best chunk %s%s\n", cleanLine(e.PointID), sectionText(e.Section))
 			}
 		}
+	}
+	for _, n := range d.diag.Notes {
+		fmt.Fprintf(w, "Note: %s\n", cleanLine(n))
 	}
 	if c := d.diag.ANN; c != nil {
 		fmt.Fprintln(w)

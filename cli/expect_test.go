@@ -435,3 +435,31 @@ func TestANNCheckQuantized(t *testing.T) {
 		t.Fatalf("%+v", doc.ANNCheck.Quantization)
 	}
 }
+
+// A Qdrant that refuses exact search (strict mode) still explains what it
+// can, from the approximate index, with a note; a refused exact query is
+// a configuration error.
+func TestExpectServerRefusesExact(t *testing.T) {
+	qdrant.SilenceGRPCLogs(nil)
+	qs, err := qdranttest.Start(qdranttest.Options{APIKey: testQdrantKey, RefuseExact: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(qs.Close)
+	qs.AddCollection(qdranttest.TextbookA())
+	_, _, env := fakes(t)
+	env = with(env, "QDRANT_URL", qs.URL())
+	const q = "How do publishers and subscribers exchange messages?"
+	doc := expectJSON(t, env, "--no-dedup", "-k", "2", "--ann-check", "--expect", "15", q)
+	e := oneExpected(t, doc)
+	if e.Cut != retrieval.CutTopK || e.Rank != 4 || doc.ANNCheck != nil || len(doc.DiagnosisNotes) != 1 || !strings.Contains(doc.DiagnosisNotes[0], "refused exact search") {
+		t.Fatalf("%+v ann %+v notes %v", e, doc.ANNCheck, doc.DiagnosisNotes)
+	}
+	code, out, errs := run(t, env, "", "query", "--expect", "15", q)
+	if code != ExitOK || !strings.Contains(out, "Note: the server refused exact search") {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	if code, _, errs := run(t, env, "", "query", "--exact", q); code != ExitConfig {
+		t.Fatalf("--exact refused: exit %d: %s", code, errs)
+	}
+}

@@ -41,6 +41,8 @@ type QueryJSON struct {
 	// the search with an exact one (--ann-check). Omitted unless asked.
 	Expected []retrieval.Expected `json:"expected,omitempty"`
 	ANNCheck *retrieval.ANNCheck  `json:"ann_check,omitempty"`
+	// DiagnosisNotes say what --expect or --ann-check could not show.
+	DiagnosisNotes []string `json:"diagnosis_notes,omitempty"`
 }
 
 // ParamsJSON are the parameters used.

@@ -211,8 +211,11 @@ type Diagnosis struct {
 	// Expected says where each expected source went (in refs order).
 	Expected []Expected
 	// ANN compares the approximate search with an exact one (nil when not
-	// asked).
+	// asked, or when the server refused exact search).
 	ANN *ANNCheck
+	// Notes say what could not be shown (a server that refuses exact
+	// search).
+	Notes []string
 }
 
 // Diagnose runs q like Retrieve and, for each of refs, says where its
@@ -280,7 +283,8 @@ func (p *Pipeline) diagnose(ctx context.Context, q Query, vec []float32, embedTo
 	if err != nil {
 		return Result{}, d, err
 	}
-	if annCheck {
+	d.Notes = diag.notes
+	if annCheck && !diag.approxOnly {
 		d.ANN = compareANN(nq, b.cands, diag.exact, isApproximate(store))
 		if diag.quantized {
 			d.ANN.Quantization = &QuantizationCheck{
@@ -307,6 +311,9 @@ type diagSearch struct {
 	// quantization rescoring on and off (quantized collections only).
 	rescoreOn, rescoreOff []ScoredChunk
 	quantized             bool
+	// approxOnly: the server refused exact search; notes say so.
+	approxOnly bool
+	notes      []string
 }
 
 func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []float32, refs []ExpectRef, annCheck bool) (diagSearch, error) {
@@ -348,6 +355,20 @@ func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []f
 		}
 	}
 	got, err := searchAll(ctx, store, reqs)
+	if err != nil && errors.Is(err, ErrConfig) && isApproximate(store) {
+		// A server that refuses exact search (strict mode): what the
+		// approximate index shows, with a note.
+		for k := range reqs {
+			reqs[k].Exact = false
+		}
+		if exactAt >= 0 {
+			reqs = reqs[:exactAt] // no exact search to compare with
+			exactAt, onAt, offAt = -1, -1, -1
+		}
+		got, err = searchAll(ctx, store, reqs)
+		d.approxOnly = true
+		d.notes = append(d.notes, "the server refused exact search: the expected sources are ranked by the approximate index, so an approximate miss shows as a top_k cut, and no ANN check was made")
+	}
 	if err != nil {
 		return d, err
 	}
@@ -616,7 +637,7 @@ func (p *Pipeline) explain(q Query, res *Result, cands []ScoredChunk, store Stor
 			e.ExactRank, e.Beyond = RankCap+1, true
 		}
 		e.Rank = e.ExactRank
-		p.cutOf(q, res, cands, store, sc, e)
+		p.cutOf(q, res, cands, store, sc, e, d.approxOnly)
 	}
 	return out
 }
@@ -633,7 +654,7 @@ func notFoundDetail(r, resolved ExpectRef) string {
 
 // cutOf fills e's Cut and Detail: the first stage, in pipeline order,
 // that cut the expected chunk sc, read from the query's record.
-func (p *Pipeline) cutOf(q Query, res *Result, cands []ScoredChunk, store Store, sc *ScoredChunk, e *Expected) {
+func (p *Pipeline) cutOf(q Query, res *Result, cands []ScoredChunk, store Store, sc *ScoredChunk, e *Expected, approxOnly bool) {
 	if !q.Filters.Match(&sc.Chunk) {
 		e.Cut, e.Detail = CutFilter, "filtered out by "+q.Filters.String()
 		return
@@ -690,7 +711,7 @@ func (p *Pipeline) cutOf(q Query, res *Result, cands []ScoredChunk, store Store,
 		// The rerank failed: the vector result's top_k cut it.
 		e.Cut, e.Detail = CutTopK, fmt.Sprintf("cut by top_k %d", q.TopK)
 		e.Cut, e.Detail = CutThreshold, fmt.Sprintf("below the score threshold %.2f", q.Threshold)
-	case !e.Beyond && e.ExactRank <= limit && isApproximate(store) && !q.Exact:
+	case !e.Beyond && e.ExactRank <= limit && isApproximate(store) && !q.Exact && !approxOnly:
 		e.Cut, e.Detail = CutApproximate, fmt.Sprintf("missed by approximate search (exact rank %d)", e.ExactRank)
 	case q.Rerank.On:
 		e.Cut, e.Detail = CutTopK, fmt.Sprintf("cut by top_k %d: beyond the %d candidates searched for the reranker", q.TopK, limit)

@@ -91,6 +91,9 @@ type Options struct {
 	// collection has no index for, like Qdrant's strict mode
 	// (unindexed_filtering_retrieve: false).
 	StrictFilters bool
+	// RefuseExact rejects searches with params.exact, like a Qdrant whose
+	// strict mode disables exact search (search_allow_exact: false).
+	RefuseExact bool
 }
 
 // Server is a running fake Qdrant. Its methods are safe for concurrent use.
@@ -406,6 +409,9 @@ func (ps pointsService) Query(_ context.Context, r *qc.QueryPoints) (*qc.QueryRe
 		if key, ok := unindexedKey(r.GetFilter(), c.Indexed); ok {
 			return nil, status.Errorf(codes.InvalidArgument, "Bad request: Index required but not found for %q of one of the following types: [keyword]. Help: Create an index for this key or use a different filter.", key)
 		}
+	}
+	if s.opts.RefuseExact && r.GetParams().GetExact() {
+		return nil, status.Error(codes.InvalidArgument, "Bad request: Exact search disabled by strict mode")
 	}
 	vec := r.GetQuery().GetNearest().GetDense().GetData()
 	if vec == nil {

@@ -20,6 +20,7 @@ func (a *App) newIndexCmd() *cobra.Command {
 	var (
 		out    string
 		follow bool
+		model  string
 	)
 	cmd := &cobra.Command{
 		Use:   "index DOCS_DIR -o FILE",
@@ -104,6 +105,11 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 			for _, warn := range corpus.Warnings {
 				fmt.Fprintf(w, "warning: %s\n", cleanLine(warn.String()))
 			}
+			if model != "" {
+				if err := warnOverLimit(cmd.Context(), w, ix, model, out); err != nil {
+					return err
+				}
+			}
 			bar.update("saving "+out, 0, 1)
 			err = local.SaveIndex(cmd.Context(), target, ix, corpus)
 			bar.clear()
@@ -124,6 +130,7 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "file to write the index to")
 	cmd.Flags().BoolVar(&follow, "follow-symlinks", false, "index files whose symbolic links lead outside DOCS_DIR")
+	cmd.Flags().StringVar(&model, "model", "", "warn when a chunk is longer than this embedding model reads (e.g. embed-english-v3.0: 512 tokens)")
 	return cmd
 }
 

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -18,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"ragscope/internal/platform"
 	"ragscope/retrieval"
 	"ragscope/ui"
 )
@@ -210,17 +210,17 @@ func (a *App) routeLogs() (func(), error) {
 	return func() { restore(); _ = f.Close() }, nil
 }
 
-// historyFile is where questions are kept across sessions:
-// $XDG_STATE_HOME/ragscope/history, else ~/.local/state/ragscope/history.
+// historyFile is where questions are kept across sessions: history in
+// ragscope's state folder (platform.Env.Dirs: $XDG_STATE_HOME/ragscope,
+// else ~/.local/state/ragscope on Linux, the system's own folder on macOS
+// and Windows); "" when there is none.
 func (a *App) historyFile() string {
-	if dir, ok := a.LookupEnv("XDG_STATE_HOME"); ok && filepath.IsAbs(dir) {
-		return filepath.Join(dir, "ragscope", "history")
+	env := platform.Current()
+	env.LookupEnv = a.LookupEnv
+	if d, _ := env.Dirs(); d.State != "" {
+		return filepath.Join(d.State, "history")
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(home, ".local", "state", "ragscope", "history")
+	return ""
 }
 
 // isTerminal reports whether s is a terminal.

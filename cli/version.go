@@ -8,10 +8,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// VersionInfo says which build is running, from the build information the
-// Go toolchain embeds: the module version (a tag when built with
-// `go install ragscope@vX`), else the VCS revision and time of the checkout
-// `go build` ran in, with a dirty flag for uncommitted changes.
+// VersionInfo says which build is running: the version a release build
+// was stamped with (see releaseVersion), else what the Go toolchain
+// embeds: the module version (a tag when built with `go install
+// ragscope@vX`), else the VCS revision and time of the checkout `go build`
+// ran in, with a dirty flag for uncommitted changes.
 type VersionInfo struct {
 	Version   string `json:"version"`
 	Revision  string `json:"revision,omitempty"`
@@ -20,13 +21,44 @@ type VersionInfo struct {
 	GoVersion string `json:"go"`
 }
 
-// buildVersion reads the running binary's build information.
+// The release build stamps these through the linker (GoReleaser's
+// ldflags in .goreleaser.yaml: -X ragscope/cli.releaseVersion=v1.2.3 and
+// the commit and its date). They stay empty in `go run`, `go build` and
+// `go install` builds, whose version is the build information's. Package
+// variables because the linker can set nothing else; nothing assigns them.
+var (
+	releaseVersion string
+	releaseCommit  string
+	releaseDate    string
+)
+
+// releaseStamp is what a release build was stamped with.
+type releaseStamp struct{ Version, Commit, Date string }
+
+// buildVersion reads the running binary's build information and stamp.
 func buildVersion() VersionInfo {
+	stamp := releaseStamp{Version: releaseVersion, Commit: releaseCommit, Date: releaseDate}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return VersionInfo{Version: "unknown", GoVersion: "unknown"}
+		return stamp.apply(VersionInfo{Version: "unknown", GoVersion: "unknown"})
 	}
-	return versionFrom(bi)
+	return stamp.apply(versionFrom(bi))
+}
+
+// apply gives v the stamped version, and the stamped commit and date
+// where the build information has none (a build with -buildvcs=false).
+func (s releaseStamp) apply(v VersionInfo) VersionInfo {
+	if s.Version == "" {
+		return v
+	}
+	v.Version = s.Version
+	if v.Revision == "" {
+		v.Revision, v.Modified = s.Commit, false
+	}
+	if v.Time == "" {
+		v.Time = s.Date
+	}
+	return v
 }
 
 // versionFrom extracts the version of a build.

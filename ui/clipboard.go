@@ -7,24 +7,45 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/atotto/clipboard"
 
+	"ragscope/internal/platform"
 	"ragscope/termsafe"
 )
 
-// SystemClipboard writes text to the system clipboard (xclip, xsel,
-// wl-copy, pbcopy or the Windows clipboard); it fails when none is there,
-// as on a server over SSH, where the explorer sends OSC 52 to the
-// terminal instead (or hands the text to tmux).
+// SystemClipboard writes text to the system clipboard: pbcopy on macOS,
+// clip.exe on Windows, xclip, xsel or wl-copy elsewhere; it fails when
+// none is there, as on a server over SSH, where the explorer sends OSC 52
+// to the terminal instead (or hands the text to tmux).
 func SystemClipboard(text string) error {
-	if err := clipboard.WriteAll(text); err != nil {
-		return fmt.Errorf("system clipboard: %w", err)
+	return systemClipboard(runtime.GOOS, platform.Run, clipboard.WriteAll)(text)
+}
+
+// systemClipboard is SystemClipboard for the system goos: run runs the
+// system's clipboard command (platform.CopyCommand) where it has one;
+// elsewhere fallback writes the clipboard (the X11 and Wayland tools,
+// found at run time). A seam, so tests check each system's command.
+func systemClipboard(goos string, run func(context.Context, platform.Command) error, fallback func(string) error) func(string) error {
+	return func(text string) error {
+		c, ok := platform.CopyCommand(goos, text)
+		if !ok {
+			if err := fallback(text); err != nil {
+				return fmt.Errorf("system clipboard: %w", err)
+			}
+			return nil
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), clipTimeout)
+		defer cancel()
+		if err := run(ctx, c); err != nil {
+			return fmt.Errorf("system clipboard: %w", err)
+		}
+		return nil
 	}
-	return nil
 }
 
 // tmuxRunner runs tmux with args, stdin as its input, and returns what it

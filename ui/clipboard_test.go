@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
 	"testing"
+
+	"ragscope/internal/platform"
 )
 
 // fakeTmux records tmux calls and answers show-options with mode.
@@ -109,5 +112,65 @@ func TestCopyInTmuxUsesTmuxBuffer(t *testing.T) {
 	}
 	if m.statusKind != statusOK || !strings.Contains(m.status, "tmux") {
 		t.Fatalf("status %q", m.status)
+	}
+}
+
+// fakeClipRun records the clipboard commands a copy runs.
+type fakeClipRun struct {
+	cmds []platform.Command
+	err  error
+}
+
+func (f *fakeClipRun) run(_ context.Context, c platform.Command) error {
+	f.cmds = append(f.cmds, c)
+	return f.err
+}
+
+// On macOS and Windows a copy runs the system's own clipboard command
+// (pbcopy in a UTF-8 locale; clip.exe fed UTF-16LE with a byte order
+// mark), with the text sanitised by copyCmd as everywhere; elsewhere the
+// X11 and Wayland tools are used as before.
+func TestSystemClipboardPerSystem(t *testing.T) {
+	const text = "café \x1b[31mred\x1b[0m\u202eevil\nnext"
+	const clean = "café redevil\nnext"
+	for _, goos := range []string{"darwin", "windows", "linux"} {
+		run := &fakeClipRun{}
+		var fell []string
+		fallback := func(s string) error { fell = append(fell, s); return nil }
+		env := clipEnv{system: systemClipboard(goos, run.run, fallback)}
+		msg := copyCmd(context.Background(), env, "the chunk", text)().(clipboardMsg)
+		if msg.Outcome != clipSystem {
+			t.Fatalf("%s: outcome %v (%s)", goos, msg.Outcome, msg.Why)
+		}
+		switch goos {
+		case "darwin":
+			if len(run.cmds) != 1 || run.cmds[0].Name != "pbcopy" || string(run.cmds[0].Stdin) != clean || len(fell) != 0 {
+				t.Fatalf("darwin: ran %+v, fallback %q", run.cmds, fell)
+			}
+			if !strings.Contains(strings.Join(run.cmds[0].Env, " "), "UTF-8") {
+				t.Errorf("darwin: pbcopy env %q has no UTF-8 locale", run.cmds[0].Env)
+			}
+		case "windows":
+			if len(run.cmds) != 1 || run.cmds[0].Name != "clip.exe" || len(fell) != 0 {
+				t.Fatalf("windows: ran %+v, fallback %q", run.cmds, fell)
+			}
+			if want := platform.UTF16LEWithBOM(strings.ReplaceAll(clean, "\n", "\r\n")); !bytes.Equal(run.cmds[0].Stdin, want) {
+				t.Fatalf("windows: clip.exe reads % x\nwant % x", run.cmds[0].Stdin, want)
+			}
+		case "linux":
+			if len(run.cmds) != 0 || len(fell) != 1 || fell[0] != clean {
+				t.Fatalf("linux: ran %+v, fallback %q", run.cmds, fell)
+			}
+		}
+	}
+}
+
+// A clipboard command that fails leaves OSC 52, with the reason.
+func TestSystemClipboardCommandFails(t *testing.T) {
+	run := &fakeClipRun{err: errors.New(`exec: "pbcopy": executable file not found in $PATH`)}
+	env := clipEnv{system: systemClipboard("darwin", run.run, nil)}
+	msg := copyCmd(context.Background(), env, "the URL", "https://x.org")().(clipboardMsg)
+	if msg.Outcome != clipOSC52 || msg.OSC52 != "https://x.org" || !strings.Contains(msg.Why, "pbcopy") {
+		t.Fatalf("%+v", msg)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"ragscope/internal/platform"
 	"ragscope/retrieval"
 	"ragscope/termsafe"
 	"ragscope/ui/history"
@@ -169,26 +170,33 @@ func withTimeout(ctx context.Context, d time.Duration) (context.Context, context
 	return context.WithTimeout(ctx, d)
 }
 
-// DefaultOpenURL opens an http or https URL with the platform's opener.
+// DefaultOpenURL opens an http or https URL with the platform's opener
+// (platform.OpenCommand: open, rundll32's URL handler, xdg-open).
 // Other schemes are refused: a payload must not launch arbitrary handlers;
 // so is a URL with control or invisible characters (termsafe.URL).
 func DefaultOpenURL(url string) error {
-	url, err := termsafe.URL(url)
-	if err != nil {
-		return fmt.Errorf("open link: %w", err)
+	return openURLOn(runtime.GOOS, startOpener)(url)
+}
+
+// openURLOn is DefaultOpenURL for the system goos, start running the
+// opener: a seam, so tests check each system's command line and that a
+// refused link never reaches start.
+func openURLOn(goos string, start func(platform.Command) error) func(string) error {
+	return func(url string) error {
+		url, err := termsafe.URL(url)
+		if err != nil {
+			return fmt.Errorf("open link: %w", err)
+		}
+		if !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
+			return fmt.Errorf("open %q: only http and https links are opened", url)
+		}
+		return start(platform.OpenCommand(goos, url))
 	}
-	if !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
-		return fmt.Errorf("open %q: only http and https links are opened", url)
-	}
-	var cmd *exec.Cmd
-	switch runtime.GOOS {
-	case "darwin":
-		cmd = exec.Command("open", url)
-	case "windows":
-		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
-	default:
-		cmd = exec.Command("xdg-open", url)
-	}
+}
+
+// startOpener runs the browser opener c and waits for it a while.
+func startOpener(c platform.Command) error {
+	cmd := exec.Command(c.Name, c.Args...)
 	// Stdout and stderr stay nil: the opener must not write on the
 	// terminal the explorer owns.
 	if err := cmd.Start(); err != nil {

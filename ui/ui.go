@@ -87,14 +87,15 @@ type Options struct {
 	// LinkStatus checks a citation URL; nil hides link states.
 	LinkStatus func(ctx context.Context, url string) (LinkStatus, error)
 	// Clipboard writes text to the system clipboard; nil uses xclip, xsel,
-	// wl-copy or pbcopy when one is installed. Inside tmux copies go to
+	// wl-copy, pbcopy or clip.exe when one is installed. Inside tmux copies go to
 	// tmux's buffer first; without either they go to the terminal's
 	// clipboard by OSC 52 (it works over SSH).
 	Clipboard func(text string) error
 	// Getenv looks up environment variables ($TMUX: copies inside tmux go
 	// through tmux); nil uses os.Getenv.
 	Getenv func(key string) string
-	// OpenURL opens a URL in the browser; nil uses xdg-open, open or start.
+	// OpenURL opens a URL in the browser; nil uses DefaultOpenURL
+	// (xdg-open, open or rundll32).
 	OpenURL func(url string) error
 	// Eval runs a golden set ("" is the default set) for the eval view,
 	// streaming each finished case and the progress; nil hides the view.

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"ragscope/internal/platform"
 	"ragscope/retrieval"
 	"ragscope/retrieval/local/embed"
 	"ragscope/retrieval/local/internal/flat"
@@ -312,7 +313,7 @@ func SaveIndex(ctx context.Context, path string, ix *Index, c *Corpus) (err erro
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := platform.ReplaceFile(tmp.Name(), path); err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}
 	// Sync the folder so that the rename itself survives a crash; not every

@@ -26,7 +26,7 @@ func LockOutput(path string) (unlock func(), err error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%w: another \"ragscope index\" is writing %s now: wait for it to finish, or write to another file with -o", retrieval.ErrConfig, path)
+			return nil, errLockHeld(path)
 		}
 		return nil, fmt.Errorf("%w: lock %s: %w", retrieval.ErrConfig, lockPath, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"ragscope/internal/jsonsafe"
+	"ragscope/internal/platform"
 	"ragscope/internal/readlimit"
 )
 
@@ -94,7 +95,8 @@ func Append(path, q string) error {
 	return nil
 }
 
-// rewrite replaces the file with entries atomically (temp file + rename).
+// rewrite replaces the file with entries atomically (temp file + rename,
+// tried again while Windows reports the file held open).
 func rewrite(path string, entries []string) error {
 	var b bytes.Buffer
 	for _, e := range entries {
@@ -118,7 +120,7 @@ func rewrite(path string, entries []string) error {
 		_ = os.Remove(tmp.Name())
 		return fmt.Errorf("trim history: %w", err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := platform.ReplaceFile(tmp.Name(), path); err != nil {
 		_ = os.Remove(tmp.Name())
 		return fmt.Errorf("trim history: %w", err)
 	}

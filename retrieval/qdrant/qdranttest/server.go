@@ -108,6 +108,10 @@ type Server struct {
 	calls       []string
 	latency     time.Duration
 	busy        time.Duration
+	// sorted caches each collection's points in id order for Scroll.
+	sorted map[string][]Point
+	// scrollFields records each Scroll's payload selection.
+	scrollFields [][]string
 }
 
 // Start listens on 127.0.0.1:0 and serves until Close.
@@ -165,6 +169,7 @@ func (s *Server) AddCollection(c Collection) {
 	defer s.mu.Unlock()
 	cp := c
 	s.collections[c.Name] = &cp
+	delete(s.sorted, c.Name)
 }
 
 // SetLatency changes the delay of every following call.
@@ -370,7 +375,8 @@ func (ps pointsService) Scroll(_ context.Context, r *qc.ScrollPoints) (*qc.Scrol
 	if err != nil {
 		return nil, err
 	}
-	pts := sortedPoints(c)
+	s.recordScroll(r.GetWithPayload())
+	pts := s.sortedPoints(r.GetCollectionName(), c)
 	start := 0
 	if off := r.GetOffset(); off != nil {
 		key := idKey(off)
@@ -535,9 +541,55 @@ func selectPayload(sel *qc.WithPayloadSelector, p map[string]*qc.Value) map[stri
 	return p
 }
 
+// ScrollFields returns, for every Scroll received, the payload keys it
+// asked for: nil for the whole payload, an empty list for none.
+func (s *Server) ScrollFields() [][]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([][]string(nil), s.scrollFields...)
+}
+
+func (s *Server) recordScroll(sel *qc.WithPayloadSelector) {
+	var fields []string
+	switch {
+	case sel.GetInclude() != nil:
+		fields = append([]string{}, sel.GetInclude().GetFields()...)
+	case sel.GetExclude() != nil:
+	case sel == nil || !sel.GetEnable():
+		fields = []string{}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.scrollFields = append(s.scrollFields, fields)
+}
+
+// sortedPoints returns c's points in id order, sorted once per collection
+// (a scroll of a large collection reads it page by page).
+func (s *Server) sortedPoints(name string, c *Collection) []Point {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if pts, ok := s.sorted[name]; ok {
+		return pts
+	}
+	pts := sortedPoints(c)
+	if s.sorted == nil {
+		s.sorted = map[string][]Point{}
+	}
+	s.sorted[name] = pts
+	return pts
+}
+
 func sortedPoints(c *Collection) []Point {
-	pts := append([]Point(nil), c.Points...)
-	sort.Slice(pts, func(i, j int) bool { return idKeyOf(pts[i]) < idKeyOf(pts[j]) })
+	keys := make([]string, len(c.Points))
+	order := make([]int, len(c.Points))
+	for i := range c.Points {
+		keys[i], order[i] = idKeyOf(c.Points[i]), i
+	}
+	sort.Slice(order, func(i, j int) bool { return keys[order[i]] < keys[order[j]] })
+	pts := make([]Point, len(order))
+	for i, o := range order {
+		pts[i] = c.Points[o]
+	}
 	return pts
 }
 

@@ -148,6 +148,9 @@ func writeANNText(w io.Writer, a *eval.ANNReport) {
 		return
 	}
 	fmt.Fprintf(w, "  ANN check: recall@k %.3f over %d cases · %s\n", a.RecallAtK, a.Cases, a.Verdict)
+	if qz := a.Quantization; qz != nil {
+		fmt.Fprintf(w, "  quantized collection: recall@k %.3f with rescoring, %.3f without; %s\n", qz.RescoreOn, qz.RescoreOff, cleanLine(qz.Applied))
+	}
 	if len(a.IndexMisses) > 0 {
 		ids := make([]string, len(a.IndexMisses))
 		for i, id := range a.IndexMisses {

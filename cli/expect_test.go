@@ -429,6 +429,17 @@ func TestANNCheckQuantized(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, "quantized collection: recall@5 1.00 with rescoring, ") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
+	// eval --ann-check: the searches without rescoring ride in the exact
+	// batch.
+	set := writeSet(t, "q.yaml", "name: q\ncases:\n  - question: How does Gazebo simulate physics?\n    expect: {doc_paths: [docs/module-2-simulation/01-gazebo-basics.md]}\n")
+	qs.ResetCalls()
+	code, out, errs := run(t, env, "", "eval", "--latency-sample", "0", "--ann-check", set)
+	if code != ExitOK || !strings.Contains(out, "quantized collection: recall@k 1.000 with rescoring, ") {
+		t.Fatalf("eval exit %d: %s\n%s", code, errs, out)
+	}
+	if n := countCalls(qs.Calls(), qc.Points_QueryBatch_FullMethodName); n != 2 {
+		t.Fatalf("%d batches, want 2 (approximate, exact + no rescoring): %v", n, qs.Calls())
+	}
 	// Not quantized: no such line.
 	qs.AddCollection(qdranttest.TextbookA())
 	if doc := expectJSON(t, env, "--ann-check", "How does Gazebo simulate physics?"); doc.ANNCheck.Quantization != nil {

@@ -542,30 +542,24 @@ func (r *runner) searchBatch(ctx context.Context, sem chan struct{}, set Set, id
 		return
 	}
 	cctx, cancel := r.callCtx(ctx)
-	var exact []retrieval.Result
-	var exactErrs []error
+	var ann *annBatch
 	var ewg sync.WaitGroup
 	if r.opts.ANNCheck {
 		// The same batch searched exactly, beside the approximate one.
-		eqs := make([]retrieval.Query, len(qs))
-		for j, q := range qs {
-			q.Exact = true
-			eqs[j] = q
-		}
 		ewg.Add(1)
 		go func() {
 			defer ewg.Done()
-			exact, exactErrs = r.p.RetrieveBatch(cctx, eqs, vecs, shares)
+			ann = r.exactBatch(cctx, qs, vecs)
 		}()
 	}
 	results, errs := r.p.RetrieveBatch(cctx, qs, vecs, shares)
 	ewg.Wait()
 	cancel()
 	<-sem
-	if r.opts.ANNCheck {
+	if ann != nil {
 		for j, i := range idx {
-			if errs[j] == nil && exactErrs[j] == nil {
-				ac := compareANN(set.Cases[i], qs[j], results[j], exact[j])
+			if errs[j] == nil && ann.err == nil {
+				ac := ann.compare(set.Cases[i], qs[j], results[j], j)
 				r.mu.Lock()
 				r.ann[i] = ac
 				r.mu.Unlock()

@@ -474,3 +474,21 @@ func TestExpectServerRefusesExact(t *testing.T) {
 		t.Fatalf("--exact refused: exit %d: %s", code, errs)
 	}
 }
+
+// The LangChain-like schema: nested doc path key, UUID point ids.
+func TestExpectQdrantNestedSchema(t *testing.T) {
+	_, _, env := fakes(t)
+	env = with(env, "QDRANT_COLLECTION", qdranttest.CollectionB)
+	const q = "How do publishers and subscribers exchange messages?"
+	top := qdrantTop(t, env, q, 4)
+	for _, ref := range []string{top[3].ChunkID, top[3].DocPath} {
+		e := oneExpected(t, expectJSON(t, env, "--no-dedup", "-k", "2", "--expect", ref, q))
+		if e.Score == nil || e.Rank < 1 {
+			t.Fatalf("%s: %+v", ref, e)
+		}
+	}
+	e := oneExpected(t, expectJSON(t, env, "--no-dedup", "-k", "2", "--expect", top[3].ChunkID, q))
+	if e.Cut != retrieval.CutTopK || e.Rank != 4 || e.PointID != top[3].ChunkID {
+		t.Fatalf("%+v", e)
+	}
+}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -10,11 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ragscope/app"
 	"ragscope/links"
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/chunkaudit"
-	"ragscope/retrieval/qdrant"
 )
 
 type chunksFlags struct {
@@ -25,15 +24,6 @@ type chunksFlags struct {
 	tiny    int
 	maxList int
 }
-
-// fieldWalker is a store that can scroll only the payload fields a
-// command needs (Qdrant).
-type fieldWalker interface {
-	WalkFields(ctx context.Context, fields, required []string, fn func(page []retrieval.Chunk, total int) error) error
-}
-
-// chunkFields are the chunk fields the audit reads.
-var chunkFields = []string{qdrant.FieldText, qdrant.FieldURL, qdrant.FieldTitle, qdrant.FieldSection, qdrant.FieldDocPath, qdrant.FieldModule, qdrant.FieldChunkIndex, qdrant.FieldContentHash, qdrant.FieldPageSlug, qdrant.FieldHeadingID}
 
 func (a *App) newChunksCmd() *cobra.Command {
 	var cf chunksFlags
@@ -116,7 +106,7 @@ func (a *App) runChunks(cmd *cobra.Command, cf chunksFlags, rules []chunkaudit.R
 	if cf.tiny <= 0 {
 		opts.TinyTokens = -1
 	}
-	site, _, err := a.site(be)
+	site, _, err := app.Site(be)
 	if err != nil {
 		return &ExitError{Code: ExitConfig, Err: fmt.Errorf("load site: %w", err)}
 	}
@@ -132,19 +122,14 @@ func (a *App) runChunks(cmd *cobra.Command, cf chunksFlags, rules []chunkaudit.R
 		bar.update("reading chunks", aud.Chunks(), total)
 		return ctx.Err()
 	}
-	if fw, ok := be.Walker.(fieldWalker); ok {
-		err = fw.WalkFields(ctx, chunkFields, []string{qdrant.FieldText}, visit)
-	} else {
-		err = be.Walker.Walk(ctx, visit)
-	}
+	err = app.WalkChunks(ctx, be, visit)
 	bar.clear()
 	if ctx.Err() != nil {
 		// Interrupted: no report, not even a partial one.
 		return ctx.Err()
 	}
 	if err != nil {
-		var mf *qdrant.MissingFieldError
-		if errors.As(err, &mf) {
+		if app.IsMissingField(err) {
 			return &ExitError{Code: ExitConfig, Err: err}
 		}
 		return fmt.Errorf("chunks: %w", err)
@@ -204,8 +189,8 @@ func auditSite(site *links.Site, urls retrieval.URLBuilder) *chunkaudit.Site {
 }
 
 // writeChunksText prints the audit for people.
-func writeChunksText(w io.Writer, be *Backend, r *chunkaudit.Report, maxList int) {
-	fmt.Fprintln(w, be.Header())
+func writeChunksText(w io.Writer, be *app.Backend, r *chunkaudit.Report, maxList int) {
+	fmt.Fprintln(w, header(be))
 	lim := "input limit not known"
 	switch {
 	case r.Limit.Known && r.Limit.Tokens == 0:

@@ -13,12 +13,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ragscope/config"
+	"ragscope/app"
 	"ragscope/internal/readlimit"
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/eval"
-	"ragscope/retrieval/local/demo"
 )
 
 type evalFlags struct {
@@ -117,7 +116,7 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 
 func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	fl := cmd.Flags()
-	opts := eval.Options{Concurrency: ef.concurrency, CallTimeout: a.Cfg.Timeout, Rerank: a.rerankOptions(), ANNCheck: ef.annCheck}
+	opts := eval.Options{Concurrency: ef.concurrency, CallTimeout: a.Cfg.Timeout, Rerank: a.setup().RerankOptions(), ANNCheck: ef.annCheck}
 	if ef.latencySample < 0 {
 		return Usagef("--latency-sample must be 0 or more, got %d", ef.latencySample)
 	}
@@ -190,9 +189,9 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	}
 
 	if ef.answer {
-		gen, err := a.openGenerator()
+		gen, err := a.assembler().Generator(a.setup())
 		if errors.Is(err, retrieval.ErrNoGenerator) {
-			return fmt.Errorf("%w: --answer needs a chat model: %s", retrieval.ErrConfig, config.ChatHint)
+			return fmt.Errorf("%w: --answer needs a chat model: %s", retrieval.ErrConfig, a.providers().ChatHint())
 		}
 		if err != nil {
 			return err
@@ -212,7 +211,7 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	if !ef.json {
-		fmt.Fprintln(out, be.Header())
+		fmt.Fprintln(out, header(be))
 	}
 	bar := newBar(a.Stderr, false)
 	opts.Progress = func(done, total int) { bar.update("evaluating", done, total) }
@@ -272,27 +271,18 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 }
 
 // loadEvalSet reads FILE, or the embedded demo set when file is "" and the
-// backend is the demo.
+// backend is the demo (app.LoadGoldenSet).
 func (a *App) loadEvalSet(file string) (eval.Set, error) {
-	if file == "" {
-		if r := a.Cfg.Resolved(); r != config.BackendDemo {
-			return eval.Set{}, Usagef("give a golden set FILE: the built-in set is for the demo textbook, and the backend is %s", r)
-		}
-		set, err := eval.Parse(demo.GoldenSet(), demo.GoldenSetName)
-		if err != nil {
-			return eval.Set{}, fmt.Errorf("embedded demo set: %w", err)
-		}
-		set.Source = "embedded demo set"
-		return set, nil
-	}
-	set, err := eval.LoadFile(file)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return eval.Set{}, Usagef("golden set %s does not exist", file)
-		}
+	set, err := app.LoadGoldenSet(file, a.Cfg.Resolved())
+	switch {
+	case errors.Is(err, app.ErrNoDemoSet):
+		return eval.Set{}, Usagef("give a golden set FILE: the built-in set is for the demo textbook, and the backend is %s", a.Cfg.Resolved())
+	case errors.Is(err, fs.ErrNotExist):
+		return eval.Set{}, Usagef("golden set %s does not exist", file)
+	case err != nil && file != "":
 		return eval.Set{}, usageError{err}
 	}
-	return set, nil
+	return set, err
 }
 
 // checkOutFile checks that the --out report can be written, leaving an

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ragscope/app"
 	"ragscope/retrieval"
 	"ragscope/retrieval/eval"
 )
@@ -43,7 +44,7 @@ func (d *diagFlags) active() bool {
 
 // retrieve runs q with the diagnosis d asks for. A REF that matches nothing
 // is a configuration error (exit 2) naming the closest doc paths.
-func (d *diagFlags) retrieve(ctx context.Context, be *Backend, q retrieval.Query) (retrieval.Result, error) {
+func (d *diagFlags) retrieve(ctx context.Context, be *app.Backend, q retrieval.Query) (retrieval.Result, error) {
 	q.Exact = d.exact
 	if q.Mode == retrieval.ModeSelectedText {
 		return retrieval.Result{}, Usagef("--expect, --exact and --ann-check explain a search: leave out --selected-text")
@@ -78,7 +79,7 @@ func (d *diagFlags) retrieve(ctx context.Context, be *Backend, q retrieval.Query
 
 // badRef is the message for an expected source that matched nothing, with
 // the closest doc paths of the collection.
-func (d *diagFlags) badRef(ctx context.Context, be *Backend, e *retrieval.Expected) string {
+func (d *diagFlags) badRef(ctx context.Context, be *app.Backend, e *retrieval.Expected) string {
 	msg := fmt.Sprintf("--expect %s: %s", cleanLine(e.Ref), e.Detail)
 	paths, err := be.Pipeline.DocPaths(ctx)
 	if err != nil || len(paths) == 0 {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"ragscope/app"
 	"ragscope/retrieval"
 )
 
@@ -140,11 +141,11 @@ func hitJSON(h retrieval.Hit) HitJSON {
 	}
 }
 
-func backendJSON(be *Backend) BackendJSON {
+func backendJSON(be *app.Backend) BackendJSON {
 	return BackendJSON{Kind: string(be.Kind), Name: be.Label, Collection: be.Collection, Model: be.Model(), Provider: be.Provider, Search: be.Search}
 }
 
-func queryJSON(be *Backend, res retrieval.Result) QueryJSON {
+func queryJSON(be *app.Backend, res retrieval.Result) QueryJSON {
 	out := QueryJSON{
 		Schema:         QuerySchema,
 		Backend:        backendJSON(be),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ragscope/app"
 	"ragscope/internal/readlimit"
 	"ragscope/present"
 	"ragscope/retrieval"
@@ -119,7 +120,7 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error
 
 // retrieveFor runs the query the flags describe and returns the backend
 // and the result (its timings include the index load a one-shot run paid).
-func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*Backend, retrieval.Result, error) {
+func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*app.Backend, retrieval.Result, error) {
 	q := retrieval.Query{
 		Question:  question,
 		Mode:      retrieval.ModeNormal,
@@ -129,7 +130,7 @@ func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*
 			Modules: qf.modules, Chapters: qf.chapters, ContentTypes: qf.types, Tags: qf.tags,
 		},
 		NoDedup: qf.noDedup,
-		Rerank:  a.rerankOptions(),
+		Rerank:  a.setup().RerankOptions(),
 	}
 	if changedFlag(cmd.Flags(), "selected-text") {
 		text := qf.selected
@@ -160,7 +161,7 @@ func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*
 		return nil, retrieval.Result{}, err
 	}
 	if q.Mode == retrieval.ModeSelectedText && q.SourceDocPath != "" {
-		a.demoTitles(ctx, be)
+		app.DemoTitles(ctx, be)
 	}
 	ctx, cancel := a.withTimeout(ctx)
 	defer cancel()
@@ -183,8 +184,8 @@ func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*
 
 // writeQueryText prints a result for people. Every string from the
 // collection goes through clean (no terminal escapes reach the screen).
-func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext bool) {
-	fmt.Fprintln(w, be.Header())
+func writeQueryText(w io.Writer, be *app.Backend, res retrieval.Result, withContext bool) {
+	fmt.Fprintln(w, header(be))
 	mode := ""
 	if res.Mode == retrieval.ModeSelectedText {
 		mode = " · selected text only (no vector search)"
@@ -244,12 +245,9 @@ const droppedURLWidth = 48
 
 func dropReason(d retrieval.DroppedHit, threshold float64) string {
 	if d.Reason == retrieval.ReasonDuplicate {
-		return fmt.Sprintf("duplicate of #%d (similarity %.2f)", d.DuplicateOf, d.Similarity)
+		return fmt.Sprintf("%s (similarity %.2f)", present.DropReason(d, threshold), d.Similarity)
 	}
-	if d.Reason == retrieval.ReasonBelowRerankThreshold && d.RerankScore != nil {
-		return fmt.Sprintf("relevance %.3f below the rerank threshold", *d.RerankScore)
-	}
-	return fmt.Sprintf("below %.2f", threshold)
+	return present.DropReason(d, threshold)
 }
 
 func filterText(f retrieval.Filters) string {

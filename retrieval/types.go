@@ -41,6 +41,18 @@ const (
 	DedupJaccard = 0.95
 )
 
+// TopKOrDefault is the first of ks that is set (above 0), else
+// DefaultTopK: a top_k left at zero, by a query, a golden set or a
+// configuration, means the default.
+func TopKOrDefault(ks ...int) int {
+	for _, k := range ks {
+		if k > 0 {
+			return k
+		}
+	}
+	return DefaultTopK
+}
+
 // Filters restricts a search. Each field is "any of" its values; fields are
 // combined with AND. Empty fields do not filter.
 type Filters struct {

@@ -131,13 +131,10 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	keys := DefaultKeyMap()
 	keys.evalOff = opts.Eval == nil
 	params := retrieval.Query{
-		TopK:      opts.Defaults.TopK,
+		TopK:      retrieval.TopKOrDefault(opts.Defaults.TopK),
 		Threshold: opts.Defaults.Threshold,
 		NoDedup:   opts.Defaults.NoDedup,
 		Filters:   cloneFilters(opts.Defaults.Filters),
-	}
-	if params.TopK == 0 {
-		params.TopK = retrieval.DefaultTopK
 	}
 	hmax := opts.HistoryMax
 	if hmax <= 0 {
@@ -237,6 +234,20 @@ func (m *Model) stop() {
 	m.links.Stop()
 	m.evals.Cancel()
 	m.answer.Cancel()
+}
+
+// Update routes msg (see route), then lays the screen out again when the
+// status line's height changed: a long error wraps onto more lines, and
+// the panes give them room, so it can be read in full.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.route(msg)
+	nm, ok := next.(Model)
+	// Returning next as it is spares boxing the large Model a second time
+	// on every key press.
+	if !ok || nm.width == 0 || nm.tooSmall() || nm.statusState() == nm.statusAt {
+		return next, cmd
+	}
+	return nm.fitStatusRows(cmd)
 }
 
 // route handles msg: sizes and keys first, then replies to their owners.

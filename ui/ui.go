@@ -23,6 +23,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
+	"ragscope/links"
 	"ragscope/retrieval"
 )
 
@@ -45,20 +46,22 @@ type BackendInfo struct {
 	Points int64
 }
 
-// Link states reported by a LinkStatus function.
+// Link states reported by a LinkStatus function: the link checker's own
+// (links.Status), and LinkUnknown for any state the explorer does not
+// show apart (a check error, an external or missing URL).
 const (
-	LinkOK            = "ok"
-	LinkPageMissing   = "page_missing"
-	LinkAnchorMissing = "anchor_missing"
-	LinkRedirected    = "redirected"
-	LinkUnknown       = "unknown"
+	LinkOK            = links.StatusOK
+	LinkPageMissing   = links.StatusPageMissing
+	LinkAnchorMissing = links.StatusAnchorMissing
+	LinkRedirected    = links.StatusRedirected
+	LinkUnknown       = links.Status("unknown")
 )
 
 // LinkStatus is what a link checker knows about a citation URL.
 type LinkStatus struct {
 	// State is one of LinkOK, LinkPageMissing, LinkAnchorMissing,
 	// LinkRedirected or LinkUnknown.
-	State string
+	State links.Status
 	// Detail explains the state in a few words.
 	Detail string
 	// Suggest is a better URL, when the checker found one.

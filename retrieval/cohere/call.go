@@ -57,7 +57,7 @@ func newConn(apiKey, baseURL string, timeout time.Duration, maxAttempts int, hc 
 		c.maxAttempts = DefaultMaxAttempts
 	}
 	if c.sleep == nil {
-		c.sleep = sleepCtx
+		c.sleep = netx.Sleep
 	}
 	if hc == nil {
 		hc = &http.Client{Timeout: c.timeout}

@@ -125,13 +125,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	if batchSize <= 0 {
 		batchSize = DefaultBatchSize
 	}
-	topK := opts.TopK
-	if topK == 0 {
-		topK = set.TopK
-	}
-	if topK == 0 {
-		topK = DefaultTopK
-	}
+	topK := retrieval.TopKOrDefault(opts.TopK, set.TopK)
 	threshold := 0.0
 	if set.Threshold != nil {
 		threshold = *set.Threshold

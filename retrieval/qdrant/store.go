@@ -387,10 +387,7 @@ func (s *Store) queryPoints(ctx context.Context, req retrieval.SearchRequest) (*
 	if sh.vectorSize > 0 && len(req.Vector) != sh.vectorSize {
 		return nil, &VectorSizeError{Collection: s.collection, Have: sh.vectorSize, Want: len(req.Vector)}
 	}
-	limit := req.Limit
-	if limit <= 0 {
-		limit = retrieval.DefaultTopK
-	}
+	limit := retrieval.TopKOrDefault(req.Limit)
 	q := &qc.QueryPoints{
 		CollectionName: s.collection,
 		Query:          qc.NewQueryDense(req.Vector),

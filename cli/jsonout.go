@@ -38,6 +38,12 @@ type QueryJSON struct {
 	Grounded       GroundedJSON  `json:"grounded"`
 	// Rerank describes the reranking; omitted without it.
 	Rerank *RerankJSON `json:"rerank,omitempty"`
+	// Expected says where each --expect source went; ANNCheck compares
+	// the search with an exact one (--ann-check). Omitted unless asked.
+	Expected []retrieval.Expected `json:"expected,omitempty"`
+	ANNCheck *retrieval.ANNCheck  `json:"ann_check,omitempty"`
+	// DiagnosisNotes say what --expect or --ann-check could not show.
+	DiagnosisNotes []string `json:"diagnosis_notes,omitempty"`
 }
 
 // ParamsJSON are the parameters used.

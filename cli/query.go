@@ -26,9 +26,10 @@ type queryFlags struct {
 	selected      string
 	sourceDoc     string
 	sourceSection string
+	// diag, set by the query command, asks for expected sources, exact
+	// search or the ANN check (expect.go).
+	diag *diagFlags
 }
-
-func (a *App) newQueryCmd() *cobra.Command { return a.queryCommand(a.runQuery) }
 
 // queryCommand is the query command with run as its action; ask is built
 // on it, so the two share every flag.
@@ -99,11 +100,14 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error
 	}
 	out := cmd.OutOrStdout()
 	if qf.json {
-		if err := writeJSON(out, queryJSON(be, res)); err != nil {
+		doc := queryJSON(be, res)
+		qf.diag.addJSON(&doc)
+		if err := writeJSON(out, doc); err != nil {
 			return err
 		}
 	} else {
 		writeQueryText(out, be, res, qf.context)
+		qf.diag.writeText(out)
 		for _, n := range be.Notes {
 			fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", cleanLine(n))
 		}
@@ -163,7 +167,12 @@ func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*
 	defer cancel()
 	// evalgate: the pipeline checks the collection (exists, vector size)
 	// concurrently with the question's embedding; no separate check first.
-	res, err := be.Pipeline.Retrieve(ctx, q)
+	var res retrieval.Result
+	if qf.diag.active() {
+		res, err = qf.diag.retrieve(ctx, be, q)
+	} else {
+		res, err = be.Pipeline.Retrieve(ctx, q)
+	}
 	if err != nil {
 		return nil, retrieval.Result{}, err
 	}

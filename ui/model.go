@@ -578,6 +578,7 @@ func (m *Model) withParams(q retrieval.Query) retrieval.Query {
 	q.Filters = cloneFilters(m.params.Filters)
 	q.Rerank = m.rerankFor(q.Mode)
 	q.SearchMode = m.searchModeFor(q.Mode)
+	q.Exact = m.params.Exact && q.Mode != retrieval.ModeSelectedText
 	return q
 }
 
@@ -718,7 +719,7 @@ func (m Model) updateSettings(msg settingsChangedMsg) (tea.Model, tea.Cmd) {
 	changed := m.params.TopK != msg.Params.TopK || m.params.Threshold != msg.Params.Threshold ||
 		m.params.NoDedup != msg.Params.NoDedup || present.Filters(m.params.Filters) != present.Filters(msg.Params.Filters) ||
 		rerankChanged(m.params.Rerank, msg.Params.Rerank, m.rerankModel, cmp.Or(msg.RerankModel, m.rerankModel)) ||
-		m.keepSearchMode(msg.Params.SearchMode) != m.params.SearchMode
+		m.keepSearchMode(msg.Params.SearchMode) != m.params.SearchMode || m.params.Exact != msg.Params.Exact
 	m.params = m.withParamsFrom(msg.Params)
 	m.applyRerankModel(msg.RerankModel)
 	m.settings.params = m.params
@@ -756,7 +757,7 @@ func (m *Model) noteNothingLeftOut() {
 
 func (m *Model) withParamsFrom(p retrieval.Query) retrieval.Query {
 	return retrieval.Query{TopK: p.TopK, Threshold: p.Threshold, NoDedup: p.NoDedup, Filters: cloneFilters(p.Filters), Rerank: m.keepRerank(p),
-		SearchMode: m.keepSearchMode(p.SearchMode)}
+		SearchMode: m.keepSearchMode(p.SearchMode), Exact: p.Exact}
 }
 
 // keepRerank is the rerank settings p leaves: a selected-text query

@@ -153,6 +153,12 @@ type CaseResult struct {
 	AnswerCheck string `json:"answer_check,omitempty"`
 	// Answer is the generated answer (eval --answer), nil otherwise.
 	Answer *AnswerResult `json:"answer,omitempty"`
+	// Expected says, for a missed ranking case, where its expected pages
+	// went (rank, score, the stage that cut each); also in Reasons.
+	Expected []retrieval.Expected `json:"expected,omitempty"`
+	// FilterPoints is how many points a filtered case's filter leaves
+	// (nil without a filter, or when the backend cannot count).
+	FilterPoints *int64 `json:"filter_points,omitempty"`
 }
 
 // IsHit is the case's "hit" for baseline comparison: hit@k for ranking
@@ -287,6 +293,8 @@ type Report struct {
 	Baseline *Diff `json:"baseline,omitempty"`
 	// Rerank compares the reranked run with the vector order.
 	Rerank *RerankReport `json:"rerank,omitempty"`
+	// ANN compares approximate and exact search (eval --ann-check).
+	ANN *ANNReport `json:"ann_check,omitempty"`
 }
 
 // WriteJSON writes r as indented JSON, C1 and bidi controls escaped

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"ragscope/internal/editdist"
 	"ragscope/internal/lazyre"
 )
 
@@ -20,7 +21,7 @@ func closest(target string, candidates []string) (best string, ok bool) {
 		if c == "" {
 			continue
 		}
-		d := float64(levenshtein(target, c))
+		d := float64(editdist.Levenshtein(target, c))
 		n := float64(max(runeCount(target), runeCount(c)))
 		score := d/n - 0.5*jaccard(tw, words(c))
 		if score < bestScore || (score == bestScore && c < best) {
@@ -62,31 +63,6 @@ func runeCount(s string) int {
 	return n
 }
 
-// levenshtein is the edit distance between a and b in runes.
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) == 0 {
-		return len(rb)
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
-
 // closestRoute returns the route most like target: routes in the same
 // folder are preferred, then the last segments are compared as closest
 // does (a segment that starts with the other's, "topics" and
@@ -101,7 +77,7 @@ func closestRoute(target string, routes []string) (best string, ok bool) {
 		dir, seg := splitRoute(r)
 		score := segScore(tseg, seg)
 		if dir != tdir {
-			score += 0.5 * float64(levenshtein(dir, tdir)) / float64(max(runeCount(dir), runeCount(tdir), 1))
+			score += 0.5 * float64(editdist.Levenshtein(dir, tdir)) / float64(max(runeCount(dir), runeCount(tdir), 1))
 			score += 0.25
 		}
 		if score < bestScore || (score == bestScore && r < best) {
@@ -122,7 +98,7 @@ func splitRoute(r string) (dir, seg string) {
 
 func segScore(a, b string) float64 {
 	n := max(runeCount(a), runeCount(b), 1)
-	s := float64(levenshtein(a, b))/float64(n) - 0.5*jaccard(words(a), words(b))
+	s := float64(editdist.Levenshtein(a, b))/float64(n) - 0.5*jaccard(words(a), words(b))
 	if a != "" && b != "" && (strings.HasPrefix(a, b) || strings.HasPrefix(b, a)) {
 		s -= 0.2
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"ragscope/internal/editdist"
 )
 
 // "Why not this chunk?": for each expected source of a question, its best
@@ -512,7 +514,7 @@ func Closest(ref string, paths []string, n int) []string {
 	cs := make([]cand, len(paths))
 	for i, p := range paths {
 		lp := strings.ToLower(strings.TrimPrefix(p, "docs/"))
-		cs[i] = cand{p, editDistance(base(ref), base(lp)), editDistance(ref, lp)}
+		cs[i] = cand{p, editdist.Levenshtein(base(ref), base(lp)), editdist.Levenshtein(ref, lp)}
 	}
 	sort.SliceStable(cs, func(i, j int) bool {
 		if cs[i].d != cs[j].d {
@@ -525,27 +527,6 @@ func Closest(ref string, paths []string, n int) []string {
 		out = append(out, cs[i].p)
 	}
 	return out
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // lookup is the search that finds ref's chunks, or ok false when ref

@@ -304,6 +304,22 @@ func (d *decoder) pairs(n *yaml.Node, field string) [][2]*yaml.Node {
 	return out
 }
 
+// fields walks the mapping n, calling each with a key, its value and the
+// key's field path. A null n is an empty mapping; anything else that is
+// not a mapping fails with "want " and want.
+func (d *decoder) fields(n *yaml.Node, field, want string, each func(k, v *yaml.Node, f string)) {
+	if isNull(n) {
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		d.fail(n, field, "want %s", want)
+		return
+	}
+	for _, kv := range d.pairs(n, field) {
+		each(kv[0], kv[1], join(field, kv[0].Value))
+	}
+}
+
 func join(parent, key string) string {
 	if parent == "" {
 		return key
@@ -373,16 +389,7 @@ func (d *decoder) set(root *yaml.Node) Set {
 
 func (d *decoder) thresholds(n *yaml.Node, field string) Thresholds {
 	var t Thresholds
-	if isNull(n) {
-		return t
-	}
-	if n.Kind != yaml.MappingNode {
-		d.fail(n, field, "want an object with min_hit_at_k, min_mrr, max_p95_ms or min_keyword_coverage")
-		return t
-	}
-	for _, kv := range d.pairs(n, field) {
-		k, v := kv[0], kv[1]
-		f := join(field, k.Value)
+	d.fields(n, field, "an object with min_hit_at_k, min_mrr, max_p95_ms or min_keyword_coverage", func(k, v *yaml.Node, f string) {
 		switch k.Value {
 		case "min_hit_at_k":
 			t.MinHitAtK = d.unit(v, f)
@@ -399,7 +406,7 @@ func (d *decoder) thresholds(n *yaml.Node, field string) Thresholds {
 		default:
 			d.fail(k, f, "unknown field (known: min_hit_at_k, min_mrr, max_p95_ms, min_keyword_coverage)")
 		}
-	}
+	})
 	return t
 }
 
@@ -475,24 +482,13 @@ func (d *decoder) kase(n *yaml.Node, field string) Case {
 		case "expect":
 			expectNode = v
 			d.expect(v, f, &c.Expect)
-		case "expected_modules", "expected_module":
-			c.Expect.Modules = append(c.Expect.Modules, d.strs(v, f)...)
-		case "expected_chapters", "expected_chapter":
-			c.Expect.Chapters = append(c.Expect.Chapters, d.strs(v, f)...)
-		case "expected_doc_paths", "expected_doc_path":
-			c.Expect.DocPaths = append(c.Expect.DocPaths, d.strs(v, f)...)
-		case "expected_urls", "expected_url":
-			c.Expect.URLs = append(c.Expect.URLs, d.strs(v, f)...)
-		case "expected_keywords":
-			c.Expect.Keywords = append(c.Expect.Keywords, d.strs(v, f)...)
-		case "max_latency_ms":
-			c.Expect.MaxLatencyMS = d.latency(v, f)
-		case "no_answer":
-			c.Expect.NoAnswer = d.boolean(v, f)
-		case "expected_refuse", "refuse":
-			c.Expect.Refuse = d.boolean(v, f)
-		case "expected_answer_keywords", "answer_keywords", "expected_answer_contains":
-			c.Expect.AnswerKeywords = append(c.Expect.AnswerKeywords, d.strs(v, f)...)
+		case "expected_modules", "expected_module", "expected_chapters", "expected_chapter",
+			"expected_doc_paths", "expected_doc_path", "expected_urls", "expected_url",
+			"expected_keywords", "max_latency_ms", "no_answer", "expected_refuse", "refuse",
+			"expected_answer_keywords", "answer_keywords":
+			d.expectField(&c.Expect, strings.TrimPrefix(k.Value, "expected_"), v, f)
+		case "expected_answer_contains":
+			d.expectField(&c.Expect, "answer_keywords", v, f)
 		default:
 			if !slices.Contains(ignoredKeys, k.Value) {
 				d.fail(k, f, "unknown field (known: %s)", strings.Join(caseKeys, ", "))
@@ -540,55 +536,46 @@ func (d *decoder) check(c *Case, n, expectNode *yaml.Node, field string) {
 }
 
 func (d *decoder) expect(n *yaml.Node, field string, e *Expect) {
-	if isNull(n) {
-		return
-	}
-	if n.Kind != yaml.MappingNode {
-		d.fail(n, field, "want an object (modules, chapters, doc_paths, urls, keywords, max_latency_ms, no_answer, max_score)")
-		return
-	}
-	for _, kv := range d.pairs(n, field) {
-		k, v := kv[0], kv[1]
-		f := join(field, k.Value)
-		switch k.Value {
-		case "modules", "module":
-			e.Modules = append(e.Modules, d.strs(v, f)...)
-		case "chapters", "chapter":
-			e.Chapters = append(e.Chapters, d.strs(v, f)...)
-		case "doc_paths", "doc_path":
-			e.DocPaths = append(e.DocPaths, d.strs(v, f)...)
-		case "urls", "url":
-			e.URLs = append(e.URLs, d.strs(v, f)...)
-		case "keywords":
-			e.Keywords = append(e.Keywords, d.strs(v, f)...)
-		case "max_latency_ms":
-			e.MaxLatencyMS = d.latency(v, f)
-		case "no_answer":
-			e.NoAnswer = d.boolean(v, f)
-		case "max_score":
-			e.MaxScore = d.unit(v, f)
-		case "refuse":
-			e.Refuse = d.boolean(v, f)
-		case "answer_keywords":
-			e.AnswerKeywords = append(e.AnswerKeywords, d.strs(v, f)...)
-		default:
+	d.fields(n, field, "an object (modules, chapters, doc_paths, urls, keywords, max_latency_ms, no_answer, max_score)", func(k, v *yaml.Node, f string) {
+		if !d.expectField(e, k.Value, v, f) {
 			d.fail(k, f, "unknown field (known: modules, chapters, doc_paths, urls, keywords, max_latency_ms, no_answer, max_score, refuse, answer_keywords)")
 		}
+	})
+}
+
+// expectField decodes one expectation named as under "expect" into e; it
+// reports false for a name that is not an expectation.
+func (d *decoder) expectField(e *Expect, name string, v *yaml.Node, f string) bool {
+	switch name {
+	case "modules", "module":
+		e.Modules = append(e.Modules, d.strs(v, f)...)
+	case "chapters", "chapter":
+		e.Chapters = append(e.Chapters, d.strs(v, f)...)
+	case "doc_paths", "doc_path":
+		e.DocPaths = append(e.DocPaths, d.strs(v, f)...)
+	case "urls", "url":
+		e.URLs = append(e.URLs, d.strs(v, f)...)
+	case "keywords":
+		e.Keywords = append(e.Keywords, d.strs(v, f)...)
+	case "max_latency_ms":
+		e.MaxLatencyMS = d.latency(v, f)
+	case "no_answer":
+		e.NoAnswer = d.boolean(v, f)
+	case "max_score":
+		e.MaxScore = d.unit(v, f)
+	case "refuse":
+		e.Refuse = d.boolean(v, f)
+	case "answer_keywords":
+		e.AnswerKeywords = append(e.AnswerKeywords, d.strs(v, f)...)
+	default:
+		return false
 	}
+	return true
 }
 
 func (d *decoder) filters(n *yaml.Node, field string) retrieval.Filters {
 	var fl retrieval.Filters
-	if isNull(n) {
-		return fl
-	}
-	if n.Kind != yaml.MappingNode {
-		d.fail(n, field, "want an object (modules, chapters, content_types, tags)")
-		return fl
-	}
-	for _, kv := range d.pairs(n, field) {
-		k, v := kv[0], kv[1]
-		f := join(field, k.Value)
+	d.fields(n, field, "an object (modules, chapters, content_types, tags)", func(k, v *yaml.Node, f string) {
 		switch k.Value {
 		case "modules", "module":
 			fl.Modules = append(fl.Modules, d.strs(v, f)...)
@@ -601,7 +588,7 @@ func (d *decoder) filters(n *yaml.Node, field string) retrieval.Filters {
 		default:
 			d.fail(k, f, "unknown filter (known: modules, chapters, content_types, tags)")
 		}
-	}
+	})
 	return fl
 }
 

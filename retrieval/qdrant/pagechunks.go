@@ -33,21 +33,7 @@ func (s *Store) PageChunks(ctx context.Context, docPath string) ([]retrieval.Chu
 		offset *qc.PointId
 	)
 	for {
-		var (
-			pts  []*qc.RetrievedPoint
-			next *qc.PointId
-		)
-		err := s.call(ctx, "scroll", func(ctx context.Context) (err error) {
-			pts, next, err = s.client.ScrollAndOffset(ctx, &qc.ScrollPoints{
-				CollectionName: s.collection,
-				Filter:         filter,
-				Offset:         offset,
-				Limit:          qc.PtrOf(uint32(pageScroll)),
-				WithPayload:    qc.NewWithPayload(true),
-				WithVectors:    qc.NewWithVectors(false),
-			})
-			return err
-		})
+		pts, next, err := s.scrollPage(ctx, filter, offset, pageScroll)
 		if err != nil {
 			return nil, s.withCollections(ctx, err)
 		}

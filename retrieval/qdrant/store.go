@@ -532,8 +532,9 @@ func (s *Store) detection(ctx context.Context) (*Detection, error) {
 	return &det, nil
 }
 
-// scrollPage reads one page of payloads (no vectors) from offset.
-func (s *Store) scrollPage(ctx context.Context, offset *qc.PointId, limit int) ([]*qc.RetrievedPoint, *qc.PointId, error) {
+// scrollPage reads one page of payloads (no vectors) from offset, of the
+// points filter matches (all of them when filter is nil).
+func (s *Store) scrollPage(ctx context.Context, filter *qc.Filter, offset *qc.PointId, limit int) ([]*qc.RetrievedPoint, *qc.PointId, error) {
 	var (
 		pts  []*qc.RetrievedPoint
 		next *qc.PointId
@@ -541,6 +542,7 @@ func (s *Store) scrollPage(ctx context.Context, offset *qc.PointId, limit int) (
 	err := s.call(ctx, "scroll", func(ctx context.Context) (err error) {
 		pts, next, err = s.client.ScrollAndOffset(ctx, &qc.ScrollPoints{
 			CollectionName: s.collection,
+			Filter:         filter,
 			Offset:         offset,
 			Limit:          qc.PtrOf(uint32(limit)),
 			WithPayload:    qc.NewWithPayload(true),
@@ -557,7 +559,7 @@ func (s *Store) sample(ctx context.Context, n int) ([]map[string]*qc.Value, int,
 	var offset *qc.PointId
 	for len(out) < n {
 		page := min(n-len(out), 250)
-		pts, next, err := s.scrollPage(ctx, offset, page)
+		pts, next, err := s.scrollPage(ctx, nil, offset, page)
 		if err != nil {
 			return nil, 0, s.withCollections(ctx, err)
 		}
@@ -698,7 +700,7 @@ func (s *Store) Walk(ctx context.Context, fn func(page []retrieval.Chunk, total 
 	total := int(n)
 	var offset *qc.PointId
 	for {
-		pts, next, err := s.scrollPage(ctx, offset, walkPage)
+		pts, next, err := s.scrollPage(ctx, nil, offset, walkPage)
 		if err != nil {
 			return err
 		}

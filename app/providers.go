@@ -225,6 +225,14 @@ func (p Provider) keyName() string {
 	return p.KeyEnv[0]
 }
 
+// keyEnvText is p's key variables: "COHERE_API_KEY (or CO_API_KEY)".
+func (p Provider) keyEnvText() string {
+	if len(p.KeyEnv) < 2 {
+		return p.keyName()
+	}
+	return p.keyName() + " (or " + strings.Join(p.KeyEnv[1:], ", or ") + ")"
+}
+
 // canChat reports whether p has what it needs to answer: a key, or a base
 // URL of a server that needs none.
 func (p Provider) canChat(c config.Config) bool {
@@ -249,7 +257,7 @@ func (t Table) ModelProvider(model string) string {
 // base URL picks it (a local OpenAI-compatible server needs no key), else
 // the first row.
 func (t Table) ResolveEmbedder(c config.Config) (provider, why string) {
-	e, _ := config.ParseEmbedder(c.Embedder)
+	e, _ := t.Names().ParseEmbedder(c.Embedder)
 	if e != config.EmbedderAuto {
 		return e, ""
 	}
@@ -283,7 +291,7 @@ func (t Table) ResolvedEmbedder(c config.Config) string {
 // EmbedderChoice explains an auto choice when it was not obvious (more than
 // one provider key set); "" otherwise.
 func (t Table) EmbedderChoice(c config.Config) string {
-	e, _ := config.ParseEmbedder(c.Embedder)
+	e, _ := t.Names().ParseEmbedder(c.Embedder)
 	if e != config.EmbedderAuto {
 		return ""
 	}
@@ -313,7 +321,7 @@ func (t Table) EmbedderChoice(c config.Config) string {
 // can chat (a key, or a base URL of a server that needs none). "" means no
 // chat model is configured.
 func (t Table) ResolvedChatProvider(c config.Config) string {
-	name, _ := config.ParseChatProvider(c.ChatProvider)
+	name, _ := t.Names().ParseChatProvider(c.ChatProvider)
 	if name != config.ChatAuto {
 		return name
 	}
@@ -378,6 +386,15 @@ func (t Table) names(does func(Provider) bool) []string {
 		}
 	}
 	return out
+}
+
+// Names are the provider names --embedder (every row) and
+// --chat-provider (the rows that answer) accept, for config.Load.
+func (t Table) Names() config.ProviderNames {
+	n := config.ProviderNames{Embedders: []string{}, Chat: []string{}}
+	n.Embedders = append(n.Embedders, t.names(func(Provider) bool { return true })...)
+	n.Chat = append(n.Chat, t.chatNames()...)
+	return n
 }
 
 // SettingHelp is the --help text of the settings that list providers
@@ -455,10 +472,7 @@ func (t Table) embedderProblems(c config.Config, embeds bool) []string {
 		for _, o := range t[1:] {
 			otherKeySet = otherKeySet || (o.NewEmbedder != nil && o.hasKey(c))
 		}
-		first := p.keyName()
-		if len(p.KeyEnv) > 1 {
-			first += " (or " + strings.Join(p.KeyEnv[1:], ", or ") + ")"
-		}
+		first := p.keyEnvText()
 		if c.EmbedModel != config.DefaultEmbedModel && t.ModelProvider(c.EmbedModel) == p.Name && otherKeySet {
 			probs = append(probs, fmt.Sprintf("%s is a %s model: set %s to embed with it, or pass the %s model your collection was built with (--model)", c.EmbedModel, p.Title, first, listOr(titles, ", ", " or ")))
 		} else {
@@ -479,9 +493,28 @@ func (t Table) Validate(c config.Config) error { return t.validate(c, true) }
 func (t Table) ValidateStore(c config.Config) error { return t.validate(c, false) }
 
 func (t Table) validate(c config.Config, embeds bool) error {
+	c.Providers = t.Names()
 	probs := c.Problems()
 	if c.Resolved() == config.BackendQdrant {
 		probs = append(probs, t.embedderProblems(c, embeds)...)
 	}
+	probs = append(probs, t.rerankProblems(c)...)
 	return config.ProblemsError(probs)
+}
+
+// rerankProblems says what a rerank model other than bm25 lacks: the key
+// of the row that serves rerank models (rerankProvider), or such a row.
+func (t Table) rerankProblems(c config.Config) []string {
+	m := strings.TrimSpace(c.RerankModel)
+	if m == "" || strings.EqualFold(m, config.BM25Reranker) {
+		return nil
+	}
+	p, ok := t.rerankProvider()
+	switch {
+	case !ok:
+		return []string{fmt.Sprintf("--rerank %s: no provider reranks in this build; use --rerank bm25 (offline, no key)", m)}
+	case p.Key != nil && !p.hasKey(c):
+		return []string{fmt.Sprintf("--rerank %s is a %s rerank model: set %s, or use --rerank bm25 (offline, no key)", m, p.Title, p.keyEnvText())}
+	}
+	return nil
 }

@@ -46,8 +46,14 @@ func fakeProvider(env map[string]string) app.Provider {
 		NewChat: func(app.ModelOptions) (retrieval.Generator, error) {
 			return nil, errFakeChat
 		},
+		NewReranker: func(app.ModelOptions) (retrieval.Reranker, error) {
+			return nil, errFakeRerank
+		},
 	}
 }
+
+// errFakeRerank is what the fake provider's rerank constructor returns.
+var errFakeRerank = errors.New("the fake rerank model was built")
 
 // runWith is run with a provider table.
 func runWith(t *testing.T, table app.Table, env map[string]string, args ...string) (int, string, string) {
@@ -101,5 +107,63 @@ func TestProviderRowIsWiredEverywhere(t *testing.T) {
 	code, _, errs = runWith(t, table, env, "ask", "how do nodes talk?")
 	if code == ExitOK || !strings.Contains(errs, errFakeChat.Error()) {
 		t.Errorf("auto chat provider: exit %d: %s", code, errs)
+	}
+
+	// By name too, on the command line and in the environment, where
+	// auto would take Cohere (its key is set and it comes first).
+	both := with(env, "COHERE_API_KEY", testCohereKey)
+	for _, c := range []struct {
+		env  map[string]string
+		args []string
+	}{
+		{both, []string{"query", "--embedder", "fake", "how do nodes talk?"}},
+		{with(both, "RAGSCOPE_EMBEDDER", "Fake"), []string{"query", "how do nodes talk?"}},
+	} {
+		code, out, errs = runWith(t, table, c.env, c.args...)
+		if code != ExitOK || !strings.Contains(out, "fake fake-embed-1") {
+			t.Errorf("%v: exit %d:\n%s%s", c.args, code, out, errs)
+		}
+	}
+	for _, c := range []struct {
+		env  map[string]string
+		args []string
+	}{
+		{both, []string{"ask", "--chat-provider", "fake", "how do nodes talk?"}},
+		{with(both, "RAGSCOPE_CHAT_PROVIDER", "fake"), []string{"ask", "how do nodes talk?"}},
+	} {
+		code, _, errs = runWith(t, table, c.env, c.args...)
+		if code == ExitOK || !strings.Contains(errs, errFakeChat.Error()) {
+			t.Errorf("%v: exit %d: %s", c.args, code, errs)
+		}
+	}
+	// An unknown name is refused with the table's names.
+	code, _, errs = runWith(t, table, both, "query", "--embedder", "voyage", "how do nodes talk?")
+	if code != ExitUsage || !strings.Contains(errs, "use auto, cohere, openai, gemini, local or fake") {
+		t.Errorf("unknown embedder: exit %d: %s", code, errs)
+	}
+	code, _, errs = runWith(t, table, both, "ask", "--chat-provider", "voyage", "how do nodes talk?")
+	if code != ExitUsage || !strings.Contains(errs, "use auto, cohere, openai or fake") {
+		t.Errorf("unknown chat provider: exit %d: %s", code, errs)
+	}
+}
+
+// When the row that reranks is a new provider's, --rerank asks for its key
+// and builds its reranker.
+func TestRerankRowComesFromTheTable(t *testing.T) {
+	_, _, env := fakes(t)
+	table := app.Providers()
+	for i := range table {
+		table[i].NewReranker = nil
+	}
+	table = append(table, fakeProvider(env))
+
+	code, out, errs := runWith(t, table, env, "query", "--rerank", "fake-rerank-1", "how do nodes talk?")
+	if code != ExitConfig || !strings.Contains(out+errs, "--rerank fake-rerank-1 is a Fake rerank model: set FAKE_API_KEY, or use --rerank bm25") {
+		t.Errorf("without its key: exit %d:\n%s%s", code, out, errs)
+	}
+	env["FAKE_API_KEY"] = "fake-key"
+	code, out, errs = runWith(t, table, env, "query", "--rerank", "fake-rerank-1", "how do nodes talk?")
+	if code == ExitOK || !strings.Contains(out+errs, errFakeRerank.Error()) {
+		t.Errorf("with its key: exit %d:\n%s%s", code, out, errs)
 	}
 }

@@ -318,7 +318,7 @@ func envHelp(t app.Table) string {
 
 // resolveConfig loads the configuration and applies the flags that were set.
 func (a *App) resolveConfig(cmd *cobra.Command) error {
-	cfg, err := config.Load(config.LoadOptions{Dir: a.Dir, File: a.flags.configFile, LookupEnv: a.LookupEnv})
+	cfg, err := config.Load(config.LoadOptions{Dir: a.Dir, File: a.flags.configFile, LookupEnv: a.LookupEnv, Providers: a.providers().Names()})
 	if err != nil {
 		return err
 	}
@@ -385,7 +385,7 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 // left alone. A configuration that does not load shows the built-in
 // defaults.
 func (a *App) showEffectiveDefaults(cmd *cobra.Command) {
-	cfg, err := config.Load(config.LoadOptions{Dir: a.Dir, File: a.flags.configFile, LookupEnv: a.LookupEnv})
+	cfg, err := config.Load(config.LoadOptions{Dir: a.Dir, File: a.flags.configFile, LookupEnv: a.LookupEnv, Providers: a.providers().Names()})
 	if err != nil {
 		return
 	}

@@ -1,7 +1,5 @@
 package config
 
-import "errors"
-
 // Chat providers (--chat-provider, RAGSCOPE_CHAT_PROVIDER, [chat]
 // provider): auto (app.Table.ResolvedChatProvider picks), or the provider
 // of the same name, which answers with Cohere's Chat v2 API or OpenAI's
@@ -13,9 +11,4 @@ const (
 )
 
 // ParseChatProvider accepts auto, cohere and openai (any case); "" is auto.
-func ParseChatProvider(s string) (string, error) {
-	if p, ok := parseProvider(s, ChatCohere, ChatOpenAI); ok {
-		return p, nil
-	}
-	return "", errors.New("unknown chat provider: use auto, cohere or openai")
-}
+func ParseChatProvider(s string) (string, error) { return ProviderNames{}.ParseChatProvider(s) }

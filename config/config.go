@@ -173,6 +173,9 @@ type Config struct {
 	EnvFile string `json:"env_file,omitempty"`
 	// Notes explain choices (e.g. which variable was used).
 	Notes []string `json:"notes,omitempty"`
+	// Providers are the provider names Embedder and ChatProvider may take
+	// (LoadOptions.Providers; the zero value: the built-in providers).
+	Providers ProviderNames `json:"-"`
 }
 
 // Default returns the defaults.
@@ -202,12 +205,17 @@ type LoadOptions struct {
 	LookupEnv func(string) (string, bool)
 	// SkipDotEnv disables reading Dir/.env.
 	SkipDotEnv bool
+	// Providers are the provider names --embedder and --chat-provider
+	// accept, from the provider table (app.Table.Names); the zero value
+	// means the built-in providers.
+	Providers ProviderNames
 }
 
 // Load resolves defaults, ragscope.toml and the environment (.env included).
 // Flags are applied by the caller afterwards, then Finish and Validate.
 func Load(opts LoadOptions) (Config, error) {
 	cfg := Default()
+	cfg.Providers = opts.Providers
 	dir := opts.Dir
 	if dir == "" {
 		dir = "."
@@ -505,7 +513,7 @@ func (c Config) Problems() []string {
 	if c.Threshold < 0 || c.Threshold > 1 || c.Threshold != c.Threshold {
 		probs = append(probs, fmt.Sprintf("threshold must be between 0.0 and 1.0, got %g", c.Threshold))
 	}
-	if _, err := ParseEmbedder(c.Embedder); err != nil {
+	if _, err := c.Providers.ParseEmbedder(c.Embedder); err != nil {
 		probs = append(probs, "embedder: "+err.Error())
 	}
 	probs = append(probs, c.rerankProblems()...)
@@ -540,7 +548,8 @@ func ProblemsError(probs []string) error {
 // BM25Reranker is the --rerank value of the offline lexical reranker.
 const BM25Reranker = "bm25"
 
-// rerankProblems checks the rerank settings.
+// rerankProblems checks the rerank settings' ranges (the key a rerank
+// model needs is the provider table's to check: app.Table.Validate).
 func (c Config) rerankProblems() []string {
 	var probs []string
 	if c.RerankCandidates < 1 || c.RerankCandidates > retrieval.MaxRerankCandidates {
@@ -548,9 +557,6 @@ func (c Config) rerankProblems() []string {
 	}
 	if c.RerankThreshold < 0 || c.RerankThreshold > 1 || c.RerankThreshold != c.RerankThreshold {
 		probs = append(probs, fmt.Sprintf("rerank threshold must be between 0.0 and 1.0, got %g", c.RerankThreshold))
-	}
-	if m := strings.TrimSpace(c.RerankModel); m != "" && !strings.EqualFold(m, BM25Reranker) && !c.CohereAPIKey.IsSet() {
-		probs = append(probs, fmt.Sprintf("--rerank %s is a Cohere rerank model: set COHERE_API_KEY (or CO_API_KEY), or use --rerank bm25 (offline, no key)", m))
 	}
 	return probs
 }

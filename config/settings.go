@@ -74,7 +74,7 @@ func newSettings() []Setting {
 			Set:  str(func(c *Config) *string { return &c.Collection })},
 		{Name: "embedder", Flag: "embedder", Env: []string{"RAGSCOPE_EMBEDDER"}, TOML: []string{"embedder.provider"},
 			Help: "embedder: auto, cohere, openai, gemini or local",
-			Set:  func(c *Config, s string) (err error) { c.Embedder, err = ParseEmbedder(s); return err },
+			Set:  func(c *Config, s string) (err error) { c.Embedder, err = c.Providers.ParseEmbedder(s); return err },
 			Get:  func(c Config) string { return c.Embedder }},
 		{Name: "embed_model", Flag: "model", Env: []string{"RAGSCOPE_EMBED_MODEL", "EMBEDDING_MODEL"}, TOML: []string{"embedder.model", "cohere.model"},
 			Help: "embedding model (must match the collection's vectors)",
@@ -113,8 +113,11 @@ func newSettings() []Setting {
 			Set:  str(func(c *Config) *string { return &c.GeminiBaseURL })},
 		{Name: "chat_provider", Flag: "chat-provider", Env: []string{"RAGSCOPE_CHAT_PROVIDER"}, TOML: []string{"chat.provider"},
 			Help: "chat model provider for answers (ask, eval --answer): auto, cohere or openai",
-			Set:  func(c *Config, s string) (err error) { c.ChatProvider, err = ParseChatProvider(s); return err },
-			Get:  func(c Config) string { return c.ChatProvider }},
+			Set: func(c *Config, s string) (err error) {
+				c.ChatProvider, err = c.Providers.ParseChatProvider(s)
+				return err
+			},
+			Get: func(c Config) string { return c.ChatProvider }},
 		{Name: "chat_model", Flag: "chat-model", Env: []string{"RAGSCOPE_CHAT_MODEL"}, TOML: []string{"chat.model"},
 			Help: "chat model for answers (default: command-a-03-2025 on Cohere, gpt-4o-mini on OpenAI)",
 			Set:  str(func(c *Config) *string { return &c.ChatModel })},

@@ -55,11 +55,11 @@ var errNoHome = errors.New("neither the folder's environment variable nor the ho
 // error says why; the others are still set.
 func (e Env) Dirs() (Dirs, error) {
 	var errs []error
-	name := func(xdg string, base func() (string, error)) string {
-		if v := e.lookup(xdg); e.isAbs(v) {
+	name := func(p place) string {
+		if v := e.lookup(p.xdg); e.isAbs(v) {
 			return e.join(v, AppName)
 		}
-		b, err := base()
+		b, err := e.base(p)
 		if err != nil {
 			errs = append(errs, err)
 			return ""
@@ -67,44 +67,37 @@ func (e Env) Dirs() (Dirs, error) {
 		return e.join(b, AppName)
 	}
 	d := Dirs{
-		Config: name("XDG_CONFIG_HOME", e.configBase),
-		Cache:  name("XDG_CACHE_HOME", e.cacheBase),
-		State:  name("XDG_STATE_HOME", e.stateBase),
+		Config: name(place{xdg: "XDG_CONFIG_HOME", unix: []string{".config"}, mac: []string{"Library", "Application Support"}, winVar: "APPDATA", winSub: "Roaming"}),
+		Cache:  name(place{xdg: "XDG_CACHE_HOME", unix: []string{".cache"}, mac: []string{"Library", "Caches"}, winVar: "LOCALAPPDATA", winSub: "Local"}),
+		// macOS has no folder for state apart from Application Support;
+		// Windows keeps it on the machine (%LocalAppData%), not in the
+		// roaming profile.
+		State: name(place{xdg: "XDG_STATE_HOME", unix: []string{".local", "state"}, mac: []string{"Library", "Application Support"}, winVar: "LOCALAPPDATA", winSub: "Local"}),
 	}
 	return d, errors.Join(errs...)
 }
 
-func (e Env) configBase() (string, error) {
-	switch e.GOOS {
-	case "darwin", "ios":
-		return e.fromHome("Library", "Application Support")
-	case "windows":
-		return e.windowsDir("APPDATA", "Roaming")
-	}
-	return e.fromHome(".config")
+// place is where one of ragscope's folders goes on each system: a row of
+// the table in Dirs.
+type place struct {
+	// xdg is the XDG variable that names it on every system.
+	xdg string
+	// unix and mac are its folder under the home folder.
+	unix, mac []string
+	// winVar is its Windows variable, winSub its usual place in the
+	// profile (home\AppData\winSub) when the variable is not set.
+	winVar, winSub string
 }
 
-func (e Env) cacheBase() (string, error) {
+// base is p's system folder (the parent of the ragscope folder).
+func (e Env) base(p place) (string, error) {
 	switch e.GOOS {
 	case "darwin", "ios":
-		return e.fromHome("Library", "Caches")
+		return e.fromHome(p.mac...)
 	case "windows":
-		return e.windowsDir("LOCALAPPDATA", "Local")
+		return e.windowsDir(p.winVar, p.winSub)
 	}
-	return e.fromHome(".cache")
-}
-
-// stateBase: macOS has no folder for state apart from Application
-// Support; Windows keeps it on the machine (%LocalAppData%), not in the
-// roaming profile.
-func (e Env) stateBase() (string, error) {
-	switch e.GOOS {
-	case "darwin", "ios":
-		return e.fromHome("Library", "Application Support")
-	case "windows":
-		return e.windowsDir("LOCALAPPDATA", "Local")
-	}
-	return e.fromHome(".local", "state")
+	return e.fromHome(p.unix...)
 }
 
 // windowsDir is %key%, else its usual place in the profile

@@ -60,39 +60,31 @@ func inPlace(b []byte, size uintptr) bool {
 // Float32s returns b (len(b)/4 numbers) as []float32: b itself when it can
 // be, else a copy. The result shares b's memory: b must not change after.
 func Float32s(b []byte) []float32 {
-	n := len(b) / 4
-	if inPlace(b, 4) {
-		return unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), n)
-	}
-	v := make([]float32, n)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return v
+	return numbers(b, func(b []byte) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(b)) })
 }
 
 // Int32s returns b (len(b)/4 numbers) as []int32, like Float32s.
 func Int32s(b []byte) []int32 {
-	n := len(b) / 4
-	if inPlace(b, 4) {
-		return unsafe.Slice((*int32)(unsafe.Pointer(&b[0])), n)
-	}
-	v := make([]int32, n)
-	for i := range v {
-		v[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	return v
+	return numbers(b, func(b []byte) int32 { return int32(binary.LittleEndian.Uint32(b)) })
 }
 
 // Uint64s returns b (len(b)/8 numbers) as []uint64, like Float32s.
 func Uint64s(b []byte) []uint64 {
-	n := len(b) / 8
-	if inPlace(b, 8) {
-		return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), n)
+	return numbers(b, binary.LittleEndian.Uint64)
+}
+
+// numbers returns b as []T, sharing its memory when inPlace allows, else
+// a copy decoded number by number with at (given the number's bytes).
+func numbers[T float32 | int32 | uint64](b []byte, at func([]byte) T) []T {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	n := len(b) / size
+	if inPlace(b, uintptr(size)) {
+		return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), n)
 	}
-	v := make([]uint64, n)
+	v := make([]T, n)
 	for i := range v {
-		v[i] = binary.LittleEndian.Uint64(b[8*i:])
+		v[i] = at(b[size*i:])
 	}
 	return v
 }

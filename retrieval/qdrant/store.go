@@ -202,27 +202,41 @@ func (s *Store) call(ctx context.Context, op string, fn func(ctx context.Context
 
 // shape returns the collection's vector configuration, fetching it once.
 func (s *Store) shape(ctx context.Context) (*collectionShape, error) {
+	return cached(s, &s.info, func() (*collectionShape, error) {
+		var info *qc.CollectionInfo
+		if err := s.call(ctx, "collection info", func(ctx context.Context) (err error) {
+			info, err = s.client.GetCollectionInfo(ctx, s.collection)
+			return err
+		}); err != nil {
+			return nil, s.withCollections(ctx, err)
+		}
+		return s.shapeOf(info)
+	})
+}
+
+// cached returns *slot, read under s.mu; when it is nil, fetch's value,
+// kept there. Two first callers may both fetch: the collection gives them
+// the same answer.
+func cached[T any](s *Store, slot **T, fetch func() (*T, error)) (*T, error) {
 	s.mu.Lock()
-	sh := s.info
+	v := *slot
 	s.mu.Unlock()
-	if sh != nil {
-		return sh, nil
+	if v != nil {
+		return v, nil
 	}
-	var info *qc.CollectionInfo
-	if err := s.call(ctx, "collection info", func(ctx context.Context) (err error) {
-		info, err = s.client.GetCollectionInfo(ctx, s.collection)
-		return err
-	}); err != nil {
-		return nil, s.withCollections(ctx, err)
-	}
-	sh, err := s.shapeOf(info)
+	v, err := fetch()
 	if err != nil {
 		return nil, err
 	}
+	keep(s, slot, v)
+	return v, nil
+}
+
+// keep sets *slot to v under s.mu.
+func keep[T any](s *Store, slot **T, v *T) {
 	s.mu.Lock()
-	s.info = sh
+	*slot = v
 	s.mu.Unlock()
-	return sh, nil
 }
 
 // shapeOf reads vector size and distance, choosing the named vector.
@@ -515,21 +529,14 @@ func (s *Store) filterKey(det *Detection, field string) string {
 
 // detection samples the collection once to learn which payload keys it uses.
 func (s *Store) detection(ctx context.Context) (*Detection, error) {
-	s.mu.Lock()
-	d := s.detected
-	s.mu.Unlock()
-	if d != nil {
-		return d, nil
-	}
-	payloads, _, err := s.sample(ctx, sampleSize)
-	if err != nil {
-		return nil, err
-	}
-	det := s.mapping.Detect(payloads)
-	s.mu.Lock()
-	s.detected = &det
-	s.mu.Unlock()
-	return &det, nil
+	return cached(s, &s.detected, func() (*Detection, error) {
+		payloads, _, err := s.sample(ctx, sampleSize)
+		if err != nil {
+			return nil, err
+		}
+		det := s.mapping.Detect(payloads)
+		return &det, nil
+	})
 }
 
 // scrollPage reads one page of payloads (no vectors) from offset, of the
@@ -601,9 +608,7 @@ func (s *Store) Stats(ctx context.Context) (retrieval.Stats, error) {
 	if err != nil {
 		return st, err
 	}
-	s.mu.Lock()
-	s.info = sh
-	s.mu.Unlock()
+	keep(s, &s.info, sh)
 	st.VectorSize, st.Distance = sh.vectorSize, sh.distance
 	if len(sh.named) > 1 {
 		st.Notes = append(st.Notes, fmt.Sprintf("named vectors %s: searching %q", strings.Join(sh.named, ", "), sh.vectorName))
@@ -633,9 +638,7 @@ func (s *Store) Stats(ctx context.Context) (retrieval.Stats, error) {
 		return st, err
 	}
 	det := s.mapping.Detect(payloads)
-	s.mu.Lock()
-	s.detected = &det
-	s.mu.Unlock()
+	keep(s, &s.detected, &det)
 	st.PayloadFields = det.PayloadKeys
 	st.Mapping = det.Fields
 	st.Facets = s.facets(payloads)

@@ -200,14 +200,28 @@ func (s *Store) call(ctx context.Context, op string, fn func(ctx context.Context
 	return nil
 }
 
+// fetch is call for an fn that returns a value.
+func fetch[T any](ctx context.Context, s *Store, op string, fn func(ctx context.Context) (T, error)) (T, error) {
+	var v T
+	err := s.call(ctx, op, func(ctx context.Context) (err error) {
+		v, err = fn(ctx)
+		return err
+	})
+	return v, err
+}
+
+// collectionInfo fetches the collection's description.
+func (s *Store) collectionInfo(ctx context.Context) (*qc.CollectionInfo, error) {
+	return fetch(ctx, s, "collection info", func(ctx context.Context) (*qc.CollectionInfo, error) {
+		return s.client.GetCollectionInfo(ctx, s.collection)
+	})
+}
+
 // shape returns the collection's vector configuration, fetching it once.
 func (s *Store) shape(ctx context.Context) (*collectionShape, error) {
 	return cached(s, &s.info, func() (*collectionShape, error) {
-		var info *qc.CollectionInfo
-		if err := s.call(ctx, "collection info", func(ctx context.Context) (err error) {
-			info, err = s.client.GetCollectionInfo(ctx, s.collection)
-			return err
-		}); err != nil {
+		info, err := s.collectionInfo(ctx)
+		if err != nil {
 			return nil, s.withCollections(ctx, err)
 		}
 		return s.shapeOf(info)
@@ -312,11 +326,7 @@ func listOrNone(names []string) string {
 }
 
 func (s *Store) listCollections(ctx context.Context) ([]string, error) {
-	var names []string
-	err := s.call(ctx, "list collections", func(ctx context.Context) (err error) {
-		names, err = s.client.ListCollections(ctx)
-		return err
-	})
+	names, err := fetch(ctx, s, "list collections", s.client.ListCollections)
 	sort.Strings(names)
 	return names, err
 }
@@ -345,11 +355,8 @@ func (s *Store) Search(ctx context.Context, req retrieval.SearchRequest) ([]retr
 	if err != nil {
 		return nil, err
 	}
-	var points []*qc.ScoredPoint
-	if err := s.call(ctx, "search", func(ctx context.Context) (err error) {
-		points, err = s.client.Query(ctx, q)
-		return err
-	}); err != nil {
+	points, err := fetch(ctx, s, "search", func(ctx context.Context) ([]*qc.ScoredPoint, error) { return s.client.Query(ctx, q) })
+	if err != nil {
 		return nil, s.withCollections(ctx, err)
 	}
 	return s.decode(points), nil
@@ -367,11 +374,8 @@ func (s *Store) SearchBatch(ctx context.Context, reqs []retrieval.SearchRequest)
 		}
 		batch.QueryPoints[i] = q
 	}
-	var results []*qc.BatchResult
-	if err := s.call(ctx, "batch search", func(ctx context.Context) (err error) {
-		results, err = s.client.QueryBatch(ctx, batch)
-		return err
-	}); err != nil {
+	results, err := fetch(ctx, s, "batch search", func(ctx context.Context) ([]*qc.BatchResult, error) { return s.client.QueryBatch(ctx, batch) })
+	if err != nil {
 		return nil, s.withCollections(ctx, err)
 	}
 	if len(results) != len(reqs) {
@@ -485,11 +489,8 @@ func (s *Store) Count(ctx context.Context, f retrieval.Filters) (int64, error) {
 		}
 		req.Filter = filter
 	}
-	var n uint64
-	if err := s.call(ctx, "count", func(ctx context.Context) (err error) {
-		n, err = s.client.Count(ctx, req)
-		return err
-	}); err != nil {
+	n, err := fetch(ctx, s, "count", func(ctx context.Context) (uint64, error) { return s.client.Count(ctx, req) })
+	if err != nil {
 		return 0, s.withCollections(ctx, err)
 	}
 	return int64(n), nil
@@ -586,11 +587,7 @@ func (s *Store) sample(ctx context.Context, n int) ([]map[string]*qc.Value, int,
 // run the ingestion first. Connection and auth failures are errors.
 func (s *Store) Stats(ctx context.Context) (retrieval.Stats, error) {
 	st := retrieval.Stats{Backend: "qdrant", Collection: s.collection, Notes: s.Notes()}
-	var info *qc.CollectionInfo
-	err := s.call(ctx, "collection info", func(ctx context.Context) (err error) {
-		info, err = s.client.GetCollectionInfo(ctx, s.collection)
-		return err
-	})
+	info, err := s.collectionInfo(ctx)
 	if e, ok := err.(*Error); ok && e.Kind == KindNotFound {
 		names, lerr := s.listCollections(ctx)
 		if lerr != nil {
@@ -652,10 +649,8 @@ func (s *Store) Stats(ctx context.Context) (retrieval.Stats, error) {
 }
 
 func (s *Store) count(ctx context.Context) (int64, error) {
-	var n uint64
-	err := s.call(ctx, "count", func(ctx context.Context) (err error) {
-		n, err = s.client.Count(ctx, &qc.CountPoints{CollectionName: s.collection, Exact: qc.PtrOf(true)})
-		return err
+	n, err := fetch(ctx, s, "count", func(ctx context.Context) (uint64, error) {
+		return s.client.Count(ctx, &qc.CountPoints{CollectionName: s.collection, Exact: qc.PtrOf(true)})
 	})
 	return int64(n), err
 }

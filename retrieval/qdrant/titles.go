@@ -21,17 +21,8 @@ func (s *Store) PageTitle(ctx context.Context, docPath string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	var pts []*qc.RetrievedPoint
-	err = s.call(ctx, "scroll", func(ctx context.Context) (err error) {
-		pts, err = s.client.Scroll(ctx, &qc.ScrollPoints{
-			CollectionName: s.collection,
-			Filter:         &qc.Filter{Must: []*qc.Condition{qc.NewMatchKeyword(s.filterKey(det, FieldDocPath), docPath)}},
-			Limit:          qc.PtrOf(uint32(1)),
-			WithPayload:    qc.NewWithPayload(true),
-			WithVectors:    qc.NewWithVectors(false),
-		})
-		return err
-	})
+	filter := &qc.Filter{Must: []*qc.Condition{qc.NewMatchKeyword(s.filterKey(det, FieldDocPath), docPath)}}
+	pts, _, err := s.scrollPage(ctx, filter, nil, 1)
 	if err != nil || len(pts) == 0 {
 		return "", false
 	}

@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
+
+	"ragscope/internal/parallel"
 )
 
 // BatchSearcher is implemented by stores that answer many searches in one
@@ -191,23 +192,11 @@ func (p *Pipeline) searchMany(ctx context.Context, store Store, reqs []SearchReq
 		}
 	}
 	out := make([][]ScoredChunk, len(reqs))
-	sem := make(chan struct{}, DefaultBatchConcurrency)
-	var wg sync.WaitGroup
+	l := parallel.New(DefaultBatchConcurrency)
 	for i, req := range reqs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				errs[i] = ctx.Err()
-				return
-			}
-			defer func() { <-sem }()
-			out[i], errs[i] = store.Search(ctx, req)
-		}()
+		l.GoCtx(ctx, func() { out[i], errs[i] = store.Search(ctx, req) }, func() { errs[i] = ctx.Err() })
 	}
-	wg.Wait()
+	l.Wait()
 	return out, errs
 }
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
+	"ragscope/internal/parallel"
 	"ragscope/retrieval"
 )
 
@@ -113,8 +113,7 @@ func (r *runner) answerAll(ctx context.Context, set Set) error {
 	if conc <= 0 {
 		conc = DefaultAnswerConcurrency
 	}
-	sem := make(chan struct{}, conc)
-	var wg sync.WaitGroup
+	l := parallel.New(conc)
 	var asked, failed int
 	var first error
 	firstAt := -1
@@ -123,16 +122,8 @@ func (r *runner) answerAll(ctx context.Context, set Set) error {
 		if res == nil || r.results[i].Status == StatusError {
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
+		l.GoCtx(ctx, func() {
 			a, err := retrieval.Generate(ctx, r.opts.Generator, *res, nil)
-			<-sem
 			r.mu.Lock()
 			defer r.mu.Unlock()
 			CheckAnswer(set.Cases[i], &r.results[i], a, err)
@@ -147,9 +138,9 @@ func (r *runner) answerAll(ctx context.Context, set Set) error {
 					first, firstAt = err, i
 				}
 			}
-		}()
+		}, nil)
 	}
-	wg.Wait()
+	l.Wait()
 	if asked > 0 && failed == asked && backend {
 		return &OutageError{Cases: asked, Err: first}
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"ragscope/internal/parallel"
 	"ragscope/retrieval"
 )
 
@@ -471,22 +472,17 @@ type sampleRun struct {
 func (r *runner) startSample(ctx context.Context, pick []int, queries map[int]retrieval.Query) <-chan []sampleRun {
 	out := make(chan []sampleRun, 1)
 	runs := make([]sampleRun, len(pick))
-	sem := make(chan struct{}, DefaultEmbedConcurrency)
-	var wg sync.WaitGroup
+	l := parallel.New(DefaultEmbedConcurrency)
 	for j, i := range pick {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
+		l.Go(func() {
 			cctx, cancel := r.callCtx(ctx)
 			res, err := r.p.Retrieve(cctx, queries[i])
 			cancel()
 			runs[j] = sampleRun{i: i, res: res, err: err}
-		}()
+		})
 	}
 	go func() {
-		wg.Wait()
+		l.Wait()
 		out <- runs
 	}()
 	return out

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
+	"ragscope/internal/parallel"
 	"ragscope/retrieval"
 )
 
@@ -74,8 +74,7 @@ func (r *runner) explainMisses(ctx context.Context, set Set, conc int) {
 			k += len(jobs[j].refs)
 		}
 	}
-	sem := make(chan struct{}, conc)
-	var wg sync.WaitGroup
+	l := parallel.New(conc)
 	for _, jb := range jobs {
 		// A URL no chunk cites may name a folder of pages: say nothing
 		// rather than "not in the collection".
@@ -88,11 +87,7 @@ func (r *runner) explainMisses(ctx context.Context, set Set, conc int) {
 		if len(refs) == 0 {
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
+		l.Go(func() {
 			cctx, cancel := r.callCtx(ctx)
 			defer cancel()
 			q := r.results[jb.i].Query
@@ -107,9 +102,9 @@ func (r *runner) explainMisses(ctx context.Context, set Set, conc int) {
 			for k := range d.Expected {
 				cr.Reasons = append(cr.Reasons, d.Expected[k].Sentence())
 			}
-		}()
+		})
 	}
-	wg.Wait()
+	l.Wait()
 }
 
 // countFilters sets FilterPoints of every filtered normal-mode case, one

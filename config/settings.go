@@ -133,26 +133,12 @@ func newSettings() []Setting {
 			Get:  func(c Config) string { return c.LocalSearch }},
 		{Name: "top_k", CommandFlag: "top-k", Env: []string{"RAGSCOPE_TOP_K"}, TOML: []string{"retrieval.top_k"}, Type: "int",
 			Help: fmt.Sprintf("number of chunks to retrieve, %d..%d", retrieval.MinTopK, retrieval.MaxTopK),
-			Set: func(c *Config, s string) error {
-				n, err := strconv.Atoi(s)
-				if err != nil {
-					return errors.New("not a whole number")
-				}
-				c.TopK = n
-				return nil
-			},
-			Get: func(c Config) string { return strconv.Itoa(c.TopK) }},
+			Set:  intSetting(func(c *Config) *int { return &c.TopK }),
+			Get:  func(c Config) string { return strconv.Itoa(c.TopK) }},
 		{Name: "threshold", CommandFlag: "threshold", Env: []string{"RAGSCOPE_THRESHOLD"}, TOML: []string{"retrieval.threshold"}, Type: "float",
 			Help: "minimum score a chunk needs, 0..1",
-			Set: func(c *Config, s string) error {
-				f, err := strconv.ParseFloat(s, 64)
-				if err != nil {
-					return errors.New("not a number")
-				}
-				c.Threshold = f
-				return nil
-			},
-			Get: func(c Config) string { return strconv.FormatFloat(c.Threshold, 'g', -1, 64) }},
+			Set:  floatSetting(func(c *Config) *float64 { return &c.Threshold }),
+			Get:  func(c Config) string { return strconv.FormatFloat(c.Threshold, 'g', -1, 64) }},
 		{Name: "dedup", Env: []string{"RAGSCOPE_DEDUP"}, TOML: []string{"retrieval.dedup"}, Type: "bool",
 			Help: "drop near-duplicate chunks (true or false; --no-dedup turns it off)",
 			Set: func(c *Config, s string) error {
@@ -175,15 +161,8 @@ func newSettings() []Setting {
 			Get:  func(c Config) string { return strconv.Itoa(c.RerankCandidates) }},
 		{Name: "rerank_threshold", Flag: "rerank-threshold", Env: []string{"RAGSCOPE_RERANK_THRESHOLD"}, TOML: []string{"rerank.threshold"}, Type: "float",
 			Help: "with --rerank, minimum relevance score a chunk needs, 0..1",
-			Set: func(c *Config, s string) error {
-				f, err := strconv.ParseFloat(s, 64)
-				if err != nil {
-					return errors.New("not a number")
-				}
-				c.RerankThreshold = f
-				return nil
-			},
-			Get: func(c Config) string { return strconv.FormatFloat(c.RerankThreshold, 'g', -1, 64) }},
+			Set:  floatSetting(func(c *Config) *float64 { return &c.RerankThreshold }),
+			Get:  func(c Config) string { return strconv.FormatFloat(c.RerankThreshold, 'g', -1, 64) }},
 		{Name: "timeout", Flag: "timeout", Env: []string{"RAGSCOPE_TIMEOUT"}, TOML: []string{"retrieval.timeout"}, Type: "duration",
 			Help: "timeout of each network call, e.g. 10s or 10",
 			Set:  func(c *Config, s string) (err error) { c.Timeout, err = ParseTimeout(s); return err },
@@ -266,6 +245,18 @@ func intSetting(field func(*Config) *int) func(*Config, string) error {
 			return errors.New("not a whole number")
 		}
 		*field(c) = n
+		return nil
+	}
+}
+
+// floatSetting is the parser of a number (the range is Problems' to check).
+func floatSetting(field func(*Config) *float64) func(*Config, string) error {
+	return func(c *Config, s string) error {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return errors.New("not a number")
+		}
+		*field(c) = f
 		return nil
 	}
 }

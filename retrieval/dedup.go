@@ -61,30 +61,29 @@ func newTokenSet(hashes []uint64) tokenSet {
 	return s
 }
 
-func (s *tokenSet) insert(h uint64) bool {
+// slot is where h (never 0) is in the table, or the empty slot where it
+// would go.
+func (s *tokenSet) slot(h uint64) uint64 {
 	mask := uint64(len(s.table) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		switch s.table[i] {
-		case 0:
-			s.table[i] = h
-			return true
-		case h:
-			return false
-		}
+	i := h & mask
+	for s.table[i] != 0 && s.table[i] != h {
+		i = (i + 1) & mask
 	}
+	return i
 }
 
-func (s *tokenSet) has(h uint64) bool {
-	mask := uint64(len(s.table) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		switch s.table[i] {
-		case 0:
-			return false
-		case h:
-			return true
-		}
+// insert adds h, reporting false when it was there already.
+func (s *tokenSet) insert(h uint64) bool {
+	i := s.slot(h)
+	if s.table[i] == h {
+		return false
 	}
+	s.table[i] = h
+	return true
 }
+
+// has reports whether h is in the set.
+func (s *tokenSet) has(h uint64) bool { return s.table[s.slot(h)] == h }
 
 // jaccardAtLeast computes the Jaccard similarity only when the set sizes
 // allow reaching min (|A∩B|/|A∪B| <= min(|A|,|B|)/max(|A|,|B|)).

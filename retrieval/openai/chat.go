@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/embedx"
@@ -130,6 +131,12 @@ func (c *Chat) Stream(ctx context.Context, p retrieval.Prompt, emit func(retriev
 		Model:         sdk.ChatModel(c.model),
 		Messages:      []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage(SystemPrompt(p)), sdk.UserMessage(p.Question)},
 		StreamOptions: sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)},
+	}
+	if p.Schema != nil {
+		// Structured output: response_format json_schema, strict.
+		params.ResponseFormat = sdk.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
+			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: p.Schema.Name, Schema: p.Schema.JSON, Strict: sdk.Bool(true)},
+		}}
 	}
 	var call callState
 	stream := c.completions.NewStreaming(context.WithValue(context.WithValue(actx, idleKey{}, timer), callKey{}, &call), params)

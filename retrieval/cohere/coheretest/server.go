@@ -55,6 +55,8 @@ type Server struct {
 	// chat state (chat.go)
 	replies  []ChatReply
 	lastChat ChatRequest
+	// structured answers chats that ask for structured output.
+	structured func(ChatRequest) string
 	chats    int
 }
 

@@ -20,7 +20,9 @@ func TestChatSendsSchemaAsJSONObjectFormat(t *testing.T) {
 		},
 		"required": []any{"grade", "reason"},
 	}}
-	srv.Structured(func(r coheretest.ChatRequest) string { return `{"grade": 2, "reason": "` + r.Messages[1].Content + `"}` })
+	srv.Structured(func(r coheretest.ChatRequest) string {
+		return `{"grade": 2, "reason": "` + r.Messages[1].Content + `"}`
+	})
 	var text string
 	if err := c.Stream(context.Background(), retrieval.Prompt{Instruction: "grade", Question: "q1", Schema: schema}, func(d retrieval.Delta) { text += d.Text }); err != nil {
 		t.Fatal(err)

@@ -70,7 +70,7 @@ type Server struct {
 	lastChat ChatRequest
 	// structured answers chats that ask for structured output.
 	structured func(ChatRequest) string
-	chats    int
+	chats      int
 }
 
 // Request is the body of an embeddings call, as decoded.

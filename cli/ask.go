@@ -73,7 +73,7 @@ func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 	// explorer's context pane) shows them.
 	noModel := gen == nil && res.Grounded.Sufficient
 	if !qf.json {
-		writeQueryText(out, be, res, qf.context || noModel)
+		writeQueryText(out, be, res, qf.context || noModel, nil)
 		fmt.Fprintln(out)
 	}
 	var (

@@ -10,6 +10,7 @@ import (
 	"ragscope/internal/readlimit"
 	"ragscope/present"
 	"ragscope/retrieval"
+	"ragscope/retrieval/judge"
 )
 
 type queryFlags struct {
@@ -27,7 +28,14 @@ type queryFlags struct {
 	sourceSection string
 }
 
-func (a *App) newQueryCmd() *cobra.Command { return a.queryCommand(a.runQuery) }
+func (a *App) newQueryCmd() *cobra.Command {
+	var jf judgeFlags
+	cmd := a.queryCommand(func(cmd *cobra.Command, question string, qf queryFlags) error {
+		return a.runQuery(cmd, question, qf, jf)
+	})
+	jf.register(cmd, false)
+	return cmd
+}
 
 // queryCommand is the query command with run as its action; ask is built
 // on it, so the two share every flag.
@@ -91,18 +99,29 @@ Exit codes: 0 results found, 1 no results, 2 missing credentials or config,
 	return cmd
 }
 
-func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error {
+func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags, jf judgeFlags) error {
+	jdg, err := a.openJudge(jf)
+	if err != nil {
+		return err
+	}
 	be, res, err := a.retrieveFor(cmd, question, qf)
+	if err != nil {
+		return err
+	}
+	jr, err := a.judgeResult(cmd, jdg, res)
 	if err != nil {
 		return err
 	}
 	out := cmd.OutOrStdout()
 	if qf.json {
-		if err := writeJSON(out, queryJSON(be, res)); err != nil {
+		doc := queryJSON(be, res)
+		jr.addJSON(&doc)
+		if err := writeJSON(out, doc); err != nil {
 			return err
 		}
 	} else {
-		writeQueryText(out, be, res, qf.context)
+		writeQueryText(out, be, res, qf.context, jr.judgements())
+		jr.writeText(out)
 		for _, n := range be.Notes {
 			fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", cleanLine(n))
 		}
@@ -174,7 +193,8 @@ func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*
 
 // writeQueryText prints a result for people. Every string from the
 // collection goes through clean (no terminal escapes reach the screen).
-func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext bool) {
+// judged, when not nil, holds the judge's grade of each hit, in order.
+func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext bool, judged []judge.Judgement) {
 	fmt.Fprintln(w, be.Header())
 	mode := ""
 	if res.Mode == retrieval.ModeSelectedText {
@@ -197,7 +217,7 @@ func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext 
 		if moves != nil {
 			m = &moves[i]
 		}
-		fmt.Fprintf(w, "%2d. %s %s\n", h.Rank, hitRanksText(h, m, present.FirstStage(res.Params.Ranking)), present.Title(&h.Chunk))
+		fmt.Fprintf(w, "%2d. %s%s %s\n", h.Rank, gradeCell(judged, i), hitRanksText(h, m, present.FirstStage(res.Params.Ranking)), present.Title(&h.Chunk))
 		if place := present.Place(&h.Chunk); place != "" {
 			fmt.Fprintf(w, "    %s\n", place)
 		}
@@ -207,6 +227,7 @@ func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext 
 			fmt.Fprintln(w, "    (no citation URL: the chunk has neither a URL nor a doc path)")
 		}
 		fmt.Fprintf(w, "    %s\n", present.Preview(h.Chunk.Text, 110))
+		writeJudgeLine(w, judged, i)
 	}
 	writeRerankText(w, res)
 	if len(res.Dropped) > 0 {

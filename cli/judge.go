@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"ragscope/retrieval"
+	"ragscope/retrieval/chatcache"
+	"ragscope/retrieval/judge"
+)
+
+// judgeFlags are the flags of a command that can judge its hits.
+type judgeFlags struct {
+	judge       bool
+	concurrency int
+	maxCalls    int
+	yes         bool
+}
+
+// DefaultJudgeMaxCalls is the number of judge calls eval --judge makes
+// without asking, when standard input is a terminal.
+const DefaultJudgeMaxCalls = 200
+
+// register adds the judge flags to cmd; withBudget adds --judge-max-calls
+// and --yes (eval).
+func (jf *judgeFlags) register(cmd *cobra.Command, withBudget bool) {
+	f := cmd.Flags()
+	f.BoolVar(&jf.judge, "judge", false, "grade each hit's relevance 0-3 with the chat model (cached in the user cache folder)")
+	f.IntVar(&jf.concurrency, "judge-concurrency", judge.DefaultConcurrency, "judge calls in flight at once")
+	if withBudget {
+		f.IntVar(&jf.maxCalls, "judge-max-calls", DefaultJudgeMaxCalls, "ask before making more judge calls than this (when standard input is a terminal)")
+		f.BoolVar(&jf.yes, "yes", false, "make the judge calls without asking")
+	}
+}
+
+// judgeCacheDir is the judge's cache folder: $XDG_CACHE_HOME/ragscope/judge
+// when the environment sets XDG_CACHE_HOME, else os.UserCacheDir's.
+func (a *App) judgeCacheDir() (string, error) {
+	if v, ok := a.LookupEnv("XDG_CACHE_HOME"); ok && filepath.IsAbs(v) {
+		return filepath.Join(v, "ragscope", "judge"), nil
+	}
+	return chatcache.Dir("judge")
+}
+
+// openJudge builds the judge the flags ask for; nil without --judge. No
+// chat model is a config error (exit 2), before any retrieval.
+func (a *App) openJudge(jf judgeFlags) (*judge.Judge, error) {
+	if !jf.judge {
+		return nil, nil
+	}
+	if jf.concurrency < 1 || jf.concurrency > 64 {
+		return nil, Usagef("--judge-concurrency must be 1..64, got %d", jf.concurrency)
+	}
+	gen, err := a.openGenerator()
+	if err != nil {
+		return nil, fmt.Errorf("--judge needs a chat model: %w", err)
+	}
+	var cache *chatcache.Cache
+	if dir, err := a.judgeCacheDir(); err == nil {
+		cache = chatcache.Open(dir)
+	}
+	return judge.New(gen, judge.Options{Cache: cache, Concurrency: jf.concurrency})
+}
+
+// judgeRun is one query's judging.
+type judgeRun struct {
+	j     *judge.Judge
+	js    []judge.Judgement
+	stats judge.Stats
+}
+
+// judgeResult grades res's hits with j; nil when j is nil.
+func (a *App) judgeResult(cmd *cobra.Command, j *judge.Judge, res retrieval.Result) (*judgeRun, error) {
+	if j == nil {
+		return nil, nil
+	}
+	items := make([]judge.Item, len(res.Hits))
+	for i, h := range res.Hits {
+		items[i] = judge.Item{Question: res.Question, Hit: h}
+	}
+	js, st, err := j.Relevance(cmd.Context(), items, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &judgeRun{j: j, js: js, stats: st}, nil
+}
+
+func (r *judgeRun) judgements() []judge.Judgement {
+	if r == nil {
+		return nil
+	}
+	return r.js
+}
+
+// gradeWords name the grades.
+var gradeWords = [...]string{"unrelated", "related", "partly answers", "answers"}
+
+// gradeWord names grade g.
+func gradeWord(g int) string {
+	if g < 0 || g >= len(gradeWords) {
+		return "?"
+	}
+	return gradeWords[g]
+}
+
+// gradeCell is the grade column of hit i: "[3 answers] ", "[not judged] ",
+// or "" without judging.
+func gradeCell(js []judge.Judgement, i int) string {
+	if i >= len(js) {
+		return ""
+	}
+	if g := js[i].Grade; g != nil {
+		return fmt.Sprintf("[%d %s] ", *g, gradeWord(*g))
+	}
+	return "[not judged] "
+}
+
+// writeJudgeLine prints hit i's reason, or why it was not judged.
+func writeJudgeLine(w io.Writer, js []judge.Judgement, i int) {
+	if i >= len(js) {
+		return
+	}
+	j := js[i]
+	if j.IsJudged() {
+		fmt.Fprintf(w, "    judge: %s\n", cleanLine(j.Reason))
+		return
+	}
+	fmt.Fprintf(w, "    judge: not judged (%s): %s\n", j.Status, cleanLine(j.Detail))
+}
+
+// writeText prints the run's figures and cost.
+func (r *judgeRun) writeText(w io.Writer) {
+	if r == nil {
+		return
+	}
+	m := judge.Case(r.js, 0)
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Judge %s · prompt %s · %s\n", cleanLine(r.j.Model()), r.j.PromptVersion(), r.stats)
+	if m.Precision == nil {
+		fmt.Fprintln(w, "No hit could be judged: no judged precision or nDCG.")
+		return
+	}
+	nothing := ""
+	if m.NothingAnswers {
+		nothing = " · nothing answers (no hit graded 2 or 3)"
+	}
+	fmt.Fprintf(w, "judged precision@%d %.2f · judged nDCG@%d %.2f (%d of %d hits judged)%s\n", m.K, *m.Precision, m.K, *m.NDCG, m.Judged, m.K, nothing)
+}
+
+// JudgeJSON is a hit's judgement: grade null and a status other than
+// "judged" when the hit could not be judged.
+type JudgeJSON struct {
+	Grade  *int   `json:"grade"`
+	Reason string `json:"reason"`
+	Status string `json:"status"`
+	Detail string `json:"detail,omitempty"`
+	Cached bool   `json:"cached"`
+}
+
+// JudgeRunJSON describes a judge run: the model, the prompt version, the
+// cost and the label-free figures.
+type JudgeRunJSON struct {
+	Model         string   `json:"model"`
+	PromptVersion string   `json:"prompt_version"`
+	Calls         int      `json:"calls"`
+	Cached        int      `json:"cached"`
+	NotJudged     int      `json:"not_judged"`
+	InputTokens   int      `json:"input_tokens"`
+	OutputTokens  int      `json:"output_tokens"`
+	K             int      `json:"k"`
+	Precision     *float64 `json:"judged_precision"`
+	NDCG          *float64 `json:"judged_ndcg"`
+	// NothingAnswers is true when hits were judged and none graded ≥ 2.
+	NothingAnswers bool `json:"nothing_answers"`
+}
+
+func judgeJSON(j judge.Judgement) *JudgeJSON {
+	return &JudgeJSON{Grade: j.Grade, Reason: j.Reason, Status: string(j.Status), Detail: j.Detail, Cached: j.Cached}
+}
+
+func (r *judgeRun) runJSON() *JudgeRunJSON {
+	m := judge.Case(r.js, 0)
+	return &JudgeRunJSON{
+		Model: r.j.Model(), PromptVersion: r.j.PromptVersion(),
+		Calls: r.stats.Calls, Cached: r.stats.Cached, NotJudged: r.stats.NotJudged,
+		InputTokens: r.stats.Usage.InputTokens, OutputTokens: r.stats.Usage.OutputTokens,
+		K: m.K, Precision: m.Precision, NDCG: m.NDCG, NothingAnswers: m.NothingAnswers,
+	}
+}
+
+// addJSON puts the judgements on doc's results and the run on doc.
+func (r *judgeRun) addJSON(doc *QueryJSON) {
+	if r == nil {
+		return
+	}
+	for i := range doc.Results {
+		if i < len(r.js) {
+			doc.Results[i].Judge = judgeJSON(r.js[i])
+		}
+	}
+	doc.Judging = r.runJSON()
+}

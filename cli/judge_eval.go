@@ -155,4 +155,3 @@ func kappaWord(k float64) string {
 	}
 	return "almost perfect"
 }
-

@@ -103,7 +103,10 @@ type Confusion struct {
 	// BothRelevant: judged and labelled relevant. JudgeOnly: judged
 	// relevant, labelled not. LabelOnly: labelled relevant, judged not.
 	// Neither: both not relevant.
-	BothRelevant, JudgeOnly, LabelOnly, Neither int
+	BothRelevant int `json:"both_relevant"`
+	JudgeOnly    int `json:"judge_only"`
+	LabelOnly    int `json:"label_only"`
+	Neither      int `json:"neither"`
 }
 
 // Add counts one hit.

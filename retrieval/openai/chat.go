@@ -14,7 +14,6 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/shared"
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/embedx"
@@ -134,8 +133,8 @@ func (c *Chat) Stream(ctx context.Context, p retrieval.Prompt, emit func(retriev
 	}
 	if p.Schema != nil {
 		// Structured output: response_format json_schema, strict.
-		params.ResponseFormat = sdk.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
-			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: p.Schema.Name, Schema: p.Schema.JSON, Strict: sdk.Bool(true)},
+		params.ResponseFormat = sdk.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &sdk.ResponseFormatJSONSchemaParam{
+			JSONSchema: sdk.ResponseFormatJSONSchemaJSONSchemaParam{Name: p.Schema.Name, Schema: p.Schema.JSON, Strict: sdk.Bool(true)},
 		}}
 	}
 	var call callState

@@ -160,36 +160,66 @@ func (j *Judge) Pending(items []Item) int {
 // after each item.
 func (j *Judge) Relevance(ctx context.Context, items []Item, progress func(done, total int)) ([]Judgement, Stats, error) {
 	out := make([]Judgement, len(items))
+	st, err := j.pool(ctx, len(items), progress, task{
+		cached: func(i int) bool {
+			jd, ok := j.cached(items[i])
+			out[i] = jd
+			return ok
+		},
+		ask: func(ctx context.Context, i int) (bool, retrieval.Usage, error) {
+			jd, u, err := j.one(ctx, items[i])
+			out[i] = jd
+			return jd.IsJudged(), u, err
+		},
+		skip: func(i int, why string) { out[i] = Judgement{Status: Skipped, Detail: why} },
+	})
+	return out, st, err
+}
+
+// task is what pool runs for each of n items; each function writes only
+// item i's own result.
+type task struct {
+	// cached fills item i from the cache and reports whether it could.
+	cached func(i int) bool
+	// ask makes item i's call; judged reports a valid answer.
+	ask func(ctx context.Context, i int) (judged bool, u retrieval.Usage, err error)
+	// skip marks item i not sent, and why.
+	skip func(i int, why string)
+}
+
+// pool runs t over n items: cached ones first, then the calls,
+// Concurrency at a time. An ErrAuth or ErrConfig failure, or ctx ending,
+// stops it: the items not yet sent are skipped and the error returned.
+func (j *Judge) pool(ctx context.Context, n int, progress func(done, total int), t task) (Stats, error) {
 	var (
 		mu    sync.Mutex
 		st    Stats
 		fatal error
 		done  int
 	)
-	finish := func(i int, jd Judgement, called bool, u retrieval.Usage) {
+	count := func(called, judged, cached bool, u retrieval.Usage) {
 		mu.Lock()
 		defer mu.Unlock()
-		out[i] = jd
 		if called {
 			st.Calls++
 			st.Usage.InputTokens += u.InputTokens
 			st.Usage.OutputTokens += u.OutputTokens
 		}
-		if jd.Cached {
+		if cached {
 			st.Cached++
 		}
-		if !jd.IsJudged() {
+		if !judged {
 			st.NotJudged++
 		}
 		done++
 		if progress != nil {
-			progress(done, len(items))
+			progress(done, n)
 		}
 	}
 	var todo []int
-	for i, it := range items {
-		if jd, ok := j.cached(it); ok {
-			finish(i, jd, false, retrieval.Usage{})
+	for i := range n {
+		if t.cached(i) {
+			count(false, true, true, retrieval.Usage{})
 		} else {
 			todo = append(todo, i)
 		}
@@ -204,10 +234,14 @@ func (j *Judge) Relevance(ctx context.Context, items []Item, progress func(done,
 			defer wg.Done()
 			for i := range next {
 				if ctx.Err() != nil {
-					finish(i, skipped(ctx, &mu, &fatal), false, retrieval.Usage{})
+					mu.Lock()
+					why := skipReason(ctx, fatal)
+					mu.Unlock()
+					t.skip(i, why)
+					count(false, false, false, retrieval.Usage{})
 					continue
 				}
-				jd, u, err := j.one(ctx, items[i])
+				judged, u, err := t.ask(ctx, i)
 				if err != nil && ctx.Err() == nil && (errors.Is(err, retrieval.ErrAuth) || errors.Is(err, retrieval.ErrConfig)) {
 					mu.Lock()
 					if fatal == nil {
@@ -216,7 +250,7 @@ func (j *Judge) Relevance(ctx context.Context, items []Item, progress func(done,
 					mu.Unlock()
 					cancel()
 				}
-				finish(i, jd, true, u)
+				count(true, judged, false, u)
 			}
 		}()
 	}
@@ -228,20 +262,18 @@ func (j *Judge) Relevance(ctx context.Context, items []Item, progress func(done,
 	if fatal == nil && ctx.Err() != nil {
 		fatal = ctx.Err()
 	}
-	return out, st, fatal
+	return st, fatal
 }
 
-// skipped is the judgement of an item not sent.
-func skipped(ctx context.Context, mu *sync.Mutex, fatal *error) Judgement {
-	mu.Lock()
-	defer mu.Unlock()
-	why := "the run was cancelled"
-	if *fatal != nil {
-		why = "not sent after an earlier call failed: " + oneLine((*fatal).Error())
-	} else if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		why = "the run's time ran out"
+// skipReason says why an item was not sent.
+func skipReason(ctx context.Context, fatal error) string {
+	switch {
+	case fatal != nil:
+		return "not sent after an earlier call failed: " + oneLine(fatal.Error())
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return "the run's time ran out"
 	}
-	return Judgement{Status: Skipped, Detail: why}
+	return "the run was cancelled"
 }
 
 // one asks the judge about one item and caches a valid judgement.
@@ -251,22 +283,11 @@ func (j *Judge) one(ctx context.Context, it Item) (Judgement, retrieval.Usage, e
 	if err != nil {
 		return Judgement{Status: Failed, Detail: err.Error()}, retrieval.Usage{}, err
 	}
-	var (
-		text  strings.Builder
-		usage retrieval.Usage
-	)
-	err = j.gen.Stream(ctx, p, func(d retrieval.Delta) {
-		if text.Len() < maxAnswer {
-			text.WriteString(d.Text)
-		}
-		if d.Usage != nil {
-			usage = *d.Usage
-		}
-	})
+	text, usage, err := j.ask(ctx, p)
 	if err != nil {
 		return Judgement{Status: Failed, Detail: oneLine(err.Error())}, usage, err
 	}
-	pr := parseRelevance(text.String())
+	pr := parseRelevance(text)
 	if pr.status != Judged {
 		return Judgement{Status: pr.status, Detail: pr.detail}, usage, nil
 	}
@@ -279,6 +300,24 @@ func (j *Judge) one(ctx context.Context, it Item) (Judgement, retrieval.Usage, e
 		_ = j.cache.Put(j.key(it), b) // a cache that cannot be written costs a call next time, nothing more
 	}
 	return jd, usage, nil
+}
+
+// ask sends p and returns the answer's text (its first maxAnswer bytes:
+// the rest is read, not kept) and the call's token use.
+func (j *Judge) ask(ctx context.Context, p retrieval.Prompt) (string, retrieval.Usage, error) {
+	var (
+		text  strings.Builder
+		usage retrieval.Usage
+	)
+	err := j.gen.Stream(ctx, p, func(d retrieval.Delta) {
+		if room := maxAnswer - text.Len(); room > 0 {
+			text.WriteString(d.Text[:min(len(d.Text), room)])
+		}
+		if d.Usage != nil {
+			usage = *d.Usage
+		}
+	})
+	return text.String(), usage, err
 }
 
 // String is a short account of s: "12 judge calls (1,234 in + 210 out

@@ -91,6 +91,7 @@ type Judge struct {
 	cache       *chatcache.Cache
 	concurrency int
 	prompt      prompt
+	faith       prompt
 	schema      *retrieval.Schema
 }
 
@@ -103,11 +104,15 @@ func New(gen retrieval.Generator, opts Options) (*Judge, error) {
 	if err != nil {
 		return nil, err
 	}
+	fp, err := loadPrompt(faithfulnessFile)
+	if err != nil {
+		return nil, err
+	}
 	n := opts.Concurrency
 	if n <= 0 {
 		n = DefaultConcurrency
 	}
-	return &Judge{gen: gen, cache: opts.Cache, concurrency: n, prompt: p, schema: relevanceSchema()}, nil
+	return &Judge{gen: gen, cache: opts.Cache, concurrency: n, prompt: p, faith: fp, schema: relevanceSchema()}, nil
 }
 
 // Model names the judge model: "provider/model".

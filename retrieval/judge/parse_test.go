@@ -72,3 +72,21 @@ func TestPromptsLoadAndVersion(t *testing.T) {
 		t.Fatal("no schema")
 	}
 }
+
+func TestEveryPromptFileLoads(t *testing.T) {
+	entries, err := promptFiles.ReadDir("prompts")
+	if err != nil || len(entries) < 2 {
+		t.Fatalf("%v %d", err, len(entries))
+	}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		p, err := loadPrompt("prompts/" + e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[p.version] {
+			t.Fatalf("two prompts share version %s", p.version)
+		}
+		seen[p.version] = true
+	}
+}

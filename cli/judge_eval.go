@@ -113,10 +113,35 @@ func writeJudgeEval(w io.Writer, jr *eval.JudgeReport) {
 			}
 		}
 	}
+	writeFaithfulness(w, jr.Faithfulness)
 	if jr.Error != "" {
 		fmt.Fprintf(w, "  stopped: %s\n", cleanLine(jr.Error))
 	}
 	writeAgreement(w, jr.Agreement)
+}
+
+// writeFaithfulness prints the share of supported claims and lists the
+// unsupported ones (the first 10).
+func writeFaithfulness(w io.Writer, fr *eval.FaithReport) {
+	if fr == nil {
+		return
+	}
+	notJudged := ""
+	if fr.NotJudged > 0 {
+		notJudged = fmt.Sprintf(", %d not judged", fr.NotJudged)
+	}
+	if fr.Share == nil {
+		fmt.Fprintf(w, "  faithfulness: no claim judged (%d answers checked%s)\n", fr.Answers, notJudged)
+		return
+	}
+	fmt.Fprintf(w, "  faithfulness: %.0f%% of %d claims supported by their sources (%d answers checked%s)\n", 100**fr.Share, fr.Claims, fr.Answers, notJudged)
+	const show = 10
+	for _, u := range fr.Unsupported[:min(len(fr.Unsupported), show)] {
+		fmt.Fprintf(w, "    unsupported · %s: %s (%s)\n", cleanLine(u.Case), cleanLine(u.Claim), cleanLine(u.Reason))
+	}
+	if n := len(fr.Unsupported) - show; n > 0 {
+		fmt.Fprintf(w, "    … and %d more unsupported claims (--json lists them all)\n", n)
+	}
 }
 
 // writeAgreement prints the judge's agreement with the labels: kappa, or

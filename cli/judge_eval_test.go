@@ -19,6 +19,9 @@ func judgeEvalEnv(t *testing.T) (*openaitest.Server, map[string]string, string) 
 	srv := openaitest.NewServer("sk-judge")
 	t.Cleanup(srv.Close)
 	srv.Structured(func(r openaitest.ChatRequest) string {
+		if r.ResponseFormat.JSONSchema.Name == "answer_claims" {
+			return `{"claims": [{"claim": "From the textbook.", "supported": true, "sources": [1], "reason": "ok"}, {"claim": "Robots dream.", "supported": false, "sources": [], "reason": "No source says so."}]}`
+		}
 		_, passage, _ := strings.Cut(r.Messages[len(r.Messages)-1].Content, "Passage")
 		if strings.Contains(passage, "ROS") {
 			return `{"grade": 2, "reason": "mentions ROS"}`
@@ -149,5 +152,23 @@ func TestConfirmJudge(t *testing.T) {
 	}
 	if confirmJudge(strings.NewReader(""), &errb, true, false, 10, 500, "openai/m") {
 		t.Fatal("end of input taken as yes")
+	}
+}
+
+func TestEvalAnswerJudgeFaithfulness(t *testing.T) {
+	srv, env, file := judgeEvalEnv(t)
+	code, out, errs := run(t, env, "", "eval", "--answer", "--judge", "--latency-sample", "0", file)
+	if code != ExitOK && code != ExitCheck {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	// 3 answers + 15 hits + 3 faithfulness checks.
+	if srv.Chats() != 21 {
+		t.Fatalf("%d chats", srv.Chats())
+	}
+	for _, want := range []string{"18 judge calls (", "faithfulness: 50% of 6 claims supported by their sources (3 answers checked)",
+		"unsupported · talk: Robots dream. (No source says so.)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
 	}
 }

@@ -3,7 +3,9 @@ package eval
 import (
 	"context"
 	"sort"
+	"strings"
 
+	"ragscope/retrieval"
 	"ragscope/retrieval/judge"
 )
 
@@ -49,6 +51,31 @@ type JudgeReport struct {
 	// Agreement compares the judge with the labels; nil when no judged
 	// case has labels (expected doc paths, URLs, modules or chapters).
 	Agreement *AgreementReport `json:"agreement,omitempty"`
+	// Faithfulness sums the answers' claims (eval --answer --judge).
+	Faithfulness *FaithReport `json:"faithfulness,omitempty"`
+}
+
+// FaithReport is the faithfulness of the run's answers.
+type FaithReport struct {
+	// Answers is the number of answers checked; NotJudged those the judge
+	// could not check.
+	Answers   int `json:"answers"`
+	NotJudged int `json:"not_judged"`
+	// Claims is the number of claims with a verdict; Supported of them
+	// supported; Share = Supported / Claims (nil with no claim).
+	Claims    int      `json:"claims"`
+	Supported int      `json:"supported"`
+	Share     *float64 `json:"supported_share"`
+	// Unsupported lists the claims judged not supported, in case order.
+	Unsupported []UnsupportedClaim `json:"unsupported"`
+}
+
+// UnsupportedClaim is a claim of a case's answer its sources do not
+// support.
+type UnsupportedClaim struct {
+	Case   string `json:"case"`
+	Claim  string `json:"claim"`
+	Reason string `json:"reason"`
 }
 
 // JudgeCategory are a category's judged figures.
@@ -102,13 +129,61 @@ func (r *runner) judgeAll(ctx context.Context, set Set) (*JudgeReport, error) {
 			where = append(where, at{i, h})
 		}
 	}
-	rep.Planned = j.Pending(items)
+	// With answers, each answer is checked against its sources too.
+	var (
+		faith   []judge.FaithItem
+		faithAt []int
+	)
+	if r.opts.Generator != nil {
+		for i := range set.Cases {
+			res, cr := r.res[i], r.results[i]
+			if res == nil || cr.Answer == nil || cr.Answer.Refused || cr.Answer.Error != "" || strings.TrimSpace(cr.Answer.Text) == "" {
+				continue
+			}
+			faith = append(faith, judge.FaithItem{Question: res.Question, Answer: cr.Answer.Text, Sources: judge.SourcesOf(retrieval.NewPrompt(*res))})
+			faithAt = append(faithAt, i)
+		}
+	}
+	rep.Planned = j.Pending(items) + j.PendingFaithfulness(faith)
 	if rep.Planned > 0 && r.opts.ConfirmJudge != nil && !r.opts.ConfirmJudge(rep.Planned) {
 		rep.NotRun = "declined: the judge calls were not confirmed"
 		return rep, nil
 	}
-	js, st, err := j.Relevance(ctx, items, r.opts.JudgeProgress)
+	total := len(items) + len(faith)
+	progress := func(offset int) func(done, _ int) {
+		if r.opts.JudgeProgress == nil {
+			return nil
+		}
+		return func(done, _ int) { r.opts.JudgeProgress(offset+done, total) }
+	}
+	js, st, err := j.Relevance(ctx, items, progress(0))
 	rep.Stats = st
+	if err == nil && len(faith) > 0 {
+		var fs []judge.Faithfulness
+		var fst judge.Stats
+		fs, fst, err = j.Faithfulness(ctx, faith, progress(len(items)))
+		rep.Stats.Add(fst)
+		fr := &FaithReport{Unsupported: []UnsupportedClaim{}}
+		for n, i := range faithAt {
+			f := fs[n]
+			r.results[i].Answer.Faithfulness = &f
+			if f.Status != judge.Judged {
+				fr.NotJudged++
+				continue
+			}
+			fr.Answers++
+			fr.Claims += f.Judged
+			fr.Supported += f.Supported
+			for _, c := range f.Unsupported() {
+				fr.Unsupported = append(fr.Unsupported, UnsupportedClaim{Case: r.results[i].ID, Claim: c.Text, Reason: c.Reason})
+			}
+		}
+		if fr.Claims > 0 {
+			sh := float64(fr.Supported) / float64(fr.Claims)
+			fr.Share = &sh
+		}
+		rep.Faithfulness = fr
+	}
 	if err != nil {
 		rep.Error = err.Error()
 	}

@@ -110,3 +110,47 @@ func TestRunJudgeDeclinedAndNoLabels(t *testing.T) {
 		t.Fatal("NaN")
 	}
 }
+
+// answerJudgeGen answers questions (no schema) with one cited sentence,
+// grades passages 2, and checks claims: the first supported, the second
+// not.
+type answerJudgeGen struct{ faith atomic.Int32 }
+
+func (g *answerJudgeGen) Stream(_ context.Context, p retrieval.Prompt, emit func(retrieval.Delta)) error {
+	switch {
+	case p.Schema == nil:
+		emit(retrieval.Delta{Text: "Nodes talk over topics [Source 1]. They run on GPUs.", FinishReason: "stop"})
+	case p.Schema.Name == "answer_claims":
+		g.faith.Add(1)
+		if !strings.Contains(p.Question, "[Source 1]") {
+			panic("no sources in the faithfulness prompt")
+		}
+		emit(retrieval.Delta{Text: `{"claims": [{"claim": "Nodes talk over topics.", "supported": true, "sources": [1], "reason": "Source 1."},
+			{"claim": "They run on GPUs.", "supported": false, "sources": [], "reason": "No source says so."}]}`})
+	default:
+		emit(retrieval.Delta{Text: `{"grade": 2, "reason": "partly"}`})
+	}
+	return nil
+}
+func (g *answerJudgeGen) Model() string    { return "both" }
+func (g *answerJudgeGen) Provider() string { return "fake" }
+
+func TestRunJudgeFaithfulness(t *testing.T) {
+	w, set := judgedWorld()
+	gen := &answerJudgeGen{}
+	j, _ := judge.New(gen, judge.Options{})
+	planned := 0
+	rep := run(t, w, set, Options{Generator: gen, Judge: j, ConfirmJudge: func(n int) bool { planned = n; return true }})
+	// 7 hits + 3 answers.
+	if planned != 10 || gen.faith.Load() != 3 || rep.Judging.Stats.Calls != 10 {
+		t.Fatalf("planned %d, faith calls %d, %+v", planned, gen.faith.Load(), rep.Judging.Stats)
+	}
+	fr := rep.Judging.Faithfulness
+	if fr == nil || fr.Answers != 3 || fr.Claims != 6 || fr.Supported != 3 || *fr.Share != 0.5 || len(fr.Unsupported) != 3 ||
+		fr.Unsupported[0].Case != "u1" || fr.Unsupported[0].Claim != "They run on GPUs." {
+		t.Fatalf("%+v", fr)
+	}
+	if f := rep.Cases[2].Answer.Faithfulness; f == nil || f.Judged != 2 {
+		t.Fatalf("case faithfulness %+v", f)
+	}
+}

@@ -112,7 +112,7 @@ func (j *Judge) faithKey(it FaithItem) string {
 }
 
 func (j *Judge) faithCached(it FaithItem) (Faithfulness, bool) {
-	b, ok := j.cache.Get(j.faithKey(it))
+	b, ok := j.get(j.faithKey(it))
 	if !ok {
 		return Faithfulness{}, false
 	}
@@ -173,7 +173,7 @@ func (j *Judge) oneFaith(ctx context.Context, it FaithItem) (Faithfulness, retri
 		if b, err := json.Marshal(struct {
 			Claims []Claim `json:"claims"`
 		}{f.Claims}); err == nil {
-			_ = j.cache.Put(j.faithKey(it), b)
+			j.put(j.faithKey(it), b)
 		}
 	}
 	return f, usage, nil

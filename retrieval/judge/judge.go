@@ -93,6 +93,9 @@ type Judge struct {
 	prompt      prompt
 	faith       prompt
 	schema      *retrieval.Schema
+	// memo holds the cache entries this process read or wrote, by key:
+	// Pending and the run after it read the disk once.
+	memo sync.Map
 }
 
 // New returns a Judge asking gen.
@@ -131,7 +134,7 @@ func (j *Judge) key(it Item) string {
 
 // cached is it's judgement in the cache.
 func (j *Judge) cached(it Item) (Judgement, bool) {
-	b, ok := j.cache.Get(j.key(it))
+	b, ok := j.get(j.key(it))
 	if !ok {
 		return Judgement{}, false
 	}
@@ -302,9 +305,31 @@ func (j *Judge) one(ctx context.Context, it Item) (Judgement, retrieval.Usage, e
 		Grade  int    `json:"grade"`
 		Reason string `json:"reason"`
 	}{g, pr.reason}); err == nil {
-		_ = j.cache.Put(j.key(it), b) // a cache that cannot be written costs a call next time, nothing more
+		j.put(j.key(it), b)
 	}
 	return jd, usage, nil
+}
+
+// get is key's cache entry, from memory or disk.
+func (j *Judge) get(key string) ([]byte, bool) {
+	if v, ok := j.memo.Load(key); ok {
+		return v.([]byte), true
+	}
+	b, ok := j.cache.Get(key)
+	if ok {
+		j.memo.Store(key, b)
+	}
+	return b, ok
+}
+
+// put stores a valid judgement in memory and on disk (a cache that
+// cannot be written costs a call next time, nothing more).
+func (j *Judge) put(key string, b []byte) {
+	if j.cache == nil {
+		return
+	}
+	j.memo.Store(key, b)
+	_ = j.cache.Put(key, b)
 }
 
 // ask sends p and returns the answer's text (its first maxAnswer bytes:

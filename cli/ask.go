@@ -9,11 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ragscope/config"
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/cohere"
-	"ragscope/retrieval/openai"
 )
 
 func (a *App) newAskCmd() *cobra.Command {
@@ -42,24 +39,10 @@ usage.`
 	return cmd
 }
 
-// openGenerator builds the chat model config.ResolvedChatProvider chose.
-// With none configured the error matches retrieval.ErrNoGenerator and says
-// which settings enable one.
-func (a *App) openGenerator() (retrieval.Generator, error) {
-	cfg := a.Cfg
-	switch cfg.ResolvedChatProvider() {
-	case config.ChatCohere:
-		return cohere.NewChat(cohere.ChatOptions{APIKey: cfg.CohereAPIKey.Reveal(), BaseURL: cfg.CohereBaseURL, Model: cfg.ChatModel, Timeout: cfg.Timeout})
-	case config.ChatOpenAI:
-		return openai.NewChat(openai.ChatOptions{APIKey: cfg.OpenAIAPIKey.Reveal(), BaseURL: cfg.OpenAIBaseURL, Model: cfg.ChatModel, Timeout: cfg.Timeout})
-	}
-	return nil, fmt.Errorf("%w: %s", retrieval.ErrNoGenerator, config.ChatHint)
-}
-
 func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 	// A chat model that is misconfigured fails before any retrieval; one
 	// that is not configured at all still gets the retrieval printed.
-	gen, genErr := a.openGenerator()
+	gen, genErr := a.assembler().Generator(a.setup())
 	if genErr != nil && !errors.Is(genErr, retrieval.ErrNoGenerator) {
 		return genErr
 	}

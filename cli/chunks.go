@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -10,11 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ragscope/app"
 	"ragscope/links"
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/chunkaudit"
-	"ragscope/retrieval/qdrant"
 )
 
 type chunksFlags struct {
@@ -25,15 +24,6 @@ type chunksFlags struct {
 	tiny    int
 	maxList int
 }
-
-// fieldWalker is a store that can scroll only the payload fields a
-// command needs (Qdrant).
-type fieldWalker interface {
-	WalkFields(ctx context.Context, fields, required []string, fn func(page []retrieval.Chunk, total int) error) error
-}
-
-// chunkFields are the chunk fields the audit reads.
-var chunkFields = []string{qdrant.FieldText, qdrant.FieldURL, qdrant.FieldTitle, qdrant.FieldSection, qdrant.FieldDocPath, qdrant.FieldModule, qdrant.FieldChunkIndex, qdrant.FieldContentHash, qdrant.FieldPageSlug, qdrant.FieldHeadingID}
 
 func (a *App) newChunksCmd() *cobra.Command {
 	var cf chunksFlags
@@ -116,7 +106,7 @@ func (a *App) runChunks(cmd *cobra.Command, cf chunksFlags, rules []chunkaudit.R
 	if cf.tiny <= 0 {
 		opts.TinyTokens = -1
 	}
-	site, _, err := a.site(be)
+	site, _, err := app.Site(be)
 	if err != nil {
 		return &ExitError{Code: ExitConfig, Err: fmt.Errorf("load site: %w", err)}
 	}
@@ -132,19 +122,14 @@ func (a *App) runChunks(cmd *cobra.Command, cf chunksFlags, rules []chunkaudit.R
 		bar.update("reading chunks", aud.Chunks(), total)
 		return ctx.Err()
 	}
-	if fw, ok := be.Walker.(fieldWalker); ok {
-		err = fw.WalkFields(ctx, chunkFields, []string{qdrant.FieldText}, visit)
-	} else {
-		err = be.Walker.Walk(ctx, visit)
-	}
+	err = app.WalkChunks(ctx, be, visit)
 	bar.clear()
 	if ctx.Err() != nil {
 		// Interrupted: no report, not even a partial one.
 		return ctx.Err()
 	}
 	if err != nil {
-		var mf *qdrant.MissingFieldError
-		if errors.As(err, &mf) {
+		if app.IsMissingField(err) {
 			return &ExitError{Code: ExitConfig, Err: err}
 		}
 		return fmt.Errorf("chunks: %w", err)
@@ -204,8 +189,8 @@ func auditSite(site *links.Site, urls retrieval.URLBuilder) *chunkaudit.Site {
 }
 
 // writeChunksText prints the audit for people.
-func writeChunksText(w io.Writer, be *Backend, r *chunkaudit.Report, maxList int) {
-	fmt.Fprintln(w, be.Header())
+func writeChunksText(w io.Writer, be *app.Backend, r *chunkaudit.Report, maxList int) {
+	fmt.Fprintln(w, header(be))
 	lim := "input limit not known"
 	switch {
 	case r.Limit.Known && r.Limit.Tokens == 0:
@@ -341,13 +326,15 @@ func orText(s, alt string) string {
 	return s
 }
 
-// warnOverLimit audits a freshly built index against model's input limit
-// and warns, on w, when chunks exceed it (index --model).
-func warnOverLimit(ctx context.Context, w io.Writer, walker retrieval.Walker, model, file string) error {
+// auditBuilt runs the chunk audit on a freshly built index and says, on
+// w, what it found: chunks over model's input limit (index --model) as a
+// warning, tiny, empty and duplicate chunks as notes, each pointing at
+// 'ragscope chunks' for the list. Without --model the offline embedder's
+// limit applies (it reads whole chunks).
+func auditBuilt(ctx context.Context, w io.Writer, walker retrieval.Walker, model, file string) error {
 	limit := chunkaudit.LimitFor(model)
-	if !limit.Known {
+	if model != "" && !limit.Known {
 		fmt.Fprintf(w, "warning: the input limit of %s is not known: run 'ragscope --index %s chunks --model %s --limit TOKENS' to check the chunks\n", cleanLine(model), cleanLine(file), cleanLine(model))
-		return nil
 	}
 	aud := chunkaudit.New(chunkaudit.Options{Limit: limit})
 	err := walker.Walk(ctx, func(page []retrieval.Chunk, _ int) error {
@@ -357,11 +344,37 @@ func warnOverLimit(ctx context.Context, w io.Writer, walker retrieval.Walker, mo
 		return ctx.Err()
 	})
 	if err != nil {
-		return fmt.Errorf("check chunk sizes: %w", err)
+		return fmt.Errorf("check the chunks: %w", err)
 	}
-	if r := aud.Report(); r.OverLimit.Chunks > 0 {
-		fmt.Fprintf(w, "warning: %s (tokens estimated); %s of the text would not be searchable: 'ragscope --index %s chunks --model %s' lists them\n",
-			r.OverLimitSentence(), chunkaudit.Percent(r.OverLimit.UnseenPercent), cleanLine(file), cleanLine(model))
+	r := aud.Report()
+	list := "'ragscope --index " + cleanLine(file) + " chunks"
+	if model != "" {
+		list += " --model " + cleanLine(model)
+	}
+	list += "' lists them"
+	if limit.Known && limit.Tokens > 0 && r.OverLimit.Chunks > 0 {
+		fmt.Fprintf(w, "warning: %s (tokens estimated); %s of the text would not be searchable: %s\n",
+			r.OverLimitSentence(), chunkaudit.Percent(r.OverLimit.UnseenPercent), list)
+	}
+	var found []string
+	for _, f := range []struct {
+		n         int
+		one, many string
+	}{
+		{len(r.Tiny), "1 chunk is tiny", "%d chunks are tiny"},
+		{len(r.Empty), "1 chunk has no text", "%d chunks have no text"},
+		{len(r.Duplicates), "1 chunk repeats another's text", "%d chunks repeat another's text"},
+		{len(r.NearDuplicates), "1 chunk nearly repeats another's text", "%d chunks nearly repeat another's text"},
+	} {
+		switch {
+		case f.n == 1:
+			found = append(found, f.one)
+		case f.n > 1:
+			found = append(found, fmt.Sprintf(f.many, f.n))
+		}
+	}
+	if len(found) > 0 {
+		fmt.Fprintf(w, "note: %s: %s\n", strings.Join(found, "; "), list)
 	}
 	return nil
 }

@@ -478,3 +478,21 @@ func TestChunksQdrantFaults(t *testing.T) {
 		t.Fatalf("server down: exit %d: %s", code, errs)
 	}
 }
+
+// index runs the chunk audit on what it built: the same page twice (a
+// duplicate) is said in a note pointing at 'ragscope chunks', with or
+// without --model.
+func TestIndexNotesDuplicateChunks(t *testing.T) {
+	docs := t.TempDir()
+	body := "# Page\n\n## Balance\n\n" + wordList(200, 100) + "\n"
+	for _, name := range []string{"a.md", "b.md"} {
+		if err := os.WriteFile(filepath.Join(docs, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idx := filepath.Join(t.TempDir(), "book.idx")
+	code, _, errs := run(t, nil, "", "index", docs, "-o", idx)
+	if code != ExitOK || !strings.Contains(errs, "note: ") || !strings.Contains(errs, "repeat") || !strings.Contains(errs, "'ragscope --index "+idx+" chunks' lists them") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}

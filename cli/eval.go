@@ -13,12 +13,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"ragscope/config"
+	"ragscope/app"
 	"ragscope/internal/readlimit"
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/eval"
-	"ragscope/retrieval/local/demo"
 )
 
 type evalFlags struct {
@@ -36,6 +35,7 @@ type evalFlags struct {
 	failOnRegression bool
 	answer           bool
 	judge            judgeFlags
+	annCheck         bool
 }
 
 func (a *App) newEvalCmd() *cobra.Command {
@@ -110,6 +110,7 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 	f.StringVar(&ef.baseline, "baseline", "", "compare with this earlier JSON report: deltas and regressions")
 	f.StringSliceVar(&ef.categories, "category", nil, "only run cases of this category (repeatable or comma-separated)")
 	f.BoolVar(&ef.failOnRegression, "fail-on-regression", false, "with --baseline: fail when a case that hit before misses now")
+	f.BoolVar(&ef.annCheck, "ann-check", false, "also search every batch exactly (one more batched call each): ANN recall@k and the cases that only exact search passes (index misses)")
 	f.BoolVar(&ef.answer, "answer", false, "also answer every case with the chat model (--chat-provider) and check refuse, answer_keywords and citations")
 	ef.judge.register(cmd, true)
 	return cmd
@@ -117,7 +118,7 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 
 func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	fl := cmd.Flags()
-	opts := eval.Options{Concurrency: ef.concurrency, CallTimeout: a.Cfg.Timeout, Rerank: a.rerankOptions()}
+	opts := eval.Options{Concurrency: ef.concurrency, CallTimeout: a.Cfg.Timeout, Rerank: a.setup().RerankOptions(), ANNCheck: ef.annCheck}
 	if ef.latencySample < 0 {
 		return Usagef("--latency-sample must be 0 or more, got %d", ef.latencySample)
 	}
@@ -190,9 +191,9 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	}
 
 	if ef.answer {
-		gen, err := a.openGenerator()
+		gen, err := a.assembler().Generator(a.setup())
 		if errors.Is(err, retrieval.ErrNoGenerator) {
-			return fmt.Errorf("%w: --answer needs a chat model: %s", retrieval.ErrConfig, config.ChatHint)
+			return fmt.Errorf("%w: --answer needs a chat model: %s", retrieval.ErrConfig, a.providers().ChatHint())
 		}
 		if err != nil {
 			return err
@@ -215,7 +216,7 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	if !ef.json {
-		fmt.Fprintln(out, be.Header())
+		fmt.Fprintln(out, header(be))
 	}
 	bar := newBar(a.Stderr, false)
 	opts.Progress = func(done, total int) { bar.update("evaluating", done, total) }
@@ -280,27 +281,18 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 }
 
 // loadEvalSet reads FILE, or the embedded demo set when file is "" and the
-// backend is the demo.
+// backend is the demo (app.LoadGoldenSet).
 func (a *App) loadEvalSet(file string) (eval.Set, error) {
-	if file == "" {
-		if r := a.Cfg.Resolved(); r != config.BackendDemo {
-			return eval.Set{}, Usagef("give a golden set FILE: the built-in set is for the demo textbook, and the backend is %s", r)
-		}
-		set, err := eval.Parse(demo.GoldenSet(), demo.GoldenSetName)
-		if err != nil {
-			return eval.Set{}, fmt.Errorf("embedded demo set: %w", err)
-		}
-		set.Source = "embedded demo set"
-		return set, nil
-	}
-	set, err := eval.LoadFile(file)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return eval.Set{}, Usagef("golden set %s does not exist", file)
-		}
+	set, err := app.LoadGoldenSet(file, a.Cfg.Resolved())
+	switch {
+	case errors.Is(err, app.ErrNoDemoSet):
+		return eval.Set{}, Usagef("give a golden set FILE: the built-in set is for the demo textbook, and the backend is %s", a.Cfg.Resolved())
+	case errors.Is(err, fs.ErrNotExist):
+		return eval.Set{}, Usagef("golden set %s does not exist", file)
+	case err != nil && file != "":
 		return eval.Set{}, usageError{err}
 	}
-	return set, nil
+	return set, err
 }
 
 // checkOutFile checks that the --out report can be written, leaving an
@@ -414,6 +406,7 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 		fmt.Fprintf(w, "  query latency not sampled (--latency-sample 0); batched run p95 %.1f ms (shared calls, not per question)\n", s.Latency.P95MS)
 	}
 	fmt.Fprintf(w, "  throughput %.1f cases/s\n", rep.ThroughputPerSec)
+	writeANNText(w, rep.ANN)
 	fmt.Fprintf(w, "  %d pass · %d miss · %d fail · %d error · wall %.0f ms · %d embed %s\n",
 		s.Passed, s.Missed, s.Failed, s.Errors, rep.WallMS, rep.Params.EmbedCalls, present.Plural(rep.Params.EmbedCalls, "call", "calls"))
 	fmt.Fprintf(w, "  checks: retrieval context, all %d %s", s.Cases, present.Plural(s.Cases, "case", "cases"))

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"ragscope/app"
 	"strings"
 	"testing"
 )
@@ -11,7 +12,7 @@ import (
 // cobra's (description, usage, flags) followed once by the environment
 // and the exit codes, and goes to stdout.
 func TestHelpEndsWithEnvironment(t *testing.T) {
-	env := envHelp()
+	env := envHelp(app.Providers())
 	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"query", "--help"}, {"help", "query"}, {"links", "-h"}, {"eval", "--help"}} {
 		code, out, errs := run(t, nil, "", args...)
 		if code != ExitOK || errs != "" {

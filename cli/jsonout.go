@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"ragscope/app"
 	"ragscope/retrieval"
 )
 
@@ -39,6 +40,12 @@ type QueryJSON struct {
 	Rerank *RerankJSON `json:"rerank,omitempty"`
 	// Judging describes the judge run (--judge); omitted without it.
 	Judging *JudgeRunJSON `json:"judging,omitempty"`
+	// Expected says where each --expect source went; ANNCheck compares
+	// the search with an exact one (--ann-check). Omitted unless asked.
+	Expected []retrieval.Expected `json:"expected,omitempty"`
+	ANNCheck *retrieval.ANNCheck  `json:"ann_check,omitempty"`
+	// DiagnosisNotes say what --expect or --ann-check could not show.
+	DiagnosisNotes []string `json:"diagnosis_notes,omitempty"`
 }
 
 // ParamsJSON are the parameters used.
@@ -138,11 +145,11 @@ func hitJSON(h retrieval.Hit) HitJSON {
 	}
 }
 
-func backendJSON(be *Backend) BackendJSON {
+func backendJSON(be *app.Backend) BackendJSON {
 	return BackendJSON{Kind: string(be.Kind), Name: be.Label, Collection: be.Collection, Model: be.Model(), Provider: be.Provider, Search: be.Search}
 }
 
-func queryJSON(be *Backend, res retrieval.Result) QueryJSON {
+func queryJSON(be *app.Backend, res retrieval.Result) QueryJSON {
 	out := QueryJSON{
 		Schema:         QuerySchema,
 		Backend:        backendJSON(be),

@@ -3,12 +3,11 @@ package cli
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"ragscope/app"
 	"ragscope/retrieval"
-	"ragscope/retrieval/chatcache"
 	"ragscope/retrieval/judge"
 )
 
@@ -36,33 +35,17 @@ func (jf *judgeFlags) register(cmd *cobra.Command, withBudget bool) {
 	}
 }
 
-// judgeCacheDir is the judge's cache folder: $XDG_CACHE_HOME/ragscope/judge
-// when the environment sets XDG_CACHE_HOME, else os.UserCacheDir's.
-func (a *App) judgeCacheDir() (string, error) {
-	if v, ok := a.LookupEnv("XDG_CACHE_HOME"); ok && filepath.IsAbs(v) {
-		return filepath.Join(v, "ragscope", "judge"), nil
-	}
-	return chatcache.Dir("judge")
-}
-
 // openJudge builds the judge the flags ask for; nil without --judge. No
 // chat model is a config error (exit 2), before any retrieval.
-func (a *App) openJudge(jf judgeFlags) (*judge.Judge, error) {
-	if !jf.judge {
+func (a *App) openJudge(jf *judgeFlags) (*judge.Judge, error) {
+	if jf == nil || !jf.judge {
 		return nil, nil
 	}
 	if jf.concurrency < 1 || jf.concurrency > 64 {
 		return nil, Usagef("--judge-concurrency must be 1..64, got %d", jf.concurrency)
 	}
-	gen, err := a.openGenerator()
-	if err != nil {
-		return nil, fmt.Errorf("--judge needs a chat model: %w", err)
-	}
-	var cache *chatcache.Cache
-	if dir, err := a.judgeCacheDir(); err == nil {
-		cache = chatcache.Open(dir)
-	}
-	return judge.New(gen, judge.Options{Cache: cache, Concurrency: jf.concurrency})
+	dir, _ := app.JudgeCacheDir(a.LookupEnv) // no cache folder: nothing kept between runs
+	return a.assembler().Judge(a.setup(), dir, jf.concurrency)
 }
 
 // judgeRun is one query's judging.

@@ -15,7 +15,7 @@ import (
 // are confirmed: on a terminal, more than --judge-max-calls calls are
 // asked about first, unless --yes.
 func (a *App) setupEvalJudge(opts *eval.Options, jf judgeFlags) error {
-	j, err := a.openJudge(jf)
+	j, err := a.openJudge(&jf)
 	if err != nil || j == nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"ragscope/app"
 	"ragscope/links"
 	"ragscope/present"
 )
@@ -91,7 +92,7 @@ func (a *App) runLinks(cmd *cobra.Command, lf linksFlags) error {
 	if be.Walker == nil {
 		return &ExitError{Code: ExitConfig, Err: fmt.Errorf("the %s backend cannot list its chunks, so its links cannot be audited", be.Kind)}
 	}
-	site, siteName, err := a.site(be)
+	site, siteName, err := app.Site(be)
 	if err != nil {
 		return &ExitError{Code: ExitConfig, Err: fmt.Errorf("load site: %w", err)}
 	}
@@ -109,7 +110,7 @@ func (a *App) runLinks(cmd *cobra.Command, lf linksFlags) error {
 		opts.SiteName = "published site"
 		opts.Checker = links.NewLiveChecker(links.LiveOptions{Concurrency: lf.concurrency, Timeout: a.Cfg.Timeout})
 	} else {
-		opts.Checker = localChecker(site, urls)
+		opts.Checker = app.LocalChecker(site, urls)
 	}
 	prog := newProgress(a.Stderr)
 	opts.Progress = prog.update
@@ -190,8 +191,8 @@ func checkedNothing(rep *links.Report, live bool, siteURL string) error {
 
 // writeLinksText prints an audit report for people: problems with their
 // cause and fix, redirects, coverage and a summary line.
-func writeLinksText(w io.Writer, be *Backend, rep *links.Report, hint string, maxList int) {
-	fmt.Fprintln(w, be.Header())
+func writeLinksText(w io.Writer, be *app.Backend, rep *links.Report, hint string, maxList int) {
+	fmt.Fprintln(w, header(be))
 	s := rep.Summary
 	fmt.Fprintf(w, "Links: %d chunks · %d distinct URLs · checked against the %s (%s, %s slugs)\n", s.Chunks, s.URLs, cleanLine(rep.Site), rep.Mode, rep.SlugStyle)
 	if hint != "" {

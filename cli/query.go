@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ragscope/app"
 	"ragscope/internal/readlimit"
 	"ragscope/present"
 	"ragscope/retrieval"
@@ -26,15 +27,11 @@ type queryFlags struct {
 	selected      string
 	sourceDoc     string
 	sourceSection string
-}
-
-func (a *App) newQueryCmd() *cobra.Command {
-	var jf judgeFlags
-	cmd := a.queryCommand(func(cmd *cobra.Command, question string, qf queryFlags) error {
-		return a.runQuery(cmd, question, qf, jf)
-	})
-	jf.register(cmd, false)
-	return cmd
+	// diag, set by the query command, asks for expected sources, exact
+	// search or the ANN check (expect.go).
+	diag *diagFlags
+	// judge, set by the query command, asks for judging (judge.go).
+	judge *judgeFlags
 }
 
 // queryCommand is the query command with run as its action; ask is built
@@ -99,8 +96,8 @@ Exit codes: 0 results found, 1 no results, 2 missing credentials or config,
 	return cmd
 }
 
-func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags, jf judgeFlags) error {
-	jdg, err := a.openJudge(jf)
+func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error {
+	jdg, err := a.openJudge(qf.judge)
 	if err != nil {
 		return err
 	}
@@ -116,12 +113,14 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags, jf ju
 	if qf.json {
 		doc := queryJSON(be, res)
 		jr.addJSON(&doc)
+		qf.diag.addJSON(&doc)
 		if err := writeJSON(out, doc); err != nil {
 			return err
 		}
 	} else {
 		writeQueryText(out, be, res, qf.context, jr.judgements())
 		jr.writeText(out)
+		qf.diag.writeText(out)
 		for _, n := range be.Notes {
 			fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", cleanLine(n))
 		}
@@ -134,7 +133,7 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags, jf ju
 
 // retrieveFor runs the query the flags describe and returns the backend
 // and the result (its timings include the index load a one-shot run paid).
-func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*Backend, retrieval.Result, error) {
+func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*app.Backend, retrieval.Result, error) {
 	q := retrieval.Query{
 		Question:  question,
 		Mode:      retrieval.ModeNormal,
@@ -144,7 +143,7 @@ func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*
 			Modules: qf.modules, Chapters: qf.chapters, ContentTypes: qf.types, Tags: qf.tags,
 		},
 		NoDedup: qf.noDedup,
-		Rerank:  a.rerankOptions(),
+		Rerank:  a.setup().RerankOptions(),
 	}
 	if changedFlag(cmd.Flags(), "selected-text") {
 		text := qf.selected
@@ -175,13 +174,18 @@ func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*
 		return nil, retrieval.Result{}, err
 	}
 	if q.Mode == retrieval.ModeSelectedText && q.SourceDocPath != "" {
-		a.demoTitles(ctx, be)
+		app.DemoTitles(ctx, be)
 	}
 	ctx, cancel := a.withTimeout(ctx)
 	defer cancel()
 	// evalgate: the pipeline checks the collection (exists, vector size)
 	// concurrently with the question's embedding; no separate check first.
-	res, err := be.Pipeline.Retrieve(ctx, q)
+	var res retrieval.Result
+	if qf.diag.active() {
+		res, err = qf.diag.retrieve(ctx, be, q)
+	} else {
+		res, err = be.Pipeline.Retrieve(ctx, q)
+	}
 	if err != nil {
 		return nil, retrieval.Result{}, err
 	}
@@ -194,8 +198,8 @@ func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*
 // writeQueryText prints a result for people. Every string from the
 // collection goes through clean (no terminal escapes reach the screen).
 // judged, when not nil, holds the judge's grade of each hit, in order.
-func writeQueryText(w io.Writer, be *Backend, res retrieval.Result, withContext bool, judged []judge.Judgement) {
-	fmt.Fprintln(w, be.Header())
+func writeQueryText(w io.Writer, be *app.Backend, res retrieval.Result, withContext bool, judged []judge.Judgement) {
+	fmt.Fprintln(w, header(be))
 	mode := ""
 	if res.Mode == retrieval.ModeSelectedText {
 		mode = " · selected text only (no vector search)"
@@ -256,12 +260,9 @@ const droppedURLWidth = 48
 
 func dropReason(d retrieval.DroppedHit, threshold float64) string {
 	if d.Reason == retrieval.ReasonDuplicate {
-		return fmt.Sprintf("duplicate of #%d (similarity %.2f)", d.DuplicateOf, d.Similarity)
+		return fmt.Sprintf("%s (similarity %.2f)", present.DropReason(d, threshold), d.Similarity)
 	}
-	if d.Reason == retrieval.ReasonBelowRerankThreshold && d.RerankScore != nil {
-		return fmt.Sprintf("relevance %.3f below the rerank threshold", *d.RerankScore)
-	}
-	return fmt.Sprintf("below %.2f", threshold)
+	return present.DropReason(d, threshold)
 }
 
 func filterText(f retrieval.Filters) string {

@@ -1,88 +1,14 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
 
-	"ragscope/config"
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/cohere"
 	"ragscope/retrieval/eval"
-	"ragscope/retrieval/local"
 )
-
-// openReranker gives be's pipeline the reranker --rerank names (issue
-// 15): "bm25" is the offline lexical reranker (term statistics from the
-// whole local index, or from each query's candidates for Qdrant); any
-// other name is a Cohere rerank model, reached at COHERE_BASE_URL.
-func (a *App) openReranker(ctx context.Context, be *Backend) error {
-	model := strings.TrimSpace(a.Cfg.RerankModel)
-	if model == "" || be.Pipeline == nil {
-		return nil
-	}
-	rr, err := a.newReranker(ctx, be, model)
-	if err != nil {
-		return err
-	}
-	be.Pipeline.Reranker = rr
-	return nil
-}
-
-// newReranker builds the reranker model names for be's pipeline.
-func (a *App) newReranker(ctx context.Context, be *Backend, model string) (retrieval.Reranker, error) {
-	if strings.EqualFold(model, config.BM25Reranker) {
-		var corpus []retrieval.Chunk
-		if be.Walker != nil && be.Kind != config.BackendQdrant {
-			err := be.Walker.Walk(ctx, func(page []retrieval.Chunk, _ int) error {
-				corpus = append(corpus, page...)
-				return nil
-			})
-			if err != nil {
-				return nil, fmt.Errorf("rerank bm25: read the index: %w", err)
-			}
-		}
-		return local.NewBM25(corpus), nil
-	}
-	rr, err := cohere.NewReranker(cohere.RerankOptions{
-		APIKey:  a.Cfg.CohereAPIKey.Reveal(),
-		BaseURL: a.Cfg.CohereBaseURL,
-		Model:   model,
-		Timeout: a.Cfg.Timeout,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return rr, nil
-}
-
-// RerankLabel names the reranker for headers, with what it costs: "rerank
-// cohere rerank-v3.5 (1 call per question)" or "rerank bm25 (offline)";
-// "" without reranking.
-func (b *Backend) RerankLabel() string {
-	if b.Pipeline == nil || b.Pipeline.Reranker == nil {
-		return ""
-	}
-	return rerankLabel(b.Pipeline.Reranker.Name())
-}
-
-// rerankLabel names a rerank model with what it costs.
-func rerankLabel(name string) string {
-	if strings.EqualFold(name, local.BM25Name) {
-		return "rerank bm25 (offline)"
-	}
-	return "rerank cohere " + name + " (1 call per question)"
-}
-
-// rerankOptions are the query's rerank options from the configuration.
-func (a *App) rerankOptions() retrieval.RerankOptions {
-	if strings.TrimSpace(a.Cfg.RerankModel) == "" {
-		return retrieval.RerankOptions{}
-	}
-	return retrieval.RerankOptions{On: true, Candidates: a.Cfg.RerankCandidates, Threshold: a.Cfg.RerankThreshold}
-}
 
 // RerankJSON is the "rerank" object of the query JSON document.
 type RerankJSON struct {

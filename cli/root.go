@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"ragscope/app"
 	"ragscope/config"
 	"ragscope/internal/jsonsafe"
 	"ragscope/retrieval"
@@ -76,8 +77,11 @@ type App struct {
 	// Cfg is resolved before any subcommand runs.
 	Cfg config.Config
 
+	// Providers is the provider table (app.Providers() when nil).
+	Providers app.Table
+
 	flags    globalFlags
-	backends []*Backend
+	backends []*app.Backend
 	// beforeBuild, when set (by tests), runs as an index build starts.
 	beforeBuild func()
 	debugFile   *os.File
@@ -186,17 +190,9 @@ func errorLine(err error) string {
 	return Message(err)
 }
 
-// Message is the line a person sees for err: validation errors are shown
-// as their actionable text without the wrapping chain.
-func Message(err error) string {
-	var ve *retrieval.ValidationError
-	if errors.As(err, &ve) {
-		return ve.Error()
-	}
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, retrieval.ErrConfig.Error()+": ")
-	return msg
-}
+// Message is the line a person sees for err (app.Message): validation
+// errors are shown as their actionable text without the wrapping chain.
+func Message(err error) string { return app.Message(err) }
 
 // NewRootCmd builds the command tree.
 func (a *App) NewRootCmd() *cobra.Command {
@@ -240,6 +236,9 @@ offline embedder, so it works with no keys at all.`,
 		v := &settingFlag{typ: typ}
 		a.flags.settings[st.Flag] = v
 		help := st.Help
+		if h, ok := a.providers().SettingHelp(st.Name); ok {
+			help = h
+		}
 		if len(st.Env) > 0 {
 			help += " (env " + strings.Join(st.Env, ", ") + ")"
 		}
@@ -289,16 +288,29 @@ offline embedder, so it works with no keys at all.`,
 	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
 		a.showEffectiveDefaults(cmd)
 		defaultHelp(cmd, args)
-		fmt.Fprint(cmd.OutOrStdout(), envHelp())
+		fmt.Fprint(cmd.OutOrStdout(), envHelp(a.providers()))
 	})
 	return root
 }
 
-func envHelp() string {
+// envHelp is the end of every --help: the environment variables (the
+// help of those that list providers from the provider table t) and the
+// exit codes.
+func envHelp(t app.Table) string {
+	setting := map[string]string{} // first variable -> setting name
+	for _, st := range config.Settings() {
+		if len(st.Env) > 0 {
+			setting[st.Env[0]] = st.Name
+		}
+	}
 	var b strings.Builder
 	b.WriteString("\nEnvironment (flags win over the environment, which wins over ragscope.toml;\na .env file in the working directory is read too):\n")
 	for _, v := range config.EnvVars() {
-		fmt.Fprintf(&b, "  %-38s %s\n", strings.Join(v.Names, ", "), v.Help)
+		help := v.Help
+		if h, ok := t.SettingHelp(setting[v.Names[0]]); ok {
+			help = h
+		}
+		fmt.Fprintf(&b, "  %-38s %s\n", strings.Join(v.Names, ", "), help)
 	}
 	b.WriteString("\nExit codes: 0 ok, 1 no results, 2 missing credentials or config (a bad value\nin ragscope.toml, .env or the environment, or a request the backend refused for\nwhat it asked: unknown model, unindexed filter field), 3 the backend failed\n(unreachable, timeout, invalid answer, refused key, no such collection), 4 check\nfailed, 64 usage error (a bad value on the command line), 130 interrupted.\n")
 	return b.String()
@@ -358,7 +370,7 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 		// A configuration that does not validate is not logged: one of its
 		// values may be a key pasted into the wrong setting. The error,
 		// which names settings and never values, is logged instead.
-		if verr := cfg.Validate(); verr != nil {
+		if verr := a.providers().Validate(cfg); verr != nil {
 			a.debugLogger().Debug("config", "invalid", Message(verr), "config_file", cfg.File, "env_file", cfg.EnvFile, "command", cmd.CommandPath())
 		} else if b, err := json.Marshal(cfg.Redacted()); err == nil {
 			a.debugLogger().Debug("config", "resolved", string(jsonsafe.Escape(b)), "command", cmd.CommandPath())

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ragscope/app"
 	"ragscope/retrieval"
 )
 
@@ -60,7 +61,7 @@ collection does not exist.`,
 				}
 			}
 			if a.Cfg.IndexFile == "" && a.Cfg.DocsDir != "" {
-				if n := a.layoutNote(a.Cfg.DocsDir); n != "" {
+				if n := app.LayoutNote(a.Cfg, a.Cfg.DocsDir); n != "" {
 					be.Notes = append(be.Notes, "modules: "+n)
 				}
 			}
@@ -82,8 +83,8 @@ collection does not exist.`,
 	return cmd
 }
 
-func writeStatsText(w io.Writer, be *Backend, st retrieval.Stats) {
-	fmt.Fprintln(w, be.Header())
+func writeStatsText(w io.Writer, be *app.Backend, st retrieval.Stats) {
+	fmt.Fprintln(w, header(be))
 	fmt.Fprintln(w)
 	row := func(k, v string) { fmt.Fprintf(w, "%-16s %s\n", k+":", cleanLine(v)) }
 	row("Backend", st.Backend)

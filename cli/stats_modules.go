@@ -4,13 +4,10 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/local"
 )
 
 // writeModuleMap prints the module mapping: each module value (what a
@@ -38,27 +35,6 @@ func writeModuleMap(w io.Writer, st retrieval.Stats) {
 	if n := st.Points - sum(counts); n > 0 && st.Points > 0 {
 		fmt.Fprintf(w, "  %-*s  %5d %-6s  (pages outside a module folder)\n", width, "(none)", n, present.Plural(int(n), "chunk", "chunks"))
 	}
-}
-
-// chunkOptions are the chunker options ragscope.toml configures for local
-// indexes: how module and chapter are derived ([facets]).
-func (a *App) chunkOptions() local.ChunkOptions {
-	return local.ChunkOptions{Facets: local.FacetOptions{ModuleDepth: a.Cfg.ModuleDirDepth, ModulePrefixes: a.Cfg.ModulePrefixes}}
-}
-
-// layoutNote says how a docs folder's modules are derived ("module =
-// folder level 2 under docs (detected from the folders)"), or "" when the
-// folder cannot be read (the build reports that).
-func (a *App) layoutNote(docsDir string) string {
-	abs, err := filepath.Abs(docsDir)
-	if err != nil {
-		return ""
-	}
-	l, err := local.DetectLayout(os.DirFS(filepath.Dir(abs)), filepath.Base(abs), a.chunkOptions().Facets)
-	if err != nil {
-		return ""
-	}
-	return l.Describe()
 }
 
 func sum(m map[string]int64) int64 {

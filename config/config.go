@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -466,15 +467,10 @@ func (c Config) Resolved() Backend {
 	return BackendDemo
 }
 
-// Validate checks the configuration and returns every problem at once, each
-// saying what to set. The error wraps retrieval.ErrConfig.
-func (c Config) Validate() error { return c.validate(true) }
-
-// ValidateStore is Validate for commands that read the store but embed no
-// question (stats, links): the embedder's key is not asked for.
-func (c Config) ValidateStore() error { return c.validate(false) }
-
-func (c Config) validate(embeds bool) error {
+// Problems checks the configuration and returns every problem at once,
+// each saying what to set, unsorted. The provider table adds the query
+// embedder's (app.Table.Validate), which knows the providers' keys.
+func (c Config) Problems() []string {
 	var probs []string
 	if _, err := ParseBackend(string(c.Backend)); err != nil {
 		probs = append(probs, err.Error())
@@ -486,31 +482,6 @@ func (c Config) validate(embeds bool) error {
 		}
 		if c.Collection == "" {
 			probs = append(probs, "no collection: set QDRANT_COLLECTION or pass --collection")
-		}
-		// The chosen embedder's key is required when a question is embedded.
-		embedder := c.ResolvedEmbedder()
-		if !embeds && embedder != EmbedderLocal {
-			embedder = ""
-		}
-		switch embedder {
-		case EmbedderCohere:
-			switch {
-			case c.CohereAPIKey.IsSet():
-			case c.EmbedModel != DefaultEmbedModel && ModelProvider(c.EmbedModel) == EmbedderCohere && (c.OpenAIAPIKey.IsSet() || c.GeminiAPIKey.IsSet()):
-				probs = append(probs, fmt.Sprintf("%s is a Cohere model: set COHERE_API_KEY (or CO_API_KEY) to embed with it, or pass the OpenAI or Gemini model your collection was built with (--model)", c.EmbedModel))
-			default:
-				probs = append(probs, "no embedder API key: set COHERE_API_KEY (or CO_API_KEY), or OPENAI_API_KEY or GEMINI_API_KEY, to embed questions")
-			}
-		case EmbedderOpenAI:
-			if !c.OpenAIAPIKey.IsSet() && c.OpenAINeedsKey() {
-				probs = append(probs, "--embedder openai needs OPENAI_API_KEY (or [openai] api_key in ragscope.toml); a local OpenAI-compatible server needs only OPENAI_BASE_URL (e.g. http://localhost:11434/v1)")
-			}
-		case EmbedderGemini:
-			if !c.GeminiAPIKey.IsSet() {
-				probs = append(probs, "--embedder gemini needs GEMINI_API_KEY (or GOOGLE_API_KEY, or [gemini] api_key in ragscope.toml)")
-			}
-		case EmbedderLocal:
-			probs = append(probs, "--embedder local embeds with the offline model of a local index and cannot search a Qdrant collection: use cohere, openai or gemini")
 		}
 		if c.EmbedModel == "" {
 			probs = append(probs, "no embedding model: set RAGSCOPE_EMBED_MODEL or --model")
@@ -552,9 +523,16 @@ func (c Config) validate(embeds bool) error {
 			probs = append(probs, fmt.Sprintf("mapping.%s is not a chunk field (use one of %s)", field, strings.Join(MappingFields(), ", ")))
 		}
 	}
+	return probs
+}
+
+// ProblemsError is the error of a configuration's problems, sorted, or
+// nil when there are none. It wraps retrieval.ErrConfig.
+func ProblemsError(probs []string) error {
 	if len(probs) == 0 {
 		return nil
 	}
+	probs = slices.Clone(probs)
 	sort.Strings(probs)
 	return fmt.Errorf("%w: %s", retrieval.ErrConfig, strings.Join(probs, "; "))
 }

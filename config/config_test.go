@@ -2,44 +2,16 @@ package config
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"ragscope/retrieval"
 )
 
 func envOf(m map[string]string) func(string) (string, bool) {
 	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
-}
-
-func TestDefaultsAndBackendChoice(t *testing.T) {
-	cfg, err := Load(LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.Resolved() != BackendDemo || cfg.TopK != 5 || cfg.EmbedModel != "embed-english-v3.0" || !cfg.Dedup || cfg.Timeout != 30*time.Second {
-		t.Fatalf("defaults = %+v", cfg)
-	}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	cfg.DocsDir = "docs"
-	if cfg.Resolved() != BackendLocal {
-		t.Fatal("docs dir should select the local backend")
-	}
-	cfg.QdrantURL = "localhost:6334"
-	if cfg.Resolved() != BackendQdrant {
-		t.Fatal("QDRANT_URL should select qdrant")
-	}
-	cfg.Backend = BackendDemo
-	if cfg.Resolved() != BackendDemo {
-		t.Fatal("an explicit backend wins")
-	}
 }
 
 func TestPrecedenceFileDotEnvEnvironment(t *testing.T) {
@@ -84,45 +56,6 @@ url = "link"
 	}
 	if cfg.File == "" || cfg.EnvFile == "" {
 		t.Errorf("sources not recorded: %q %q", cfg.File, cfg.EnvFile)
-	}
-}
-
-func TestAliases(t *testing.T) {
-	cfg, err := Load(LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(map[string]string{
-		"COLLECTION_NAME": "book_embeddings", "CO_API_KEY": "k", "QDRANT_URL": "localhost",
-	})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.Collection != "book_embeddings" || cfg.CohereAPIKey.Reveal() != "k" {
-		t.Fatalf("aliases not read: %+v", cfg)
-	}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func TestValidateMessages(t *testing.T) {
-	cfg := Default()
-	cfg.QdrantURL = "https://x:6333"
-	cfg.TopK = 0
-	cfg.Threshold = 2
-	cfg.SlugStyle = "kebab"
-	cfg.Mapping = map[string][]string{"body": {"x"}}
-	err := cfg.Validate()
-	if !errors.Is(err, retrieval.ErrConfig) {
-		t.Fatalf("err = %v", err)
-	}
-	for _, want := range []string{"QDRANT_COLLECTION", "COHERE_API_KEY", "top_k must be between 1 and 100", "threshold must be between", "slug style: use", "mapping.body"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("message lacks %q: %s", want, err)
-		}
-	}
-	cfg = Default()
-	cfg.Backend = BackendLocal
-	cfg.IndexFile, cfg.DocsDir = "a", "b"
-	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "not both") {
-		t.Errorf("index+docs: %v", err)
 	}
 }
 

@@ -165,3 +165,16 @@ func FirstStage(ranking string) string {
 	}
 	return "vector"
 }
+
+// DropReason says why a hit was left out, as the command line and the
+// explorer both say it: "duplicate of #2", "relevance 0.120 below the
+// rerank threshold", or "below 0.35" (the score threshold).
+func DropReason(d retrieval.DroppedHit, threshold float64) string {
+	switch {
+	case d.Reason == retrieval.ReasonDuplicate:
+		return "duplicate of #" + strconv.Itoa(d.DuplicateOf)
+	case d.Reason == retrieval.ReasonBelowRerankThreshold && d.RerankScore != nil:
+		return "relevance " + Score(*d.RerankScore, 3) + " below the rerank threshold"
+	}
+	return "below " + Score(threshold, 2)
+}

@@ -76,7 +76,7 @@ func (p *Pipeline) RetrieveBatch(ctx context.Context, qs []Query, vecs [][]float
 		res.Timings.Embed = embedTook[i]
 		qs[i], results[i] = nq, res
 		idx = append(idx, i)
-		reqs = append(reqs, SearchRequest{Vector: vecs[i], Text: nq.Question, Limit: CandidateLimit(nq), Filters: nq.Filters})
+		reqs = append(reqs, SearchRequest{Vector: vecs[i], Text: nq.Question, Limit: CandidateLimit(nq), Filters: nq.Filters, Exact: nq.Exact})
 	}
 	if len(reqs) == 0 {
 		return results, errs

@@ -33,7 +33,7 @@ type Pipeline struct {
 // embedding or store call: selected-text mode never touches the Embedder or
 // the Store. An empty result is not an error.
 func (p *Pipeline) Retrieve(ctx context.Context, q Query) (Result, error) {
-	return p.retrieve(ctx, q, nil, 0)
+	return p.retrieve(ctx, q, nil, 0, nil)
 }
 
 // RetrieveVector answers a normal-mode q whose question was already
@@ -43,11 +43,21 @@ func (p *Pipeline) RetrieveVector(ctx context.Context, q Query, vec []float32, e
 	if vec == nil {
 		vec = []float32{}
 	}
-	return p.retrieve(ctx, q, vec, embedTook)
+	return p.retrieve(ctx, q, vec, embedTook, nil)
 }
 
-// retrieve embeds q's question unless vec is given (non-nil).
-func (p *Pipeline) retrieve(ctx context.Context, q Query, vec []float32, embedTook time.Duration) (Result, error) {
+// beside is work a diagnosis runs next to a query's search, once the
+// question is embedded: it gets the store that answers q and the
+// question's vector, and its search costs no extra wait. After the
+// query's search, cands holds the store's candidates in their order.
+type beside struct {
+	run   func(ctx context.Context, store Store, vec []float32)
+	cands []ScoredChunk
+}
+
+// retrieve embeds q's question unless vec is given (non-nil). With b, b.run
+// runs concurrently with the search and has returned when retrieve does.
+func (p *Pipeline) retrieve(ctx context.Context, q Query, vec []float32, embedTook time.Duration, b *beside) (Result, error) {
 	start := time.Now()
 	q, res, err := p.prepare(q)
 	if err != nil {
@@ -84,7 +94,21 @@ func (p *Pipeline) retrieve(ctx context.Context, q Query, vec []float32, embedTo
 		start = start.Add(-embedTook) // count the batch's share as spent here
 	}
 	res.Timings.Embed = embedTook
-	if err := p.search(ctx, q, vec, &res); err != nil {
+	var done chan struct{}
+	if b != nil && b.run != nil {
+		if store, err := p.storeFor(q); err == nil {
+			done = make(chan struct{})
+			go func() {
+				defer close(done)
+				b.run(ctx, store, vec)
+			}()
+		}
+	}
+	err = p.search(ctx, q, vec, &res, b)
+	if done != nil {
+		<-done
+	}
+	if err != nil {
 		return Result{}, err
 	}
 	res.Timings.Total = time.Since(start)
@@ -269,7 +293,7 @@ func titleFromDocPath(p string) string {
 	return docusaurus.StripNumberPrefix(p)
 }
 
-func (p *Pipeline) search(ctx context.Context, q Query, vec []float32, res *Result) error {
+func (p *Pipeline) search(ctx context.Context, q Query, vec []float32, res *Result, b *beside) error {
 	if d := p.Embedder.Dim(); d > 0 && len(vec) != d {
 		return fmt.Errorf("embed question: got a %d-dimensional vector, want %d", len(vec), d)
 	}
@@ -280,9 +304,12 @@ func (p *Pipeline) search(ctx context.Context, q Query, vec []float32, res *Resu
 	t0 := time.Now()
 	// Ask without a threshold: the same top_k, and the hits under the
 	// threshold come back too, so the explorer can show what it cut.
-	scored, err := store.Search(ctx, SearchRequest{Vector: vec, Text: q.Question, Limit: CandidateLimit(q), Filters: q.Filters})
+	scored, err := store.Search(ctx, SearchRequest{Vector: vec, Text: q.Question, Limit: CandidateLimit(q), Filters: q.Filters, Exact: q.Exact})
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
+	}
+	if b != nil {
+		b.cands = scored
 	}
 	res.Timings.Search = time.Since(t0)
 	if q.Rerank.On {
@@ -372,7 +399,9 @@ func sortScored(scored []ScoredChunk) []ScoredChunk {
 // keep walks hits in their order: a hit for which cut is true is dropped
 // with reason cutReason, then (unless noDedup) a near-duplicate of a kept
 // hit is dropped; the others are kept and ranked from 1. keyOf makes a
-// chunk's dedup key (newDedupKey, or a memo of it).
+// chunk's dedup key (newDedupKey, or a memo of it). The dropped hits come
+// in pipeline order: those cut first, then the duplicates, each in hit
+// order.
 // Below reports whether score misses threshold. A threshold of 0 (the
 // default) is no threshold: a similarity can be negative (cosine is
 // -1..1; the offline embedder gives weakly related chunks small negative
@@ -382,6 +411,7 @@ func Below(score, threshold float64) bool { return threshold > 0 && score < thre
 func keep(hits []Hit, cut func(*Hit) bool, cutReason string, noDedup bool, keyOf func(*Chunk) dedupKey) ([]Hit, []DroppedHit) {
 	kept := make([]Hit, 0, len(hits))
 	dropped := make([]DroppedHit, 0)
+	var dups []DroppedHit
 	var accepted []dedupKey
 	for i := range hits {
 		h := hits[i]
@@ -392,7 +422,7 @@ func keep(hits []Hit, cut func(*Hit) bool, cutReason string, noDedup bool, keyOf
 		if !noDedup {
 			key := keyOf(&h.Chunk)
 			if of, sim, dup := key.duplicateOf(accepted); dup {
-				dropped = append(dropped, DroppedHit{Hit: h, Reason: ReasonDuplicate, DuplicateOf: of, Similarity: sim})
+				dups = append(dups, DroppedHit{Hit: h, Reason: ReasonDuplicate, DuplicateOf: of, Similarity: sim})
 				continue
 			}
 			key.rank = len(kept) + 1
@@ -401,7 +431,7 @@ func keep(hits []Hit, cut func(*Hit) bool, cutReason string, noDedup bool, keyOf
 		h.Rank = len(kept) + 1
 		kept = append(kept, h)
 	}
-	return kept, dropped
+	return kept, append(dropped, dups...)
 }
 
 func lessScored(a, b *ScoredChunk) bool {

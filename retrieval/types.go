@@ -41,6 +41,18 @@ const (
 	DedupJaccard = 0.95
 )
 
+// TopKOrDefault is the first of ks that is set (above 0), else
+// DefaultTopK: a top_k left at zero, by a query, a golden set or a
+// configuration, means the default.
+func TopKOrDefault(ks ...int) int {
+	for _, k := range ks {
+		if k > 0 {
+			return k
+		}
+	}
+	return DefaultTopK
+}
+
 // Filters restricts a search. Each field is "any of" its values; fields are
 // combined with AND. Empty fields do not filter.
 type Filters struct {
@@ -48,11 +60,17 @@ type Filters struct {
 	Chapters     []string `json:"chapters,omitempty" yaml:"chapters,omitempty"`
 	ContentTypes []string `json:"content_types,omitempty" yaml:"content_types,omitempty"`
 	Tags         []string `json:"tags,omitempty" yaml:"tags,omitempty"`
+	// IDs and DocPaths restrict a search to these point ids or doc paths
+	// (as stored). Users do not set them: "Why not this chunk?" looks up
+	// an expected source with them (Qdrant has_id, a doc-path match).
+	IDs      []string `json:"-" yaml:"-"`
+	DocPaths []string `json:"-" yaml:"-"`
 }
 
 // IsEmpty reports whether the filters restrict nothing.
 func (f Filters) IsEmpty() bool {
-	return len(f.Modules) == 0 && len(f.Chapters) == 0 && len(f.ContentTypes) == 0 && len(f.Tags) == 0
+	return len(f.Modules) == 0 && len(f.Chapters) == 0 && len(f.ContentTypes) == 0 && len(f.Tags) == 0 &&
+		len(f.IDs) == 0 && len(f.DocPaths) == 0
 }
 
 // String describes the filters on one line ("module=a|b tag=c"), or ""
@@ -75,7 +93,8 @@ func (f Filters) String() string {
 // value (or, for tags, any of its tags) must equal one of the field's values.
 func (f Filters) Match(c *Chunk) bool {
 	return anyOf(f.Modules, c.Module) && anyOf(f.Chapters, c.Chapter) &&
-		anyOf(f.ContentTypes, c.ContentType) && anyOfList(f.Tags, c.Tags)
+		anyOf(f.ContentTypes, c.ContentType) && anyOfList(f.Tags, c.Tags) &&
+		anyOf(f.IDs, c.ID) && anyOf(f.DocPaths, c.DocPath)
 }
 
 func anyOf(want []string, have string) bool {
@@ -125,6 +144,9 @@ type Query struct {
 	// Rerank reorders the candidates with the pipeline's Reranker; see
 	// RerankOptions.
 	Rerank RerankOptions `json:"rerank,omitzero"`
+	// Exact asks the store for an exact (brute-force) search instead of
+	// an approximate one (Qdrant params.exact); exact stores ignore it.
+	Exact bool `json:"exact,omitempty"`
 	// SearchMode chooses how a store that ranks in more than one way
 	// ranks (a ModalStore; the local index's "hybrid", "bm25" and
 	// "embedder"); "" is the store's own way. A store that ranks one way
@@ -244,7 +266,12 @@ type Hit struct {
 // DroppedHit is a hit left out of the context, kept so explorers can show it.
 type DroppedHit struct {
 	Hit
-	// Reason is "duplicate" or "below_threshold".
+	// Reason is the stage that cut the hit: "below_threshold",
+	// "duplicate", or with reranking "below_rerank_threshold".
+	// Result.Dropped lists hits in pipeline order (threshold, dedup; with
+	// reranking threshold, rerank threshold, dedup). The candidates the
+	// reranker left below its top_k are not listed: they are the
+	// searched candidates in neither Hits nor Dropped (RerankInfo).
 	Reason string `json:"reason"`
 	// DuplicateOf is the rank of the kept hit this one duplicates (0 if not a duplicate).
 	DuplicateOf int `json:"duplicate_of,omitempty"`
@@ -339,6 +366,44 @@ type SearchRequest struct {
 	Limit     int
 	Threshold float64
 	Filters   Filters
+	// Exact asks for an exact search (Qdrant params.exact); stores that
+	// are exact by nature ignore it.
+	Exact bool
+	// IDsOnly says the caller reads only ids and scores (a rank count):
+	// stores may leave the payload out.
+	IDsOnly bool
+	// Rescore, when set, switches rescoring with the original vectors on
+	// or off for a quantized collection (Qdrant quantization.rescore);
+	// nil is the store's default. Others ignore it.
+	Rescore *bool
+}
+
+// Quantizer is implemented by stores whose vectors may be quantized
+// (Qdrant); then SearchRequest.Rescore applies.
+type Quantizer interface {
+	Quantized(ctx context.Context) bool
+}
+
+// FilterPreparer is implemented by stores that must learn something once
+// before their first filtered search (Qdrant's payload keys): a caller
+// that knows a filtered search is coming can start it early, beside other
+// work.
+type FilterPreparer interface {
+	PrepareFilters(ctx context.Context) error
+}
+
+// Counter is implemented by stores that count the chunks a filter leaves
+// (Qdrant Count): "filter leaves 0 points" explains a filtered miss.
+type Counter interface {
+	Count(ctx context.Context, f Filters) (int64, error)
+}
+
+// Approximator is implemented by stores whose search may be approximate
+// (Qdrant's HNSW index): a chunk can be missing from a search that an
+// exact one (SearchRequest.Exact) returns. Stores that do not implement
+// it are exact.
+type Approximator interface {
+	Approximate() bool
 }
 
 // Store searches a collection of chunks. Implementations must be safe for

@@ -309,7 +309,7 @@ func (p *detailPane) Blur() { p.focus = false }
 // ShortHelp implements pane.
 func (p *detailPane) ShortHelp() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Down, k.PageDown, k.Search, k.CopyURL, k.OpenURL, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
+	return []key.Binding{k.Down, k.PageDown, k.Page, k.Search, k.CopyURL, k.OpenURL, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
 }
 
 // FullHelp implements pane: every key of the pane is in the key map.

@@ -309,9 +309,7 @@ func (m *Model) openCase() tea.Cmd {
 	if q.Question == "" {
 		q.Question = c.Question
 	}
-	if q.TopK == 0 {
-		q.TopK = retrieval.DefaultTopK
-	}
+	q.TopK = retrieval.TopKOrDefault(q.TopK)
 	m.restoreInputs(q)
 	q.Mode = m.mode
 	focus := m.setFocus(focusResults)

@@ -25,6 +25,8 @@ type KeyMap struct {
 	Eval     key.Binding
 	Rerank   key.Binding
 	Answer   key.Binding
+	// Page opens the page a result came from: its chunks in order.
+	Page key.Binding
 
 	// Actions on the selected hit or result.
 	CopyURL     key.Binding
@@ -66,6 +68,8 @@ type KeyMap struct {
 	evalOff bool
 	// rerankOff keeps Rerank disabled when there is no reranker.
 	rerankOff bool
+	// pageOff keeps Page disabled when the backend cannot list a page.
+	pageOff bool
 }
 
 // DefaultKeyMap returns the explorer's key bindings.
@@ -89,6 +93,7 @@ func DefaultKeyMap() *KeyMap {
 		Eval:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "eval")),
 		Rerank:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rerank on/off")),
 		Answer:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "answer")),
+		Page:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "page chunks")),
 
 		CopyURL:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy URL")),
 		CopyContext: key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy context")),
@@ -129,7 +134,7 @@ func (k *KeyMap) letterKeys() []*key.Binding {
 	return []*key.Binding{
 		&k.QuitQ, &k.Help, &k.FocusQuery, &k.Context, &k.Turns, &k.Settings,
 		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL, &k.Eval, &k.Rerank,
-		&k.Search, &k.SearchNext, &k.SearchPrev, &k.Answer,
+		&k.Search, &k.SearchNext, &k.SearchPrev, &k.Answer, &k.Page,
 	}
 }
 
@@ -143,5 +148,8 @@ func (k *KeyMap) setTextFocus(text bool) {
 	}
 	if k.rerankOff {
 		k.Rerank.SetEnabled(false)
+	}
+	if k.pageOff {
+		k.Page.SetEnabled(false)
 	}
 }

@@ -30,6 +30,7 @@ type LocalSearchSetup struct {
 func (m *Model) initLocalSearch() {
 	ls := m.opts.LocalSearch
 	m.settings.searchModes, m.settings.searchLabel = ls.Modes, ls.Label
+	m.settings.exactOffered = m.opts.Backend.Kind == "qdrant"
 	mode := ""
 	m.turns.plainSearch = ""
 	if len(ls.Modes) > 0 {
@@ -108,7 +109,7 @@ func searchModeTag(mode, plain string) string {
 // shown reports whether settings row r is drawn: the local search row
 // only when the backend offers modes.
 func (p *settingsPane) shown(r int) bool {
-	return r != rowLocalSearch || len(p.searchModes) > 0
+	return (r != rowLocalSearch || len(p.searchModes) > 0) && (r != rowExact || p.exactOffered)
 }
 
 // move puts the cursor on the next shown row in direction d (±1), if any.

@@ -37,6 +37,7 @@ const (
 	focusAnswer     focusID = "answer"
 	focusEvalPath   focusID = "eval path"
 	focusEvalCases  focusID = "eval cases"
+	focusPage       focusID = "page"
 )
 
 // Minimum window size.
@@ -86,6 +87,7 @@ type Model struct {
 	settings *settingsPane
 	answer   *answerPane
 	eval     *evalPane
+	page     *pageView
 	help     help.Model
 	fullHelp bool
 	keyHelp  *keysPane
@@ -130,14 +132,12 @@ type Model struct {
 func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	keys := DefaultKeyMap()
 	keys.evalOff = opts.Eval == nil
+	keys.pageOff = opts.PageChunks == nil
 	params := retrieval.Query{
-		TopK:      opts.Defaults.TopK,
+		TopK:      retrieval.TopKOrDefault(opts.Defaults.TopK),
 		Threshold: opts.Defaults.Threshold,
 		NoDedup:   opts.Defaults.NoDedup,
 		Filters:   cloneFilters(opts.Defaults.Filters),
-	}
-	if params.TopK == 0 {
-		params.TopK = retrieval.DefaultTopK
 	}
 	hmax := opts.HistoryMax
 	if hmax <= 0 {
@@ -157,6 +157,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		turns:    ptr(newTurnsPane(keys, st)),
 		settings: ptr(newSettingsPane(keys, st, params)),
 		eval:     ptr(newEvalPane(keys, st, opts.EvalDefault)),
+		page:     ptr(newPageView(keys, st)),
 		answer:   ptr(newAnswerPane(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
 		help:     h,
 		keyHelp:  ptr(newKeysPane(st)),
@@ -237,6 +238,21 @@ func (m *Model) stop() {
 	m.links.Stop()
 	m.evals.Cancel()
 	m.answer.Cancel()
+	m.page.Stop()
+}
+
+// Update routes msg (see route), then lays the screen out again when the
+// status line's height changed: a long error wraps onto more lines, and
+// the panes give them room, so it can be read in full.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.route(msg)
+	nm, ok := next.(Model)
+	// Returning next as it is spares boxing the large Model a second time
+	// on every key press.
+	if !ok || nm.width == 0 || nm.tooSmall() || nm.statusState() == nm.statusAt {
+		return next, cmd
+	}
+	return nm.fitStatusRows(cmd)
 }
 
 // route handles msg: sizes and keys first, then replies to their owners.
@@ -263,6 +279,9 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateResult(msg)
 	case statsMsg:
 		return m.updateStats(msg), nil
+	case pageMsg:
+		m.updatePage(msg)
+		return m, nil
 	case backendOpenedMsg:
 		return m.updateOpened(msg)
 	case historyLoadedMsg:
@@ -373,6 +392,7 @@ func (m *Model) globals() []action {
 		{&k.OpenURL, (*Model).openURL},
 		{&k.Search, (*Model).startSearch},
 		{&k.Answer, (*Model).askAnswer},
+		{&k.Page, (*Model).openPage},
 	}
 	for i := range m.slots {
 		if s := &m.slots[i]; s.open != nil {
@@ -509,6 +529,9 @@ func (m *Model) leave() tea.Cmd {
 	if m.focus == focusResults {
 		return m.setFocus(focusQuery)
 	}
+	if m.focus == focusPage {
+		return m.closePage()
+	}
 	return m.setFocus(focusResults)
 }
 
@@ -555,6 +578,7 @@ func (m *Model) withParams(q retrieval.Query) retrieval.Query {
 	q.Filters = cloneFilters(m.params.Filters)
 	q.Rerank = m.rerankFor(q.Mode)
 	q.SearchMode = m.searchModeFor(q.Mode)
+	q.Exact = m.params.Exact && q.Mode != retrieval.ModeSelectedText
 	return q
 }
 
@@ -695,7 +719,7 @@ func (m Model) updateSettings(msg settingsChangedMsg) (tea.Model, tea.Cmd) {
 	changed := m.params.TopK != msg.Params.TopK || m.params.Threshold != msg.Params.Threshold ||
 		m.params.NoDedup != msg.Params.NoDedup || present.Filters(m.params.Filters) != present.Filters(msg.Params.Filters) ||
 		rerankChanged(m.params.Rerank, msg.Params.Rerank, m.rerankModel, cmp.Or(msg.RerankModel, m.rerankModel)) ||
-		m.keepSearchMode(msg.Params.SearchMode) != m.params.SearchMode
+		m.keepSearchMode(msg.Params.SearchMode) != m.params.SearchMode || m.params.Exact != msg.Params.Exact
 	m.params = m.withParamsFrom(msg.Params)
 	m.applyRerankModel(msg.RerankModel)
 	m.settings.params = m.params
@@ -733,7 +757,7 @@ func (m *Model) noteNothingLeftOut() {
 
 func (m *Model) withParamsFrom(p retrieval.Query) retrieval.Query {
 	return retrieval.Query{TopK: p.TopK, Threshold: p.Threshold, NoDedup: p.NoDedup, Filters: cloneFilters(p.Filters), Rerank: m.keepRerank(p),
-		SearchMode: m.keepSearchMode(p.SearchMode)}
+		SearchMode: m.keepSearchMode(p.SearchMode), Exact: p.Exact}
 }
 
 // keepRerank is the rerank settings p leaves: a selected-text query

@@ -112,6 +112,8 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 	m.opts.LocalSearch = o.LocalSearch
 	m.initLocalSearch()
 	m.opts.Generator, m.opts.ChatHint = o.Generator, o.ChatHint
+	m.opts.PageChunks, m.opts.EmbedModel = o.PageChunks, o.EmbedModel
+	m.keys.pageOff = o.PageChunks == nil
 	m.answer.gen, m.answer.hint = o.Generator, o.ChatHint
 	m.syncBindings()
 	cmds := []tea.Cmd{statsCmd(m.base, m.opts.Timeout, m.opts.Stats), settleCmd(m.opts.Settle)}

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"math"
 	"strings"
 
@@ -36,12 +35,10 @@ func truncate(s string, width int) string {
 	return ansi.Truncate(s, width, "…")
 }
 
-// dropLabel says why a hit was left out.
+// dropLabel says why a hit was left out (present.DropReason, the
+// command line's wording).
 func dropLabel(d retrieval.DroppedHit, threshold float64) string {
-	if d.Reason == retrieval.ReasonDuplicate {
-		return fmt.Sprintf("duplicate of #%d", d.DuplicateOf)
-	}
-	return "below " + present.Score(threshold, 2)
+	return present.DropReason(d, threshold)
 }
 
 // linkLabel is the short text of a link state.

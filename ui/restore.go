@@ -11,9 +11,7 @@ import (
 // settings change, enter, ctrl+r) asks q again. It is shared by bringing
 // back a turn and opening an eval case as a query.
 func (m *Model) restoreInputs(q retrieval.Query) {
-	if q.TopK == 0 {
-		q.TopK = retrieval.DefaultTopK
-	}
+	q.TopK = retrieval.TopKOrDefault(q.TopK)
 	m.params = m.withParamsFrom(q)
 	m.settings.params = m.withParamsFrom(q)
 	m.query.SetValue(q.Question)

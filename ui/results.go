@@ -338,7 +338,7 @@ func (p *resultsPane) Blur() { p.focus = false }
 // ShortHelp implements pane.
 func (p *resultsPane) ShortHelp() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Down, openHelp(k, "detail"), k.Search, k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery}
+	return []key.Binding{k.Down, openHelp(k, "detail"), k.Page, k.Search, k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery}
 }
 
 // FullHelp implements pane: every key of the pane is in the key map.

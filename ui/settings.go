@@ -21,6 +21,7 @@ const (
 	rowDedup
 	rowShowDropped
 	rowLocalSearch
+	rowExact
 	rowRerank
 	rowRerankModel
 	rowRerankCandidates
@@ -75,6 +76,9 @@ type settingsPane struct {
 	// hidden); searchLabel describes one (nil: its name).
 	searchModes []string
 	searchLabel func(string) string
+	// exactOffered shows the "exact" row (Qdrant: the search can skip
+	// the approximate index).
+	exactOffered bool
 }
 
 func newSettingsPane(keys *KeyMap, st *Styles, params retrieval.Query) settingsPane {
@@ -167,7 +171,7 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 	changed := before.TopK != p.params.TopK || before.Threshold != p.params.Threshold ||
 		before.NoDedup != p.params.NoDedup || beforeFilters != present.Filters(p.params.Filters) ||
 		beforeDropped != p.showDropped || before.Rerank != p.params.Rerank || beforeModel != p.rerankModel ||
-		before.SearchMode != p.params.SearchMode
+		before.SearchMode != p.params.SearchMode || before.Exact != p.params.Exact
 	if !changed {
 		return nil
 	}
@@ -201,6 +205,8 @@ func (p *settingsPane) adjust(up bool) {
 		p.showDropped = !p.showDropped
 	case rowLocalSearch:
 		p.adjustSearchMode(up)
+	case rowExact:
+		p.params.Exact = !p.params.Exact
 	case rowRerank, rowRerankModel, rowRerankCandidates, rowRerankThreshold:
 		p.adjustRerank(up)
 	case rowAutoAnswer:
@@ -230,6 +236,8 @@ func (p *settingsPane) toggle() {
 	case rowTopK, rowThreshold:
 	case rowLocalSearch:
 		p.adjustSearchMode(true)
+	case rowExact:
+		p.params.Exact = !p.params.Exact
 	case rowRerank, rowRerankModel, rowRerankCandidates, rowRerankThreshold:
 		p.toggleRerankRow()
 	default:
@@ -340,7 +348,7 @@ func (p *settingsPane) window(rows []settingsLine, avail int) (from, to int) {
 // rowLines draws the shown rows, each ending in a newline.
 func (p *settingsPane) rowLines(iw int) []settingsLine {
 	var out []settingsLine
-	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "local search", "rerank", "rr model", "candidates", "relevance", "answer", "module", "chapter", "type", "tag"}
+	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "local search", "exact", "rerank", "rr model", "candidates", "relevance", "answer", "module", "chapter", "type", "tag"}
 	for r := 0; r < settingsRows; r++ {
 		if !p.shown(r) {
 			continue
@@ -365,6 +373,8 @@ func (p *settingsPane) rowLines(iw int) []settingsLine {
 			val = "[" + check(p.showDropped) + "] show hits left out (also x)"
 		case rowLocalSearch:
 			val = p.searchModeValue()
+		case rowExact:
+			val = "[" + check(p.params.Exact) + "] exact search, not the approximate index (ground truth; slower)"
 		case rowRerank, rowRerankModel, rowRerankCandidates, rowRerankThreshold:
 			val = p.rerankValue(r)
 		case rowAutoAnswer:

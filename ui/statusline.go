@@ -7,20 +7,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Update routes msg (see route), then lays the screen out again when the
-// status line's height changed: a long error wraps onto more lines, and
-// the panes give them room, so it can be read in full.
-func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	next, cmd := m.route(msg)
-	nm, ok := next.(Model)
-	// Returning next as it is spares boxing the large Model a second time
-	// on every key press.
-	if !ok || nm.width == 0 || nm.tooSmall() || nm.statusState() == nm.statusAt {
-		return next, cmd
-	}
-	return nm.fitStatusRows(cmd)
-}
-
 // fitStatusRows lays the screen out again when the status line's height
 // changed. It has its own copy of the model so that Update's copy stays on
 // the stack.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image/color"
+	"ragscope/links"
 	"strings"
 
 	"charm.land/bubbles/v2/textarea"
@@ -237,7 +238,7 @@ type rowInks struct {
 }
 
 // link is the ink of a link state: good, broken, doubtful.
-func (r *rowInks) link(state string) ink {
+func (r *rowInks) link(state links.Status) ink {
 	switch state {
 	case LinkOK:
 		return r.linkOK

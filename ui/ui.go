@@ -23,6 +23,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
+	"ragscope/links"
 	"ragscope/retrieval"
 )
 
@@ -45,20 +46,22 @@ type BackendInfo struct {
 	Points int64
 }
 
-// Link states reported by a LinkStatus function.
+// Link states reported by a LinkStatus function: the link checker's own
+// (links.Status), and LinkUnknown for any state the explorer does not
+// show apart (a check error, an external or missing URL).
 const (
-	LinkOK            = "ok"
-	LinkPageMissing   = "page_missing"
-	LinkAnchorMissing = "anchor_missing"
-	LinkRedirected    = "redirected"
-	LinkUnknown       = "unknown"
+	LinkOK            = links.StatusOK
+	LinkPageMissing   = links.StatusPageMissing
+	LinkAnchorMissing = links.StatusAnchorMissing
+	LinkRedirected    = links.StatusRedirected
+	LinkUnknown       = links.Status("unknown")
 )
 
 // LinkStatus is what a link checker knows about a citation URL.
 type LinkStatus struct {
 	// State is one of LinkOK, LinkPageMissing, LinkAnchorMissing,
 	// LinkRedirected or LinkUnknown.
-	State string
+	State links.Status
 	// Detail explains the state in a few words.
 	Detail string
 	// Suggest is a better URL, when the checker found one.
@@ -109,6 +112,14 @@ type Options struct {
 	// LocalSearch offers the local index's search modes as a settings
 	// row; zero hides it. The Retriever must honour Query.SearchMode.
 	LocalSearch LocalSearchSetup
+	// PageChunks lists the chunks of the page at a doc path in reading
+	// order (a retrieval.PageChunker) for the page view (key p on a
+	// result); nil hides the view.
+	PageChunks func(ctx context.Context, docPath string) ([]retrieval.Chunk, error)
+	// EmbedModel names the embedding model whose input limit (the table
+	// in retrieval/chunkaudit) marks the chunks the page view shows over
+	// it; "" checks no limit.
+	EmbedModel string
 	// Note is shown in the status line at start (for example why normal
 	// search is unavailable).
 	Note string
@@ -123,7 +134,8 @@ type Options struct {
 	Settle func()
 	// Open, when set, opens the backend after the first frame: the
 	// explorer draws at once with a loading line and then takes Retriever,
-	// Stats, LinkStatus, Eval, EvalDefault, Backend, Note and Settle from
+	// Stats, LinkStatus, Eval, EvalDefault, Backend, Note, Settle,
+	// PageChunks, EmbedModel and the rerank, search and chat setups from
 	// the options Open returns (Retriever may then be nil here). A
 	// question asked meanwhile runs once the backend is open. An error
 	// quits the explorer and Run returns it.

@@ -57,7 +57,7 @@ func newConn(apiKey, baseURL string, timeout time.Duration, maxAttempts int, hc 
 		c.maxAttempts = DefaultMaxAttempts
 	}
 	if c.sleep == nil {
-		c.sleep = sleepCtx
+		c.sleep = netx.Sleep
 	}
 	if hc == nil {
 		hc = &http.Client{Timeout: c.timeout}
@@ -142,7 +142,9 @@ func (c *conn) classify(ctx context.Context, err error, attempts int, ep endpoin
 		f.status, f.invalid, f.msg, f.cause = ee.Status, true, ee.Msg, ee.Err
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		f.cause = errors.Join(context.DeadlineExceeded, err)
-		f.msg = "Cohere did not answer in time. Check your network or COHERE_BASE_URL, then try again."
+		// The caller's deadline is --timeout as the attempt's is: which of
+		// the two fires first is a race, so both say the same.
+		f.msg = fmt.Sprintf("Cohere did not answer within %s. Check your network or COHERE_BASE_URL, then try again.", c.timeout)
 	case errors.As(err, &se) && se.Invalid:
 		f.status, f.invalid = se.Status, true
 		f.msg = fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", embedx.SafeURL(c.baseURL), se.Status, se.Message)

@@ -33,30 +33,9 @@ const docPrefix = "source-"
 // reports an oversized event first; past maxLine it is oversized too.
 const maxLine = embedx.MaxEvent + 64<<10
 
-// ChatOptions configure a Chat. Only APIKey is required.
-type ChatOptions struct {
-	// APIKey is the Cohere API key (COHERE_API_KEY or CO_API_KEY).
-	APIKey string
-	// BaseURL is the API root without /v2 (COHERE_BASE_URL).
-	BaseURL string
-	// Model is the chat model (RAGSCOPE_CHAT_MODEL); default DefaultChatModel.
-	Model string
-	// Timeout bounds the wait for the answer to start and then for each
-	// next event; default 20 s. A long answer that keeps streaming is not
-	// cut.
-	Timeout time.Duration
-	// MaxAttempts is the number of attempts for 429, 408, 5xx and
-	// connection errors before the answer starts; default 3.
-	MaxAttempts int
-	// HTTPClient replaces the default client (proxies, tests). Its own
-	// Timeout, when set, bounds the whole answer.
-	HTTPClient *http.Client
-	// Sleep waits d or until ctx ends; tests inject a fast one.
-	Sleep func(ctx context.Context, d time.Duration) error
-	// Limits bound what is read: the answer stream in all and each of its
-	// events (zero fields: embedx's defaults, 64 MB and 4 MB).
-	Limits embedx.Limits
-}
+// ChatOptions configure a Chat (embedx.ClientOptions). Only APIKey is
+// required.
+type ChatOptions = embedx.ClientOptions
 
 // Chat answers with Cohere's Chat v2 API, streamed. The prompt's sources
 // go as documents with ids "source-N", and Cohere's native citations come

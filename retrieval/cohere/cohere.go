@@ -202,15 +202,3 @@ func isDecodeError(err error) bool {
 	var se *json.SyntaxError
 	return errors.As(err, &te) || errors.As(err, &se)
 }
-
-// sleepCtx waits d or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}

@@ -13,6 +13,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/embedx/fakeapi"
 )
 
 const testKey = "co-test-key-SECRET-1234"
@@ -87,7 +88,7 @@ func TestEmbedRequestAndVector(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := coheretest.Vector("What is a ROS 2 topic?", 1024)
+	want := fakeapi.Vector("What is a ROS 2 topic?", 1024)
 	if len(vecs) != 1 || len(vecs[0]) != 1024 {
 		t.Fatalf("got %d vectors", len(vecs))
 	}
@@ -165,7 +166,7 @@ func TestBatch200TextsMakesThreeCalls(t *testing.T) {
 		t.Fatalf("batch sizes = %v, want [96 96 7]", got)
 	}
 	for _, i := range []int{0, 3, 97, 150, 199} {
-		want := coheretest.Vector(texts[i], 1024)
+		want := fakeapi.Vector(texts[i], 1024)
 		if vecs[i][7] != want[7] || vecs[i][500] != want[500] {
 			t.Fatalf("vector %d out of order", i)
 		}

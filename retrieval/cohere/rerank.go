@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	cohereapi "github.com/cohere-ai/cohere-go/v2"
 
@@ -23,27 +21,9 @@ const DefaultRerankModel = "rerank-v3.5"
 // (retrieval.MaxRerankCandidates).
 const MaxRerankDocs = 1000
 
-// RerankOptions configure a Reranker. Only APIKey is required.
-type RerankOptions struct {
-	// APIKey is the Cohere API key (COHERE_API_KEY or CO_API_KEY).
-	APIKey string
-	// BaseURL is the API root without /v2 (COHERE_BASE_URL); it may point
-	// at any server that speaks Cohere's POST /v2/rerank.
-	BaseURL string
-	// Model is the rerank model (RAGSCOPE_RERANK_MODEL); default rerank-v3.5.
-	Model string
-	// Timeout bounds each HTTP attempt; default 20 s. Ignored when
-	// HTTPClient is set.
-	Timeout time.Duration
-	// MaxAttempts is the number of attempts for 429, 408 and 5xx; default 3.
-	MaxAttempts int
-	// HTTPClient replaces the default client (proxies, tests).
-	HTTPClient *http.Client
-	// Sleep waits d or until ctx ends; tests inject a fast one.
-	Sleep func(ctx context.Context, d time.Duration) error
-	// Limits bound the responses read (zero fields: embedx's defaults).
-	Limits embedx.Limits
-}
+// RerankOptions configure a Reranker (embedx.ClientOptions). Only APIKey
+// is required.
+type RerankOptions = embedx.ClientOptions
 
 // Reranker reranks documents with Cohere's rerank API (V2). It shares the
 // embedder's client rules: ragscope's retries, timeout, key redaction and

@@ -25,6 +25,9 @@ type Error struct {
 	Msg string
 	// Err is the underlying error.
 	Err error
+	// Attempts is the number of requests made, when the provider counts
+	// them (Cohere); 0 otherwise.
+	Attempts int
 }
 
 // Error returns the user-facing message, with the credentials of any URL

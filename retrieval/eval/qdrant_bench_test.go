@@ -52,7 +52,9 @@ func qdrantWorld(b *testing.B, n int) (*retrieval.Pipeline, eval.Set, *qdranttes
 	return &retrieval.Pipeline{Embedder: emb, Store: store, Backend: "qdrant", Collection: qdranttest.CollectionA}, set, srv, co
 }
 
-func benchEvalQdrant(b *testing.B, n int) {
+func benchEvalQdrant(b *testing.B, n int) { benchEvalQdrantWith(b, n, eval.Options{}) }
+
+func benchEvalQdrantWith(b *testing.B, n int, opts eval.Options) {
 	p, set, srv, co := qdrantWorld(b, n)
 	var batchRPCs, singleRPCs, embeds int
 	var wall time.Duration
@@ -60,7 +62,7 @@ func benchEvalQdrant(b *testing.B, n int) {
 		srv.ResetCalls()
 		before := co.Requests()
 		t0 := time.Now()
-		rep, err := eval.Run(context.Background(), p, set, eval.Options{})
+		rep, err := eval.Run(context.Background(), p, set, opts)
 		wall += time.Since(t0)
 		if err != nil || rep.Summary.Errors > 0 {
 			b.Fatalf("run: %v %v", err, rep.Reasons)
@@ -86,3 +88,9 @@ func BenchmarkEval100CasesQdrant(b *testing.B) { benchEvalQdrant(b, 100) }
 // BenchmarkEval1000CasesQdrant: budget ≤ 1000 ms/run, ≤ 20 search RPCs,
 // embed calls ceil(1000/96) = 11.
 func BenchmarkEval1000CasesQdrant(b *testing.B) { benchEvalQdrant(b, 1000) }
+
+// BenchmarkEval1000CasesQdrantANNCheck: eval --ann-check, one more batched
+// call per search batch, beside it (budget ≤ 1.3× BenchmarkEval1000CasesQdrant).
+func BenchmarkEval1000CasesQdrantANNCheck(b *testing.B) {
+	benchEvalQdrantWith(b, 1000, eval.Options{ANNCheck: true})
+}

@@ -163,6 +163,12 @@ type CaseResult struct {
 	Answer *AnswerResult `json:"answer,omitempty"`
 	// Judged are the case's label-free figures (eval --judge).
 	Judged *CaseJudged `json:"judged,omitempty"`
+	// Expected says, for a missed ranking case, where its expected pages
+	// went (rank, score, the stage that cut each); also in Reasons.
+	Expected []retrieval.Expected `json:"expected,omitempty"`
+	// FilterPoints is how many points a filtered case's filter leaves
+	// (nil without a filter, or when the backend cannot count).
+	FilterPoints *int64 `json:"filter_points,omitempty"`
 }
 
 // IsHit is the case's "hit" for baseline comparison: hit@k for ranking
@@ -299,6 +305,8 @@ type Report struct {
 	Rerank *RerankReport `json:"rerank,omitempty"`
 	// Judging is the judge's report (eval --judge).
 	Judging *JudgeReport `json:"judging,omitempty"`
+	// ANN compares approximate and exact search (eval --ann-check).
+	ANN *ANNReport `json:"ann_check,omitempty"`
 }
 
 // WriteJSON writes r as indented JSON, C1 and bidi controls escaped

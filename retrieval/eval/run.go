@@ -87,6 +87,11 @@ type Options struct {
 	ConfirmJudge func(calls int) bool
 	// JudgeProgress, when set, is called after each hit is judged.
 	JudgeProgress func(done, total int)
+	// ANNCheck searches every batch a second time exactly, beside the
+	// approximate batch (one more batched call per search batch), and
+	// reports the approximate search's recall@k and the index misses
+	// (Report.ANN).
+	ANNCheck bool
 }
 
 // MaxBatcher is implemented by embedders with a per-call limit on texts
@@ -129,13 +134,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	if batchSize <= 0 {
 		batchSize = DefaultBatchSize
 	}
-	topK := opts.TopK
-	if topK == 0 {
-		topK = set.TopK
-	}
-	if topK == 0 {
-		topK = DefaultTopK
-	}
+	topK := retrieval.TopKOrDefault(opts.TopK, set.TopK)
 	threshold := 0.0
 	if set.Threshold != nil {
 		threshold = *set.Threshold
@@ -159,7 +158,8 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	}
 
 	r := &runner{p: p, opts: opts, total: len(set.Cases), results: make([]CaseResult, len(set.Cases)), vector: make([]CaseResult, len(set.Cases)), rerankErr: make([]error, len(set.Cases)),
-		errs: make([]error, len(set.Cases)), needsBackend: make([]bool, len(set.Cases)), res: make([]*retrieval.Result, len(set.Cases))}
+		errs: make([]error, len(set.Cases)), needsBackend: make([]bool, len(set.Cases)), res: make([]*retrieval.Result, len(set.Cases)),
+		vecs: make([][]float32, len(set.Cases)), ann: make([]annCase, len(set.Cases))}
 	searchSem := make(chan struct{}, conc)
 	embedConc := opts.EmbedConcurrency
 	if embedConc <= 0 {
@@ -269,6 +269,9 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		rep.ThroughputPerSec = float64(n) / batchWall.Seconds()
 	}
 	rep.LatencySample = r.applySample(set, <-sampled)
+	if ctx.Err() == nil {
+		r.explainMisses(ctx, set, conc)
+	}
 	var answerOutage error
 	if opts.Generator != nil {
 		answerOutage = r.answerAll(ctx, set)
@@ -279,6 +282,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		rep.Judging, judgeErr = r.judgeAll(ctx, set)
 	}
 
+	rep.ANN = r.annReport(set)
 	rep.Params.EmbedCalls = r.embedCalls
 	rep.Cases = r.results
 	rep.Summary = Summarize(rep.Cases)
@@ -387,6 +391,12 @@ type runner struct {
 	// res[i] is case i's retrieval result (nil when it failed), kept for
 	// the answers.
 	res []*retrieval.Result
+	// vecs[i] is case i's question vector (batched cases), kept to
+	// explain a miss without embedding it again.
+	vecs [][]float32
+	// ann[i] compares case i's approximate and exact searches
+	// (Options.ANNCheck).
+	ann []annCase
 }
 
 func (r *runner) callCtx(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -546,14 +556,38 @@ func (r *runner) searchBatch(ctx context.Context, sem chan struct{}, set Set, id
 		return
 	}
 	cctx, cancel := r.callCtx(ctx)
+	var ann *annBatch
+	var ewg sync.WaitGroup
+	if r.opts.ANNCheck {
+		// The same batch searched exactly, beside the approximate one.
+		ewg.Add(1)
+		go func() {
+			defer ewg.Done()
+			ann = r.exactBatch(cctx, qs, vecs)
+		}()
+	}
 	results, errs := r.p.RetrieveBatch(cctx, qs, vecs, shares)
+	ewg.Wait()
 	cancel()
 	<-sem
+	if ann != nil {
+		for j, i := range idx {
+			if errs[j] == nil && ann.err == nil {
+				ac := ann.compare(set.Cases[i], qs[j], results[j], j)
+				r.mu.Lock()
+				r.ann[i] = ac
+				r.mu.Unlock()
+			}
+		}
+	}
 	for j, i := range idx {
 		if errs[j] != nil {
 			r.fail(i, set.Cases[i], qs[j], errs[j])
 			continue
 		}
+		r.mu.Lock()
+		r.vecs[i] = vecs[j]
+		r.mu.Unlock()
 		r.record(i, set.Cases[i], qs[j], results[j], call)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"ragscope/retrieval"
 	"ragscope/retrieval/cohere"
 	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/embedx/fakeapi"
 	"ragscope/retrieval/eval"
 )
 
@@ -35,7 +36,7 @@ type vectorStore struct {
 func newVectorStore(chunks []retrieval.Chunk, latency time.Duration) *vectorStore {
 	s := &vectorStore{chunks: chunks, latency: latency}
 	for _, c := range chunks {
-		s.vecs = append(s.vecs, coheretest.Vector(c.Text, coheretest.Dim))
+		s.vecs = append(s.vecs, fakeapi.Vector(c.Text, coheretest.Dim))
 	}
 	return s
 }

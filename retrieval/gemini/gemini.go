@@ -32,11 +32,11 @@ const (
 	// DefaultModel is the embedding model used when Options.Model is empty.
 	DefaultModel = "gemini-embedding-001"
 	// DefaultTimeout bounds one HTTP attempt.
-	DefaultTimeout = 20 * time.Second
+	DefaultTimeout = embedx.DefaultTimeout
 	// DefaultMaxAttempts is the number of attempts for retryable failures.
-	DefaultMaxAttempts = 3
+	DefaultMaxAttempts = embedx.DefaultMaxAttempts
 	// DefaultCacheSize is the number of cached vectors.
-	DefaultCacheSize = 1024
+	DefaultCacheSize = embedx.DefaultCacheSize
 	// MaxBatch is the most requests one batchEmbedContents call takes.
 	MaxBatch = 100
 )
@@ -55,29 +55,9 @@ func KnownDim(model string) int {
 	return 0
 }
 
-// Options configure an Embedder. Only APIKey is required.
-type Options struct {
-	// APIKey is the Gemini API key (GEMINI_API_KEY or GOOGLE_API_KEY).
-	APIKey string
-	// BaseURL replaces https://generativelanguage.googleapis.com/ (proxies, tests).
-	BaseURL string
-	// Model is the embedding model; default gemini-embedding-001.
-	Model string
-	// Dimensions is outputDimensionality; 0 = the model's own size.
-	Dimensions int
-	// Timeout bounds each HTTP attempt; default 20 s.
-	Timeout time.Duration
-	// MaxAttempts is the number of attempts; default 3.
-	MaxAttempts int
-	// CacheSize is the number of vectors kept; default 1024, negative
-	// disables the cache.
-	CacheSize int
-	// HTTPClient replaces the default client.
-	HTTPClient *http.Client
-	// Limits bound the responses read (zero fields: embedx's defaults,
-	// 64 MB a response); tests set small ones.
-	Limits embedx.Limits
-}
+// Options configure an Embedder (embedx.Options). Only APIKey is
+// required.
+type Options = embedx.Options
 
 // Embedder embeds texts with Gemini. It is safe for concurrent use.
 type Embedder struct {
@@ -121,25 +101,15 @@ func New(ctx context.Context, opts Options) (*Embedder, error) {
 	if opts.Dimensions < 0 {
 		return nil, fmt.Errorf("%w: --dimensions must be 0 or positive, got %d", retrieval.ErrConfig, opts.Dimensions)
 	}
-	e := &Embedder{model: name, baseURL: base, key: key, timeout: opts.Timeout}
-	if e.timeout <= 0 {
-		e.timeout = DefaultTimeout
-	}
+	opts = opts.WithDefaults()
+	e := &Embedder{model: name, baseURL: base, key: key, timeout: opts.Timeout, cache: embedx.NewCache(opts.CacheSize)}
 	e.dims.Store(int64(opts.Dimensions))
 	if opts.Dimensions > 0 {
 		e.dim.Store(int64(opts.Dimensions))
 	} else {
 		e.dim.Store(int64(KnownDim(name)))
 	}
-	size := opts.CacheSize
-	if size == 0 {
-		size = DefaultCacheSize
-	}
-	e.cache = embedx.NewCache(size)
 	attempts := int32(opts.MaxAttempts)
-	if attempts <= 0 {
-		attempts = DefaultMaxAttempts
-	}
 	initial, maxDelay := 0.5, 8.0
 	hc := embedx.Client(opts.HTTPClient, opts.Limits)
 	hc.Transport = statusRecorder{next: hc.Transport}
@@ -261,7 +231,9 @@ func (e *Embedder) wrap(ctx context.Context, err error, call *callState) error {
 		// read; the cause is oe alone.)
 		return embedx.OversizedFailure("Gemini at "+e.endpoint(), "Check GEMINI_BASE_URL.", oe)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		ee.Err, ee.Msg = context.DeadlineExceeded, "Gemini did not answer in time. Check your network or GEMINI_BASE_URL, then try again."
+		// The caller's deadline is --timeout as the attempt's is: which of
+		// the two fires first is a race, so both say the same.
+		ee.Err, ee.Msg = context.DeadlineExceeded, fmt.Sprintf("Gemini did not answer within %s. Check your network or GEMINI_BASE_URL, then try again.", e.timeout)
 	case errors.As(err, &apiErr):
 		ee.Status, ee.Err = apiErr.Code, fmt.Errorf("gemini answered %d", apiErr.Code)
 		if apiErr.Code == http.StatusBadRequest && strings.Contains(strings.ToLower(apiErr.Message), "api key") {

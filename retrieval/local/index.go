@@ -368,6 +368,20 @@ func (ix *Index) Search(ctx context.Context, req retrieval.SearchRequest) ([]ret
 	return out, nil
 }
 
+// Count counts the chunks f leaves (retrieval.Counter).
+func (ix *Index) Count(ctx context.Context, f retrieval.Filters) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, fmt.Errorf("count: %w", err)
+	}
+	var n int64
+	for i := range ix.chunks {
+		if f.Match(&ix.chunks[i]) {
+			n++
+		}
+	}
+	return n, nil
+}
+
 // dot is the inner product of two equal-length vectors, unrolled by four.
 func dot(a, b []float32) float32 {
 	b = b[:len(a)]

@@ -22,29 +22,11 @@ import (
 // DefaultChatModel is the chat model used when ChatOptions.Model is empty.
 const DefaultChatModel = "gpt-4o-mini"
 
-// ChatOptions configure a Chat. On OpenAI's own API an APIKey is required;
-// a local OpenAI-compatible server (Ollama, vLLM, LM Studio) needs only
-// BaseURL.
-type ChatOptions struct {
-	// APIKey is the API key (OPENAI_API_KEY), sent as a bearer token.
-	APIKey string
-	// BaseURL is the API root including /v1 (OPENAI_BASE_URL).
-	BaseURL string
-	// Model is the chat model (RAGSCOPE_CHAT_MODEL); default DefaultChatModel.
-	Model string
-	// Timeout bounds the wait for the answer to start and then for each
-	// next piece; default 20 s. A long answer that keeps streaming is not
-	// cut.
-	Timeout time.Duration
-	// MaxAttempts is the number of attempts for 408, 409, 429, 5xx and
-	// connection errors before the answer starts; default 3.
-	MaxAttempts int
-	// HTTPClient replaces the default client (proxies, tests).
-	HTTPClient *http.Client
-	// Limits bound what is read: the answer stream in all and each of its
-	// events (zero fields: embedx's defaults, 64 MB and 4 MB).
-	Limits embedx.Limits
-}
+// ChatOptions configure a Chat (embedx.ClientOptions; Sleep is not used:
+// the SDK waits between attempts). On OpenAI's own API an APIKey is
+// required; a local OpenAI-compatible server (Ollama, vLLM, LM Studio)
+// needs only BaseURL.
+type ChatOptions = embedx.ClientOptions
 
 // Chat answers with an OpenAI-compatible chat completions API, streamed.
 // The system message is the grounding instruction and the context exactly

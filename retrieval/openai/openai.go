@@ -38,11 +38,11 @@ const (
 	// DefaultBaseURL is OpenAI's API root.
 	DefaultBaseURL = "https://api.openai.com/v1"
 	// DefaultTimeout bounds one HTTP attempt.
-	DefaultTimeout = 20 * time.Second
+	DefaultTimeout = embedx.DefaultTimeout
 	// DefaultMaxAttempts is the number of attempts for retryable failures.
-	DefaultMaxAttempts = 3
+	DefaultMaxAttempts = embedx.DefaultMaxAttempts
 	// DefaultCacheSize is the number of cached vectors.
-	DefaultCacheSize = 1024
+	DefaultCacheSize = embedx.DefaultCacheSize
 	// MaxBatch is the most inputs OpenAI embeds in one call.
 	MaxBatch = 2048
 	// maxBackoff caps the wait between attempts; a longer Retry-After
@@ -77,31 +77,9 @@ func KnownDim(name string) int {
 	return m.dim
 }
 
-// Options configure an Embedder. Only APIKey is required.
-type Options struct {
-	// APIKey is the API key (OPENAI_API_KEY), sent as a bearer token.
-	APIKey string
-	// BaseURL is the API root including /v1 (OPENAI_BASE_URL); default
-	// https://api.openai.com/v1.
-	BaseURL string
-	// Model is the embedding model; default text-embedding-3-small.
-	Model string
-	// Dimensions asks for vectors of this size (text-embedding-3 models
-	// and compatible servers); 0 = the model's own size.
-	Dimensions int
-	// Timeout bounds each HTTP attempt; default 20 s.
-	Timeout time.Duration
-	// MaxAttempts is the number of attempts for retryable failures; default 3.
-	MaxAttempts int
-	// CacheSize is the number of vectors kept; default 1024, negative
-	// disables the cache.
-	CacheSize int
-	// HTTPClient replaces the default client (proxies, tests).
-	HTTPClient *http.Client
-	// Limits bound the responses read (zero fields: embedx's defaults,
-	// 64 MB a response); tests set small ones.
-	Limits embedx.Limits
-}
+// Options configure an Embedder (embedx.Options). Only APIKey is
+// required.
+type Options = embedx.Options
 
 // Embedder embeds texts with OpenAI. It is safe for concurrent use.
 type Embedder struct {
@@ -160,10 +138,9 @@ func New(opts Options) (*Embedder, error) {
 	if opts.Dimensions < 0 {
 		return nil, fmt.Errorf("%w: --dimensions must be 0 or positive, got %d", retrieval.ErrConfig, opts.Dimensions)
 	}
-	e := &Embedder{model: name, baseURL: base, key: key, timeout: opts.Timeout}
-	if e.timeout <= 0 {
-		e.timeout = DefaultTimeout
-	}
+	opts = opts.WithDefaults()
+	attempts := opts.MaxAttempts
+	e := &Embedder{model: name, baseURL: base, key: key, timeout: opts.Timeout, attempts: attempts, cache: embedx.NewCache(opts.CacheSize)}
 	if opts.Dimensions > 0 {
 		if err := e.SetDimensions(opts.Dimensions); err != nil {
 			return nil, err
@@ -171,16 +148,6 @@ func New(opts Options) (*Embedder, error) {
 	} else {
 		e.dim.Store(int64(KnownDim(name)))
 	}
-	attempts := opts.MaxAttempts
-	if attempts <= 0 {
-		attempts = DefaultMaxAttempts
-	}
-	e.attempts = attempts
-	size := opts.CacheSize
-	if size == 0 {
-		size = DefaultCacheSize
-	}
-	e.cache = embedx.NewCache(size)
 	copts := []option.RequestOption{
 		option.WithBaseURL(base + "/"),
 		option.WithHTTPClient(embedx.Client(opts.HTTPClient, opts.Limits)),
@@ -336,7 +303,9 @@ func (e *Embedder) wrap(ctx context.Context, err error, call *callState) error {
 		return embedx.OversizedFailure("The embedding server at "+embedx.SafeURL(e.baseURL), "Check OPENAI_BASE_URL points at an OpenAI-compatible /v1 API.", oe)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		ee.Err = context.DeadlineExceeded
-		ee.Msg = "OpenAI did not answer in time. Check your network or OPENAI_BASE_URL, then try again."
+		// The caller's deadline is --timeout as the attempt's is: which of
+		// the two fires first is a race, so both say the same.
+		ee.Msg = fmt.Sprintf("OpenAI did not answer within %s. Check your network or OPENAI_BASE_URL, then try again.", e.timeout)
 	case errors.As(err, &bad):
 		ee.Status, ee.Invalid, ee.Err = bad.status, true, errors.New("invalid embeddings response")
 		ee.Msg = fmt.Sprintf("The embedding server at %s answered with an invalid response (HTTP %d, %s): %q. Check OPENAI_BASE_URL points at an OpenAI-compatible /v1 API.",

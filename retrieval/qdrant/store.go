@@ -11,6 +11,7 @@ import (
 	"crypto/tls"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -88,6 +89,7 @@ type collectionShape struct {
 	vectorSize int
 	distance   string
 	named      []string // names of all named vectors
+	quantized  bool     // the collection or the searched vector is quantized
 }
 
 var (
@@ -231,7 +233,8 @@ func (s *Store) shapeOf(info *qc.CollectionInfo) (*collectionShape, error) {
 			return nil, &Error{Kind: KindBadRequest, Op: "collection info",
 				Msg: fmt.Sprintf("Collection %q has one unnamed vector, not %q: remove the vector name setting.", s.collection, s.wantVector)}
 		}
-		return &collectionShape{vectorSize: int(p.GetSize()), distance: distanceName(p.GetDistance())}, nil
+		return &collectionShape{vectorSize: int(p.GetSize()), distance: distanceName(p.GetDistance()),
+			quantized: info.GetConfig().GetQuantizationConfig() != nil || p.GetQuantizationConfig() != nil}, nil
 	}
 	m := vc.GetParamsMap().GetMap()
 	names := make([]string, 0, len(m))
@@ -254,6 +257,7 @@ func (s *Store) shapeOf(info *qc.CollectionInfo) (*collectionShape, error) {
 	}
 	p := m[sh.vectorName]
 	sh.vectorSize, sh.distance = int(p.GetSize()), distanceName(p.GetDistance())
+	sh.quantized = info.GetConfig().GetQuantizationConfig() != nil || p.GetQuantizationConfig() != nil
 	return sh, nil
 }
 
@@ -383,15 +387,21 @@ func (s *Store) queryPoints(ctx context.Context, req retrieval.SearchRequest) (*
 	if sh.vectorSize > 0 && len(req.Vector) != sh.vectorSize {
 		return nil, &VectorSizeError{Collection: s.collection, Have: sh.vectorSize, Want: len(req.Vector)}
 	}
-	limit := req.Limit
-	if limit <= 0 {
-		limit = retrieval.DefaultTopK
-	}
+	limit := retrieval.TopKOrDefault(req.Limit)
 	q := &qc.QueryPoints{
 		CollectionName: s.collection,
 		Query:          qc.NewQueryDense(req.Vector),
 		Limit:          qc.PtrOf(uint64(limit)),
-		WithPayload:    qc.NewWithPayload(true),
+		WithPayload:    qc.NewWithPayload(!req.IDsOnly),
+	}
+	if req.Exact {
+		q.Params = &qc.SearchParams{Exact: qc.PtrOf(true)}
+	}
+	if req.Rescore != nil && sh.quantized {
+		if q.Params == nil {
+			q.Params = &qc.SearchParams{}
+		}
+		q.Params.Quantization = &qc.QuantizationSearchParams{Rescore: qc.PtrOf(*req.Rescore)}
 	}
 	if sh.vectorName != "" {
 		q.Using = qc.PtrOf(sh.vectorName)
@@ -411,9 +421,13 @@ func (s *Store) queryPoints(ctx context.Context, req retrieval.SearchRequest) (*
 
 // filter builds must[ match_any(key, values) ] for each non-empty field.
 func (s *Store) filter(ctx context.Context, f retrieval.Filters) (*qc.Filter, error) {
-	det, err := s.detection(ctx)
-	if err != nil {
-		return nil, err
+	var det *Detection
+	if byID := (retrieval.Filters{IDs: f.IDs}); !reflect.DeepEqual(f, byID) {
+		// Payload keys are detected once; a search by point id needs none.
+		var err error
+		if det, err = s.detection(ctx); err != nil {
+			return nil, err
+		}
 	}
 	var must []*qc.Condition
 	for _, c := range []struct {
@@ -425,8 +439,67 @@ func (s *Store) filter(ctx context.Context, f retrieval.Filters) (*qc.Filter, er
 		}
 		must = append(must, qc.NewMatchKeywords(s.filterKey(det, c.field), c.values...))
 	}
+	if len(f.DocPaths) > 0 {
+		must = append(must, qc.NewMatchKeywords(s.filterKey(det, FieldDocPath), f.DocPaths...))
+	}
+	if len(f.IDs) > 0 {
+		ids := make([]*qc.PointId, len(f.IDs))
+		for i, id := range f.IDs {
+			ids[i] = parsePointID(id)
+		}
+		must = append(must, qc.NewHasID(ids...))
+	}
 	return &qc.Filter{Must: must}, nil
 }
+
+// parsePointID is id as a Qdrant point id: a number when it is one, else
+// a UUID (Qdrant refuses other strings).
+func parsePointID(id string) *qc.PointId {
+	if n, err := strconv.ParseUint(id, 10, 64); err == nil {
+		return qc.NewIDNum(n)
+	}
+	return qc.NewID(id)
+}
+
+// Count counts the points f leaves, exactly (retrieval.Counter).
+func (s *Store) Count(ctx context.Context, f retrieval.Filters) (int64, error) {
+	req := &qc.CountPoints{CollectionName: s.collection, Exact: qc.PtrOf(true)}
+	if !f.IsEmpty() {
+		filter, err := s.filter(ctx, f)
+		if err != nil {
+			return 0, err
+		}
+		req.Filter = filter
+	}
+	var n uint64
+	if err := s.call(ctx, "count", func(ctx context.Context) (err error) {
+		n, err = s.client.Count(ctx, req)
+		return err
+	}); err != nil {
+		return 0, s.withCollections(ctx, err)
+	}
+	return int64(n), nil
+}
+
+// PrepareFilters learns the collection's payload keys (one sample, cached)
+// so that a filtered search sent later costs one round trip
+// (retrieval.FilterPreparer).
+func (s *Store) PrepareFilters(ctx context.Context) error {
+	_, err := s.detection(ctx)
+	return err
+}
+
+// Quantized reports whether the searched vector is quantized, so that
+// rescoring can be switched (retrieval.Quantizer).
+func (s *Store) Quantized(ctx context.Context) bool {
+	sh, err := s.shape(ctx)
+	return err == nil && sh.quantized
+}
+
+// Approximate reports that the store's searches go through Qdrant's
+// approximate (HNSW) index unless SearchRequest.Exact asks otherwise
+// (retrieval.Approximator).
+func (s *Store) Approximate() bool { return true }
 
 // filterKey is the payload path a filter on field uses: the detected one,
 // else the mapping's first candidate.

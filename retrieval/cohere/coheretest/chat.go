@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"ragscope/retrieval/embedx/fakeapi"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -62,29 +63,6 @@ type ChatCitation struct {
 	DocIDs     []string
 }
 
-// Reply queues replies: the next len(r) chats get them, in order. Chats
-// with none queued get the default reply: the first sentence of the first
-// document, cited to it (or, with no documents, an uncited refusal).
-func (s *Server) Reply(r ...ChatReply) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.replies = append(s.replies, r...)
-}
-
-// LastChat is the body of the last chat request.
-func (s *Server) LastChat() ChatRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lastChat
-}
-
-// Chats is the number of well-formed chat requests answered.
-func (s *Server) Chats() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.chats
-}
-
 // chatModels are the chat models the fake knows.
 var chatModels = map[string]bool{"command-a-03-2025": true, "command-r-plus-08-2024": true, "command-r7b-12-2024": true}
 
@@ -108,19 +86,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 		writeError(w, http.StatusBadRequest, "", "response_format must be json_object with a json_schema of type object")
 		return
 	}
-	s.mu.Lock()
-	s.lastChat = req
-	s.chats++
-	var reply ChatReply
-	switch {
-	case len(s.replies) > 0:
-		reply, s.replies = s.replies[0], s.replies[1:]
-	case req.Schema() != nil:
-		reply = structuredReply(req, req.Schema(), s.structured)
-	default:
-		reply = defaultReply(req)
-	}
-	s.mu.Unlock()
+	reply := s.Next(req, s.defaultFor)
 
 	flusher, _ := w.(http.Flusher)
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -148,25 +114,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 	cited := make([]bool, len(reply.Citations))
 	full := strings.Join(reply.Pieces, "")
 	for i, p := range reply.Pieces {
-		if reply.Stall > 0 && i == reply.Stall {
-			<-r.Context().Done()
+		if !fakeapi.Pace(r.Context(), i, reply.Stall, reply.Hold, reply.Delay) {
 			return
-		}
-		if reply.Hold != nil && i > 0 {
-			select {
-			case <-reply.Hold:
-			case <-r.Context().Done():
-				return
-			}
-		}
-		if reply.Delay > 0 {
-			t := time.NewTimer(reply.Delay)
-			select {
-			case <-t.C:
-			case <-r.Context().Done():
-				t.Stop()
-				return
-			}
 		}
 		if !send("content-delta", map[string]any{"index": 0, "delta": map[string]any{"message": map[string]any{"content": map[string]any{"text": p}}}}) {
 			return
@@ -224,6 +173,19 @@ func defaultReply(req ChatRequest) ChatReply {
 	pieces := strings.SplitAfter(answer, " ")
 	start := utf8.RuneCountInString("From the textbook: ")
 	return ChatReply{Pieces: pieces, Citations: []ChatCitation{{Start: start, End: utf8.RuneCountInString(answer), DocIDs: []string{d.ID}}}}
+}
+
+// defaultFor is the reply to req when none is queued: a structured one
+// when req asks for a schema, else defaultReply.
+func (s *Server) defaultFor(req ChatRequest) ChatReply {
+	schema := req.Schema()
+	if schema == nil {
+		return defaultReply(req)
+	}
+	s.mu.Lock()
+	fn := s.structured
+	s.mu.Unlock()
+	return structuredReply(req, schema, fn)
 }
 
 // Structured sets how chats that ask for structured output are answered

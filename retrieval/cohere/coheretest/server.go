@@ -1,3 +1,8 @@
+// Package coheretest is an in-process stand-in for Cohere's embed, rerank
+// and chat endpoints (POST /v2/embed, /v2/rerank, /v2/chat). Its vectors
+// come from fakeapi.Vector, which the fake Qdrant (qdranttest) embeds its
+// points with too, so a question sent through it and searched in the fake
+// Qdrant gets meaningful hits.
 package coheretest
 
 import (
@@ -5,14 +10,16 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
+	"ragscope/retrieval/embedx/fakeapi"
 	"strings"
 	"sync"
-	"time"
 )
 
 // MaxTexts is the most texts Cohere accepts in one embed call.
 const MaxTexts = 96
+
+// Dim is the vector length of the v3 english and multilingual models.
+const Dim = fakeapi.Dim
 
 // models lists the embedding models the fake knows, with their dimensions.
 var models = map[string]int{
@@ -36,28 +43,26 @@ type Failure struct {
 // /v2/rerank (rerank.go) like Cohere's API.
 // Its methods are safe for concurrent use.
 type Server struct {
-	// URL is the server root, to pass as the client's base URL.
-	URL string
-	// Key is the API key the server accepts as a bearer token.
-	Key string
+	// Endpoint is the server's URL (the client's base URL) and the key
+	// it accepts (Close shuts it down).
+	fakeapi.Endpoint
 
-	srv *httptest.Server
+	// Calls counts requests, queues failures, delays answers and keeps
+	// the last request (SetLatency, Fail, Requests, BatchSizes,
+	// LastRequest).
+	fakeapi.Calls[Failure, Request]
 
 	mu       sync.Mutex
-	latency  time.Duration
-	failures []Failure
-	requests int
-	texts    []int
-	lastReq  Request
 	rerankOK []RerankRequest
 	short    int
 	tamper   func(index int, score float64) float64
-	// chat state (chat.go)
-	replies  []ChatReply
-	lastChat ChatRequest
-	// structured answers chats that ask for structured output.
+	// structured answers chats that ask for structured output (Structured).
 	structured func(ChatRequest) string
-	chats      int
+	// ChatLog queues replies and records chats (Reply, LastChat, Chats;
+	// chat.go). Chats with no reply queued get the default reply: the
+	// first sentence of the first document, cited to it (or, with no
+	// documents, an uncited refusal).
+	fakeapi.ChatLog[ChatRequest, ChatReply]
 }
 
 // Request is the body of an embed call, as the server decoded it.
@@ -72,74 +77,18 @@ type Request struct {
 // NewServer starts a fake Cohere server on a loopback port that accepts key.
 // Close it when done.
 func NewServer(key string) *Server {
-	s := &Server{Key: key}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
-	s.URL = s.srv.URL
+	s := &Server{}
+	s.Endpoint = fakeapi.Start(key, "", s.handle)
 	return s
 }
 
-// Close shuts the server down.
-func (s *Server) Close() { s.srv.Close() }
-
-// SetLatency makes every following request wait d before answering (or
-// until the client goes away).
-func (s *Server) SetLatency(d time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.latency = d
-}
-
-// Fail queues failures: the next len(f) requests get them, in order.
-func (s *Server) Fail(f ...Failure) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.failures = append(s.failures, f...)
-}
-
-// Requests is the number of requests received so far (including failed ones).
-func (s *Server) Requests() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.requests
-}
-
-// BatchSizes lists the number of texts of every successful embed call.
-func (s *Server) BatchSizes() []int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]int(nil), s.texts...)
-}
-
-// LastRequest returns the body of the last well-formed request.
-func (s *Server) LastRequest() Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lastReq
-}
-
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	s.requests++
-	latency := s.latency
-	var fail *Failure
-	if len(s.failures) > 0 {
-		f := s.failures[0]
-		s.failures = s.failures[1:]
-		fail = &f
-	}
-	s.mu.Unlock()
-
+	latency, fail := s.Begin()
 	// Read the body first: net/http only notices a client that went away
 	// (and cancels r.Context) once the body has been consumed.
 	body, readErr := io.ReadAll(io.LimitReader(r.Body, 8<<20))
-	if latency > 0 {
-		t := time.NewTimer(latency)
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			t.Stop()
-			return
-		}
+	if !fakeapi.Wait(r.Context(), latency) {
+		return
 	}
 	if r.Method != http.MethodPost || (r.URL.Path != "/v2/embed" && r.URL.Path != "/v2/rerank" && r.URL.Path != "/v2/chat") {
 		writeError(w, http.StatusNotFound, "", "not found: "+r.Method+" "+r.URL.Path)
@@ -196,15 +145,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "", `the fake supports embedding_types ["float"] only`)
 		return
 	}
-	s.mu.Lock()
-	s.texts = append(s.texts, len(req.Texts))
-	s.lastReq = req
-	s.mu.Unlock()
+	s.Record(req, len(req.Texts))
 
 	vecs := make([][]float32, len(req.Texts))
 	tokens := 0
 	for i, t := range req.Texts {
-		vecs[i] = Vector(t, dim)
+		vecs[i] = fakeapi.Vector(t, dim)
 		tokens += len(strings.Fields(t))
 	}
 	w.Header().Set("Content-Type", "application/json")

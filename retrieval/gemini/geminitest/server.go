@@ -1,7 +1,7 @@
 // Package geminitest is an in-process stand-in for the Gemini API's
 // embedding endpoints (models/{model}:embedContent and
 // :batchEmbedContents, key in x-goog-api-key). Vectors come from
-// coheretest.Vector, so they match the fake Qdrant's points at equal size.
+// fakeapi.Vector, so they match the fake Qdrant's points at equal size.
 package geminitest
 
 import (
@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 
-	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/embedx/fakeapi"
 )
 
 var models = map[string]int{"gemini-embedding-001": 3072, "text-embedding-004": 768}
@@ -29,64 +27,31 @@ type Failure struct {
 
 // Server is an httptest server speaking the Gemini embedding API.
 type Server struct {
-	// URL is the server root, to pass as the client's base URL.
-	URL string
-	// Key is the accepted API key.
-	Key string
-
-	srv      *httptest.Server
-	mu       sync.Mutex
-	failures []Failure
-	requests int
-	batches  []int
-	dims     []int
-	task     string
+	// Endpoint is the server's URL (the client's base URL) and the key
+	// it accepts (Close shuts it down).
+	fakeapi.Endpoint
+	// Calls counts requests, queues failures, delays answers and keeps
+	// the last call's first request (SetLatency, Fail, Requests,
+	// BatchSizes, LastRequest).
+	fakeapi.Calls[Failure, Request]
 }
 
 // NewServer starts the fake on a loopback port.
 func NewServer(key string) *Server {
-	s := &Server{Key: key}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
-	s.URL = s.srv.URL
+	s := &Server{}
+	s.Endpoint = fakeapi.Start(key, "", s.handle)
 	return s
-}
-
-// Close shuts it down.
-func (s *Server) Close() { s.srv.Close() }
-
-// Fail queues failures for the next requests.
-func (s *Server) Fail(f ...Failure) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.failures = append(s.failures, f...)
-}
-
-// Requests is the number of requests received.
-func (s *Server) Requests() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.requests
-}
-
-// BatchSizes lists the texts per successful call.
-func (s *Server) BatchSizes() []int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]int(nil), s.batches...)
 }
 
 // LastDimensions is the outputDimensionality of the last call (0 = none)
 // and LastTask its taskType.
 func (s *Server) LastDimensions() (int, string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.dims) == 0 {
-		return 0, s.task
-	}
-	return s.dims[len(s.dims)-1], s.task
+	last := s.LastRequest()
+	return last.OutputDimensionality, last.TaskType
 }
 
-type embedReq struct {
+// Request is one embedContent request, as the server decoded it.
+type Request struct {
 	Model   string `json:"model"`
 	Content struct {
 		Parts []struct {
@@ -98,16 +63,11 @@ type embedReq struct {
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	s.requests++
-	var fail *Failure
-	if len(s.failures) > 0 {
-		f := s.failures[0]
-		s.failures = s.failures[1:]
-		fail = &f
-	}
-	s.mu.Unlock()
+	latency, fail := s.Begin()
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	if !fakeapi.Wait(r.Context(), latency) {
+		return
+	}
 	path := strings.TrimPrefix(r.URL.Path, "/v1beta/models/")
 	model, method, ok := strings.Cut(path, ":")
 	if r.Method != http.MethodPost || !ok || path == r.URL.Path {
@@ -135,11 +95,11 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "NOT_FOUND", fmt.Sprintf("models/%s is not found for API version v1beta, or is not supported for embedContent.", model))
 		return
 	}
-	var reqs []embedReq
+	var reqs []Request
 	switch method {
 	case "batchEmbedContents":
 		var b struct {
-			Requests []embedReq `json:"requests"`
+			Requests []Request `json:"requests"`
 		}
 		if json.Unmarshal(body, &b) != nil {
 			writeError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "invalid JSON")
@@ -147,12 +107,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		}
 		reqs = b.Requests
 	case "embedContent":
-		var one embedReq
+		var one Request
 		if json.Unmarshal(body, &one) != nil {
 			writeError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "invalid JSON")
 			return
 		}
-		reqs = []embedReq{one}
+		reqs = []Request{one}
 	default:
 		writeError(w, http.StatusNotFound, "NOT_FOUND", "unknown method "+method)
 		return
@@ -178,13 +138,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		for _, p := range q.Content.Parts {
 			text += p.Text
 		}
-		out[i] = emb{Values: coheretest.Vector(text, dim)}
+		out[i] = emb{Values: fakeapi.Vector(text, dim)}
 	}
-	s.mu.Lock()
-	s.batches = append(s.batches, len(reqs))
-	s.dims = append(s.dims, reqs[0].OutputDimensionality)
-	s.task = reqs[0].TaskType
-	s.mu.Unlock()
+	s.Record(reqs[0], len(reqs))
 	w.Header().Set("Content-Type", "application/json")
 	if method == "embedContent" {
 		_ = json.NewEncoder(w).Encode(map[string]any{"embedding": out[0]})

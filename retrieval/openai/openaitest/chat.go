@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"ragscope/retrieval/embedx/fakeapi"
 	"strings"
 	"time"
 )
@@ -61,29 +62,6 @@ type ChatReply struct {
 // server's).
 var chatModels = map[string]bool{"gpt-4o-mini": true, "gpt-4.1": true, "llama3.2": true}
 
-// Reply queues replies for the next len(r) chats. Chats with none queued
-// get the default reply: the first sentence under the context's first
-// [Source N] marker (or of the selection), cited "[Source N]".
-func (s *Server) Reply(r ...ChatReply) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.replies = append(s.replies, r...)
-}
-
-// LastChat is the body of the last chat request.
-func (s *Server) LastChat() ChatRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lastChat
-}
-
-// Chats is the number of well-formed chat requests answered.
-func (s *Server) Chats() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.chats
-}
-
 func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 	var req ChatRequest
 	if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
@@ -98,23 +76,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 		writeError(w, http.StatusBadRequest, "", "the fake answers streamed chats only", "invalid_request_error")
 		return
 	}
-	if rf := req.ResponseFormat; rf != nil && (rf.Type != "json_schema" || rf.JSONSchema == nil || rf.JSONSchema.Name == "" || req.Schema()["type"] != "object") {
-		writeError(w, http.StatusBadRequest, "", "response_format json_schema needs a name and a schema of type object", "invalid_request_error")
-		return
-	}
-	s.mu.Lock()
-	s.lastChat = req
-	s.chats++
-	var reply ChatReply
-	switch {
-	case len(s.replies) > 0:
-		reply, s.replies = s.replies[0], s.replies[1:]
-	case req.Schema() != nil:
-		reply = structuredReply(req, req.Schema(), s.structured)
-	default:
-		reply = defaultReply(req)
-	}
-	s.mu.Unlock()
+	reply := s.Next(req, s.defaultFor)
 
 	flusher, _ := w.(http.Flusher)
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -138,18 +100,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 	send(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
 	out := 0
 	for i, p := range reply.Pieces {
-		if reply.Stall > 0 && i == reply.Stall {
-			<-r.Context().Done()
+		if !fakeapi.Pace(r.Context(), i, reply.Stall, nil, reply.Delay) {
 			return
-		}
-		if reply.Delay > 0 {
-			t := time.NewTimer(reply.Delay)
-			select {
-			case <-t.C:
-			case <-r.Context().Done():
-				t.Stop()
-				return
-			}
 		}
 		if !send(chunk(map[string]any{"content": p}, nil)) {
 			return
@@ -189,6 +141,19 @@ func defaultReply(req ChatRequest) ChatReply {
 		text = text[:i+1]
 	}
 	return ChatReply{Pieces: strings.SplitAfter("From the textbook: "+text+marker, " ")}
+}
+
+// defaultFor is the reply to req when none is queued: a structured one
+// when req asks for a schema, else defaultReply.
+func (s *Server) defaultFor(req ChatRequest) ChatReply {
+	schema := req.Schema()
+	if schema == nil {
+		return defaultReply(req)
+	}
+	s.mu.Lock()
+	fn := s.structured
+	s.mu.Unlock()
+	return structuredReply(req, schema, fn)
 }
 
 // Structured sets how chats that ask for structured output are answered

@@ -1,5 +1,5 @@
 // Package openaitest is an in-process stand-in for OpenAI's embeddings
-// endpoint (POST /v1/embeddings). Vectors come from coheretest.Vector, so a
+// endpoint (POST /v1/embeddings). Vectors come from fakeapi.Vector, so a
 // question embedded here and searched in the fake Qdrant
 // (retrieval/qdrant/qdranttest) gets meaningful hits when the sizes agree.
 package openaitest
@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"sync"
-	"time"
 
-	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/embedx/fakeapi"
 )
 
 // MaxInputs is the most inputs OpenAI accepts in one call.
@@ -49,28 +47,28 @@ type Failure struct {
 // Server is an httptest server speaking OpenAI's embeddings API. Its
 // methods are safe for concurrent use.
 type Server struct {
-	// URL is the API root including /v1, to pass as the client's base URL.
-	URL string
-	// Key is the API key the server accepts as a bearer token. With Key
-	// "" the server is a local one that needs no key: it accepts requests
-	// with no Authorization header (and refuses any other).
-	Key string
+	// Endpoint is the server's URL (the API root including /v1, the
+	// client's base URL) and the key it accepts as a bearer token (Close
+	// shuts it down). With Key "" the server is a local one that needs no
+	// key: it accepts requests with no Authorization header (and refuses
+	// any other).
+	fakeapi.Endpoint
 
-	srv *httptest.Server
+	// Calls counts requests, queues failures, delays answers and keeps
+	// the last request (SetLatency, Fail, Requests, BatchSizes,
+	// LastRequest).
+	fakeapi.Calls[Failure, Request]
 
-	mu       sync.Mutex
-	latency  time.Duration
-	failures []Failure
-	requests int
-	batches  []int
-	lastReq  Request
-	headers  http.Header
-	// chat state (chat.go)
-	replies  []ChatReply
-	lastChat ChatRequest
-	// structured answers chats that ask for structured output.
+	// structured answers chats that ask for structured output (Structured).
 	structured func(ChatRequest) string
-	chats      int
+	mu         sync.Mutex
+	lastReq    Request
+	headers    http.Header
+	// ChatLog queues replies and records chats (Reply, LastChat, Chats;
+	// chat.go). Chats with no reply queued get the default reply: the
+	// first sentence under the context's first [Source N] marker (or of
+	// the selection), cited "[Source N]".
+	fakeapi.ChatLog[ChatRequest, ChatReply]
 }
 
 // Request is the body of an embeddings call, as decoded.
@@ -83,49 +81,9 @@ type Request struct {
 
 // NewServer starts a fake OpenAI server on a loopback port that accepts key.
 func NewServer(key string) *Server {
-	s := &Server{Key: key}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
-	s.URL = s.srv.URL + "/v1"
+	s := &Server{}
+	s.Endpoint = fakeapi.Start(key, "/v1", s.handle)
 	return s
-}
-
-// Close shuts the server down.
-func (s *Server) Close() { s.srv.Close() }
-
-// SetLatency makes every following request wait d (or until the client
-// goes away).
-func (s *Server) SetLatency(d time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.latency = d
-}
-
-// Fail queues failures for the next len(f) requests, in order.
-func (s *Server) Fail(f ...Failure) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.failures = append(s.failures, f...)
-}
-
-// Requests is the number of requests received (failed ones included).
-func (s *Server) Requests() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.requests
-}
-
-// BatchSizes lists the input count of every successful call.
-func (s *Server) BatchSizes() []int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]int(nil), s.batches...)
-}
-
-// LastRequest is the body of the last well-formed request.
-func (s *Server) LastRequest() Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lastReq
 }
 
 // LastHeaders are the headers of the last request.
@@ -136,27 +94,14 @@ func (s *Server) LastHeaders() http.Header {
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
+	latency, fail := s.Begin()
 	s.mu.Lock()
-	s.requests++
 	s.headers = r.Header.Clone()
-	latency := s.latency
-	var fail *Failure
-	if len(s.failures) > 0 {
-		f := s.failures[0]
-		s.failures = s.failures[1:]
-		fail = &f
-	}
 	s.mu.Unlock()
 
 	body, readErr := io.ReadAll(io.LimitReader(r.Body, 64<<20))
-	if latency > 0 {
-		t := time.NewTimer(latency)
-		select {
-		case <-t.C:
-		case <-r.Context().Done():
-			t.Stop()
-			return
-		}
+	if !fakeapi.Wait(r.Context(), latency) {
+		return
 	}
 	if r.Method != http.MethodPost || (r.URL.Path != "/v1/embeddings" && r.URL.Path != "/v1/chat/completions") {
 		writeError(w, http.StatusNotFound, "", "Invalid URL ("+r.Method+" "+r.URL.Path+")", "invalid_request_error")
@@ -215,10 +160,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if fail != nil && fail.Dim > 0 {
 		dim = fail.Dim
 	}
-	s.mu.Lock()
-	s.batches = append(s.batches, len(req.Input))
-	s.lastReq = req
-	s.mu.Unlock()
+	s.Record(req, len(req.Input))
 	type item struct {
 		Object    string    `json:"object"`
 		Index     int       `json:"index"`
@@ -226,7 +168,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	data := make([]item, len(req.Input))
 	for i, t := range req.Input {
-		data[i] = item{Object: "embedding", Index: i, Embedding: coheretest.Vector(t, dim)}
+		data[i] = item{Object: "embedding", Index: i, Embedding: fakeapi.Vector(t, dim)}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{

@@ -12,6 +12,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/embedx/fakeapi"
 )
 
 // Collection names of the built-in textbook.
@@ -179,7 +180,7 @@ func PayloadB(c retrieval.Chunk) map[string]*qc.Value {
 }
 
 // Embed is the fake Cohere vector of a chunk's text.
-func Embed(text string) []float32 { return coheretest.Vector(text, coheretest.Dim) }
+func Embed(text string) []float32 { return fakeapi.Vector(text, coheretest.Dim) }
 
 // TextbookA is the textbook as a schema A collection (unnamed 1024-d
 // cosine vector, indexes on module, chapter, content_type and tags).

@@ -3,7 +3,9 @@
 // points held in memory, honours filters (must/should/must_not with keyword
 // matches on string and list fields, dotted paths), score thresholds,
 // limits and cosine or dot scores, checks the api-key metadata, records
-// every RPC method and can add latency or serve over TLS.
+// every RPC method and can add latency or serve over TLS. Points marked
+// Unreachable model approximate-search misses: only an exact search
+// (params.exact) returns them.
 //
 // Only read RPCs are implemented; any other RPC answers Unimplemented (and
 // is recorded, so a read-only test catches it).
@@ -53,6 +55,10 @@ type Point struct {
 	UUID    string
 	Vector  []float32
 	Payload map[string]*qc.Value
+	// Unreachable models an approximate-search miss: a search without
+	// params.exact never returns the point (as if the HNSW graph had no
+	// path to it), while an exact search, Scroll and Count see it.
+	Unreachable bool
 }
 
 // Collection is a named set of points with one vector configuration.
@@ -66,6 +72,11 @@ type Collection struct {
 	Points   []Point
 	// Indexed lists payload indexes (key -> type), reported in collection info.
 	Indexed map[string]qc.PayloadSchemaType
+	// Quantized reports binary quantization in the collection info; an
+	// approximate search with quantization.rescore false then scores
+	// with the points' quantized vectors (rescoring, the default, scores
+	// with the originals).
+	Quantized bool
 }
 
 // Options configure a Server.
@@ -80,6 +91,9 @@ type Options struct {
 	// collection has no index for, like Qdrant's strict mode
 	// (unindexed_filtering_retrieve: false).
 	StrictFilters bool
+	// RefuseExact rejects searches with params.exact, like a Qdrant whose
+	// strict mode disables exact search (search_allow_exact: false).
+	RefuseExact bool
 }
 
 // Server is a running fake Qdrant. Its methods are safe for concurrent use.
@@ -298,10 +312,33 @@ func (cs collectionsService) Get(_ context.Context, r *qc.GetCollectionInfoReque
 		SegmentsCount: 1,
 		PointsCount:   &n,
 		Config: &qc.CollectionConfig{
-			Params: &qc.CollectionParams{ShardNumber: 1, VectorsConfig: vc},
+			Params:             &qc.CollectionParams{ShardNumber: 1, VectorsConfig: vc},
+			QuantizationConfig: quantization(c),
 		},
 		PayloadSchema: schema,
 	}}, nil
+}
+
+func quantization(c *Collection) *qc.QuantizationConfig {
+	if !c.Quantized {
+		return nil
+	}
+	return qc.NewQuantizationBinary(&qc.BinaryQuantization{})
+}
+
+// quantize is v reduced to the signs of its components (as binary
+// quantization stores it): scores over it rank like a lossy quantization.
+func quantize(v []float32) []float32 {
+	out := make([]float32, len(v))
+	for i, x := range v {
+		switch {
+		case x > 0:
+			out[i] = 1
+		case x < 0:
+			out[i] = -1
+		}
+	}
+	return out
 }
 
 func distance(c *Collection) qc.Distance {
@@ -320,7 +357,7 @@ func (ps pointsService) Count(_ context.Context, r *qc.CountPoints) (*qc.CountRe
 	}
 	var n uint64
 	for i := range c.Points {
-		ok, err := matchFilter(r.GetFilter(), c.Points[i].Payload)
+		ok, err := matchFilter(r.GetFilter(), &c.Points[i])
 		if err != nil {
 			return nil, err
 		}
@@ -351,7 +388,7 @@ func (ps pointsService) Scroll(_ context.Context, r *qc.ScrollPoints) (*qc.Scrol
 	}
 	resp := &qc.ScrollResponse{}
 	for i := start; i < len(pts); i++ {
-		ok, err := matchFilter(r.GetFilter(), pts[i].Payload)
+		ok, err := matchFilter(r.GetFilter(), &pts[i])
 		if err != nil {
 			return nil, err
 		}
@@ -379,6 +416,9 @@ func (ps pointsService) Query(_ context.Context, r *qc.QueryPoints) (*qc.QueryRe
 			return nil, status.Errorf(codes.InvalidArgument, "Bad request: Index required but not found for %q of one of the following types: [keyword]. Help: Create an index for this key or use a different filter.", key)
 		}
 	}
+	if s.opts.RefuseExact && r.GetParams().GetExact() {
+		return nil, status.Error(codes.InvalidArgument, "Bad request: Exact search disabled by strict mode")
+	}
 	vec := r.GetQuery().GetNearest().GetDense().GetData()
 	if vec == nil {
 		return nil, status.Error(codes.InvalidArgument, "fake qdrant: only nearest dense queries are supported")
@@ -398,16 +438,26 @@ func (ps pointsService) Query(_ context.Context, r *qc.QueryPoints) (*qc.QueryRe
 		score float32
 	}
 	var hits []scored
+	exact := r.GetParams().GetExact()
 	for i := range c.Points {
 		p := &c.Points[i]
-		ok, err := matchFilter(r.GetFilter(), p.Payload)
+		if p.Unreachable && !exact {
+			continue
+		}
+		ok, err := matchFilter(r.GetFilter(), p)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			continue
 		}
-		sc := score(distance(c), vec, p.Vector)
+		pv := p.Vector
+		if c.Quantized && !exact {
+			if qp := r.GetParams().GetQuantization(); qp != nil && qp.Rescore != nil && !qp.GetRescore() {
+				pv = quantize(pv)
+			}
+		}
+		sc := score(distance(c), vec, pv)
 		if r.ScoreThreshold != nil && sc < r.GetScoreThreshold() {
 			continue
 		}
@@ -587,7 +637,7 @@ func unindexedKey(f *qc.Filter, indexed map[string]qc.PayloadSchemaType) (string
 	return "", false
 }
 
-func matchFilter(f *qc.Filter, p map[string]*qc.Value) (bool, error) {
+func matchFilter(f *qc.Filter, p *Point) (bool, error) {
 	if f == nil {
 		return true, nil
 	}
@@ -619,12 +669,20 @@ func matchFilter(f *qc.Filter, p map[string]*qc.Value) (bool, error) {
 	return true, nil
 }
 
-func matchCondition(c *qc.Condition, p map[string]*qc.Value) (bool, error) {
+func matchCondition(c *qc.Condition, p *Point) (bool, error) {
 	switch k := c.GetConditionOneOf().(type) {
 	case *qc.Condition_Filter:
 		return matchFilter(k.Filter, p)
 	case *qc.Condition_Field:
-		return matchField(k.Field, p)
+		return matchField(k.Field, p.Payload)
+	case *qc.Condition_HasId:
+		own := idKeyOf(*p)
+		for _, id := range k.HasId.GetHasId() {
+			if idKey(id) == own {
+				return true, nil
+			}
+		}
+		return false, nil
 	}
 	return false, status.Errorf(codes.InvalidArgument, "fake qdrant: unsupported condition %T", c.GetConditionOneOf())
 }

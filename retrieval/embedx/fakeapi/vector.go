@@ -1,10 +1,10 @@
-// Package coheretest is an in-process stand-in for Cohere's embed endpoint
-// (POST /v2/embed) and the deterministic embedding function it serves.
-//
-// The Qdrant fake (retrieval/qdrant/qdranttest) embeds its points with the
-// same Vector function, so a question sent through the fake Cohere server and
-// searched in the fake Qdrant server gets meaningful hits.
-package coheretest
+// Package fakeapi holds what the in-process provider fakes (coheretest,
+// openaitest, geminitest) share: the deterministic vectors they serve,
+// which the fake Qdrant (qdranttest) embeds its points with too, so a
+// question sent through any fake provider and searched in the fake Qdrant
+// gets meaningful hits; and the bookkeeping of their requests (latency,
+// queued failures, counts, batch sizes).
+package fakeapi
 
 import (
 	"hash/fnv"
@@ -13,7 +13,8 @@ import (
 	"unicode"
 )
 
-// Dim is the vector length of the v3 english and multilingual models.
+// Dim is the default vector length (Cohere's v3 english and
+// multilingual models).
 const Dim = 1024
 
 // stopwords carry no topic, so they do not pull unrelated texts together.

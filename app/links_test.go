@@ -1,4 +1,4 @@
-package cli
+package app
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 func TestLinkStatusOf(t *testing.T) {
 	tests := []struct {
 		in         links.Result
-		state      string
+		state      links.Status
 		suggest    string
 		wantDetail bool
 	}{
@@ -35,13 +35,13 @@ func TestLinkStatusOf(t *testing.T) {
 }
 
 func TestTUILinkStatusOnDemo(t *testing.T) {
-	app := &App{Cfg: config.Default()}
-	app.Cfg.SlugStyle = "simple"
-	be, err := app.OpenBackend(context.Background(), false)
+	cfg := config.Default()
+	cfg.SlugStyle = "simple"
+	be, err := (&Assembler{}).Open(context.Background(), FromConfig(cfg), Search)
 	if err != nil {
 		t.Fatal(err)
 	}
-	check, note := app.linkStatus(be)
+	check, note := LinkStatus(be)
 	if check == nil || note != "" {
 		t.Fatalf("no link checker for the demo (%q)", note)
 	}
@@ -57,13 +57,12 @@ func TestTUILinkStatusOnDemo(t *testing.T) {
 
 // A bad --site is a note at start, not a surprise on the first check.
 func TestTUILinkStatusBadSiteIsANote(t *testing.T) {
-	app := &App{Cfg: config.Default()}
-	be, err := app.OpenBackend(context.Background(), false)
+	be, err := (&Assembler{}).Open(context.Background(), FromConfig(config.Default()), Search)
 	if err != nil {
 		t.Fatal(err)
 	}
-	app.Cfg.SiteDir = t.TempDir()
-	check, note := app.linkStatus(be)
+	be.Setup.Settings.SiteDir = t.TempDir()
+	check, note := LinkStatus(be)
 	if check != nil || !strings.HasPrefix(note, "Link states off: ") {
 		t.Fatalf("check = %v, note = %q", check != nil, note)
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -10,15 +9,13 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"strings"
-	"sync"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"ragscope/app"
 	"ragscope/internal/platform"
-	"ragscope/retrieval"
 	"ragscope/ui"
 )
 
@@ -69,119 +66,23 @@ func (a *App) settleHeap() {
 	}
 }
 
-// tuiOptions opens the backend and builds the explorer's options: the
-// retriever (selected-text only when credentials are missing, with a
-// note saying which variable to set), stats, link states, eval and the
-// header's backend description.
+// tuiOptions opens the backend and builds the explorer's options
+// (app.Assembler.Explorer); the opened backend's notes and Close are the
+// run's.
 func (a *App) tuiOptions(ctx context.Context) (ui.Options, error) {
-	opts := a.tuiBase()
-	be, err := a.OpenBackend(ctx, false)
-	switch {
-	case err == nil:
-	case errors.Is(err, retrieval.ErrConfig):
-		// Missing credentials: selected-text mode still works, and the
-		// status line says which variable to set.
-		be, err = a.OpenBackend(ctx, true)
-		if err != nil || be.Pipeline == nil {
-			return ui.Options{}, fmt.Errorf("open backend: %w", err)
-		}
-		cfgErr := a.Cfg.Validate()
-		opts.Note = "Search unavailable: " + strings.TrimRight(Message(cfgErr), ".") + ". Selected-text mode (ctrl+t) still works."
-		opts.Retriever = selectionOnly{p: be.Pipeline, err: cfgErr}
-	default:
-		return ui.Options{}, err
+	opts, be, err := a.assembler().Explorer(ctx, a.setup(), a.tuiBase())
+	if be != nil {
+		a.backends = append(a.backends, be)
 	}
-	if opts.Retriever == nil {
-		cr := &checkedRetriever{be: be}
-		opts.Retriever = cr
-		opts.Rerank = a.tuiRerank(be, cr)
-		opts.LocalSearch = a.tuiLocalSearch(be)
-		if be.Pipeline.Store != nil {
-			store := be.Pipeline.Store
-			opts.Stats = store.Stats
-		}
-	}
-	var linkNote string
-	opts.LinkStatus, linkNote = a.linkStatus(be)
-	if opts.Note == "" {
-		opts.Note = linkNote
-	}
-	opts.Eval, opts.EvalDefault = a.tuiEval(be)
-	opts.Generator, opts.ChatHint = a.tuiGenerator()
-	opts.Backend = ui.BackendInfo{
-		Kind:       string(be.Kind),
-		Label:      be.Label,
-		Collection: be.Collection,
-		Model:      tuiModelLabel(be, opts.LocalSearch),
-		Points:     be.Points,
-	}
-	return opts, nil
+	return opts, err
 }
 
-// tuiBase is the explorer's options that need no backend: the starting
-// settings, the history file and the per-call timeout.
-func (a *App) tuiBase() ui.Options {
-	return ui.Options{
-		Defaults: retrieval.Query{
-			TopK:      a.Cfg.TopK,
-			Threshold: a.Cfg.Threshold,
-			NoDedup:   !a.Cfg.Dedup,
-		},
-		HistoryFile: a.historyFile(),
-		Timeout:     a.Cfg.Timeout,
-	}
-}
+// tuiBase is the explorer's options that need no backend.
+func (a *App) tuiBase() ui.Options { return app.ExplorerBase(a.setup(), a.historyFile()) }
 
 // tuiHeapHeadroom is what the explorer's soft heap limit allows above the
 // heap in use once the backend is open (GOMEMLIMIT overrides the limit).
 const tuiHeapHeadroom = 16 << 20
-
-// checkedRetriever runs the backend's pre-flight check (for Qdrant: the
-// collection exists and its vector size fits the model) before the first
-// search, so a mismatch is a clear error rather than a confusing one. A
-// failed check is tried again on the next query.
-type checkedRetriever struct {
-	be      *Backend
-	mu      sync.Mutex
-	checked bool
-}
-
-// Retrieve implements ui.Retriever.
-func (c *checkedRetriever) Retrieve(ctx context.Context, q retrieval.Query) (retrieval.Result, error) {
-	return c.retrieveWith(ctx, c.be.Pipeline, q)
-}
-
-// retrieveWith runs the check, then q on p (the backend's pipeline, or a
-// copy of it with another reranker).
-func (c *checkedRetriever) retrieveWith(ctx context.Context, p *retrieval.Pipeline, q retrieval.Query) (retrieval.Result, error) {
-	if q.Mode != retrieval.ModeSelectedText {
-		c.mu.Lock()
-		if !c.checked {
-			if err := c.be.Check(ctx); err != nil {
-				c.mu.Unlock()
-				return retrieval.Result{}, err
-			}
-			c.checked = true
-		}
-		c.mu.Unlock()
-	}
-	return p.Retrieve(ctx, q)
-}
-
-// selectionOnly answers selected-text queries and reports the
-// configuration error for searches.
-type selectionOnly struct {
-	p   *retrieval.Pipeline
-	err error
-}
-
-// Retrieve implements ui.Retriever.
-func (s selectionOnly) Retrieve(ctx context.Context, q retrieval.Query) (retrieval.Result, error) {
-	if q.Mode != retrieval.ModeSelectedText {
-		return retrieval.Result{}, s.err
-	}
-	return s.p.Retrieve(ctx, q)
-}
 
 // routeLogs keeps library logs off the terminal the TUI owns: to the
 // --debug file when given, otherwise nowhere. The returned func restores

@@ -1,0 +1,325 @@
+package app
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"ragscope/config"
+	"ragscope/retrieval"
+	"ragscope/retrieval/docusaurus"
+	"ragscope/retrieval/local"
+	"ragscope/retrieval/local/demo"
+)
+
+// Backend is an opened setup: the pipeline over its embedder and store,
+// and what the commands and the explorer show about it.
+type Backend struct {
+	// Kind is demo, local or qdrant.
+	Kind config.Backend
+	// Setup is what was opened.
+	Setup Setup
+	// Label describes the backend for headers.
+	Label string
+	// Collection is the collection or index name.
+	Collection string
+	// Pipeline answers queries.
+	Pipeline *retrieval.Pipeline
+	// Walker lists every chunk (nil when the backend cannot).
+	Walker retrieval.Walker
+	// Site is the Docusaurus site the citations point into, when known
+	// (the demo's embedded site, or the --site folder).
+	Site fs.FS
+	// Points is the number of chunks, or -1 when unknown.
+	Points int64
+	// Provider is the query embedder's provider (cohere, openai), "" for
+	// the local and demo backends' offline embedder.
+	Provider string
+	// Notes are remarks for headers (e.g. a mapped port, index warnings).
+	Notes []string
+	// Close releases connections.
+	Close func() error
+	// Load is how long opening took when it loaded or built a local index
+	// (demo, --index, --docs); 0 for remote backends.
+	Load time.Duration
+	// Search names how a local index ranks (local.Index.Describe), "" for
+	// remote backends.
+	Search string
+
+	// check verifies, before the first query, that the collection can be
+	// searched with the embedder (vector size); nil when nothing to check.
+	check func(ctx context.Context) error
+}
+
+// Check verifies that queries can run: for Qdrant, that the collection
+// exists and its vector size matches the embedding model. It is a clear
+// error before any query rather than a confusing one after.
+func (b *Backend) Check(ctx context.Context) error {
+	if b.check == nil {
+		return nil
+	}
+	return b.check(ctx)
+}
+
+// Model is the embedding model's name.
+func (b *Backend) Model() string {
+	if b.Pipeline == nil || b.Pipeline.Embedder == nil {
+		return ""
+	}
+	return b.Pipeline.Embedder.Name()
+}
+
+// EmbedderLabel names the query embedder as every output shows it: the
+// provider and the model ("openai text-embedding-3-small"), or the model
+// alone when there is no provider (the offline embedder).
+func (b *Backend) EmbedderLabel() string {
+	m := b.Model()
+	if m != "" && b.Provider != "" {
+		m = b.Provider + " " + m
+	}
+	return m
+}
+
+// ModelLabel is a header's model part: the embedder and, when set, how a
+// local index searches ("ragscope-local-… · hybrid …").
+func (b *Backend) ModelLabel() string {
+	if b.Search == "" {
+		return b.EmbedderLabel()
+	}
+	return b.EmbedderLabel() + " · " + b.Search
+}
+
+// Mode is what a command needs of an opened setup.
+type Mode int
+
+const (
+	// Search opens everything a question needs: store, embedder, reranker.
+	Search Mode = iota
+	// SelectionOnly opens what selected-text mode needs: no index is built
+	// and no server is contacted, but the URL builder is configured.
+	SelectionOnly
+	// StoreOnly opens the store for a command that embeds no question
+	// (stats, links): a Qdrant collection needs no embedding key, and when
+	// the embedder cannot be built a note says so.
+	StoreOnly
+)
+
+// Open turns the setup into a pipeline: it opens the backend (Qdrant, a
+// local index or docs folder, or the demo), builds the query embedder and
+// the reranker, and configures the citation URLs. Each call builds its
+// own; nothing is shared between two opened setups.
+func (as *Assembler) Open(ctx context.Context, s Setup, mode Mode) (*Backend, error) {
+	cfg := s.Config()
+	t := as.providers()
+	validate := t.Validate
+	if mode == StoreOnly {
+		validate = t.ValidateStore
+	}
+	if err := validate(cfg); err != nil {
+		if !(mode == SelectionOnly && s.Backend == config.BackendQdrant) {
+			return nil, err
+		}
+	}
+	var (
+		be  *Backend
+		err error
+	)
+	switch s.Backend {
+	case config.BackendQdrant:
+		be, err = as.openQdrant(ctx, s, mode)
+	case config.BackendLocal:
+		be, err = as.openLocal(ctx, s)
+	default:
+		be, err = as.openDemo(ctx, s, mode == SelectionOnly)
+	}
+	if err != nil {
+		return nil, err
+	}
+	be.Setup = s
+	if mode != SelectionOnly {
+		if err := as.openReranker(ctx, be); err != nil {
+			if be.Close != nil {
+				_ = be.Close()
+			}
+			return nil, err
+		}
+	}
+	return be, nil
+}
+
+// urlBuilder is the setup's URL builder with the blanks filled in from
+// the --site folder's Docusaurus config, then from the corpus (a local
+// index knows the site it was built from).
+func urlBuilder(cfg config.Config, c *local.Corpus) retrieval.URLBuilder {
+	b := cfg.URLBuilder()
+	fill := func(docsBase, siteURL, trailing string) {
+		if b.DocsBase == "" {
+			b.DocsBase = docsBase
+		}
+		if b.SiteURL == "" {
+			b.SiteURL = siteURL
+		}
+		if b.TrailingSlash == "" {
+			b.TrailingSlash = trailing
+		}
+	}
+	if cfg.SiteDir != "" {
+		siteFS := os.DirFS(cfg.SiteDir)
+		if dc, _, ok := docusaurus.FindConfig(siteFS, "."); ok && dc.Origin() != "" {
+			fill(dc.CurrentDocsBase(siteFS, "."), dc.Origin(), dc.TrailingSlashSetting())
+		}
+	}
+	if c != nil {
+		fill(c.DocsBase, c.SiteURL, c.TrailingSlash)
+	}
+	return b
+}
+
+func (as *Assembler) openDemo(ctx context.Context, s Setup, selectionOnly bool) (*Backend, error) {
+	cfg := s.Config()
+	be := &Backend{Kind: config.BackendDemo, Label: "demo textbook (embedded, offline embedder)", Collection: demo.Name, Site: demo.Site(), Points: -1}
+	if selectionOnly {
+		dc, _, _ := docusaurus.FindConfig(demo.Site(), ".")
+		corpus := &local.Corpus{DocsBase: demo.DocsBaseURL, SiteURL: demo.SiteURL, TrailingSlash: dc.TrailingSlashSetting()}
+		be.Pipeline = &retrieval.Pipeline{URLs: urlBuilder(cfg, corpus), Backend: string(be.Kind), Collection: be.Collection}
+		return be, nil
+	}
+	start := time.Now()
+	ix, corpus, err := local.OpenDemo(ctx)
+	if err != nil {
+		return nil, err
+	}
+	be.Load = time.Since(start)
+	if err := fillLocal(cfg, be, ix, corpus); err != nil {
+		return nil, err
+	}
+	return be, nil
+}
+
+// DemoTitles gives a selection-only demo pipeline the embedded demo index
+// as its store, so that a selected-text hit from --source-doc is titled
+// with its page's title (retrieval.PageTitler) as in the explorer, not
+// with the page's slug. Selected-text mode never searches the store. The
+// index is embedded, so this cannot fail in practice; if it does, the hit
+// keeps the slug.
+func DemoTitles(ctx context.Context, be *Backend) {
+	if be.Kind != config.BackendDemo || be.Pipeline == nil || be.Pipeline.Store != nil {
+		return
+	}
+	if ix, _, err := local.OpenDemo(ctx); err == nil {
+		be.Pipeline.Store = ix
+	}
+}
+
+func (as *Assembler) openLocal(ctx context.Context, s Setup) (*Backend, error) {
+	var (
+		ix     *local.Index
+		corpus *local.Corpus
+		err    error
+		cfg    = s.Config()
+	)
+	be := &Backend{Kind: config.BackendLocal, Points: -1}
+	start := time.Now()
+	if s.IndexFile != "" {
+		done := as.progress("Loading index " + s.IndexFile + "…")
+		ix, corpus, err = local.LoadIndex(ctx, s.IndexFile, local.LoadOptions{})
+		done()
+		be.Label = "local index " + s.IndexFile
+	} else {
+		docsDir := s.DocsDir
+		if d, ok := SiteDocsDir(docsDir); ok {
+			docsDir = d // a site folder: its docs folder
+		}
+		done := as.progress("Indexing " + docsDir + "… (save it with 'ragscope index' to skip this next time)")
+		ix, corpus, err = local.BuildDir(ctx, docsDir, local.BuildOptions{BaseURL: cfg.DocsBaseURL, Chunk: ChunkOptions(cfg)})
+		done()
+		be.Label = "local docs " + docsDir
+		if err == nil {
+			if st, serr := os.Stat(filepath.Join(docsDir, "..", "docusaurus.config.js")); serr == nil && !st.IsDir() {
+				be.Site = os.DirFS(filepath.Join(docsDir, ".."))
+			}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	be.Load = time.Since(start)
+	if s.IndexFile != "" && corpus.SiteDir != "" {
+		// The index remembers the site it was built from: its links are
+		// audited against that folder while it is still there.
+		if st, serr := os.Stat(filepath.Join(corpus.SiteDir, "docusaurus.config.js")); serr == nil && !st.IsDir() {
+			be.Site = os.DirFS(corpus.SiteDir)
+		}
+	}
+	for _, w := range corpus.Warnings {
+		be.Notes = append(be.Notes, "warning: "+w.String())
+	}
+	if err := fillLocal(cfg, be, ix, corpus); err != nil {
+		return nil, err
+	}
+	return be, nil
+}
+
+func fillLocal(cfg config.Config, be *Backend, ix *local.Index, corpus *local.Corpus) error {
+	mode, err := local.ParseSearchMode(cfg.LocalSearch)
+	if err != nil {
+		return err
+	}
+	if ix, err = ix.WithMode(mode); err != nil {
+		return err
+	}
+	be.Search = ix.Describe()
+	info := ix.Info()
+	be.Collection = info.Name
+	be.Points = int64(ix.Len())
+	be.Walker = ix
+	be.Pipeline = &retrieval.Pipeline{
+		Embedder:   corpus.Embedder,
+		Store:      ix,
+		URLs:       urlBuilder(cfg, corpus),
+		Backend:    string(be.Kind),
+		Collection: info.Name,
+	}
+	if cfg.SiteDir != "" {
+		be.Site = os.DirFS(cfg.SiteDir)
+	}
+	return nil
+}
+
+// ChunkOptions are the chunker options ragscope.toml configures for local
+// indexes: how module and chapter are derived ([facets]).
+func ChunkOptions(cfg config.Config) local.ChunkOptions {
+	return local.ChunkOptions{Facets: local.FacetOptions{ModuleDepth: cfg.ModuleDirDepth, ModulePrefixes: cfg.ModulePrefixes}}
+}
+
+// SiteDocsDir is the docs folder of dir when dir is a Docusaurus site
+// folder (it holds docusaurus.config.* and the docs folder that config
+// names): what a user who points `index` at the site means.
+func SiteDocsDir(dir string) (string, bool) {
+	dc, _, ok := docusaurus.FindConfig(os.DirFS(dir), ".")
+	if !ok || dc.DocsPath == "" {
+		return "", false
+	}
+	docs := filepath.Join(dir, filepath.FromSlash(dc.DocsPath))
+	if st, err := os.Stat(docs); err != nil || !st.IsDir() {
+		return "", false
+	}
+	return docs, true
+}
+
+// LayoutNote says how a docs folder's modules are derived ("module =
+// folder level 2 under docs (detected from the folders)"), or "" when the
+// folder cannot be read (the build reports that).
+func LayoutNote(cfg config.Config, docsDir string) string {
+	abs, err := filepath.Abs(docsDir)
+	if err != nil {
+		return ""
+	}
+	l, err := local.DetectLayout(os.DirFS(filepath.Dir(abs)), filepath.Base(abs), ChunkOptions(cfg).Facets)
+	if err != nil {
+		return ""
+	}
+	return l.Describe()
+}

@@ -1,0 +1,167 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"ragscope/config"
+	"ragscope/retrieval"
+	"ragscope/retrieval/eval"
+	"ragscope/retrieval/local/demo"
+	"ragscope/ui"
+)
+
+// DemoSetLabel names the embedded demo set in the explorer.
+const DemoSetLabel = "demo golden set"
+
+// ErrNoDemoSet is LoadGoldenSet's error for an empty path on a backend
+// other than the demo: the embedded set is for the demo textbook only.
+var ErrNoDemoSet = errors.New("the built-in golden set is for the demo textbook only")
+
+// LoadGoldenSet loads the golden set at path (JSON or YAML), or, when path
+// is empty and the backend is the demo, the embedded demo set. A missing
+// file's error matches fs.ErrNotExist; an empty path elsewhere
+// ErrNoDemoSet. The command line and the explorer phrase these their own
+// way.
+func LoadGoldenSet(path string, backend config.Backend) (eval.Set, error) {
+	if path == "" {
+		if backend != config.BackendDemo {
+			return eval.Set{}, ErrNoDemoSet
+		}
+		set, err := eval.Parse(demo.GoldenSet(), demo.GoldenSetName)
+		if err != nil {
+			return eval.Set{}, fmt.Errorf("embedded demo set: %w", err)
+		}
+		set.Source = "embedded demo set"
+		return set, nil
+	}
+	return eval.LoadFile(path)
+}
+
+// NeedsSearch reports whether any case of set runs a search (not
+// selected text only).
+func NeedsSearch(set eval.Set) bool {
+	for _, c := range set.Cases {
+		if eval.KindOf(c) != eval.KindSelectedText {
+			return true
+		}
+	}
+	return false
+}
+
+// explorerEval returns the explorer's eval runner over be, and the label
+// of the set an empty path runs ("" when a path is needed: the embedded
+// set is for the demo textbook only). The runner loads the set (a path
+// relative to the working directory, ~ for the home directory), checks
+// the backend once like a first query does, and runs the set with the
+// explorer's settings (search mode, top_k, threshold, rerank model); each
+// call is independent, so the explorer may start a new run while an old
+// one winds down.
+func (as *Assembler) explorerEval(be *Backend) (ui.EvalFunc, string) {
+	var (
+		s       = be.Setup
+		dir     = as.Dir
+		timeout = s.Settings.Timeout
+		cfgErr  = as.providers().Validate(s.Config())
+	)
+	label := ""
+	if s.Backend == config.BackendDemo {
+		label = DemoSetLabel
+	}
+	rerankers := &evalRerankers{as: as, be: be, open: map[string]retrieval.Reranker{}}
+	run := func(ctx context.Context, path string, st ui.EvalSettings, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error) {
+		set, err := explorerEvalSet(path, dir, s.Backend)
+		if err != nil {
+			return eval.Report{}, err
+		}
+		if NeedsSearch(set) {
+			if be.Pipeline.Embedder == nil || be.Pipeline.Store == nil {
+				if cfgErr != nil {
+					return eval.Report{}, cfgErr
+				}
+				return eval.Report{}, eval.ErrNoEmbedder
+			}
+			if err := be.Check(ctx); err != nil {
+				return eval.Report{}, err
+			}
+		}
+		// The explorer's settings: its search mode, top_k (a case's own
+		// wins), threshold and rerank model.
+		th := st.Threshold
+		opts := eval.Options{CallTimeout: timeout, SearchMode: st.SearchMode, TopK: st.TopK, Threshold: &th, Progress: progress, OnCase: onCase}
+		p := be.Pipeline
+		if st.Rerank.On && NeedsSearch(set) {
+			rr, err := rerankers.get(ctx, st.RerankModel)
+			if err != nil {
+				return eval.Report{}, fmt.Errorf("open reranker %s: %w", st.RerankModel, err)
+			}
+			cp := *p
+			cp.Reranker = rr
+			p, opts.Rerank = &cp, st.Rerank
+		}
+		return eval.Run(ctx, p, set, opts)
+	}
+	return run, label
+}
+
+// evalRerankers opens each rerank model the explorer's eval runs use once,
+// as query --rerank builds it.
+type evalRerankers struct {
+	as *Assembler
+	be *Backend
+	// mu guards open; it is held while a reranker is built.
+	mu   sync.Mutex
+	open map[string]retrieval.Reranker
+}
+
+func (r *evalRerankers) get(ctx context.Context, model string) (retrieval.Reranker, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if rr, ok := r.open[model]; ok {
+		return rr, nil
+	}
+	if p := r.be.Pipeline; p.Reranker != nil && rerankModelName(r.be.Setup.RerankModel) == model {
+		r.open[model] = p.Reranker
+		return p.Reranker, nil
+	}
+	rr, err := r.as.Reranker(ctx, r.be, model)
+	if err != nil {
+		return nil, err
+	}
+	r.open[model] = rr
+	return rr, nil
+}
+
+// explorerEvalSet loads the set at path as the explorer names it
+// (relative to dir, ~ for the home directory), or the embedded demo set
+// when path is empty and the backend is the demo.
+func explorerEvalSet(path, dir string, backend config.Backend) (eval.Set, error) {
+	full := path
+	if rest, ok := strings.CutPrefix(path, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			full = filepath.Join(home, rest)
+		}
+	} else if path != "" && !filepath.IsAbs(path) && dir != "" {
+		full = filepath.Join(dir, path)
+	}
+	set, err := LoadGoldenSet(full, backend)
+	switch {
+	case errors.Is(err, ErrNoDemoSet):
+		return eval.Set{}, errors.New("type the path of a golden set (JSON or YAML): the built-in set is for the demo textbook only")
+	case errors.Is(err, fs.ErrNotExist):
+		// The wrapped "open …: no such file" adds nothing a person needs.
+		return eval.Set{}, fmt.Errorf("golden set %s does not exist: check the path (relative to %s)", path, dir)
+	case err != nil:
+		return eval.Set{}, err
+	}
+	if path != "" {
+		set.Source = path
+	}
+	return set, nil
+}

@@ -1,0 +1,487 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"ragscope/config"
+	"ragscope/retrieval"
+	"ragscope/retrieval/cohere"
+	"ragscope/retrieval/embedx"
+	"ragscope/retrieval/gemini"
+	"ragscope/retrieval/openai"
+)
+
+// Provider is one row of the provider table: a service that embeds
+// questions, reranks or answers, with the settings that reach it, how its
+// model names are recognised, its defaults and limits, and its
+// constructors. A nil constructor means the provider does not do that job.
+// Adding a provider is one row (in Providers) plus its package.
+type Provider struct {
+	// Name is the value of --embedder and --chat-provider ("cohere").
+	Name string
+	// Title names the provider in messages ("Cohere").
+	Title string
+	// KeyEnv lists the API key's environment variables, preferred first;
+	// KeyTOML is its ragscope.toml key ("cohere.api_key").
+	KeyEnv  []string
+	KeyTOML string
+	// BaseURLEnv lists the base URL's environment variables.
+	BaseURLEnv []string
+	// Key and BaseURL read the provider's settings from a configuration.
+	Key     func(c config.Config) config.Secret
+	BaseURL func(c config.Config) string
+	// KeyOptional reports whether the configuration reaches a server that
+	// needs no key (a local OpenAI-compatible server).
+	KeyOptional func(c config.Config) bool
+	// LocalServer, for a provider whose base URL alone may serve answers,
+	// describes such a server in the "set one of …" hint.
+	LocalServer string
+	// KeyNote follows the "needs KEY" message (e.g. that a local server
+	// needs only a base URL).
+	KeyNote string
+	// BaseURLPicks: with auto, a base URL set alone chooses the provider.
+	BaseURLPicks bool
+	// OwnsEmbedModel and OwnsChatModel recognise the provider's model
+	// names ("embed-english-v3.0" is Cohere's, "gpt-4o-mini" OpenAI's).
+	OwnsEmbedModel func(model string) bool
+	OwnsChatModel  func(model string) bool
+	// DefaultEmbedModel and DefaultChatModel are the models used when none
+	// is named; DefaultRerankModel the rerank model the explorer offers.
+	DefaultEmbedModel, DefaultChatModel, DefaultRerankModel string
+	// MaxBatch is the most texts one embedding call takes.
+	MaxBatch int
+	// NoQdrant, for a provider that cannot embed questions for a Qdrant
+	// collection, says what it does instead.
+	NoQdrant string
+	// NewEmbedder builds the query embedder of a Qdrant collection.
+	NewEmbedder func(ctx context.Context, o EmbedOptions) (QueryEmbedder, error)
+	// NewReranker builds a rerank model.
+	NewReranker func(o ModelOptions) (retrieval.Reranker, error)
+	// NewChat builds a chat model.
+	NewChat func(o ModelOptions) (retrieval.Generator, error)
+}
+
+// EmbedOptions are what a provider's query embedder is built from.
+type EmbedOptions struct {
+	// Config is the whole configuration (keys, base URLs).
+	Config config.Config
+	// Model is the embedding model ("" for the provider's default);
+	// Dimensions the vector size asked for (0: the model's).
+	Model      string
+	Dimensions int
+	Timeout    time.Duration
+}
+
+// ModelOptions are what a provider's reranker or chat model is built
+// from.
+type ModelOptions struct {
+	Config  config.Config
+	Model   string
+	Timeout time.Duration
+}
+
+// QueryEmbedder is what a Qdrant backend needs of a provider's embedder.
+type QueryEmbedder interface {
+	retrieval.Embedder
+	Dim() int
+}
+
+// Table is the provider table: rows in order of preference (auto takes
+// the first whose key is set, and the first row when none is).
+type Table []Provider
+
+// Providers returns the default provider table: Cohere, OpenAI-compatible,
+// Gemini and the offline embedder of local indexes. Each call returns a
+// new table, which a caller may extend.
+func Providers() Table {
+	return Table{cohereRow(), openAIRow(), geminiRow(), {
+		Name: config.EmbedderLocal, Title: "local",
+		NoQdrant: "embeds with the offline model of a local index and cannot search a Qdrant collection",
+	}}
+}
+
+// row is a provider's row with its settings: the key and base URL read by
+// key and base, their variables and ragscope.toml key from config.Settings
+// ("<name>_api_key", "<name>_base_url").
+func row(name, title string, key func(config.Config) config.Secret, base func(config.Config) string) Provider {
+	return Provider{
+		Name: name, Title: title, Key: key, BaseURL: base,
+		KeyEnv: settingEnv(name + "_api_key"), KeyTOML: name + ".api_key", BaseURLEnv: settingEnv(name + "_base_url"),
+	}
+}
+
+// cohereRow is Cohere: embeddings, rerank and chat.
+func cohereRow() Provider {
+	p := row(config.EmbedderCohere, "Cohere", func(c config.Config) config.Secret { return c.CohereAPIKey }, func(c config.Config) string { return c.CohereBaseURL })
+	p.OwnsEmbedModel = func(m string) bool { return strings.HasPrefix(bareModel(m), "embed-") }
+	p.OwnsChatModel = func(m string) bool { return strings.HasPrefix(bareModel(m), "command") }
+	p.DefaultEmbedModel, p.DefaultChatModel, p.DefaultRerankModel = cohere.DefaultModel, cohere.DefaultChatModel, cohere.DefaultRerankModel
+	p.MaxBatch = cohere.MaxBatch
+	p.NewEmbedder = func(_ context.Context, o EmbedOptions) (QueryEmbedder, error) {
+		model := o.Config.EmbedModel
+		if o.Dimensions > 0 && o.Dimensions != cohere.KnownDim(model) {
+			return nil, fmt.Errorf("%w: --dimensions %d: Cohere's %s cannot be asked for another vector size; use --embedder openai with text-embedding-3-small/-large, or drop --dimensions", retrieval.ErrConfig, o.Dimensions, model)
+		}
+		return cohere.New(cohere.Options{APIKey: o.Config.CohereAPIKey.Reveal(), BaseURL: o.Config.CohereBaseURL, Model: model, Timeout: o.Timeout})
+	}
+	p.NewReranker = func(o ModelOptions) (retrieval.Reranker, error) { return cohere.NewReranker(o.client(p)) }
+	p.NewChat = func(o ModelOptions) (retrieval.Generator, error) { return cohere.NewChat(o.client(p)) }
+	return p
+}
+
+// openAIRow is OpenAI or any OpenAI-compatible server: embeddings and
+// chat; a local server needs no key.
+func openAIRow() Provider {
+	p := row(config.EmbedderOpenAI, "OpenAI", func(c config.Config) config.Secret { return c.OpenAIAPIKey }, func(c config.Config) string { return c.OpenAIBaseURL })
+	p.KeyOptional = func(c config.Config) bool { return c.OpenAIBaseURL != "" && !openAIOwnAPI(c.OpenAIBaseURL) }
+	p.LocalServer = "a local OpenAI-compatible server such as Ollama (http://localhost:11434/v1, with --chat-model llama3.2)"
+	p.KeyNote = "; a local OpenAI-compatible server needs only OPENAI_BASE_URL (e.g. http://localhost:11434/v1)"
+	p.BaseURLPicks = true
+	p.OwnsEmbedModel = func(m string) bool {
+		m = bareModel(m)
+		return strings.HasPrefix(m, "text-embedding-3-") || m == "text-embedding-ada-002"
+	}
+	p.OwnsChatModel = func(m string) bool { return strings.HasPrefix(bareModel(m), "gpt-") }
+	p.DefaultEmbedModel, p.DefaultChatModel, p.MaxBatch = openai.DefaultModel, openai.DefaultChatModel, openai.MaxBatch
+	p.NewEmbedder = func(_ context.Context, o EmbedOptions) (QueryEmbedder, error) { return openai.New(o.embedx(p)) }
+	p.NewChat = func(o ModelOptions) (retrieval.Generator, error) { return openai.NewChat(o.client(p)) }
+	return p
+}
+
+// geminiRow is Google's Gemini API: embeddings.
+func geminiRow() Provider {
+	p := row(config.EmbedderGemini, "Gemini", func(c config.Config) config.Secret { return c.GeminiAPIKey }, func(c config.Config) string { return c.GeminiBaseURL })
+	p.BaseURLPicks = true
+	p.OwnsEmbedModel = func(m string) bool {
+		m = bareModel(m)
+		return strings.HasPrefix(m, "gemini-embedding-") || m == "text-embedding-004"
+	}
+	p.DefaultEmbedModel, p.MaxBatch = gemini.DefaultModel, gemini.MaxBatch
+	p.NewEmbedder = func(ctx context.Context, o EmbedOptions) (QueryEmbedder, error) { return gemini.New(ctx, o.embedx(p)) }
+	return p
+}
+
+// embedx is the options of p's embedder.
+func (o EmbedOptions) embedx(p Provider) embedx.Options {
+	return embedx.Options{APIKey: p.Key(o.Config).Reveal(), BaseURL: p.BaseURL(o.Config), Model: o.Model, Dimensions: o.Dimensions, Timeout: o.Timeout}
+}
+
+// client is the options of p's chat model or reranker.
+func (o ModelOptions) client(p Provider) embedx.ClientOptions {
+	return embedx.ClientOptions{APIKey: p.Key(o.Config).Reveal(), BaseURL: p.BaseURL(o.Config), Model: o.Model, Timeout: o.Timeout}
+}
+
+// settingEnv is the environment variables of the named setting.
+func settingEnv(setting string) []string {
+	for _, s := range config.Settings() {
+		if s.Name == setting {
+			return s.Env
+		}
+	}
+	return nil
+}
+
+// bareModel is a model name without case, spaces or a "models/" prefix.
+func bareModel(model string) string {
+	m := strings.ToLower(strings.TrimSpace(model))
+	if i := strings.LastIndex(m, "/"); i >= 0 {
+		m = m[i+1:] // "models/text-embedding-004"
+	}
+	return m
+}
+
+// openAIOwnAPI reports whether base is OpenAI's own API, which needs a key
+// (a local OpenAI-compatible server such as Ollama, vLLM, LM Studio or TEI
+// does not).
+func openAIOwnAPI(base string) bool {
+	b := strings.ToLower(strings.TrimSpace(base))
+	return b == "" || strings.Contains(b, "://api.openai.com")
+}
+
+// Lookup returns the row named name.
+func (t Table) Lookup(name string) (Provider, bool) {
+	for _, p := range t {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Provider{}, false
+}
+
+// hasKey reports whether p's key is set in c.
+func (p Provider) hasKey(c config.Config) bool { return p.Key != nil && p.Key(c).IsSet() }
+
+// hasBaseURL reports whether p's base URL is set in c.
+func (p Provider) hasBaseURL(c config.Config) bool { return p.BaseURL != nil && p.BaseURL(c) != "" }
+
+// keyName is the first name of p's key variable.
+func (p Provider) keyName() string {
+	if len(p.KeyEnv) == 0 {
+		return ""
+	}
+	return p.KeyEnv[0]
+}
+
+// canChat reports whether p has what it needs to answer: a key, or a base
+// URL of a server that needs none.
+func (p Provider) canChat(c config.Config) bool {
+	return p.NewChat != nil && (p.hasKey(c) || (p.KeyOptional != nil && p.KeyOptional(c)))
+}
+
+// ModelProvider names the provider that publishes the embedding model,
+// from its name, or "" (a local server's nomic-embed-text, say).
+func (t Table) ModelProvider(model string) string {
+	for _, p := range t {
+		if p.OwnsEmbedModel != nil && p.OwnsEmbedModel(model) {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// ResolveEmbedder is the provider that embeds questions for a Qdrant
+// collection, and why auto chose it: the one asked for; with auto, the
+// publisher of a model named with --model (the default model does not
+// count), else the first provider whose key is set, else the first whose
+// base URL picks it (a local OpenAI-compatible server needs no key), else
+// the first row.
+func (t Table) ResolveEmbedder(c config.Config) (provider, why string) {
+	e, _ := config.ParseEmbedder(c.Embedder)
+	if e != config.EmbedderAuto {
+		return e, ""
+	}
+	if c.EmbedModel != config.DefaultEmbedModel {
+		if p := t.ModelProvider(c.EmbedModel); p != "" {
+			return p, fmt.Sprintf("the model %s is %s's", c.EmbedModel, p)
+		}
+	}
+	for _, p := range t {
+		if p.NewEmbedder != nil && p.hasKey(c) {
+			return p.Name, p.keyName() + " is set"
+		}
+	}
+	for _, p := range t {
+		if p.NewEmbedder != nil && p.BaseURLPicks && p.hasBaseURL(c) {
+			return p.Name, p.BaseURLEnv[0] + " is set"
+		}
+	}
+	if len(t) == 0 {
+		return "", ""
+	}
+	return t[0].Name, ""
+}
+
+// ResolvedEmbedder is ResolveEmbedder's provider.
+func (t Table) ResolvedEmbedder(c config.Config) string {
+	p, _ := t.ResolveEmbedder(c)
+	return p
+}
+
+// EmbedderChoice explains an auto choice when it was not obvious (more than
+// one provider key set); "" otherwise.
+func (t Table) EmbedderChoice(c config.Config) string {
+	e, _ := config.ParseEmbedder(c.Embedder)
+	if e != config.EmbedderAuto {
+		return ""
+	}
+	var set, order []string
+	for _, p := range t {
+		if p.NewEmbedder == nil || p.Key == nil {
+			continue
+		}
+		order = append(order, p.Name)
+		if p.hasKey(c) {
+			set = append(set, p.keyName())
+		}
+	}
+	if len(set) < 2 {
+		return ""
+	}
+	p, why := t.ResolveEmbedder(c)
+	if t.ModelProvider(c.EmbedModel) == p && c.EmbedModel != config.DefaultEmbedModel {
+		return fmt.Sprintf("embedder: %s chosen because %s (%s are all set; pass --embedder to choose)", p, why, strings.Join(set, " and "))
+	}
+	return fmt.Sprintf("embedder: %s chosen because %s are all set (auto prefers %s; pass --embedder to choose)", p, strings.Join(set, " and "), strings.Join(order, ", then "))
+}
+
+// ResolvedChatProvider is the provider that answers: the one asked for;
+// with auto, the publisher of a --chat-model named by it, else the query
+// embedder's provider when it can chat (Qdrant), else the first row that
+// can chat (a key, or a base URL of a server that needs none). "" means no
+// chat model is configured.
+func (t Table) ResolvedChatProvider(c config.Config) string {
+	name, _ := config.ParseChatProvider(c.ChatProvider)
+	if name != config.ChatAuto {
+		return name
+	}
+	for _, p := range t {
+		if p.OwnsChatModel != nil && p.OwnsChatModel(c.ChatModel) && p.canChat(c) {
+			return p.Name
+		}
+	}
+	if c.Resolved() == config.BackendQdrant {
+		if p, ok := t.Lookup(t.ResolvedEmbedder(c)); ok && p.canChat(c) {
+			return p.Name
+		}
+	}
+	for _, p := range t {
+		if p.canChat(c) {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// ChatHint says which settings enable answers; every "no chat model"
+// message ends with it.
+func (t Table) ChatHint() string {
+	var keys, servers []string
+	for _, p := range t {
+		if p.NewChat == nil {
+			continue
+		}
+		if k := p.keyName(); k != "" {
+			keys = append(keys, k+" ("+p.Title+")")
+		}
+		if p.LocalServer != "" && len(p.BaseURLEnv) > 0 {
+			servers = append(servers, p.BaseURLEnv[0]+" for "+p.LocalServer)
+		}
+	}
+	return "set " + listOr(append(keys, servers...), ", ", ", or ") + "; --chat-provider chooses when several are set"
+}
+
+// ExplorerChatHint is the explorer's Answer pane text without a chat
+// model.
+func (t Table) ExplorerChatHint() string {
+	return "To enable answers, " + t.ChatHint() + ". RAGSCOPE_CHAT_PROVIDER (" + listOr(append([]string{config.ChatAuto}, t.chatNames()...), ", ", " or ") + ") and RAGSCOPE_CHAT_MODEL pick the provider and the model."
+}
+
+// chatNames are the rows that answer.
+func (t Table) chatNames() []string {
+	return t.names(func(p Provider) bool { return p.NewChat != nil })
+}
+
+// embedNames are the rows that embed questions for a Qdrant collection.
+func (t Table) embedNames() []string {
+	return t.names(func(p Provider) bool { return p.NewEmbedder != nil })
+}
+
+// names are the names of the rows that do what does says.
+func (t Table) names(does func(Provider) bool) []string {
+	var out []string
+	for _, p := range t {
+		if does(p) {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// SettingHelp is the --help text of the settings that list providers
+// (embedder, chat_provider, chat_model), from the table; ok is false for
+// other settings.
+func (t Table) SettingHelp(setting string) (help string, ok bool) {
+	switch setting {
+	case "embedder":
+		names := []string{config.EmbedderAuto}
+		for _, p := range t {
+			names = append(names, p.Name)
+		}
+		return "embedder: " + listOr(names, ", ", " or "), true
+	case "chat_provider":
+		return "chat model provider for answers (ask, eval --answer): " + listOr(append([]string{config.ChatAuto}, t.chatNames()...), ", ", " or "), true
+	case "chat_model":
+		var defs []string
+		for _, p := range t {
+			if p.NewChat != nil && p.DefaultChatModel != "" {
+				defs = append(defs, p.DefaultChatModel+" on "+p.Title)
+			}
+		}
+		return "chat model for answers (default: " + strings.Join(defs, ", ") + ")", true
+	}
+	return "", false
+}
+
+// listOr joins items with sep, and the last with last ("a, b or c").
+func listOr(items []string, sep, last string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], sep) + last + items[len(items)-1]
+}
+
+// keyText is p's key variables for messages: "GEMINI_API_KEY (or
+// GOOGLE_API_KEY, or [gemini] api_key in ragscope.toml)".
+func (p Provider) keyText() string {
+	alts := append([]string(nil), p.KeyEnv[1:]...)
+	if sec, key, ok := strings.Cut(p.KeyTOML, "."); ok {
+		alts = append(alts, "["+sec+"] "+key+" in ragscope.toml")
+	}
+	if len(alts) == 0 {
+		return p.keyName()
+	}
+	return p.keyName() + " (or " + strings.Join(alts, ", or ") + ")"
+}
+
+// embedderProblems are the configuration's problems with the query
+// embedder of a Qdrant collection (embeds: a question is embedded; a store
+// command needs no key).
+func (t Table) embedderProblems(c config.Config, embeds bool) []string {
+	var probs []string
+	name := t.ResolvedEmbedder(c)
+	p, ok := t.Lookup(name)
+	switch {
+	case !ok:
+	case p.NoQdrant != "":
+		probs = append(probs, fmt.Sprintf("--embedder %s %s: use %s", p.Name, p.NoQdrant, listOr(t.embedNames(), ", ", " or ")))
+	case !embeds || p.hasKey(c) || (p.KeyOptional != nil && p.KeyOptional(c)):
+	case len(t) > 0 && p.Name == t[0].Name:
+		// The first row is also auto's choice when nothing is set: say
+		// every key that would do.
+		var others, titles []string
+		for _, o := range t[1:] {
+			if o.NewEmbedder != nil && o.keyName() != "" {
+				others = append(others, o.keyName())
+				titles = append(titles, o.Title)
+			}
+		}
+		otherKeySet := false
+		for _, o := range t[1:] {
+			otherKeySet = otherKeySet || (o.NewEmbedder != nil && o.hasKey(c))
+		}
+		first := p.keyName()
+		if len(p.KeyEnv) > 1 {
+			first += " (or " + strings.Join(p.KeyEnv[1:], ", or ") + ")"
+		}
+		if c.EmbedModel != config.DefaultEmbedModel && t.ModelProvider(c.EmbedModel) == p.Name && otherKeySet {
+			probs = append(probs, fmt.Sprintf("%s is a %s model: set %s to embed with it, or pass the %s model your collection was built with (--model)", c.EmbedModel, p.Title, first, listOr(titles, ", ", " or ")))
+		} else {
+			probs = append(probs, "no embedder API key: set "+first+", or "+listOr(others, " or ", " or ")+", to embed questions")
+		}
+	default:
+		probs = append(probs, "--embedder "+p.Name+" needs "+p.keyText()+p.KeyNote)
+	}
+	return probs
+}
+
+// Validate checks that the configuration can be used to ask questions,
+// saying what to set. The error wraps retrieval.ErrConfig.
+func (t Table) Validate(c config.Config) error { return t.validate(c, true) }
+
+// ValidateStore is Validate for commands that read the store but embed no
+// question (stats, links): the embedder's key is not asked for.
+func (t Table) ValidateStore(c config.Config) error { return t.validate(c, false) }
+
+func (t Table) validate(c config.Config, embeds bool) error {
+	probs := c.Problems()
+	if c.Resolved() == config.BackendQdrant {
+		probs = append(probs, t.embedderProblems(c, embeds)...)
+	}
+	return config.ProblemsError(probs)
+}

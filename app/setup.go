@@ -1,0 +1,155 @@
+package app
+
+import (
+	"io"
+	"log/slog"
+	"strings"
+
+	"ragscope/config"
+	"ragscope/retrieval"
+)
+
+// Setup fully describes one retrieval configuration: where the chunks
+// come from, how questions are embedded and ranked, what is cut, and who
+// answers. Assembler.Open turns it into a pipeline; two setups may be
+// opened in one process and share nothing mutable.
+type Setup struct {
+	// Backend is demo, local or qdrant (resolved, never auto).
+	Backend config.Backend
+	// Collection is the Qdrant collection; IndexFile the saved local
+	// index; DocsDir the docs folder indexed on the fly.
+	Collection, IndexFile, DocsDir string
+	// Embedder is the query embedder's provider as asked for (auto
+	// resolves through the provider table), EmbedModel its model and
+	// Dimensions the vector size asked of it (0: the model's).
+	Embedder, EmbedModel string
+	Dimensions           int
+	// LocalSearch is how the demo and local indexes rank (hybrid, bm25,
+	// embedder).
+	LocalSearch string
+	// RerankModel reranks the candidates ("" none; bm25 or a provider's
+	// rerank model); RerankCandidates and RerankThreshold as --rerank-*.
+	RerankModel      string
+	RerankCandidates int
+	RerankThreshold  float64
+	// TopK, Threshold, Dedup and Filters are the starting query's.
+	TopK      int
+	Threshold float64
+	Dedup     bool
+	Filters   retrieval.Filters
+	// ChatProvider (auto resolves) and ChatModel answer.
+	ChatProvider, ChatModel string
+
+	// Settings holds the rest of the configuration: where the services
+	// are, their keys, timeouts, the site and payload mapping. The fields
+	// above win over its own.
+	Settings config.Config
+}
+
+// FromConfig is the setup a resolved configuration describes.
+func FromConfig(c config.Config) Setup {
+	return Setup{
+		Backend:    c.Resolved(),
+		Collection: c.Collection, IndexFile: c.IndexFile, DocsDir: c.DocsDir,
+		Embedder: c.Embedder, EmbedModel: c.EmbedModel, Dimensions: c.EmbedDimensions,
+		LocalSearch: c.LocalSearch,
+		RerankModel: c.RerankModel, RerankCandidates: c.RerankCandidates, RerankThreshold: c.RerankThreshold,
+		TopK: c.TopK, Threshold: c.Threshold, Dedup: c.Dedup,
+		ChatProvider: c.ChatProvider, ChatModel: c.ChatModel,
+		Settings: c,
+	}
+}
+
+// Config is the configuration the setup describes: Settings with the
+// setup's own fields written over it.
+func (s Setup) Config() config.Config {
+	c := s.Settings
+	c.Backend = s.Backend
+	c.Collection, c.IndexFile, c.DocsDir = s.Collection, s.IndexFile, s.DocsDir
+	c.Embedder, c.EmbedModel, c.EmbedDimensions = s.Embedder, s.EmbedModel, s.Dimensions
+	c.LocalSearch = s.LocalSearch
+	c.RerankModel, c.RerankCandidates, c.RerankThreshold = s.RerankModel, s.RerankCandidates, s.RerankThreshold
+	c.TopK, c.Threshold, c.Dedup = s.TopK, s.Threshold, s.Dedup
+	c.ChatProvider, c.ChatModel = s.ChatProvider, s.ChatModel
+	return c
+}
+
+// Query is the setup's starting query for question (top_k, threshold,
+// dedup, filters, rerank, search mode).
+func (s Setup) Query(question string) retrieval.Query {
+	return retrieval.Query{
+		Question:   question,
+		TopK:       s.TopK,
+		Threshold:  s.Threshold,
+		NoDedup:    !s.Dedup,
+		Filters:    s.Filters,
+		Rerank:     s.RerankOptions(),
+		SearchMode: s.searchMode(),
+	}
+}
+
+// searchMode is the local search mode a query names: the setup's for the
+// demo and local indexes, "" for Qdrant.
+func (s Setup) searchMode() string {
+	if s.Backend == config.BackendQdrant {
+		return ""
+	}
+	return s.LocalSearch
+}
+
+// RerankOptions are a query's rerank options from the setup.
+func (s Setup) RerankOptions() retrieval.RerankOptions {
+	if strings.TrimSpace(s.RerankModel) == "" {
+		return retrieval.RerankOptions{}
+	}
+	return retrieval.RerankOptions{On: true, Candidates: s.RerankCandidates, Threshold: s.RerankThreshold}
+}
+
+// Assembler turns setups into pipelines, the explorer's options and
+// indexes. It holds no state of its own: one Assembler may open any
+// number of setups, concurrently.
+type Assembler struct {
+	// Providers is the provider table (Providers() when nil).
+	Providers Table
+	// Dir is the working directory (golden-set paths are relative to it).
+	Dir string
+	// Progress shows msg while long work runs and returns the func that
+	// clears it; nil shows nothing.
+	Progress func(msg string) func()
+	// Log is the debug log (nil: none); LogWriter its writer, for
+	// libraries that log on their own (gRPC).
+	Log       *slog.Logger
+	LogWriter io.Writer
+}
+
+// providers is the table in use.
+func (as *Assembler) providers() Table {
+	if as.Providers == nil {
+		return Providers()
+	}
+	return as.Providers
+}
+
+// progress shows msg while long work runs.
+func (as *Assembler) progress(msg string) func() {
+	if as.Progress == nil {
+		return func() {}
+	}
+	return as.Progress(msg)
+}
+
+// logger is the debug logger, discarding when none is set.
+func (as *Assembler) logger() *slog.Logger {
+	if as.Log == nil {
+		return slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return as.Log
+}
+
+// logWriter is where libraries' own logs go.
+func (as *Assembler) logWriter() io.Writer {
+	if as.LogWriter == nil {
+		return io.Discard
+	}
+	return as.LogWriter
+}

@@ -1,0 +1,79 @@
+package app
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+
+	"ragscope/config"
+	"ragscope/retrieval"
+)
+
+// hitIDs are the chunk ids of a result, in rank order.
+func hitIDs(res retrieval.Result) []string {
+	var ids []string
+	for _, h := range res.Hits {
+		ids = append(ids, h.Chunk.ID)
+	}
+	return ids
+}
+
+// Two setups in one process, the demo searched hybrid and a saved local
+// index searched with BM25, answer the same question independently: each
+// gives, while the other runs at the same time, exactly what it gives
+// alone, and neither setup's choices leak into the other's pipeline.
+func TestTwoSetupsAnswerIndependently(t *testing.T) {
+	ctx := context.Background()
+	idx := filepath.Join(t.TempDir(), "site.idx")
+	if _, err := BuildIndex(ctx, IndexJob{Docs: "../links/testdata/site/docs", Out: idx, Settings: config.Default()}); err != nil {
+		t.Fatal(err)
+	}
+	demoCfg := config.Default()
+	demoCfg.LocalSearch = "hybrid"
+	demoSetup := FromConfig(demoCfg)
+	localSetup := FromConfig(config.Default())
+	localSetup.Backend, localSetup.IndexFile, localSetup.LocalSearch, localSetup.TopK = config.BackendLocal, idx, "bm25", 3
+
+	as := &Assembler{}
+	demoBe, err := as.Open(ctx, demoSetup, Search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	localBe, err := as.Open(ctx, localSetup, Search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const question = "how do topics and services work?"
+	ask := func(be *Backend) retrieval.Result {
+		res, err := be.Pipeline.Retrieve(ctx, be.Setup.Query(question))
+		if err != nil {
+			t.Error(err)
+		}
+		return res
+	}
+	demoAlone, localAlone := ask(demoBe), ask(localBe)
+	if demoAlone.Params.Backend != "demo" || len(demoAlone.Hits) != config.DefaultTopK || demoAlone.Params.Ranking != "hybrid" {
+		t.Fatalf("demo: backend %q ranking %q, %d hits", demoAlone.Params.Backend, demoAlone.Params.Ranking, len(demoAlone.Hits))
+	}
+	if localAlone.Params.Backend != "local" || len(localAlone.Hits) != 3 || localAlone.Params.Ranking != "bm25" {
+		t.Fatalf("local: backend %q ranking %q, %d hits", localAlone.Params.Backend, localAlone.Params.Ranking, len(localAlone.Hits))
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		for _, c := range []struct {
+			be   *Backend
+			want []string
+		}{{demoBe, hitIDs(demoAlone)}, {localBe, hitIDs(localAlone)}} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if got := hitIDs(ask(c.be)); !slices.Equal(got, c.want) {
+					t.Errorf("%s: %v while the other setup ran, %v alone", c.be.Kind, got, c.want)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+}

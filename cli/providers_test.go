@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"ragscope/app"
+	"ragscope/config"
+	"ragscope/retrieval"
+	"ragscope/retrieval/cohere/coheretest"
+)
+
+// fakeEmbedder is the fake provider's query embedder: one vector for
+// every text, of the test collection's size.
+type fakeEmbedder struct{}
+
+func (fakeEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i := range out {
+		out[i] = make([]float32, coheretest.Dim)
+		out[i][0] = 1
+	}
+	return out, nil
+}
+func (fakeEmbedder) Name() string { return "fake-embed-1" }
+func (fakeEmbedder) Dim() int     { return coheretest.Dim }
+
+// errFakeChat is what the fake provider's chat constructor returns: ask
+// printing it shows that auto-resolution chose the fake provider.
+var errFakeChat = errors.New("the fake chat model was built")
+
+// fakeProvider is a provider row added by a test alone: its key is
+// FAKE_API_KEY, read from env.
+func fakeProvider(env map[string]string) app.Provider {
+	return app.Provider{
+		Name: "fake", Title: "Fake",
+		KeyEnv: []string{"FAKE_API_KEY"}, KeyTOML: "fake.api_key",
+		Key:              func(config.Config) config.Secret { return config.Secret(env["FAKE_API_KEY"]) },
+		DefaultChatModel: "fake-chat-1",
+		NewEmbedder: func(context.Context, app.EmbedOptions) (app.QueryEmbedder, error) {
+			return fakeEmbedder{}, nil
+		},
+		NewChat: func(app.ModelOptions) (retrieval.Generator, error) {
+			return nil, errFakeChat
+		},
+	}
+}
+
+// runWith is run with a provider table.
+func runWith(t *testing.T, table app.Table, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	a := &App{
+		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Dir: t.TempDir(),
+		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+		Providers: table,
+	}
+	code := a.Run(context.Background(), args)
+	return code, out.String(), errb.String()
+}
+
+// A provider row added in the test, and no other file, is offered by
+// --help, chosen by auto-resolution for embedding and answering, and
+// named by the error hints.
+func TestProviderRowIsWiredEverywhere(t *testing.T) {
+	_, _, env := fakes(t)
+	delete(env, "COHERE_API_KEY")
+	table := append(app.Providers(), fakeProvider(env))
+
+	// --help lists it with the embedders and chat providers, and its
+	// default chat model.
+	code, out, _ := runWith(t, table, env, "ask", "--help")
+	if code != ExitOK {
+		t.Fatalf("help: exit %d", code)
+	}
+	for _, want := range []string{"embedder: auto, cohere, openai, gemini, local or fake", "auto, cohere, openai or fake", "fake-chat-1 on Fake"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--help lacks %q:\n%s", want, out)
+		}
+	}
+
+	// Without its key, the hints name it.
+	code, _, errs := runWith(t, table, env, "query", "how do nodes talk?")
+	if code != ExitConfig || !strings.Contains(errs, "or GEMINI_API_KEY or FAKE_API_KEY, to embed questions") {
+		t.Errorf("embedder hint: exit %d: %s", code, errs)
+	}
+	code, out, errs = runWith(t, table, nil, "ask", "how do nodes talk?")
+	if code != ExitConfig || !strings.Contains(out+errs, "FAKE_API_KEY (Fake)") {
+		t.Errorf("chat hint: exit %d:\n%s%s", code, out, errs)
+	}
+
+	// With its key, auto embeds and answers with it.
+	env["FAKE_API_KEY"] = "fake-key"
+	code, out, errs = runWith(t, table, env, "query", "how do nodes talk?")
+	if code != ExitOK || !strings.Contains(out, "fake fake-embed-1") {
+		t.Errorf("auto embedder: exit %d:\n%s%s", code, out, errs)
+	}
+	code, _, errs = runWith(t, table, env, "ask", "how do nodes talk?")
+	if code == ExitOK || !strings.Contains(errs, errFakeChat.Error()) {
+		t.Errorf("auto chat provider: exit %d: %s", code, errs)
+	}
+}

@@ -1,0 +1,735 @@
+package retrieval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// "Why not this chunk?": for each expected source of a question, its best
+// chunk for the question, its rank and score among the points, and the
+// first stage of the pipeline that cut it. The cuts are read from the
+// query's own record (Result.Dropped, the candidates it searched); only
+// what the pipeline cannot know is asked of the store, in one call beside
+// the query's search (a QueryBatch on Qdrant, so --expect adds no wait
+// beyond one round trip's share): the expected chunk's score (a search
+// restricted to its page or point id) and the ids and scores of the top
+// RankCap+1 points, which rank it without scanning the collection. All
+// of them are exact searches, so a chunk an approximate index cannot
+// reach is still found.
+
+// RankCap bounds the ranking: an expected chunk below this many points is
+// "ranked beyond 1,000".
+const RankCap = 1000
+
+// pageChunkLimit bounds the chunks of one page read to find a section.
+const pageChunkLimit = 256
+
+// Cut codes of Expected.Cut, in pipeline order.
+const (
+	CutNone        = ""
+	CutNotFound    = "not_found"
+	CutFilter      = "filter"
+	CutThreshold   = "threshold"
+	CutApproximate = "approximate"
+	CutTopK        = "top_k"
+	CutDuplicate   = "duplicate"
+	CutRerank      = "rerank"
+)
+
+// ExpectRef is an expected source: a doc path (with or without a leading
+// "docs/"), a citation URL or path, each with an optional #anchor, or a
+// point id.
+type ExpectRef struct {
+	// Raw is the reference as given.
+	Raw string
+	// DocPath is a doc path ("" for a URL or a point id).
+	DocPath string
+	// URLPath is the path of a citation URL ("" otherwise).
+	URLPath string
+	// Anchor is the #section, "" for the whole page.
+	Anchor string
+	// PointID is a point id ("" otherwise).
+	PointID string
+}
+
+// ErrBadExpectRef is returned for a reference that cannot name a source.
+var ErrBadExpectRef = &ValidationError{Field: "expect", Msg: "an expected source is a doc path, a citation URL or a point id."}
+
+// ParseExpectRef parses a --expect REF.
+func ParseExpectRef(raw string) (ExpectRef, error) {
+	r := ExpectRef{Raw: raw}
+	s := strings.TrimSpace(raw)
+	if s == "" || s == "#" {
+		return r, invalid(ErrBadExpectRef, strconv.Quote(raw))
+	}
+	if strings.Contains(s, "://") {
+		u, err := url.Parse(s)
+		if err != nil {
+			return r, invalid(ErrBadExpectRef, strconv.Quote(raw))
+		}
+		r.URLPath, r.Anchor = u.Path, u.Fragment
+		if r.URLPath == "" {
+			r.URLPath = "/"
+		}
+		return r, nil
+	}
+	if i := strings.IndexByte(s, '#'); i >= 0 {
+		s, r.Anchor = s[:i], s[i+1:]
+	}
+	switch {
+	case isDocFile(s):
+		r.DocPath = strings.TrimPrefix(s, "./")
+	case strings.HasPrefix(s, "/"):
+		r.URLPath = s
+	case r.Anchor == "" && isPointID(s):
+		r.PointID = s
+	default:
+		r.DocPath = strings.TrimPrefix(s, "./")
+	}
+	return r, nil
+}
+
+func isDocFile(s string) bool {
+	return strings.HasSuffix(s, ".md") || strings.HasSuffix(s, ".mdx")
+}
+
+// isPointID reports whether s is a Qdrant point id: an unsigned integer or
+// a UUID.
+func isPointID(s string) bool {
+	if _, err := strconv.ParseUint(s, 10, 64); err == nil {
+		return true
+	}
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range s {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// docPathVariants are the stored doc paths a REF's doc path may match:
+// as given, with or without a leading "docs/" or "website/docs/", and,
+// when it has no .md/.mdx extension, with either.
+func docPathVariants(p string) []string {
+	p = strings.TrimPrefix(p, "/")
+	base := strings.TrimPrefix(strings.TrimPrefix(p, "website/"), "docs/")
+	exts := []string{""}
+	if !isDocFile(base) {
+		exts = []string{"", ".md", ".mdx"}
+	}
+	out := []string{}
+	seen := map[string]bool{}
+	for _, pre := range []string{"", "docs/", "website/docs/"} {
+		for _, ext := range exts {
+			if v := pre + base + ext; !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// Expected is where one expected source went for a question.
+type Expected struct {
+	// Ref is the reference as given.
+	Ref string `json:"ref"`
+	// PointID, DocPath and Section identify the source's best chunk for
+	// the question (empty when not found).
+	PointID string `json:"point_id"`
+	DocPath string `json:"doc_path,omitempty"`
+	Section string `json:"section,omitempty"`
+	// Rank is the chunk's rank in the query's search (its filters applied,
+	// unless they cut the chunk: then among all points), from 1; its place
+	// among the query's candidates when it was one. 0 when not found.
+	Rank int `json:"rank"`
+	// ExactRank is the rank an exact search gives; RankCap+1 with Beyond
+	// when more than RankCap points score above it.
+	ExactRank int  `json:"exact_rank"`
+	Beyond    bool `json:"rank_beyond,omitempty"`
+	// Score is the chunk's score for the question (nil when not found).
+	Score *float64 `json:"score"`
+	// Cut is the first stage that cut the chunk (the Cut* codes), "" when
+	// it reached the results.
+	Cut string `json:"cut"`
+	// Detail says it in words: "in the results at #2", "cut by top_k 5
+	// (rank 23 of 5)", "not in the collection".
+	Detail string `json:"detail"`
+}
+
+// Found reports whether the expected source has a chunk in the collection.
+func (e *Expected) Found() bool { return e.Cut != CutNotFound }
+
+// RankText is the rank as people read it: "#23", "beyond #1,000", "".
+func (e *Expected) RankText() string {
+	switch {
+	case e.Beyond:
+		return "beyond #1,000"
+	case e.Rank > 0:
+		return "#" + strconv.Itoa(e.Rank)
+	}
+	return ""
+}
+
+// Sentence is the one-line account of e: "expected docs/a.md ranked #23
+// (0.310), cut by top_k 5 (rank 23 of 5)", "expected x not in the
+// collection".
+func (e *Expected) Sentence() string {
+	name := e.Ref
+	if e.Cut == CutNotFound {
+		return "expected " + name + " " + e.Detail
+	}
+	s := "expected " + name
+	if rt := e.RankText(); rt != "" {
+		s += " ranked " + rt
+	}
+	if e.Score != nil {
+		s += fmt.Sprintf(" (%.3f)", *e.Score)
+	}
+	return s + ", " + e.Detail
+}
+
+// Diagnosis is what a diagnosed query says beside its result.
+type Diagnosis struct {
+	// Expected says where each expected source went (in refs order).
+	Expected []Expected
+	// ANN compares the approximate search with an exact one (nil when not
+	// asked, or when the server refused exact search).
+	ANN *ANNCheck
+	// Notes say what could not be shown (a server that refuses exact
+	// search).
+	Notes []string
+}
+
+// Diagnose runs q like Retrieve and, for each of refs, says where its
+// best chunk for the question went (see Expected); with annCheck it also
+// compares the query's search with an exact one (ANNCheck). What the
+// diagnosis asks of the store runs beside the query's search, in one
+// batched call (see diagSearch). A ref that matches nothing comes back
+// with Cut CutNotFound. Selected-text queries have no search to explain.
+func (p *Pipeline) Diagnose(ctx context.Context, q Query, refs []ExpectRef, annCheck bool) (Result, Diagnosis, error) {
+	return p.diagnose(ctx, q, nil, 0, refs, annCheck)
+}
+
+// DiagnoseVector is Diagnose for a question already embedded (vec), as
+// RetrieveVector is to Retrieve.
+func (p *Pipeline) DiagnoseVector(ctx context.Context, q Query, vec []float32, embedTook time.Duration, refs []ExpectRef, annCheck bool) (Result, Diagnosis, error) {
+	if vec == nil {
+		vec = []float32{}
+	}
+	return p.diagnose(ctx, q, vec, embedTook, refs, annCheck)
+}
+
+func (p *Pipeline) diagnose(ctx context.Context, q Query, vec []float32, embedTook time.Duration, refs []ExpectRef, annCheck bool) (Result, Diagnosis, error) {
+	var d Diagnosis
+	if q.Mode == ModeSelectedText {
+		return Result{}, d, fmt.Errorf("%w: expected sources and the ANN check explain a search; selected-text mode runs none", ErrConfig)
+	}
+	nq, _, _, err := Normalize(q)
+	if err != nil {
+		return Result{}, d, err
+	}
+	// URL refs name pages by their citation; map them to doc paths first.
+	resolved, err := p.ResolveRefs(ctx, refs)
+	if err != nil {
+		return Result{}, d, err
+	}
+	// A doc-path lookup is a filtered search: let the store prepare for
+	// it beside the embedding.
+	var prep chan error
+	if fp, ok := p.Store.(FilterPreparer); ok && byDocPath(resolved) {
+		prep = make(chan error, 1)
+		go func() { prep <- fp.PrepareFilters(ctx) }()
+	}
+	var diag diagSearch
+	var diagErr error
+	b := &beside{run: func(ctx context.Context, store Store, vec []float32) {
+		if prep != nil {
+			diagErr = <-prep
+			prep = nil
+		}
+		if diagErr == nil {
+			diag, diagErr = p.diagSearch(ctx, store, nq, vec, resolved, annCheck)
+		}
+	}}
+	res, err := p.retrieve(ctx, q, vec, embedTook, b)
+	if prep != nil {
+		<-prep // the search failed before the diagnosis ran
+	}
+	if err != nil {
+		return Result{}, d, err
+	}
+	if diagErr != nil {
+		return Result{}, d, fmt.Errorf("expected sources or exact search: %w", diagErr)
+	}
+	store, err := p.storeFor(nq)
+	if err != nil {
+		return Result{}, d, err
+	}
+	d.Notes = diag.notes
+	if annCheck && !diag.approxOnly {
+		d.ANN = compareANN(nq, b.cands, diag.exact, isApproximate(store))
+		if diag.quantized {
+			d.ANN.Quantization = &QuantizationCheck{
+				RescoreOn:  compareANN(nq, diag.rescoreOn, diag.exact, true).Recall,
+				RescoreOff: compareANN(nq, diag.rescoreOff, diag.exact, true).Recall,
+				Applied:    "the query's search left rescoring to the server's default (on)",
+			}
+		}
+	}
+	d.Expected = p.explain(nq, &res, b.cands, store, refs, resolved, &diag)
+	return res, d, nil
+}
+
+// diagSearch is what the diagnosis asks of the store, in one call beside
+// the query's search (one QueryBatch on Qdrant), all exact: each ref's
+// chunks, the top RankCap+1 points' ids and scores (to rank the expected
+// chunks: with the query's filters, and without them for a chunk the
+// filters cut), and for the ANN check the query's search done exactly.
+type diagSearch struct {
+	best          []*ScoredChunk
+	top, filtered []ScoredChunk
+	exact         []ScoredChunk
+	// rescoreOn and rescoreOff are the approximate search with
+	// quantization rescoring on and off (quantized collections only).
+	rescoreOn, rescoreOff []ScoredChunk
+	quantized             bool
+	// approxOnly: the server refused exact search; notes say so.
+	approxOnly bool
+	notes      []string
+}
+
+func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []float32, refs []ExpectRef, annCheck bool) (diagSearch, error) {
+	d := diagSearch{best: make([]*ScoredChunk, len(refs))}
+	var reqs []SearchRequest
+	var at []int
+	for i, r := range refs {
+		if req, ok := lookup(q, vec, r); ok {
+			reqs = append(reqs, req)
+			at = append(at, i)
+		}
+	}
+	topAt, filteredAt, exactAt := -1, -1, -1
+	if len(reqs) > 0 {
+		rank := SearchRequest{Vector: vec, Text: q.Question, Limit: RankCap + 1, Exact: true, IDsOnly: true}
+		topAt = len(reqs)
+		reqs = append(reqs, rank)
+		if !q.Filters.IsEmpty() {
+			rank.Filters = q.Filters
+			filteredAt = len(reqs)
+			reqs = append(reqs, rank)
+		}
+	}
+	onAt, offAt := -1, -1
+	if annCheck {
+		exactAt = len(reqs)
+		same := SearchRequest{Vector: vec, Text: q.Question, Limit: CandidateLimit(q), Filters: q.Filters}
+		ex := same
+		ex.Exact = true
+		reqs = append(reqs, ex)
+		if qz, ok := store.(Quantizer); ok && !q.Exact && qz.Quantized(ctx) {
+			// A quantized collection: the approximate search with
+			// rescoring on and off, in the same batch.
+			on, off := same, same
+			on.Rescore, off.Rescore = new(bool), new(bool)
+			*on.Rescore = true
+			onAt, offAt = len(reqs), len(reqs)+1
+			reqs = append(reqs, on, off)
+		}
+	}
+	got, err := searchAll(ctx, store, reqs)
+	if err != nil && errors.Is(err, ErrConfig) && isApproximate(store) {
+		// A server that refuses exact search (strict mode): what the
+		// approximate index shows, with a note.
+		for k := range reqs {
+			reqs[k].Exact = false
+		}
+		if exactAt >= 0 {
+			reqs = reqs[:exactAt] // no exact search to compare with
+			exactAt, onAt, offAt = -1, -1, -1
+		}
+		got, err = searchAll(ctx, store, reqs)
+		d.approxOnly = true
+		d.notes = append(d.notes, "the server refused exact search: the expected sources are ranked by the approximate index, so an approximate miss shows as a top_k cut, and no ANN check was made")
+	}
+	if err != nil {
+		return d, err
+	}
+	for k, i := range at {
+		r := refs[i]
+		scored := got[k]
+		for j := range scored {
+			c := &scored[j].Chunk
+			if r.Anchor == "" || c.ID == strings.TrimSpace(r.Raw) || p.inSection(c, r.Anchor) {
+				sc := scored[j]
+				d.best[i] = &sc
+				break
+			}
+		}
+	}
+	if topAt >= 0 {
+		d.top = got[topAt]
+	}
+	if filteredAt >= 0 {
+		d.filtered = got[filteredAt]
+	}
+	if exactAt >= 0 {
+		d.exact = got[exactAt]
+	}
+	if onAt >= 0 {
+		d.rescoreOn, d.rescoreOff, d.quantized = got[onAt], got[offAt], true
+	}
+	return d, nil
+}
+
+// byDocPath reports whether some ref is looked up by its doc path.
+func byDocPath(refs []ExpectRef) bool {
+	for _, r := range refs {
+		if r.PointID == "" && r.DocPath != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// ResolveRefs returns refs with each URL ref's doc path filled in from
+// the collection's citations (one walk of the store, only when a URL ref
+// has no doc path yet); a URL no chunk cites keeps an empty DocPath.
+// Diagnose resolves its refs itself; a caller diagnosing many questions
+// resolves them once.
+func (p *Pipeline) ResolveRefs(ctx context.Context, refs []ExpectRef) ([]ExpectRef, error) {
+	out := append([]ExpectRef(nil), refs...)
+	need := false
+	for _, r := range refs {
+		need = need || (r.URLPath != "" && r.DocPath == "")
+	}
+	if !need {
+		return out, nil
+	}
+	pages, err := p.pages(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if out[i].URLPath == "" || out[i].DocPath != "" {
+			continue
+		}
+		want := strings.TrimSuffix(out[i].URLPath, "/")
+		for _, pg := range pages {
+			if pg.path != "" && strings.TrimSuffix(pg.path, "/") == want {
+				out[i].DocPath = pg.docPath
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// page is one document of the collection and its citation URL's path.
+type page struct {
+	docPath string
+	path    string
+}
+
+// pages walks the store for its documents (Walker stores only).
+func (p *Pipeline) pages(ctx context.Context) ([]page, error) {
+	w, ok := p.Store.(Walker)
+	if !ok {
+		return nil, fmt.Errorf("%w: this backend cannot list its documents to match a URL: give a doc path", ErrConfig)
+	}
+	seen := map[string]bool{}
+	var out []page
+	err := w.Walk(ctx, func(chunks []Chunk, _ int) error {
+		for i := range chunks {
+			c := &chunks[i]
+			if c.DocPath == "" || seen[c.DocPath] {
+				continue
+			}
+			seen[c.DocPath] = true
+			pg := page{docPath: c.DocPath}
+			if cit := p.URLs.Cite(c); cit.URL != "" {
+				if u, err := url.Parse(cit.URL); err == nil {
+					pg.path = u.Path
+				}
+			}
+			out = append(out, pg)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list documents: %w", err)
+	}
+	return out, nil
+}
+
+// DocPaths lists the collection's doc paths (a walk of the store), for
+// suggesting the closest to a REF that matched nothing.
+func (p *Pipeline) DocPaths(ctx context.Context) ([]string, error) {
+	pages, err := p.pages(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(pages))
+	for i, pg := range pages {
+		out[i] = pg.docPath
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Closest returns up to n of paths closest to ref (by edit distance of
+// their names, then of the whole path).
+func Closest(ref string, paths []string, n int) []string {
+	ref = strings.ToLower(strings.TrimPrefix(ref, "docs/"))
+	base := func(s string) string {
+		s = strings.TrimSuffix(strings.TrimSuffix(s, ".mdx"), ".md")
+		if i := strings.LastIndexByte(s, '/'); i >= 0 {
+			s = s[i+1:]
+		}
+		return s
+	}
+	type cand struct {
+		p    string
+		d, e int
+	}
+	cs := make([]cand, len(paths))
+	for i, p := range paths {
+		lp := strings.ToLower(strings.TrimPrefix(p, "docs/"))
+		cs[i] = cand{p, editDistance(base(ref), base(lp)), editDistance(ref, lp)}
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].d != cs[j].d {
+			return cs[i].d < cs[j].d
+		}
+		return cs[i].e < cs[j].e
+	})
+	out := []string{}
+	for i := 0; i < len(cs) && i < n; i++ {
+		out = append(out, cs[i].p)
+	}
+	return out
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// lookup is the search that finds ref's chunks, or ok false when ref
+// names nothing searchable.
+func lookup(q Query, vec []float32, r ExpectRef) (SearchRequest, bool) {
+	req := SearchRequest{Vector: vec, Text: q.Question, Limit: 1, Exact: true}
+	switch {
+	case r.PointID != "":
+		req.Filters.IDs = []string{r.PointID}
+	case r.DocPath != "":
+		req.Filters.DocPaths = docPathVariants(r.DocPath)
+		if r.Anchor != "" {
+			req.Limit = pageChunkLimit
+		}
+	default:
+		return req, false
+	}
+	return req, true
+}
+
+// inSection reports whether c sits under the section anchor names.
+func (p *Pipeline) inSection(c *Chunk, anchor string) bool {
+	anchor = strings.ToLower(anchor)
+	if strings.EqualFold(c.HeadingID, anchor) {
+		return true
+	}
+	if c.Section != "" && p.slugStyle().Slug(c.Section) == anchor {
+		return true
+	}
+	cit := p.URLs.Cite(c)
+	if u, err := url.Parse(cit.URL); err == nil && strings.EqualFold(u.Fragment, anchor) {
+		return true
+	}
+	return false
+}
+
+// searchAll runs reqs in one batch call when the store has one, else
+// concurrently.
+func searchAll(ctx context.Context, store Store, reqs []SearchRequest) ([][]ScoredChunk, error) {
+	if len(reqs) == 0 {
+		return nil, nil
+	}
+	if bs, ok := store.(BatchSearcher); ok && len(reqs) > 1 {
+		return bs.SearchBatch(ctx, reqs)
+	}
+	out := make([][]ScoredChunk, len(reqs))
+	errs := make([]error, len(reqs))
+	var wg sync.WaitGroup
+	for i := range reqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i], errs[i] = store.Search(ctx, reqs[i])
+		}()
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+// explain turns the located chunks into Expected entries: each is ranked
+// among the top points (with the query's filters when they keep it) and
+// its cut read from the query's record.
+func (p *Pipeline) explain(q Query, res *Result, cands []ScoredChunk, store Store, refs, resolved []ExpectRef, d *diagSearch) []Expected {
+	out := make([]Expected, len(refs))
+	for i, r := range refs {
+		e := &out[i]
+		e.Ref = r.Raw
+		sc := d.best[i]
+		if sc == nil {
+			e.Cut, e.Detail = CutNotFound, notFoundDetail(r, resolved[i])
+			continue
+		}
+		score := sc.Score
+		e.PointID, e.DocPath, e.Section, e.Score = sc.Chunk.ID, sc.Chunk.DocPath, sc.Chunk.Section, &score
+		top := d.top
+		if !q.Filters.IsEmpty() && q.Filters.Match(&sc.Chunk) {
+			top = d.filtered
+		}
+		// Points above it, and tied points the pipeline orders first
+		// (ties go by chunk id, as lessScored orders them).
+		n := 1
+		for _, s := range top {
+			if s.Chunk.ID != e.PointID && (s.Score > score || (s.Score == score && s.Chunk.ID < e.PointID)) {
+				n++
+			}
+		}
+		e.ExactRank = n
+		if n > RankCap {
+			e.ExactRank, e.Beyond = RankCap+1, true
+		}
+		e.Rank = e.ExactRank
+		p.cutOf(q, res, cands, store, sc, e, d.approxOnly)
+	}
+	return out
+}
+
+func notFoundDetail(r, resolved ExpectRef) string {
+	switch {
+	case r.URLPath != "" && resolved.DocPath == "":
+		return "not in the collection (no chunk cites that URL)"
+	case r.Anchor != "":
+		return "not in the collection (no chunk of that page has section #" + r.Anchor + ")"
+	}
+	return "not in the collection"
+}
+
+// cutOf fills e's Cut and Detail: the first stage, in pipeline order,
+// that cut the expected chunk sc, read from the query's record.
+func (p *Pipeline) cutOf(q Query, res *Result, cands []ScoredChunk, store Store, sc *ScoredChunk, e *Expected, approxOnly bool) {
+	if !q.Filters.Match(&sc.Chunk) {
+		e.Cut, e.Detail = CutFilter, "filtered out by "+q.Filters.String()
+		return
+	}
+	key := chunkKey(&sc.Chunk)
+	// Its place among the candidates the query searched.
+	sorted := sortScored(cands)
+	for i := range sorted {
+		if chunkKey(&sorted[i].Chunk) == key {
+			e.Rank = i + 1
+			break
+		}
+	}
+	for _, h := range res.Hits {
+		if chunkKey(&h.Chunk) == key {
+			e.Cut, e.Detail = CutNone, "in the results at #"+strconv.Itoa(h.Rank)
+			return
+		}
+	}
+	for _, d := range res.Dropped {
+		if chunkKey(&d.Chunk) != key {
+			continue
+		}
+		switch d.Reason {
+		case ReasonBelowThreshold:
+			e.Cut, e.Detail = CutThreshold, fmt.Sprintf("below the score threshold %.2f", q.Threshold)
+		case ReasonDuplicate:
+			e.Cut, e.Detail = CutDuplicate, fmt.Sprintf("folded into a duplicate (#%d)", d.DuplicateOf)
+		case ReasonBelowRerankThreshold:
+			rel := 0.0
+			if d.RerankScore != nil {
+				rel = *d.RerankScore
+			}
+			e.Cut, e.Detail = CutRerank, fmt.Sprintf("moved out by the reranker (relevance %.3f below the rerank threshold %.2f)", rel, q.Rerank.Threshold)
+		default:
+			e.Cut, e.Detail = d.Reason, d.Reason
+		}
+		return
+	}
+	limit := CandidateLimit(q)
+	inCands := false
+	for i := range sorted {
+		if chunkKey(&sorted[i].Chunk) == key {
+			inCands = true
+		}
+	}
+	switch {
+	case Below(sc.Score, q.Threshold):
+		e.Cut, e.Detail = CutThreshold, fmt.Sprintf("below the score threshold %.2f", q.Threshold)
+	case inCands && q.Rerank.On && res.Rerank != nil && res.Rerank.Err == nil:
+		// Sent to the reranker, which placed it below its top_k.
+		e.Cut, e.Detail = CutRerank, fmt.Sprintf("moved out by the reranker (vector rank %d, not in its top %d)", e.Rank, q.TopK)
+	case inCands && q.Rerank.On:
+		// The rerank failed: the vector result's top_k cut it.
+		e.Cut, e.Detail = CutTopK, fmt.Sprintf("cut by top_k %d", q.TopK)
+		e.Cut, e.Detail = CutThreshold, fmt.Sprintf("below the score threshold %.2f", q.Threshold)
+	case !e.Beyond && e.ExactRank <= limit && isApproximate(store) && !q.Exact && !approxOnly:
+		e.Cut, e.Detail = CutApproximate, fmt.Sprintf("missed by approximate search (exact rank %d)", e.ExactRank)
+	case q.Rerank.On:
+		e.Cut, e.Detail = CutTopK, fmt.Sprintf("cut by top_k %d: beyond the %d candidates searched for the reranker", q.TopK, limit)
+	default:
+		e.Cut, e.Detail = CutTopK, fmt.Sprintf("cut by top_k %d", q.TopK)
+	}
+}
+
+func rankWord(e *Expected) string {
+	if e.Beyond {
+		return "beyond 1,000"
+	}
+	return strconv.Itoa(e.ExactRank)
+}
+
+// isApproximate reports whether store's searches may miss points an exact
+// search returns.
+func isApproximate(store Store) bool {
+	a, ok := store.(Approximator)
+	return ok && a.Approximate()
+}

@@ -206,3 +206,21 @@ func newJudge(t *testing.T, g retrieval.Generator) *Judge {
 	}
 	return j
 }
+
+// A 429 with Retry-After is retried by the provider's client inside the
+// call: the hit is judged, one chat answered after two requests.
+func TestRelevanceRateLimitedIsRetried(t *testing.T) {
+	srv := openaitest.NewServer("sk-test")
+	defer srv.Close()
+	srv.Fail(openaitest.Failure{Status: 429, RetryAfter: "0"})
+	srv.Structured(func(openaitest.ChatRequest) string { return `{"grade": 3, "reason": "answers"}` })
+	gen, err := openai.NewChat(openai.ChatOptions{APIKey: srv.Key, BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _ := New(gen, Options{Concurrency: 1})
+	js, st, err := j.Relevance(context.Background(), []Item{item("q", "a")}, nil)
+	if err != nil || js[0].Grade == nil || *js[0].Grade != 3 || st.Calls != 1 || srv.Requests() != 2 || srv.Chats() != 1 {
+		t.Fatalf("err %v, %+v, %+v, %d requests, %d chats", err, js, st, srv.Requests(), srv.Chats())
+	}
+}

@@ -67,7 +67,10 @@ func relevanceSchema() *retrieval.Schema {
 	return &retrieval.Schema{Name: "relevance_grade", JSON: map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			"grade":  map[string]any{"type": "integer", "enum": []any{0, 1, 2, 3}, "description": "0 unrelated, 1 related, 2 partly answers, 3 answers"},
+			// No enum or minimum/maximum: not every provider's structured
+			// output accepts them on integers; the range is checked when
+			// the answer is read (OutOfRange).
+			"grade":  map[string]any{"type": "integer", "description": "0, 1, 2 or 3: 0 unrelated, 1 related, 2 partly answers, 3 answers"},
 			"reason": map[string]any{"type": "string", "description": "one short sentence"},
 		},
 		"required":             []any{"grade", "reason"},

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -53,6 +54,8 @@ type judgeRun struct {
 	j     *judge.Judge
 	js    []judge.Judgement
 	stats judge.Stats
+	// faith is the answer's faithfulness (ask --judge); nil without one.
+	faith *judge.Faithfulness
 }
 
 // judgeResult grades res's hits with j; nil when j is nil.
@@ -69,6 +72,23 @@ func (a *App) judgeResult(cmd *cobra.Command, j *judge.Judge, res retrieval.Resu
 		return nil, err
 	}
 	return &judgeRun{j: j, js: js, stats: st}, nil
+}
+
+// judgeAnswer checks ans against res's sources (ask --judge): its claims
+// and which the sources support. Nothing to check (no judge, no answer, a
+// refusal) is no call.
+func (a *App) judgeAnswer(cmd *cobra.Command, r *judgeRun, res retrieval.Result, ans retrieval.Answer, ansErr error) error {
+	if r == nil || ansErr != nil || ans.Refused || strings.TrimSpace(ans.Text) == "" {
+		return nil
+	}
+	item := judge.FaithItem{Question: res.Question, Answer: ans.Text, Sources: judge.SourcesOf(retrieval.NewPrompt(res))}
+	fs, st, err := r.j.Faithfulness(cmd.Context(), []judge.FaithItem{item}, nil)
+	r.stats.Add(st)
+	if err != nil {
+		return err
+	}
+	r.faith = &fs[0]
+	return nil
 }
 
 func (r *judgeRun) judgements() []judge.Judgement {
@@ -124,13 +144,44 @@ func (r *judgeRun) writeText(w io.Writer) {
 	fmt.Fprintf(w, "Judge %s · prompt %s · %s\n", cleanLine(r.j.Model()), r.j.PromptVersion(), r.stats)
 	if m.Precision == nil {
 		fmt.Fprintln(w, "No hit could be judged: no judged precision or nDCG.")
+	} else {
+		nothing := ""
+		if m.NothingAnswers {
+			nothing = " · nothing answers (no hit graded 2 or 3)"
+		}
+		fmt.Fprintf(w, "judged precision@%d %.2f · judged nDCG@%d %.2f (%d of %d hits judged)%s\n", m.K, *m.Precision, m.K, *m.NDCG, m.Judged, m.K, nothing)
+	}
+	writeAnswerFaithfulness(w, r.faith)
+}
+
+// writeAnswerFaithfulness prints an answer's claims, each marked
+// supported, not supported or no verdict.
+func writeAnswerFaithfulness(w io.Writer, f *judge.Faithfulness) {
+	if f == nil {
 		return
 	}
-	nothing := ""
-	if m.NothingAnswers {
-		nothing = " · nothing answers (no hit graded 2 or 3)"
+	if f.Status != judge.Judged {
+		fmt.Fprintf(w, "Faithfulness: not judged (%s): %s\n", f.Status, cleanLine(f.Detail))
+		return
 	}
-	fmt.Fprintf(w, "judged precision@%d %.2f · judged nDCG@%d %.2f (%d of %d hits judged)%s\n", m.K, *m.Precision, m.K, *m.NDCG, m.Judged, m.K, nothing)
+	if f.Share == nil {
+		fmt.Fprintf(w, "Faithfulness: no claim judged (%d claims)\n", len(f.Claims))
+	} else {
+		fmt.Fprintf(w, "Faithfulness: %d of %d claims supported by the sources (%.0f%%)\n", f.Supported, f.Judged, 100**f.Share)
+	}
+	for _, c := range f.Claims {
+		mark := "no verdict   "
+		if c.Supported != nil && *c.Supported {
+			mark = "supported    "
+		} else if c.Supported != nil {
+			mark = "NOT SUPPORTED"
+		}
+		reason := ""
+		if c.Reason != "" {
+			reason = " (" + cleanLine(c.Reason) + ")"
+		}
+		fmt.Fprintf(w, "  %s %s%s\n", mark, cleanLine(c.Text), reason)
+	}
 }
 
 // JudgeJSON is a hit's judgement: grade null and a status other than
@@ -158,6 +209,8 @@ type JudgeRunJSON struct {
 	NDCG          *float64 `json:"judged_ndcg"`
 	// NothingAnswers is true when hits were judged and none graded ≥ 2.
 	NothingAnswers bool `json:"nothing_answers"`
+	// Faithfulness is the answer's claims and their support (ask --judge).
+	Faithfulness *judge.Faithfulness `json:"faithfulness,omitempty"`
 }
 
 func judgeJSON(j judge.Judgement) *JudgeJSON {
@@ -171,6 +224,7 @@ func (r *judgeRun) runJSON() *JudgeRunJSON {
 		Calls: r.stats.Calls, Cached: r.stats.Cached, NotJudged: r.stats.NotJudged,
 		InputTokens: r.stats.Usage.InputTokens, OutputTokens: r.stats.Usage.OutputTokens,
 		K: m.K, Precision: m.Precision, NDCG: m.NDCG, NothingAnswers: m.NothingAnswers,
+		Faithfulness: r.faith,
 	}
 }
 

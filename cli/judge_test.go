@@ -117,3 +117,44 @@ func TestQueryJudgeNeedsChatModel(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 }
+
+func TestAskJudgeGradesHitsAndChecksTheAnswer(t *testing.T) {
+	srv := openaitest.NewServer("sk-judge")
+	t.Cleanup(srv.Close)
+	srv.Structured(func(r openaitest.ChatRequest) string {
+		if r.ResponseFormat.JSONSchema.Name == "answer_claims" {
+			return `{"claims": [{"claim": "Nodes talk over topics.", "supported": true, "sources": [1], "reason": "Source 1 says so."},
+				{"claim": "Nodes run on GPUs.", "supported": false, "sources": [], "reason": "No source says so."}]}`
+		}
+		return `{"grade": 2, "reason": "Partly answers."}`
+	})
+	env := map[string]string{"OPENAI_API_KEY": "sk-judge", "OPENAI_BASE_URL": srv.URL, "RAGSCOPE_CHAT_PROVIDER": "openai", "XDG_CACHE_HOME": t.TempDir()}
+	code, out, errs := run(t, env, "", "ask", "--judge", "how do ROS 2 nodes communicate?")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	// 1 answer + 5 grades + 1 faithfulness check.
+	if srv.Chats() != 7 {
+		t.Fatalf("%d chats", srv.Chats())
+	}
+	for _, want := range []string{" 1. [2 partly answers] [", "6 judge calls (", "Faithfulness: 1 of 2 claims supported by the sources (50%)",
+		"  supported     Nodes talk over topics. (Source 1 says so.)", "  NOT SUPPORTED Nodes run on GPUs. (No source says so.)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	code, out, _ = run(t, env, "", "ask", "--json", "--judge", "how do ROS 2 nodes communicate?")
+	var doc struct {
+		Judging *JudgeRunJSON `json:"judging"`
+		Results []HitJSON     `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != ExitOK {
+		t.Fatalf("exit %d %v\n%s", code, err, out)
+	}
+	// Warm cache: only the answer was asked again (5 grades and the
+	// faithfulness check cached).
+	if srv.Chats() != 8 || doc.Judging == nil || doc.Judging.Calls != 0 || doc.Judging.Cached != 6 ||
+		doc.Judging.Faithfulness == nil || !doc.Judging.Faithfulness.Cached || doc.Results[0].Judge == nil {
+		t.Fatalf("%d chats, %+v", srv.Chats(), doc.Judging)
+	}
+}

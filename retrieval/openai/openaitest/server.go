@@ -62,7 +62,6 @@ type Server struct {
 	// structured answers chats that ask for structured output (Structured).
 	structured func(ChatRequest) string
 	mu         sync.Mutex
-	lastReq    Request
 	headers    http.Header
 	// ChatLog queues replies and records chats (Reply, LastChat, Chats;
 	// chat.go). Chats with no reply queued get the default reply: the

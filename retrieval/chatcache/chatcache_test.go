@@ -12,7 +12,8 @@ func TestKeyIsLengthPrefixedAndStable(t *testing.T) {
 	if Key("ab", "c") == Key("a", "bc") {
 		t.Fatal("parts run together")
 	}
-	if Key("m", "v1", "q", Hash("t")) != Key("m", "v1", "q", Hash("t")) {
+	first, again := Key("m", "v1", "q", Hash("t")), Key("m", "v1", "q", Hash("t"))
+	if first != again {
 		t.Fatal("not stable")
 	}
 	for _, other := range []string{Key("m2", "v1", "q", Hash("t")), Key("m", "v2", "q", Hash("t")), Key("m", "v1", "q2", Hash("t")), Key("m", "v1", "q", Hash("t2"))} {

@@ -701,13 +701,6 @@ func (p *Pipeline) cutOf(q Query, res *Result, cands []ScoredChunk, store Store,
 	}
 }
 
-func rankWord(e *Expected) string {
-	if e.Beyond {
-		return "beyond 1,000"
-	}
-	return strconv.Itoa(e.ExactRank)
-}
-
 // isApproximate reports whether store's searches may miss points an exact
 // search returns.
 func isApproximate(store Store) bool {

@@ -51,15 +51,7 @@ func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 	if genErr != nil && !errors.Is(genErr, retrieval.ErrNoGenerator) {
 		return genErr
 	}
-	jdg, err := a.openJudge(qf.judge)
-	if err != nil {
-		return err
-	}
-	be, res, err := a.retrieveFor(cmd, question, qf)
-	if err != nil {
-		return err
-	}
-	jr, err := a.judgeResult(cmd, jdg, res)
+	be, res, jr, err := a.retrieveJudged(cmd, question, qf)
 	if err != nil {
 		return err
 	}

@@ -97,15 +97,7 @@ Exit codes: 0 results found, 1 no results, 2 missing credentials or config,
 }
 
 func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error {
-	jdg, err := a.openJudge(qf.judge)
-	if err != nil {
-		return err
-	}
-	be, res, err := a.retrieveFor(cmd, question, qf)
-	if err != nil {
-		return err
-	}
-	jr, err := a.judgeResult(cmd, jdg, res)
+	be, res, jr, err := a.retrieveJudged(cmd, question, qf)
 	if err != nil {
 		return err
 	}
@@ -133,6 +125,22 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error
 
 // retrieveFor runs the query the flags describe and returns the backend
 // and the result (its timings include the index load a one-shot run paid).
+// retrieveJudged is retrieveFor with --judge: the judge is opened (its
+// settings checked) before anything is searched, then grades the result
+// (jr is nil without --judge).
+func (a *App) retrieveJudged(cmd *cobra.Command, question string, qf queryFlags) (be *app.Backend, res retrieval.Result, jr *judgeRun, err error) {
+	jdg, err := a.openJudge(qf.judge)
+	if err != nil {
+		return nil, res, nil, err
+	}
+	be, res, err = a.retrieveFor(cmd, question, qf)
+	if err != nil {
+		return nil, res, nil, err
+	}
+	jr, err = a.judgeResult(cmd, jdg, res)
+	return be, res, jr, err
+}
+
 func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*app.Backend, retrieval.Result, error) {
 	q := retrieval.Query{
 		Question:  question,

@@ -60,7 +60,7 @@ type Server struct {
 	fakeapi.Calls[Failure, Request]
 
 	// structured answers chats that ask for structured output (Structured).
-	structured func(ChatRequest) string
+	structured fakeapi.Structured[ChatRequest]
 	mu         sync.Mutex
 	headers    http.Header
 	// ChatLog queues replies and records chats (Reply, LastChat, Chats;

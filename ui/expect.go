@@ -447,7 +447,11 @@ func docPathsOf(src []DocSource) []string {
 // expectItem is the results row of an expected source the results do
 // not hold: marked, at its real rank, with its score and what cut it.
 func expectItem(e *retrieval.Expected) item {
-	c := retrieval.Chunk{ID: e.PointID, DocPath: e.DocPath, Section: e.Section, Text: e.Sentence()}
+	text := "The results do not hold this source's best chunk for the question."
+	if e.DocPath != "" {
+		text += " Press p to read its page's chunks in order."
+	}
+	c := retrieval.Chunk{ID: e.PointID, DocPath: e.DocPath, Section: e.Section, Text: text}
 	if c.ID == "" {
 		c.ID = "expected:" + e.Ref
 	}
@@ -503,4 +507,29 @@ func expectCut(e *retrieval.Expected) string {
 		return "kept"
 	}
 	return e.Detail
+}
+
+// expectMetadata is the detail of an expected source the results do not
+// hold: where it ranked, its score and what cut it.
+func expectMetadata(st *Styles, e *retrieval.Expected, w int) string {
+	var b strings.Builder
+	b.WriteString(st.Title.Render(wrapText("◇ expected "+termsafe.Line(e.Ref), w)) + "\n")
+	b.WriteString(st.LinkWarn.Render(wrapText(termsafe.Line(e.Detail), w)) + "\n")
+	row := func(k, v string) {
+		if v != "" {
+			b.WriteString(st.Label.Render(leftPadRight(k, 12)) + st.Value.Render(truncate(termsafe.Line(v), max(w-12, 4))) + "\n")
+		}
+	}
+	row("rank", e.RankText())
+	if e.ExactRank > 0 && e.ExactRank != e.Rank {
+		row("exact rank", "#"+strconv.Itoa(e.ExactRank))
+	}
+	if e.Score != nil {
+		row("score", present.Score(*e.Score, 4))
+	}
+	row("cut", e.Cut)
+	row("doc path", e.DocPath)
+	row("section", e.Section)
+	row("best chunk", e.PointID)
+	return b.String()
 }

@@ -289,7 +289,7 @@ func (p *turnsPane) View() string {
 			b.WriteString(p.st.Meta.Render(truncate(s, iw)) + "\n")
 		}
 		for _, line := range expectCompare(old, cur) {
-			b.WriteString(p.st.Highlight.Render(truncate(line, iw)) + "\n")
+			b.WriteString(p.st.Highlight.Render(wrapText(line, iw)) + "\n")
 		}
 		b.WriteString(answerCompare(cur, old, iw))
 		b.WriteString(p.st.Label.Render(truncate(" now   score  was   score  move  chunk", iw)) + "\n")

@@ -376,10 +376,9 @@ func (m *Model) updateDiag(msg diagMsg) tea.Cmd {
 // ran, else where each expected source went.
 func (m *Model) diagStatus(t *turn, ann bool) (statusKind, string) {
 	d := t.Diag
-	for _, n := range d.Notes {
-		if ann && d.ANN == nil {
-			return statusErr, n
-		}
+	if ann && d.ANN == nil && len(d.Notes) > 0 {
+		// The server refused exact search: say so.
+		return statusErr, strings.Join(d.Notes, " · ")
 	}
 	if ann && d.ANN != nil {
 		c := d.ANN

@@ -199,6 +199,7 @@ type sourcesMsg struct {
 // diagMsg carries the diagnosis of turn N.
 type diagMsg struct {
 	N    int
+	Seq  int
 	ANN  bool
 	Diag retrieval.Diagnosis
 	Err  error
@@ -211,7 +212,7 @@ func sourcesCmd(ctx context.Context, fn func(context.Context) ([]DocSource, erro
 	}
 }
 
-func diagCmd(ctx context.Context, cancel context.CancelFunc, fn func(context.Context, retrieval.Query, string, []retrieval.ExpectRef, bool) (retrieval.Diagnosis, error), n int, q retrieval.Query, model string, refs []string, ann bool) tea.Cmd {
+func diagCmd(ctx context.Context, cancel context.CancelFunc, fn func(context.Context, retrieval.Query, string, []retrieval.ExpectRef, bool) (retrieval.Diagnosis, error), n, seq int, q retrieval.Query, model string, refs []string, ann bool) tea.Cmd {
 	return func() tea.Msg {
 		defer cancel()
 		parsed := make([]retrieval.ExpectRef, 0, len(refs))
@@ -221,7 +222,7 @@ func diagCmd(ctx context.Context, cancel context.CancelFunc, fn func(context.Con
 			}
 		}
 		d, err := fn(ctx, q, model, parsed, ann)
-		return diagMsg{N: n, ANN: ann, Diag: d, Err: err}
+		return diagMsg{N: n, Seq: seq, ANN: ann, Diag: d, Err: err}
 	}
 }
 
@@ -327,7 +328,9 @@ func (m *Model) diagnose(t *turn, ann bool) tea.Cmd {
 	if t.Query.Rerank.On {
 		model = m.rerankModel
 	}
-	return diagCmd(ctx, cancel, m.opts.Expect.Diagnose, t.N, t.Query, model, slices.Clone(t.Expect), ann)
+	m.diagSeq++
+	t.diagSeq = m.diagSeq
+	return diagCmd(ctx, cancel, m.opts.Expect.Diagnose, t.N, m.diagSeq, t.Query, model, slices.Clone(t.Expect), ann)
 }
 
 // runANNCheck runs the ANN check for the question on show.
@@ -352,8 +355,8 @@ func (m *Model) runANNCheck() tea.Cmd {
 // is on show.
 func (m *Model) updateDiag(msg diagMsg) tea.Cmd {
 	t := m.turns.ByN(msg.N)
-	if t == nil {
-		return nil
+	if t == nil || msg.Seq != t.diagSeq {
+		return nil // the turn is gone, or a later diagnosis of it runs
 	}
 	if msg.Err != nil {
 		m.setStatus(statusErr, errorText(msg.Err))

@@ -176,3 +176,19 @@ func TestANNCheckKey(t *testing.T) {
 		t.Fatalf("the demo ran the ANN check")
 	}
 }
+
+// A diagnosis that a later one replaced is dropped when it comes late.
+func TestStaleDiagnosisIsDropped(t *testing.T) {
+	opts, _ := expectOptions(&fakeRetriever{}, "demo")
+	m := sized(t, opts, 180, 40)
+	m = ask(t, m, "nodes")
+	m = feed(t, m, keyRunes("w"))
+	m = feed(t, m, typeText("04launchfiles.md")...)
+	m = feed(t, m, keyType(tea.KeyEnter))
+	seq := m.turns.turns[0].diagSeq
+	stale := diagMsg{N: 1, Seq: seq - 1, Diag: retrieval.Diagnosis{Expected: []retrieval.Expected{{Ref: "old", Cut: retrieval.CutNotFound, Detail: "not in the collection"}}}}
+	m = feed(t, m, stale)
+	if d := m.turns.turns[0].Diag; d == nil || len(d.Expected) != 1 || d.Expected[0].Ref == "old" || strings.Contains(screen(m), "ref old") {
+		t.Fatalf("a stale diagnosis replaced the current one: %+v", d)
+	}
+}

@@ -122,6 +122,7 @@ type Model struct {
 	expect         []string
 	expectQuestion string
 	sources        *expectSources
+	diagSeq        int
 
 	// caseSeq is the retrieval of an opened eval case, named caseLabel
 	// in its status line.

@@ -27,6 +27,8 @@ type turn struct {
 	// where they went and the ANN check (nil: not diagnosed yet).
 	Expect []string
 	Diag   *retrieval.Diagnosis
+	// diagSeq is the diagnosis of the turn whose reply counts.
+	diagSeq int
 }
 
 // maxTurns bounds the turns kept in memory.

@@ -192,3 +192,17 @@ func TestStaleDiagnosisIsDropped(t *testing.T) {
 		t.Fatalf("a stale diagnosis replaced the current one: %+v", d)
 	}
 }
+
+// A Qdrant that refuses exact search: W says so with the diagnosis note.
+func TestANNCheckRefused(t *testing.T) {
+	opts, _ := expectOptions(&fakeRetriever{}, "qdrant")
+	opts.Expect.Diagnose = func(context.Context, retrieval.Query, string, []retrieval.ExpectRef, bool) (retrieval.Diagnosis, error) {
+		return retrieval.Diagnosis{Notes: []string{"the server refused exact search: no ANN check"}}, nil
+	}
+	m := sized(t, opts, 120, 40)
+	m = ask(t, m, "nodes")
+	m = feed(t, m, keyRunes("W"))
+	if s := m.Status(); s != "the server refused exact search: no ANN check" {
+		t.Fatalf("status %q", s)
+	}
+}

@@ -14,7 +14,12 @@ import (
 )
 
 func (a *App) newAskCmd() *cobra.Command {
-	cmd := a.queryCommand(a.runAsk)
+	jf := &judgeFlags{}
+	cmd := a.queryCommand(func(cmd *cobra.Command, question string, qf queryFlags) error {
+		qf.judge = jf
+		return a.runAsk(cmd, question, qf)
+	})
+	jf.register(cmd, false)
 	cmd.Use = "ask QUESTION"
 	cmd.Short = "Retrieve, then answer from exactly that context with a chat model, and show what the answer cites"
 	cmd.Long = `Retrieve the chunks QUESTION gets (as 'ragscope query' does, with every
@@ -46,7 +51,15 @@ func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 	if genErr != nil && !errors.Is(genErr, retrieval.ErrNoGenerator) {
 		return genErr
 	}
+	jdg, err := a.openJudge(qf.judge)
+	if err != nil {
+		return err
+	}
 	be, res, err := a.retrieveFor(cmd, question, qf)
+	if err != nil {
+		return err
+	}
+	jr, err := a.judgeResult(cmd, jdg, res)
 	if err != nil {
 		return err
 	}
@@ -56,7 +69,7 @@ func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 	// explorer's context pane) shows them.
 	noModel := gen == nil && res.Grounded.Sufficient
 	if !qf.json {
-		writeQueryText(out, be, res, qf.context || noModel)
+		writeQueryText(out, be, res, qf.context || noModel, jr.judgements())
 		fmt.Fprintln(out)
 	}
 	var (
@@ -85,8 +98,12 @@ func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 			ans = retrieval.Answer{}
 		}
 	}
+	if err := a.judgeAnswer(cmd, jr, res, ans, ansErr); err != nil {
+		return err
+	}
 	if qf.json {
 		doc := AskJSON{QueryJSON: queryJSON(be, res)}
+		jr.addJSON(&doc.QueryJSON)
 		if ansErr == nil || ans.Text != "" {
 			aj := answerJSON(ans, res.Grounded.Sufficient)
 			doc.Answer = &aj
@@ -96,6 +113,7 @@ func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 		}
 	} else {
 		writeAnswerText(out, res, ans, ansErr == nil && res.Grounded.Sufficient && !isTerminal(out))
+		jr.writeText(out)
 	}
 	for _, n := range be.Notes {
 		fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", cleanLine(n))

@@ -34,6 +34,7 @@ type evalFlags struct {
 	categories       []string
 	failOnRegression bool
 	answer           bool
+	judge            judgeFlags
 	annCheck         bool
 }
 
@@ -111,6 +112,7 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 	f.BoolVar(&ef.failOnRegression, "fail-on-regression", false, "with --baseline: fail when a case that hit before misses now")
 	f.BoolVar(&ef.annCheck, "ann-check", false, "also search every batch exactly (one more batched call each): ANN recall@k and the cases that only exact search passes (index misses)")
 	f.BoolVar(&ef.answer, "answer", false, "also answer every case with the chat model (--chat-provider) and check refuse, answer_keywords and citations")
+	ef.judge.register(cmd, true)
 	return cmd
 }
 
@@ -198,6 +200,9 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		}
 		opts.Generator = gen
 	}
+	if err := a.setupEvalJudge(&opts, ef.judge); err != nil {
+		return err
+	}
 	ctx := cmd.Context()
 	selectionOnly := true
 	for _, c := range set.Cases {
@@ -215,6 +220,7 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	}
 	bar := newBar(a.Stderr, false)
 	opts.Progress = func(done, total int) { bar.update("evaluating", done, total) }
+	wireJudgeBar(&opts, bar)
 	rep, err := eval.Run(ctx, be.Pipeline, set, opts)
 	bar.clear()
 	var outage *eval.OutageError
@@ -231,6 +237,9 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 			code = ExitBackend
 		}
 		return &ExitError{Code: code, Err: fmt.Errorf("eval: %w", err)}
+	}
+	if jerr := judgeStopped(ctx, rep, err); jerr != nil {
+		return jerr
 	}
 	if err != nil {
 		return fmt.Errorf("eval interrupted after %d of %d cases: %w", countDone(rep), len(set.Cases), err)
@@ -249,6 +258,7 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		}
 	} else {
 		writeEvalText(out, set, rep, ef.baseline)
+		writeJudgeEval(out, rep.Judging)
 	}
 	if ef.out != "" {
 		if err := writeReportFile(ef.out, rep); err != nil {

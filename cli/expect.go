@@ -26,14 +26,16 @@ type diagFlags struct {
 
 func (a *App) newQueryCmd() *cobra.Command {
 	d := &diagFlags{}
+	jf := &judgeFlags{}
 	cmd := a.queryCommand(func(cmd *cobra.Command, question string, qf queryFlags) error {
-		qf.diag = d
+		qf.diag, qf.judge = d, jf
 		return a.runQuery(cmd, question, qf)
 	})
 	f := cmd.Flags()
 	f.StringArrayVar(&d.expect, "expect", nil, "an expected source (doc path, citation URL or point id, optional #anchor): say where it ranked and what cut it (repeatable)")
 	f.BoolVar(&d.exact, "exact", false, "search exactly (Qdrant params.exact), not through the approximate index")
 	f.BoolVar(&d.annCheck, "ann-check", false, "also search exactly and report the approximate search's recall@k and the exact hits it missed")
+	jf.register(cmd, false)
 	return cmd
 }
 

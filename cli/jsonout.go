@@ -38,6 +38,8 @@ type QueryJSON struct {
 	Grounded       GroundedJSON  `json:"grounded"`
 	// Rerank describes the reranking; omitted without it.
 	Rerank *RerankJSON `json:"rerank,omitempty"`
+	// Judging describes the judge run (--judge); omitted without it.
+	Judging *JudgeRunJSON `json:"judging,omitempty"`
 	// Expected says where each --expect source went; ANNCheck compares
 	// the search with an exact one (--ann-check). Omitted unless asked.
 	Expected []retrieval.Expected `json:"expected,omitempty"`
@@ -85,6 +87,8 @@ type HitJSON struct {
 	// ScoreParts: set by a hybrid search, the BM25, cosine and title
 	// scores the score was blended from.
 	ScoreParts *retrieval.ScoreParts `json:"score_parts,omitempty"`
+	// Judge: set with --judge, the hit's grade (null when not judged).
+	Judge *JudgeJSON `json:"judge,omitempty"`
 }
 
 // DroppedJSON is a chunk left out, and why.

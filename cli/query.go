@@ -11,6 +11,7 @@ import (
 	"ragscope/internal/readlimit"
 	"ragscope/present"
 	"ragscope/retrieval"
+	"ragscope/retrieval/judge"
 )
 
 type queryFlags struct {
@@ -29,6 +30,8 @@ type queryFlags struct {
 	// diag, set by the query command, asks for expected sources, exact
 	// search or the ANN check (expect.go).
 	diag *diagFlags
+	// judge, set by the query command, asks for judging (judge.go).
+	judge *judgeFlags
 }
 
 // queryCommand is the query command with run as its action; ask is built
@@ -94,19 +97,29 @@ Exit codes: 0 results found, 1 no results, 2 missing credentials or config,
 }
 
 func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error {
+	jdg, err := a.openJudge(qf.judge)
+	if err != nil {
+		return err
+	}
 	be, res, err := a.retrieveFor(cmd, question, qf)
+	if err != nil {
+		return err
+	}
+	jr, err := a.judgeResult(cmd, jdg, res)
 	if err != nil {
 		return err
 	}
 	out := cmd.OutOrStdout()
 	if qf.json {
 		doc := queryJSON(be, res)
+		jr.addJSON(&doc)
 		qf.diag.addJSON(&doc)
 		if err := writeJSON(out, doc); err != nil {
 			return err
 		}
 	} else {
-		writeQueryText(out, be, res, qf.context)
+		writeQueryText(out, be, res, qf.context, jr.judgements())
+		jr.writeText(out)
 		qf.diag.writeText(out)
 		for _, n := range be.Notes {
 			fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", cleanLine(n))
@@ -184,7 +197,8 @@ func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*
 
 // writeQueryText prints a result for people. Every string from the
 // collection goes through clean (no terminal escapes reach the screen).
-func writeQueryText(w io.Writer, be *app.Backend, res retrieval.Result, withContext bool) {
+// judged, when not nil, holds the judge's grade of each hit, in order.
+func writeQueryText(w io.Writer, be *app.Backend, res retrieval.Result, withContext bool, judged []judge.Judgement) {
 	fmt.Fprintln(w, header(be))
 	mode := ""
 	if res.Mode == retrieval.ModeSelectedText {
@@ -207,7 +221,7 @@ func writeQueryText(w io.Writer, be *app.Backend, res retrieval.Result, withCont
 		if moves != nil {
 			m = &moves[i]
 		}
-		fmt.Fprintf(w, "%2d. %s %s\n", h.Rank, hitRanksText(h, m, present.FirstStage(res.Params.Ranking)), present.Title(&h.Chunk))
+		fmt.Fprintf(w, "%2d. %s%s %s\n", h.Rank, gradeCell(judged, i), hitRanksText(h, m, present.FirstStage(res.Params.Ranking)), present.Title(&h.Chunk))
 		if place := present.Place(&h.Chunk); place != "" {
 			fmt.Fprintf(w, "    %s\n", place)
 		}
@@ -217,6 +231,7 @@ func writeQueryText(w io.Writer, be *app.Backend, res retrieval.Result, withCont
 			fmt.Fprintln(w, "    (no citation URL: the chunk has neither a URL nor a doc path)")
 		}
 		fmt.Fprintf(w, "    %s\n", present.Preview(h.Chunk.Text, 110))
+		writeJudgeLine(w, judged, i)
 	}
 	writeRerankText(w, res)
 	if len(res.Dropped) > 0 {

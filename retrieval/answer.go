@@ -41,6 +41,19 @@ type Prompt struct {
 	Context     string
 	// Sources are the context's sources in [Source N] order.
 	Sources []PromptSource
+	// Schema, when set, asks for structured output: the answer must be a
+	// JSON value of this schema, sent through the provider's own option
+	// (OpenAI's response_format json_schema, Cohere's json_object with a
+	// schema). The answer is still untrusted: parse it tolerantly.
+	Schema *Schema
+}
+
+// Schema is a named JSON schema for structured output.
+type Schema struct {
+	// Name names the schema (letters, digits, _ and -; at most 64).
+	Name string
+	// JSON is the JSON schema object.
+	JSON map[string]any
 }
 
 // PromptSource is the N-th source of a prompt's context.

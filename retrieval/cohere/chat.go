@@ -92,7 +92,7 @@ func (c *Chat) request(p retrieval.Prompt) *cohereapi.V2ChatStreamRequest {
 		}
 		docs = append(docs, &cohereapi.V2ChatStreamRequestDocumentsItem{Document: &cohereapi.Document{Id: &id, Data: data}})
 	}
-	return &cohereapi.V2ChatStreamRequest{
+	req := &cohereapi.V2ChatStreamRequest{
 		Model: c.model,
 		Messages: cohereapi.ChatMessages{
 			{Role: "system", System: &cohereapi.SystemMessageV2{Content: &cohereapi.SystemMessageV2Content{String: p.Instruction}}},
@@ -100,6 +100,12 @@ func (c *Chat) request(p retrieval.Prompt) *cohereapi.V2ChatStreamRequest {
 		},
 		Documents: docs,
 	}
+	if p.Schema != nil {
+		// Structured output: Chat v2's response_format json_object with
+		// the schema the answer must follow.
+		req.ResponseFormat = &cohereapi.ResponseFormatV2{Type: "json_object", JsonObject: &cohereapi.JsonResponseFormatV2{JsonSchema: p.Schema.JSON}}
+	}
+	return req
 }
 
 // Stream sends p and emits the answer as it streams. Failures before the

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/judge"
 )
 
 // DefaultAnswerConcurrency bounds the answers generated at once.
@@ -35,6 +36,9 @@ type AnswerResult struct {
 	Usage           retrieval.Usage `json:"usage"`
 	TotalMS         float64         `json:"total_ms"`
 	Error           string          `json:"error,omitempty"`
+	// Faithfulness is the judge's check of the answer's claims against
+	// its sources (eval --answer --judge).
+	Faithfulness *judge.Faithfulness `json:"faithfulness,omitempty"`
 }
 
 // CheckAnswer judges a case's generated answer (or its error) and records

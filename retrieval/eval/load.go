@@ -527,10 +527,8 @@ func (d *decoder) check(c *Case, n, expectNode *yaml.Node, field string) {
 		d.fail(en, field+".expect.no_answer", "a no-answer case cannot also expect modules, chapters, doc paths or URLs")
 		return
 	}
-	if !e.NoAnswer && !e.HasRelevance() && len(e.Keywords) == 0 && len(e.AnswerChecks()) == 0 {
-		d.fail(en, field+".expect", "give at least one expectation: modules, chapters, doc_paths, urls, keywords, no_answer, or an answer-level refuse or answer_keywords")
-		return
-	}
+	// A case with no expectation is valid: it is unlabelled, and only a
+	// judge (eval --judge) measures it.
 	if e.MaxScore != nil && !e.NoAnswer {
 		d.fail(en, field+".expect.max_score", "goes with no_answer: true")
 	}

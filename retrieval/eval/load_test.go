@@ -124,7 +124,6 @@ func TestParseMalformed(t *testing.T) {
 		{"top_k type", "a.yaml", "cases:\n  - question: q\n    top_k: five\n    expected_modules: [m]\n", 3, `cases[0].top_k: must be 1..100, got "five"`},
 		{"missing question", "a.yaml", "queries:\n  - id: x\n    expected_modules: [m]\n", 2, "queries[0].question: required"},
 		{"unknown field", "a.yaml", "- question: q\n  expeced_modules: [m]\n", 2, `cases[0].expeced_modules: unknown field`},
-		{"no expectation", "a.yaml", "- question: q\n", 1, "cases[0].expect: give at least one expectation"},
 		{"bad mode", "a.yaml", "- question: q\n  mode: fuzzy\n  expected_modules: [m]\n", 2, "cases[0].mode: must be normal or selected_text_only"},
 		{"selection missing", "a.yaml", "- question: q\n  mode: selected_text_only\n", 1, "cases[0].selected_text: required"},
 		{"duplicate id", "a.yaml", "- {id: a, question: q, expected_modules: m}\n- {id: a, question: r, expected_modules: m}\n", 2, `cases[1].id: "a" is already the id of cases[0]`},
@@ -178,5 +177,17 @@ func TestFilterCategories(t *testing.T) {
 	}
 	if _, err := s.FilterCategories([]string{"nope"}); !errors.Is(err, ErrNoCases) {
 		t.Errorf("no match: %v", err)
+	}
+}
+
+// A case with no expectation is valid (golden import writes them; a judge
+// measures them): it is unlabelled.
+func TestParseCaseWithoutExpectation(t *testing.T) {
+	set, err := Parse([]byte("- question: q\n- question: r\n  expected_modules: [m]\n"), "a.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Cases) != 2 || KindOf(set.Cases[0]) != KindUnlabelled || KindOf(set.Cases[1]) != KindRanking {
+		t.Fatalf("%+v", set.Cases)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"ragscope/internal/jsonsafe"
 	"ragscope/retrieval"
+	"ragscope/retrieval/judge"
 )
 
 // Schema names the version of the JSON report. Fields are only ever added
@@ -56,6 +57,9 @@ const (
 	KindNoAnswer Kind = "no_answer"
 	// KindSelectedText: a selected-text question (no vector search).
 	KindSelectedText Kind = "selected_text"
+	// KindUnlabelled: a normal question with no expectation at all (as
+	// golden import writes them); only a judge (eval --judge) measures it.
+	KindUnlabelled Kind = "unlabelled"
 )
 
 // String returns the kind's name.
@@ -70,6 +74,8 @@ func KindOf(c Case) Kind {
 		return KindNoAnswer
 	case c.Expect.HasRelevance():
 		return KindRanking
+	case len(c.Expect.Keywords) == 0 && len(c.Expect.AnswerChecks()) == 0:
+		return KindUnlabelled
 	}
 	return KindKeywords
 }
@@ -109,6 +115,8 @@ type HitResult struct {
 	// BelowThreshold marks a hit the run's threshold cut: it does not count
 	// in the metrics but its score feeds the calibration.
 	BelowThreshold bool `json:"below_threshold,omitempty"`
+	// Judge is the judge's grade of a kept hit (eval --judge).
+	Judge *judge.Judgement `json:"judge,omitempty"`
 }
 
 // CaseResult is the outcome of one case.
@@ -153,6 +161,8 @@ type CaseResult struct {
 	AnswerCheck string `json:"answer_check,omitempty"`
 	// Answer is the generated answer (eval --answer), nil otherwise.
 	Answer *AnswerResult `json:"answer,omitempty"`
+	// Judged are the case's label-free figures (eval --judge).
+	Judged *CaseJudged `json:"judged,omitempty"`
 	// Expected says, for a missed ranking case, where its expected pages
 	// went (rank, score, the stage that cut each); also in Reasons.
 	Expected []retrieval.Expected `json:"expected,omitempty"`
@@ -293,6 +303,8 @@ type Report struct {
 	Baseline *Diff `json:"baseline,omitempty"`
 	// Rerank compares the reranked run with the vector order.
 	Rerank *RerankReport `json:"rerank,omitempty"`
+	// Judging is the judge's report (eval --judge).
+	Judging *JudgeReport `json:"judging,omitempty"`
 	// ANN compares approximate and exact search (eval --ann-check).
 	ANN *ANNReport `json:"ann_check,omitempty"`
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/judge"
 )
 
 // Defaults of Options.
@@ -78,6 +79,14 @@ type Options struct {
 	// AnswerConcurrency bounds the answers generated at once (default
 	// DefaultAnswerConcurrency).
 	AnswerConcurrency int
+	// Judge, when set, grades each case's kept hits (eval --judge) once
+	// retrieval is done; the report gains Judging.
+	Judge *judge.Judge
+	// ConfirmJudge, when set, is asked before the judge calls are made,
+	// with their number (cache misses); false leaves the run unjudged.
+	ConfirmJudge func(calls int) bool
+	// JudgeProgress, when set, is called after each hit is judged.
+	JudgeProgress func(done, total int)
 	// ANNCheck searches every batch a second time exactly, beside the
 	// approximate batch (one more batched call per search batch), and
 	// reports the approximate search's recall@k and the index misses
@@ -268,6 +277,11 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		answerOutage = r.answerAll(ctx, set)
 	}
 
+	var judgeErr error
+	if opts.Judge != nil {
+		rep.Judging, judgeErr = r.judgeAll(ctx, set)
+	}
+
 	rep.ANN = r.annReport(set)
 	rep.Params.EmbedCalls = r.embedCalls
 	rep.Cases = r.results
@@ -290,6 +304,12 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	}
 	if answerOutage != nil {
 		return rep, answerOutage
+	}
+	if rep.Judging != nil {
+		rep.Judging.summarise(rep.Cases)
+	}
+	if judgeErr != nil {
+		return rep, judgeErr
 	}
 	return rep, nil
 }
@@ -574,7 +594,7 @@ func (r *runner) searchBatch(ctx context.Context, sem chan struct{}, set Set, id
 
 // keep stores case i's retrieval result for the answers.
 func (r *runner) keep(i int, res retrieval.Result) {
-	if r.opts.Generator == nil {
+	if r.opts.Generator == nil && r.opts.Judge == nil {
 		return
 	}
 	r.mu.Lock()

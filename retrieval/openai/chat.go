@@ -113,6 +113,12 @@ func (c *Chat) Stream(ctx context.Context, p retrieval.Prompt, emit func(retriev
 		Messages:      []sdk.ChatCompletionMessageParamUnion{sdk.SystemMessage(SystemPrompt(p)), sdk.UserMessage(p.Question)},
 		StreamOptions: sdk.ChatCompletionStreamOptionsParam{IncludeUsage: sdk.Bool(true)},
 	}
+	if p.Schema != nil {
+		// Structured output: response_format json_schema, strict.
+		params.ResponseFormat = sdk.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &sdk.ResponseFormatJSONSchemaParam{
+			JSONSchema: sdk.ResponseFormatJSONSchemaJSONSchemaParam{Name: p.Schema.Name, Schema: p.Schema.JSON, Strict: sdk.Bool(true)},
+		}}
+	}
 	var call callState
 	stream := c.completions.NewStreaming(context.WithValue(context.WithValue(actx, idleKey{}, timer), callKey{}, &call), params)
 	defer stream.Close()

@@ -22,6 +22,20 @@ type ChatRequest struct {
 		ID   string            `json:"id"`
 		Data map[string]string `json:"data"`
 	} `json:"documents"`
+	// ResponseFormat is the structured-output option, nil when not asked.
+	ResponseFormat *struct {
+		Type       string         `json:"type"`
+		JSONSchema map[string]any `json:"json_schema"`
+	} `json:"response_format"`
+}
+
+// Schema is the JSON schema the chat asked its answer to follow; nil
+// without one.
+func (r ChatRequest) Schema() map[string]any {
+	if r.ResponseFormat == nil {
+		return nil
+	}
+	return r.ResponseFormat.JSONSchema
 }
 
 // ChatReply is how the fake answers one chat: the answer's text in
@@ -68,8 +82,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 	case len(req.Messages) == 0:
 		writeError(w, http.StatusBadRequest, "", "messages must not be empty")
 		return
+	case req.ResponseFormat != nil && (req.ResponseFormat.Type != "json_object" || req.Schema()["type"] != "object"):
+		writeError(w, http.StatusBadRequest, "", "response_format must be json_object with a json_schema of type object")
+		return
 	}
-	reply := s.Next(req, defaultReply)
+	reply := s.Next(req, s.defaultFor)
 
 	flusher, _ := w.(http.Flusher)
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -156,4 +173,68 @@ func defaultReply(req ChatRequest) ChatReply {
 	pieces := strings.SplitAfter(answer, " ")
 	start := utf8.RuneCountInString("From the textbook: ")
 	return ChatReply{Pieces: pieces, Citations: []ChatCitation{{Start: start, End: utf8.RuneCountInString(answer), DocIDs: []string{d.ID}}}}
+}
+
+// defaultFor is the reply to req when none is queued: a structured one
+// when req asks for a schema, else defaultReply.
+func (s *Server) defaultFor(req ChatRequest) ChatReply {
+	schema := req.Schema()
+	if schema == nil {
+		return defaultReply(req)
+	}
+	s.mu.Lock()
+	fn := s.structured
+	s.mu.Unlock()
+	return structuredReply(req, schema, fn)
+}
+
+// Structured sets how chats that ask for structured output are answered
+// when no reply is queued: fn gets the request and returns the answer's
+// text. Without it the answer is the schema's smallest instance (each
+// integer its minimum or first enum value, each string "").
+func (s *Server) Structured(fn func(ChatRequest) string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.structured = fn
+}
+
+// structuredReply answers req, which asks for schema, with fn or with
+// the schema's smallest instance, in two pieces.
+func structuredReply(req ChatRequest, schema map[string]any, fn func(ChatRequest) string) ChatReply {
+	var text string
+	if fn != nil {
+		text = fn(req)
+	} else {
+		b, _ := json.Marshal(instance(schema))
+		text = string(b)
+	}
+	half := len(text) / 2
+	return ChatReply{Pieces: []string{text[:half], text[half:]}}
+}
+
+// instance is the smallest value of a JSON schema.
+func instance(schema map[string]any) any {
+	if e, ok := schema["enum"].([]any); ok && len(e) > 0 {
+		return e[0]
+	}
+	switch schema["type"] {
+	case "object":
+		out := map[string]any{}
+		props, _ := schema["properties"].(map[string]any)
+		for k, v := range props {
+			sub, _ := v.(map[string]any)
+			out[k] = instance(sub)
+		}
+		return out
+	case "array":
+		return []any{}
+	case "integer", "number":
+		if m, ok := schema["minimum"]; ok {
+			return m
+		}
+		return 0
+	case "boolean":
+		return false
+	}
+	return ""
 }

@@ -56,6 +56,8 @@ type Server struct {
 	rerankOK []RerankRequest
 	short    int
 	tamper   func(index int, score float64) float64
+	// structured answers chats that ask for structured output (Structured).
+	structured func(ChatRequest) string
 	// ChatLog queues replies and records chats (Reply, LastChat, Chats;
 	// chat.go). Chats with no reply queued get the default reply: the
 	// first sentence of the first document, cited to it (or, with no

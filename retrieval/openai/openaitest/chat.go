@@ -20,6 +20,24 @@ type ChatRequest struct {
 	StreamOptions struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
+	// ResponseFormat is the structured-output option, nil when not asked.
+	ResponseFormat *struct {
+		Type       string `json:"type"`
+		JSONSchema *struct {
+			Name   string         `json:"name"`
+			Strict bool           `json:"strict"`
+			Schema map[string]any `json:"schema"`
+		} `json:"json_schema"`
+	} `json:"response_format"`
+}
+
+// Schema is the JSON schema the chat asked its answer to follow; nil
+// without one.
+func (r ChatRequest) Schema() map[string]any {
+	if r.ResponseFormat == nil || r.ResponseFormat.JSONSchema == nil {
+		return nil
+	}
+	return r.ResponseFormat.JSONSchema.Schema
 }
 
 // ChatReply is how the fake answers one chat: the answer's text in
@@ -58,7 +76,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 		writeError(w, http.StatusBadRequest, "", "the fake answers streamed chats only", "invalid_request_error")
 		return
 	}
-	reply := s.Next(req, defaultReply)
+	reply := s.Next(req, s.defaultFor)
 
 	flusher, _ := w.(http.Flusher)
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -123,4 +141,68 @@ func defaultReply(req ChatRequest) ChatReply {
 		text = text[:i+1]
 	}
 	return ChatReply{Pieces: strings.SplitAfter("From the textbook: "+text+marker, " ")}
+}
+
+// defaultFor is the reply to req when none is queued: a structured one
+// when req asks for a schema, else defaultReply.
+func (s *Server) defaultFor(req ChatRequest) ChatReply {
+	schema := req.Schema()
+	if schema == nil {
+		return defaultReply(req)
+	}
+	s.mu.Lock()
+	fn := s.structured
+	s.mu.Unlock()
+	return structuredReply(req, schema, fn)
+}
+
+// Structured sets how chats that ask for structured output are answered
+// when no reply is queued: fn gets the request and returns the answer's
+// text. Without it the answer is the schema's smallest instance (each
+// integer its minimum or first enum value, each string "").
+func (s *Server) Structured(fn func(ChatRequest) string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.structured = fn
+}
+
+// structuredReply answers req, which asks for schema, with fn or with
+// the schema's smallest instance, in two pieces.
+func structuredReply(req ChatRequest, schema map[string]any, fn func(ChatRequest) string) ChatReply {
+	var text string
+	if fn != nil {
+		text = fn(req)
+	} else {
+		b, _ := json.Marshal(instance(schema))
+		text = string(b)
+	}
+	half := len(text) / 2
+	return ChatReply{Pieces: []string{text[:half], text[half:]}}
+}
+
+// instance is the smallest value of a JSON schema.
+func instance(schema map[string]any) any {
+	if e, ok := schema["enum"].([]any); ok && len(e) > 0 {
+		return e[0]
+	}
+	switch schema["type"] {
+	case "object":
+		out := map[string]any{}
+		props, _ := schema["properties"].(map[string]any)
+		for k, v := range props {
+			sub, _ := v.(map[string]any)
+			out[k] = instance(sub)
+		}
+		return out
+	case "array":
+		return []any{}
+	case "integer", "number":
+		if m, ok := schema["minimum"]; ok {
+			return m
+		}
+		return 0
+	case "boolean":
+		return false
+	}
+	return ""
 }

@@ -59,9 +59,10 @@ type Server struct {
 	// LastRequest).
 	fakeapi.Calls[Failure, Request]
 
-	mu      sync.Mutex
-	lastReq Request
-	headers http.Header
+	// structured answers chats that ask for structured output (Structured).
+	structured func(ChatRequest) string
+	mu         sync.Mutex
+	headers    http.Header
 	// ChatLog queues replies and records chats (Reply, LastChat, Chats;
 	// chat.go). Chats with no reply queued get the default reply: the
 	// first sentence under the context's first [Source N] marker (or of

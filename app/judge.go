@@ -1,0 +1,36 @@
+package app
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"ragscope/retrieval/chatcache"
+	"ragscope/retrieval/judge"
+)
+
+// JudgeCacheDir is the judge's cache folder: $XDG_CACHE_HOME/ragscope/judge
+// when lookupEnv finds an absolute XDG_CACHE_HOME, else under
+// os.UserCacheDir.
+func JudgeCacheDir(lookupEnv func(string) (string, bool)) (string, error) {
+	if lookupEnv != nil {
+		if v, ok := lookupEnv("XDG_CACHE_HOME"); ok && filepath.IsAbs(v) {
+			return filepath.Join(v, "ragscope", "judge"), nil
+		}
+	}
+	return chatcache.Dir("judge")
+}
+
+// Judge builds the judge of the setup's chat model, caching in cacheDir
+// ("" keeps nothing between runs), concurrency calls at a time. No chat
+// model is an error matching retrieval.ErrNoGenerator.
+func (as *Assembler) Judge(s Setup, cacheDir string, concurrency int) (*judge.Judge, error) {
+	gen, err := as.Generator(s)
+	if err != nil {
+		return nil, fmt.Errorf("--judge needs a chat model: %w", err)
+	}
+	var cache *chatcache.Cache
+	if cacheDir != "" {
+		cache = chatcache.Open(cacheDir)
+	}
+	return judge.New(gen, judge.Options{Cache: cache, Concurrency: concurrency})
+}

@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"ragscope/retrieval/eval"
+	"ragscope/retrieval/openai/openaitest"
+)
+
+// judgeEvalEnv is a chat fake that grades a passage 2 when it mentions
+// ROS, else 0, and an eval set with two unlabelled cases and one labelled.
+func judgeEvalEnv(t *testing.T) (*openaitest.Server, map[string]string, string) {
+	t.Helper()
+	srv := openaitest.NewServer("sk-judge")
+	t.Cleanup(srv.Close)
+	srv.Structured(func(r openaitest.ChatRequest) string {
+		if r.ResponseFormat.JSONSchema.Name == "answer_claims" {
+			return `{"claims": [{"claim": "From the textbook.", "supported": true, "sources": [1], "reason": "ok"}, {"claim": "Robots dream.", "supported": false, "sources": [], "reason": "No source says so."}]}`
+		}
+		_, passage, _ := strings.Cut(r.Messages[len(r.Messages)-1].Content, "Passage")
+		if strings.Contains(passage, "ROS") {
+			return `{"grade": 2, "reason": "mentions ROS"}`
+		}
+		return `{"grade": 0, "reason": "unrelated"}`
+	})
+	env := map[string]string{"OPENAI_API_KEY": "sk-judge", "OPENAI_BASE_URL": srv.URL, "RAGSCOPE_CHAT_PROVIDER": "openai", "XDG_CACHE_HOME": t.TempDir()}
+	file := filepath.Join(t.TempDir(), "set.yaml")
+	set := `cases:
+  - id: talk
+    question: how do ROS 2 nodes communicate?
+    category: ros
+  - id: sim
+    question: how do I simulate a robot in Gazebo?
+    category: sim
+  - id: labelled
+    question: what is URDF?
+    category: ros
+    expected_modules: [module-1-ros2]
+`
+	if err := os.WriteFile(file, []byte(set), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return srv, env, file
+}
+
+func TestEvalJudgeText(t *testing.T) {
+	srv, env, file := judgeEvalEnv(t)
+	code, out, errs := run(t, env, "", "eval", "--judge", "--latency-sample", "0", file)
+	if code != ExitOK && code != ExitCheck {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	calls := srv.Chats()
+	if calls != 15 {
+		t.Fatalf("%d judge calls for 3 cases × 5 hits", calls)
+	}
+	for _, want := range []string{
+		"Judge openai/gpt-4o-mini · prompt relevance-v1+", "15 judge calls (", "0 cached, 0 not judged",
+		"judged precision@k ", "(mean of 3 cases with a judged hit, of 3)", "nothing answers (no hit graded 2 or 3): ",
+		"per category:", "agreement with your labels: ", "judged relevant ", "labelled relevant",
+		"(unlabelled)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	// Warm cache: no judge call.
+	code, out, _ = run(t, env, "", "eval", "--judge", "--latency-sample", "0", file)
+	if (code != ExitOK && code != ExitCheck) || srv.Chats() != calls || !strings.Contains(out, "0 judge calls (0 in + 0 out tokens), 15 cached") {
+		t.Fatalf("warm cache: exit %d, %d chats\n%s", code, srv.Chats(), out)
+	}
+}
+
+func TestEvalJudgeJSON(t *testing.T) {
+	_, env, file := judgeEvalEnv(t)
+	code, out, errs := run(t, env, "", "eval", "--json", "--judge", "--latency-sample", "0", file)
+	if code != ExitOK && code != ExitCheck {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	var rep eval.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	jr := rep.Judging
+	if jr == nil || jr.Stats.Calls != 15 || jr.Measured != 3 || jr.Precision == nil || jr.Agreement == nil || len(jr.Categories) != 2 {
+		t.Fatalf("judging %+v", jr)
+	}
+	if a := jr.Agreement; a.Confusion.N() != 5 || (a.Kappa == nil) == (a.Undefined == "") {
+		t.Fatalf("agreement %+v", a)
+	}
+	for _, c := range rep.Cases {
+		if c.Judged == nil {
+			t.Fatalf("case %s not judged", c.ID)
+		}
+		for _, h := range c.Hits {
+			if !h.BelowThreshold && (h.Judge == nil || h.Judge.Grade == nil || h.Judge.Reason == "") {
+				t.Fatalf("case %s hit %d: %+v", c.ID, h.Rank, h.Judge)
+			}
+		}
+	}
+	if rep.Cases[0].Kind != eval.KindUnlabelled {
+		t.Fatalf("kind %s", rep.Cases[0].Kind)
+	}
+}
+
+func TestEvalUnlabelledSetRunsAndJudgeNeedsModel(t *testing.T) {
+	_, _, file := judgeEvalEnv(t)
+	code, out, errs := run(t, map[string]string{"XDG_CACHE_HOME": t.TempDir()}, "", "eval", "--latency-sample", "0", file)
+	if code != ExitOK && code != ExitCheck {
+		t.Fatalf("a set with unlabelled cases: exit %d\n%s\n%s", code, out, errs)
+	}
+	if strings.Contains(out, "Judge ") {
+		t.Fatalf("judge section without --judge:\n%s", out)
+	}
+	code, _, errs = run(t, map[string]string{"XDG_CACHE_HOME": t.TempDir()}, "", "eval", "--judge", file)
+	if code != ExitConfig || !strings.Contains(errs, "--judge needs a chat model") {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+}
+
+func TestEvalJudgeRefusedKeyExits3(t *testing.T) {
+	_, env, file := judgeEvalEnv(t)
+	env["OPENAI_API_KEY"] = "sk-wrong"
+	code, _, errs := run(t, env, "", "eval", "--judge", "--latency-sample", "0", file)
+	if code != ExitBackend || !strings.Contains(errs, "the judge stopped after") || !strings.Contains(errs, "OPENAI_API_KEY") {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+}
+
+func TestConfirmJudge(t *testing.T) {
+	var errb bytes.Buffer
+	if !confirmJudge(strings.NewReader(""), &errb, true, false, 10, 10, "openai/m") || errb.Len() != 0 {
+		t.Fatal("within the budget: asked")
+	}
+	if !confirmJudge(strings.NewReader(""), &errb, false, false, 10, 500, "openai/m") || errb.Len() != 0 {
+		t.Fatal("not a terminal: asked")
+	}
+	if !confirmJudge(strings.NewReader(""), &errb, true, true, 10, 500, "openai/m") || errb.Len() != 0 {
+		t.Fatal("--yes: asked")
+	}
+	if confirmJudge(strings.NewReader("n\n"), &errb, true, false, 10, 500, "openai/m") ||
+		!strings.Contains(errb.String(), "500 calls to openai/m (more than --judge-max-calls 10). Make them? [y/N]") || !strings.Contains(errb.String(), "No judge calls made") {
+		t.Fatalf("declined: %s", errb.String())
+	}
+	errb.Reset()
+	if !confirmJudge(strings.NewReader("Yes\n"), &errb, true, false, 10, 500, "openai/m") {
+		t.Fatal("yes not taken")
+	}
+	if confirmJudge(strings.NewReader(""), &errb, true, false, 10, 500, "openai/m") {
+		t.Fatal("end of input taken as yes")
+	}
+}
+
+func TestEvalAnswerJudgeFaithfulness(t *testing.T) {
+	srv, env, file := judgeEvalEnv(t)
+	code, out, errs := run(t, env, "", "eval", "--answer", "--judge", "--latency-sample", "0", file)
+	if code != ExitOK && code != ExitCheck {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	// 3 answers + 15 hits + 3 faithfulness checks.
+	if srv.Chats() != 21 {
+		t.Fatalf("%d chats", srv.Chats())
+	}
+	for _, want := range []string{"18 judge calls (", "faithfulness: 50% of 6 claims supported by their sources (3 answers checked)",
+		"unsupported · talk: Robots dream. (No source says so.)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}

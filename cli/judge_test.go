@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+
+	"ragscope/retrieval/openai/openaitest"
+)
+
+// judgeServer is a chat fake whose structured answers are, call by call:
+// grade 3, grade 5 (out of range), prose (out of schema), then grade 1.
+func judgeServer(t *testing.T) (*openaitest.Server, map[string]string) {
+	t.Helper()
+	srv := openaitest.NewServer("sk-judge")
+	t.Cleanup(srv.Close)
+	var mu sync.Mutex
+	n := 0
+	srv.Structured(func(openaitest.ChatRequest) string {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		switch n {
+		case 1:
+			return `{"grade": 3, "reason": "It says how nodes talk.\u001b[31m"}`
+		case 2:
+			return `{"grade": 5, "reason": "very relevant"}`
+		case 3:
+			return `This passage is relevant.`
+		}
+		return `{"grade": 1, "reason": "Related only."}`
+	})
+	env := map[string]string{"OPENAI_API_KEY": "sk-judge", "OPENAI_BASE_URL": srv.URL, "RAGSCOPE_CHAT_PROVIDER": "openai", "XDG_CACHE_HOME": t.TempDir()}
+	return srv, env
+}
+
+func TestQueryJudgeText(t *testing.T) {
+	srv, env := judgeServer(t)
+	code, out, errs := run(t, env, "", "query", "--judge", "--judge-concurrency", "1", "how do ROS 2 nodes communicate?")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	for _, want := range []string{
+		" 1. [3 answers] [", "    judge: It says how nodes talk.",
+		" 2. [not judged] [", "judge: not judged (out_of_range): grade 5 is outside 0-3",
+		" 3. [not judged] [", "judge: not judged (invalid): the answer is not a JSON object",
+		" 4. [1 related] [", "judge: Related only.",
+		"Judge openai/gpt-4o-mini · prompt relevance-v1+", "5 judge calls (", "0 cached, 2 not judged",
+		"judged precision@5 0.33 · judged nDCG@5 ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\x1b") {
+		t.Error("judge text drawn unsanitised")
+	}
+	if srv.Chats() != 5 || srv.LastChat().ResponseFormat == nil {
+		t.Fatalf("%d chats, response_format %+v", srv.Chats(), srv.LastChat().ResponseFormat)
+	}
+	// Re-run: the 3 judged hits come from the cache; only the 2 not
+	// judged are asked again (now graded 1).
+	code, out, _ = run(t, env, "", "query", "--judge", "how do ROS 2 nodes communicate?")
+	if code != ExitOK || srv.Chats() != 7 || !strings.Contains(out, "2 judge calls (") || !strings.Contains(out, "3 cached, 0 not judged") {
+		t.Fatalf("re-run: exit %d, %d chats\n%s", code, srv.Chats(), out)
+	}
+	// Everything cached: no call at all.
+	code, out, _ = run(t, env, "", "query", "--judge", "how do ROS 2 nodes communicate?")
+	if code != ExitOK || srv.Chats() != 7 || !strings.Contains(out, "0 judge calls (0 in + 0 out tokens), 5 cached") {
+		t.Fatalf("warm cache: exit %d, %d chats\n%s", code, srv.Chats(), out)
+	}
+}
+
+func TestQueryJudgeJSON(t *testing.T) {
+	_, env := judgeServer(t)
+	code, out, errs := run(t, env, "", "query", "--json", "--judge", "--judge-concurrency", "1", "how do ROS 2 nodes communicate?")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	var raw struct {
+		Results []struct {
+			Judge *struct {
+				Grade  *int    `json:"grade"`
+				Reason *string `json:"reason"`
+				Status string  `json:"status"`
+			} `json:"judge"`
+		} `json:"results"`
+		Judging *JudgeRunJSON `json:"judging"`
+	}
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	if len(raw.Results) != 5 || raw.Judging == nil || raw.Judging.Calls != 5 || raw.Judging.NotJudged != 2 || raw.Judging.InputTokens == 0 {
+		t.Fatalf("%s", out)
+	}
+	wantStatus := []string{"judged", "out_of_range", "invalid", "judged", "judged"}
+	for i, r := range raw.Results {
+		if r.Judge == nil || r.Judge.Reason == nil || r.Judge.Status != wantStatus[i] || (r.Judge.Grade == nil) != (wantStatus[i] != "judged") {
+			t.Fatalf("result %d judge %+v", i+1, r.Judge)
+		}
+	}
+	// grade is present as null, not left out.
+	if !strings.Contains(out, `"grade": null`) {
+		t.Fatalf("no null grade:\n%s", out)
+	}
+}
+
+func TestQueryJudgeNeedsChatModel(t *testing.T) {
+	code, out, errs := run(t, map[string]string{"XDG_CACHE_HOME": t.TempDir()}, "", "query", "--judge", "what is ROS 2?")
+	if code != ExitConfig || out != "" || !strings.Contains(errs, "--judge needs a chat model") || !strings.Contains(errs, "OPENAI_API_KEY") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	// Without --judge, no judge field.
+	code, out, _ = run(t, nil, "", "query", "--json", "what is ROS 2?")
+	if code != ExitOK || strings.Contains(out, `"judge"`) || strings.Contains(out, `"judging"`) {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
+
+func TestAskJudgeGradesHitsAndChecksTheAnswer(t *testing.T) {
+	srv := openaitest.NewServer("sk-judge")
+	t.Cleanup(srv.Close)
+	srv.Structured(func(r openaitest.ChatRequest) string {
+		if r.ResponseFormat.JSONSchema.Name == "answer_claims" {
+			return `{"claims": [{"claim": "Nodes talk over topics.", "supported": true, "sources": [1], "reason": "Source 1 says so."},
+				{"claim": "Nodes run on GPUs.", "supported": false, "sources": [], "reason": "No source says so."}]}`
+		}
+		return `{"grade": 2, "reason": "Partly answers."}`
+	})
+	env := map[string]string{"OPENAI_API_KEY": "sk-judge", "OPENAI_BASE_URL": srv.URL, "RAGSCOPE_CHAT_PROVIDER": "openai", "XDG_CACHE_HOME": t.TempDir()}
+	code, out, errs := run(t, env, "", "ask", "--judge", "how do ROS 2 nodes communicate?")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	// 1 answer + 5 grades + 1 faithfulness check.
+	if srv.Chats() != 7 {
+		t.Fatalf("%d chats", srv.Chats())
+	}
+	for _, want := range []string{" 1. [2 partly answers] [", "6 judge calls (", "Faithfulness: 1 of 2 claims supported by the sources (50%)",
+		"  supported     Nodes talk over topics. (Source 1 says so.)", "  NOT SUPPORTED Nodes run on GPUs. (No source says so.)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	code, out, _ = run(t, env, "", "ask", "--json", "--judge", "how do ROS 2 nodes communicate?")
+	var doc struct {
+		Judging *JudgeRunJSON `json:"judging"`
+		Results []HitJSON     `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != ExitOK {
+		t.Fatalf("exit %d %v\n%s", code, err, out)
+	}
+	// Warm cache: only the answer was asked again (5 grades and the
+	// faithfulness check cached).
+	if srv.Chats() != 8 || doc.Judging == nil || doc.Judging.Calls != 0 || doc.Judging.Cached != 6 ||
+		doc.Judging.Faithfulness == nil || !doc.Judging.Faithfulness.Cached || doc.Results[0].Judge == nil {
+		t.Fatalf("%d chats, %+v", srv.Chats(), doc.Judging)
+	}
+}

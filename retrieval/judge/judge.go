@@ -1,0 +1,357 @@
+// Package judge grades retrieved hits with a chat model: each hit's
+// relevance to its question on TREC's UMBRELA scale (0 unrelated,
+// 1 related, 2 partly answers, 3 answers) with a one-line reason, asked
+// through the provider's structured-output option and read tolerantly. An
+// answer out of the schema or out of range leaves the hit not judged,
+// with why; a grade is never made up. Judgements are cached on disk,
+// keyed by the judge model, the prompt version, the question and a hash
+// of the passage, so a re-run makes no call for unchanged hits. It also
+// computes the label-free metrics (judged precision@k, judged nDCG@k,
+// "nothing answers") and the judge's agreement with labels (Cohen's
+// kappa).
+package judge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"ragscope/retrieval"
+	"ragscope/retrieval/chatcache"
+)
+
+// DefaultConcurrency is the number of judge calls in flight at once.
+const DefaultConcurrency = 4
+
+// Relevant is the lowest grade that counts as relevant (2: partly
+// answers) in precision, "nothing answers" and the agreement.
+const Relevant = 2
+
+// Judgement is one hit's grade, or why it has none.
+type Judgement struct {
+	// Grade is 0-3; nil when the hit was not judged.
+	Grade *int `json:"grade"`
+	// Reason is the judge's one-line reason (untrusted text: sanitise
+	// before drawing).
+	Reason string `json:"reason"`
+	// Status is Judged, or why the hit was not judged.
+	Status Status `json:"status"`
+	// Detail says why a hit was not judged ("" when judged).
+	Detail string `json:"detail,omitempty"`
+	// Cached is true when the judgement came from the cache (no call).
+	Cached bool `json:"cached"`
+}
+
+// IsJudged reports whether j has a grade.
+func (j Judgement) IsJudged() bool { return j.Grade != nil }
+
+// Item is one hit to judge against its question.
+type Item struct {
+	Question string
+	Hit      retrieval.Hit
+}
+
+// Stats count what judging cost.
+type Stats struct {
+	// Calls is the number of judge calls made (cache misses sent).
+	Calls int `json:"calls"`
+	// Cached is the number of judgements read from the cache.
+	Cached int `json:"cached"`
+	// NotJudged is the number of hits left without a grade.
+	NotJudged int `json:"not_judged"`
+	// Usage is the calls' token use.
+	Usage retrieval.Usage `json:"usage"`
+}
+
+// Add adds o to s.
+func (s *Stats) Add(o Stats) {
+	s.Calls += o.Calls
+	s.Cached += o.Cached
+	s.NotJudged += o.NotJudged
+	s.Usage.InputTokens += o.Usage.InputTokens
+	s.Usage.OutputTokens += o.Usage.OutputTokens
+}
+
+// Options configure a Judge.
+type Options struct {
+	// Cache, when set, keeps judgements between runs.
+	Cache *chatcache.Cache
+	// Concurrency is the number of calls in flight; default
+	// DefaultConcurrency. The provider's client retries 429 and honours
+	// Retry-After within each call.
+	Concurrency int
+}
+
+// Judge grades hits with a chat model. It is safe for concurrent use.
+type Judge struct {
+	gen         retrieval.Generator
+	cache       *chatcache.Cache
+	concurrency int
+	prompt      prompt
+	faith       prompt
+	schema      *retrieval.Schema
+	// memo holds the cache entries this process read or wrote, by key:
+	// Pending and the run after it read the disk once.
+	memo sync.Map
+}
+
+// New returns a Judge asking gen.
+func New(gen retrieval.Generator, opts Options) (*Judge, error) {
+	if gen == nil {
+		return nil, retrieval.ErrNoGenerator
+	}
+	p, err := loadPrompt(relevanceFile)
+	if err != nil {
+		return nil, err
+	}
+	fp, err := loadPrompt(faithfulnessFile)
+	if err != nil {
+		return nil, err
+	}
+	n := opts.Concurrency
+	if n <= 0 {
+		n = DefaultConcurrency
+	}
+	return &Judge{gen: gen, cache: opts.Cache, concurrency: n, prompt: p, faith: fp, schema: relevanceSchema()}, nil
+}
+
+// Model names the judge model: "provider/model".
+func (j *Judge) Model() string { return j.gen.Provider() + "/" + j.gen.Model() }
+
+// PromptVersion is the relevance prompt's version (its file's name and a
+// hash of its text).
+func (j *Judge) PromptVersion() string { return j.prompt.version }
+
+// key is it's cache key: judge model, prompt version, question, and a
+// hash of the passage as the prompt shows it.
+func (j *Judge) key(it Item) string {
+	c := it.Hit.Chunk
+	return chatcache.Key(j.Model(), j.prompt.version, it.Question, chatcache.Hash(c.Title+"\x00"+c.Section+"\x00"+strings.TrimSpace(c.Text)))
+}
+
+// cached is it's judgement in the cache.
+func (j *Judge) cached(it Item) (Judgement, bool) {
+	b, ok := j.get(j.key(it))
+	if !ok {
+		return Judgement{}, false
+	}
+	var e struct {
+		Grade  *int   `json:"grade"`
+		Reason string `json:"reason"`
+	}
+	if json.Unmarshal(b, &e) != nil || e.Grade == nil || *e.Grade < 0 || *e.Grade > 3 {
+		return Judgement{}, false
+	}
+	return Judgement{Grade: e.Grade, Reason: oneLine(e.Reason), Status: Judged, Cached: true}, true
+}
+
+// Pending is the number of items the cache cannot answer: the calls
+// Relevance would make.
+func (j *Judge) Pending(items []Item) int {
+	n := 0
+	for _, it := range items {
+		if _, ok := j.cached(it); !ok {
+			n++
+		}
+	}
+	return n
+}
+
+// Relevance grades each item, in order. Cached judgements cost no call;
+// the rest are asked, Concurrency at a time. A failed call leaves its hit
+// Failed; an error that no call can get past (a refused key, an unknown
+// model: retrieval.ErrAuth or ErrConfig) or ctx ending stops the judge,
+// leaves the rest Skipped and is returned. progress, when set, is called
+// after each item.
+func (j *Judge) Relevance(ctx context.Context, items []Item, progress func(done, total int)) ([]Judgement, Stats, error) {
+	out := make([]Judgement, len(items))
+	st, err := j.pool(ctx, len(items), progress, task{
+		cached: func(i int) bool {
+			jd, ok := j.cached(items[i])
+			out[i] = jd
+			return ok
+		},
+		ask: func(ctx context.Context, i int) (bool, retrieval.Usage, error) {
+			jd, u, err := j.one(ctx, items[i])
+			out[i] = jd
+			return jd.IsJudged(), u, err
+		},
+		skip: func(i int, why string) { out[i] = Judgement{Status: Skipped, Detail: why} },
+	})
+	return out, st, err
+}
+
+// task is what pool runs for each of n items; each function writes only
+// item i's own result.
+type task struct {
+	// cached fills item i from the cache and reports whether it could.
+	cached func(i int) bool
+	// ask makes item i's call; judged reports a valid answer.
+	ask func(ctx context.Context, i int) (judged bool, u retrieval.Usage, err error)
+	// skip marks item i not sent, and why.
+	skip func(i int, why string)
+}
+
+// pool runs t over n items: cached ones first, then the calls,
+// Concurrency at a time. An ErrAuth or ErrConfig failure, or ctx ending,
+// stops it: the items not yet sent are skipped and the error returned.
+func (j *Judge) pool(ctx context.Context, n int, progress func(done, total int), t task) (Stats, error) {
+	var (
+		mu    sync.Mutex
+		st    Stats
+		fatal error
+		done  int
+	)
+	count := func(called, judged, cached bool, u retrieval.Usage) {
+		mu.Lock()
+		defer mu.Unlock()
+		if called {
+			st.Calls++
+			st.Usage.InputTokens += u.InputTokens
+			st.Usage.OutputTokens += u.OutputTokens
+		}
+		if cached {
+			st.Cached++
+		}
+		if !judged {
+			st.NotJudged++
+		}
+		done++
+		if progress != nil {
+			progress(done, n)
+		}
+	}
+	var todo []int
+	for i := range n {
+		if t.cached(i) {
+			count(false, true, true, retrieval.Usage{})
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(j.concurrency, len(todo)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if ctx.Err() != nil {
+					mu.Lock()
+					why := skipReason(ctx, fatal)
+					mu.Unlock()
+					t.skip(i, why)
+					count(false, false, false, retrieval.Usage{})
+					continue
+				}
+				judged, u, err := t.ask(ctx, i)
+				if err != nil && ctx.Err() == nil && (errors.Is(err, retrieval.ErrAuth) || errors.Is(err, retrieval.ErrConfig)) {
+					mu.Lock()
+					if fatal == nil {
+						fatal = err
+					}
+					mu.Unlock()
+					cancel()
+				}
+				count(true, judged, false, u)
+			}
+		}()
+	}
+	for _, i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if fatal == nil && ctx.Err() != nil {
+		fatal = ctx.Err()
+	}
+	return st, fatal
+}
+
+// skipReason says why an item was not sent.
+func skipReason(ctx context.Context, fatal error) string {
+	switch {
+	case fatal != nil:
+		return "not sent after an earlier call failed: " + oneLine(fatal.Error())
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return "the run's time ran out"
+	}
+	return "the run was cancelled"
+}
+
+// one asks the judge about one item and caches a valid judgement.
+func (j *Judge) one(ctx context.Context, it Item) (Judgement, retrieval.Usage, error) {
+	c := it.Hit.Chunk
+	p, err := j.prompt.render(passage{Question: it.Question, Title: c.Title, Section: c.Section, Text: strings.TrimSpace(c.Text)}, j.schema)
+	if err != nil {
+		return Judgement{Status: Failed, Detail: err.Error()}, retrieval.Usage{}, err
+	}
+	text, usage, err := j.ask(ctx, p)
+	if err != nil {
+		return Judgement{Status: Failed, Detail: oneLine(err.Error())}, usage, err
+	}
+	pr := parseRelevance(text)
+	if pr.status != Judged {
+		return Judgement{Status: pr.status, Detail: pr.detail}, usage, nil
+	}
+	g := pr.grade
+	jd := Judgement{Grade: &g, Reason: pr.reason, Status: Judged}
+	if b, err := json.Marshal(struct {
+		Grade  int    `json:"grade"`
+		Reason string `json:"reason"`
+	}{g, pr.reason}); err == nil {
+		j.put(j.key(it), b)
+	}
+	return jd, usage, nil
+}
+
+// get is key's cache entry, from memory or disk.
+func (j *Judge) get(key string) ([]byte, bool) {
+	if v, ok := j.memo.Load(key); ok {
+		return v.([]byte), true
+	}
+	b, ok := j.cache.Get(key)
+	if ok {
+		j.memo.Store(key, b)
+	}
+	return b, ok
+}
+
+// put stores a valid judgement in memory and on disk (a cache that
+// cannot be written costs a call next time, nothing more).
+func (j *Judge) put(key string, b []byte) {
+	if j.cache == nil {
+		return
+	}
+	j.memo.Store(key, b)
+	_ = j.cache.Put(key, b)
+}
+
+// ask sends p and returns the answer's text (its first maxAnswer bytes:
+// the rest is read, not kept) and the call's token use.
+func (j *Judge) ask(ctx context.Context, p retrieval.Prompt) (string, retrieval.Usage, error) {
+	var (
+		text  strings.Builder
+		usage retrieval.Usage
+	)
+	err := j.gen.Stream(ctx, p, func(d retrieval.Delta) {
+		if room := maxAnswer - text.Len(); room > 0 {
+			text.WriteString(d.Text[:min(len(d.Text), room)])
+		}
+		if d.Usage != nil {
+			usage = *d.Usage
+		}
+	})
+	return text.String(), usage, err
+}
+
+// String is a short account of s: "12 judge calls (1,234 in + 210 out
+// tokens), 8 cached, 1 not judged".
+func (s Stats) String() string {
+	return fmt.Sprintf("%d judge calls (%d in + %d out tokens), %d cached, %d not judged", s.Calls, s.Usage.InputTokens, s.Usage.OutputTokens, s.Cached, s.NotJudged)
+}

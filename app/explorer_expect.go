@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"sort"
@@ -49,31 +50,44 @@ func explorerExpect(be *Backend, cr *checkedRetriever, rerank ui.RerankSetup) ui
 	}
 	if w != nil {
 		es.Sources = func(ctx context.Context) ([]ui.DocSource, error) {
-			return docSources(ctx, w, be.Pipeline.URLs)
+			return docSources(ctx, w, be.Pipeline.URLs, maxDocSources)
 		}
 	}
 	return es
 }
 
+// maxDocSources bounds the picker's list (pages and sections): past it the
+// walk stops and the list holds what it read (a doc path or URL can still
+// be typed).
+const maxDocSources = 100_000
+
+// errEnough stops a walk that has read its limit of entries.
+var errEnough = errors.New("enough doc sources")
+
 // docSources lists the pages of the store, each followed by its sections
 // (by the anchor of their citation, else their heading id), sorted by
-// doc path.
-func docSources(ctx context.Context, w retrieval.Walker, urls retrieval.URLBuilder) ([]ui.DocSource, error) {
+// doc path; at most limit entries.
+func docSources(ctx context.Context, w retrieval.Walker, urls retrieval.URLBuilder, limit int) ([]ui.DocSource, error) {
 	type page struct {
 		sections []ui.DocSource
 		seen     map[string]bool
 	}
 	pages := map[string]*page{}
+	entries := 0
 	fn := func(chunks []retrieval.Chunk, _ int) error {
 		for i := range chunks {
 			c := &chunks[i]
 			if c.DocPath == "" {
 				continue
 			}
+			if entries >= limit {
+				return errEnough
+			}
 			pg := pages[c.DocPath]
 			if pg == nil {
 				pg = &page{seen: map[string]bool{}}
 				pages[c.DocPath] = pg
+				entries++
 			}
 			anchor := c.HeadingID
 			if u, err := url.Parse(urls.Cite(c).URL); err == nil && u.Fragment != "" {
@@ -83,6 +97,7 @@ func docSources(ctx context.Context, w retrieval.Walker, urls retrieval.URLBuild
 				continue
 			}
 			pg.seen[anchor] = true
+			entries++
 			label := c.DocPath + " · " + c.Section
 			if c.Section == "" {
 				label = c.DocPath + "#" + anchor
@@ -97,7 +112,7 @@ func docSources(ctx context.Context, w retrieval.Walker, urls retrieval.URLBuild
 	} else {
 		err = w.Walk(ctx, fn)
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, errEnough) {
 		return nil, fmt.Errorf("list the pages: %w", err)
 	}
 	paths := make([]string, 0, len(pages))

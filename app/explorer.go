@@ -33,7 +33,7 @@ func ExplorerBase(s Setup, historyFile string) ui.Options {
 // Explorer opens the setup and builds the explorer's options on base
 // (ExplorerBase): the retriever (selected-text only when credentials are
 // missing, with a note saying which variable to set), stats, rerank and
-// search-mode settings, link states, eval, the page view's lister and
+// search-mode settings, expected sources and the ANN check, link states, eval, the page view's lister and
 // embedding model, the chat model and the header's
 // backend description. It returns the opened backend, for its notes and
 // Close.
@@ -61,6 +61,7 @@ func (as *Assembler) Explorer(ctx context.Context, s Setup, base ui.Options) (ui
 		opts.Retriever = cr
 		opts.Rerank = as.explorerRerank(be, cr)
 		opts.LocalSearch = explorerLocalSearch(be)
+		opts.Expect = explorerExpect(be, cr, opts.Rerank)
 		if be.Pipeline.Store != nil {
 			opts.Stats = be.Pipeline.Store.Stats
 		}
@@ -107,17 +108,24 @@ func (c *checkedRetriever) Retrieve(ctx context.Context, q retrieval.Query) (ret
 // copy of it with another reranker).
 func (c *checkedRetriever) retrieveWith(ctx context.Context, p *retrieval.Pipeline, q retrieval.Query) (retrieval.Result, error) {
 	if q.Mode != retrieval.ModeSelectedText {
-		c.mu.Lock()
-		if !c.checked {
-			if err := c.be.Check(ctx); err != nil {
-				c.mu.Unlock()
-				return retrieval.Result{}, err
-			}
-			c.checked = true
+		if err := c.checkOnce(ctx); err != nil {
+			return retrieval.Result{}, err
 		}
-		c.mu.Unlock()
 	}
 	return p.Retrieve(ctx, q)
+}
+
+// checkOnce runs the backend's check until it passes once.
+func (c *checkedRetriever) checkOnce(ctx context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.checked {
+		if err := c.be.Check(ctx); err != nil {
+			return err
+		}
+		c.checked = true
+	}
+	return nil
 }
 
 // selectionOnly answers selected-text queries and reports the

@@ -158,8 +158,14 @@ func (p *detailPane) metadata() string {
 	// One Render per style, not per row: rows are the key-press budget.
 	label, value, missing := inkOf(st.Label), inkOf(st.Value), st.Missing.Render("missing")
 	var b strings.Builder
+	if e := p.item.Expect; e != nil && p.item.Pseudo {
+		return expectMetadata(st, e, w)
+	}
 	b.WriteString(st.Title.Render(wrapText(present.Title(c), w)))
 	b.WriteByte('\n')
+	if e := p.item.Expect; e != nil {
+		b.WriteString(st.Highlight.Render(wrapText("◇ expected source "+termsafe.Line(e.Ref)+": "+termsafe.Line(e.Detail), w)) + "\n")
+	}
 	if p.item.Dropped {
 		b.WriteString(st.LinkWarn.Render("left out: "+p.item.Label) + "\n")
 	}

@@ -27,6 +27,10 @@ type KeyMap struct {
 	Answer   key.Binding
 	// Page opens the page a result came from: its chunks in order.
 	Page key.Binding
+	// Expect picks an expected source for the question on show; ANNCheck
+	// checks its approximate search against an exact one.
+	Expect   key.Binding
+	ANNCheck key.Binding
 
 	// Actions on the selected hit or result.
 	CopyURL     key.Binding
@@ -70,6 +74,9 @@ type KeyMap struct {
 	rerankOff bool
 	// pageOff keeps Page disabled when the backend cannot list a page.
 	pageOff bool
+	// expectOff and annOff keep Expect and ANNCheck disabled when the
+	// backend cannot diagnose (or searches exactly).
+	expectOff, annOff bool
 }
 
 // DefaultKeyMap returns the explorer's key bindings.
@@ -94,6 +101,8 @@ func DefaultKeyMap() *KeyMap {
 		Rerank:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rerank on/off")),
 		Answer:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "answer")),
 		Page:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "page chunks")),
+		Expect:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "why not: expected source")),
+		ANNCheck: key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "ANN check")),
 
 		CopyURL:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy URL")),
 		CopyContext: key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy context")),
@@ -134,7 +143,7 @@ func (k *KeyMap) letterKeys() []*key.Binding {
 	return []*key.Binding{
 		&k.QuitQ, &k.Help, &k.FocusQuery, &k.Context, &k.Turns, &k.Settings,
 		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL, &k.Eval, &k.Rerank,
-		&k.Search, &k.SearchNext, &k.SearchPrev, &k.Answer, &k.Page,
+		&k.Search, &k.SearchNext, &k.SearchPrev, &k.Answer, &k.Page, &k.Expect, &k.ANNCheck,
 	}
 }
 
@@ -151,5 +160,11 @@ func (k *KeyMap) setTextFocus(text bool) {
 	}
 	if k.pageOff {
 		k.Page.SetEnabled(false)
+	}
+	if k.expectOff {
+		k.Expect.SetEnabled(false)
+	}
+	if k.annOff {
+		k.ANNCheck.SetEnabled(false)
 	}
 }

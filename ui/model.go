@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -116,6 +117,13 @@ type Model struct {
 	evals evalRun
 	// open is the backend opening after the first frame (Options.Open).
 	open backendOpen
+	// expect are the expected sources picked for expectQuestion (key w),
+	// carried to its re-runs; sources are the picker's list, read once.
+	expect         []string
+	expectQuestion string
+	sources        *expectSources
+	diagSeq        int
+
 	// caseSeq is the retrieval of an opened eval case, named caseLabel
 	// in its status line.
 	caseSeq   int
@@ -133,6 +141,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	keys := DefaultKeyMap()
 	keys.evalOff = opts.Eval == nil
 	keys.pageOff = opts.PageChunks == nil
+	keys.expectOff, keys.annOff = opts.Expect.Diagnose == nil, opts.Expect.Diagnose == nil || !opts.Expect.ANN
 	params := retrieval.Query{
 		TopK:      retrieval.TopKOrDefault(opts.Defaults.TopK),
 		Threshold: opts.Defaults.Threshold,
@@ -326,6 +335,11 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		cmd = m.detail.Update(msg)
 		return m, cmd
+	case sourcesMsg:
+		m.updateSources(msg)
+		return m, nil
+	case diagMsg:
+		return m, m.updateDiag(msg)
 	case showTurnMsg:
 		return m, m.bringBack(msg.Index)
 	case evalProgressMsg, evalCaseMsg, evalDoneMsg:
@@ -393,6 +407,8 @@ func (m *Model) globals() []action {
 		{&k.Search, (*Model).startSearch},
 		{&k.Answer, (*Model).askAnswer},
 		{&k.Page, (*Model).openPage},
+		{&k.Expect, (*Model).openExpect},
+		{&k.ANNCheck, (*Model).runANNCheck},
 	}
 	for i := range m.slots {
 		if s := &m.slots[i]; s.open != nil {
@@ -415,6 +431,9 @@ func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if cmd, ok := m.updateSearchKey(msg); ok {
 		return cmd
+	}
+	if m.focus == focusResults && m.results.pick != nil {
+		return m.updatePicker(msg)
 	}
 	if isModal(m.slot(m.focus).pane(m)) {
 		cmd := m.updateFocused(msg)
@@ -639,8 +658,20 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 		n = m.turns.turns[n-1].N
 	}
 	m.turns.Remember(m.results.SelectedKey())
-	i := m.turns.Add(turn{N: n + 1, Query: msg.Query, Result: msg.Result})
-	cmd := m.showTurn(i)
+	nt := turn{N: n + 1, Query: msg.Query, Result: msg.Result}
+	// The expected sources stay with their question: its re-runs (other
+	// settings, rerank) say again where they went.
+	var diag tea.Cmd
+	if len(m.expect) > 0 && msg.Query.Question == m.expectQuestion && msg.Query.Mode != retrieval.ModeSelectedText && m.opts.Expect.Diagnose != nil {
+		nt.Expect = slices.Clone(m.expect)
+	} else {
+		m.expect, m.expectQuestion = nil, ""
+	}
+	i := m.turns.Add(nt)
+	if len(nt.Expect) > 0 {
+		diag = m.diagnose(&m.turns.turns[i], false)
+	}
+	cmd := tea.Batch(m.showTurn(i), diag)
 	res := msg.Result
 	text := strconv.Itoa(len(res.Hits)) + " " + present.Plural(len(res.Hits), "result", "results")
 	if d := len(res.Dropped); d > 0 {
@@ -672,7 +703,11 @@ func (m *Model) showTurn(i int) tea.Cmd {
 	if i != len(m.turns.turns)-1 {
 		m.setStatus(statusInfo, "Showing turn #"+strconv.Itoa(t.N)+": "+termsafe.Line(t.Query.Question))
 	}
-	m.results.SetResult(t.Result)
+	var expected []retrieval.Expected
+	if t.Diag != nil {
+		expected = t.Diag.Expected
+	}
+	m.results.SetResult(t.Result, expected)
 	m.results.SelectKey(t.Selected)
 	m.answer.Show(t)
 	return m.syncDetail()

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,6 +27,10 @@ type item struct {
 	// (present.FirstStage).
 	Move  *retrieval.Movement
 	Stage string
+	// Expect marks an expected source (key w): a hit of the results, or,
+	// with Pseudo, a row of its own at its real rank saying what cut it.
+	Expect *retrieval.Expected
+	Pseudo bool
 }
 
 // itemLines is the height of one row.
@@ -50,6 +55,11 @@ type resultsPane struct {
 	// moved says a key moved the cursor since the root last looked.
 	moved  bool
 	offset int
+
+	// expected says where the expected sources of the result went; pick
+	// is the expected-source picker while open.
+	expected []retrieval.Expected
+	pick     *expectPicker
 }
 
 func newResultsPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) resultsPane {
@@ -63,12 +73,25 @@ func (p *resultsPane) SetSize(w, h int) tea.Cmd {
 	return nil
 }
 
-// SetResult shows res and selects its first row.
-func (p *resultsPane) SetResult(res retrieval.Result) {
-	p.res, p.has = res, true
+// SetResult shows res with where its expected sources went (nil: none)
+// and selects its first row.
+func (p *resultsPane) SetResult(res retrieval.Result, expected []retrieval.Expected) {
+	p.res, p.has, p.expected = res, true, expected
 	p.cursor, p.offset = 0, 0
 	p.rebuild()
 }
+
+// SetExpected shows where the expected sources went, keeping the
+// selection.
+func (p *resultsPane) SetExpected(expected []retrieval.Expected) {
+	keep := p.SelectedKey()
+	p.expected = expected
+	p.rebuild()
+	p.SelectKey(keep)
+}
+
+// Modal implements modal: the picker takes every key while open.
+func (p *resultsPane) Modal() bool { return p.pick != nil }
 
 // SetShowDropped shows or hides the rows left out, keeping the selection.
 func (p *resultsPane) SetShowDropped(show bool) {
@@ -92,6 +115,9 @@ func (p *resultsPane) SetShowDropped(show bool) {
 }
 
 func itemKey(it item) string {
+	if it.Pseudo {
+		return "expected|" + it.Hit.Chunk.ID + "|" + it.Expect.Ref
+	}
 	return strconv.FormatBool(it.Dropped) + "|" + it.Hit.Chunk.ID + "|" + strconv.Itoa(it.Hit.Rank)
 }
 
@@ -114,10 +140,40 @@ func (p *resultsPane) rebuild() {
 		}
 		sort.SliceStable(items, func(i, j int) bool { return items[i].Hit.Score > items[j].Hit.Score })
 	}
-	p.items = items
+	p.items = p.markExpected(items)
 	if p.cursor >= len(items) {
 		p.cursor = max(len(items)-1, 0)
 	}
+}
+
+// markExpected marks the expected sources among items: a hit of the
+// results that is one gets the mark; any other (cut, or not found) gets
+// a row of its own before the first kept hit ranked below it.
+func (p *resultsPane) markExpected(items []item) []item {
+	for i := range p.expected {
+		e := &p.expected[i]
+		found := false
+		for j := range items {
+			if it := &items[j]; !it.Pseudo && e.PointID != "" && it.Hit.Chunk.ID == e.PointID && (e.Cut == retrieval.CutNone) != it.Dropped {
+				it.Expect, found = e, true
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		at := len(items)
+		if e.Rank > 0 {
+			for j, it := range items {
+				if !it.Pseudo && !it.Dropped && it.Hit.Rank > e.Rank {
+					at = j
+					break
+				}
+			}
+		}
+		items = slices.Insert(items, at, expectItem(e))
+	}
+	return items
 }
 
 // Selected returns the selected row.
@@ -169,6 +225,10 @@ func (p *resultsPane) scrollToCursor() {
 // Update moves the selection; the root shows the new row in the detail
 // pane in the same Update, so the detail never lags the cursor.
 func (p *resultsPane) Update(msg tea.Msg) tea.Cmd {
+	if p.pick != nil {
+		_, _, cmd := p.pick.Update(msg)
+		return cmd
+	}
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok || len(p.items) == 0 {
 		return nil
@@ -205,6 +265,11 @@ func (p *resultsPane) View() string {
 	style, tstyle := p.st.pane(p.focus)
 	iw, _ := innerSize(style, p.width, p.height)
 	var b strings.Builder
+	if p.pick != nil {
+		_, ih := innerSize(style, p.width, p.height)
+		b.WriteString(p.pick.View(iw, ih, p.expectedRefs()))
+		return box(style, p.width, p.height, b.String())
+	}
 	b.WriteString(tstyle.Render(truncate(p.title(), iw)))
 	switch {
 	case !p.has:
@@ -231,12 +296,27 @@ func (p *resultsPane) View() string {
 	return box(style, p.width, p.height, b.String())
 }
 
+// expectedRefs are the refs of the expected sources on show.
+func (p *resultsPane) expectedRefs() []string {
+	out := make([]string, len(p.expected))
+	for i := range p.expected {
+		out[i] = p.expected[i].Ref
+	}
+	return out
+}
+
+// expectMark is the mark of an expected source's row.
+const expectMark = "◇ expected"
+
 // renderItem draws one row in three lines.
 func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	st := p.st
 	marker := "  "
 	if selected {
 		marker = st.rows.cursor.paint("▌ ")
+	}
+	if it.Pseudo {
+		return p.renderExpected(it, marker, w)
 	}
 	first := marker
 	if p.search != "" && !selected && it.matches(p.search) {
@@ -268,8 +348,12 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	if it.Dropped {
 		head := rank + " " + score + " " + full + empty + " "
 		d := st.rows.dropped
+		label := "left out: " + it.Label
+		if it.Expect != nil {
+			label = expectMark + " · " + label
+		}
 		return marker + d.paint(truncate(head+title, w-2)) + "\n" +
-			marker + d.paint(truncate(indent+"left out: "+it.Label+" · "+place, w-2)) + "\n" +
+			marker + d.paint(truncate(indent+label+" · "+place, w-2)) + "\n" +
 			marker + d.paint(indent+present.FitURL(it.Hit.Citation.URL, w-2-len(indent)))
 	}
 	r := &st.rows
@@ -282,6 +366,9 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	if it.Move != nil {
 		head += st.moveInk(*it.Move).paint(moveCell(*it.Move)) + " "
 		line2 = r.meta.paint(indent + vectorCell(&it.Hit, *it.Move, it.Stage) + " · " + place)
+	}
+	if it.Expect != nil {
+		line2 = r.highlight.paint(indent+expectMark) + r.meta.paint(" · "+place)
 	}
 	line1 := head + titleStyle.paint(title)
 	if p.search != "" {
@@ -300,6 +387,35 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 		line3 = indent + r.link(ls.State).paint(link) + " " + r.url.paint(present.FitURL(it.Hit.Citation.URL, urlW))
 	}
 	return first + truncate(line1, w-2) + "\n" + marker + truncate(line2, w-2) + "\n" + marker + truncate(line3, w-2)
+}
+
+// renderExpected draws the row of an expected source the results do not
+// hold: "◇ expected #23 0.310 · cut by top_k 5 (rank 23 of 5)", its page
+// and section, and its best chunk.
+func (p *resultsPane) renderExpected(it item, marker string, w int) string {
+	r := &p.st.rows
+	e := it.Expect
+	head := expectMark
+	if rt := e.RankText(); rt != "" {
+		head += " " + rt
+	}
+	if e.Score != nil {
+		head += " " + present.Score(*e.Score, 3)
+	}
+	head += " · " + e.Detail
+	first := marker
+	indent := "      "
+	place := termsafe.Line(e.DocPath) + sectionText(termsafe.Line(e.Section))
+	if place == "" {
+		place = termsafe.Line(e.Ref)
+	}
+	third := "ref " + termsafe.Line(e.Ref)
+	if e.PointID != "" {
+		third = "best chunk " + termsafe.Line(e.PointID) + " · " + third
+	}
+	return first + r.highlight.paint(truncate(termsafe.Line(head), w-2)) + "\n" +
+		marker + r.meta.paint(truncate(indent+place, w-2)) + "\n" +
+		marker + r.meta.paint(truncate(indent+third, w-2))
 }
 
 func leftPad(s string, n int) string {
@@ -338,7 +454,10 @@ func (p *resultsPane) Blur() { p.focus = false }
 // ShortHelp implements pane.
 func (p *resultsPane) ShortHelp() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Down, openHelp(k, "detail"), k.Page, k.Search, k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery}
+	if p.pick != nil {
+		return p.pick.ShortHelp()
+	}
+	return []key.Binding{k.Down, openHelp(k, "detail"), k.Page, k.Search, k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery, k.Expect, k.ANNCheck}
 }
 
 // FullHelp implements pane: every key of the pane is in the key map.

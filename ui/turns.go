@@ -23,6 +23,12 @@ type turn struct {
 	Selected string
 	// Answer is the turn's answer (nil: not asked).
 	Answer *answerState
+	// Expect are the turn's expected sources (refs, as picked), and Diag
+	// where they went and the ANN check (nil: not diagnosed yet).
+	Expect []string
+	Diag   *retrieval.Diagnosis
+	// diagSeq is the diagnosis of the turn whose reply counts.
+	diagSeq int
 }
 
 // maxTurns bounds the turns kept in memory.
@@ -69,6 +75,24 @@ func (p *turnsPane) SetCurrent(i int) {
 	if i >= 0 && i < len(p.turns) {
 		p.current = i
 	}
+}
+
+// Current is the turn on show (nil when none).
+func (p *turnsPane) Current() *turn {
+	if p.current >= 0 && p.current < len(p.turns) {
+		return &p.turns[p.current]
+	}
+	return nil
+}
+
+// ByN is the turn numbered n (nil when it is gone).
+func (p *turnsPane) ByN(n int) *turn {
+	for i := range p.turns {
+		if p.turns[i].N == n {
+			return &p.turns[i]
+		}
+	}
+	return nil
 }
 
 // Remember records the selected row of the turn on show.
@@ -265,6 +289,9 @@ func (p *turnsPane) View() string {
 		b.WriteString(p.st.Meta.Render(truncate(paramsDiff(old.Query, cur.Query), iw)) + "\n")
 		if s := rerankCompare(&old.Result, &cur.Result); s != "" {
 			b.WriteString(p.st.Meta.Render(truncate(s, iw)) + "\n")
+		}
+		for _, line := range expectCompare(old, cur) {
+			b.WriteString(p.st.Highlight.Render(wrapText(line, iw)) + "\n")
 		}
 		b.WriteString(answerCompare(cur, old, iw))
 		b.WriteString(p.st.Label.Render(truncate(" now   score  was   score  move  chunk", iw)) + "\n")

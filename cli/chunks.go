@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"ragscope/app"
-	"ragscope/links"
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/chunkaudit"
@@ -106,23 +104,11 @@ func (a *App) runChunks(cmd *cobra.Command, cf chunksFlags, rules []chunkaudit.R
 	if cf.tiny <= 0 {
 		opts.TinyTokens = -1
 	}
-	site, _, err := app.Site(be)
-	if err != nil {
-		return &ExitError{Code: ExitConfig, Err: fmt.Errorf("load site: %w", err)}
+	if opts.Site, err = app.AuditSite(be); err != nil {
+		return &ExitError{Code: ExitConfig, Err: err}
 	}
-	if site != nil {
-		opts.Site = auditSite(site, be.Pipeline.URLs)
-	}
-	aud := chunkaudit.New(opts)
 	bar := newBar(a.Stderr, false)
-	visit := func(page []retrieval.Chunk, total int) error {
-		for i := range page {
-			aud.Add(&page[i])
-		}
-		bar.update("reading chunks", aud.Chunks(), total)
-		return ctx.Err()
-	}
-	err = app.WalkChunks(ctx, be, visit)
+	rep, err := app.AuditChunks(ctx, be, opts, func(read, total int) { bar.update("reading chunks", read, total) })
 	bar.clear()
 	if ctx.Err() != nil {
 		// Interrupted: no report, not even a partial one.
@@ -134,7 +120,6 @@ func (a *App) runChunks(cmd *cobra.Command, cf chunksFlags, rules []chunkaudit.R
 		}
 		return fmt.Errorf("chunks: %w", err)
 	}
-	rep := aud.Report()
 	out := cmd.OutOrStdout()
 	if cf.json {
 		if err := writeJSON(out, chunksJSON{Report: rep, Backend: backendJSON(be), Version: buildVersion()}); err != nil {
@@ -156,174 +141,15 @@ type chunksJSON struct {
 	Version VersionInfo `json:"version"`
 }
 
-// auditSite turns a site model into the audit's pages and a locator that
-// places a chunk by its citation URL as queries build it (or, failing
-// that, by its doc path).
-func auditSite(site *links.Site, urls retrieval.URLBuilder) *chunkaudit.Site {
-	s := &chunkaudit.Site{}
-	for _, p := range site.Pages {
-		if p.Draft || p.Generated || site.PageByRoute(p.Route) != p {
-			continue
-		}
-		sp := chunkaudit.SitePage{Route: p.Route, Source: p.Source, Title: p.Title}
-		for _, h := range p.Headings {
-			sp.Headings = append(sp.Headings, chunkaudit.SiteHeading{ID: h.ID, Text: h.Text, Level: h.Level, Citable: h.Level >= 2 && !h.NoAnchor && h.OwnText})
-		}
-		s.Pages = append(s.Pages, sp)
-	}
-	s.Locate = func(c *retrieval.Chunk) (string, string) {
-		cit := urls.Cite(c)
-		if u, err := url.Parse(cit.URL); err == nil {
-			if p := site.PageByRoute(u.Path); p != nil {
-				return p.Route, u.Fragment
-			}
-		}
-		if c.DocPath != "" {
-			if p := site.PageBySource(c.DocPath); p != nil {
-				return p.Route, c.HeadingID
-			}
-		}
-		return "", ""
-	}
-	return s
-}
-
-// writeChunksText prints the audit for people.
+// writeChunksText prints the audit for people: the sizes, the lists
+// and, last, the summary (present's chunk audit text, which the
+// explorer's Chunks view shares).
 func writeChunksText(w io.Writer, be *app.Backend, r *chunkaudit.Report, maxList int) {
 	fmt.Fprintln(w, header(be))
-	lim := "input limit not known"
-	switch {
-	case r.Limit.Known && r.Limit.Tokens == 0:
-		lim = "reads whole chunks"
-	case r.Limit.Known:
-		lim = fmt.Sprintf("input limit %d tokens", r.Limit.Tokens)
-	}
-	fmt.Fprintf(w, "Chunks: %d · model %s (%s)\n", r.Chunks, cleanLine(orText(r.Limit.Model, "unknown")), lim)
-	fmt.Fprintf(w, "Tokens %s\n", r.Tokenizer)
+	present.WriteChunkSizes(w, r)
+	present.WriteChunkLists(w, r, maxList, "--max-list 0 or --json for all")
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "%-8s %6s %6s %6s %6s %6s %8s\n", "Size", "min", "p50", "p90", "p99", "max", "mean")
-	for _, d := range []struct {
-		name string
-		d    chunkaudit.Dist
-	}{{"tokens", r.Tokens}, {"chars", r.Chars}} {
-		fmt.Fprintf(w, "%-8s %6d %6d %6d %6d %6d %8.1f\n", d.name, d.d.Min, d.d.P50, d.d.P90, d.d.P99, d.d.Max, d.d.Mean)
-	}
-	if len(r.Histogram) > 0 {
-		fmt.Fprintln(w, "\nTokens per chunk:")
-		most := 0
-		for _, b := range r.Histogram {
-			most = max(most, b.Chunks)
-		}
-		for _, b := range r.Histogram {
-			span := fmt.Sprintf("%d–%d", b.From, b.To-1)
-			if b.To == 0 {
-				span = fmt.Sprintf("%d+", b.From)
-			} else if b.To-1 == b.From {
-				span = fmt.Sprint(b.From)
-			}
-			n := 0
-			if most > 0 {
-				n = (b.Chunks*30 + most - 1) / most
-			}
-			mark := ""
-			if r.Limit.Tokens > 0 && b.To > r.Limit.Tokens {
-				mark = "  over the limit"
-				if b.From < r.Limit.Tokens {
-					mark = "  partly over the limit"
-				}
-			}
-			fmt.Fprintf(w, "  %10s %-30s %6d%s\n", span, strings.Repeat("#", n), b.Chunks, mark)
-		}
-	}
-	if len(r.Modules) > 1 || (len(r.Modules) == 1 && r.Modules[0].Module != "") {
-		fmt.Fprintln(w, "\nModules (tokens):")
-		for _, m := range r.Modules {
-			fmt.Fprintf(w, "  %-28s %5d %-6s  p50 %5d  p90 %5d  max %5d", cleanLine(orText(m.Module, "(none)")), m.Chunks, present.Plural(m.Chunks, "chunk", "chunks"), m.Tokens.P50, m.Tokens.P90, m.Tokens.Max)
-			if m.OverLimit > 0 {
-				fmt.Fprintf(w, "  %d over the limit", m.OverLimit)
-			}
-			fmt.Fprintln(w)
-		}
-	}
-	list := func(title string, n int, each func(i int)) {
-		if n == 0 {
-			return
-		}
-		fmt.Fprintf(w, "\n%s (%d):\n", title, n)
-		shown := n
-		if maxList > 0 {
-			shown = min(n, maxList)
-		}
-		for i := range shown {
-			each(i)
-		}
-		if shown < n {
-			fmt.Fprintf(w, "  … and %d more (--max-list 0 or --json for all)\n", n-shown)
-		}
-	}
-	o := r.OverLimit
-	list("Over the model's input", len(o.List), func(i int) {
-		c := o.List[i]
-		fmt.Fprintf(w, "  %s  %d tokens, %d unseen (%s)\n", chunkLabel(c.ChunkRef), c.Tokens, c.Unseen, chunkaudit.Percent(c.UnseenPercent))
-	})
-	list("Tiny", len(r.Tiny), func(i int) {
-		c := r.Tiny[i]
-		fmt.Fprintf(w, "  %s  %d %s, %s\n", chunkLabel(c.ChunkRef), c.Tokens, present.Plural(c.Tokens, "token", "tokens"), c.Reason)
-	})
-	list("Empty or missing text", len(r.Empty), func(i int) { fmt.Fprintf(w, "  %s\n", chunkLabel(r.Empty[i])) })
-	list("Duplicates (identical text)", len(r.Duplicates), func(i int) {
-		p := r.Duplicates[i]
-		fmt.Fprintf(w, "  %s\n    = %s\n", chunkLabel(p.Second), chunkLabel(p.First))
-	})
-	list("Near-duplicates", len(r.NearDuplicates), func(i int) {
-		p := r.NearDuplicates[i]
-		fmt.Fprintf(w, "  %s\n    ≈ %s  (similarity ≈ %.2f)\n", chunkLabel(p.Second), chunkLabel(p.First), p.Similarity)
-	})
-	list("Pages", len(r.Pages), func(i int) {
-		p := r.Pages[i]
-		fmt.Fprintf(w, "  %-50s %4d %-6s %6d tokens, max %5d", cleanLine(p.Page), p.Chunks, present.Plural(p.Chunks, "chunk", "chunks"), p.Tokens, p.MaxTokens)
-		if p.OverLimit > 0 {
-			fmt.Fprintf(w, ", %d over", p.OverLimit)
-		}
-		fmt.Fprintln(w)
-	})
-	if c := r.Coverage; c != nil {
-		fmt.Fprintf(w, "\nSite: %d pages, %d with no chunk, %d headings with no chunk on pages that have chunks\n", c.Pages, len(c.PagesWithoutChunks), len(c.HeadingsWithoutChunks))
-		list("Pages with no chunk", len(c.PagesWithoutChunks), func(i int) {
-			p := c.PagesWithoutChunks[i]
-			fmt.Fprintf(w, "  %s  (%s)\n", cleanLine(p.Route), cleanLine(p.Source))
-		})
-		list("Headings with no chunk", len(c.HeadingsWithoutChunks), func(i int) {
-			h := c.HeadingsWithoutChunks[i]
-			fmt.Fprintf(w, "  %s#%s  %q\n", cleanLine(h.Route), cleanLine(h.Anchor), cleanLine(h.Heading))
-		})
-	}
-	fmt.Fprintln(w, "\nSummary:")
-	for _, s := range r.Summary {
-		fmt.Fprintf(w, "  %s.\n", cleanLine(s))
-	}
-	if len(r.Summary) == 1 && r.Limit.Known {
-		fmt.Fprintln(w, "  No tiny, empty or duplicate chunks.")
-	}
-}
-
-// chunkLabel names a chunk: page § section [#index] (id).
-func chunkLabel(c chunkaudit.ChunkRef) string {
-	s := c.Page
-	if c.Section != "" {
-		s += " § " + c.Section
-	}
-	if c.Index != nil {
-		s += fmt.Sprintf(" [%d]", *c.Index)
-	}
-	return cleanLine(s + " (" + c.ID + ")")
-}
-
-func orText(s, alt string) string {
-	if s == "" {
-		return alt
-	}
-	return s
+	present.WriteChunkSummary(w, r)
 }
 
 // auditBuilt runs the chunk audit on a freshly built index and says, on

@@ -78,6 +78,10 @@ func (as *Assembler) Explorer(ctx context.Context, s Setup, base ui.Options) (ui
 		opts.PageChunks = pc.PageChunks
 	}
 	opts.EmbedModel = be.Model()
+	// The Chunks view (C) audits every chunk the backend can list.
+	if be.Walker != nil {
+		opts.Audit = ExplorerAudit(be)
+	}
 	opts.Generator, opts.ChatHint = as.explorerGenerator(s)
 	opts.Backend = ui.BackendInfo{
 		Kind:       string(be.Kind),

@@ -27,6 +27,8 @@ type KeyMap struct {
 	Answer   key.Binding
 	// Page opens the page a result came from: its chunks in order.
 	Page key.Binding
+	// Chunks opens the chunk audit of the whole collection.
+	Chunks key.Binding
 	// Expect picks an expected source for the question on show; ANNCheck
 	// checks its approximate search against an exact one.
 	Expect   key.Binding
@@ -74,6 +76,8 @@ type KeyMap struct {
 	rerankOff bool
 	// pageOff keeps Page disabled when the backend cannot list a page.
 	pageOff bool
+	// chunksOff keeps Chunks disabled when there is no audit.
+	chunksOff bool
 	// expectOff and annOff keep Expect and ANNCheck disabled when the
 	// backend cannot diagnose (or searches exactly).
 	expectOff, annOff bool
@@ -101,6 +105,7 @@ func DefaultKeyMap() *KeyMap {
 		Rerank:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rerank on/off")),
 		Answer:   key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "answer")),
 		Page:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "page chunks")),
+		Chunks:   key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "chunk audit")),
 		Expect:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "why not: expected source")),
 		ANNCheck: key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "ANN check")),
 
@@ -143,7 +148,7 @@ func (k *KeyMap) letterKeys() []*key.Binding {
 	return []*key.Binding{
 		&k.QuitQ, &k.Help, &k.FocusQuery, &k.Context, &k.Turns, &k.Settings,
 		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL, &k.Eval, &k.Rerank,
-		&k.Search, &k.SearchNext, &k.SearchPrev, &k.Answer, &k.Page, &k.Expect, &k.ANNCheck,
+		&k.Search, &k.SearchNext, &k.SearchPrev, &k.Answer, &k.Page, &k.Chunks, &k.Expect, &k.ANNCheck,
 	}
 }
 
@@ -160,6 +165,9 @@ func (k *KeyMap) setTextFocus(text bool) {
 	}
 	if k.pageOff {
 		k.Page.SetEnabled(false)
+	}
+	if k.chunksOff {
+		k.Chunks.SetEnabled(false)
 	}
 	if k.expectOff {
 		k.Expect.SetEnabled(false)

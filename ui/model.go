@@ -39,6 +39,7 @@ const (
 	focusEvalPath   focusID = "eval path"
 	focusEvalCases  focusID = "eval cases"
 	focusPage       focusID = "page"
+	focusChunks     focusID = "chunks"
 )
 
 // Minimum window size.
@@ -89,6 +90,7 @@ type Model struct {
 	answer   *answerPane
 	eval     *evalPane
 	page     *pageView
+	chunks   *chunksView
 	help     help.Model
 	fullHelp bool
 	keyHelp  *keysPane
@@ -141,6 +143,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	keys := DefaultKeyMap()
 	keys.evalOff = opts.Eval == nil
 	keys.pageOff = opts.PageChunks == nil
+	keys.chunksOff = opts.Audit == nil
 	keys.expectOff, keys.annOff = opts.Expect.Diagnose == nil, opts.Expect.Diagnose == nil || !opts.Expect.ANN
 	params := retrieval.Query{
 		TopK:      retrieval.TopKOrDefault(opts.Defaults.TopK),
@@ -167,6 +170,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		settings: ptr(newSettingsPane(keys, st, params)),
 		eval:     ptr(newEvalPane(keys, st, opts.EvalDefault)),
 		page:     ptr(newPageView(keys, st)),
+		chunks:   ptr(newChunksView(keys, st)),
 		answer:   ptr(newAnswerPane(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
 		help:     h,
 		keyHelp:  ptr(newKeysPane(st)),
@@ -248,6 +252,7 @@ func (m *Model) stop() {
 	m.evals.Cancel()
 	m.answer.Cancel()
 	m.page.Stop()
+	m.chunks.Stop()
 }
 
 // Update routes msg (see route), then lays the screen out again when the
@@ -291,6 +296,11 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pageMsg:
 		m.updatePage(msg)
 		return m, nil
+	case auditMsg:
+		m.updateAudit(msg)
+		return m, nil
+	case auditTickMsg:
+		return m, m.updateAuditTick(msg)
 	case backendOpenedMsg:
 		return m.updateOpened(msg)
 	case historyLoadedMsg:
@@ -407,6 +417,7 @@ func (m *Model) globals() []action {
 		{&k.Search, (*Model).startSearch},
 		{&k.Answer, (*Model).askAnswer},
 		{&k.Page, (*Model).openPage},
+		{&k.Chunks, (*Model).openChunks},
 		{&k.Expect, (*Model).openExpect},
 		{&k.ANNCheck, (*Model).runANNCheck},
 	}
@@ -550,6 +561,9 @@ func (m *Model) leave() tea.Cmd {
 	}
 	if m.focus == focusPage {
 		return m.closePage()
+	}
+	if m.focus == focusChunks {
+		return m.closeChunks()
 	}
 	return m.setFocus(focusResults)
 }

@@ -136,6 +136,7 @@ func (m *Model) registerPanes() {
 	m.register(slot{id: focusTurns, pane: func(m *Model) pane { return m.turns }, place: placeSide, rings: ringNormal | ringSelected, open: &k.Turns})
 	m.register(slot{id: focusAnswer, pane: func(m *Model) pane { return m.answer }, place: placeSide})
 	m.register(slot{id: focusPage, pane: func(m *Model) pane { return m.page }, place: placeSide})
+	m.register(slot{id: focusChunks, pane: func(m *Model) pane { return m.chunks }, place: placeSide})
 	m.register(slot{id: focusSettings, pane: func(m *Model) pane { return m.settings }, place: placeSide, open: &k.Settings})
 	m.register(slot{id: focusEvalPath, pane: func(m *Model) pane { return evalField{m.eval, true} }, place: placeWhole, text: true, rings: ringEval,
 		actions: []action{{&k.Run, (*Model).startEval}}})

@@ -116,6 +116,10 @@ type Options struct {
 	// order (a retrieval.PageChunker) for the page view (key p on a
 	// result); nil hides the view.
 	PageChunks func(ctx context.Context, docPath string) ([]retrieval.Chunk, error)
+	// Audit audits every chunk of the collection (chunkaudit) for the
+	// Chunks view (key C); nil hides the view. The report is kept for the
+	// session.
+	Audit AuditFunc
 	// Expect offers "Why not this chunk?": an expected-source picker (w)
 	// whose rank, score and cut show in the results, and the ANN check
 	// (W); zero hides both.
@@ -139,7 +143,7 @@ type Options struct {
 	// Open, when set, opens the backend after the first frame: the
 	// explorer draws at once with a loading line and then takes Retriever,
 	// Stats, LinkStatus, Eval, EvalDefault, Backend, Note, Settle,
-	// PageChunks, Expect, EmbedModel and the rerank, search and chat setups from
+	// PageChunks, Audit, Expect, EmbedModel and the rerank, search and chat setups from
 	// the options Open returns (Retriever may then be nil here). A
 	// question asked meanwhile runs once the backend is open. An error
 	// quits the explorer and Run returns it.

@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/present"
 	"ragscope/retrieval/chunkaudit"
@@ -154,7 +155,8 @@ func (p *chunksView) SetSize(w, h int) tea.Cmd {
 	return nil
 }
 
-// refresh wraps the report to the pane, section titles styled.
+// refresh wraps the report to the pane, section titles styled and
+// wrapped rows indented under their start.
 func (p *chunksView) refresh() {
 	if p.report == nil {
 		return
@@ -166,7 +168,11 @@ func (p *chunksView) refresh() {
 			lines[i] = p.st.Section.Render(truncate(l, w))
 			continue
 		}
-		lines[i] = wrapText(l, w)
+		if ansi.StringWidth(l) > w {
+			// A hanging indent keeps a wrapped row readable as one.
+			l = strings.ReplaceAll(wrapText(l, w-4), "\n", "\n    ")
+		}
+		lines[i] = l
 	}
 	y := p.vp.YOffset()
 	p.vp.SetContent(strings.Join(lines, "\n"))
@@ -185,7 +191,7 @@ func (p *chunksView) Update(msg tea.Msg) tea.Cmd {
 func (p *chunksView) View() string {
 	style, tstyle := p.st.pane(p.focus)
 	iw, _ := innerSize(style, p.width, p.height)
-	title := "Chunks · audit of the collection"
+	title := "Chunks · chunk audit of the collection"
 	if r := p.report; r != nil {
 		title = "Chunks · audit of " + present.Int(r.Chunks) + " " + present.Plural(r.Chunks, "chunk", "chunks") + " · " + scrollPercent(&p.vp)
 	}

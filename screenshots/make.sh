@@ -54,6 +54,12 @@ keys Enter
 keys j j j j j j
 shot results-detail
 
+# The page the hit came from: its chunks in reading order, the hit marked.
+keys p
+sleep 0.5
+shot page-view
+keys Escape
+
 keys c
 shot context
 
@@ -107,5 +113,19 @@ keys Enter
 sleep 1.5
 keys j
 shot eval
+
+# Why not this chunk: the page a reader expected, picked with w, shown at
+# its real rank with what cut it.
+keys Escape
+keys i
+keys C-u "How do ROS 2 nodes communicate?" Enter
+sleep 0.5
+keys w
+keys "urdf-humanoids"
+keys Enter
+keys Escape
+sleep 0.8
+keys Escape
+shot why-not
 
 keys C-c

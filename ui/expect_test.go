@@ -171,8 +171,7 @@ func TestANNCheckKey(t *testing.T) {
 	opts, fd = expectOptions(&fakeRetriever{}, "demo")
 	m = sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
-	m = feed(t, m, keyRunes("W"))
-	if len(fd.calls) != 0 {
+	if m = feed(t, m, keyRunes("W")); m.Running() || len(fd.calls) != 0 {
 		t.Fatalf("the demo ran the ANN check")
 	}
 }

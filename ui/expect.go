@@ -8,9 +8,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/sahilm/fuzzy"
 
 	"ragscope/present"
 	"ragscope/retrieval"
@@ -49,26 +47,15 @@ const maxExpected = 8
 // expectPicker chooses an expected source by typing part of a doc path
 // or section, or takes a pasted URL or path as it is.
 type expectPicker struct {
-	keys    *KeyMap
+	fuzzyList
 	st      *Styles
-	input   textinput.Model
 	sources []DocSource
-	labels  []string
-	shown   []int
-	cursor  int
-	offset  int
 	loading bool
 	err     string
 }
 
 func newExpectPicker(keys *KeyMap, st *Styles) *expectPicker {
-	in := textinput.New()
-	in.Prompt = ""
-	in.Placeholder = "type part of a doc path or section, or paste a URL"
-	in.SetStyles(st.textInput())
-	in.CharLimit = 2000
-	in.Focus()
-	return &expectPicker{keys: keys, st: st, input: in, loading: true}
+	return &expectPicker{fuzzyList: newFuzzyList(keys, st, "type part of a doc path or section, or paste a URL", 2000), st: st, loading: true}
 }
 
 // SetSources gives the picker the collection's sources.
@@ -78,61 +65,33 @@ func (f *expectPicker) SetSources(src []DocSource, err error) {
 		f.err = errorText(err)
 	}
 	f.sources = src
-	f.labels = make([]string, len(src))
+	labels := make([]string, len(src))
 	for i, s := range src {
-		f.labels[i] = cmp.Or(s.Label, s.Ref)
+		labels[i] = cmp.Or(s.Label, s.Ref)
 	}
-	f.filter()
-}
-
-// filter lists the sources matching the typed text, best first.
-func (f *expectPicker) filter() {
-	q := strings.TrimSpace(f.input.Value())
-	f.shown = f.shown[:0]
-	if q == "" {
-		for i := range f.sources {
-			f.shown = append(f.shown, i)
-		}
-	} else {
-		for _, m := range fuzzy.Find(q, f.labels) {
-			f.shown = append(f.shown, m.Index)
-		}
-	}
-	f.cursor, f.offset = 0, 0
+	f.setLabels(labels)
 }
 
 // choice is the ref enter picks: a typed URL as it is; else the source
 // under the cursor; else the typed text.
 func (f *expectPicker) choice() string {
 	typed := strings.TrimSpace(f.input.Value())
-	if strings.Contains(typed, "://") || len(f.shown) == 0 || f.cursor >= len(f.shown) {
+	i, ok := f.current()
+	if strings.Contains(typed, "://") || !ok {
 		return typed
 	}
-	return f.sources[f.shown[f.cursor]].Ref
+	return f.sources[i].Ref
 }
 
 // Update handles a key or a paste: arrows move, enter picks (pick),
 // esc closes (done), anything else is text.
 func (f *expectPicker) Update(msg tea.Msg) (pick string, done bool, cmd tea.Cmd) {
-	if km, ok := msg.(tea.KeyPressMsg); ok {
-		k := f.keys
-		switch {
-		case key.Matches(km, k.PickClose):
-			return "", true, nil
-		case key.Matches(km, k.PickToggle):
-			return f.choice(), false, nil
-		case key.Matches(km, k.PickUp):
-			f.cursor = max(f.cursor-1, 0)
-			return "", false, nil
-		case key.Matches(km, k.PickDown):
-			f.cursor = min(f.cursor+1, max(len(f.shown)-1, 0))
-			return "", false, nil
-		}
-	}
-	before := f.input.Value()
-	f.input, cmd = f.input.Update(msg)
-	if f.input.Value() != before {
-		f.filter()
+	act, cmd := f.update(msg)
+	switch act {
+	case pickClose:
+		return "", true, nil
+	case pickToggle:
+		return f.choice(), false, nil
 	}
 	return "", false, cmd
 }
@@ -147,16 +106,7 @@ func (f *expectPicker) View(w, h int, active []string) string {
 	f.input.SetWidth(max(w-len(name)-len(count)-6, 4))
 	b.WriteString(truncate(st.FocusedTitle.Render(name+" › ")+f.input.View()+" "+st.Meta.Render(count), w))
 	b.WriteString("\n" + st.Meta.Render(truncate("enter picks (again: drops it) · a typed or pasted URL or path is taken as it is · esc closes", w)))
-	rows := max(h-2, 1)
-	if len(f.shown) > rows {
-		rows = max(rows-1, 1)
-	}
-	if f.cursor < f.offset {
-		f.offset = f.cursor
-	}
-	if f.cursor >= f.offset+rows {
-		f.offset = f.cursor - rows + 1
-	}
+	rows := f.rows(h - 2)
 	switch {
 	case f.loading:
 		b.WriteString("\n" + st.Meta.Render("listing the collection's pages…"))
@@ -165,18 +115,7 @@ func (f *expectPicker) View(w, h int, active []string) string {
 	case len(f.shown) == 0 && strings.TrimSpace(f.input.Value()) != "":
 		b.WriteString("\n" + st.Missing.Render(truncate("no page matches: enter takes the text as it is", w)))
 	}
-	end := min(f.offset+rows, len(f.shown))
-	for i := f.offset; i < end; i++ {
-		s := f.sources[f.shown[i]]
-		mark, style := "  ", st.Value
-		if i == f.cursor {
-			mark, style = st.Cursor.Render("▌ "), st.Highlight
-		}
-		b.WriteString("\n" + truncate(mark+"["+check(slices.Contains(active, s.Ref))+"] "+style.Render(termsafe.Line(f.labels[f.shown[i]])), w))
-	}
-	if hint := moreHint(f.offset, len(f.shown)-end); hint != "" {
-		b.WriteString("\n" + st.Meta.Render(truncate("  "+hint, w)))
-	}
+	f.writeRows(&b, st, w, rows, func(i int) bool { return slices.Contains(active, f.sources[i].Ref) })
 	return b.String()
 }
 

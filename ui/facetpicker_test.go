@@ -41,8 +41,8 @@ func TestFacetPickerTypeToFilter(t *testing.T) {
 	}
 	m = feed(t, m, keyType(tea.KeyBackspace), keyType(tea.KeyBackspace))
 	m = feed(t, m, typeText("navgtn")...)
-	if got := m.settings.pick.shown; len(got) == 0 || got[0] != "navigation" {
-		t.Fatalf("matches for navgtn: %q", got)
+	if pk := m.settings.pick; len(pk.shown) == 0 || pk.labels[pk.shown[0]] != "navigation" {
+		t.Fatalf("matches for navgtn: %v of %q", pk.shown, pk.labels)
 	}
 	v := screen(m)
 	if !strings.Contains(v, "tag › navgtn") || !strings.Contains(v, "[ ] navigation") || strings.Contains(v, "tag-001") {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -295,24 +294,8 @@ func (a *App) loadEvalSet(file string) (eval.Set, error) {
 	return set, err
 }
 
-// checkOutFile checks that the --out report can be written, leaving an
-// existing file as it is and no new file behind: a missing folder or one
-// without write permission is a configuration error (exit 2).
-func checkOutFile(path string) error {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("%w: --out %s is a folder: give a file name, e.g. %s", retrieval.ErrConfig, path, filepath.Join(path, "report.json"))
-	}
-	_, statErr := os.Stat(path)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
-	if err != nil {
-		return fmt.Errorf("%w: --out: cannot write the report to %s: %w", retrieval.ErrConfig, path, errors.Unwrap(err))
-	}
-	f.Close()
-	if errors.Is(statErr, fs.ErrNotExist) {
-		_ = os.Remove(path)
-	}
-	return nil
-}
+// checkOutFile checks that the --out report can be written (checkOutPath).
+func checkOutFile(path string) error { return checkOutPath("--out", path, "report.json") }
 
 func writeReportFile(path string, rep eval.Report) error {
 	f, err := os.Create(path)

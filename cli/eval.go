@@ -363,7 +363,17 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 			lat = "batched"
 		}
 		result := strings.ToUpper(c.Status.String())
-		if c.Kind != eval.KindRanking && c.Kind != eval.KindKeywords {
+		switch {
+		case c.Kind == eval.KindUnlabelled && c.Status == eval.StatusPass:
+			// Nothing to pass: its best score is what there is to see.
+			result = "UNLABELLED  nothing retrieved"
+			if h, ok := c.BestHit(); ok {
+				result = fmt.Sprintf("UNLABELLED  best %.3f", h.Score)
+				if h.BelowThreshold {
+					result += fmt.Sprintf(" (below the threshold %.2f)", rep.Params.Threshold)
+				}
+			}
+		case c.Kind != eval.KindRanking && c.Kind != eval.KindKeywords:
 			result += " (" + strings.ReplaceAll(c.Kind.String(), "_", "-") + ")"
 		}
 		if len(c.Reasons) > 0 {
@@ -390,8 +400,12 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	}
 	fmt.Fprintf(w, "  throughput %.1f cases/s\n", rep.ThroughputPerSec)
 	writeANNText(w, rep.ANN)
-	fmt.Fprintf(w, "  %d pass · %d miss · %d fail · %d error · wall %.0f ms · %d embed %s\n",
-		s.Passed, s.Missed, s.Failed, s.Errors, rep.WallMS, rep.Params.EmbedCalls, present.Plural(rep.Params.EmbedCalls, "call", "calls"))
+	unlabelled := ""
+	if s.Unlabelled > 0 {
+		unlabelled = fmt.Sprintf(" (%d unlabelled)", s.Unlabelled)
+	}
+	fmt.Fprintf(w, "  %d pass%s · %d miss · %d fail · %d error · wall %.0f ms · %d embed %s\n",
+		s.Passed, unlabelled, s.Missed, s.Failed, s.Errors, rep.WallMS, rep.Params.EmbedCalls, present.Plural(rep.Params.EmbedCalls, "call", "calls"))
 	fmt.Fprintf(w, "  checks: retrieval context, all %d %s", s.Cases, present.Plural(s.Cases, "case", "cases"))
 	if s.Answers > 0 {
 		cov := "-"
@@ -439,6 +453,7 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	}
 
 	writeCalibration(w, rep.Calibration, rep.Params.Threshold)
+	writeUnlabelledText(w, rep.Unlabelled)
 	if rep.Baseline != nil {
 		writeBaseline(w, *rep.Baseline, baselinePath)
 	}

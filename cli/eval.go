@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -29,6 +28,8 @@ type evalFlags struct {
 	latencySample    int
 	json             bool
 	out              string
+	junit            string
+	markdown         string
 	baseline         string
 	categories       []string
 	failOnRegression bool
@@ -81,6 +82,7 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
   ragscope eval golden.yaml --min-hit-at-k 0.8 --min-mrr 0.6 --out report.json
   ragscope eval golden.yaml --baseline report.json --category module-1-ros2
   ragscope eval golden.json --json | jq '.summary'
+  ragscope eval golden.yaml --junit junit.xml --markdown "$GITHUB_STEP_SUMMARY"
   ragscope eval --rerank bm25`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
@@ -106,6 +108,8 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 	f.IntVar(&ef.latencySample, "latency-sample", eval.DefaultLatencySample, "cases re-run one at a time to measure query latency p50/p95 (0 skips; cases with max_latency_ms always run)")
 	f.BoolVar(&ef.json, "json", false, "print the report as JSON (schema ragscope.eval/v1)")
 	f.StringVar(&ef.out, "out", "", "also write the JSON report to this file (a future --baseline)")
+	f.StringVar(&ef.junit, "junit", "", "also write a JUnit XML report to this file (one testcase per case, for CI)")
+	f.StringVar(&ef.markdown, "markdown", "", "also write a Markdown summary to this file (e.g. \"$GITHUB_STEP_SUMMARY\")")
 	f.StringVar(&ef.baseline, "baseline", "", "compare with this earlier JSON report: deltas and regressions")
 	f.StringSliceVar(&ef.categories, "category", nil, "only run cases of this category (repeatable or comma-separated)")
 	f.BoolVar(&ef.failOnRegression, "fail-on-regression", false, "with --baseline: fail when a case that hit before misses now")
@@ -162,11 +166,9 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		return Usagef("--fail-on-regression goes with --baseline")
 	}
 
-	if ef.out != "" {
-		// A report that cannot be written fails now, not after the run.
-		if err := checkOutFile(ef.out); err != nil {
-			return err
-		}
+	// A report that cannot be written fails now, not after the run.
+	if err := checkReportFiles(ef); err != nil {
+		return err
 	}
 	set, err := a.loadEvalSet(file)
 	if err != nil {
@@ -226,10 +228,8 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	if errors.As(err, &outage) {
 		// An outage or a refused key is not a regression: exit 3 (2 for a
 		// configuration error) with the backend's message, never 4.
-		if ef.out != "" {
-			if werr := writeReportFile(ef.out, rep); werr != nil {
-				return werr
-			}
+		if werr := writeReportFiles(ef, rep); werr != nil {
+			return werr
 		}
 		code := ExitCode(outage.Err)
 		if code != ExitConfig {
@@ -259,10 +259,8 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		writeEvalText(out, set, rep, ef.baseline)
 		writeJudgeEval(out, rep.Judging)
 	}
-	if ef.out != "" {
-		if err := writeReportFile(ef.out, rep); err != nil {
-			return err
-		}
+	if err := writeReportFiles(ef, rep); err != nil {
+		return err
 	}
 	if rep.Rerank.Outage() {
 		// The reranker failed every case: nothing was compared (exit 3, or
@@ -296,21 +294,6 @@ func (a *App) loadEvalSet(file string) (eval.Set, error) {
 
 // checkOutFile checks that the --out report can be written (checkOutPath).
 func checkOutFile(path string) error { return checkOutPath("--out", path, "report.json") }
-
-func writeReportFile(path string, rep eval.Report) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	if err := writeJSON(f, rep); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	return nil
-}
 
 func countDone(rep eval.Report) int {
 	n := 0

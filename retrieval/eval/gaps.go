@@ -152,7 +152,7 @@ func Unlabelled(results []CaseResult, threshold float64, suggested *float64) *Un
 func (u *UnlabelledReport) GapLine() string {
 	if u.Threshold == nil {
 		if u.NoHits > 0 {
-			return fmt.Sprintf("%d of %d %s find nothing; no threshold to count content gaps (give --threshold)", u.NoHits, u.Cases, plural(u.Cases, "question", "questions"))
+			return fmt.Sprintf("%d of %d %s nothing; no threshold to count content gaps (give --threshold)", u.NoHits, u.Cases, plural(u.Cases, "question finds", "questions find"))
 		}
 		return "no threshold to count content gaps: give --threshold (or label a few cases for a suggested one)"
 	}
@@ -160,7 +160,7 @@ func (u *UnlabelledReport) GapLine() string {
 	if u.ThresholdSource == GapThresholdSuggested {
 		src = "the threshold the labelled cases suggest"
 	}
-	return fmt.Sprintf("%d of %d %s find nothing above %.2f (%s)", u.Gaps, u.Cases, plural(u.Cases, "question", "questions"), *u.Threshold, src)
+	return fmt.Sprintf("%d of %d %s nothing above %.2f (%s)", u.Gaps, u.Cases, plural(u.Cases, "question finds", "questions find"), *u.Threshold, src)
 }
 
 func distribution(scores []float64) ScoreDistribution {

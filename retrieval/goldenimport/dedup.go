@@ -10,9 +10,11 @@ import (
 
 // NearDivisor says how different two questions may be and still be near
 // duplicates: an edit distance of at most the longer normalised text's
-// length in runes divided by it (rounded down), a tenth, so "How do I
-// instal ROS2?" duplicates "how do I install ROS 2" while questions under
-// 10 characters must normalise to the same text.
+// length in runes divided by it (rounded down), a tenth, and each word
+// that differs a typo of the other's (see typos). So "How do I instal
+// ROS on Ubuntu" duplicates "how do I install ROS on ubuntu?", while
+// "How do I test it" and "How do I tune it" stay two questions, and
+// questions under 10 characters must normalise to the same text.
 const NearDivisor = 10
 
 // Reason is why a question was dropped.
@@ -80,22 +82,81 @@ func (s signature) diff(o signature) int {
 }
 
 type kept struct {
-	q    Question
-	norm string
-	sig  signature
+	q      Question
+	norm   string
+	words  []string
+	sig    signature
+	digits string
+}
+
+// typos reports whether the words of a and b differ only by typos: the
+// words one has and the other lacks pair up, in order, each within one
+// edit of its pair (two for words of 8 runes or more).
+func typos(a, b []string) bool {
+	ua, ub := unmatched(a, b), unmatched(b, a)
+	if len(ua) != len(ub) {
+		return false
+	}
+	for i, w := range ua {
+		tol := 1
+		if len([]rune(w)) >= 8 || len([]rune(ub[i])) >= 8 {
+			tol = 2
+		}
+		if !editdist.Within(w, ub[i], tol) {
+			return false
+		}
+	}
+	return true
+}
+
+// unmatched is the words of a that b does not have (as a multiset).
+func unmatched(a, b []string) []string {
+	have := map[string]int{}
+	for _, w := range b {
+		have[w]++
+	}
+	var out []string
+	for _, w := range a {
+		if have[w] > 0 {
+			have[w]--
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// numbers is the numbers of a normalised text, in order: questions that
+// differ in one ("chapter 3" and "chapter 4", "ROS 1" and "ROS 2") are
+// different questions however few edits apart.
+func numbers(norm string) string {
+	var b strings.Builder
+	in := false
+	for _, r := range norm {
+		d := unicode.IsDigit(r)
+		if d {
+			b.WriteRune(r)
+		} else if in {
+			b.WriteByte(' ')
+		}
+		in = d
+	}
+	return b.String()
 }
 
 // Dedup drops exact and near duplicates from qs, keeping the first of
 // each group in input order, and returns the questions kept and the drops
 // (each with the kept question it repeats). Exact duplicates have the
 // same text; near duplicates the same normalised text (Normalize: case,
-// punctuation and spacing aside), or one within a tenth (NearDivisor) of its length in edits.
+// punctuation and spacing aside, "ROS2" and "ROS 2" alike), or one within
+// NearDivisor's edits whose numbers are the same and whose other words are
+// typos of its words.
 func Dedup(qs []Question) ([]Question, []Drop) {
 	var out []Question
 	var drops []Drop
 	exact := map[string]Question{}
-	byNorm := map[string]Question{}
-	byLen := map[int][]kept{} // kept questions by normalised length in runes
+	byNorm := map[string]Question{} // by normalised text, and by it without spaces
+	byLen := map[int][]kept{}       // kept questions by normalised length in runes
 	for _, q := range qs {
 		if first, ok := exact[q.Text]; ok {
 			drops = append(drops, Drop{Question: q, Reason: ReasonExact, Of: first})
@@ -103,32 +164,37 @@ func Dedup(qs []Question) ([]Question, []Drop) {
 		}
 		exact[q.Text] = q
 		norm := Normalize(q.Text)
+		joined := "\x00" + strings.ReplaceAll(norm, " ", "")
 		if first, ok := byNorm[norm]; ok {
 			drops = append(drops, Drop{Question: q, Reason: ReasonNear, Of: first})
 			continue
 		}
-		rs := []rune(norm)
-		sig := newSignature(rs)
-		if first, ok := nearest(byLen, norm, len(rs), sig); ok {
+		if first, ok := byNorm[joined]; ok {
 			drops = append(drops, Drop{Question: q, Reason: ReasonNear, Of: first})
 			continue
 		}
-		byNorm[norm] = q
-		byLen[len(rs)] = append(byLen[len(rs)], kept{q: q, norm: norm, sig: sig})
+		rs := []rune(norm)
+		k := kept{q: q, norm: norm, words: strings.Fields(norm), sig: newSignature(rs), digits: numbers(norm)}
+		if first, ok := nearest(byLen, k, len(rs)); ok {
+			drops = append(drops, Drop{Question: q, Reason: ReasonNear, Of: first})
+			continue
+		}
+		byNorm[norm], byNorm[joined] = q, q
+		byLen[len(rs)] = append(byLen[len(rs)], k)
 		out = append(out, q)
 	}
 	return out, drops
 }
 
-// nearest finds a kept question near enough to norm (n runes).
-func nearest(byLen map[int][]kept, norm string, n int, sig signature) (Question, bool) {
+// nearest finds a kept question near enough to q (n runes).
+func nearest(byLen map[int][]kept, q kept, n int) (Question, bool) {
 	for l := n - n/NearDivisor; l <= n+n/(NearDivisor-1)+1; l++ {
 		d := max(n, l) / NearDivisor
 		if d == 0 || abs(l-n) > d {
 			continue
 		}
 		for _, k := range byLen[l] {
-			if sig.diff(k.sig) <= 4*d && editdist.Within(norm, k.norm, d) {
+			if k.digits == q.digits && q.sig.diff(k.sig) <= 4*d && editdist.Within(q.norm, k.norm, d) && typos(q.words, k.words) {
 				return k.q, true
 			}
 		}

@@ -84,9 +84,9 @@ func WriteSet(w io.Writer, h Header, qs []Question) error {
 // lines read: 41 questions kept; dropped 2 empty, 4 exact duplicates, 3
 // near duplicates".
 func Summary(s Stats) string {
-	unit := "lines"
+	unit := plural(s.Records, "line", "lines")
 	if s.Format == FormatCSV {
-		unit = "rows"
+		unit = plural(s.Records, "row", "rows")
 	}
 	out := fmt.Sprintf("%d %s read: %d %s kept", s.Records, unit, s.Kept, plural(s.Kept, "question", "questions"))
 	var dropped []string

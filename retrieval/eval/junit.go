@@ -14,24 +14,24 @@ import (
 // case, and a CI system must see the run fail when a threshold does.
 const JUnitVerdictName = "ragscope eval verdict"
 
+// junitCounts are the attributes testsuites and testsuite share.
+type junitCounts struct {
+	Name     string `xml:"name,attr"`
+	Tests    int    `xml:"tests,attr"`
+	Failures int    `xml:"failures,attr"`
+	Errors   int    `xml:"errors,attr"`
+	Skipped  int    `xml:"skipped,attr"`
+	Time     string `xml:"time,attr"`
+}
+
 type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Time     string       `xml:"time,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
+	XMLName xml.Name `xml:"testsuites"`
+	junitCounts
+	Suites []junitSuite `xml:"testsuite"`
 }
 
 type junitSuite struct {
-	Name       string          `xml:"name,attr"`
-	Tests      int             `xml:"tests,attr"`
-	Failures   int             `xml:"failures,attr"`
-	Errors     int             `xml:"errors,attr"`
-	Skipped    int             `xml:"skipped,attr"`
-	Time       string          `xml:"time,attr"`
+	junitCounts
 	Timestamp  string          `xml:"timestamp,attr,omitempty"`
 	Properties []junitProperty `xml:"properties>property,omitempty"`
 	Cases      []junitCase     `xml:"testcase"`
@@ -73,8 +73,7 @@ type junitProblem struct {
 func WriteJUnit(w io.Writer, r Report) error {
 	set := orDefault(r.Set, "golden set")
 	suite := junitSuite{
-		Name: reportLine(set),
-		Time: reportSeconds(r.WallMS),
+		junitCounts: junitCounts{Name: reportLine(set), Time: reportSeconds(r.WallMS)},
 		Properties: []junitProperty{
 			{"backend", reportLine(r.Backend.Backend)},
 			{"collection", reportLine(r.Backend.Collection)},
@@ -121,8 +120,9 @@ func WriteJUnit(w io.Writer, r Report) error {
 	}
 	suite.Cases = append(suite.Cases, verdict)
 	suite.Tests = len(suite.Cases)
-	doc := junitSuites{Name: "ragscope eval", Tests: suite.Tests, Failures: suite.Failures, Errors: suite.Errors,
-		Time: suite.Time, Suites: []junitSuite{suite}}
+	counts := suite.junitCounts
+	counts.Name = "ragscope eval"
+	doc := junitSuites{junitCounts: counts, Suites: []junitSuite{suite}}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return fmt.Errorf("write JUnit report: %w", err)
 	}

@@ -383,6 +383,9 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	}
 	fmt.Fprintf(w, "  throughput %.1f cases/s\n", rep.ThroughputPerSec)
 	writeANNText(w, rep.ANN)
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "  note: %s\n", cleanLine(n))
+	}
 	unlabelled := ""
 	if s.Unlabelled > 0 {
 		unlabelled = fmt.Sprintf(" (%d unlabelled)", s.Unlabelled)

@@ -13,7 +13,12 @@ func (a *App) newGoldenCmd() *cobra.Command {
   golden import FILE -o set.yaml   real questions from a chatbot log (JSONL,
                                    CSV or plain lines), duplicates dropped,
                                    written as unlabelled cases`,
-		Args: cobra.NoArgs,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return Usagef("unknown golden command %q: the commands are import", args[0])
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(

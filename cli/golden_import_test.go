@@ -198,6 +198,10 @@ func TestGoldenImportBadInput(t *testing.T) {
 	if code != ExitUsage || !strings.Contains(errs, "-o set.yaml") {
 		t.Errorf("no -o: exit %d, %s", code, errs)
 	}
+	code, _, errs = runEvalCLI(t, "golden", "imprt", "q.txt")
+	if code != ExitUsage || !strings.Contains(errs, `unknown golden command "imprt"`) {
+		t.Errorf("unknown golden command: exit %d, %s", code, errs)
+	}
 }
 
 // TestGoldenImportOutputChecked: an -o that cannot be written is exit 2

@@ -31,13 +31,49 @@ const defaultSetupName = "default"
 
 // registerVs adds --vs to cmd (eval or query); eval also gets
 // --markdown for the comparison when it has none of its own.
-func registerVs(cmd *cobra.Command, withMarkdown bool) *cobra.Command {
+func registerVs(cmd *cobra.Command, isEval bool) *cobra.Command {
 	cmd.Flags().StringSlice(vsFlag, nil, "compare --setup's setup (default: the file's top level) with these named setups of ragscope.toml (comma-separated or repeated)")
-	if withMarkdown && cmd.Flags().Lookup("markdown") == nil {
+	if !isEval {
+		cmd.Long += queryVsHelp
+		cmd.Example += "\n  ragscope query --setup small --vs large \"how do nodes talk?\""
+		return cmd
+	}
+	if cmd.Flags().Lookup("markdown") == nil {
 		cmd.Flags().String("markdown", "", "with --vs: also write the comparison as Markdown to this file")
 	}
+	cmd.Long += evalVsHelp
+	cmd.Example += "\n  ragscope eval golden.yaml --setup small --vs large,bm25"
 	return cmd
 }
+
+// evalVsHelp ends eval's --help: the comparison of setups.
+const evalVsHelp = `
+
+Comparing setups: with --setup A --vs B[,C] the set runs through every
+setup in one process, concurrently, each its own pipeline (the command
+line's flags apply to all). Per setup: hit@k, MRR, nDCG, recall, latency
+p50/p95, embed calls and tokens; per case, B's win, loss or tie on the
+reciprocal rank; per metric, the mean paired difference B - A with a
+bootstrap 95% interval and an exact two-sided sign-test p-value; then a
+verdict with its figures: "B over A: MRR +0.08 [+0.03, +0.13], 11 wins,
+3 losses, 2 ties, p = 0.03" when the interval excludes 0 and p < 0.05,
+else "no clear difference: …". A case a setup failed is an error, never a
+win for the other ("no verdict: …"). Relevance is judged by doc path, URL,
+module, chapter and keywords, never chunk id. --json prints the
+ragscope.compare/v1 document, --markdown FILE writes it as Markdown.
+With --vs: exit 0 compared, 2 a bad or unknown setup, 3 a setup failed
+every case, 4 a setup failed some cases or a --vs setup is clearly worse
+than A, 64 bad usage (--baseline, --out, --answer, --judge and the
+thresholds go with a single setup's eval).`
+
+// queryVsHelp ends query's --help: the comparison of setups.
+const queryVsHelp = `
+
+Comparing setups: with --setup A --vs B the question runs through both
+setups (concurrently, each its own pipeline) and the two rankings print side
+by side; each source (doc path and section anchor, else URL: never chunk
+id, so two chunkings compare) shows how it moved: ↑3, ↓2, =, only in A,
+only in B. --json prints the ragscope.query-compare/v1 document.`
 
 // vsSetups are the setups --vs names (nil when it was not given; a blank
 // name is kept for openArms to refuse).

@@ -147,6 +147,7 @@ func (a *App) openArms(cmd *cobra.Command, vs []string) ([]*arm, error) {
 		if err != nil {
 			return nil, err
 		}
+		a.armCfgs = append(a.armCfgs, cfg)
 		arms = append(arms, &arm{letter: string(rune('A' + len(arms))), name: n, cfg: cfg})
 	}
 	if len(arms) > 26 {

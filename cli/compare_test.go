@@ -235,6 +235,9 @@ cases:
 	if !strings.HasPrefix(c.Verdict, "no verdict: badkey failed 3 of 3 cases (") || !strings.Contains(c.Verdict, "errors are not wins") {
 		t.Errorf("verdict %q", c.Verdict)
 	}
+	if strings.Contains(out+errs, "wrong-key") {
+		t.Errorf("the setup's key was printed:\n%s\n%s", out, errs)
+	}
 	if !strings.Contains(errs, "setup badkey") {
 		t.Errorf("stderr does not name the failing setup: %s", errs)
 	}

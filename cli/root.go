@@ -76,6 +76,9 @@ type App struct {
 
 	// Cfg is resolved before any subcommand runs.
 	Cfg config.Config
+	// armCfgs are the other setups a comparison (--vs) resolved: their
+	// secrets are hidden too.
+	armCfgs []config.Config
 
 	// Providers is the provider table (app.Providers() when nil).
 	Providers app.Table

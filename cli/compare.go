@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -98,7 +99,7 @@ func vsSetups(cmd *cobra.Command) []string {
 func onlyFlags(cmd *cobra.Command, allowed ...string) error {
 	var bad []string
 	cmd.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
-		if f.Changed && !contains(allowed, f.Name) {
+		if f.Changed && !slices.Contains(allowed, f.Name) {
 			bad = append(bad, "--"+f.Name)
 		}
 	})
@@ -106,15 +107,6 @@ func onlyFlags(cmd *cobra.Command, allowed ...string) error {
 		return Usagef("--vs compares setups and does not take %s (run each setup alone for that)", strings.Join(bad, ", "))
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // arm is one setup of a comparison, opened.

@@ -95,6 +95,9 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 			if len(args) == 1 {
 				file = args[0]
 			}
+			if vs := vsSetups(cmd); len(vs) > 0 {
+				return a.runEvalVs(cmd, file, ef, vs)
+			}
 			return a.runEval(cmd, file, ef)
 		},
 	}
@@ -116,21 +119,24 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 	f.BoolVar(&ef.annCheck, "ann-check", false, "also search every batch exactly (one more batched call each): ANN recall@k and the cases that only exact search passes (index misses)")
 	f.BoolVar(&ef.answer, "answer", false, "also answer every case with the chat model (--chat-provider) and check refuse, answer_keywords and citations")
 	ef.judge.register(cmd, true)
+	registerVs(cmd, true)
 	return cmd
 }
 
-func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
+// evalOptions are the run options eval's flags give (a usage error for a
+// value out of range), for one setup or every setup of a comparison.
+func (a *App) evalOptions(cmd *cobra.Command, ef evalFlags) (eval.Options, error) {
 	fl := cmd.Flags()
 	opts := eval.Options{Concurrency: ef.concurrency, CallTimeout: a.Cfg.Timeout, Rerank: a.setup().RerankOptions(), ANNCheck: ef.annCheck}
 	if ef.latencySample < 0 {
-		return Usagef("--latency-sample must be 0 or more, got %d", ef.latencySample)
+		return opts, Usagef("--latency-sample must be 0 or more, got %d", ef.latencySample)
 	}
 	opts.LatencySample = ef.latencySample
 	if ef.latencySample == 0 {
 		opts.LatencySample = -1 // 0 on the command line skips the sample
 	}
 	if ef.concurrency < 1 || ef.concurrency > 64 {
-		return Usagef("--concurrency must be 1..64, got %d", ef.concurrency)
+		return opts, Usagef("--concurrency must be 1..64, got %d", ef.concurrency)
 	}
 	unit := func(name string, v float64, dst **float64) error {
 		if !changedFlag(fl, name) {
@@ -147,25 +153,32 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		unit("min-mrr", ef.minMRR, &opts.Thresholds.MinMRR),
 		unit("threshold", ef.threshold, &opts.Threshold),
 	); err != nil {
-		return usageError{err}
+		return opts, usageError{err}
 	}
 	if changedFlag(fl, "max-p95-ms") {
 		if ef.maxP95MS <= 0 {
-			return Usagef("--max-p95-ms must be a positive number of milliseconds")
+			return opts, Usagef("--max-p95-ms must be a positive number of milliseconds")
 		}
 		v := ef.maxP95MS
 		opts.Thresholds.MaxP95MS = &v
 	}
 	if changedFlag(fl, "top-k") {
 		if ef.topK < retrieval.MinTopK || ef.topK > retrieval.MaxTopK {
-			return Usagef("--top-k must be %d..%d, got %d", retrieval.MinTopK, retrieval.MaxTopK, ef.topK)
+			return opts, Usagef("--top-k must be %d..%d, got %d", retrieval.MinTopK, retrieval.MaxTopK, ef.topK)
 		}
 		opts.TopK = ef.topK
 	}
 	if ef.baseline == "" && ef.failOnRegression {
-		return Usagef("--fail-on-regression goes with --baseline")
+		return opts, Usagef("--fail-on-regression goes with --baseline")
 	}
+	return opts, nil
+}
 
+func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
+	opts, err := a.evalOptions(cmd, ef)
+	if err != nil {
+		return err
+	}
 	// A report that cannot be written fails now, not after the run.
 	if err := checkReportFiles(ef); err != nil {
 		return err

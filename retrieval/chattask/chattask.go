@@ -102,7 +102,7 @@ func Run(ctx context.Context, concurrency, n int, progress func(done, total int)
 					continue
 				}
 				ok, u, err := t.Ask(ctx, i)
-				if err != nil && ctx.Err() == nil && (errors.Is(err, retrieval.ErrAuth) || errors.Is(err, retrieval.ErrConfig)) {
+				if err != nil && ctx.Err() == nil && IsFatal(err) {
 					mu.Lock()
 					if fatal == nil {
 						fatal = err
@@ -123,6 +123,13 @@ func Run(ctx context.Context, concurrency, n int, progress func(done, total int)
 		fatal = ctx.Err()
 	}
 	return st, fatal
+}
+
+// IsFatal reports whether err stops a Run: no call can get past it (a
+// refused key: retrieval.ErrAuth; an unknown model or a bad setting:
+// retrieval.ErrConfig).
+func IsFatal(err error) bool {
+	return errors.Is(err, retrieval.ErrAuth) || errors.Is(err, retrieval.ErrConfig)
 }
 
 // SkipReason says why an item was not sent: fatal stopped the run, or ctx

@@ -277,6 +277,7 @@ offline embedder, so it works with no keys at all.`,
 		a.newIndexCmd(),
 		a.newLinksCmd(),
 		a.newChunksCmd(),
+		a.newGoldenCmd(),
 		a.newVersionCmd(),
 	)
 	// `ragscope --version` prints the same line as `ragscope version`.

@@ -143,9 +143,13 @@ func CheckOutput(path string, force bool) error {
 			return fmt.Errorf("%w: %s exists and was not written by 'ragscope golden generate': choose another -o, or --force to replace it", ErrNotGenerated, path)
 		}
 	}
-	probe, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("cannot write the golden set to %s: folder %s does not exist", path, dir)
+	}
+	probe, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("cannot write the golden set to %s: %w", path, err)
+		return fmt.Errorf("cannot write the golden set to %s: %w", path, errors.Unwrap(err))
 	}
 	probe.Close()
 	return os.Remove(probe.Name())

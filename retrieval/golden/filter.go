@@ -4,16 +4,15 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-
-	"ragscope/internal/editdist"
 )
 
-// NearDuplicateSimilarity is the similarity at or above which a question
-// is a near-duplicate of an earlier one: 1 - edit distance / length of
-// the longer, over their words lower-cased without punctuation. Two
+// NearDuplicateJaccard is the share of shared words (Jaccard similarity
+// of their content words: no question or stop words, plurals folded) at
+// or above which a question is a near-duplicate of an earlier one. Two
 // questions that differ in one word are often different questions ("the
-// left arm" and "the right arm"), so it is high: a typo, a plural.
-const NearDuplicateSimilarity = 0.95
+// left arm", "the right arm"; "joint 1", "joint 2"), so it is high: the
+// same words in another order, or one more word in a long question.
+const NearDuplicateJaccard = 0.8
 
 // words are s's words, lower-cased, punctuation dropped.
 func words(s string) []string {
@@ -62,40 +61,34 @@ func stripAsk(ws []string) []string {
 	return slices.DeleteFunc(slices.Clone(ws), func(w string) bool { return askWords[w] })
 }
 
-// contentWords are s's words but question and stop words, sorted.
+// contentWords are s's distinct words but question and stop words,
+// plurals folded ("joints": "joint"), sorted.
 func contentWords(s string) []string {
 	ws := slices.DeleteFunc(stripAsk(words(s)), func(w string) bool { return stopWords[w] })
+	for i, w := range ws {
+		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+			ws[i] = w[:len(w)-1]
+		}
+	}
 	slices.Sort(ws)
-	return ws
+	return slices.Compact(ws)
 }
 
-// nearDuplicate reports whether q says nearly what one of seen says: the
-// same words but for question words, in any order, or a similarity of at
-// least NearDuplicateSimilarity.
-func nearDuplicate(seen []string, q string) bool {
-	n := strings.Join(words(q), " ")
-	nc := contentWords(q)
-	for _, s := range seen {
-		m := strings.Join(words(s), " ")
-		if n == m || slices.Equal(nc, contentWords(s)) {
-			return true
+// nearDuplicate reports whether the question of content words qc says
+// nearly what one of seen (content words too: contentWords) says: their
+// Jaccard similarity is at least NearDuplicateJaccard.
+func nearDuplicate(seen [][]string, qc []string) bool {
+	for _, sc := range seen {
+		shared := 0
+		for _, w := range qc {
+			if _, ok := slices.BinarySearch(sc, w); ok {
+				shared++
+			}
 		}
-		longer := max(len([]rune(n)), len([]rune(m)))
-		// The edit distance is at least the difference in length: skip
-		// pairs that cannot reach the similarity.
-		if d := abs(len([]rune(n)) - len([]rune(m))); longer == 0 || float64(d)/float64(longer) > 1-NearDuplicateSimilarity {
-			continue
-		}
-		if 1-float64(editdist.Levenshtein(n, m))/float64(longer) >= NearDuplicateSimilarity {
+		union := len(qc) + len(sc) - shared
+		if union == 0 || float64(shared)/float64(union) >= NearDuplicateJaccard {
 			return true
 		}
 	}
 	return false
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

@@ -228,13 +228,14 @@ func (g *Generator) Run(ctx context.Context, secs []Section, progress func(done,
 			kept = append(kept, Question{Text: o.text, Style: o.style, Section: secs[i]})
 		}
 	}
-	var seen []string
+	var seen [][]string
 	for _, q := range kept {
-		if nearDuplicate(seen, q.Text) {
+		qc := contentWords(q.Text)
+		if nearDuplicate(seen, qc) {
 			res.Dropped[NearDuplicate]++
 			continue
 		}
-		seen = append(seen, q.Text)
+		seen = append(seen, qc)
 		res.Questions = append(res.Questions, q)
 	}
 	return res, err

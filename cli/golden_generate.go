@@ -180,11 +180,10 @@ func writeGoldenReport(w io.Writer, g *golden.Generator, gf goldenGenerateFlags,
 	if res.NotRun > 0 {
 		fmt.Fprintf(w, "Stopped early: %d of %d sections not worked on\n", res.NotRun, res.Sections)
 	}
-	share := 0.0
 	if res.Asked > 0 {
-		share = 100 * float64(res.DroppedTotal()) / float64(res.Asked)
+		share := 100 * float64(res.DroppedTotal()) / float64(res.Asked)
+		fmt.Fprintf(w, "Dropped %d of %d (%.0f%%): %s\n", res.DroppedTotal(), res.Asked, share, golden.DropSummary(res))
 	}
-	fmt.Fprintf(w, "Dropped %d of %d (%.0f%%): %s\n", res.DroppedTotal(), res.Asked, share, golden.DropSummary(res))
 	fmt.Fprintf(w, "Chat %s · prompts %s · %d calls (%d in + %d out tokens) · %d of %d sections from the cache · %s\n",
 		cleanLine(g.Model()), g.PromptVersion(), res.Calls, res.Usage.InputTokens, res.Usage.OutputTokens, res.CachedSections, res.Sections-res.NotRun, took.Round(time.Millisecond))
 }

@@ -12,6 +12,8 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/chatcache"
+	"ragscope/retrieval/cohere"
+	"ragscope/retrieval/cohere/coheretest"
 	"ragscope/retrieval/eval"
 	"ragscope/retrieval/openai"
 	"ragscope/retrieval/openai/openaitest"
@@ -210,6 +212,19 @@ func TestRunFaults(t *testing.T) {
 			t.Fatalf("err %v, %+v", err, res)
 		}
 	})
+	t.Run("a hung answer drops its questions", func(t *testing.T) {
+		srv := bookServer(t)
+		srv.Reply(openaitest.ChatReply{Pieces: []string{`{"specific": `, `"x"}`}, Stall: 1})
+		chat, err := openai.NewChat(openai.ChatOptions{APIKey: srv.Key, BaseURL: srv.URL, Timeout: 100 * time.Millisecond, MaxAttempts: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := New(chat, Options{Concurrency: 1})
+		res, err := g.Run(context.Background(), secs, nil)
+		if err != nil || res.Dropped[CallFailed] != 2 || len(res.Questions) != 4 {
+			t.Fatalf("err %v, dropped %v, %d kept", err, res.Dropped, len(res.Questions))
+		}
+	})
 	t.Run("cancel keeps the finished sections", func(t *testing.T) {
 		srv := bookServer(t)
 		g := newGen(t, srv, "", 1)
@@ -223,6 +238,29 @@ func TestRunFaults(t *testing.T) {
 			t.Fatalf("err %v, %d kept, %d not run", err, len(res.Questions), res.NotRun)
 		}
 	})
+}
+
+func TestRunCohereAsksForTheSchema(t *testing.T) {
+	srv := coheretest.NewServer("k-gold")
+	defer srv.Close()
+	srv.Structured(func(r coheretest.ChatRequest) string {
+		if r.Schema()["properties"].(map[string]any)["answered"] != nil {
+			return `{"answered": true, "reason": "yes"}`
+		}
+		return `{"specific": "Which gear ratio does the wrist use?", "abstract": "Why is the wrist geared down?"}`
+	})
+	chat, err := cohere.NewChat(cohere.ChatOptions{APIKey: srv.Key, BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := New(chat, Options{})
+	res, err := g.Run(context.Background(), []Section{sec("wrist", "Gears", "gear")}, nil)
+	if err != nil || len(res.Questions) != 2 || res.Calls != 3 {
+		t.Fatalf("err %v, %+v", err, res)
+	}
+	if rf := srv.LastChat().ResponseFormat; rf == nil || rf.Type != "json_object" || rf.JSONSchema["required"] == nil {
+		t.Fatalf("response_format %+v", rf)
+	}
 }
 
 func TestSectionsAndSample(t *testing.T) {

@@ -225,3 +225,39 @@ func Field(fields map[string]json.RawMessage, name string) (json.RawMessage, boo
 	}
 	return nil, false
 }
+
+// Fields are the fields of the JSON object in text (FindObject); ok is
+// false when there is none.
+func Fields(text string) (map[string]json.RawMessage, bool) {
+	obj, ok := FindObject(text)
+	if !ok {
+		return nil, false
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(obj, &fields) != nil {
+		return nil, false
+	}
+	return fields, true
+}
+
+// Verdict reads a yes or no: true, false, or the strings "true", "yes",
+// "supported", "answered" and "false", "no", "unsupported", "not
+// supported", "not answered" in any case; nil for anything else.
+func Verdict(raw json.RawMessage) *bool {
+	var b bool
+	if json.Unmarshal(raw, &b) == nil {
+		return &b
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return nil
+	}
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "yes", "supported", "answered":
+		b = true
+		return &b
+	case "false", "no", "unsupported", "not supported", "not answered":
+		return &b
+	}
+	return nil
+}

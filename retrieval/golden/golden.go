@@ -392,12 +392,8 @@ const MaxQuestion = 300
 // a non-empty one-line string of at most MaxQuestion bytes.
 func parseQuestions(text string) map[string]string {
 	out := map[string]string{}
-	obj, ok := chattask.FindObject(text)
+	fields, ok := chattask.Fields(text)
 	if !ok {
-		return out
-	}
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(obj, &fields) != nil {
 		return out
 	}
 	for _, st := range styles {
@@ -419,35 +415,15 @@ func parseQuestions(text string) map[string]string {
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
 // parseCheck reads pass 2's answer tolerantly: "answered" as a boolean or
-// the strings "true"/"yes"/"false"/"no"; nil otherwise.
+// a yes or no in words (chattask.Verdict); nil otherwise.
 func parseCheck(text string) *bool {
-	obj, ok := chattask.FindObject(text)
+	fields, ok := chattask.Fields(text)
 	if !ok {
-		return nil
-	}
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(obj, &fields) != nil {
 		return nil
 	}
 	raw, ok := chattask.Field(fields, "answered")
 	if !ok {
 		return nil
 	}
-	var b bool
-	if json.Unmarshal(raw, &b) == nil {
-		return &b
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return nil
-	}
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "true", "yes":
-		b = true
-	case "false", "no":
-		b = false
-	default:
-		return nil
-	}
-	return &b
+	return chattask.Verdict(raw)
 }

@@ -212,7 +212,7 @@ func parseFaithfulness(text string) Faithfulness {
 			continue
 		}
 		if r, ok := chattask.Field(it, "supported"); ok {
-			c.Supported = verdict(r)
+			c.Supported = chattask.Verdict(r)
 		}
 		if r, ok := chattask.Field(it, "reason"); ok {
 			_ = json.Unmarshal(r, &c.Reason)
@@ -242,26 +242,6 @@ func parseFaithfulness(text string) Faithfulness {
 		f.Share = &s
 	}
 	return f
-}
-
-// verdict reads true, false, "yes", "no", "true", "false".
-func verdict(raw json.RawMessage) *bool {
-	var b bool
-	if json.Unmarshal(raw, &b) == nil {
-		return &b
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return nil
-	}
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "true", "yes", "supported":
-		b = true
-		return &b
-	case "false", "no", "unsupported", "not supported":
-		return &b
-	}
-	return nil
 }
 
 // sourceNumber reads 2, "2" or "Source 2".

@@ -19,22 +19,28 @@ func words(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-// askWords are the words that make a heading a question without adding
-// anything of the reader's ("What is Quality of Service?").
-var askWords = map[string]bool{
-	"what": true, "is": true, "are": true, "was": true, "how": true, "why": true, "does": true, "do": true,
-	"the": true, "a": true, "an": true, "of": true, "in": true, "about": true, "explain": true, "describe": true,
-	"define": true, "mean": true, "means": true, "meant": true, "by": true, "tell": true, "me": true, "s": true,
+// isAskWord reports the words that make a heading a question without
+// adding anything of the reader's ("What is Quality of Service?").
+func isAskWord(w string) bool {
+	switch w {
+	case "what", "is", "are", "was", "how", "why", "does", "do", "the", "a", "an", "of", "in",
+		"about", "explain", "describe", "define", "mean", "means", "meant", "by", "tell", "me", "s":
+		return true
+	}
+	return false
 }
 
-// stopWords are the small words two wordings of one question differ in
-// ("talk to each other", "talk with each other"); with askWords they are
-// left out when questions are compared.
-var stopWords = map[string]bool{
-	"to": true, "with": true, "for": true, "on": true, "at": true, "from": true, "into": true, "and": true, "or": true,
-	"i": true, "my": true, "we": true, "our": true, "you": true, "your": true, "it": true, "its": true, "this": true,
-	"that": true, "these": true, "those": true, "can": true, "could": true, "should": true, "would": true, "will": true,
-	"which": true, "when": true, "where": true, "who": true, "one": true, "another": true, "each": true, "other": true,
+// isStopWord reports the small words two wordings of one question differ
+// in ("talk to each other", "talk with each other"); they and the question
+// words (isAskWord) are left out when questions are compared.
+func isStopWord(w string) bool {
+	switch w {
+	case "to", "with", "for", "on", "at", "from", "into", "and", "or", "i", "my", "we", "our", "you",
+		"your", "it", "its", "this", "that", "these", "those", "can", "could", "should", "would", "will",
+		"which", "when", "where", "who", "one", "another", "each", "other":
+		return true
+	}
+	return false
 }
 
 // copiesHeading reports whether question q restates heading h: it holds
@@ -58,13 +64,13 @@ func copiesHeading(q, h string) bool {
 
 // stripAsk is ws without question words.
 func stripAsk(ws []string) []string {
-	return slices.DeleteFunc(slices.Clone(ws), func(w string) bool { return askWords[w] })
+	return slices.DeleteFunc(slices.Clone(ws), func(w string) bool { return isAskWord(w) })
 }
 
 // contentWords are s's distinct words but question and stop words,
 // plurals folded ("joints": "joint"), sorted.
 func contentWords(s string) []string {
-	ws := slices.DeleteFunc(stripAsk(words(s)), func(w string) bool { return stopWords[w] })
+	ws := slices.DeleteFunc(stripAsk(words(s)), func(w string) bool { return isStopWord(w) })
 	for i, w := range ws {
 		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
 			ws[i] = w[:len(w)-1]

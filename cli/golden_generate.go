@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"ragscope/app"
 	"ragscope/config"
+	"ragscope/internal/platform"
 	"ragscope/retrieval/golden"
 )
 
@@ -54,10 +56,10 @@ The chat model: --chat-provider cohere (COHERE_API_KEY), openai
 for 'ragscope ask'; --chat-model picks the model.
 
 Exit codes: 0 written, 1 no question kept, 2 no chat model, FILE not
-writable or replaceable (checked before any call) or a book with no
-section to ask about, 3 chat model or backend unreachable or refused (the
-cases finished are written), 64 bad usage, 130 interrupted (the cases
-finished are written).`,
+writable (checked before any call) or a book with no section to ask
+about, 3 chat model or backend unreachable or refused (the cases finished
+are written), 64 bad usage or a FILE this command did not write without
+--force, 130 interrupted (the cases finished are written).`,
 		Example: `  ragscope golden generate website/docs -n 50 -o golden.yaml
   ragscope golden generate --index book.idx -n 100 --seed 2 -o more.yaml
   OPENAI_BASE_URL=http://localhost:11434/v1 ragscope golden generate docs --chat-model llama3.2 -o golden.yaml`,
@@ -95,8 +97,13 @@ finished are written).`,
 func (a *App) runGoldenGenerate(cmd *cobra.Command, gf goldenGenerateFlags) error {
 	ctx := cmd.Context()
 	out, errw := cmd.OutOrStdout(), a.Stderr
-	if err := golden.CheckOutput(gf.out, gf.force); err != nil {
-		return &ExitError{Code: ExitConfig, Err: err}
+	// A set that cannot be written, or would replace a hand-written
+	// file, fails now, before any call.
+	if err := checkOutPath("-o", gf.out, "golden.yaml"); err != nil {
+		return err
+	}
+	if st, err := os.Stat(gf.out); err == nil && st.Size() > 0 && !gf.force && !golden.Generated(gf.out) {
+		return Usagef("-o %s exists and was not written by 'ragscope golden generate': give --force to replace it, or another file", gf.out)
 	}
 	dir, _ := app.CacheDir(a.LookupEnv, "golden") // no cache folder: nothing kept between runs
 	g, err := a.assembler().GoldenGenerator(a.setup(), dir, gf.concurrency)
@@ -134,7 +141,7 @@ func (a *App) runGoldenGenerate(cmd *cobra.Command, gf goldenGenerateFlags) erro
 		if err != nil {
 			return err
 		}
-		if err := golden.WriteFile(gf.out, data); err != nil {
+		if err := platform.WriteFile(gf.out, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 			return &ExitError{Code: ExitConfig, Err: err}
 		}
 		written = true

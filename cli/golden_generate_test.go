@@ -132,9 +132,9 @@ func TestGoldenGenerateBadInputsMakeNoCall(t *testing.T) {
 		want []string
 	}{
 		{"no chat model", noModel, []string{"-o", filepath.Join(dir, "a.yaml")}, ExitConfig, []string{"no chat model configured", "COHERE_API_KEY", "OPENAI_API_KEY", "Ollama"}},
-		{"folder missing", env, []string{"-o", filepath.Join(dir, "nope", "a.yaml")}, ExitConfig, []string{"cannot write the golden set", "does not exist"}},
-		{"output is a folder", env, []string{"-o", dir}, ExitConfig, []string{"it is a folder"}},
-		{"hand-written file", env, []string{"-o", handWritten}, ExitConfig, []string{"was not written by 'ragscope golden generate'", "--force"}},
+		{"folder missing", env, []string{"-o", filepath.Join(dir, "nope", "a.yaml")}, ExitConfig, []string{"cannot write", "no such file or directory"}},
+		{"output is a folder", env, []string{"-o", dir}, ExitConfig, []string{"is a folder"}},
+		{"hand-written file", env, []string{"-o", handWritten}, ExitUsage, []string{"was not written by 'ragscope golden generate'", "--force"}},
 		{"no -o", env, nil, ExitUsage, []string{"needs -o FILE"}},
 		{"-n 0", env, []string{"-n", "0", "-o", filepath.Join(dir, "a.yaml")}, ExitUsage, []string{"-n must be"}},
 		{"both sources", env, []string{bookDocs(t), "--index", "x.idx", "-o", filepath.Join(dir, "a.yaml")}, ExitUsage, []string{"not both"}},

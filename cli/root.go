@@ -271,6 +271,7 @@ offline embedder, so it works with no keys at all.`,
 	root.AddCommand(
 		// subcommands
 		a.newEvalCmd(),
+		a.newGoldenCmd(),
 		a.newQueryCmd(),
 		a.newAskCmd(),
 		a.newStatsCmd(),

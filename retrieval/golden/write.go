@@ -2,10 +2,9 @@ package golden
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -131,64 +130,16 @@ func add(m *yaml.Node, key string, v *yaml.Node) {
 	m.Content = append(m.Content, scalar(key), v)
 }
 
-// CheckOutput reports, before any call, whether a set can be written to
-// path: not a folder, its folder there and accepting new files, and, when
-// the file exists, one this command wrote (Marker) unless force.
-func CheckOutput(path string, force bool) error {
-	if st, err := os.Stat(path); err == nil {
-		if st.IsDir() {
-			return fmt.Errorf("cannot write the golden set to %s: it is a folder: give a file name, e.g. %s", path, filepath.Join(path, "golden.yaml"))
-		}
-		if !force && !generated(path) {
-			return fmt.Errorf("%w: %s exists and was not written by 'ragscope golden generate': choose another -o, or --force to replace it", ErrNotGenerated, path)
-		}
-	}
-	dir := filepath.Dir(path)
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return fmt.Errorf("cannot write the golden set to %s: folder %s does not exist", path, dir)
-	}
-	probe, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("cannot write the golden set to %s: %w", path, errors.Unwrap(err))
-	}
-	probe.Close()
-	return os.Remove(probe.Name())
-}
-
-// ErrNotGenerated says the output file exists and is not a generated set.
-var ErrNotGenerated = errors.New("not a generated golden set")
-
-// generated reports whether the file at path starts with Marker.
-func generated(path string) bool {
+// Generated reports whether the file at path is a set this command
+// wrote: it starts with Marker (writing a new set over it loses no
+// hand-written case).
+func Generated(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
 	b := make([]byte, len(Marker))
-	n, _ := f.Read(b)
+	n, _ := io.ReadFull(f, b)
 	return string(b[:n]) == Marker
-}
-
-// WriteFile writes data to path atomically: a temporary file next to it,
-// synced and renamed over it, so a reader (or an interrupted run) never
-// sees half a set.
-func WriteFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	merr := tmp.Chmod(0o644)
-	_, werr := tmp.Write(data)
-	serr := tmp.Sync()
-	cerr := tmp.Close()
-	if err := errors.Join(merr, werr, serr, cerr); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

@@ -399,12 +399,18 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "  note: %s\n", cleanLine(n))
 	}
-	unlabelled := ""
+	// Unlabelled cases neither pass nor fail: they are counted apart.
+	unlabelled, passed := "", s.Passed
 	if s.Unlabelled > 0 {
-		unlabelled = fmt.Sprintf(" (%d unlabelled)", s.Unlabelled)
+		unlabelled = fmt.Sprintf(" · %d unlabelled", s.Unlabelled)
+		for _, c := range rep.Cases {
+			if c.Kind == eval.KindUnlabelled && c.Status == eval.StatusPass {
+				passed--
+			}
+		}
 	}
 	fmt.Fprintf(w, "  %d pass%s · %d miss · %d fail · %d error · wall %.0f ms · %d embed %s\n",
-		s.Passed, unlabelled, s.Missed, s.Failed, s.Errors, rep.WallMS, rep.Params.EmbedCalls, present.Plural(rep.Params.EmbedCalls, "call", "calls"))
+		passed, unlabelled, s.Missed, s.Failed, s.Errors, rep.WallMS, rep.Params.EmbedCalls, present.Plural(rep.Params.EmbedCalls, "call", "calls"))
 	fmt.Fprintf(w, "  checks: retrieval context, all %d %s", s.Cases, present.Plural(s.Cases, "case", "cases"))
 	if s.Answers > 0 {
 		cov := "-"

@@ -82,7 +82,7 @@ func TestGoldenImportThenEval(t *testing.T) {
 		t.Fatalf("eval: exit %d\n%s\n%s", code, out, errs)
 	}
 	for _, want := range []string{
-		"UNLABELLED best ", "40 pass (40 unlabelled)", "Unlabelled questions (40; no expectation, so no pass or fail)",
+		"UNLABELLED best ", "0 pass · 40 unlabelled · 0 miss", "Unlabelled questions (40; no expectation, so no pass or fail)",
 		"best score: min ", "questions find nothing above 0.30 (the run's threshold)", "lowest best scores (10 of 40):",
 		"PASS: 40 unlabelled cases ran; none has an expectation to pass or fail",
 	} {

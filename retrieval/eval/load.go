@@ -536,7 +536,7 @@ func (d *decoder) check(c *Case, n, expectNode *yaml.Node, field string) {
 func (d *decoder) expect(n *yaml.Node, field string, e *Expect) {
 	d.fields(n, field, "an object (modules, chapters, doc_paths, urls, keywords, max_latency_ms, no_answer, max_score)", func(k, v *yaml.Node, f string) {
 		if !d.expectField(e, k.Value, v, f) {
-			d.fail(k, f, "unknown field (known: modules, chapters, doc_paths, urls, keywords, max_latency_ms, no_answer, max_score, refuse, answer_keywords)")
+			d.fail(k, f, "unknown field (known: modules, chapters, doc_paths, urls, keywords, max_latency_ms, no_answer, max_score, refuse, answer_keywords, not_relevant)")
 		}
 	})
 }
@@ -565,10 +565,27 @@ func (d *decoder) expectField(e *Expect, name string, v *yaml.Node, f string) bo
 		e.Refuse = d.boolean(v, f)
 	case "answer_keywords":
 		e.AnswerKeywords = append(e.AnswerKeywords, d.strs(v, f)...)
+	case "not_relevant":
+		d.notRelevant(v, f, &e.NotRelevant)
 	default:
 		return false
 	}
 	return true
+}
+
+// notRelevant decodes expect.not_relevant: the doc paths and URLs an
+// author marked not relevant.
+func (d *decoder) notRelevant(n *yaml.Node, field string, nr *NotRelevant) {
+	d.fields(n, field, "an object (doc_paths, urls)", func(k, v *yaml.Node, f string) {
+		switch k.Value {
+		case "doc_paths", "doc_path":
+			nr.DocPaths = append(nr.DocPaths, d.strs(v, f)...)
+		case "urls", "url":
+			nr.URLs = append(nr.URLs, d.strs(v, f)...)
+		default:
+			d.fail(k, f, "unknown field (known: doc_paths, urls)")
+		}
+	})
 }
 
 func (d *decoder) filters(n *yaml.Node, field string) retrieval.Filters {

@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/present"
@@ -273,4 +276,47 @@ func (m *Model) carriedMarks(msg resultMsg) map[string]markKind {
 		}
 	}
 	return out
+}
+
+// goldenChangedMsg sets the golden file S saves to.
+type goldenChangedMsg struct{ Path string }
+
+// openGolden opens the golden file row's path editor.
+func (p *settingsPane) openGolden() tea.Cmd {
+	in := textinput.New()
+	in.Prompt = ""
+	in.Placeholder = DefaultGoldenFile
+	in.SetStyles(p.st.textInput())
+	in.CharLimit = 4096
+	in.SetValue(p.golden)
+	in.CursorEnd()
+	p.goldenEdit = &in
+	return in.Focus()
+}
+
+// updateGolden edits the path: enter keeps it (empty: the default), esc
+// drops the edit.
+func (p *settingsPane) updateGolden(msg tea.Msg) tea.Cmd {
+	if km, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(km, p.keys.Run):
+			path := cmp.Or(strings.TrimSpace(p.goldenEdit.Value()), DefaultGoldenFile)
+			p.golden, p.goldenEdit = path, nil
+			return func() tea.Msg { return goldenChangedMsg{Path: path} }
+		case key.Matches(km, p.keys.Leave):
+			p.goldenEdit = nil
+			return nil
+		}
+	}
+	var cmd tea.Cmd
+	*p.goldenEdit, cmd = p.goldenEdit.Update(msg)
+	return cmd
+}
+
+// goldenValue is the golden file row: the path, or its editor.
+func (p *settingsPane) goldenValue() string {
+	if p.goldenEdit != nil {
+		return p.goldenEdit.View()
+	}
+	return termsafe.Line(p.golden) + p.st.Meta.Render(" (S saves here; enter edits)")
 }

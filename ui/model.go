@@ -200,6 +200,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	m.initRerank()
 	m.initLocalSearch()
 	m.settings.autoAnswer = &m.answer.auto
+	m.settings.golden = m.goldenPath
 	m.beginOpen()
 	m.registerPanes()
 	m.applyStyles()
@@ -363,6 +364,10 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.updateDiag(msg)
 	case savedMsg:
 		m.updateSaved(msg)
+		return m, nil
+	case goldenChangedMsg:
+		m.goldenPath, m.confirmSave = msg.Path, 0
+		m.setStatus(statusOK, "S now saves the turn on show to "+termsafe.Line(msg.Path)+".")
 		return m, nil
 	case showTurnMsg:
 		return m, m.bringBack(msg.Index)

@@ -447,6 +447,9 @@ func (p *evalPane) caseDetail(w int) string {
 	default:
 		why = p.st.Meta.Render(caseKindLabel(c.Kind) + " case passed")
 	}
+	if l := c.Labels; l != nil && l.Note != "" {
+		why += p.st.Miss.Render(" · " + termsafe.Line(l.Note))
+	}
 	top := "-"
 	if c.TopScore != nil {
 		top = present.Score(*c.TopScore, 3)

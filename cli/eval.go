@@ -414,6 +414,9 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	}
 	fmt.Fprintf(w, "  throughput %.1f cases/s\n", rep.ThroughputPerSec)
 	writeANNText(w, rep.ANN)
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "  note: %s\n", cleanLine(n))
+	}
 	fmt.Fprintf(w, "  %d pass · %d miss · %d fail · %d error · wall %.0f ms · %d embed %s\n",
 		s.Passed, s.Missed, s.Failed, s.Errors, rep.WallMS, rep.Params.EmbedCalls, present.Plural(rep.Params.EmbedCalls, "call", "calls"))
 	fmt.Fprintf(w, "  checks: retrieval context, all %d %s", s.Cases, present.Plural(s.Cases, "case", "cases"))

@@ -307,6 +307,9 @@ type Report struct {
 	Passed bool `json:"passed"`
 	// Reasons say why the run failed (empty when it passed).
 	Reasons []string `json:"reasons"`
+	// Notes say what the run could not show and why (a store that
+	// refused Count); they do not fail it.
+	Notes []string `json:"notes,omitempty"`
 	// Verdict is one line naming the rule that decided the run: "all 20
 	// cases passed", "2 misses allowed by min_hit_at_k 0.80", "1 case
 	// missed and no thresholds are set: must-miss", …

@@ -284,6 +284,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	}
 
 	rep.ANN = r.annReport(set)
+	rep.Notes = r.notes
 	rep.Params.EmbedCalls = r.embedCalls
 	rep.Cases = r.results
 	rep.Summary = Summarize(rep.Cases)
@@ -398,6 +399,8 @@ type runner struct {
 	// ann[i] compares case i's approximate and exact searches
 	// (Options.ANNCheck).
 	ann []annCase
+	// notes say what could not be shown (a server that refused Count).
+	notes []string
 }
 
 func (r *runner) callCtx(ctx context.Context) (context.Context, context.CancelFunc) {

@@ -13,7 +13,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"ragscope/internal/platform"
-	"ragscope/internal/readlimit"
 	"ragscope/retrieval"
 )
 
@@ -65,17 +64,12 @@ const newFileHeader = "# ragscope golden set: cases saved from the explorer (S o
 // a reader sees the old set or the new one. A file that is not a valid
 // set (YAML or set errors, a *LoadError with file:line) is never written.
 func SaveCase(path string, c Case, replace bool) (SaveResult, error) {
-	data, err := readlimit.ReadFile(path, readlimit.GoldenSet)
-	var notFile *readlimit.NotRegularError
+	data, err := readSetFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		data = nil
-	case errors.As(err, &notFile):
-		return SaveResult{}, &LoadError{File: path, Msg: fmt.Sprintf("it is %s, not a golden set file: give a YAML file", readlimit.Kind(notFile.Mode))}
-	case errors.Is(err, readlimit.ErrTooLarge):
-		return SaveResult{}, &LoadError{File: path, Msg: fmt.Sprintf("larger than %s, the most ragscope reads of a golden set", readlimit.Size(readlimit.GoldenSet))}
 	case err != nil:
-		return SaveResult{}, fmt.Errorf("read golden set: %w", err)
+		return SaveResult{}, err
 	}
 	out, res, err := AddCase(data, path, c, replace)
 	if err != nil {

@@ -448,7 +448,8 @@ func (p *evalPane) caseDetail(w int) string {
 		why = p.st.Meta.Render(caseKindLabel(c.Kind) + " case passed")
 	}
 	if l := c.Labels; l != nil && l.Note != "" {
-		why += p.st.Miss.Render(" · " + termsafe.Line(l.Note))
+		// The note first: the line is cut at the pane's width.
+		why = p.st.Miss.Render(termsafe.Line(l.Note)+" · ") + why
 	}
 	top := "-"
 	if c.TopScore != nil {

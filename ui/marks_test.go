@@ -195,10 +195,9 @@ func TestGoldenFileSettingsRow(t *testing.T) {
 
 func TestEvalViewShowsTheLabelsNote(t *testing.T) {
 	rep := fakeReport()
-	rep.Cases[1].Labels = &eval.CaseLabels{Note: "a hit marked not relevant (#1) ranked above the first relevant hit #3"}
+	rep.Cases[0].Labels = &eval.CaseLabels{Note: "a hit marked not relevant (#1) ranked above the first relevant hit #3"}
 	m, _ := evalModel(t, &fakeEval{rep: rep})
 	m = feed(t, m, keyRunes("e"), keyType(tea.KeyEnter))
-	m = feed(t, m, keyRunes("j"))
 	if !strings.Contains(screen(m), "a hit marked not relevant (#1) ranked above the first relevant hit #3") {
 		t.Fatalf("the case's note is not shown:\n%s", screen(m))
 	}

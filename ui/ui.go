@@ -44,6 +44,8 @@ type BackendInfo struct {
 	Model string
 	// Points is the number of chunks, or -1 when unknown.
 	Points int64
+	// Setup is the named setup of ragscope.toml (--setup), "" for none.
+	Setup string
 }
 
 // Link states reported by a LinkStatus function: the link checker's own

@@ -206,17 +206,20 @@ type LatencySummary struct {
 // Summary aggregates case results. Ranking metrics are means over ranking
 // cases (an errored ranking case counts as a miss).
 type Summary struct {
-	Cases        int     `json:"cases"`
-	Passed       int     `json:"passed"`
-	Missed       int     `json:"missed"`
-	Failed       int     `json:"failed"`
-	Errors       int     `json:"errors"`
-	RankingCases int     `json:"ranking_cases"`
-	HitAt1       float64 `json:"hit_at_1"`
-	HitAtK       float64 `json:"hit_at_k"`
-	MRR          float64 `json:"mrr"`
-	NDCG         float64 `json:"ndcg"`
-	Recall       float64 `json:"recall"`
+	Cases        int `json:"cases"`
+	Passed       int `json:"passed"`
+	Missed       int `json:"missed"`
+	Failed       int `json:"failed"`
+	Errors       int `json:"errors"`
+	RankingCases int `json:"ranking_cases"`
+	// Unlabelled counts the cases with no expectation: they pass unless a
+	// case check (an error) fails them, never by ranking.
+	Unlabelled int     `json:"unlabelled"`
+	HitAt1     float64 `json:"hit_at_1"`
+	HitAtK     float64 `json:"hit_at_k"`
+	MRR        float64 `json:"mrr"`
+	NDCG       float64 `json:"ndcg"`
+	Recall     float64 `json:"recall"`
 	// KeywordCoverage is the mean over cases with keywords (nil: none).
 	KeywordCoverage *float64 `json:"keyword_coverage"`
 	// MetadataCompleteness is the mean over every kept hit of normal-mode
@@ -326,6 +329,9 @@ type Report struct {
 	Judging *JudgeReport `json:"judging,omitempty"`
 	// ANN compares approximate and exact search (eval --ann-check).
 	ANN *ANNReport `json:"ann_check,omitempty"`
+	// Unlabelled is what the unlabelled cases show without labels: their
+	// best-score distribution and content gaps (nil: none in the run).
+	Unlabelled *UnlabelledReport `json:"unlabelled,omitempty"`
 }
 
 // WriteJSON writes r as indented JSON, C1 and bidi controls escaped
@@ -369,6 +375,9 @@ func Summarize(results []CaseResult) Summary {
 			s.Failed++
 		case StatusError:
 			s.Errors++
+		}
+		if c.Kind == KindUnlabelled {
+			s.Unlabelled++
 		}
 		if c.Kind == KindRanking {
 			s.RankingCases++
@@ -525,6 +534,11 @@ func Judge(r *Report, th Thresholds) {
 			parts[i] = fmt.Sprintf("%d %s allowed by %s", allowed[rule], plural(allowed[rule], "miss", "misses"), rule)
 		}
 		r.Verdict = strings.Join(parts, "; ")
+	case s.Unlabelled == len(r.Cases):
+		r.Verdict = fmt.Sprintf("%d unlabelled %s ran; none has an expectation to pass or fail", s.Unlabelled, plural(s.Unlabelled, "case", "cases"))
+	case s.Unlabelled > 0:
+		n := len(r.Cases) - s.Unlabelled
+		r.Verdict = fmt.Sprintf("all %d labelled %s passed; %d unlabelled ran without a check", n, plural(n, "case", "cases"), s.Unlabelled)
 	default:
 		r.Verdict = fmt.Sprintf("all %d %s passed", len(r.Cases), plural(len(r.Cases), "case", "cases"))
 	}

@@ -297,6 +297,13 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		// calibrated on the vector order, not on relevance scores.
 		rep.Calibration = Calibrate(CalibrationSamples(rep.Rerank.VectorCases))
 	}
+	// Content gaps are judged on the scores --threshold applies to: the
+	// vector order's when a reranker reorders the hits.
+	gapCases := rep.Cases
+	if rep.Rerank != nil && len(rep.Rerank.VectorCases) == len(rep.Cases) {
+		gapCases = rep.Rerank.VectorCases
+	}
+	rep.Unlabelled = Unlabelled(gapCases, threshold, rep.Calibration.Suggested)
 	rep.WallMS = ms(time.Since(start))
 	if err := ctx.Err(); err != nil {
 		return rep, err
@@ -792,14 +799,20 @@ func hitName(h retrieval.Hit) string {
 	return h.Chunk.ID
 }
 
+// Name names the hit in reports: its doc path, else its URL, else its
+// chunk id.
+func (h HitResult) Name() string {
+	switch {
+	case h.DocPath != "":
+		return h.DocPath
+	case h.URL != "":
+		return h.URL
+	}
+	return h.ChunkID
+}
+
 func hitResultName(h HitResult) string {
-	name := h.DocPath
-	if name == "" {
-		name = h.URL
-	}
-	if name == "" {
-		name = h.ChunkID
-	}
+	name := h.Name()
 	if h.Rank > 0 {
 		return fmt.Sprintf("#%d %s", h.Rank, name)
 	}

@@ -378,6 +378,9 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 		if c.AnswerCheck != "" {
 			result += "  (answer check: " + c.AnswerCheck + ")"
 		}
+		if l := c.Labels; l != nil && l.Note != "" {
+			result += "  note: " + l.Note
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", clip(c.ID, 32), clip(orDash(c.Category), 20),
 			hit1, rank, rr, ndcg, kw, lat, cleanLine(result))
 	}
@@ -388,6 +391,10 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	fmt.Fprintf(w, "Overall (%d ranking cases of %d)\n", s.RankingCases, s.Cases)
 	fmt.Fprintf(w, "  hit@1 %.3f · hit@k %.3f · MRR %.3f · nDCG@k %.3f · recall@k %.3f\n", s.HitAt1, s.HitAtK, s.MRR, s.NDCG, s.Recall)
 	fmt.Fprintf(w, "  keyword coverage %s · metadata completeness %s\n", optFloat(s.KeywordCoverage), optFloat(s.MetadataCompleteness))
+	if s.LabelledCases > 0 {
+		fmt.Fprintf(w, "  not-relevant marks: %d %s · precision over labelled hits %s · %d with a hit marked not relevant above the relevant one\n",
+			s.LabelledCases, present.Plural(s.LabelledCases, "case", "cases"), optFloat(s.LabelledPrecision), s.NotRelevantAbove)
+	}
 	if ls := rep.LatencySample; ls != nil {
 		fmt.Fprintf(w, "  query latency p50 %.1f ms · p95 %.1f ms · max %.1f ms (%d %s run singly; batched times are shared, not per question)\n",
 			ls.P50MS, ls.P95MS, ls.MaxMS, ls.Cases, present.Plural(ls.Cases, "case", "cases"))

@@ -115,6 +115,9 @@ type HitResult struct {
 	// BelowThreshold marks a hit the run's threshold cut: it does not count
 	// in the metrics but its score feeds the calibration.
 	BelowThreshold bool `json:"below_threshold,omitempty"`
+	// NotRelevant marks a kept hit the case's author marked not relevant
+	// (expect.not_relevant) and no expectation makes relevant.
+	NotRelevant bool `json:"not_relevant,omitempty"`
 	// Judge is the judge's grade of a kept hit (eval --judge).
 	Judge *judge.Judgement `json:"judge,omitempty"`
 }
@@ -169,6 +172,12 @@ type CaseResult struct {
 	// FilterPoints is how many points a filtered case's filter leaves
 	// (nil without a filter, or when the backend cannot count).
 	FilterPoints *int64 `json:"filter_points,omitempty"`
+	// Labels are the figures of the author's not-relevant marks (nil when
+	// the case has none).
+	Labels *CaseLabels `json:"labels,omitempty"`
+	// Expect is the case's expectation, for a UI that opens the case (the
+	// explorer shows its marks); not in the JSON report.
+	Expect Expect `json:"-"`
 }
 
 // IsHit is the case's "hit" for baseline comparison: hit@k for ranking
@@ -228,6 +237,13 @@ type Summary struct {
 	// CitationCoverage is the share of answered ranking cases whose answer
 	// cites at least one relevant hit (nil: no answers).
 	CitationCoverage *float64 `json:"citation_coverage,omitempty"`
+	// LabelledCases counts the cases with hits marked not relevant;
+	// LabelledPrecision is the mean of their precision over labelled hits
+	// (nil: none labelled a top-k hit), and NotRelevantAbove the cases
+	// where a hit marked not relevant ranked above the relevant one.
+	LabelledCases     int      `json:"labelled_cases,omitempty"`
+	LabelledPrecision *float64 `json:"labelled_precision,omitempty"`
+	NotRelevantAbove  int      `json:"not_relevant_above_relevant,omitempty"`
 }
 
 // SampleMethod describes how LatencySample was measured.
@@ -423,6 +439,7 @@ func Summarize(results []CaseResult) Summary {
 			s.Latency.MaxMS = v
 		}
 	}
+	labelsSummary(&s, results)
 	return s
 }
 

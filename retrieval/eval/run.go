@@ -634,7 +634,7 @@ func errorResult(i int, c Case, q retrieval.Query, err error) CaseResult {
 	return CaseResult{
 		Index: i, ID: c.ID, Question: c.Question, Category: c.Category, Kind: KindOf(c), Mode: c.mode(),
 		Query: q, Status: StatusError, Reasons: []string{"error: " + err.Error()}, Hits: []HitResult{},
-		Error: err.Error(), AnswerCheck: answerCheck(c),
+		Error: err.Error(), AnswerCheck: answerCheck(c), Expect: c.Expect,
 	}
 }
 
@@ -643,7 +643,7 @@ func errorResult(i int, c Case, q retrieval.Query, err error) CaseResult {
 func Evaluate(c Case, q retrieval.Query, res retrieval.Result) CaseResult {
 	cr := CaseResult{
 		ID: c.ID, Question: c.Question, Category: c.Category, Kind: KindOf(c), Mode: c.mode(),
-		Query: q, Status: StatusPass, Reasons: []string{}, AnswerCheck: answerCheck(c),
+		Query: q, Status: StatusPass, Reasons: []string{}, AnswerCheck: answerCheck(c), Expect: c.Expect,
 		Latency: Latency{
 			EmbedMS: ms(res.Timings.Embed), SearchMS: ms(res.Timings.Search),
 			PostMS: ms(res.Timings.Post), TotalMS: ms(res.Timings.Total),
@@ -665,6 +665,7 @@ func Evaluate(c Case, q retrieval.Query, res retrieval.Result) CaseResult {
 			cr.Hits = append(cr.Hits, hitResult(d.Hit, Grade(d.Hit, c.Expect), true))
 		}
 	}
+	cr.Labels = caseLabels(kept, grades, c.Expect, cr.Hits)
 	if len(kept) > 0 {
 		top := kept[0].Score
 		cr.TopScore = &top

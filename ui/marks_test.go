@@ -160,7 +160,7 @@ func TestOpenedCaseBringsItsMarksBack(t *testing.T) {
 	}
 	m = feed(t, m, keyRunes("m"), keyRunes("S"))
 	m = feed(t, m, keyRunes("S"))
-	if !strings.HasPrefix(m.Status(), "replaced isaac-costmap to "+path) {
+	if !strings.HasPrefix(m.Status(), "replaced isaac-costmap in "+path) {
 		t.Fatalf("status %q", m.Status())
 	}
 	set, err := eval.LoadFile(path)

@@ -3,8 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"net/url"
-	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -119,82 +117,20 @@ func (a *App) runQueryVs(cmd *cobra.Command, question string, qf queryFlags, vs 
 	return nil
 }
 
-// sourceKey names a hit's source so that two setups' hits match whatever
-// their chunking: the doc path and the section anchor, else the citation
-// URL without its query, else the title and section; never the chunk id.
-func sourceKey(h retrieval.Hit) string {
-	doc := h.Chunk.DocPath
-	if doc == "" {
-		doc = h.Citation.DocPath
-	}
-	link := h.Citation.URL
-	if link == "" {
-		link = h.Chunk.URL
-	}
-	anchor := ""
-	if i := strings.IndexByte(link, '#'); i >= 0 {
-		anchor = link[i+1:]
-	}
-	if anchor == "" {
-		anchor = h.Chunk.HeadingID
-	}
-	if doc != "" {
-		k := path.Clean(strings.TrimPrefix(strings.ReplaceAll(doc, `\`, "/"), "./"))
-		if anchor != "" {
-			k += "#" + anchor
-		}
-		return k
-	}
-	if u, err := url.Parse(link); err == nil && link != "" {
-		u.RawQuery = ""
-		return u.String()
-	}
-	return present.Title(&h.Chunk)
-}
-
 // sourceMoves lists every source the setups retrieved with its best rank
-// in each and its movement against the first setup.
+// in each and its movement against the first setup (present.SourceMoves).
 func sourceMoves(arms []*arm, results []retrieval.Result) []SourceMoveJSON {
-	index := map[string]int{}
-	var out []SourceMoveJSON
-	for i, res := range results {
-		for _, h := range res.Hits {
-			k := sourceKey(h)
-			j, ok := index[k]
-			if !ok {
-				j = len(out)
-				index[k] = j
-				out = append(out, SourceMoveJSON{Source: k, Title: present.Title(&h.Chunk), Ranks: make([]int, len(results))})
-			}
-			if out[j].Ranks[i] == 0 {
-				out[j].Ranks[i] = h.Rank
-			}
-		}
+	rankings := make([][]retrieval.Hit, len(results))
+	letters := make([]string, len(arms))
+	for i := range results {
+		rankings[i], letters[i] = results[i].Hits, arms[i].letter
 	}
-	for j := range out {
-		for i := 1; i < len(results); i++ {
-			out[j].Moves = append(out[j].Moves, moveMark(out[j].Ranks[0], out[j].Ranks[i], arms[0].letter, arms[i].letter))
-		}
+	moves := present.SourceMoves(rankings, letters)
+	out := make([]SourceMoveJSON, len(moves))
+	for i, s := range moves {
+		out[i] = SourceMoveJSON{Source: s.Source, Title: s.Title, Ranks: s.Ranks, Moves: s.Moves}
 	}
 	return out
-}
-
-// moveMark is how a source moved from rank ra (the first setup, letter a)
-// to rank rb (letter b): ↑n, ↓n, =, only in a, only in b.
-func moveMark(ra, rb int, a, b string) string {
-	switch {
-	case ra == 0 && rb == 0:
-		return ""
-	case rb == 0:
-		return "only in " + a
-	case ra == 0:
-		return "only in " + b
-	case rb < ra:
-		return "↑" + strconv.Itoa(ra-rb)
-	case rb > ra:
-		return "↓" + strconv.Itoa(rb-ra)
-	}
-	return "="
 }
 
 // writeQueryCompareText prints the rankings side by side, then every
@@ -230,7 +166,7 @@ func writeQueryCompareText(w io.Writer, arms []*arm, results []retrieval.Result,
 			}
 			h := r.Hits[row]
 			mark := ""
-			m := move[sourceKey(h)]
+			m := move[present.SourceKey(h)]
 			switch {
 			case i > 0:
 				mark = m[i-1]

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"ragscope/retrieval"
+	"ragscope/present"
 	"ragscope/retrieval/eval"
 	"ragscope/retrieval/qdrant/qdranttest"
 )
@@ -302,33 +302,12 @@ func TestQueryVsSideBySide(t *testing.T) {
 		t.Fatalf("document: %+v", doc)
 	}
 	for _, s := range doc.Sources {
-		if len(s.Ranks) != 2 || len(s.Moves) != 1 || s.Moves[0] != moveMark(s.Ranks[0], s.Ranks[1], "A", "B") || strings.Contains(s.Source, "chunk") {
+		if len(s.Ranks) != 2 || len(s.Moves) != 1 || s.Moves[0] != present.MoveMark(s.Ranks[0], s.Ranks[1], "A", "B") || strings.Contains(s.Source, "chunk") {
 			t.Errorf("source %+v", s)
 		}
 	}
 	code, out, _ = run(t, env, "", "query", "--setup", "hybrid", "--vs", "bm25", "how do nodes talk to each other?")
 	if code != ExitOK || !strings.Contains(out, "A: hybrid") || !strings.Contains(out, "B: bm25") || !strings.Contains(out, "B VS A") {
 		t.Errorf("text:\n%s", out)
-	}
-}
-
-func TestMoveMarkAndSourceKey(t *testing.T) {
-	for _, tc := range []struct {
-		ra, rb int
-		want   string
-	}{{4, 1, "↑3"}, {1, 3, "↓2"}, {2, 2, "="}, {2, 0, "only in A"}, {0, 5, "only in B"}, {0, 0, ""}} {
-		if got := moveMark(tc.ra, tc.rb, "A", "B"); got != tc.want {
-			t.Errorf("moveMark(%d, %d) = %q, want %q", tc.ra, tc.rb, got, tc.want)
-		}
-	}
-	// Two chunkings of one section: different chunk ids, one source.
-	h1 := retrieval.Hit{Chunk: retrieval.Chunk{ID: "c-1", DocPath: "./docs/a.md"}, Citation: retrieval.Citation{URL: "https://x.org/docs/a#gears"}}
-	h2 := retrieval.Hit{Chunk: retrieval.Chunk{ID: "c-77", DocPath: "docs/a.md", HeadingID: "gears"}}
-	if sourceKey(h1) != "docs/a.md#gears" || sourceKey(h2) != sourceKey(h1) {
-		t.Errorf("keys %q and %q", sourceKey(h1), sourceKey(h2))
-	}
-	h3 := retrieval.Hit{Chunk: retrieval.Chunk{ID: "c-2"}, Citation: retrieval.Citation{URL: "https://x.org/docs/b?utm=1#intro"}}
-	if got := sourceKey(h3); got != "https://x.org/docs/b#intro" {
-		t.Errorf("URL key %q", got)
 	}
 }

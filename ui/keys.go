@@ -33,6 +33,9 @@ type KeyMap struct {
 	// checks its approximate search against an exact one.
 	Expect   key.Binding
 	ANNCheck key.Binding
+	// Split sets the question on show beside another named setup's
+	// ranking (--vs).
+	Split key.Binding
 
 	// Marks on the selected hit, and saving the turn as a golden case.
 	MarkRelevant    key.Binding
@@ -87,6 +90,10 @@ type KeyMap struct {
 	// expectOff and annOff keep Expect and ANNCheck disabled when the
 	// backend cannot diagnose (or searches exactly).
 	expectOff, annOff bool
+	// splitOn keeps the keys that act on the results alone (page,
+	// expected source, ANN check, left-out, search) disabled while the
+	// split view has the keyboard.
+	splitOn bool
 }
 
 // DefaultKeyMap returns the explorer's key bindings.
@@ -114,6 +121,7 @@ func DefaultKeyMap() *KeyMap {
 		Chunks:   key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "chunk audit")),
 		Expect:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "why not: expected source")),
 		ANNCheck: key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "ANN check")),
+		Split:    key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "split vs a setup")),
 
 		MarkRelevant:    key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark relevant")),
 		MarkNotRelevant: key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "mark not relevant")),
@@ -159,7 +167,7 @@ func (k *KeyMap) letterKeys() []*key.Binding {
 	return []*key.Binding{
 		&k.QuitQ, &k.Help, &k.FocusQuery, &k.Context, &k.Turns, &k.Settings,
 		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL, &k.Eval, &k.Rerank,
-		&k.Search, &k.SearchNext, &k.SearchPrev, &k.Answer, &k.Page, &k.Chunks, &k.Expect, &k.ANNCheck,
+		&k.Search, &k.SearchNext, &k.SearchPrev, &k.Answer, &k.Page, &k.Chunks, &k.Expect, &k.ANNCheck, &k.Split,
 		&k.MarkRelevant, &k.MarkNotRelevant, &k.MarkClear, &k.SaveCase,
 	}
 }
@@ -186,5 +194,10 @@ func (k *KeyMap) setTextFocus(text bool) {
 	}
 	if k.annOff {
 		k.ANNCheck.SetEnabled(false)
+	}
+	if k.splitOn {
+		for _, b := range []*key.Binding{&k.Page, &k.Expect, &k.ANNCheck, &k.Dropped, &k.Search, &k.SearchNext, &k.SearchPrev} {
+			b.SetEnabled(false)
+		}
 	}
 }

@@ -92,6 +92,7 @@ type Model struct {
 	eval     *evalPane
 	page     *pageView
 	chunks   *chunksView
+	split    *splitView
 	help     help.Model
 	fullHelp bool
 	keyHelp  *keysPane
@@ -181,6 +182,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 		eval:       ptr(newEvalPane(keys, st, opts.EvalDefault)),
 		page:       ptr(newPageView(keys, st)),
 		chunks:     ptr(newChunksView(keys, st)),
+		split:      ptr(newSplitView(keys, st, links.states)),
 		answer:     ptr(newAnswerPane(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
 		help:       h,
 		keyHelp:    ptr(newKeysPane(st)),
@@ -202,7 +204,9 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	m.settings.autoAnswer = &m.answer.auto
 	m.settings.golden = m.goldenPath
 	m.beginOpen()
+	m.initSplit()
 	m.registerPanes()
+	m.registerSplit()
 	m.applyStyles()
 	m.setFocus(focusQuery)
 	return m
@@ -265,6 +269,7 @@ func (m *Model) stop() {
 	m.answer.Cancel()
 	m.page.Stop()
 	m.chunks.Stop()
+	m.split.stop()
 }
 
 // Update routes msg (see route), then lays the screen out again when the
@@ -313,6 +318,8 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case auditTickMsg:
 		return m, m.updateAuditTick(msg)
+	case splitMsg:
+		return m, m.updateSplit(msg)
 	case backendOpenedMsg:
 		return m.updateOpened(msg)
 	case historyLoadedMsg:
@@ -356,7 +363,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case renderedMsg:
 		var cmd tea.Cmd
 		cmd = m.detail.Update(msg)
-		return m, cmd
+		return m, tea.Batch(cmd, m.split.detail.Update(msg))
 	case sourcesMsg:
 		m.updateSources(msg)
 		return m, nil
@@ -378,6 +385,9 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case spinner.TickMsg:
 		if msg.ID == m.answer.spin.ID() {
 			return m, m.answer.Update(msg)
+		}
+		if msg.ID == m.split.spin.ID() {
+			return m, m.split.tick(msg)
 		}
 		if !m.running && !m.evals.running {
 			return m, nil
@@ -405,7 +415,7 @@ func (m *Model) typing() bool {
 }
 
 // inEval reports whether the eval view has the keyboard.
-func (m *Model) inEval() bool { return m.slot(m.focus).place == placeWhole }
+func (m *Model) inEval() bool { return m.slot(m.focus).rings&ringEval != 0 }
 
 // globals are the keys that act wherever the focus is (letters only
 // outside text boxes: their bindings are disabled while typing).
@@ -439,6 +449,7 @@ func (m *Model) globals() []action {
 		{&k.Chunks, (*Model).openChunks},
 		{&k.Expect, (*Model).openExpect},
 		{&k.ANNCheck, (*Model).runANNCheck},
+		{&k.Split, (*Model).toggleSplit},
 	}
 	for i := range m.slots {
 		if s := &m.slots[i]; s.open != nil {
@@ -536,6 +547,8 @@ func (m *Model) ring() []focusID {
 	switch {
 	case m.inEval():
 		want = ringEval
+	case m.split.open:
+		want = ringSplit
 	case m.mode == retrieval.ModeSelectedText:
 		want = ringSelected
 	}
@@ -579,6 +592,9 @@ func (m *Model) leave() tea.Cmd {
 		m.cancelEval()
 		return nil
 	}
+	if m.inSplit() {
+		return m.splitLeave()
+	}
 	if m.focus == focusResults {
 		return m.setFocus(focusQuery)
 	}
@@ -594,7 +610,7 @@ func (m *Model) leave() tea.Cmd {
 // setFocus moves the keyboard to f, updating what the side column shows
 // and which bindings are live.
 func (m *Model) setFocus(f focusID) tea.Cmd {
-	s := m.slot(f)
+	s := m.slot(m.splitFocus(f))
 	m.focus = s.id
 	if s.place == placeSide {
 		m.right = s.id
@@ -749,7 +765,7 @@ func (m *Model) showTurn(i int) tea.Cmd {
 	m.results.SetResult(t.Result, expected)
 	m.results.SelectKey(t.Selected)
 	m.answer.Show(t)
-	return m.syncDetail()
+	return tea.Batch(m.syncDetail(), m.splitFollow())
 }
 
 // followCursor shows the result under the cursor in the detail pane when
@@ -850,7 +866,7 @@ func (m *Model) keepRerank(p retrieval.Query) retrieval.RerankOptions {
 
 // copyURL copies the selected hit's citation URL.
 func (m *Model) copyURL() tea.Cmd {
-	it, ok := m.results.Selected()
+	it, ok := m.actionItem()
 	if !ok || it.Hit.Citation.URL == "" {
 		m.setStatus(statusErr, "No citation URL to copy: select a result first.")
 		return nil
@@ -876,7 +892,7 @@ func (m *Model) copyContext() tea.Cmd {
 
 // openURL opens the selected hit's citation in the browser.
 func (m *Model) openURL() tea.Cmd {
-	it, ok := m.results.Selected()
+	it, ok := m.actionItem()
 	if !ok || it.Hit.Citation.URL == "" {
 		m.setStatus(statusErr, "No citation URL to open: select a result first.")
 		return nil

@@ -134,6 +134,10 @@ type Options struct {
 	// in retrieval/chunkaudit) marks the chunks the page view shows over
 	// it; "" checks no limit.
 	EmbedModel string
+	// Compare offers the split view (key V): the question on show beside
+	// another named setup's ranking; zero makes the key say how to get
+	// one.
+	Compare CompareSetup
 	// Note is shown in the status line at start (for example why normal
 	// search is unavailable).
 	Note string
@@ -149,7 +153,7 @@ type Options struct {
 	// Open, when set, opens the backend after the first frame: the
 	// explorer draws at once with a loading line and then takes Retriever,
 	// Stats, LinkStatus, Eval, EvalDefault, Backend, Note, Settle,
-	// PageChunks, Audit, Expect, EmbedModel and the rerank, search and chat setups from
+	// PageChunks, Audit, Expect, EmbedModel, Compare and the rerank, search and chat setups from
 	// the options Open returns (Retriever may then be nil here). A
 	// question asked meanwhile runs once the backend is open. An error
 	// quits the explorer and Run returns it.

@@ -162,6 +162,9 @@ func (m *Model) bodyView() string {
 	if f.place == placeWhole {
 		return f.pane(m).View()
 	}
+	if m.split.open && f.id == focusQuery {
+		return m.split.View()
+	}
 	var list pane
 	for i := range m.slots {
 		if m.slots[i].place == placeList {
@@ -233,7 +236,7 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 	return append(append([][]key.Binding(nil), h.own...),
 		[]key.Binding{k.NextPane, k.PrevPane, k.Leave, k.FocusQuery, k.Context, k.Turns, k.Settings, k.Eval, k.Answer, k.Page, k.Chunks},
 		[]key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Search, k.SearchNext},
-		[]key.Binding{k.Run, k.RunAny, k.HistoryPrev, k.HistoryNext, k.ToggleMode, k.Dropped, k.Rerank, k.Expect, k.ANNCheck},
+		[]key.Binding{k.Run, k.RunAny, k.HistoryPrev, k.HistoryNext, k.ToggleMode, k.Dropped, k.Rerank, k.Expect, k.ANNCheck, k.Split},
 		[]key.Binding{k.CopyURL, k.CopyContext, k.OpenURL, k.Dec, k.Inc, k.Toggle, k.Clear},
 		[]key.Binding{k.Help, k.QuitQ, k.Quit},
 	)

@@ -277,3 +277,75 @@ func explorerModelLabel(be *Backend, ls ui.LocalSearchSetup) string {
 	}
 	return be.ModelLabel()
 }
+
+// ExplorerCompare offers the explorer's split view (key V): setup a (the
+// explorer's own; "" is the file's top level) beside the setup vs, one of
+// others (the named setups it may be compared with). Setup vs opens on
+// its first question and stays open for the session; it answers each
+// question with its own settings (top_k, threshold, dedup, rerank,
+// search), as `query --vs` does. The returned func closes what it opened.
+func (as *Assembler) ExplorerCompare(a string, others []string, vs *Setup) (ui.CompareSetup, func() error) {
+	c := ui.CompareSetup{Name: a, Setups: others}
+	if c.Name == "" {
+		c.Name = "default"
+	}
+	if vs == nil {
+		return c, func() error { return nil }
+	}
+	arm := &compareArm{as: as, s: *vs}
+	c.Vs = vs.Name
+	c.Retrieve = arm.retrieve
+	return c, arm.close
+}
+
+// compareArm is the split view's setup B, opened once on first use.
+type compareArm struct {
+	as *Assembler
+	s  Setup
+	// mu guards cr; it is held while the setup opens, so two questions
+	// never open it twice.
+	mu     sync.Mutex
+	cr     *checkedRetriever
+	closed bool
+}
+
+// retrieve implements ui.CompareSetup.Retrieve.
+func (c *compareArm) retrieve(ctx context.Context, setup, question string) (retrieval.Result, error) {
+	if setup != c.s.Name {
+		return retrieval.Result{}, fmt.Errorf("%w: setup %s is not open for comparison", retrieval.ErrConfig, setup)
+	}
+	cr, err := c.open(ctx)
+	if err != nil {
+		return retrieval.Result{}, err
+	}
+	return cr.Retrieve(ctx, c.s.Query(question))
+}
+
+// open opens the setup's backend the first time (a failure is tried
+// again on the next question).
+func (c *compareArm) open(ctx context.Context) (*checkedRetriever, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, context.Canceled
+	}
+	if c.cr == nil {
+		be, err := c.as.Open(ctx, c.s, Search)
+		if err != nil {
+			return nil, fmt.Errorf("open setup %s: %w", c.s.Name, err)
+		}
+		c.cr = &checkedRetriever{be: be}
+	}
+	return c.cr, nil
+}
+
+// close closes the setup's backend when it was opened.
+func (c *compareArm) close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.cr == nil || c.cr.be.Close == nil {
+		return nil
+	}
+	return c.cr.be.Close()
+}

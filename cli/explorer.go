@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
@@ -74,7 +75,48 @@ func (a *App) tuiOptions(ctx context.Context) (ui.Options, error) {
 	if be != nil {
 		a.backends = append(a.backends, be)
 	}
-	return opts, err
+	if err != nil {
+		return opts, err
+	}
+	var others []string
+	for _, n := range a.Cfg.SetupNames {
+		if n != a.Cfg.Setup {
+			others = append(others, n)
+		}
+	}
+	var closeB func() error
+	opts.Compare, closeB = a.assembler().ExplorerCompare(a.Cfg.Setup, others, a.vsSetup)
+	a.backends = append(a.backends, &app.Backend{Close: closeB})
+	return opts, nil
+}
+
+// resolveVs resolves the explorer's setup B (--vs NAME): a named setup of
+// ragscope.toml other than --setup's, with the command line's flags
+// applied as to every setup.
+func (a *App) resolveVs(cmd *cobra.Command) error {
+	f := cmd.Flags().Lookup(vsFlag)
+	if f == nil || !f.Changed {
+		return nil
+	}
+	name := strings.TrimSpace(f.Value.String())
+	first := a.Cfg.Setup
+	if first == "" {
+		first = defaultSetupName
+	}
+	switch {
+	case name == "":
+		return Usagef("--vs needs the name of a setup of ragscope.toml ('ragscope setups' lists them)")
+	case name == first:
+		return Usagef("--vs %s: the explorer already shows setup %s (--setup); name another setup to compare with", name, name)
+	}
+	cfg, err := a.loadConfig(cmd, name)
+	if err != nil {
+		return err
+	}
+	a.armCfgs = append(a.armCfgs, cfg)
+	s := app.FromConfig(cfg)
+	a.vsSetup = &s
+	return nil
 }
 
 // tuiBase is the explorer's options that need no backend.

@@ -79,6 +79,9 @@ type App struct {
 	// armCfgs are the other setups a comparison (--vs) resolved: their
 	// secrets are hidden too.
 	armCfgs []config.Config
+	// vsSetup is the explorer's setup B (--vs on the root command), nil
+	// when none was given.
+	vsSetup *app.Setup
 
 	// Providers is the provider table (app.Providers() when nil).
 	Providers app.Table
@@ -274,6 +277,8 @@ offline embedder, so it works with no keys at all.`,
 		}
 	}
 
+	root.Flags().String(vsFlag, "", "the explorer's setup B: the named setup of ragscope.toml that key V sets beside --setup's ranking")
+
 	root.AddCommand(
 		// subcommands
 		a.newEvalCmd(),
@@ -331,6 +336,11 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 		return err
 	}
 	a.Cfg = cfg
+	if cmd.Parent() == nil {
+		if err := a.resolveVs(cmd); err != nil {
+			return err
+		}
+	}
 	if cfg.DebugLog != "" {
 		f, err := openDebugLog(cfg.DebugLog)
 		if err != nil {

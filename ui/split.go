@@ -586,3 +586,15 @@ func (m *Model) actionItem() (item, bool) {
 	}
 	return m.results.Selected()
 }
+
+// SplitRows returns the split view's rows, side A then B, each as "rank
+// source mark" (for tests).
+func (m Model) SplitRows() [2][]string {
+	var out [2][]string
+	for i := range m.split.half {
+		for _, r := range m.split.half[i].rows {
+			out[i] = append(out[i], strconv.Itoa(r.hit.Rank)+" "+r.source+" "+r.mark)
+		}
+	}
+	return out
+}

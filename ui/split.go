@@ -95,6 +95,8 @@ type splitView struct {
 	// names are the two setups' names; vs is B's ("" none).
 	names [2]string
 	half  [2]splitHalf
+	// markW is the cells of the widest mark on show (the mark column).
+	markW int
 	// question is the one on show; selected says it is a selected-text
 	// turn, which the split does not compare.
 	question string
@@ -170,6 +172,7 @@ func newSplitHalf(res retrieval.Result) splitHalf {
 // remark gives every row its source's movement from A to B, once both
 // rankings are in.
 func (v *splitView) remark() {
+	v.markW = 0
 	if !v.half[0].has || !v.half[1].has || v.loading || v.err != nil {
 		for i := range v.half {
 			for j := range v.half[i].rows {
@@ -192,6 +195,7 @@ func (v *splitView) remark() {
 		for j := range v.half[i].rows {
 			r := &v.half[i].rows[j]
 			r.mark = moves[present.SourceKey(r.hit)]
+			v.markW = max(v.markW, len([]rune(r.mark)))
 		}
 	}
 }
@@ -382,9 +386,6 @@ func (v *splitView) title(side int) string {
 	return s
 }
 
-// markWidth is the cells a row's mark takes ("only in B").
-const markWidth = 9
-
 // renderRow draws a row in two lines: rank, score, mark and title; then
 // the source the marks match by.
 func (v *splitView) renderRow(r *splitRow, selected bool, w int) string {
@@ -394,8 +395,11 @@ func (v *splitView) renderRow(r *splitRow, selected bool, w int) string {
 	if selected {
 		marker, title = ink.cursor.paint("▌ "), ink.highlight
 	}
-	mark := r.mark + strings.Repeat(" ", max(markWidth-len([]rune(r.mark)), 0))
-	line1 := marker + ink.rank.paint(r.rank) + " " + ink.score.paint(r.score) + " " + v.markInk(r.mark).paint(mark) + " " + title.paint(r.title)
+	line1 := marker + ink.rank.paint(r.rank) + " " + ink.score.paint(r.score) + " "
+	if v.markW > 0 {
+		line1 += v.markInk(r.mark).paint(r.mark+strings.Repeat(" ", max(v.markW-len([]rune(r.mark)), 0))) + " "
+	}
+	line1 += title.paint(r.title)
 	line2 := marker + ink.meta.paint("   "+r.source)
 	return truncate(line1, w) + "\n" + truncate(line2, w)
 }

@@ -279,23 +279,38 @@ func explorerModelLabel(be *Backend, ls ui.LocalSearchSetup) string {
 }
 
 // ExplorerCompare offers the explorer's split view (key V): setup a (the
-// explorer's own; "" is the file's top level) beside the setup vs, one of
-// others (the named setups it may be compared with). Setup vs opens on
-// its first question and stays open for the session; it answers each
-// question with its own settings (top_k, threshold, dedup, rerank,
-// search), as `query --vs` does. The returned func closes what it opened.
-func (as *Assembler) ExplorerCompare(a string, others []string, vs *Setup) (ui.CompareSetup, func() error) {
-	c := ui.CompareSetup{Name: a, Setups: others}
+// explorer's own; "" is the file's top level) beside setup B, one of
+// setups (the named setups it may be compared with; vs the one to start
+// with, "" none: the settings choose one). Each setup opens on its first
+// question and stays open for the session; it answers each question with
+// its own settings (top_k, threshold, dedup, rerank, search), as `query
+// --vs` does. The returned func closes what was opened.
+func (as *Assembler) ExplorerCompare(a string, setups []Setup, vs string) (ui.CompareSetup, func() error) {
+	c := ui.CompareSetup{Name: a, Vs: vs}
 	if c.Name == "" {
 		c.Name = "default"
 	}
-	if vs == nil {
-		return c, func() error { return nil }
+	arms := map[string]*compareArm{}
+	for _, s := range setups {
+		c.Setups = append(c.Setups, s.Name)
+		arms[s.Name] = &compareArm{as: as, s: s}
 	}
-	arm := &compareArm{as: as, s: *vs}
-	c.Vs = vs.Name
-	c.Retrieve = arm.retrieve
-	return c, arm.close
+	if len(arms) > 0 {
+		c.Retrieve = func(ctx context.Context, setup, question string) (retrieval.Result, error) {
+			arm, ok := arms[setup]
+			if !ok {
+				return retrieval.Result{}, fmt.Errorf("%w: no setup %s to compare with", retrieval.ErrConfig, setup)
+			}
+			return arm.retrieve(ctx, question)
+		}
+	}
+	return c, func() error {
+		var errs []error
+		for _, arm := range arms {
+			errs = append(errs, arm.close())
+		}
+		return errors.Join(errs...)
+	}
 }
 
 // compareArm is the split view's setup B, opened once on first use.
@@ -309,11 +324,8 @@ type compareArm struct {
 	closed bool
 }
 
-// retrieve implements ui.CompareSetup.Retrieve.
-func (c *compareArm) retrieve(ctx context.Context, setup, question string) (retrieval.Result, error) {
-	if setup != c.s.Name {
-		return retrieval.Result{}, fmt.Errorf("%w: setup %s is not open for comparison", retrieval.ErrConfig, setup)
-	}
+// retrieve answers question with the setup's own settings.
+func (c *compareArm) retrieve(ctx context.Context, question string) (retrieval.Result, error) {
 	cr, err := c.open(ctx)
 	if err != nil {
 		return retrieval.Result{}, err

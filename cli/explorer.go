@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -78,44 +79,49 @@ func (a *App) tuiOptions(ctx context.Context) (ui.Options, error) {
 	if err != nil {
 		return opts, err
 	}
-	var others []string
-	for _, n := range a.Cfg.SetupNames {
-		if n != a.Cfg.Setup {
-			others = append(others, n)
-		}
-	}
 	var closeB func() error
-	opts.Compare, closeB = a.assembler().ExplorerCompare(a.Cfg.Setup, others, a.vsSetup)
+	opts.Compare, closeB = a.assembler().ExplorerCompare(a.Cfg.Setup, a.vsSetups, a.vsName)
 	a.backends = append(a.backends, &app.Backend{Close: closeB})
 	return opts, nil
 }
 
-// resolveVs resolves the explorer's setup B (--vs NAME): a named setup of
-// ragscope.toml other than --setup's, with the command line's flags
-// applied as to every setup.
+// resolveVs resolves the setups the explorer's split view can compare
+// with: every named setup of ragscope.toml but --setup's, with the
+// command line's flags applied as to every setup, and setup B to start
+// with (--vs NAME). A setup that does not resolve is left out, unless it
+// is --vs's.
 func (a *App) resolveVs(cmd *cobra.Command) error {
-	f := cmd.Flags().Lookup(vsFlag)
-	if f == nil || !f.Changed {
-		return nil
-	}
-	name := strings.TrimSpace(f.Value.String())
 	first := a.Cfg.Setup
 	if first == "" {
 		first = defaultSetupName
 	}
-	switch {
-	case name == "":
-		return Usagef("--vs needs the name of a setup of ragscope.toml ('ragscope setups' lists them)")
-	case name == first:
-		return Usagef("--vs %s: the explorer already shows setup %s (--setup); name another setup to compare with", name, name)
+	if f := cmd.Flags().Lookup(vsFlag); f != nil && f.Changed {
+		a.vsName = strings.TrimSpace(f.Value.String())
+		switch {
+		case a.vsName == "":
+			return Usagef("--vs needs the name of a setup of ragscope.toml ('ragscope setups' lists them)")
+		case a.vsName == first:
+			return Usagef("--vs %s: the explorer already shows setup %s (--setup); name another setup to compare with", a.vsName, a.vsName)
+		case !slices.Contains(a.Cfg.SetupNames, a.vsName):
+			// The configuration's own error names the file and its setups.
+			_, err := a.loadConfig(cmd, a.vsName)
+			return err
+		}
 	}
-	cfg, err := a.loadConfig(cmd, name)
-	if err != nil {
-		return err
+	for _, name := range a.Cfg.SetupNames {
+		if name == first {
+			continue
+		}
+		cfg, err := a.loadConfig(cmd, name)
+		switch {
+		case err != nil && name == a.vsName:
+			return err
+		case err != nil:
+			continue
+		}
+		a.armCfgs = append(a.armCfgs, cfg)
+		a.vsSetups = append(a.vsSetups, app.FromConfig(cfg))
 	}
-	a.armCfgs = append(a.armCfgs, cfg)
-	s := app.FromConfig(cfg)
-	a.vsSetup = &s
 	return nil
 }
 

@@ -79,9 +79,10 @@ type App struct {
 	// armCfgs are the other setups a comparison (--vs) resolved: their
 	// secrets are hidden too.
 	armCfgs []config.Config
-	// vsSetup is the explorer's setup B (--vs on the root command), nil
-	// when none was given.
-	vsSetup *app.Setup
+	// vsName is the explorer's setup B (--vs on the root command, ""
+	// none); vsSetups are the named setups B can be, in the file's order.
+	vsName   string
+	vsSetups []app.Setup
 
 	// Providers is the provider table (app.Providers() when nil).
 	Providers app.Table

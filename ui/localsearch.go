@@ -109,7 +109,7 @@ func searchModeTag(mode, plain string) string {
 // shown reports whether settings row r is drawn: the local search row
 // only when the backend offers modes.
 func (p *settingsPane) shown(r int) bool {
-	return (r != rowLocalSearch || len(p.searchModes) > 0) && (r != rowExact || p.exactOffered)
+	return (r != rowLocalSearch || len(p.searchModes) > 0) && (r != rowExact || p.exactOffered) && (r != rowCompare || len(p.compareSetups) > 0)
 }
 
 // move puts the cursor on the next shown row in direction d (±1), if any.

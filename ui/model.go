@@ -360,6 +360,9 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.runQuery(m.withParams(*m.last))
 	case settingsChangedMsg:
 		return m.updateSettings(msg)
+	case compareChangedMsg:
+		m.setCompare(msg.Setup)
+		return m, nil
 	case renderedMsg:
 		var cmd tea.Cmd
 		cmd = m.detail.Update(msg)

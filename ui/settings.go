@@ -29,6 +29,7 @@ const (
 	rowRerankThreshold
 	rowAutoAnswer
 	rowGolden
+	rowCompare
 	rowModule
 	rowChapter
 	rowType
@@ -85,6 +86,10 @@ type settingsPane struct {
 	// open (nil: closed).
 	golden     string
 	goldenEdit *textinput.Model
+	// compareSetups are the setups the split view (V) can compare with
+	// (none: the row is hidden); compareWith is the one chosen ("" none).
+	compareSetups []string
+	compareWith   string
 }
 
 func newSettingsPane(keys *KeyMap, st *Styles, params retrieval.Query) settingsPane {
@@ -146,7 +151,7 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 	if !ok && p.pick == nil {
 		return nil
 	}
-	before, beforeDropped, beforeModel := p.params, p.showDropped, p.rerankModel
+	before, beforeDropped, beforeModel, beforeCompare := p.params, p.showDropped, p.rerankModel, p.compareWith
 	beforeFilters := present.Filters(p.params.Filters)
 	switch {
 	case p.pick != nil:
@@ -178,6 +183,10 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 		if p.row >= rowModule {
 			*p.filter(p.row) = nil
 		}
+	}
+	if p.compareWith != beforeCompare {
+		with := p.compareWith
+		return func() tea.Msg { return compareChangedMsg{Setup: with} }
 	}
 	changed := before.TopK != p.params.TopK || before.Threshold != p.params.Threshold ||
 		before.NoDedup != p.params.NoDedup || beforeFilters != present.Filters(p.params.Filters) ||
@@ -222,6 +231,8 @@ func (p *settingsPane) adjust(up bool) {
 		p.adjustRerank(up)
 	case rowAutoAnswer:
 		*p.autoAnswer = !*p.autoAnswer
+	case rowCompare:
+		p.adjustCompare(up)
 	case rowGolden:
 	default:
 		n := len(p.values(p.row))
@@ -246,6 +257,8 @@ func (p *settingsPane) toggle() {
 	case rowAutoAnswer:
 		*p.autoAnswer = !*p.autoAnswer
 	case rowTopK, rowThreshold, rowGolden:
+	case rowCompare:
+		p.adjustCompare(true)
 	case rowLocalSearch:
 		p.adjustSearchMode(true)
 	case rowExact:
@@ -360,7 +373,7 @@ func (p *settingsPane) window(rows []settingsLine, avail int) (from, to int) {
 // rowLines draws the shown rows, each ending in a newline.
 func (p *settingsPane) rowLines(iw int) []settingsLine {
 	var out []settingsLine
-	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "local search", "exact", "rerank", "rr model", "candidates", "relevance", "answer", "golden file", "module", "chapter", "type", "tag"}
+	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "local search", "exact", "rerank", "rr model", "candidates", "relevance", "answer", "golden file", "compare with", "module", "chapter", "type", "tag"}
 	for r := 0; r < settingsRows; r++ {
 		if !p.shown(r) {
 			continue
@@ -393,6 +406,8 @@ func (p *settingsPane) rowLines(iw int) []settingsLine {
 			val = "[" + check(*p.autoAnswer) + "] answer after every retrieval (costs tokens)"
 		case rowGolden:
 			val = p.goldenValue()
+		case rowCompare:
+			val = p.compareValue()
 		default:
 			val = p.filterValue(r)
 		}

@@ -477,11 +477,21 @@ func (m *Model) registerSplit() {
 func (m *Model) initSplit() {
 	c := m.opts.Compare
 	m.split.names = [2]string{cmp.Or(c.Name, "default"), c.Vs}
-	if c.Retrieve != nil && c.Vs != "" {
-		m.keys.Split.SetHelp("V", "split: A vs setup "+termsafe.Line(c.Vs))
-		return
+	m.settings.compareSetups, m.settings.compareWith = c.Setups, c.Vs
+	m.splitHelp()
+}
+
+// splitHelp says in the split key's help what it compares, or how to get
+// a setup to compare with.
+func (m *Model) splitHelp() {
+	switch {
+	case m.opts.Compare.Retrieve != nil && m.split.names[1] != "":
+		m.keys.Split.SetHelp("V", "split: A vs setup "+termsafe.Line(m.split.names[1]))
+	case len(m.opts.Compare.Setups) > 0:
+		m.keys.Split.SetHelp("V", "split vs a setup (--vs NAME, or s: compare with)")
+	default:
+		m.keys.Split.SetHelp("V", "split vs a setup (start with --vs NAME)")
 	}
-	m.keys.Split.SetHelp("V", "split vs a setup (start with --vs NAME)")
 }
 
 // splitHint says how to get a setup to compare with.
@@ -489,7 +499,7 @@ func splitHint(c CompareSetup) string {
 	if len(c.Setups) == 0 {
 		return "No setup to compare with: the split needs a second named setup. Add a [setups.NAME] table to ragscope.toml and start with ragscope --vs NAME."
 	}
-	return "No setup to compare with: start with ragscope --vs NAME (setups: " + termsafe.Line(strings.Join(c.Setups, ", ")) + ")."
+	return "No setup to compare with: choose one in the settings (s, compare with) or start with ragscope --vs NAME (setups: " + termsafe.Line(strings.Join(c.Setups, ", ")) + ")."
 }
 
 // inSplit reports whether a side of the split has the keyboard.

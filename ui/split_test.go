@@ -241,7 +241,7 @@ func TestSplitWithoutSetupB(t *testing.T) {
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "How do nodes talk?")
 	m = feed(t, m, keyRunes("?"))
-	if v := screen(m); !strings.Contains(v, "start with --vs NAME") {
+	if v := screen(m); !strings.Contains(v, "split vs a setup (--vs NAME, or s: compare with)") {
 		t.Fatalf("the full help does not say how to get a B:\n%s", v)
 	}
 	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("V"))
@@ -253,5 +253,41 @@ func TestSplitWithoutSetupB(t *testing.T) {
 	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("V"))
 	if !strings.Contains(m.Status(), "Add a [setups.NAME] table to ragscope.toml") {
 		t.Fatalf("status %q", m.Status())
+	}
+}
+
+// TestSplitCompareWithSetting: the settings' "compare with" row cycles
+// none and the setups; the one chosen is B of the next split, and none
+// makes V say how to choose one.
+func TestSplitCompareWithSetting(t *testing.T) {
+	f := &fakeRetriever{}
+	b := &fakeSetupB{a: f}
+	opts, _ := testOptions(f)
+	opts.Compare = CompareSetup{Name: "hybrid", Setups: []string{"bm25", "small"}, Retrieve: b.retrieve}
+	m := sized(t, opts, 120, 40)
+	m = ask(t, m, "How do nodes talk?")
+	m = feed(t, m, keyRunes("s"))
+	for i := 0; m.settings.row != rowCompare; i++ {
+		if i > settingsRows {
+			t.Fatal("no compare with row")
+		}
+		m = feed(t, m, keyType(tea.KeyDown))
+	}
+	if !strings.Contains(screen(m), "compare with ‹ none ›") {
+		t.Fatalf("row:\n%s", screen(m))
+	}
+	m = feed(t, m, keyType(tea.KeyRight), keyType(tea.KeyRight))
+	if !strings.Contains(screen(m), "compare with ‹ small ›") || !strings.Contains(m.Status(), "B small") {
+		t.Fatalf("status %q\n%s", m.Status(), screen(m))
+	}
+	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("V"))
+	if got := b.calls(); !m.split.open || len(got) != 1 || got[0] != "small: How do nodes talk?" || !strings.Contains(screen(m), "B · small · 3 hits") {
+		t.Fatalf("split: open %v, B asked %q\n%s", m.split.open, got, screen(m))
+	}
+	// Back to none: V explains instead of opening.
+	m = feed(t, m, keyRunes("V"), keyRunes("s"), keyType(tea.KeyRight))
+	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("V"))
+	if m.split.open || !strings.Contains(m.Status(), "choose one in the settings") {
+		t.Fatalf("open %v, status %q", m.split.open, m.Status())
 	}
 }

@@ -86,6 +86,9 @@ func (m *Model) updateClick(msg tea.MouseClickMsg) tea.Cmd {
 	if s == nil {
 		return nil
 	}
+	if m.split.open {
+		return m.splitClick(msg.X, msg.Y-header-lipgloss.Height(m.inputView()))
+	}
 	var cmd tea.Cmd
 	if m.focus != s.id {
 		cmd = m.setFocus(s.id)

@@ -554,6 +554,27 @@ func (m *Model) splitSide(id focusID) tea.Cmd {
 	return m.setFocus(id)
 }
 
+// splitClick focuses the side clicked at (x, y) of the body and selects
+// the row there.
+func (m *Model) splitClick(x, y int) tea.Cmd {
+	if m.split.showing {
+		return nil
+	}
+	side, id := 0, focusSplitA
+	if x >= m.split.halfWidth(0) {
+		side, id = 1, focusSplitB
+	}
+	cmd := m.setFocus(id)
+	// The border and the title line come before the rows.
+	h := &m.split.half[side]
+	if row := y - 2; row >= 0 && row < m.split.pageRows(side)*splitLines {
+		if i := h.offset + row/splitLines; i < len(h.rows) {
+			h.cursor = i
+		}
+	}
+	return cmd
+}
+
 // splitLeave is esc in the split: from a row's detail back to the rows,
 // from the rows out of the split.
 func (m *Model) splitLeave() tea.Cmd {

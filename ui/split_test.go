@@ -119,7 +119,17 @@ func TestSplitMarksAndDetail(t *testing.T) {
 		}
 	}
 
-	// enter on A's first row, then on B's first row.
+	// A click on B's third row selects it (the body starts on line 5:
+	// the border, the title, then two lines a row); enter on A's first
+	// row, then on B's third (the one clicked).
+	m = feed(t, m, tea.MouseClickMsg{Button: tea.MouseLeft, X: 80, Y: 6 + 1 + 2*2})
+	if m.Focus() != string(focusSplitB) || m.split.half[1].cursor != 2 {
+		t.Fatalf("click: focus %q, B cursor %d", m.Focus(), m.split.half[1].cursor)
+	}
+	m = feed(t, m, tea.MouseClickMsg{Button: tea.MouseLeft, X: 10, Y: 7})
+	if m.Focus() != string(focusSplitA) || m.split.half[0].cursor != 0 {
+		t.Fatalf("click: focus %q, A cursor %d", m.Focus(), m.split.half[0].cursor)
+	}
 	m = feed(t, m, keyType(tea.KeyEnter))
 	if v := screen(m); !strings.Contains(v, "Detail of A hybrid #1 · ↓1") || !strings.Contains(v, "chunk-00") {
 		t.Fatalf("A's detail:\n%s", v)
@@ -129,7 +139,7 @@ func TestSplitMarksAndDetail(t *testing.T) {
 		t.Fatalf("right: focus %q", m.Focus())
 	}
 	m = feed(t, m, keyType(tea.KeyEnter))
-	if v := screen(m); !strings.Contains(v, "Detail of B bm25 #1 · ↑2") || !strings.Contains(v, "chunk-03") {
+	if v := screen(m); !strings.Contains(v, "Detail of B bm25 #3 · only in B") || !strings.Contains(v, "u1") {
 		t.Fatalf("B's detail:\n%s", v)
 	}
 	// tab goes from B to the question box, the split stays on screen.

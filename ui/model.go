@@ -224,7 +224,7 @@ func (m *Model) restyle(dark bool, profile colorprofile.Profile) tea.Cmd {
 	}
 	*m.st = *DefaultStyles(dark, profile)
 	m.applyStyles()
-	return m.detail.Restyle()
+	return tea.Batch(m.detail.Restyle(), m.split.detail.Restyle())
 }
 
 // applyStyles hands the styles to the Bubbles components, which keep
@@ -337,6 +337,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		url, cmd := m.links.Update(msg)
 		if url != "" {
 			m.detail.LinkChanged(url)
+			m.split.detail.LinkChanged(url)
 			m.answer.LinkChanged(url)
 		}
 		return m, cmd

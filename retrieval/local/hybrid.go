@@ -69,6 +69,12 @@ type fusion struct {
 	// becomes (BM25 + heading×h)/(1 + heading), h the share of the
 	// question's IDF the headings hold. 0: plain BM25.
 	heading float64
+	// expand adds to the BM25 side's question each term's expand nearest
+	// words in the word vectors that the corpus has (cosine at least
+	// expandMin), weighted expandW times their cosine. 0: no expansion.
+	expand    int
+	expandW   float64
+	expandMin float64
 }
 
 // fusionMethod is how a fusion combines its two sides.
@@ -174,6 +180,16 @@ func (ix *Index) searchLexical(ctx context.Context, req retrieval.SearchRequest,
 	if !q.known {
 		return []retrieval.ScoredChunk{}, nil
 	}
+	f := defaultFusion
+	if ix.fusion != nil {
+		f = *ix.fusion
+	}
+	// BM25 alone is plain BM25 unless a tuning test asks for expansion.
+	if f.expand > 0 && (mode != ModeBM25 || ix.fusion != nil) {
+		if err := ix.bm25.expand(&q, req.Text, f.expand, f.expandW, f.expandMin); err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+	}
 	n := len(ix.chunks)
 	lex := make([]float64, n)
 	ix.bm25.scores(q, lex)
@@ -189,10 +205,6 @@ func (ix *Index) searchLexical(ctx context.Context, req retrieval.SearchRequest,
 	vec, err := ix.cosines(ctx, req)
 	if err != nil {
 		return nil, err
-	}
-	f := defaultFusion
-	if ix.fusion != nil {
-		f = *ix.fusion
 	}
 	return ix.fuse(f, lex, vec, pass, req), nil
 }

@@ -87,13 +87,33 @@ func TestTuneReaderFusion(t *testing.T) {
 		t.Skip("set RAGSCOPE_TUNE=readers to compare fusions")
 	}
 	books := loadReaderBooks(t)
-	var cands []fusion
+	type cand struct {
+		mode SearchMode
+		f    fusion
+	}
+	var cands []cand
 	for _, vec := range []float64{0.3, 0.5, 0.7, 0.8} {
 		for _, h := range []float64{0, 0.5, 1} {
-			cands = append(cands, fusion{method: fuseBlend, vec: vec, title: 0.2, candidates: 100, heading: h})
-			cands = append(cands, fusion{method: fuseMinMax, vec: vec, title: 0.2, candidates: 100, heading: h})
-			cands = append(cands, fusion{method: fuseRRF, vec: vec, title: 0.2, candidates: 100, heading: h, rrfK: 60})
-			cands = append(cands, fusion{method: fuseRRF, vec: vec, title: 0.2, candidates: 100, heading: h, rrfK: 10})
+			cands = append(cands,
+				cand{ModeHybrid, fusion{method: fuseBlend, vec: vec, title: 0.2, candidates: 100, heading: h}},
+				cand{ModeHybrid, fusion{method: fuseMinMax, vec: vec, title: 0.2, candidates: 100, heading: h}},
+				cand{ModeHybrid, fusion{method: fuseRRF, vec: vec, title: 0.2, candidates: 100, heading: h, rrfK: 60}},
+				cand{ModeHybrid, fusion{method: fuseRRF, vec: vec, title: 0.2, candidates: 100, heading: h, rrfK: 10}})
+		}
+	}
+	// BM25 with query expansion from the word vectors, alone and fused.
+	for _, k := range []int{1, 2, 3, 5} {
+		for _, w := range []float64{0.3, 0.5, 1} {
+			for _, minCos := range []float64{0.5} {
+				x := fusion{expand: k, expandW: w, expandMin: minCos, title: 0.2, candidates: 100}
+				cands = append(cands, cand{ModeBM25, x})
+				for _, vec := range []float64{0.3, 0.5, 0.8} {
+					b, m, r := x, x, x
+					b.vec, m.vec, r.vec = vec, vec, vec
+					m.method, r.method, r.rrfK = fuseMinMax, fuseRRF, 60
+					cands = append(cands, cand{ModeHybrid, b}, cand{ModeHybrid, m}, cand{ModeHybrid, r})
+				}
+			}
 		}
 	}
 	base := map[string]map[SearchMode]readerScore{}
@@ -104,12 +124,12 @@ func TestTuneReaderFusion(t *testing.T) {
 			t.Logf("%s %s tune: %s", b.name, m, base[b.name][m])
 		}
 	}
-	for _, f := range cands {
+	for _, c := range cands {
 		var line []string
 		wins := 0
 		sum := 0.0
 		for _, b := range books {
-			s := runReaders(t, b, ModeHybrid, &f)["tune"]
+			s := runReaders(t, b, c.mode, &c.f)["tune"]
 			line = append(line, b.name+" "+s.String())
 			sum += s.mrr
 			if s.mrr > base[b.name][ModeBM25].mrr && s.hit1 > base[b.name][ModeBM25].hit1 &&
@@ -117,13 +137,17 @@ func TestTuneReaderFusion(t *testing.T) {
 				wins++
 			}
 		}
-		t.Logf("%-40s wins %d  mrr-sum %.3f  %s", f.describe(), wins, sum, strings.Join(line, "  "))
+		t.Logf("%-8s %-60s wins %d  mrr-sum %.3f  %s", c.mode, c.f.describe(), wins, sum, strings.Join(line, "  "))
 	}
 }
 
 func (f fusion) describe() string {
 	m := map[fusionMethod]string{fuseBlend: "blend", fuseMinMax: "minmax", fuseRRF: fmt.Sprintf("rrf%g", f.rrfK)}[f.method]
-	return fmt.Sprintf("%s vec %.2g title %.2g heading %.2g", m, f.vec, f.title, f.heading)
+	d := fmt.Sprintf("%s vec %.2g title %.2g heading %.2g", m, f.vec, f.title, f.heading)
+	if f.expand > 0 {
+		d += fmt.Sprintf(" expand %d×%.2g cos≥%.2g", f.expand, f.expandW, f.expandMin)
+	}
+	return d
 }
 
 // TestDefaultWinsOnHeldBack asks the held-back halves of the reader sets

@@ -95,7 +95,7 @@ func FuzzDecodeBM25Index(f *testing.F) {
 }
 
 func TestParseSearchMode(t *testing.T) {
-	for in, want := range map[string]SearchMode{"": ModeHybrid, "Hybrid": ModeHybrid, " bm25 ": ModeBM25, "embedder": ModeEmbedder} {
+	for in, want := range map[string]SearchMode{"": ModeBM25, "Hybrid": ModeHybrid, " bm25 ": ModeBM25, "embedder": ModeEmbedder} {
 		if got, err := ParseSearchMode(in); err != nil || got != want {
 			t.Errorf("ParseSearchMode(%q) = %q, %v; want %q", in, got, err, want)
 		}

@@ -80,7 +80,7 @@ func runReaders(tb testing.TB, book readerBook, mode SearchMode, f *fusion) map[
 }
 
 // TestTuneReaderFusion compares fusion methods on the tuning halves of
-// the reader sets (RAGSCOPE_TUNE=readers): how defaultFusion was chosen.
+// the reader sets (RAGSCOPE_TUNE=readers): how tunedFusion was chosen.
 // It never looks at the held-back halves.
 func TestTuneReaderFusion(t *testing.T) {
 	if os.Getenv("RAGSCOPE_TUNE") != "readers" {

@@ -302,7 +302,7 @@ func (h *resultHeap) sorted() []scored {
 // scores in chunk id order. In the embedder mode (or without req.Text) the
 // score is the cosine similarity; with req.Text and an embedder that gives
 // exact lexical cosines, the lexical part of each cosine is that exact
-// one. In the bm25 and hybrid modes (the default) it is BM25, or BM25 and
+// one. In the bm25 (the default) and hybrid modes it is BM25, or BM25 and
 // the cosine fused (see searchLexical). A query vector of the wrong length
 // is an error; a zero query vector scores 0 everywhere. A limit below 1
 // returns nothing.

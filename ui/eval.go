@@ -27,6 +27,9 @@ type evalPane struct {
 	// (or neither when the pane does not have it).
 	inputFocus bool
 	listFocus  bool
+	// runPath is the path of the set the last run was started with (""
+	// for the built-in set).
+	runPath string
 
 	input       textinput.Model
 	bar         progress.Model

@@ -62,7 +62,7 @@ func (s *WordSet) Nearest(words []string, k int, minCos float64, skip map[string
 		var best []Neighbour
 		floor := minCos
 		for j, row := range s.rows {
-			c := float64(dot32(q, s.vecs[j*gloveDim:(j+1)*gloveDim]))
+			c := float64(Dot(q, s.vecs[j*gloveDim:(j+1)*gloveDim]))
 			if c < floor || row == r {
 				continue
 			}
@@ -93,7 +93,9 @@ func (t *gloveTable) unit(r int32) []float32 {
 	return v
 }
 
-func dot32(a, b []float32) float32 {
+// Dot is the inner product of two vectors (b at least as long as a),
+// unrolled by four.
+func Dot(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
 	i := 0
@@ -106,5 +108,5 @@ func dot32(a, b []float32) float32 {
 	for ; i < len(a); i++ {
 		s0 += a[i] * b[i]
 	}
-	return s0 + s1 + s2 + s3
+	return (s0 + s1) + (s2 + s3)
 }

@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"ragscope/retrieval/chatcache"
 	"ragscope/retrieval/judge"
@@ -12,12 +11,7 @@ import (
 // when lookupEnv finds an absolute XDG_CACHE_HOME, else under
 // os.UserCacheDir.
 func JudgeCacheDir(lookupEnv func(string) (string, bool)) (string, error) {
-	if lookupEnv != nil {
-		if v, ok := lookupEnv("XDG_CACHE_HOME"); ok && filepath.IsAbs(v) {
-			return filepath.Join(v, "ragscope", "judge"), nil
-		}
-	}
-	return chatcache.Dir("judge")
+	return cacheDir("judge", lookupEnv)
 }
 
 // Judge builds the judge of the setup's chat model, caching in cacheDir

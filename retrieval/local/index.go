@@ -461,9 +461,6 @@ func (ix *Index) computeStats() retrieval.Stats {
 	case ix.info.Model != "":
 		s.Notes = []string{"embedding model: " + ix.info.Model + " (offline, exact search)"}
 	}
-	if ix.info.Chunking.Unit != "" {
-		s.Notes = append(s.Notes, "chunking: "+ix.info.Chunking.String())
-	}
 	fields := map[string]bool{}
 	facets := map[string]map[string]int64{"module": {}, "chapter": {}, "content_type": {}, "tag": {}}
 	add := func(name string, present bool) {

@@ -164,7 +164,7 @@ func (job IndexJob) docEmbedding(ctx context.Context, res *IndexResult) (*local.
 			res.Calls, res.Embedded, res.Cached = r.Calls, r.Embedded, r.Cached
 			if tc, ok := emb.(interface{ Tokens() int64 }); ok && tc.Tokens() > 0 {
 				res.Tokens = tc.Tokens()
-			} else {
+			} else if r.Embedded > 0 {
 				res.Tokens, res.TokensEstimated = int64(r.EstimatedTokens), true
 			}
 			return r.Vectors, err

@@ -88,19 +88,19 @@ func (e *missingError) Unwrap() []error { return []error{fs.ErrNotExist, retriev
 // indexFile is the metadata section of an index file, plus the sections
 // that are not JSON.
 type indexFile struct {
-	Format   string `json:"format"`
-	Backend  string `json:"backend"`
-	Name     string `json:"name"`
-	Model    string `json:"model"`
-	Dim      int    `json:"dim"`
+	Format  string `json:"format"`
+	Backend string `json:"backend"`
+	Name    string `json:"name"`
+	Model   string `json:"model"`
+	Dim     int    `json:"dim"`
 	// Provider is the provider whose model made the vectors ("" for the
 	// offline embedder); Dimensions the vector size asked of it.
 	Provider   string `json:"provider,omitempty"`
 	Dimensions int    `json:"dimensions,omitempty"`
 	// Chunking is how the chunks were cut.
 	Chunking *Chunking `json:"chunking,omitempty"`
-	DocsBase string `json:"docs_base,omitempty"`
-	SiteURL  string `json:"site_url,omitempty"`
+	DocsBase string    `json:"docs_base,omitempty"`
+	SiteURL  string    `json:"site_url,omitempty"`
 	// TrailingSlash is the site's trailingSlash setting ("true", "false", "").
 	TrailingSlash string `json:"trailing_slash,omitempty"`
 	// SiteDir is the site folder the docs were indexed from (Corpus.SiteDir).

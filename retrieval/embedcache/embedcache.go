@@ -1,8 +1,9 @@
 // Package embedcache embeds an index's chunk texts with a provider's
 // model: in batches at the provider's maximum, several calls in flight,
-// through an on-disk cache of document vectors (chatcache's store, under
-// $XDG_CACHE_HOME/ragscope/embed) keyed by provider, model, dimensions,
-// input type and the text's hash, so a re-index embeds only the chunks
+// through an on-disk cache of document vectors (under
+// $XDG_CACHE_HOME/ragscope/embed, one file per provider, model,
+// dimensions and input type, named with chatcache.Key) keyed by the
+// text's hash, so a re-index embeds only the chunks
 // that changed, whatever the output file. Every batch's vectors are
 // cached as soon as they arrive: a build that fails or is interrupted
 // half-way keeps what it paid for.
@@ -10,11 +11,16 @@ package embedcache
 
 import (
 	"context"
-	"encoding/base64"
+	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
+	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -40,65 +46,165 @@ type Key struct {
 	InputType       string
 }
 
-// Store is the on-disk cache of one Key's vectors. A nil *Store caches
-// nothing. Its methods are safe for concurrent use.
+// Store is the on-disk cache of one Key's vectors: one append-only file
+// per key in the cache folder, read whole (at most MaxPack bytes) on first
+// use. Each batch of vectors is appended in one write, so two builds
+// sharing a file (two processes) never interleave their records, and
+// every record carries its checksum: a damaged one, and what follows it,
+// is a miss, never an error. A nil *Store caches nothing. Its methods are
+// safe for concurrent use.
 type Store struct {
-	c *chatcache.Cache
-	k Key
+	path string
+	once sync.Once
+	mu   sync.Mutex
+	vecs map[[sha256.Size]byte][]float32
+	size int64
 }
 
-// Open returns the store of k's vectors in dir (made on the first Put).
-func Open(dir string, k Key) *Store { return &Store{c: chatcache.Open(dir), k: k} }
+// MaxPack bounds one key's cache file as it is read: 1 GiB (about 250,000
+// vectors of 1,024 dimensions). A larger file is not read, and is started
+// afresh by the next write.
+const MaxPack = 1 << 30
 
-// key is text's entry key.
-func (s *Store) key(text string) string {
-	return chatcache.Key(Kind, s.k.Provider, s.k.Model, strconv.Itoa(s.k.Dimensions), s.k.InputType, chatcache.Hash(text))
+// maxDim bounds a record's dimensions.
+const maxDim = 1 << 16
+
+// recordMagic starts every record.
+const recordMagic = "RSV1"
+
+// Open returns the store of k's vectors in dir (the folder is made on the
+// first Put).
+func Open(dir string, k Key) *Store {
+	name := chatcache.Key(Kind, k.Provider, k.Model, strconv.Itoa(k.Dimensions), k.InputType)
+	return &Store{path: filepath.Join(dir, name+".vec")}
 }
 
-// entry is a cached vector: its floats, little-endian, in base64.
-type entry struct {
-	Dim int    `json:"dim"`
-	Vec string `json:"vec"`
+// Path is the store's file.
+func (s *Store) Path() string { return s.path }
+
+// load reads the store's file once.
+func (s *Store) load() {
+	s.once.Do(func() {
+		s.vecs = map[[sha256.Size]byte][]float32{}
+		f, err := os.Open(s.path)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil || !st.Mode().IsRegular() || st.Size() > MaxPack {
+			s.size = MaxPack + 1 // rewritten by the next Put
+			return
+		}
+		b, err := io.ReadAll(io.LimitReader(f, MaxPack))
+		if err != nil {
+			return
+		}
+		s.size = int64(len(b))
+		for len(b) > 0 {
+			h, v, n := decodeRecord(b)
+			if n == 0 {
+				return // damaged: the rest is a miss
+			}
+			s.vecs[h] = v
+			b = b[n:]
+		}
+	})
 }
 
-// Get returns text's cached vector; a missing or damaged entry is a miss.
+// decodeRecord reads the record at the start of b: the text's hash, its
+// vector and the record's length (0 when b does not start with a whole,
+// intact record).
+func decodeRecord(b []byte) (h [sha256.Size]byte, v []float32, n int) {
+	le := binary.LittleEndian
+	head := len(recordMagic) + 4 + sha256.Size
+	if len(b) < head || string(b[:len(recordMagic)]) != recordMagic {
+		return h, nil, 0
+	}
+	dim := int(le.Uint32(b[len(recordMagic):]))
+	n = head + 4*dim + 4
+	if dim <= 0 || dim > maxDim || len(b) < n || crc32.ChecksumIEEE(b[:n-4]) != le.Uint32(b[n-4:]) {
+		return h, nil, 0
+	}
+	copy(h[:], b[len(recordMagic)+4:])
+	v = make([]float32, dim)
+	for i := range v {
+		v[i] = math.Float32frombits(le.Uint32(b[head+4*i:]))
+	}
+	return h, v, n
+}
+
+// appendRecord appends the record of text's vector v to b.
+func appendRecord(b []byte, text string, v []float32) []byte {
+	le := binary.LittleEndian
+	start := len(b)
+	b = append(b, recordMagic...)
+	b = le.AppendUint32(b, uint32(len(v)))
+	h := sha256.Sum256([]byte(text))
+	b = append(b, h[:]...)
+	for _, x := range v {
+		b = le.AppendUint32(b, math.Float32bits(x))
+	}
+	return le.AppendUint32(b, crc32.ChecksumIEEE(b[start:]))
+}
+
+// Get returns a copy of text's cached vector.
 func (s *Store) Get(text string) ([]float32, bool) {
 	if s == nil {
 		return nil, false
 	}
-	b, ok := s.c.Get(s.key(text))
-	if !ok {
-		return nil, false
-	}
-	var e entry
-	if json.Unmarshal(b, &e) != nil {
-		return nil, false
-	}
-	raw, err := base64.StdEncoding.DecodeString(e.Vec)
-	if err != nil || e.Dim <= 0 || len(raw) != 4*e.Dim {
-		return nil, false
-	}
-	v := make([]float32, e.Dim)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-	}
-	return v, true
+	s.load()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.vecs[sha256.Sum256([]byte(text))]
+	return slices.Clone(v), ok
 }
 
-// Put caches text's vector.
-func (s *Store) Put(text string, v []float32) error {
+// Len is the number of vectors cached.
+func (s *Store) Len() int {
+	if s == nil {
+		return 0
+	}
+	s.load()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.vecs)
+}
+
+// Put caches the vectors of texts (vecs[i] is texts[i]'s) in one write.
+func (s *Store) Put(texts []string, vecs [][]float32) error {
 	if s == nil {
 		return nil
 	}
-	raw := make([]byte, 0, 4*len(v))
-	for _, x := range v {
-		raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(x))
+	s.load()
+	var rec []byte
+	for i, t := range texts {
+		if len(vecs[i]) > 0 && len(vecs[i]) <= maxDim {
+			rec = appendRecord(rec, t, vecs[i])
+		}
 	}
-	b, err := json.Marshal(entry{Dim: len(v), Vec: base64.StdEncoding.EncodeToString(raw)})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return fmt.Errorf("embed cache: %w", err)
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	if s.size+int64(len(rec)) > MaxPack {
+		flags, s.size = os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0
+	}
+	f, err := os.OpenFile(s.path, flags, 0o600)
 	if err != nil {
 		return fmt.Errorf("embed cache: %w", err)
 	}
-	return s.c.Put(s.key(text), b)
+	_, werr := f.Write(rec)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		return fmt.Errorf("embed cache: write %s: %w", s.path, err)
+	}
+	s.size += int64(len(rec))
+	for i, t := range texts {
+		s.vecs[sha256.Sum256([]byte(t))] = slices.Clone(vecs[i])
+	}
+	return nil
 }
 
 // Embedder embeds a batch of texts in one call.
@@ -211,9 +317,7 @@ func EmbedAll(ctx context.Context, emb Embedder, s *Store, texts []string, o Opt
 			if len(vecs) != len(part) {
 				return fmt.Errorf("%d vectors for %d texts", len(vecs), len(part))
 			}
-			for j, t := range part {
-				_ = s.Put(t, vecs[j])
-			}
+			_ = s.Put(part, vecs) // a full disk costs the cache, not the build
 			mu.Lock()
 			defer mu.Unlock()
 			for j, t := range part {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -58,7 +60,9 @@ func texts(n int) []string {
 
 func TestEmbedAllBatchesAndCaches(t *testing.T) {
 	ctx := context.Background()
-	store := Open(t.TempDir(), Key{Provider: "p", Model: "m", InputType: "doc"})
+	dir := t.TempDir()
+	key := Key{Provider: "p", Model: "m", InputType: "doc"}
+	store := Open(dir, key)
 	in := append(texts(250), "chunk 3") // a repeated text is embedded once
 	f := &fake{}
 	var seen []int
@@ -80,6 +84,7 @@ func TestEmbedAllBatchesAndCaches(t *testing.T) {
 	// Again, with one text changed: only it is embedded.
 	in[10] = "an edited chunk"
 	f = &fake{}
+	store = Open(dir, key) // another process: the file is read again
 	res, err = EmbedAll(ctx, f, store, in, Options{Batch: 96})
 	if err != nil {
 		t.Fatal(err)
@@ -88,9 +93,24 @@ func TestEmbedAllBatchesAndCaches(t *testing.T) {
 		t.Fatalf("re-run: %+v, %v", res, f.batches)
 	}
 	// Another key shares nothing.
-	other := Open(store.c.Dir(), Key{Provider: "p", Model: "m", Dimensions: 256, InputType: "doc"})
+	other := Open(dir, Key{Provider: "p", Model: "m", Dimensions: 256, InputType: "doc"})
 	if _, ok := other.Get("chunk 1"); ok {
 		t.Error("a vector of another size was found")
+	}
+	// A damaged tail (a write cut short) is a miss, never an error.
+	raw, err := os.ReadFile(store.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(store.Path(), raw[:len(raw)-3], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	again := Open(dir, key)
+	if _, ok := again.Get("chunk 0"); !ok || again.Len() != 250 {
+		t.Errorf("after a cut: %d vectors", again.Len())
+	}
+	if _, ok := again.Get("an edited chunk"); ok {
+		t.Error("the damaged record was read")
 	}
 }
 
@@ -122,8 +142,8 @@ func TestEmbedAllFailureKeepsWhatWasPaidFor(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "provider down") {
 		t.Fatalf("err = %v", err)
 	}
-	if res.Embedded != 20 || store.c.Len() != 20 {
-		t.Errorf("embedded %d, cached %d, want 20", res.Embedded, store.c.Len())
+	if n := Open(filepath.Dir(store.Path()), Key{Provider: "p", Model: "m"}).Len(); res.Embedded != 20 || n != 20 {
+		t.Errorf("embedded %d, cached %d, want 20", res.Embedded, n)
 	}
 }
 

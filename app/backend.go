@@ -166,6 +166,7 @@ func (as *Assembler) Open(ctx context.Context, s Setup, mode Mode) (*Backend, er
 		return nil, err
 	}
 	be.Setup = s
+	be.Label = s.Labelled(be.Label)
 	if mode != SelectionOnly {
 		if err := as.openReranker(ctx, be); err != nil {
 			if be.Close != nil {

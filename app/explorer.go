@@ -89,6 +89,7 @@ func (as *Assembler) Explorer(ctx context.Context, s Setup, base ui.Options) (ui
 		Collection: be.Collection,
 		Model:      explorerModelLabel(be, opts.LocalSearch),
 		Points:     be.Points,
+		Setup:      s.Name,
 	}
 	return opts, be, nil
 }

@@ -3,12 +3,10 @@ package app
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"ragscope/config"
 	"ragscope/retrieval"
-	"ragscope/retrieval/chatcache"
 	"ragscope/retrieval/embedcache"
 	"ragscope/retrieval/local"
 )
@@ -73,20 +71,9 @@ const (
 )
 
 // EmbedCacheDir is the document vector cache's folder:
-// $XDG_CACHE_HOME/ragscope/embed when lookupEnv finds an absolute
-// XDG_CACHE_HOME, else under os.UserCacheDir.
+// $XDG_CACHE_HOME/ragscope/embed (CacheDir).
 func EmbedCacheDir(lookupEnv func(string) (string, bool)) (string, error) {
-	return cacheDir(embedcache.Kind, lookupEnv)
-}
-
-// cacheDir is the cache folder of a kind of entry (judge, embed).
-func cacheDir(kind string, lookupEnv func(string) (string, bool)) (string, error) {
-	if lookupEnv != nil {
-		if v, ok := lookupEnv("XDG_CACHE_HOME"); ok && filepath.IsAbs(v) {
-			return filepath.Join(v, "ragscope", kind), nil
-		}
-	}
-	return chatcache.Dir(kind)
+	return CacheDir(lookupEnv, embedcache.Kind)
 }
 
 // chunkOptions are the job's chunker options, checked: the error matches

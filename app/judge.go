@@ -11,7 +11,7 @@ import (
 // when lookupEnv finds an absolute XDG_CACHE_HOME, else under
 // os.UserCacheDir.
 func JudgeCacheDir(lookupEnv func(string) (string, bool)) (string, error) {
-	return cacheDir("judge", lookupEnv)
+	return CacheDir(lookupEnv, "judge")
 }
 
 // Judge builds the judge of the setup's chat model, caching in cacheDir

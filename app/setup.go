@@ -14,6 +14,9 @@ import (
 // answers. Assembler.Open turns it into a pipeline; two setups may be
 // opened in one process and share nothing mutable.
 type Setup struct {
+	// Name is the setup's name in ragscope.toml ([setups.NAME]), "" for
+	// the file's top level.
+	Name string
 	// Backend is demo, local or qdrant (resolved, never auto).
 	Backend config.Backend
 	// Collection is the Qdrant collection; IndexFile the saved local
@@ -49,6 +52,7 @@ type Setup struct {
 // FromConfig is the setup a resolved configuration describes.
 func FromConfig(c config.Config) Setup {
 	return Setup{
+		Name:       c.Setup,
 		Backend:    c.Resolved(),
 		Collection: c.Collection, IndexFile: c.IndexFile, DocsDir: c.DocsDir,
 		Embedder: c.Embedder, EmbedModel: c.EmbedModel, Dimensions: c.EmbedDimensions,
@@ -64,6 +68,7 @@ func FromConfig(c config.Config) Setup {
 // setup's own fields written over it.
 func (s Setup) Config() config.Config {
 	c := s.Settings
+	c.Setup = s.Name
 	c.Backend = s.Backend
 	c.Collection, c.IndexFile, c.DocsDir = s.Collection, s.IndexFile, s.DocsDir
 	c.Embedder, c.EmbedModel, c.EmbedDimensions = s.Embedder, s.EmbedModel, s.Dimensions
@@ -152,4 +157,13 @@ func (as *Assembler) logWriter() io.Writer {
 		return io.Discard
 	}
 	return as.LogWriter
+}
+
+// Labelled is label with the setup's name before it ("setup small ·
+// local index small.idx"), label alone for the top level.
+func (s Setup) Labelled(label string) string {
+	if s.Name == "" {
+		return label
+	}
+	return "setup " + s.Name + " · " + label
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
 	"ragscope/config"
 	"ragscope/retrieval"
+	"ragscope/ui"
 )
 
 // hitIDs are the chunk ids of a result, in rank order.
@@ -76,4 +78,25 @@ func TestTwoSetupsAnswerIndependently(t *testing.T) {
 		}
 	}
 	wg.Wait()
+}
+
+// A named setup is named in every header: the opened backend's label and
+// the explorer's.
+func TestNamedSetupInHeaders(t *testing.T) {
+	cfg := config.Default()
+	cfg.Setup, cfg.LocalSearch = "lexical", "bm25"
+	s := FromConfig(cfg)
+	if s.Name != "lexical" || s.Config().Setup != "lexical" {
+		t.Fatalf("setup name %q, config %q", s.Name, s.Config().Setup)
+	}
+	opts, be, err := (&Assembler{}).Explorer(context.Background(), s, ui.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "setup lexical · demo textbook"; !strings.HasPrefix(be.Label, want) || !strings.HasPrefix(opts.Backend.Label, want) {
+		t.Errorf("labels %q and %q, want them to start %q", be.Label, opts.Backend.Label, want)
+	}
+	if top := FromConfig(config.Default()); top.Labelled("demo") != "demo" {
+		t.Errorf("the top level is labelled %q", top.Labelled("demo"))
+	}
 }

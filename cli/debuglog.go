@@ -40,12 +40,16 @@ func (a *App) debugLogger() *slog.Logger {
 // their key).
 const minSecretLen = 6
 
-// secrets are the credential values of the configuration: every API key,
+// secrets are the credential values of the configuration (and of the
+// setups a comparison opened): every API key,
 // and the credentials written in every URL setting (redact.Values).
 func (a *App) secrets() []string {
-	vals := []string{a.Cfg.CohereAPIKey.Reveal(), a.Cfg.QdrantAPIKey.Reveal(), a.Cfg.OpenAIAPIKey.Reveal(), a.Cfg.GeminiAPIKey.Reveal()}
-	for _, s := range config.URLSettings() {
-		vals = append(vals, redact.Values(*s.URL(&a.Cfg))...)
+	var vals []string
+	for _, c := range append([]config.Config{a.Cfg}, a.armCfgs...) {
+		vals = append(vals, c.CohereAPIKey.Reveal(), c.QdrantAPIKey.Reveal(), c.OpenAIAPIKey.Reveal(), c.GeminiAPIKey.Reveal())
+		for _, s := range config.URLSettings() {
+			vals = append(vals, redact.Values(*s.URL(&c))...)
+		}
 	}
 	var out []string
 	for _, v := range vals {

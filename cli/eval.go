@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -30,6 +28,8 @@ type evalFlags struct {
 	latencySample    int
 	json             bool
 	out              string
+	junit            string
+	markdown         string
 	baseline         string
 	categories       []string
 	failOnRegression bool
@@ -82,6 +82,7 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
   ragscope eval golden.yaml --min-hit-at-k 0.8 --min-mrr 0.6 --out report.json
   ragscope eval golden.yaml --baseline report.json --category module-1-ros2
   ragscope eval golden.json --json | jq '.summary'
+  ragscope eval golden.yaml --junit junit.xml --markdown "$GITHUB_STEP_SUMMARY"
   ragscope eval --rerank bm25`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
@@ -93,6 +94,9 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 			file := ""
 			if len(args) == 1 {
 				file = args[0]
+			}
+			if vs := vsSetups(cmd); len(vs) > 0 {
+				return a.runEvalVs(cmd, file, ef, vs)
 			}
 			return a.runEval(cmd, file, ef)
 		},
@@ -107,27 +111,32 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 	f.IntVar(&ef.latencySample, "latency-sample", eval.DefaultLatencySample, "cases re-run one at a time to measure query latency p50/p95 (0 skips; cases with max_latency_ms always run)")
 	f.BoolVar(&ef.json, "json", false, "print the report as JSON (schema ragscope.eval/v1)")
 	f.StringVar(&ef.out, "out", "", "also write the JSON report to this file (a future --baseline)")
+	f.StringVar(&ef.junit, "junit", "", "also write a JUnit XML report to this file (one testcase per case, for CI)")
+	f.StringVar(&ef.markdown, "markdown", "", "also write a Markdown summary to this file (e.g. \"$GITHUB_STEP_SUMMARY\")")
 	f.StringVar(&ef.baseline, "baseline", "", "compare with this earlier JSON report: deltas and regressions")
 	f.StringSliceVar(&ef.categories, "category", nil, "only run cases of this category (repeatable or comma-separated)")
 	f.BoolVar(&ef.failOnRegression, "fail-on-regression", false, "with --baseline: fail when a case that hit before misses now")
 	f.BoolVar(&ef.annCheck, "ann-check", false, "also search every batch exactly (one more batched call each): ANN recall@k and the cases that only exact search passes (index misses)")
 	f.BoolVar(&ef.answer, "answer", false, "also answer every case with the chat model (--chat-provider) and check refuse, answer_keywords and citations")
 	ef.judge.register(cmd, true)
+	registerVs(cmd, true)
 	return cmd
 }
 
-func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
+// evalOptions are the run options eval's flags give (a usage error for a
+// value out of range), for one setup or every setup of a comparison.
+func (a *App) evalOptions(cmd *cobra.Command, ef evalFlags) (eval.Options, error) {
 	fl := cmd.Flags()
 	opts := eval.Options{Concurrency: ef.concurrency, CallTimeout: a.Cfg.Timeout, Rerank: a.setup().RerankOptions(), ANNCheck: ef.annCheck}
 	if ef.latencySample < 0 {
-		return Usagef("--latency-sample must be 0 or more, got %d", ef.latencySample)
+		return opts, Usagef("--latency-sample must be 0 or more, got %d", ef.latencySample)
 	}
 	opts.LatencySample = ef.latencySample
 	if ef.latencySample == 0 {
 		opts.LatencySample = -1 // 0 on the command line skips the sample
 	}
 	if ef.concurrency < 1 || ef.concurrency > 64 {
-		return Usagef("--concurrency must be 1..64, got %d", ef.concurrency)
+		return opts, Usagef("--concurrency must be 1..64, got %d", ef.concurrency)
 	}
 	unit := func(name string, v float64, dst **float64) error {
 		if !changedFlag(fl, name) {
@@ -144,30 +153,35 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		unit("min-mrr", ef.minMRR, &opts.Thresholds.MinMRR),
 		unit("threshold", ef.threshold, &opts.Threshold),
 	); err != nil {
-		return usageError{err}
+		return opts, usageError{err}
 	}
 	if changedFlag(fl, "max-p95-ms") {
 		if ef.maxP95MS <= 0 {
-			return Usagef("--max-p95-ms must be a positive number of milliseconds")
+			return opts, Usagef("--max-p95-ms must be a positive number of milliseconds")
 		}
 		v := ef.maxP95MS
 		opts.Thresholds.MaxP95MS = &v
 	}
 	if changedFlag(fl, "top-k") {
 		if ef.topK < retrieval.MinTopK || ef.topK > retrieval.MaxTopK {
-			return Usagef("--top-k must be %d..%d, got %d", retrieval.MinTopK, retrieval.MaxTopK, ef.topK)
+			return opts, Usagef("--top-k must be %d..%d, got %d", retrieval.MinTopK, retrieval.MaxTopK, ef.topK)
 		}
 		opts.TopK = ef.topK
 	}
 	if ef.baseline == "" && ef.failOnRegression {
-		return Usagef("--fail-on-regression goes with --baseline")
+		return opts, Usagef("--fail-on-regression goes with --baseline")
 	}
+	return opts, nil
+}
 
-	if ef.out != "" {
-		// A report that cannot be written fails now, not after the run.
-		if err := checkOutFile(ef.out); err != nil {
-			return err
-		}
+func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
+	opts, err := a.evalOptions(cmd, ef)
+	if err != nil {
+		return err
+	}
+	// A report that cannot be written fails now, not after the run.
+	if err := checkReportFiles(ef); err != nil {
+		return err
 	}
 	set, err := a.loadEvalSet(file)
 	if err != nil {
@@ -227,10 +241,8 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	if errors.As(err, &outage) {
 		// An outage or a refused key is not a regression: exit 3 (2 for a
 		// configuration error) with the backend's message, never 4.
-		if ef.out != "" {
-			if werr := writeReportFile(ef.out, rep); werr != nil {
-				return werr
-			}
+		if werr := writeReportFiles(ef, rep); werr != nil {
+			return werr
 		}
 		code := ExitCode(outage.Err)
 		if code != ExitConfig {
@@ -260,10 +272,8 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		writeEvalText(out, set, rep, ef.baseline)
 		writeJudgeEval(out, rep.Judging)
 	}
-	if ef.out != "" {
-		if err := writeReportFile(ef.out, rep); err != nil {
-			return err
-		}
+	if err := writeReportFiles(ef, rep); err != nil {
+		return err
 	}
 	if rep.Rerank.Outage() {
 		// The reranker failed every case: nothing was compared (exit 3, or
@@ -295,39 +305,8 @@ func (a *App) loadEvalSet(file string) (eval.Set, error) {
 	return set, err
 }
 
-// checkOutFile checks that the --out report can be written, leaving an
-// existing file as it is and no new file behind: a missing folder or one
-// without write permission is a configuration error (exit 2).
-func checkOutFile(path string) error {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("%w: --out %s is a folder: give a file name, e.g. %s", retrieval.ErrConfig, path, filepath.Join(path, "report.json"))
-	}
-	_, statErr := os.Stat(path)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
-	if err != nil {
-		return fmt.Errorf("%w: --out: cannot write the report to %s: %w", retrieval.ErrConfig, path, errors.Unwrap(err))
-	}
-	f.Close()
-	if errors.Is(statErr, fs.ErrNotExist) {
-		_ = os.Remove(path)
-	}
-	return nil
-}
-
-func writeReportFile(path string, rep eval.Report) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	if err := writeJSON(f, rep); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	return nil
-}
+// checkOutFile checks that the --out report can be written (checkOutPath).
+func checkOutFile(path string) error { return checkOutPath("--out", path, "report.json") }
 
 func countDone(rep eval.Report) int {
 	n := 0
@@ -380,7 +359,17 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 			lat = "batched"
 		}
 		result := strings.ToUpper(c.Status.String())
-		if c.Kind != eval.KindRanking && c.Kind != eval.KindKeywords {
+		switch {
+		case c.Kind == eval.KindUnlabelled && c.Status == eval.StatusPass:
+			// Nothing to pass: its best score is what there is to see.
+			result = "UNLABELLED  nothing retrieved"
+			if h, ok := c.BestHit(); ok {
+				result = fmt.Sprintf("UNLABELLED  best %.3f", h.Score)
+				if h.BelowThreshold {
+					result += fmt.Sprintf(" (below the threshold %.2f)", rep.Params.Threshold)
+				}
+			}
+		case c.Kind != eval.KindRanking && c.Kind != eval.KindKeywords:
 			result += " (" + strings.ReplaceAll(c.Kind.String(), "_", "-") + ")"
 		}
 		if len(c.Reasons) > 0 {
@@ -388,6 +377,9 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 		}
 		if c.AnswerCheck != "" {
 			result += "  (answer check: " + c.AnswerCheck + ")"
+		}
+		if l := c.Labels; l != nil && l.Note != "" {
+			result += "  note: " + l.Note
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", clip(c.ID, 32), clip(orDash(c.Category), 20),
 			hit1, rank, rr, ndcg, kw, lat, cleanLine(result))
@@ -399,6 +391,10 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	fmt.Fprintf(w, "Overall (%d ranking cases of %d)\n", s.RankingCases, s.Cases)
 	fmt.Fprintf(w, "  hit@1 %.3f · hit@k %.3f · MRR %.3f · nDCG@k %.3f · recall@k %.3f\n", s.HitAt1, s.HitAtK, s.MRR, s.NDCG, s.Recall)
 	fmt.Fprintf(w, "  keyword coverage %s · metadata completeness %s\n", optFloat(s.KeywordCoverage), optFloat(s.MetadataCompleteness))
+	if s.LabelledCases > 0 {
+		fmt.Fprintf(w, "  not-relevant marks: %d %s · precision over labelled hits %s · %d with a hit marked not relevant above the relevant one\n",
+			s.LabelledCases, present.Plural(s.LabelledCases, "case", "cases"), optFloat(s.LabelledPrecision), s.NotRelevantAbove)
+	}
 	if ls := rep.LatencySample; ls != nil {
 		fmt.Fprintf(w, "  query latency p50 %.1f ms · p95 %.1f ms · max %.1f ms (%d %s run singly; batched times are shared, not per question)\n",
 			ls.P50MS, ls.P95MS, ls.MaxMS, ls.Cases, present.Plural(ls.Cases, "case", "cases"))
@@ -407,8 +403,21 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	}
 	fmt.Fprintf(w, "  throughput %.1f cases/s\n", rep.ThroughputPerSec)
 	writeANNText(w, rep.ANN)
-	fmt.Fprintf(w, "  %d pass · %d miss · %d fail · %d error · wall %.0f ms · %d embed %s\n",
-		s.Passed, s.Missed, s.Failed, s.Errors, rep.WallMS, rep.Params.EmbedCalls, present.Plural(rep.Params.EmbedCalls, "call", "calls"))
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "  note: %s\n", cleanLine(n))
+	}
+	// Unlabelled cases neither pass nor fail: they are counted apart.
+	unlabelled, passed := "", s.Passed
+	if s.Unlabelled > 0 {
+		unlabelled = fmt.Sprintf(" · %d unlabelled", s.Unlabelled)
+		for _, c := range rep.Cases {
+			if c.Kind == eval.KindUnlabelled && c.Status == eval.StatusPass {
+				passed--
+			}
+		}
+	}
+	fmt.Fprintf(w, "  %d pass%s · %d miss · %d fail · %d error · wall %.0f ms · %d embed %s\n",
+		passed, unlabelled, s.Missed, s.Failed, s.Errors, rep.WallMS, rep.Params.EmbedCalls, present.Plural(rep.Params.EmbedCalls, "call", "calls"))
 	fmt.Fprintf(w, "  checks: retrieval context, all %d %s", s.Cases, present.Plural(s.Cases, "case", "cases"))
 	if s.Answers > 0 {
 		cov := "-"
@@ -456,6 +465,7 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	}
 
 	writeCalibration(w, rep.Calibration, rep.Params.Threshold)
+	writeUnlabelledText(w, rep.Unlabelled)
 	if rep.Baseline != nil {
 		writeBaseline(w, *rep.Baseline, baselinePath)
 	}

@@ -492,3 +492,37 @@ func TestExpectQdrantNestedSchema(t *testing.T) {
 		t.Fatalf("%+v", e)
 	}
 }
+
+// A Qdrant that refuses Count still explains its misses; the report says
+// why the filters' point counts are missing instead of dropping them
+// silently.
+func TestEvalServerRefusesCount(t *testing.T) {
+	qdrant.SilenceGRPCLogs(nil)
+	qs, err := qdranttest.Start(qdranttest.Options{APIKey: testQdrantKey, RefuseCount: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(qs.Close)
+	qs.AddCollection(qdranttest.TextbookA())
+	_, _, env := fakes(t)
+	env = with(env, "QDRANT_URL", qs.URL())
+	set := writeSet(t, "count.yaml", `name: count
+cases:
+  - id: filtered
+    question: "How do publishers and subscribers exchange messages?"
+    filters: {modules: [module-9]}
+    expect: {doc_paths: [docs/module-1-ros2/02-nodes-topics.md]}
+`)
+	code, out, errs := run(t, env, "", "eval", set)
+	if code == ExitConfig || !strings.Contains(out, "note: filter point counts not shown: the store refused Count") {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	code, out, errs = run(t, env, "", "eval", "--json", set)
+	var rep eval.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("exit %d: not JSON: %v\n%s", code, err, errs)
+	}
+	if len(rep.Notes) != 1 || rep.Cases[0].FilterPoints != nil {
+		t.Fatalf("notes %v, filter points %v", rep.Notes, rep.Cases[0].FilterPoints)
+	}
+}

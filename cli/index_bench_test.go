@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -33,23 +32,14 @@ func BenchmarkIndexCohere(b *testing.B) {
 		}
 		took := time.Since(start)
 		b.ReportMetric(float64(took)/float64(ideal), "x-ideal")
-		page := filepath.Join(docs, "007-page.md")
-		raw, err := os.ReadFile(page)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(page, []byte(strings.ReplaceAll(string(raw), "humanoid", "biped")), 0o600); err != nil {
-			b.Fatal(err)
-		}
+		undo := editPage(b, filepath.Join(docs, "007-page.md"))
 		n := len(co.BatchSizes())
 		if code, out, errs := runB(b, env, "index", docs, "--embedder", "cohere", "-o", idx); code != ExitOK {
 			b.Fatalf("exit %d\n%s\n%s", code, out, errs)
 		}
 		b.ReportMetric(float64(sumInts(co.BatchSizes()[n:])), "reindex-texts")
 		b.ReportMetric(float64(len(co.BatchSizes())-n), "reindex-calls")
-		if err := os.WriteFile(page, raw, 0o600); err != nil {
-			b.Fatal(err)
-		}
+		undo()
 	}
 }
 

@@ -45,6 +45,23 @@ func cohereIndexEnv(t testing.TB, url string) map[string]string {
 	return map[string]string{"COHERE_API_KEY": testCohereKey, "COHERE_BASE_URL": url, "XDG_CACHE_HOME": t.TempDir()}
 }
 
+// editPage edits a page of providerDocs (every "humanoid" becomes
+// "biped") and returns the func that undoes the edit.
+func editPage(t testing.TB, page string) (undo func()) {
+	t.Helper()
+	raw, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(b []byte) {
+		if err := os.WriteFile(page, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write([]byte(strings.ReplaceAll(string(raw), "humanoid", "biped")))
+	return func() { write(raw) }
+}
+
 func sumInts(xs []int) int {
 	n := 0
 	for _, x := range xs {
@@ -102,14 +119,7 @@ func TestIndexWithCohereEmbeddings(t *testing.T) {
 		t.Fatalf("re-index: exit %d, %d calls\n%s\n%s", code, co.Requests()-before, out, errs)
 	}
 	// An edited page: only its chunks are embedded.
-	page := filepath.Join(docs, "001-page.md")
-	b, err := os.ReadFile(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(page, []byte(strings.ReplaceAll(string(b), "humanoid", "biped")), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	editPage(t, filepath.Join(docs, "001-page.md"))
 	n := len(co.BatchSizes())
 	code, out, errs = run(t, env, "", "index", docs, "--embedder", "cohere", "-o", idx)
 	if code != ExitOK {

@@ -62,7 +62,7 @@ func TestEvalJudgeText(t *testing.T) {
 		"Judge openai/gpt-4o-mini · prompt relevance-v1+", "15 judge calls (", "0 cached, 0 not judged",
 		"judged precision@k ", "(mean of 3 cases with a judged hit, of 3)", "nothing answers (no hit graded 2 or 3): ",
 		"per category:", "agreement with your labels: ", "judged relevant ", "labelled relevant",
-		"(unlabelled)",
+		"UNLABELLED best ",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)

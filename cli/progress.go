@@ -28,14 +28,13 @@ type bar struct {
 // etaAfter is how long a phase runs before the bar estimates its end.
 const etaAfter = 500 * time.Millisecond
 
-// eta is " · ETA 12s" for done of total steps after elapsed, or "" when
-// too early to say.
-func eta(done, total int, elapsed time.Duration) string {
-	if done <= 0 || done >= total || elapsed < etaAfter {
+// eta is the phase's " · ETA 12s" once it has run etaAfter ("" before).
+func (b *bar) eta(done, total int) string {
+	now := time.Now()
+	if now.Sub(b.start) < etaAfter {
 		return ""
 	}
-	left := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
-	return " · ETA " + left.Round(time.Second).String()
+	return eta(b.start, now, done, total)
 }
 
 // barWidth is the number of cells of the drawn bar.
@@ -73,7 +72,7 @@ func (b *bar) update(phase string, done, total int) {
 		return
 	}
 	n := min(done, total) * barWidth / total
-	fmt.Fprintf(b.w, "\r\x1b[K  %s [%s%s] %d/%d%s", cleanLine(phase), strings.Repeat("#", n), strings.Repeat(".", barWidth-n), done, total, eta(done, total, time.Since(b.start)))
+	fmt.Fprintf(b.w, "\r\x1b[K  %s [%s%s] %d/%d%s", cleanLine(phase), strings.Repeat("#", n), strings.Repeat(".", barWidth-n), done, total, b.eta(done, total))
 	b.drawn = true
 }
 

@@ -77,6 +77,9 @@ Exit codes: 0 results found, 1 no results, 2 missing credentials or config,
 			if !changedFlag(cmd.Flags(), "no-dedup") {
 				qf.noDedup = !a.Cfg.Dedup
 			}
+			if vs := vsSetups(cmd); len(vs) > 0 {
+				return a.runQueryVs(cmd, args[0], qf, vs)
+			}
 			return run(cmd, args[0], qf)
 		},
 	}
@@ -141,8 +144,10 @@ func (a *App) retrieveJudged(cmd *cobra.Command, question string, qf queryFlags)
 	return be, res, jr, err
 }
 
-func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*app.Backend, retrieval.Result, error) {
-	q := retrieval.Query{
+// query is the normal-mode query the flags describe, reranked as rerank
+// says.
+func (qf queryFlags) query(question string, rerank retrieval.RerankOptions) retrieval.Query {
+	return retrieval.Query{
 		Question:  question,
 		Mode:      retrieval.ModeNormal,
 		TopK:      qf.topK,
@@ -151,8 +156,12 @@ func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*
 			Modules: qf.modules, Chapters: qf.chapters, ContentTypes: qf.types, Tags: qf.tags,
 		},
 		NoDedup: qf.noDedup,
-		Rerank:  a.setup().RerankOptions(),
+		Rerank:  rerank,
 	}
+}
+
+func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*app.Backend, retrieval.Result, error) {
+	q := qf.query(question, a.setup().RerankOptions())
 	if changedFlag(cmd.Flags(), "selected-text") {
 		text := qf.selected
 		if text == "-" {

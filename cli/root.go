@@ -76,6 +76,9 @@ type App struct {
 
 	// Cfg is resolved before any subcommand runs.
 	Cfg config.Config
+	// armCfgs are the other setups a comparison (--vs) resolved: their
+	// secrets are hidden too.
+	armCfgs []config.Config
 
 	// Providers is the provider table (app.Providers() when nil).
 	Providers app.Table
@@ -90,6 +93,8 @@ type App struct {
 // globalFlags are the persistent flags that are not settings.
 type globalFlags struct {
 	configFile string
+	// setup is the named setup of ragscope.toml (--setup).
+	setup string
 	// settings holds the raw text of each setting's flag, by flag name;
 	// the setting's parser reads it in resolveConfig.
 	settings map[string]*settingFlag
@@ -222,6 +227,7 @@ offline embedder, so it works with no keys at all.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{flagError(err)} })
 	f := root.PersistentFlags()
 	f.StringVar(&a.flags.configFile, "config", "", "config file (default ./ragscope.toml; env RAGSCOPE_CONFIG)")
+	f.StringVar(&a.flags.setup, "setup", "", "use the named setup of ragscope.toml ([setups.NAME]: its keys over the file's top level and the environment; 'ragscope setups' lists them)")
 	// Every other persistent flag is a row of config.Settings.
 	a.flags.settings = map[string]*settingFlag{}
 	defaults := config.Default()
@@ -271,12 +277,14 @@ offline embedder, so it works with no keys at all.`,
 	root.AddCommand(
 		// subcommands
 		a.newEvalCmd(),
-		a.newQueryCmd(),
+		a.newGoldenCmd(),
+		registerVs(a.newQueryCmd(), false),
 		a.newAskCmd(),
 		a.newStatsCmd(),
 		a.newIndexCmd(),
 		a.newLinksCmd(),
 		a.newChunksCmd(),
+		a.newSetupsCmd(),
 		a.newVersionCmd(),
 	)
 	// `ragscope --version` prints the same line as `ragscope version`.
@@ -318,43 +326,9 @@ func envHelp(t app.Table) string {
 
 // resolveConfig loads the configuration and applies the flags that were set.
 func (a *App) resolveConfig(cmd *cobra.Command) error {
-	cfg, err := config.Load(config.LoadOptions{Dir: a.Dir, File: a.flags.configFile, LookupEnv: a.LookupEnv, Providers: a.providers().Names()})
+	cfg, err := a.loadConfig(cmd, a.flags.setup)
 	if err != nil {
 		return err
-	}
-	fl := cmd.Flags()
-	changed := func(name string) bool {
-		f := fl.Lookup(name)
-		return f != nil && f.Changed
-	}
-	for _, st := range config.Settings() {
-		if st.Flag == "" || !changed(st.Flag) {
-			continue
-		}
-		if err := st.Set(&cfg, strings.TrimSpace(a.flags.settings[st.Flag].raw)); err != nil {
-			return usageError{fmt.Errorf("--%s: %w (the value is not shown)", st.Flag, err)}
-		}
-	}
-	if cmd.Parent() == nil {
-		for _, st := range config.Settings() {
-			if v := a.flags.explorer[st.CommandFlag]; v != nil && st.CommandFlag != "" && changed(st.CommandFlag) {
-				if err := st.Set(&cfg, strings.TrimSpace(v.raw)); err != nil {
-					return usageError{fmt.Errorf("--%s: %w (the value is not shown)", st.CommandFlag, err)}
-				}
-			}
-		}
-		// Out of range on the command line is a usage error, as query's.
-		if changed("top-k") && (cfg.TopK < retrieval.MinTopK || cfg.TopK > retrieval.MaxTopK) {
-			return usageError{fmt.Errorf("--top-k must be between %d and %d, got %d", retrieval.MinTopK, retrieval.MaxTopK, cfg.TopK)}
-		}
-		if changed("threshold") && (cfg.Threshold < 0 || cfg.Threshold > 1 || cfg.Threshold != cfg.Threshold) {
-			return usageError{fmt.Errorf("--threshold must be between 0.0 and 1.0, got %g", cfg.Threshold)}
-		}
-	}
-	if (changed("index") || changed("docs")) && !changed("backend") && cfg.Backend == config.BackendAuto && cfg.QdrantURL != "" && !changed("qdrant-url") {
-		// An explicit --index/--docs on the command line wins over a
-		// QDRANT_URL in the environment.
-		cfg.Backend = config.BackendLocal
 	}
 	a.Cfg = cfg
 	if cfg.DebugLog != "" {
@@ -379,13 +353,58 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 	return nil
 }
 
+// loadConfig loads the configuration with the named setup ("" none) and
+// applies the flags that were set: the flags win over the setup, and in a
+// comparison (--vs) apply to every setup alike.
+func (a *App) loadConfig(cmd *cobra.Command, setup string) (config.Config, error) {
+	cfg, err := config.Load(config.LoadOptions{Dir: a.Dir, File: a.flags.configFile, LookupEnv: a.LookupEnv, Providers: a.providers().Names(), Setup: setup})
+	if err != nil {
+		return cfg, err
+	}
+	fl := cmd.Flags()
+	changed := func(name string) bool {
+		f := fl.Lookup(name)
+		return f != nil && f.Changed
+	}
+	for _, st := range config.Settings() {
+		if st.Flag == "" || !changed(st.Flag) {
+			continue
+		}
+		if err := st.Set(&cfg, strings.TrimSpace(a.flags.settings[st.Flag].raw)); err != nil {
+			return cfg, usageError{fmt.Errorf("--%s: %w (the value is not shown)", st.Flag, err)}
+		}
+	}
+	if cmd.Parent() == nil {
+		for _, st := range config.Settings() {
+			if v := a.flags.explorer[st.CommandFlag]; v != nil && st.CommandFlag != "" && changed(st.CommandFlag) {
+				if err := st.Set(&cfg, strings.TrimSpace(v.raw)); err != nil {
+					return cfg, usageError{fmt.Errorf("--%s: %w (the value is not shown)", st.CommandFlag, err)}
+				}
+			}
+		}
+		// Out of range on the command line is a usage error, as query's.
+		if changed("top-k") && (cfg.TopK < retrieval.MinTopK || cfg.TopK > retrieval.MaxTopK) {
+			return cfg, usageError{fmt.Errorf("--top-k must be between %d and %d, got %d", retrieval.MinTopK, retrieval.MaxTopK, cfg.TopK)}
+		}
+		if changed("threshold") && (cfg.Threshold < 0 || cfg.Threshold > 1 || cfg.Threshold != cfg.Threshold) {
+			return cfg, usageError{fmt.Errorf("--threshold must be between 0.0 and 1.0, got %g", cfg.Threshold)}
+		}
+	}
+	if (changed("index") || changed("docs")) && !changed("backend") && cfg.Backend == config.BackendAuto && cfg.QdrantURL != "" && !changed("qdrant-url") {
+		// An explicit --index/--docs on the command line wins over a
+		// QDRANT_URL in the environment.
+		cfg.Backend = config.BackendLocal
+	}
+	return cfg, nil
+}
+
 // showEffectiveDefaults makes --help show, as each setting flag's default,
 // the value that ragscope.toml, .env and the environment give it. A flag a
 // command declares with its own default (eval's --top-k: "the file's") is
 // left alone. A configuration that does not load shows the built-in
 // defaults.
 func (a *App) showEffectiveDefaults(cmd *cobra.Command) {
-	cfg, err := config.Load(config.LoadOptions{Dir: a.Dir, File: a.flags.configFile, LookupEnv: a.LookupEnv, Providers: a.providers().Names()})
+	cfg, err := config.Load(config.LoadOptions{Dir: a.Dir, File: a.flags.configFile, LookupEnv: a.LookupEnv, Providers: a.providers().Names(), Setup: a.flags.setup})
 	if err != nil {
 		return
 	}

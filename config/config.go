@@ -8,6 +8,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -173,6 +174,13 @@ type Config struct {
 	EnvFile string `json:"env_file,omitempty"`
 	// Notes explain choices (e.g. which variable was used).
 	Notes []string `json:"notes,omitempty"`
+	// Setup is the named setup applied ([setups.NAME] in ragscope.toml,
+	// LoadOptions.Setup), "" for none; SetupNames are the setups the
+	// file defines, in the file's order.
+	Setup      string   `json:"setup,omitempty"`
+	SetupNames []string `json:"-"`
+	// file is the ragscope.toml read (nil: none), for applySetup.
+	file *tomlFile
 	// Providers are the provider names Embedder and ChatProvider may take
 	// (LoadOptions.Providers; the zero value: the built-in providers).
 	Providers ProviderNames `json:"-"`
@@ -209,10 +217,15 @@ type LoadOptions struct {
 	// accept, from the provider table (app.Table.Names); the zero value
 	// means the built-in providers.
 	Providers ProviderNames
+	// Setup names a [setups.NAME] table of ragscope.toml whose keys are
+	// applied over the top level and the environment ("": none).
+	Setup string
 }
 
-// Load resolves defaults, ragscope.toml and the environment (.env included).
-// Flags are applied by the caller afterwards, then Finish and Validate.
+// Load resolves defaults, ragscope.toml and the environment (.env included),
+// then the named setup (LoadOptions.Setup), whose keys win over both: it
+// is chosen on the command line. Flags are applied by the caller
+// afterwards, then Finish and Validate.
 func Load(opts LoadOptions) (Config, error) {
 	cfg := Default()
 	cfg.Providers = opts.Providers
@@ -254,18 +267,69 @@ func Load(opts LoadOptions) (Config, error) {
 	if err := cfg.readEnv(env); err != nil {
 		return cfg, err
 	}
+	if opts.Setup != "" {
+		if err := cfg.applySetup(opts.Setup); err != nil {
+			return cfg, err
+		}
+	}
 	return cfg, nil
 }
 
+// readFile reads path and applies its top-level keys; the named setups
+// it defines are kept for applySetup.
 func (c *Config) readFile(path string, mustExist bool) error {
+	f, err := parseFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) && !mustExist {
+			return nil
+		}
+		return err
+	}
+	c.File = path
+	top := f.doc
+	if raw, ok := top[setupsKey]; ok {
+		tbl, ok := raw.(map[string]any)
+		if !ok {
+			return fmt.Errorf("%w: %s line %d: %s must be tables, e.g. [setups.small]", retrieval.ErrConfig, path, f.line(setupsKey), setupsKey)
+		}
+		top = maps.Clone(top)
+		delete(top, setupsKey)
+		f.setups = tbl
+		// Every setup's keys are checked now, chosen or not: a typo
+		// surfaces on the first run, not on the day the setup is used.
+		for name, v := range tbl {
+			if sub, ok := v.(map[string]any); ok {
+				if _, err := f.checkKeys(joinKey(setupsKey, name), sub); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	c.file = f
+	c.SetupNames = f.setupNames()
+	return c.applyTable(f, "", top)
+}
+
+// tomlFile is a parsed ragscope.toml: its document, the line of each key
+// (for errors) and the [setups.NAME] tables.
+type tomlFile struct {
+	path   string
+	doc    map[string]any
+	lines  map[string]int
+	setups map[string]any
+}
+
+// parseFile reads and decodes a ragscope.toml; a syntax error names the
+// file and line and never quotes a value.
+func parseFile(path string) (*tomlFile, error) {
 	var doc map[string]any
 	data, err := readlimit.ReadFile(path, readlimit.ConfigFile)
 	if err == nil {
 		_, err = toml.Decode(string(data), &doc)
 	}
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) && !mustExist {
-			return nil
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, err
 		}
 		var perr toml.ParseError
 		if errors.As(err, &perr) {
@@ -273,29 +337,23 @@ func (c *Config) readFile(path string, mustExist bool) error {
 			if perr.LastKey != "" {
 				where = fmt.Sprintf(" (key %s)", perr.LastKey)
 			}
-			return fmt.Errorf("%w: %s line %d%s: %s", retrieval.ErrConfig, path, perr.Position.Line, where, withoutQuoted(perr.Message))
+			return nil, fmt.Errorf("%w: %s line %d%s: %s", retrieval.ErrConfig, path, perr.Position.Line, where, withoutQuoted(perr.Message))
 		}
-		return fmt.Errorf("%w: read %s: %w", retrieval.ErrConfig, path, err)
+		return nil, fmt.Errorf("%w: read %s: %w", retrieval.ErrConfig, path, err)
 	}
-	vals := map[string]any{}
-	flattenTOML("", doc, vals)
-	known := map[string]bool{}
-	for _, s := range Settings() {
-		for _, k := range s.TOML {
-			known[k] = true
-		}
+	return &tomlFile{path: path, doc: doc, lines: keyLines(string(data))}, nil
+}
+
+// applyTable applies the settings of one table of f: the top level
+// (prefix "") or a setup's ("setups.NAME"). Unknown keys are an error
+// naming the file and each key's line.
+func (c *Config) applyTable(f *tomlFile, prefix string, doc map[string]any) error {
+	path := f.path
+	full := func(k string) string { return joinKey(prefix, k) }
+	vals, err := f.checkKeys(prefix, doc)
+	if err != nil {
+		return err
 	}
-	var unknown []string
-	for k := range vals {
-		if !known[k] && k != "mapping" && !strings.HasPrefix(k, "mapping.") && k != "facets" && k != modulesKey && !strings.HasPrefix(k, modulesKey+".") {
-			unknown = append(unknown, k)
-		}
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return fmt.Errorf("%w: %s: unknown setting %s (see README, Configuration)", retrieval.ErrConfig, path, strings.Join(unknown, ", "))
-	}
-	c.File = path
 	for _, s := range Settings() {
 		// The preferred key wins: apply the others first.
 		for i := len(s.TOML) - 1; i >= 0; i-- {
@@ -311,7 +369,7 @@ func (c *Config) readFile(path string, mustExist bool) error {
 				err = s.Set(c, strings.TrimSpace(text))
 			}
 			if err != nil {
-				return fmt.Errorf("%w: %s: %s: %w (the value is not shown)", retrieval.ErrConfig, path, s.TOML[i], err)
+				return fmt.Errorf("%w: %s line %d: %s: %w (the value is not shown)", retrieval.ErrConfig, path, f.line(full(s.TOML[i])), full(s.TOML[i]), err)
 			}
 		}
 	}
@@ -342,6 +400,49 @@ func (c *Config) readFile(path string, mustExist bool) error {
 		}
 	}
 	return nil
+}
+
+// checkKeys flattens one table of f (the top level, prefix "", or a
+// setup's) and checks its keys: unknown ones are an error naming the file
+// and each key's line.
+func (f *tomlFile) checkKeys(prefix string, doc map[string]any) (map[string]any, error) {
+	vals := map[string]any{}
+	flattenTOML("", doc, vals)
+	known := map[string]bool{}
+	for _, s := range Settings() {
+		for _, k := range s.TOML {
+			known[k] = true
+		}
+	}
+	var unknown []string
+	for k := range vals {
+		if !known[k] && k != "mapping" && !strings.HasPrefix(k, "mapping.") && k != "facets" && k != modulesKey && !strings.HasPrefix(k, modulesKey+".") {
+			unknown = append(unknown, joinKey(prefix, k))
+		}
+	}
+	if len(unknown) == 0 {
+		return vals, nil
+	}
+	sort.Slice(unknown, func(i, j int) bool {
+		li, lj := f.line(unknown[i]), f.line(unknown[j])
+		if li != lj {
+			return li < lj
+		}
+		return unknown[i] < unknown[j]
+	})
+	msgs := make([]string, len(unknown))
+	for i, k := range unknown {
+		msgs[i] = fmt.Sprintf("line %d: unknown setting %s", f.line(k), k)
+	}
+	return nil, fmt.Errorf("%w: %s %s (see README, Configuration)", retrieval.ErrConfig, f.path, strings.Join(msgs, "; "))
+}
+
+// joinKey is key under prefix ("" for the top level).
+func joinKey(prefix, key string) string {
+	if prefix == "" {
+		return key
+	}
+	return prefix + "." + key
 }
 
 // modulesKey is the ragscope.toml table of path prefix -> module name.

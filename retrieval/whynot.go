@@ -690,8 +690,7 @@ func (p *Pipeline) cutOf(q Query, res *Result, cands []ScoredChunk, store Store,
 		e.Cut, e.Detail = CutRerank, fmt.Sprintf("moved out by the reranker (vector rank %d, not in its top %d)", e.Rank, q.TopK)
 	case inCands && q.Rerank.On:
 		// The rerank failed: the vector result's top_k cut it.
-		e.Cut, e.Detail = CutTopK, fmt.Sprintf("cut by top_k %d", q.TopK)
-		e.Cut, e.Detail = CutThreshold, fmt.Sprintf("below the score threshold %.2f", q.Threshold)
+		e.Cut, e.Detail = CutTopK, fmt.Sprintf("cut by top_k %d (the rerank failed; the vector order stands)", q.TopK)
 	case !e.Beyond && e.ExactRank <= limit && isApproximate(store) && !q.Exact && !approxOnly:
 		e.Cut, e.Detail = CutApproximate, fmt.Sprintf("missed by approximate search (exact rank %d)", e.ExactRank)
 	case q.Rerank.On:

@@ -2,7 +2,9 @@ package retrieval
 
 import (
 	"context"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -77,5 +79,31 @@ func TestDiagnoseFilterAndTopK(t *testing.T) {
 	}
 	if n.Found() || n.Detail != "not in the collection" {
 		t.Errorf("nothing: %+v", n)
+	}
+}
+
+// With reranking, a candidate the reranker placed below top_k is "moved
+// out by the reranker"; when the rerank failed, the vector order stands
+// and the same candidate is cut by top_k (never mislabelled as below the
+// score threshold).
+func TestDiagnoseRerankCuts(t *testing.T) {
+	refs := []ExpectRef{{Raw: "b", PointID: "b"}}
+	q := Query{Question: "q", TopK: 1, Rerank: RerankOptions{On: true}}
+	p, _ := newPipeline(rerankStore())
+	p.Reranker = &scriptedReranker{scores: map[string]float64{text("c"): 0.9, text("b"): 0.2}}
+	_, d, err := p.Diagnose(context.Background(), q, refs, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := d.Expected[0]; e.Cut != CutRerank || !strings.Contains(e.Detail, "moved out by the reranker") {
+		t.Errorf("reranked: %+v", e)
+	}
+	p.Reranker = &scriptedReranker{err: fmt.Errorf("%w: boom", ErrUnavailable)}
+	_, d, err = p.Diagnose(context.Background(), q, refs, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := d.Expected[0]; e.Cut != CutTopK || e.Detail != "cut by top_k 1 (the rerank failed; the vector order stands)" {
+		t.Errorf("rerank failed: %+v", e)
 	}
 }

@@ -169,6 +169,12 @@ func (p *detailPane) metadata() string {
 	if p.item.Dropped {
 		b.WriteString(st.LinkWarn.Render("left out: "+p.item.Label) + "\n")
 	}
+	switch p.item.Mark {
+	case markRelevant:
+		b.WriteString(st.LinkOK.Render(wrapText("marked "+p.item.Mark.String()+": S saves its page as expected (u clears)", w)) + "\n")
+	case markNotRelevant:
+		b.WriteString(st.LinkBad.Render(wrapText("marked "+p.item.Mark.String()+": S saves its page as not relevant (u clears)", w)) + "\n")
+	}
 	row := func(k, v string) {
 		k = leftPadRight(k, 12)
 		if v == "" {
@@ -318,5 +324,5 @@ func (p *detailPane) ShortHelp() []key.Binding {
 	return []key.Binding{k.Down, k.PageDown, k.Page, k.Search, k.CopyURL, k.OpenURL, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
 }
 
-// FullHelp implements pane: every key of the pane is in the key map.
-func (p *detailPane) FullHelp() [][]key.Binding { return nil }
+// FullHelp implements pane: the marks and the save come first.
+func (p *detailPane) FullHelp() [][]key.Binding { return markHelp(p.keys) }

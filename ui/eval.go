@@ -447,6 +447,10 @@ func (p *evalPane) caseDetail(w int) string {
 	default:
 		why = p.st.Meta.Render(caseKindLabel(c.Kind) + " case passed")
 	}
+	if l := c.Labels; l != nil && l.Note != "" {
+		// The note first: the line is cut at the pane's width.
+		why = p.st.Miss.Render(termsafe.Line(l.Note)+" · ") + why
+	}
 	top := "-"
 	if c.TopScore != nil {
 		top = present.Score(*c.TopScore, 3)

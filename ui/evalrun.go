@@ -315,6 +315,8 @@ func (m *Model) openCase() tea.Cmd {
 	focus := m.setFocus(focusResults)
 	run := m.runQuery(q)
 	m.caseSeq, m.caseLabel = m.seq, "case "+termsafe.Line(c.ID)+" ("+c.Status.String()+")"
+	expect := c.Expect
+	m.caseExpect = &expect
 	m.setStatus(statusInfo, "Case "+termsafe.Line(c.ID)+": searching with its settings (top_k "+strconv.Itoa(q.TopK)+
 		", threshold "+present.Score(q.Threshold, 2)+")…")
 	return tea.Batch(focus, run)

@@ -34,6 +34,12 @@ type KeyMap struct {
 	Expect   key.Binding
 	ANNCheck key.Binding
 
+	// Marks on the selected hit, and saving the turn as a golden case.
+	MarkRelevant    key.Binding
+	MarkNotRelevant key.Binding
+	MarkClear       key.Binding
+	SaveCase        key.Binding
+
 	// Actions on the selected hit or result.
 	CopyURL     key.Binding
 	CopyContext key.Binding
@@ -109,6 +115,11 @@ func DefaultKeyMap() *KeyMap {
 		Expect:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "why not: expected source")),
 		ANNCheck: key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "ANN check")),
 
+		MarkRelevant:    key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark relevant")),
+		MarkNotRelevant: key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "mark not relevant")),
+		MarkClear:       key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "clear mark")),
+		SaveCase:        key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "save turn as golden case")),
+
 		CopyURL:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy URL")),
 		CopyContext: key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy context")),
 		OpenURL:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open URL")),
@@ -149,6 +160,7 @@ func (k *KeyMap) letterKeys() []*key.Binding {
 		&k.QuitQ, &k.Help, &k.FocusQuery, &k.Context, &k.Turns, &k.Settings,
 		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL, &k.Eval, &k.Rerank,
 		&k.Search, &k.SearchNext, &k.SearchPrev, &k.Answer, &k.Page, &k.Chunks, &k.Expect, &k.ANNCheck,
+		&k.MarkRelevant, &k.MarkNotRelevant, &k.MarkClear, &k.SaveCase,
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"ragscope/present"
 	"ragscope/retrieval"
+	"ragscope/retrieval/eval"
 	"ragscope/termsafe"
 	"ragscope/ui/history"
 )
@@ -130,6 +131,15 @@ type Model struct {
 	// in its status line.
 	caseSeq   int
 	caseLabel string
+	// caseExpect is the opened case's expectation: its result's hits that
+	// match get their marks back.
+	caseExpect *eval.Expect
+
+	// goldenPath is the golden file S saves the turn on show to;
+	// confirmSave is the turn whose next S replaces the case asking the
+	// same question (0: none waits).
+	goldenPath  string
+	confirmSave int
 
 	status     string
 	statusKind statusKind
@@ -161,27 +171,28 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	m := Model{
 		opts: opts, base: ctx, keys: keys, st: st,
 		right: focusDetail, mode: retrieval.ModeNormal,
-		query:    ptr(newQueryPane(keys, st, hmax)),
-		sel:      ptr(newSelectionPane(keys, st)),
-		results:  ptr(newResultsPane(keys, st, links.states)),
-		detail:   ptr(newDetailPane(keys, st, links.states)),
-		ctxPane:  ptr(newContextPane(keys, st)),
-		turns:    ptr(newTurnsPane(keys, st)),
-		settings: ptr(newSettingsPane(keys, st, params)),
-		eval:     ptr(newEvalPane(keys, st, opts.EvalDefault)),
-		page:     ptr(newPageView(keys, st)),
-		chunks:   ptr(newChunksView(keys, st)),
-		answer:   ptr(newAnswerPane(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
-		help:     h,
-		keyHelp:  ptr(newKeysPane(st)),
-		search:   ptr(newSearchBar(st)),
-		spinner:  sp,
-		params:   params,
-		backend:  opts.Backend,
-		links:    links,
-		clip:     newClipEnv(opts),
-		evals:    evalRun{fn: opts.Eval, base: ctx},
-		status:   opts.Note,
+		query:      ptr(newQueryPane(keys, st, hmax)),
+		sel:        ptr(newSelectionPane(keys, st)),
+		results:    ptr(newResultsPane(keys, st, links.states)),
+		detail:     ptr(newDetailPane(keys, st, links.states)),
+		ctxPane:    ptr(newContextPane(keys, st)),
+		turns:      ptr(newTurnsPane(keys, st)),
+		settings:   ptr(newSettingsPane(keys, st, params)),
+		eval:       ptr(newEvalPane(keys, st, opts.EvalDefault)),
+		page:       ptr(newPageView(keys, st)),
+		chunks:     ptr(newChunksView(keys, st)),
+		answer:     ptr(newAnswerPane(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
+		help:       h,
+		keyHelp:    ptr(newKeysPane(st)),
+		search:     ptr(newSearchBar(st)),
+		spinner:    sp,
+		params:     params,
+		backend:    opts.Backend,
+		links:      links,
+		clip:       newClipEnv(opts),
+		evals:      evalRun{fn: opts.Eval, base: ctx},
+		status:     opts.Note,
+		goldenPath: cmp.Or(opts.GoldenFile, DefaultGoldenFile),
 	}
 	if m.status == "" {
 		m.status = readyStatus
@@ -189,6 +200,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	m.initRerank()
 	m.initLocalSearch()
 	m.settings.autoAnswer = &m.answer.auto
+	m.settings.golden = m.goldenPath
 	m.beginOpen()
 	m.registerPanes()
 	m.applyStyles()
@@ -350,6 +362,13 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case diagMsg:
 		return m, m.updateDiag(msg)
+	case savedMsg:
+		m.updateSaved(msg)
+		return m, nil
+	case goldenChangedMsg:
+		m.goldenPath, m.confirmSave = msg.Path, 0
+		m.setStatus(statusOK, "S now saves the turn on show to "+termsafe.Line(msg.Path)+".")
+		return m, nil
 	case showTurnMsg:
 		return m, m.bringBack(msg.Index)
 	case evalProgressMsg, evalCaseMsg, evalDoneMsg:
@@ -439,6 +458,10 @@ func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.tooSmall() {
 		return nil
+	}
+	if m.confirmSave != 0 && !key.Matches(msg, k.SaveCase) {
+		m.confirmSave = 0
+		m.setStatus(statusInfo, "Not replaced: the golden file keeps its case.")
 	}
 	if cmd, ok := m.updateSearchKey(msg); ok {
 		return cmd
@@ -681,6 +704,7 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 	} else {
 		m.expect, m.expectQuestion = nil, ""
 	}
+	nt.Marks = m.carriedMarks(msg)
 	i := m.turns.Add(nt)
 	if len(nt.Expect) > 0 {
 		diag = m.diagnose(&m.turns.turns[i], false)
@@ -721,6 +745,7 @@ func (m *Model) showTurn(i int) tea.Cmd {
 	if t.Diag != nil {
 		expected = t.Diag.Expected
 	}
+	m.results.marks = t.Marks
 	m.results.SetResult(t.Result, expected)
 	m.results.SelectKey(t.Selected)
 	m.answer.Show(t)

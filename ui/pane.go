@@ -125,13 +125,19 @@ func (m *Model) slot(id focusID) *slot {
 func (m *Model) registerPanes() {
 	k := m.keys
 	run := []action{{&k.Run, (*Model).runAndLook}}
+	marks := []action{
+		{&k.MarkRelevant, func(m *Model) tea.Cmd { return m.markSelected(markRelevant) }},
+		{&k.MarkNotRelevant, func(m *Model) tea.Cmd { return m.markSelected(markNotRelevant) }},
+		{&k.MarkClear, func(m *Model) tea.Cmd { return m.markSelected(markNone) }},
+		{&k.SaveCase, (*Model).saveCase},
+	}
 	m.register(slot{id: focusQuery, pane: func(m *Model) pane { return m.query }, place: placeInput, text: true, rings: ringNormal | ringSelected, open: &k.FocusQuery, actions: run})
 	m.register(slot{id: focusSelText, pane: func(m *Model) pane { return selField{m.sel, selText} }, place: placeInput, text: true, rings: ringSelected})
 	m.register(slot{id: focusSelDoc, pane: func(m *Model) pane { return selField{m.sel, selDoc} }, place: placeInput, text: true, rings: ringSelected, actions: run})
 	m.register(slot{id: focusSelSection, pane: func(m *Model) pane { return selField{m.sel, selSection} }, place: placeInput, text: true, rings: ringSelected, actions: run})
 	m.register(slot{id: focusResults, pane: func(m *Model) pane { return m.results }, place: placeList, rings: ringNormal | ringSelected,
-		actions: []action{{&k.Open, func(m *Model) tea.Cmd { return m.setFocus(focusDetail) }}}, after: (*Model).followCursor})
-	m.register(slot{id: focusDetail, pane: func(m *Model) pane { return m.detail }, place: placeSide, rings: ringNormal | ringSelected})
+		actions: append([]action{{&k.Open, func(m *Model) tea.Cmd { return m.setFocus(focusDetail) }}}, marks...), after: (*Model).followCursor})
+	m.register(slot{id: focusDetail, pane: func(m *Model) pane { return m.detail }, place: placeSide, rings: ringNormal | ringSelected, actions: marks})
 	m.register(slot{id: focusContext, pane: func(m *Model) pane { return m.ctxPane }, place: placeSide, rings: ringNormal | ringSelected, open: &k.Context})
 	m.register(slot{id: focusTurns, pane: func(m *Model) pane { return m.turns }, place: placeSide, rings: ringNormal | ringSelected, open: &k.Turns})
 	m.register(slot{id: focusAnswer, pane: func(m *Model) pane { return m.answer }, place: placeSide})

@@ -31,6 +31,8 @@ type item struct {
 	// with Pseudo, a row of its own at its real rank saying what cut it.
 	Expect *retrieval.Expected
 	Pseudo bool
+	// Mark is the author's mark of the hit (keys m, M, u).
+	Mark markKind
 }
 
 // itemLines is the height of one row.
@@ -60,6 +62,8 @@ type resultsPane struct {
 	// is the expected-source picker while open.
 	expected []retrieval.Expected
 	pick     *expectPicker
+	// marks are the turn's marks by chunk id (nil: none).
+	marks map[string]markKind
 }
 
 func newResultsPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) resultsPane {
@@ -88,6 +92,16 @@ func (p *resultsPane) SetExpected(expected []retrieval.Expected) {
 	p.expected = expected
 	p.rebuild()
 	p.SelectKey(keep)
+}
+
+// SetMarks shows the turn's marks (by chunk id), keeping the selection.
+func (p *resultsPane) SetMarks(marks map[string]markKind) {
+	p.marks = marks
+	for i := range p.items {
+		if it := &p.items[i]; !it.Pseudo {
+			it.Mark = marks[it.Hit.Chunk.ID]
+		}
+	}
 }
 
 // Modal implements modal: the picker takes every key while open.
@@ -141,6 +155,7 @@ func (p *resultsPane) rebuild() {
 		sort.SliceStable(items, func(i, j int) bool { return items[i].Hit.Score > items[j].Hit.Score })
 	}
 	p.items = p.markExpected(items)
+	p.SetMarks(p.marks)
 	if p.cursor >= len(items) {
 		p.cursor = max(len(items)-1, 0)
 	}
@@ -352,6 +367,9 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 		if it.Expect != nil {
 			label = expectMark + " · " + label
 		}
+		if it.Mark != markNone {
+			label = it.Mark.String() + " · " + label
+		}
 		return marker + d.paint(truncate(head+title, w-2)) + "\n" +
 			marker + d.paint(truncate(indent+label+" · "+place, w-2)) + "\n" +
 			marker + d.paint(indent+present.FitURL(it.Hit.Citation.URL, w-2-len(indent)))
@@ -362,19 +380,28 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	if selected {
 		titleStyle = r.highlight
 	}
-	line2 := r.meta.paint(indent + place)
+	// The mark, when there is one, leads the second line.
+	lead := r.meta.paint(indent)
+	if it.Mark != markNone {
+		ink := r.linkOK
+		if it.Mark == markNotRelevant {
+			ink = r.linkBad
+		}
+		lead += ink.paint(it.Mark.String()) + r.meta.paint(" · ")
+	}
+	line2 := lead + r.meta.paint(place)
 	if it.Move != nil {
 		head += st.moveInk(*it.Move).paint(moveCell(*it.Move)) + " "
-		line2 = r.meta.paint(indent + vectorCell(&it.Hit, *it.Move, it.Stage) + " · " + place)
+		line2 = lead + r.meta.paint(vectorCell(&it.Hit, *it.Move, it.Stage)+" · "+place)
 	}
 	if it.Expect != nil {
-		line2 = r.highlight.paint(indent+expectMark) + r.meta.paint(" · "+place)
+		line2 = lead + r.highlight.paint(expectMark) + r.meta.paint(" · "+place)
 	}
 	line1 := head + titleStyle.paint(title)
 	if p.search != "" {
 		line1 = head + paintMatches(title, p.search, titleStyle, r.match)
 		if it.Move == nil {
-			line2 = r.meta.paint(indent) + paintMatches(place, p.search, r.meta, r.match)
+			line2 = lead + paintMatches(place, p.search, r.meta, r.match)
 		}
 	}
 	// A long URL loses its start, not its #anchor (present.FitURL).
@@ -457,8 +484,15 @@ func (p *resultsPane) ShortHelp() []key.Binding {
 	if p.pick != nil {
 		return p.pick.ShortHelp()
 	}
-	return []key.Binding{k.Down, openHelp(k, "detail"), k.Page, k.Search, k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery, k.Expect, k.ANNCheck}
+	return []key.Binding{k.Down, openHelp(k, "detail"), k.Page, k.Search, k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery, k.Expect, k.ANNCheck,
+		k.MarkRelevant, k.MarkNotRelevant, k.MarkClear, k.SaveCase}
 }
 
-// FullHelp implements pane: every key of the pane is in the key map.
-func (p *resultsPane) FullHelp() [][]key.Binding { return nil }
+// FullHelp implements pane: the marks and the save, which act on the
+// results and the detail only, come first.
+func (p *resultsPane) FullHelp() [][]key.Binding { return markHelp(p.keys) }
+
+// markHelp is the group of the mark and save keys.
+func markHelp(k *KeyMap) [][]key.Binding {
+	return [][]key.Binding{{k.MarkRelevant, k.MarkNotRelevant, k.MarkClear, k.SaveCase}}
+}

@@ -24,7 +24,7 @@ func cursorLine(scr, want string) bool {
 // The settings list scrolls with its cursor at 80x24 and smaller, and says
 // how many rows are hidden (issue 25, point 7).
 func TestSettingsScrollWithCursor(t *testing.T) {
-	names := []string{"top_k", "threshold", "dedup", "left-out", "rerank", "rr model", "candidates", "relevance", "answer", "module", "chapter", "type", "tag"}
+	names := []string{"top_k", "threshold", "dedup", "left-out", "rerank", "rr model", "candidates", "relevance", "answer", "golden file", "module", "chapter", "type", "tag"}
 	for _, size := range [][2]int{{80, 24}, {70, 20}, {60, 15}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			opts, _ := testOptions(&fakeRetriever{})

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/present"
@@ -27,6 +28,7 @@ const (
 	rowRerankCandidates
 	rowRerankThreshold
 	rowAutoAnswer
+	rowGolden
 	rowModule
 	rowChapter
 	rowType
@@ -79,6 +81,10 @@ type settingsPane struct {
 	// exactOffered shows the "exact" row (Qdrant: the search can skip
 	// the approximate index).
 	exactOffered bool
+	// golden is the golden file S saves to; goldenEdit edits it while
+	// open (nil: closed).
+	golden     string
+	goldenEdit *textinput.Model
 }
 
 func newSettingsPane(keys *KeyMap, st *Styles, params retrieval.Query) settingsPane {
@@ -133,6 +139,9 @@ func topKStep(k int, up bool) int {
 
 // Update edits the settings.
 func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
+	if p.goldenEdit != nil {
+		return p.updateGolden(msg)
+	}
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok && p.pick == nil {
 		return nil
@@ -149,6 +158,8 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 			return cmd
 		}
 		p.toggleValue(v)
+	case p.row == rowGolden && key.Matches(km, p.keys.Toggle, p.keys.Inc):
+		return p.openGolden()
 	case p.row >= rowModule && key.Matches(km, p.keys.Pick):
 		names := [...]string{"module", "chapter", "type", "tag"}
 		p.pick = newFacetPicker(p.keys, p.st, names[p.row-rowModule], p.values(p.row))
@@ -211,6 +222,7 @@ func (p *settingsPane) adjust(up bool) {
 		p.adjustRerank(up)
 	case rowAutoAnswer:
 		*p.autoAnswer = !*p.autoAnswer
+	case rowGolden:
 	default:
 		n := len(p.values(p.row))
 		if n == 0 {
@@ -233,7 +245,7 @@ func (p *settingsPane) toggle() {
 		p.showDropped = !p.showDropped
 	case rowAutoAnswer:
 		*p.autoAnswer = !*p.autoAnswer
-	case rowTopK, rowThreshold:
+	case rowTopK, rowThreshold, rowGolden:
 	case rowLocalSearch:
 		p.adjustSearchMode(true)
 	case rowExact:
@@ -262,7 +274,7 @@ func (p *settingsPane) toggleValue(v string) {
 
 // Modal reports whether the facet picker is open: it takes every key
 // (letters are text) until esc.
-func (p *settingsPane) Modal() bool { return p.pick != nil }
+func (p *settingsPane) Modal() bool { return p.pick != nil || p.goldenEdit != nil }
 
 // View draws the pane.
 func (p *settingsPane) View() string {
@@ -348,7 +360,7 @@ func (p *settingsPane) window(rows []settingsLine, avail int) (from, to int) {
 // rowLines draws the shown rows, each ending in a newline.
 func (p *settingsPane) rowLines(iw int) []settingsLine {
 	var out []settingsLine
-	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "local search", "exact", "rerank", "rr model", "candidates", "relevance", "answer", "module", "chapter", "type", "tag"}
+	names := [settingsRows]string{"top_k", "threshold", "dedup", "left-out", "local search", "exact", "rerank", "rr model", "candidates", "relevance", "answer", "golden file", "module", "chapter", "type", "tag"}
 	for r := 0; r < settingsRows; r++ {
 		if !p.shown(r) {
 			continue
@@ -379,6 +391,8 @@ func (p *settingsPane) rowLines(iw int) []settingsLine {
 			val = p.rerankValue(r)
 		case rowAutoAnswer:
 			val = "[" + check(*p.autoAnswer) + "] answer after every retrieval (costs tokens)"
+		case rowGolden:
+			val = p.goldenValue()
 		default:
 			val = p.filterValue(r)
 		}
@@ -422,6 +436,12 @@ func (p *settingsPane) ShortHelp() []key.Binding {
 	k := p.keys
 	if p.pick != nil {
 		return p.pick.ShortHelp()
+	}
+	if p.goldenEdit != nil {
+		return []key.Binding{runHelp(k.Run, "enter", "use this file"), leaveHelp(k, "keep the old one"), k.Quit}
+	}
+	if p.row == rowGolden {
+		return []key.Binding{k.Down, runHelp(k.Toggle, "enter", "edit the path"), leaveHelp(k, "results"), k.QuitQ, k.Help}
 	}
 	if p.row >= rowModule {
 		return []key.Binding{k.Down, k.Pick, k.Inc, k.Toggle, k.Clear, leaveHelp(k, "results"), k.QuitQ, k.Help}

@@ -29,6 +29,9 @@ type turn struct {
 	Diag   *retrieval.Diagnosis
 	// diagSeq is the diagnosis of the turn whose reply counts.
 	diagSeq int
+	// Marks are the author's judgements of its hits by chunk id (keys
+	// m, M, u), saved with the turn as a golden case (S).
+	Marks map[string]markKind
 }
 
 // maxTurns bounds the turns kept in memory.

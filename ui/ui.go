@@ -44,6 +44,8 @@ type BackendInfo struct {
 	Model string
 	// Points is the number of chunks, or -1 when unknown.
 	Points int64
+	// Setup is the named setup of ragscope.toml (--setup), "" for none.
+	Setup string
 }
 
 // Link states reported by a LinkStatus function: the link checker's own
@@ -103,6 +105,10 @@ type Options struct {
 	// Eval runs a golden set ("" is the default set) for the eval view,
 	// streaming each finished case and the progress; nil hides the view.
 	Eval EvalFunc
+	// GoldenFile is the golden set S saves the turn on show to, as a
+	// case (a YAML file, created when missing; relative to the working
+	// folder); "" is DefaultGoldenFile. The settings change it.
+	GoldenFile string
 	// EvalDefault names the set an empty path runs (e.g. "demo golden
 	// set"); "" when there is none and a path is needed.
 	EvalDefault string

@@ -103,6 +103,9 @@ func (m *Model) headerView() string {
 		kind = "backend"
 	}
 	parts = append(parts, kind)
+	if b.Setup != "" {
+		parts = append(parts, "setup "+termsafe.Line(b.Setup))
+	}
 	if b.Collection != "" {
 		parts = append(parts, "collection "+termsafe.Line(b.Collection))
 	}

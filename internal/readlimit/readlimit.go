@@ -37,6 +37,12 @@ const (
 	// History is the bound of the explorer's question history file,
 	// which ragscope keeps to a few hundred questions.
 	History int64 = 16 << 20
+	// Questions is the bound of a file of real questions read by golden
+	// import (a chatbot log as JSONL, CSV or plain lines); one line or
+	// record of it is bounded by QuestionRecord.
+	Questions int64 = 256 << 20
+	// QuestionRecord is the bound of one line or CSV record of such a file.
+	QuestionRecord = 16 << 20
 )
 
 // ErrNotRegular is matched (errors.Is) by a NotRegularError.

@@ -72,8 +72,7 @@ func Calibrate(samples []ScoreSample) Calibration {
 		cal.Bins[i] = Bin{Lo: round3(float64(i) / CalibrationBins), Hi: round3(float64(i+1) / CalibrationBins)}
 	}
 	for _, s := range samples {
-		b := int(math.Floor(s.Score * CalibrationBins))
-		b = max(0, min(b, CalibrationBins-1))
+		b := binOf(s.Score)
 		if s.Relevant {
 			cal.Relevant++
 			cal.Bins[b].Relevant++
@@ -123,6 +122,12 @@ func Calibrate(samples []ScoreSample) Calibration {
 	cal.Suggested = &t
 	cal.TPR, cal.FPR, cal.J = bestTPR, bestFPR, bestJ
 	return cal
+}
+
+// binOf is the histogram bin of score: scores below 0 fall in the first
+// bin, 1 and above in the last.
+func binOf(score float64) int {
+	return max(0, min(int(math.Floor(score*CalibrationBins)), CalibrationBins-1))
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

@@ -62,15 +62,9 @@ func (e *LoadError) Is(target error) bool { return target == ErrInvalidSet }
 // pipe or a device (whose reading would block or never end) and a larger
 // file are a LoadError naming it.
 func LoadFile(path string) (Set, error) {
-	data, err := readlimit.ReadFile(path, readlimit.GoldenSet)
-	var notFile *readlimit.NotRegularError
-	switch {
-	case errors.As(err, &notFile):
-		return Set{}, &LoadError{File: path, Msg: fmt.Sprintf("it is %s, not a golden set file: give a YAML or JSON file", readlimit.Kind(notFile.Mode))}
-	case errors.Is(err, readlimit.ErrTooLarge):
-		return Set{}, &LoadError{File: path, Msg: fmt.Sprintf("larger than %s, the most ragscope reads of a golden set: split it into smaller sets", readlimit.Size(readlimit.GoldenSet))}
-	case err != nil:
-		return Set{}, fmt.Errorf("read golden set: %w", err)
+	data, err := readSetFile(path)
+	if err != nil {
+		return Set{}, err
 	}
 	s, err := Parse(data, path)
 	if err != nil {
@@ -78,6 +72,23 @@ func LoadFile(path string) (Set, error) {
 	}
 	s.Source = path
 	return s, nil
+}
+
+// readSetFile reads the golden set file at path within its bound: a path
+// that is not a regular file or is too large is a LoadError naming it;
+// other errors (a missing file: fs.ErrNotExist) are wrapped.
+func readSetFile(path string) ([]byte, error) {
+	data, err := readlimit.ReadFile(path, readlimit.GoldenSet)
+	var notFile *readlimit.NotRegularError
+	switch {
+	case errors.As(err, &notFile):
+		return nil, &LoadError{File: path, Msg: fmt.Sprintf("it is %s, not a golden set file: give a YAML or JSON file", readlimit.Kind(notFile.Mode))}
+	case errors.Is(err, readlimit.ErrTooLarge):
+		return nil, &LoadError{File: path, Msg: fmt.Sprintf("larger than %s, the most ragscope reads of a golden set: split it into smaller sets", readlimit.Size(readlimit.GoldenSet))}
+	case err != nil:
+		return nil, fmt.Errorf("read golden set: %w", err)
+	}
+	return data, nil
 }
 
 // Parse parses a set from data. name (a file name) picks the format by
@@ -536,7 +547,7 @@ func (d *decoder) check(c *Case, n, expectNode *yaml.Node, field string) {
 func (d *decoder) expect(n *yaml.Node, field string, e *Expect) {
 	d.fields(n, field, "an object (modules, chapters, doc_paths, urls, keywords, max_latency_ms, no_answer, max_score)", func(k, v *yaml.Node, f string) {
 		if !d.expectField(e, k.Value, v, f) {
-			d.fail(k, f, "unknown field (known: modules, chapters, doc_paths, urls, keywords, max_latency_ms, no_answer, max_score, refuse, answer_keywords)")
+			d.fail(k, f, "unknown field (known: modules, chapters, doc_paths, urls, keywords, max_latency_ms, no_answer, max_score, refuse, answer_keywords, not_relevant)")
 		}
 	})
 }
@@ -565,29 +576,52 @@ func (d *decoder) expectField(e *Expect, name string, v *yaml.Node, f string) bo
 		e.Refuse = d.boolean(v, f)
 	case "answer_keywords":
 		e.AnswerKeywords = append(e.AnswerKeywords, d.strs(v, f)...)
+	case "not_relevant":
+		d.notRelevant(v, f, &e.NotRelevant)
 	default:
 		return false
 	}
 	return true
 }
 
+// notRelevant decodes expect.not_relevant: the doc paths and URLs an
+// author marked not relevant.
+func (d *decoder) notRelevant(n *yaml.Node, field string, nr *NotRelevant) {
+	d.stringLists(n, field, "field", []namedList{{"doc_paths", &nr.DocPaths}, {"urls", &nr.URLs}})
+}
+
 func (d *decoder) filters(n *yaml.Node, field string) retrieval.Filters {
 	var fl retrieval.Filters
-	d.fields(n, field, "an object (modules, chapters, content_types, tags)", func(k, v *yaml.Node, f string) {
-		switch k.Value {
-		case "modules", "module":
-			fl.Modules = append(fl.Modules, d.strs(v, f)...)
-		case "chapters", "chapter":
-			fl.Chapters = append(fl.Chapters, d.strs(v, f)...)
-		case "content_types", "content_type":
-			fl.ContentTypes = append(fl.ContentTypes, d.strs(v, f)...)
-		case "tags", "tag":
-			fl.Tags = append(fl.Tags, d.strs(v, f)...)
-		default:
-			d.fail(k, f, "unknown filter (known: modules, chapters, content_types, tags)")
-		}
+	d.stringLists(n, field, "filter", []namedList{
+		{"modules", &fl.Modules}, {"chapters", &fl.Chapters}, {"content_types", &fl.ContentTypes}, {"tags", &fl.Tags},
 	})
 	return fl
+}
+
+// namedList is a field of string lists: its plural name (the singular,
+// without the final "s", is accepted too) and where it goes.
+type namedList struct {
+	name string
+	dst  *[]string
+}
+
+// stringLists decodes a mapping of string lists; an unknown key is an
+// "unknown <what>" error listing the known names.
+func (d *decoder) stringLists(n *yaml.Node, field, what string, lists []namedList) {
+	names := make([]string, len(lists))
+	for i, l := range lists {
+		names[i] = l.name
+	}
+	known := strings.Join(names, ", ")
+	d.fields(n, field, "an object ("+known+")", func(k, v *yaml.Node, f string) {
+		for _, l := range lists {
+			if k.Value == l.name || k.Value == strings.TrimSuffix(l.name, "s") {
+				*l.dst = append(*l.dst, d.strs(v, f)...)
+				return
+			}
+		}
+		d.fail(k, f, "unknown %s (known: %s)", what, known)
+	})
 }
 
 func (d *decoder) str(n *yaml.Node, field string) string {

@@ -115,6 +115,9 @@ type HitResult struct {
 	// BelowThreshold marks a hit the run's threshold cut: it does not count
 	// in the metrics but its score feeds the calibration.
 	BelowThreshold bool `json:"below_threshold,omitempty"`
+	// NotRelevant marks a kept hit the case's author marked not relevant
+	// (expect.not_relevant) and no expectation makes relevant.
+	NotRelevant bool `json:"not_relevant,omitempty"`
 	// Judge is the judge's grade of a kept hit (eval --judge).
 	Judge *judge.Judgement `json:"judge,omitempty"`
 }
@@ -169,6 +172,12 @@ type CaseResult struct {
 	// FilterPoints is how many points a filtered case's filter leaves
 	// (nil without a filter, or when the backend cannot count).
 	FilterPoints *int64 `json:"filter_points,omitempty"`
+	// Labels are the figures of the author's not-relevant marks (nil when
+	// the case has none).
+	Labels *CaseLabels `json:"labels,omitempty"`
+	// Expect is the case's expectation, for a UI that opens the case (the
+	// explorer shows its marks); not in the JSON report.
+	Expect Expect `json:"-"`
 }
 
 // IsHit is the case's "hit" for baseline comparison: hit@k for ranking
@@ -197,17 +206,20 @@ type LatencySummary struct {
 // Summary aggregates case results. Ranking metrics are means over ranking
 // cases (an errored ranking case counts as a miss).
 type Summary struct {
-	Cases        int     `json:"cases"`
-	Passed       int     `json:"passed"`
-	Missed       int     `json:"missed"`
-	Failed       int     `json:"failed"`
-	Errors       int     `json:"errors"`
-	RankingCases int     `json:"ranking_cases"`
-	HitAt1       float64 `json:"hit_at_1"`
-	HitAtK       float64 `json:"hit_at_k"`
-	MRR          float64 `json:"mrr"`
-	NDCG         float64 `json:"ndcg"`
-	Recall       float64 `json:"recall"`
+	Cases        int `json:"cases"`
+	Passed       int `json:"passed"`
+	Missed       int `json:"missed"`
+	Failed       int `json:"failed"`
+	Errors       int `json:"errors"`
+	RankingCases int `json:"ranking_cases"`
+	// Unlabelled counts the cases with no expectation: they pass unless a
+	// case check (an error) fails them, never by ranking.
+	Unlabelled int     `json:"unlabelled"`
+	HitAt1     float64 `json:"hit_at_1"`
+	HitAtK     float64 `json:"hit_at_k"`
+	MRR        float64 `json:"mrr"`
+	NDCG       float64 `json:"ndcg"`
+	Recall     float64 `json:"recall"`
 	// KeywordCoverage is the mean over cases with keywords (nil: none).
 	KeywordCoverage *float64 `json:"keyword_coverage"`
 	// MetadataCompleteness is the mean over every kept hit of normal-mode
@@ -225,6 +237,13 @@ type Summary struct {
 	// CitationCoverage is the share of answered ranking cases whose answer
 	// cites at least one relevant hit (nil: no answers).
 	CitationCoverage *float64 `json:"citation_coverage,omitempty"`
+	// LabelledCases counts the cases with hits marked not relevant;
+	// LabelledPrecision is the mean of their precision over labelled hits
+	// (nil: none labelled a top-k hit), and NotRelevantAbove the cases
+	// where a hit marked not relevant ranked above the relevant one.
+	LabelledCases     int      `json:"labelled_cases,omitempty"`
+	LabelledPrecision *float64 `json:"labelled_precision,omitempty"`
+	NotRelevantAbove  int      `json:"not_relevant_above_relevant,omitempty"`
 }
 
 // SampleMethod describes how LatencySample was measured.
@@ -291,6 +310,9 @@ type Report struct {
 	Passed bool `json:"passed"`
 	// Reasons say why the run failed (empty when it passed).
 	Reasons []string `json:"reasons"`
+	// Notes say what the run could not show and why (a store that
+	// refused Count); they do not fail it.
+	Notes []string `json:"notes,omitempty"`
 	// Verdict is one line naming the rule that decided the run: "all 20
 	// cases passed", "2 misses allowed by min_hit_at_k 0.80", "1 case
 	// missed and no thresholds are set: must-miss", …
@@ -307,6 +329,9 @@ type Report struct {
 	Judging *JudgeReport `json:"judging,omitempty"`
 	// ANN compares approximate and exact search (eval --ann-check).
 	ANN *ANNReport `json:"ann_check,omitempty"`
+	// Unlabelled is what the unlabelled cases show without labels: their
+	// best-score distribution and content gaps (nil: none in the run).
+	Unlabelled *UnlabelledReport `json:"unlabelled,omitempty"`
 }
 
 // WriteJSON writes r as indented JSON, C1 and bidi controls escaped
@@ -350,6 +375,9 @@ func Summarize(results []CaseResult) Summary {
 			s.Failed++
 		case StatusError:
 			s.Errors++
+		}
+		if c.Kind == KindUnlabelled {
+			s.Unlabelled++
 		}
 		if c.Kind == KindRanking {
 			s.RankingCases++
@@ -411,6 +439,7 @@ func Summarize(results []CaseResult) Summary {
 			s.Latency.MaxMS = v
 		}
 	}
+	labelsSummary(&s, results)
 	return s
 }
 
@@ -505,6 +534,11 @@ func Judge(r *Report, th Thresholds) {
 			parts[i] = fmt.Sprintf("%d %s allowed by %s", allowed[rule], plural(allowed[rule], "miss", "misses"), rule)
 		}
 		r.Verdict = strings.Join(parts, "; ")
+	case s.Unlabelled == len(r.Cases):
+		r.Verdict = fmt.Sprintf("%d unlabelled %s ran; none has an expectation to pass or fail", s.Unlabelled, plural(s.Unlabelled, "case", "cases"))
+	case s.Unlabelled > 0:
+		n := len(r.Cases) - s.Unlabelled
+		r.Verdict = fmt.Sprintf("all %d labelled %s passed; %d unlabelled ran without a check", n, plural(n, "case", "cases"), s.Unlabelled)
 	default:
 		r.Verdict = fmt.Sprintf("all %d %s passed", len(r.Cases), plural(len(r.Cases), "case", "cases"))
 	}

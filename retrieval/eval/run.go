@@ -284,6 +284,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	}
 
 	rep.ANN = r.annReport(set)
+	rep.Notes = r.notes
 	rep.Params.EmbedCalls = r.embedCalls
 	rep.Cases = r.results
 	rep.Summary = Summarize(rep.Cases)
@@ -296,6 +297,13 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		// calibrated on the vector order, not on relevance scores.
 		rep.Calibration = Calibrate(CalibrationSamples(rep.Rerank.VectorCases))
 	}
+	// Content gaps are judged on the scores --threshold applies to: the
+	// vector order's when a reranker reorders the hits.
+	gapCases := rep.Cases
+	if rep.Rerank != nil && len(rep.Rerank.VectorCases) == len(rep.Cases) {
+		gapCases = rep.Rerank.VectorCases
+	}
+	rep.Unlabelled = Unlabelled(gapCases, threshold, rep.Calibration.Suggested)
 	rep.WallMS = ms(time.Since(start))
 	if err := ctx.Err(); err != nil {
 		return rep, err
@@ -398,6 +406,8 @@ type runner struct {
 	// ann[i] compares case i's approximate and exact searches
 	// (Options.ANNCheck).
 	ann []annCase
+	// notes say what could not be shown (a server that refused Count).
+	notes []string
 }
 
 func (r *runner) callCtx(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -624,7 +634,7 @@ func errorResult(i int, c Case, q retrieval.Query, err error) CaseResult {
 	return CaseResult{
 		Index: i, ID: c.ID, Question: c.Question, Category: c.Category, Kind: KindOf(c), Mode: c.mode(),
 		Query: q, Status: StatusError, Reasons: []string{"error: " + err.Error()}, Hits: []HitResult{},
-		Error: err.Error(), AnswerCheck: answerCheck(c),
+		Error: err.Error(), AnswerCheck: answerCheck(c), Expect: c.Expect,
 	}
 }
 
@@ -633,7 +643,7 @@ func errorResult(i int, c Case, q retrieval.Query, err error) CaseResult {
 func Evaluate(c Case, q retrieval.Query, res retrieval.Result) CaseResult {
 	cr := CaseResult{
 		ID: c.ID, Question: c.Question, Category: c.Category, Kind: KindOf(c), Mode: c.mode(),
-		Query: q, Status: StatusPass, Reasons: []string{}, AnswerCheck: answerCheck(c),
+		Query: q, Status: StatusPass, Reasons: []string{}, AnswerCheck: answerCheck(c), Expect: c.Expect,
 		Latency: Latency{
 			EmbedMS: ms(res.Timings.Embed), SearchMS: ms(res.Timings.Search),
 			PostMS: ms(res.Timings.Post), TotalMS: ms(res.Timings.Total),
@@ -655,6 +665,7 @@ func Evaluate(c Case, q retrieval.Query, res retrieval.Result) CaseResult {
 			cr.Hits = append(cr.Hits, hitResult(d.Hit, Grade(d.Hit, c.Expect), true))
 		}
 	}
+	cr.Labels = caseLabels(kept, grades, c.Expect, cr.Hits)
 	if len(kept) > 0 {
 		top := kept[0].Score
 		cr.TopScore = &top
@@ -788,14 +799,20 @@ func hitName(h retrieval.Hit) string {
 	return h.Chunk.ID
 }
 
+// Name names the hit in reports: its doc path, else its URL, else its
+// chunk id.
+func (h HitResult) Name() string {
+	switch {
+	case h.DocPath != "":
+		return h.DocPath
+	case h.URL != "":
+		return h.URL
+	}
+	return h.ChunkID
+}
+
 func hitResultName(h HitResult) string {
-	name := h.DocPath
-	if name == "" {
-		name = h.URL
-	}
-	if name == "" {
-		name = h.ChunkID
-	}
+	name := h.Name()
 	if h.Rank > 0 {
 		return fmt.Sprintf("#%d %s", h.Rank, name)
 	}

@@ -116,7 +116,23 @@ type Expect struct {
 	// and reported as "answer check: not run" otherwise.
 	Refuse         bool     `json:"refuse,omitempty"`
 	AnswerKeywords []string `json:"answer_keywords,omitempty"`
+	// NotRelevant are the pages and sections an author marked not
+	// relevant to the question (the explorer's marks). They do not change
+	// the case's kind or status: they give the report a precision over
+	// the labelled hits and a note when one ranks above the relevant one.
+	NotRelevant NotRelevant `json:"not_relevant,omitzero"`
 }
+
+// NotRelevant lists hits judged not relevant, matched as Expect's DocPaths
+// and URLs are. A hit that an expectation makes relevant is never counted
+// as not relevant.
+type NotRelevant struct {
+	DocPaths []string `json:"doc_paths,omitempty"`
+	URLs     []string `json:"urls,omitempty"`
+}
+
+// IsEmpty reports whether n labels nothing.
+func (n NotRelevant) IsEmpty() bool { return len(n.DocPaths)+len(n.URLs) == 0 }
 
 // AnswerChecks names the answer-level expectations of e (nil: none).
 func (e Expect) AnswerChecks() []string {

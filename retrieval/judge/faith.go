@@ -10,6 +10,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/chatcache"
+	"ragscope/retrieval/chattask"
 )
 
 // faithfulnessFile is the faithfulness prompt's file (see relevanceFile).
@@ -139,18 +140,18 @@ func (j *Judge) PendingFaithfulness(items []FaithItem) int {
 // answer, as Relevance does (cache, concurrency, failures).
 func (j *Judge) Faithfulness(ctx context.Context, items []FaithItem, progress func(done, total int)) ([]Faithfulness, Stats, error) {
 	out := make([]Faithfulness, len(items))
-	st, err := j.pool(ctx, len(items), progress, task{
-		cached: func(i int) bool {
+	st, err := j.pool(ctx, len(items), progress, chattask.Task{
+		Cached: func(i int) bool {
 			f, ok := j.faithCached(items[i])
 			out[i] = f
 			return ok
 		},
-		ask: func(ctx context.Context, i int) (bool, retrieval.Usage, error) {
+		Ask: func(ctx context.Context, i int) (bool, retrieval.Usage, error) {
 			f, u, err := j.oneFaith(ctx, items[i])
 			out[i] = f
 			return f.Status == Judged, u, err
 		},
-		skip: func(i int, why string) { out[i] = Faithfulness{Status: Skipped, Detail: why, Claims: []Claim{}} },
+		Skip: func(i int, why string) { out[i] = Faithfulness{Status: Skipped, Detail: why, Claims: []Claim{}} },
 	})
 	return out, st, err
 }
@@ -186,13 +187,13 @@ func (j *Judge) oneFaith(ctx context.Context, it FaithItem) (Faithfulness, retri
 // Invalid.
 func parseFaithfulness(text string) Faithfulness {
 	f := Faithfulness{Claims: []Claim{}}
-	obj, ok := findObject(text)
+	obj, ok := chattask.FindObject(text)
 	var fields map[string]json.RawMessage
 	if !ok || json.Unmarshal(obj, &fields) != nil {
 		f.Status, f.Detail = Invalid, "the answer is not a JSON object: "+excerpt(text)
 		return f
 	}
-	raw, ok := field(fields, "claims")
+	raw, ok := chattask.Field(fields, "claims")
 	var items []map[string]json.RawMessage
 	if !ok || json.Unmarshal(raw, &items) != nil {
 		f.Status, f.Detail = Invalid, "the answer has no list of claims: "+excerpt(text)
@@ -203,22 +204,22 @@ func parseFaithfulness(text string) Faithfulness {
 			break
 		}
 		var c Claim
-		if r, ok := field(it, "claim"); ok {
+		if r, ok := chattask.Field(it, "claim"); ok {
 			_ = json.Unmarshal(r, &c.Text)
 		}
 		c.Text = oneLine(c.Text)
 		if c.Text == "" {
 			continue
 		}
-		if r, ok := field(it, "supported"); ok {
-			c.Supported = verdict(r)
+		if r, ok := chattask.Field(it, "supported"); ok {
+			c.Supported = chattask.Verdict(r)
 		}
-		if r, ok := field(it, "reason"); ok {
+		if r, ok := chattask.Field(it, "reason"); ok {
 			_ = json.Unmarshal(r, &c.Reason)
 		}
 		c.Reason = oneLine(c.Reason)
 		c.Sources = []int{}
-		if r, ok := field(it, "sources"); ok {
+		if r, ok := chattask.Field(it, "sources"); ok {
 			var raws []json.RawMessage
 			_ = json.Unmarshal(r, &raws)
 			for _, s := range raws {
@@ -241,26 +242,6 @@ func parseFaithfulness(text string) Faithfulness {
 		f.Share = &s
 	}
 	return f
-}
-
-// verdict reads true, false, "yes", "no", "true", "false".
-func verdict(raw json.RawMessage) *bool {
-	var b bool
-	if json.Unmarshal(raw, &b) == nil {
-		return &b
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return nil
-	}
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "true", "yes", "supported":
-		b = true
-		return &b
-	case "false", "no", "unsupported", "not supported":
-		return &b
-	}
-	return nil
 }
 
 // sourceNumber reads 2, "2" or "Source 2".

@@ -14,13 +14,12 @@ package judge
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/chatcache"
+	"ragscope/retrieval/chattask"
 )
 
 // DefaultConcurrency is the number of judge calls in flight at once.
@@ -95,7 +94,7 @@ type Judge struct {
 	schema      *retrieval.Schema
 	// memo holds the cache entries this process read or wrote, by key:
 	// Pending and the run after it read the disk once.
-	memo sync.Map
+	memo *chattask.Memo
 }
 
 // New returns a Judge asking gen.
@@ -115,7 +114,7 @@ func New(gen retrieval.Generator, opts Options) (*Judge, error) {
 	if n <= 0 {
 		n = DefaultConcurrency
 	}
-	return &Judge{gen: gen, cache: opts.Cache, concurrency: n, prompt: p, faith: fp, schema: relevanceSchema()}, nil
+	return &Judge{gen: gen, cache: opts.Cache, memo: chattask.NewMemo(opts.Cache), concurrency: n, prompt: p, faith: fp, schema: relevanceSchema()}, nil
 }
 
 // Model names the judge model: "provider/model".
@@ -168,120 +167,28 @@ func (j *Judge) Pending(items []Item) int {
 // after each item.
 func (j *Judge) Relevance(ctx context.Context, items []Item, progress func(done, total int)) ([]Judgement, Stats, error) {
 	out := make([]Judgement, len(items))
-	st, err := j.pool(ctx, len(items), progress, task{
-		cached: func(i int) bool {
+	st, err := j.pool(ctx, len(items), progress, chattask.Task{
+		Cached: func(i int) bool {
 			jd, ok := j.cached(items[i])
 			out[i] = jd
 			return ok
 		},
-		ask: func(ctx context.Context, i int) (bool, retrieval.Usage, error) {
+		Ask: func(ctx context.Context, i int) (bool, retrieval.Usage, error) {
 			jd, u, err := j.one(ctx, items[i])
 			out[i] = jd
 			return jd.IsJudged(), u, err
 		},
-		skip: func(i int, why string) { out[i] = Judgement{Status: Skipped, Detail: why} },
+		Skip: func(i int, why string) { out[i] = Judgement{Status: Skipped, Detail: why} },
 	})
 	return out, st, err
 }
 
-// task is what pool runs for each of n items; each function writes only
-// item i's own result.
-type task struct {
-	// cached fills item i from the cache and reports whether it could.
-	cached func(i int) bool
-	// ask makes item i's call; judged reports a valid answer.
-	ask func(ctx context.Context, i int) (judged bool, u retrieval.Usage, err error)
-	// skip marks item i not sent, and why.
-	skip func(i int, why string)
-}
-
-// pool runs t over n items: cached ones first, then the calls,
-// Concurrency at a time. An ErrAuth or ErrConfig failure, or ctx ending,
-// stops it: the items not yet sent are skipped and the error returned.
-func (j *Judge) pool(ctx context.Context, n int, progress func(done, total int), t task) (Stats, error) {
-	var (
-		mu    sync.Mutex
-		st    Stats
-		fatal error
-		done  int
-	)
-	count := func(called, judged, cached bool, u retrieval.Usage) {
-		mu.Lock()
-		defer mu.Unlock()
-		if called {
-			st.Calls++
-			st.Usage.InputTokens += u.InputTokens
-			st.Usage.OutputTokens += u.OutputTokens
-		}
-		if cached {
-			st.Cached++
-		}
-		if !judged {
-			st.NotJudged++
-		}
-		done++
-		if progress != nil {
-			progress(done, n)
-		}
-	}
-	var todo []int
-	for i := range n {
-		if t.cached(i) {
-			count(false, true, true, retrieval.Usage{})
-		} else {
-			todo = append(todo, i)
-		}
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < min(j.concurrency, len(todo)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if ctx.Err() != nil {
-					mu.Lock()
-					why := skipReason(ctx, fatal)
-					mu.Unlock()
-					t.skip(i, why)
-					count(false, false, false, retrieval.Usage{})
-					continue
-				}
-				judged, u, err := t.ask(ctx, i)
-				if err != nil && ctx.Err() == nil && (errors.Is(err, retrieval.ErrAuth) || errors.Is(err, retrieval.ErrConfig)) {
-					mu.Lock()
-					if fatal == nil {
-						fatal = err
-					}
-					mu.Unlock()
-					cancel()
-				}
-				count(true, judged, false, u)
-			}
-		}()
-	}
-	for _, i := range todo {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if fatal == nil && ctx.Err() != nil {
-		fatal = ctx.Err()
-	}
-	return st, fatal
-}
-
-// skipReason says why an item was not sent.
-func skipReason(ctx context.Context, fatal error) string {
-	switch {
-	case fatal != nil:
-		return "not sent after an earlier call failed: " + oneLine(fatal.Error())
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return "the run's time ran out"
-	}
-	return "the run was cancelled"
+// pool runs t over n items with chattask.Run, Concurrency at a time.
+func (j *Judge) pool(ctx context.Context, n int, progress func(done, total int), t chattask.Task) (Stats, error) {
+	skip := t.Skip
+	t.Skip = func(i int, why string) { skip(i, oneLine(why)) }
+	c, err := chattask.Run(ctx, j.concurrency, n, progress, t)
+	return Stats{Calls: c.Calls, Cached: c.Cached, NotJudged: c.Failed, Usage: c.Usage}, err
 }
 
 // one asks the judge about one item and caches a valid judgement.
@@ -311,43 +218,14 @@ func (j *Judge) one(ctx context.Context, it Item) (Judgement, retrieval.Usage, e
 }
 
 // get is key's cache entry, from memory or disk.
-func (j *Judge) get(key string) ([]byte, bool) {
-	if v, ok := j.memo.Load(key); ok {
-		return v.([]byte), true
-	}
-	b, ok := j.cache.Get(key)
-	if ok {
-		j.memo.Store(key, b)
-	}
-	return b, ok
-}
+func (j *Judge) get(key string) ([]byte, bool) { return j.memo.Get(key) }
 
-// put stores a valid judgement in memory and on disk (a cache that
-// cannot be written costs a call next time, nothing more).
-func (j *Judge) put(key string, b []byte) {
-	if j.cache == nil {
-		return
-	}
-	j.memo.Store(key, b)
-	_ = j.cache.Put(key, b)
-}
+// put stores a valid judgement in memory and on disk.
+func (j *Judge) put(key string, b []byte) { j.memo.Put(key, b) }
 
-// ask sends p and returns the answer's text (its first maxAnswer bytes:
-// the rest is read, not kept) and the call's token use.
+// ask sends p and returns the answer's text and the call's token use.
 func (j *Judge) ask(ctx context.Context, p retrieval.Prompt) (string, retrieval.Usage, error) {
-	var (
-		text  strings.Builder
-		usage retrieval.Usage
-	)
-	err := j.gen.Stream(ctx, p, func(d retrieval.Delta) {
-		if room := maxAnswer - text.Len(); room > 0 {
-			text.WriteString(d.Text[:min(len(d.Text), room)])
-		}
-		if d.Usage != nil {
-			usage = *d.Usage
-		}
-	})
-	return text.String(), usage, err
+	return chattask.Ask(ctx, j.gen, p)
 }
 
 // String is a short account of s: "12 judge calls (1,234 in + 210 out

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"ragscope/retrieval/chattask"
 )
 
 // Status says whether a hit was judged, and if not why.
@@ -31,9 +33,6 @@ const (
 // MaxReason bounds a reason, in runes; a longer one is cut with "…".
 const MaxReason = 200
 
-// maxAnswer bounds the answer text parsed, in bytes.
-const maxAnswer = 16 << 10
-
 // parsed is one answer read: a grade and reason, or why not.
 type parsed struct {
 	grade  int
@@ -47,7 +46,7 @@ type parsed struct {
 // integer, an integral number ("2.0") or a digit string ("2"). It never
 // invents a grade: anything else is Invalid or OutOfRange, with why.
 func parseRelevance(text string) parsed {
-	obj, ok := findObject(text)
+	obj, ok := chattask.FindObject(text)
 	if !ok {
 		return parsed{status: Invalid, detail: "the answer is not a JSON object: " + excerpt(text)}
 	}
@@ -55,7 +54,7 @@ func parseRelevance(text string) parsed {
 	if err := json.Unmarshal(obj, &fields); err != nil {
 		return parsed{status: Invalid, detail: "the answer is not a JSON object: " + excerpt(text)}
 	}
-	raw, ok := field(fields, "grade")
+	raw, ok := chattask.Field(fields, "grade")
 	if !ok {
 		return parsed{status: Invalid, detail: "the answer has no grade: " + excerpt(text)}
 	}
@@ -64,7 +63,7 @@ func parseRelevance(text string) parsed {
 		return parsed{status: Invalid, detail: "the grade is not a whole number: " + excerpt(string(raw))}
 	}
 	reason := ""
-	if r, ok := field(fields, "reason"); ok {
+	if r, ok := chattask.Field(fields, "reason"); ok {
 		_ = json.Unmarshal(r, &reason)
 	}
 	reason = oneLine(reason)
@@ -72,33 +71,6 @@ func parseRelevance(text string) parsed {
 		return parsed{status: OutOfRange, detail: fmt.Sprintf("grade %d is outside 0-3", g), reason: reason}
 	}
 	return parsed{grade: g, reason: reason, status: Judged}
-}
-
-// findObject is the JSON object in text: all of it, or from its first
-// '{' to its last '}' (a code fence or words around it).
-func findObject(text string) ([]byte, bool) {
-	b := bytes.TrimSpace([]byte(text))
-	if json.Valid(b) && len(b) > 0 && b[0] == '{' {
-		return b, true
-	}
-	i, j := bytes.IndexByte(b, '{'), bytes.LastIndexByte(b, '}')
-	if i < 0 || j < i {
-		return nil, false
-	}
-	return b[i : j+1], json.Valid(b[i : j+1])
-}
-
-// field is fields[name], its name matched in any case.
-func field(fields map[string]json.RawMessage, name string) (json.RawMessage, bool) {
-	if v, ok := fields[name]; ok {
-		return v, true
-	}
-	for k, v := range fields {
-		if strings.EqualFold(strings.TrimSpace(k), name) {
-			return v, true
-		}
-	}
-	return nil, false
 }
 
 // integer reads a whole number: 2, 2.0, "2".

@@ -1,14 +1,12 @@
 package judge
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
-	"strings"
 	"text/template"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/chatcache"
+	"ragscope/retrieval/chattask"
 )
 
 //go:embed prompts/*.txt
@@ -19,9 +17,6 @@ var promptFiles embed.FS
 // any edit to it makes earlier judgements misses.
 const relevanceFile = "prompts/relevance-v1.txt"
 
-// userMark separates a prompt file's system part from its user template.
-const userMark = "\n---- user ----\n"
-
 // prompt is a parsed prompt file.
 type prompt struct {
 	system  string
@@ -29,23 +24,13 @@ type prompt struct {
 	version string
 }
 
-// loadPrompt reads and parses a prompt file (the files are embedded, so
-// an error is a build mistake; tests load every file).
+// loadPrompt reads and parses a prompt file (chattask.LoadPrompt).
 func loadPrompt(name string) (prompt, error) {
-	b, err := promptFiles.ReadFile(name)
+	p, err := chattask.LoadPrompt(promptFiles, name)
 	if err != nil {
-		return prompt{}, fmt.Errorf("judge prompt %s: %w", name, err)
+		return prompt{}, fmt.Errorf("judge %w", err)
 	}
-	system, user, ok := strings.Cut(string(b), userMark)
-	if !ok {
-		return prompt{}, fmt.Errorf("judge prompt %s: no %q line", name, strings.TrimSpace(userMark))
-	}
-	t, err := template.New(name).Option("missingkey=error").Parse(user)
-	if err != nil {
-		return prompt{}, fmt.Errorf("judge prompt %s: %w", name, err)
-	}
-	base := strings.TrimSuffix(strings.TrimPrefix(name, "prompts/"), ".txt")
-	return prompt{system: strings.TrimSpace(system), user: t, version: base + "+" + chatcache.Hash(string(b))[:12]}, nil
+	return prompt{system: p.System, user: p.User, version: p.Version}, nil
 }
 
 // passage is what the relevance prompt's user template reads.
@@ -55,11 +40,7 @@ type passage struct {
 
 // render is the prompt of one passage, asking for schema.
 func (p prompt) render(in passage, schema *retrieval.Schema) (retrieval.Prompt, error) {
-	var buf bytes.Buffer
-	if err := p.user.Execute(&buf, in); err != nil {
-		return retrieval.Prompt{}, fmt.Errorf("judge prompt: %w", err)
-	}
-	return retrieval.Prompt{Question: strings.TrimSpace(buf.String()), Instruction: p.system, Schema: schema}, nil
+	return chattask.Prompt{System: p.system, User: p.user, Version: p.version}.Render(in, schema)
 }
 
 // relevanceSchema is the JSON schema of a relevance judgement.

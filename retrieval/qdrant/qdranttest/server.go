@@ -94,6 +94,9 @@ type Options struct {
 	// RefuseExact rejects searches with params.exact, like a Qdrant whose
 	// strict mode disables exact search (search_allow_exact: false).
 	RefuseExact bool
+	// RefuseCount rejects Count calls, like a Qdrant whose strict mode or
+	// proxy does not allow them.
+	RefuseCount bool
 }
 
 // Server is a running fake Qdrant. Its methods are safe for concurrent use.
@@ -351,6 +354,9 @@ func distance(c *Collection) qc.Distance {
 // Count counts the points matching the filter.
 func (ps pointsService) Count(_ context.Context, r *qc.CountPoints) (*qc.CountResponse, error) {
 	s := ps.s
+	if s.opts.RefuseCount {
+		return nil, status.Error(codes.InvalidArgument, "Bad request: Count is disabled by strict mode")
+	}
 	c, err := s.collection(r.GetCollectionName())
 	if err != nil {
 		return nil, err

@@ -1,0 +1,136 @@
+package eval
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// MarkdownCaseRows is how many cases that did not pass a Markdown report
+// lists.
+const MarkdownCaseRows = 50
+
+// WriteMarkdown writes r as a Markdown summary fit for a CI job summary
+// (GitHub's $GITHUB_STEP_SUMMARY, a merge request note): the verdict, the
+// overall figures in one table, the categories, the cases that did not
+// pass (at most MarkdownCaseRows) and, for unlabelled cases, the content
+// gaps. Text from the set and the collection is one line, without
+// control characters, with Markdown and HTML characters escaped.
+func WriteMarkdown(w io.Writer, r Report) error {
+	var b bytes.Buffer
+	verdict := "✅ PASS"
+	if !r.Passed {
+		verdict = "❌ FAIL"
+	}
+	fmt.Fprintf(&b, "## ragscope eval: %s — %s\n\n", mdCell(orDefault(r.Set, "golden set")), verdict)
+	fmt.Fprintf(&b, "%s\n\n", mdCell(r.Verdict))
+	be := r.Backend.Backend
+	if r.Backend.Collection != "" {
+		be += " · " + r.Backend.Collection
+	}
+	if r.Backend.Model != "" {
+		be += " · " + r.Backend.Model
+	}
+	fmt.Fprintf(&b, "Backend: %s · top_k %d · threshold %.2f\n\n", mdCell(orDefault(be, "?")), r.Params.TopK, r.Params.Threshold)
+
+	s := r.Summary
+	p95 := s.Latency.P95MS
+	if r.LatencySample != nil {
+		p95 = r.LatencySample.P95MS
+	}
+	b.WriteString("| cases | pass | miss | fail | error | unlabelled | hit@1 | hit@k | MRR | nDCG@k | recall@k | p95 ms |\n")
+	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| %d | %d | %d | %d | %d | %d | %s | %s | %s | %s | %s | %.1f |\n\n",
+		s.Cases, s.Passed, s.Missed, s.Failed, s.Errors, s.Unlabelled,
+		mdMetric(s, s.HitAt1), mdMetric(s, s.HitAtK), mdMetric(s, s.MRR), mdMetric(s, s.NDCG), mdMetric(s, s.Recall), p95)
+
+	if len(r.Categories) > 1 {
+		b.WriteString("### By category\n\n")
+		b.WriteString("| category | cases | pass | hit@1 | hit@k | MRR | nDCG@k |\n")
+		b.WriteString("|---|---:|---:|---:|---:|---:|---:|\n")
+		for _, c := range r.Categories {
+			fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %s | %s |\n", mdCell(orDefault(c.Category, "-")), c.Cases, c.Passed,
+				mdMetric(c.Summary, c.HitAt1), mdMetric(c.Summary, c.HitAtK), mdMetric(c.Summary, c.MRR), mdMetric(c.Summary, c.NDCG))
+		}
+		b.WriteString("\n")
+	}
+
+	var notPassed []CaseResult
+	for _, c := range r.Cases {
+		if c.Status != StatusPass {
+			notPassed = append(notPassed, c)
+		}
+	}
+	if len(notPassed) > 0 {
+		fmt.Fprintf(&b, "### Cases that did not pass (%d)\n\n", len(notPassed))
+		b.WriteString("| case | category | status | reason |\n|---|---|---|---|\n")
+		for _, c := range notPassed[:min(len(notPassed), MarkdownCaseRows)] {
+			status := string(c.Status)
+			if c.Status == StatusMiss {
+				if rule := allowedBy(c, r); rule != "" {
+					status += " (allowed by " + rule + ")"
+				}
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCell(c.ID), mdCell(orDefault(c.Category, "-")), mdCell(status),
+				mdCell(clipText(strings.Join(c.Reasons, "; "), 300)))
+		}
+		if n := len(notPassed) - MarkdownCaseRows; n > 0 {
+			fmt.Fprintf(&b, "\n…and %d more (the JSON report, --out, has every case).\n", n)
+		}
+		b.WriteString("\n")
+	}
+
+	if u := r.Unlabelled; u != nil {
+		fmt.Fprintf(&b, "### Unlabelled questions (%d)\n\n", u.Cases)
+		fmt.Fprintf(&b, "%s.\n\n", mdCell(u.GapLine()))
+		if u.Cases > u.NoHits {
+			d := u.BestScore
+			fmt.Fprintf(&b, "Best score: min %.3f · p10 %.3f · p25 %.3f · p50 %.3f · p75 %.3f · p90 %.3f · max %.3f\n\n",
+				d.Min, d.P10, d.P25, d.P50, d.P75, d.P90, d.Max)
+		}
+		if len(u.Lowest) > 0 {
+			b.WriteString("| case | best score | gap | question | best hit |\n|---|---:|---|---|---|\n")
+			for _, g := range u.Lowest {
+				score, gap := "none", ""
+				if g.BestScore != nil {
+					score = fmt.Sprintf("%.3f", *g.BestScore)
+				}
+				if g.Gap {
+					gap = "gap"
+				}
+				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mdCell(g.ID), score, gap, mdCell(clipText(g.Question, 200)), mdCell(g.Best))
+			}
+			b.WriteString("\n")
+		}
+	}
+
+	if !r.Passed && len(r.Reasons) > 0 {
+		b.WriteString("### Why the run failed\n\n")
+		for _, reason := range r.Reasons {
+			fmt.Fprintf(&b, "- %s\n", mdCell(reason))
+		}
+		b.WriteString("\n")
+	}
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("write Markdown report: %w", err)
+	}
+	return nil
+}
+
+// mdMetric is a ranking metric, "-" when the summary has no ranking case.
+func mdMetric(s Summary, v float64) string {
+	if s.RankingCases == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", v)
+}
+
+// mdEscaper escapes what Markdown or HTML would read in a table cell.
+var mdEscaper = strings.NewReplacer(
+	`\`, `\\`, "|", `\|`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+	"<", "&lt;", ">", "&gt;", "&", "&amp;", "#", `\#`, "~", `\~`,
+)
+
+// mdCell makes untrusted text one safe line of Markdown.
+func mdCell(s string) string { return mdEscaper.Replace(reportLine(s)) }

@@ -1,0 +1,351 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// Paired comparison of two runs of one set (eval --setup A --vs B): for
+// each metric the mean per-case difference B − A, its bootstrap 95%
+// interval and the sign test of the wins and losses.
+
+const (
+	// DefaultResamples is the number of bootstrap resamples (the
+	// percentile interval's ends move by well under 0.01 between seeds
+	// at this count).
+	DefaultResamples = 4000
+	// DefaultSeed seeds the bootstrap: the same runs give the same
+	// interval on every machine.
+	DefaultSeed = 30
+	// ClearP is the sign-test p-value below which, with an interval that
+	// excludes 0, a difference is called clear.
+	ClearP = 0.05
+	// tieEpsilon is how close two per-case values are to count as a tie.
+	tieEpsilon = 1e-9
+)
+
+// PairedMetric is one metric of a paired comparison: B − A over the cases
+// both arms ran.
+type PairedMetric struct {
+	Metric string `json:"metric"`
+	// Pairs is the number of cases compared.
+	Pairs int `json:"pairs"`
+	// A and B are the arms' means over the pairs; Diff is the mean of
+	// B − A, and Lo and Hi its bootstrap 95% interval.
+	A    float64 `json:"a"`
+	B    float64 `json:"b"`
+	Diff float64 `json:"diff"`
+	Lo   float64 `json:"lo"`
+	Hi   float64 `json:"hi"`
+	// Wins, Losses and Ties are B's: cases where B scored higher, lower
+	// or the same.
+	Wins   int `json:"wins"`
+	Losses int `json:"losses"`
+	Ties   int `json:"ties"`
+	// P is the two-sided exact sign-test p-value of Wins against Losses
+	// (ties left out).
+	P float64 `json:"p"`
+}
+
+// Clear reports whether the difference is clear: the interval excludes 0
+// and p < ClearP.
+func (m PairedMetric) Clear() bool {
+	return m.Pairs > 0 && (m.Lo > 0 || m.Hi < 0) && m.P < ClearP
+}
+
+// Flip is the metric from A's side: A − B, A's wins.
+func (m PairedMetric) Flip() PairedMetric {
+	m.A, m.B = m.B, m.A
+	m.Diff, m.Lo, m.Hi = -m.Diff, -m.Hi, -m.Lo
+	m.Wins, m.Losses = m.Losses, m.Wins
+	return m
+}
+
+// Figures is the metric's one-line summary: "MRR +0.08 [+0.03, +0.13],
+// 11 wins, 3 losses, 2 ties, p = 0.03".
+func (m PairedMetric) Figures() string {
+	return fmt.Sprintf("%s %s [%s, %s], %d %s, %d %s, %d %s, p %s", m.Metric, signed(m.Diff), signed(m.Lo), signed(m.Hi),
+		m.Wins, plural(m.Wins, "win", "wins"), m.Losses, plural(m.Losses, "loss", "losses"), m.Ties, plural(m.Ties, "tie", "ties"), pText(m.P))
+}
+
+// signed is a difference with its sign, two decimals ("+0.00" for zero).
+func signed(v float64) string {
+	if math.Abs(v) < 0.005 {
+		v = 0
+	}
+	return fmt.Sprintf("%+.2f", v)
+}
+
+// pText is "= 0.03", or three decimals below 0.01 ("= 0.004", "< 0.001").
+func pText(p float64) string {
+	switch {
+	case p < 0.001:
+		return "< 0.001"
+	case p < 0.01:
+		return fmt.Sprintf("= %.3f", p)
+	}
+	return fmt.Sprintf("= %.2f", p)
+}
+
+// Paired compares per-case values b against a (same length, same case
+// order) with DefaultResamples resamples seeded by DefaultSeed.
+func Paired(metric string, a, b []float64) PairedMetric {
+	m := PairedMetric{Metric: metric, Pairs: len(a)}
+	if len(a) != len(b) || len(a) == 0 {
+		m.Pairs, m.P = 0, 1
+		return m
+	}
+	diffs := make([]float64, len(a))
+	for i := range a {
+		d := b[i] - a[i]
+		switch {
+		case d > tieEpsilon:
+			m.Wins++
+		case d < -tieEpsilon:
+			m.Losses++
+		default:
+			d = 0
+			m.Ties++
+		}
+		diffs[i] = d
+	}
+	m.A, m.B, m.Diff = Mean(a), Mean(b), Mean(diffs)
+	m.Lo, m.Hi = BootstrapCI(diffs, DefaultResamples, DefaultSeed)
+	m.P = SignTest(m.Wins, m.Losses)
+	return m
+}
+
+// BootstrapCI is the percentile bootstrap 95% interval of the mean of
+// diffs: resamples means of len(diffs) draws with replacement from a
+// generator seeded by seed, cut at the 2.5th and 97.5th percentiles. It
+// is deterministic for a given input and seed.
+func BootstrapCI(diffs []float64, resamples int, seed uint64) (lo, hi float64) {
+	n := len(diffs)
+	if n == 0 || resamples < 1 {
+		return 0, 0
+	}
+	if slices.Min(diffs) == slices.Max(diffs) {
+		return diffs[0], diffs[0] // every resample's mean is that value
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(n)))
+	means := make([]float64, resamples)
+	for r := range means {
+		sum := 0.0
+		for range n {
+			sum += diffs[rng.IntN(n)]
+		}
+		means[r] = sum / float64(n)
+	}
+	slices.Sort(means)
+	loAt := int(math.Floor(0.025 * float64(resamples)))
+	hiAt := max(int(math.Ceil(0.975*float64(resamples)))-1, loAt)
+	return means[loAt], means[hiAt]
+}
+
+// SignTest is the two-sided exact sign-test p-value of wins against
+// losses: twice the binomial(n, 1/2) probability of a split at least as
+// uneven, at most 1 (1 when there are none).
+func SignTest(wins, losses int) float64 {
+	n := wins + losses
+	if n == 0 {
+		return 1
+	}
+	k := min(wins, losses)
+	// Sum C(n, i) / 2^n for i = 0..k in logs, stable for large n.
+	p := 0.0
+	for i := 0; i <= k; i++ {
+		p += math.Exp(logChoose(n, i) - float64(n)*math.Ln2)
+	}
+	return min(1, 2*p)
+}
+
+// logChoose is ln C(n, k).
+func logChoose(n, k int) float64 {
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
+}
+
+// Case outcomes of a paired comparison, from B's side.
+const (
+	OutcomeWin   = "win"
+	OutcomeLoss  = "loss"
+	OutcomeTie   = "tie"
+	OutcomeError = "error"
+)
+
+// VerdictMetric is the metric the verdict and the per-case outcomes go by.
+const VerdictMetric = "MRR"
+
+// PairedCase is one ranking case of a paired comparison.
+type PairedCase struct {
+	ID       string `json:"id"`
+	Question string `json:"question"`
+	// RankA and RankB are the first relevant ranks (0: missed), RRA and
+	// RRB the reciprocal ranks.
+	RankA int     `json:"rank_a"`
+	RankB int     `json:"rank_b"`
+	RRA   float64 `json:"rr_a"`
+	RRB   float64 `json:"rr_b"`
+	// Outcome is B's on the reciprocal rank: win, loss, tie, or error
+	// when either arm failed the case (never a win for the other).
+	Outcome string `json:"outcome"`
+	// ErrorA and ErrorB are the arms' errors on the case.
+	ErrorA string `json:"error_a,omitempty"`
+	ErrorB string `json:"error_b,omitempty"`
+}
+
+// PairedRuns compares run B with run A of the same set case by case.
+type PairedRuns struct {
+	// Metrics are hit@k, MRR, nDCG, recall and keyword coverage over the
+	// cases both arms ran without error.
+	Metrics []PairedMetric `json:"metrics"`
+	// Cases are the ranking cases, in set order.
+	Cases []PairedCase `json:"cases"`
+	// ErrorsA and ErrorsB count the cases each arm failed (left out).
+	ErrorsA int `json:"errors_a"`
+	ErrorsB int `json:"errors_b"`
+	// Total is the number of ranking and keyword cases compared.
+	Total int `json:"total"`
+	// FirstErrorA and FirstErrorB are each arm's first error.
+	FirstErrorA string `json:"first_error_a,omitempty"`
+	FirstErrorB string `json:"first_error_b,omitempty"`
+}
+
+// ComparePaired pairs the cases of a and b (the same set, run by two
+// setups) by position and compares them. Relevance was graded by doc
+// path, URL, module and chapter (Grade), never by chunk id, so two
+// chunkings of one book compare fairly. A case either arm failed is an
+// error, left out of every metric.
+func ComparePaired(a, b Report) PairedRuns {
+	var pr PairedRuns
+	type series struct{ a, b []float64 }
+	metrics := []string{"hit@k", VerdictMetric, "nDCG", "recall", "keyword coverage"}
+	vals := make([]series, len(metrics))
+	add := func(i int, x, y float64) {
+		vals[i].a = append(vals[i].a, x)
+		vals[i].b = append(vals[i].b, y)
+	}
+	for i := range min(len(a.Cases), len(b.Cases)) {
+		ca, cb := a.Cases[i], b.Cases[i]
+		if ca.Kind != KindRanking && ca.Kind != KindKeywords {
+			continue
+		}
+		pr.Total++
+		errA, errB := ca.Status == StatusError, cb.Status == StatusError
+		if errA {
+			pr.ErrorsA++
+			if pr.FirstErrorA == "" {
+				pr.FirstErrorA = ca.Error
+			}
+		}
+		if errB {
+			pr.ErrorsB++
+			if pr.FirstErrorB == "" {
+				pr.FirstErrorB = cb.Error
+			}
+		}
+		pc := PairedCase{ID: ca.ID, Question: ca.Question, RankA: ca.FirstRelevantRank, RankB: cb.FirstRelevantRank,
+			RRA: ca.ReciprocalRank, RRB: cb.ReciprocalRank}
+		if errA || errB {
+			pc.Outcome = OutcomeError
+			if errA {
+				pc.ErrorA = ca.Error
+			}
+			if errB {
+				pc.ErrorB = cb.Error
+			}
+			if ca.Kind == KindRanking {
+				pr.Cases = append(pr.Cases, pc)
+			}
+			continue
+		}
+		if ca.Kind == KindRanking {
+			switch d := cb.ReciprocalRank - ca.ReciprocalRank; {
+			case d > tieEpsilon:
+				pc.Outcome = OutcomeWin
+			case d < -tieEpsilon:
+				pc.Outcome = OutcomeLoss
+			default:
+				pc.Outcome = OutcomeTie
+			}
+			pr.Cases = append(pr.Cases, pc)
+			add(0, b2f(ca.HitAtK), b2f(cb.HitAtK))
+			add(1, ca.ReciprocalRank, cb.ReciprocalRank)
+			add(2, ca.NDCG, cb.NDCG)
+			add(3, ca.Recall, cb.Recall)
+		}
+		if ca.KeywordCoverage != nil && cb.KeywordCoverage != nil {
+			add(4, *ca.KeywordCoverage, *cb.KeywordCoverage)
+		}
+	}
+	for i, name := range metrics {
+		if len(vals[i].a) == 0 && i == len(metrics)-1 {
+			continue // no case lists keywords
+		}
+		pr.Metrics = append(pr.Metrics, Paired(name, vals[i].a, vals[i].b))
+	}
+	return pr
+}
+
+// Metric returns the named metric (false when the comparison has none).
+func (pr PairedRuns) Metric(name string) (PairedMetric, bool) {
+	for _, m := range pr.Metrics {
+		if m.Metric == name {
+			return m, true
+		}
+	}
+	return PairedMetric{}, false
+}
+
+// Clear reports whether the verdict names a better setup: the MRR
+// difference is clear and neither arm failed a case.
+func (pr PairedRuns) Clear() bool {
+	m, _ := pr.Metric(VerdictMetric)
+	return m.Clear() && pr.ErrorsA == 0 && pr.ErrorsB == 0
+}
+
+// Verdict is the comparison's one plain line, always with its figures:
+// "B over A: MRR +0.08 [+0.03, +0.13], 11 wins, 3 losses, 2 ties, p = 0.03"
+// (the figures from the better setup's side), "no clear difference: MRR
+// +0.01 [-0.04, +0.06], 5 wins, 4 losses, 7 ties, p = 0.74" (B's side),
+// or, when an arm failed cases, "no verdict: …" saying which and how many:
+// a failed case is an error, never a win for the other setup.
+func (pr PairedRuns) Verdict(nameA, nameB string) string {
+	m, _ := pr.Metric(VerdictMetric)
+	if m.Metric == "" {
+		m = PairedMetric{Metric: VerdictMetric, P: 1}
+	}
+	var failed []string
+	if pr.ErrorsA > 0 {
+		failed = append(failed, fmt.Sprintf("%s failed %d of %d cases (%s)", nameA, pr.ErrorsA, pr.Total, pr.FirstErrorA))
+	}
+	if pr.ErrorsB > 0 {
+		failed = append(failed, fmt.Sprintf("%s failed %d of %d cases (%s)", nameB, pr.ErrorsB, pr.Total, pr.FirstErrorB))
+	}
+	if len(failed) > 0 {
+		s := "no verdict: " + joinAnd(failed) + "; errors are not wins"
+		if m.Pairs > 0 {
+			s += fmt.Sprintf("; on the %d cases both ran: %s", m.Pairs, m.Figures())
+		}
+		return s
+	}
+	switch {
+	case m.Clear() && m.Diff > 0:
+		return fmt.Sprintf("%s over %s: %s", nameB, nameA, m.Figures())
+	case m.Clear():
+		return fmt.Sprintf("%s over %s: %s", nameA, nameB, m.Flip().Figures())
+	}
+	return "no clear difference: " + m.Figures()
+}
+
+// joinAnd joins two clauses with "and".
+func joinAnd(parts []string) string {
+	if len(parts) == 2 {
+		return parts[0] + " and " + parts[1]
+	}
+	return parts[0]
+}

@@ -16,6 +16,7 @@ import (
 
 	"ragscope/retrieval/cohere/coheretest"
 	"ragscope/retrieval/gemini/geminitest"
+	"ragscope/retrieval/openai/openaitest"
 )
 
 // providerDocs writes a docs folder of pages pages, each with sections
@@ -315,4 +316,21 @@ func TestIndexChunkingOptions(t *testing.T) {
 			t.Errorf("%v: exit %d, %q", bad, code, errs)
 		}
 	}
+}
+
+func TestIndexWithOpenAIEmbeddings(t *testing.T) {
+	oa := openaitest.NewServer(testOpenAIKey)
+	defer oa.Close()
+	env := map[string]string{"OPENAI_API_KEY": testOpenAIKey, "OPENAI_BASE_URL": oa.URL, "XDG_CACHE_HOME": t.TempDir()}
+	root := t.TempDir()
+	idx := filepath.Join(root, "o.idx")
+	code, out, errs := run(t, env, "", "index", providerDocs(t, root, 1, 4), "--embedder", "openai", "--dimensions", "512", "-o", idx)
+	if code != ExitOK || !strings.Contains(out, "openai text-embedding-3-small (dim 512): 1 calls") || !strings.Contains(out, ", 4 tokens") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = run(t, env, "", "query", "--index", idx, "joint 2 torque")
+	if code != ExitOK || oa.LastRequest().Dimensions != 512 {
+		t.Fatalf("query: exit %d, dimensions %d\n%s\n%s", code, oa.LastRequest().Dimensions, out, errs)
+	}
+	noOpenAIKey(t, out, errs)
 }

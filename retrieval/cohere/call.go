@@ -22,9 +22,7 @@ import (
 // shares: the V2 client behind statusDoer, the key, the base URL, the
 // per-attempt timeout and ragscope's own context-aware retries.
 type conn struct {
-	co *cov2.Client
-	// doer sends the calls ragscope makes without the library (embed).
-	doer        statusDoer
+	co          *cov2.Client
 	baseURL     string
 	key         string
 	timeout     time.Duration
@@ -65,13 +63,12 @@ func newConn(apiKey, baseURL string, timeout time.Duration, maxAttempts int, hc 
 		hc = &http.Client{Timeout: c.timeout}
 	}
 	hc = embedx.Client(hc, limits)
-	c.doer = statusDoer{hc: hc, key: key}
 	// The V2 sub-client is used directly: the root client package imports
 	// the AWS SDK (for Bedrock), which ragscope does not need.
 	c.co = cov2.NewClient(
 		option.WithToken(key),
 		option.WithBaseURL(base),
-		option.WithHTTPClient(c.doer),
+		option.WithHTTPClient(statusDoer{hc: hc, key: key}),
 		// ragscope retries itself; see statusDoer.
 		option.WithMaxAttempts(1),
 	)

@@ -8,7 +8,6 @@
 package cohere
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -151,52 +150,14 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 		EmbeddingTypes: []cohereapi.EmbeddingType{cohereapi.EmbeddingTypeFloat},
 		Truncate:       cohereapi.V2EmbedRequestTruncateEnd.Ptr(),
 	}
-	resp, attempts, err := retry(ctx, e.conn, func() (*embedResponse, error) { return e.post(ctx, req) })
+	resp, attempts, err := retry(ctx, e.conn, func() (*cohereapi.EmbedByTypeResponse, error) { return e.co.Embed(ctx, req) })
 	if err != nil {
 		return nil, e.wrap(ctx, err, attempts)
 	}
-	e.tokens.Add(int64(resp.Meta.BilledUnits.InputTokens))
-	return e.vectors(&cohereapi.EmbedByTypeResponse{Embeddings: &cohereapi.EmbedByTypeResponseEmbeddings{Float: resp.Embeddings.Float}}, len(texts), attempts)
-}
-
-// embedResponse is what ragscope reads of an embed answer.
-type embedResponse struct {
-	Embeddings struct {
-		Float [][]float64 `json:"float"`
-	} `json:"embeddings"`
-	Meta struct {
-		BilledUnits struct {
-			InputTokens float64 `json:"input_tokens"`
-		} `json:"billed_units"`
-	} `json:"meta"`
-}
-
-// post sends one embed call through the connection's client (its read
-// bounds, its error statuses) and decodes the answer itself: cohere-go
-// decodes an embed answer twice (the second time into maps, to keep
-// unknown fields), which cost a 2,000-chunk index build a second of CPU.
-func (e *Embedder) post(ctx context.Context, req *cohereapi.V2EmbedRequest) (*embedResponse, error) {
-	body, err := json.Marshal(req)
-	if err != nil {
-		return nil, err
+	if bu := resp.GetMeta().GetBilledUnits(); bu != nil && bu.InputTokens != nil {
+		e.tokens.Add(int64(*bu.InputTokens))
 	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, e.baseURL+"/v2/embed", bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	hr.Header.Set("Authorization", "Bearer "+e.key)
-	hr.Header.Set("Content-Type", "application/json")
-	hr.Header.Set("Accept", "application/json")
-	res, err := e.doer.Do(hr)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	var out embedResponse
-	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return e.vectors(resp, len(texts), attempts)
 }
 
 // vectors converts the response's float64 embeddings to float32.

@@ -50,14 +50,14 @@ func TestTUILocalSearchSetting(t *testing.T) {
 	d.ask("What is ROS 2?")
 	d.until("results", 10*time.Second, idle)
 	bm25 := shownResults(d.m)
-	if len(bm25) != 5 || !strings.Contains(headerLine(d.m), "· BM25 only ·") {
+	if len(bm25) != 5 || !strings.Contains(headerLine(d.m), "· BM25 + title match ·") {
 		t.Fatalf("bm25: %q\n%s", bm25, screen(d.m))
 	}
 	d.keys("s")
 	for range 4 { // top_k, threshold, dedup, left-out, then local search
 		d.keys("j")
 	}
-	if v := screen(d.m); !strings.Contains(v, "▌ local search ‹ bm25 › (1/3) BM25 only") {
+	if v := screen(d.m); !strings.Contains(v, "▌ local search ‹ bm25 › (1/3) BM25 + title match") {
 		t.Fatalf("the local search row is not under the cursor:\n%s", v)
 	}
 	runs := map[string][]string{"bm25": bm25}
@@ -91,7 +91,7 @@ func TestTUILocalSearchSetting(t *testing.T) {
 	// settings change re-runs it in bm25.
 	d.keys("k", tea.KeyPressMsg{Code: tea.KeyEnter})
 	d.until("turn #1 on show", 5*time.Second, func(m ui.Model) bool { return strings.Contains(m.Status(), "Showing turn #1") })
-	if h := headerLine(d.m); !strings.Contains(h, "· BM25 only ·") || !slices.Equal(shownResults(d.m), bm25) {
+	if h := headerLine(d.m); !strings.Contains(h, "· BM25 + title match ·") || !slices.Equal(shownResults(d.m), bm25) {
 		t.Fatalf("turn #1 brought back: header %q, results %q", h, shownResults(d.m))
 	}
 	d.keys("s", "k", "k", "k", "k", "l") // top_k 5 → 6

@@ -16,8 +16,8 @@ import (
 // the embedder alone; a bad value is refused.
 func TestLocalSearchModes(t *testing.T) {
 	code, out, errs := run(t, nil, "", "query", "-k", "3", "What is ROS 2?")
-	if code != ExitOK || !strings.Contains(out, "· BM25 only") || strings.Contains(out, "· cosine ") {
-		t.Errorf("default: exit %d, want header \"· BM25 only\" and plain scores:\n%s%s", code, out, errs)
+	if code != ExitOK || !strings.Contains(out, "· BM25 + title match") || strings.Contains(out, "· cosine ") {
+		t.Errorf("default: exit %d, want header \"· BM25 + title match\" and plain scores:\n%s%s", code, out, errs)
 	}
 	code, out, errs = run(t, nil, "", "--local-search", "hybrid", "query", "-k", "3", "What is ROS 2?")
 	if code != ExitOK {
@@ -51,7 +51,7 @@ func TestLocalSearchModes(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &plain); err != nil || code != ExitOK {
 		t.Fatalf("exit %d, %v: %s", code, err, errs)
 	}
-	if plain.Backend.Search != "BM25 only" || len(plain.Results) == 0 || plain.Results[0].ScoreParts != nil {
+	if plain.Backend.Search != "BM25 + title match" || len(plain.Results) == 0 || plain.Results[0].ScoreParts != nil {
 		t.Errorf("default JSON: backend %+v, %d results", plain.Backend, len(plain.Results))
 	}
 	for _, tc := range []struct {
@@ -59,7 +59,7 @@ func TestLocalSearchModes(t *testing.T) {
 		env    map[string]string
 		header string
 	}{
-		{[]string{"--local-search", "bm25"}, nil, "· BM25 only"},
+		{[]string{"--local-search", "bm25"}, nil, "· BM25 + title match"},
 		{nil, map[string]string{"RAGSCOPE_LOCAL_SEARCH": "embedder"}, "· embedder only"},
 	} {
 		code, out, errs := run(t, tc.env, "", append(tc.args, "query", "-k", "2", "What is ROS 2?")...)
@@ -95,7 +95,7 @@ func TestNoEvidenceIsNotSufficient(t *testing.T) {
 // search beside the embedder, starting with the configured mode, and
 // keeps the point count (long names are cut first).
 func TestTUIHeaderNamesTheSearch(t *testing.T) {
-	for env, want := range map[string]string{"": "· BM25 only · 165 points", "hybrid": "· hybrid 0.8×cosine"} {
+	for env, want := range map[string]string{"": "· BM25 + title match · 165 points", "hybrid": "· hybrid 0.8×cosine"} {
 		d := newTUIDriver(t, tuiOptionsFor(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": env}))
 		if h := headerLine(d.m); !strings.Contains(h, want) || !strings.Contains(h, "ragscope-local-glove100") || !strings.HasSuffix(strings.TrimSpace(h), "· 165 points") {
 			t.Errorf("RAGSCOPE_LOCAL_SEARCH=%q: header %q lacks %q", env, h, want)

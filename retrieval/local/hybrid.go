@@ -156,7 +156,7 @@ func (ix *Index) Mode() SearchMode {
 	return ix.mode
 }
 
-// Describe names how the index ranks, for headers: "BM25 only", "hybrid
+// Describe names how the index ranks, for headers: "BM25 + title match", "hybrid
 // 0.8×cosine + 0.2×BM25 + title match" or "embedder only".
 func (ix *Index) Describe() string { return ix.Mode().Describe() }
 
@@ -169,7 +169,7 @@ func (m SearchMode) Describe() string {
 	case ModeEmbedder:
 		return "embedder only"
 	default:
-		return "BM25 only"
+		return "BM25 + title match"
 	}
 }
 
@@ -198,18 +198,47 @@ func (ix *Index) searchLexical(ctx context.Context, req retrieval.SearchRequest,
 	ix.bm25.scores(q, lex)
 	pass := func(i int) bool { return req.Filters.IsEmpty() || req.Filters.Match(&ix.chunks[i]) }
 	if mode == ModeBM25 {
-		top := ix.top(lex, func(i int) bool { return lex[i] > 0 && lex[i] >= req.Threshold && pass(i) }, req.Limit)
-		out := make([]retrieval.ScoredChunk, len(top))
-		for k, c := range top {
-			out[k] = retrieval.ScoredChunk{Chunk: cloneChunk(&ix.chunks[c.i]), Score: c.score}
-		}
-		return out, nil
+		return ix.bm25Titled(f, lex, pass, req), nil
 	}
 	vec, err := ix.cosines(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	return ix.fuse(f, lex, vec, pass, req), nil
+}
+
+// bm25Titled ranks the chunks that pass by BM25 with the title match
+// ((BM25 + title×match) / (1 + title), so a score stays within 0..1): a
+// reader who types a page's title ("What is ROS 2?") gets that page first,
+// whichever section of another page repeats the words more often. The
+// match is weighed for BM25's best f.candidates chunks, as in the hybrid.
+func (ix *Index) bm25Titled(f fusion, lex []float64, pass func(int) bool, req retrieval.SearchRequest) []retrieval.ScoredChunk {
+	top := ix.top(lex, func(i int) bool { return lex[i] > 0 && pass(i) }, max(f.candidates, req.Limit))
+	qTerms := distinct(embed.Terms(req.Text))
+	byTitle := map[string]float64{}
+	kept := top[:0]
+	for _, c := range top {
+		t, ok := byTitle[ix.chunks[c.i].Title]
+		if !ok {
+			t = titleMatch(qTerms, &ix.chunks[c.i])
+			byTitle[ix.chunks[c.i].Title] = t
+		}
+		c.score = (lex[c.i] + f.title*t) / (1 + f.title)
+		if req.Threshold > 0 && c.score < req.Threshold {
+			continue
+		}
+		kept = append(kept, c)
+	}
+	h := &resultHeap{items: kept, chunks: ix.chunks}
+	sort.Slice(kept, func(a, b int) bool { return h.better(kept[a], kept[b]) })
+	if len(kept) > req.Limit {
+		kept = kept[:req.Limit]
+	}
+	out := make([]retrieval.ScoredChunk, len(kept))
+	for k, c := range kept {
+		out[k] = retrieval.ScoredChunk{Chunk: cloneChunk(&ix.chunks[c.i]), Score: c.score}
+	}
+	return out
 }
 
 // fuse ranks the chunks that pass by f's blend of lex, vec and the title

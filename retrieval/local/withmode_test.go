@@ -24,13 +24,13 @@ func TestWithModeIsAView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ix.Mode() != ModeBM25 || bm.Mode() != ModeHybrid || ix.Describe() != "BM25 only" {
+	if ix.Mode() != ModeBM25 || bm.Mode() != ModeHybrid || ix.Describe() != "BM25 + title match" {
 		t.Fatalf("index %s (%s), view %s", ix.Mode(), ix.Describe(), bm.Mode())
 	}
 	if &bm.chunks[0] != &ix.chunks[0] || &bm.vecs[0] != &ix.vecs[0] || bm.bm25 != ix.bm25 || bm.lazy != ix.lazy {
 		t.Fatal("the view copied the index's data")
 	}
-	for v, want := range map[*Index]string{ix: "search: BM25 only", bm: "search: hybrid 0.8×cosine"} {
+	for v, want := range map[*Index]string{ix: "search: BM25 + title match", bm: "search: hybrid 0.8×cosine"} {
 		st, err := v.Stats(ctx)
 		if err != nil {
 			t.Fatal(err)

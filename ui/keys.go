@@ -33,6 +33,9 @@ type KeyMap struct {
 	// checks its approximate search against an exact one.
 	Expect   key.Binding
 	ANNCheck key.Binding
+	// Judge has the chat model grade the hits of the turn on show and
+	// check its answer's claims.
+	Judge key.Binding
 
 	// Marks on the selected hit, and saving the turn as a golden case.
 	MarkRelevant    key.Binding
@@ -114,6 +117,7 @@ func DefaultKeyMap() *KeyMap {
 		Chunks:   key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "chunk audit")),
 		Expect:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "why not: expected source")),
 		ANNCheck: key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "ANN check")),
+		Judge:    key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "judge hits (and answer)")),
 
 		MarkRelevant:    key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark relevant")),
 		MarkNotRelevant: key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "mark not relevant")),
@@ -159,7 +163,7 @@ func (k *KeyMap) letterKeys() []*key.Binding {
 	return []*key.Binding{
 		&k.QuitQ, &k.Help, &k.FocusQuery, &k.Context, &k.Turns, &k.Settings,
 		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL, &k.Eval, &k.Rerank,
-		&k.Search, &k.SearchNext, &k.SearchPrev, &k.Answer, &k.Page, &k.Chunks, &k.Expect, &k.ANNCheck,
+		&k.Search, &k.SearchNext, &k.SearchPrev, &k.Answer, &k.Page, &k.Chunks, &k.Expect, &k.ANNCheck, &k.Judge,
 		&k.MarkRelevant, &k.MarkNotRelevant, &k.MarkClear, &k.SaveCase,
 	}
 }

@@ -120,6 +120,8 @@ type Model struct {
 	evals evalRun
 	// open is the backend opening after the first frame (Options.Open).
 	open backendOpen
+	// judging is the judge run in flight (key J).
+	judging judgeRun
 	// expect are the expected sources picked for expectQuestion (key w),
 	// carried to its re-runs; sources are the picker's list, read once.
 	expect         []string
@@ -199,6 +201,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	}
 	m.initRerank()
 	m.initLocalSearch()
+	m.initJudge()
 	m.settings.autoAnswer = &m.answer.auto
 	m.settings.golden = m.goldenPath
 	m.beginOpen()
@@ -263,6 +266,7 @@ func (m *Model) stop() {
 	m.links.Stop()
 	m.evals.Cancel()
 	m.answer.Cancel()
+	m.cancelJudge(false)
 	m.page.Stop()
 	m.chunks.Stop()
 }
@@ -375,11 +379,13 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateEval(msg)
 	case answerDeltaMsg, answerDoneMsg:
 		return m, m.answer.Update(msg)
+	case judgedMsg:
+		return m, m.updateJudged(msg)
 	case spinner.TickMsg:
 		if msg.ID == m.answer.spin.ID() {
 			return m, m.answer.Update(msg)
 		}
-		if !m.running && !m.evals.running {
+		if !m.busy() {
 			return m, nil
 		}
 		var cmd tea.Cmd
@@ -439,6 +445,7 @@ func (m *Model) globals() []action {
 		{&k.Chunks, (*Model).openChunks},
 		{&k.Expect, (*Model).openExpect},
 		{&k.ANNCheck, (*Model).runANNCheck},
+		{&k.Judge, (*Model).startJudge},
 	}
 	for i := range m.slots {
 		if s := &m.slots[i]; s.open != nil {
@@ -577,6 +584,10 @@ func (m *Model) leave() tea.Cmd {
 	}
 	if m.inEval() && m.evals.running {
 		m.cancelEval()
+		return nil
+	}
+	if m.judgeBusy() && !m.inEval() {
+		m.cancelJudge(true)
 		return nil
 	}
 	if m.focus == focusResults {
@@ -727,7 +738,7 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 		kind, text = statusErr, e+" · "+text
 	}
 	m.setStatus(kind, text)
-	return m, tea.Batch(cmd, m.links.Check(res), m.autoAnswer())
+	return m, tea.Batch(cmd, m.links.Check(res), m.autoAnswer(), m.carryJudge(&m.turns.turns[i]))
 }
 
 // showTurn puts turn i in the result, detail and context panes.
@@ -746,6 +757,7 @@ func (m *Model) showTurn(i int) tea.Cmd {
 		expected = t.Diag.Expected
 	}
 	m.results.marks = t.Marks
+	m.results.judge = t.Judge
 	m.results.SetResult(t.Result, expected)
 	m.results.SelectKey(t.Selected)
 	m.answer.Show(t)
@@ -904,6 +916,10 @@ func (m Model) Focus() string { return string(m.focus) }
 
 // Status returns the status line's text (for tests).
 func (m Model) Status() string { return m.status }
+
+// busy reports whether work the status line spins for is in flight: a
+// retrieval, an eval or a judge run.
+func (m *Model) busy() bool { return m.running || m.evals.running || m.judgeBusy() }
 
 // Running reports whether a retrieval is in flight (for tests).
 func (m Model) Running() bool { return m.running }

@@ -119,6 +119,8 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 	m.opts.Expect = o.Expect
 	m.keys.expectOff, m.keys.annOff = o.Expect.Diagnose == nil, o.Expect.Diagnose == nil || !o.Expect.ANN
 	m.answer.gen, m.answer.hint = o.Generator, o.ChatHint
+	m.opts.Judge = o.Judge
+	m.initJudge()
 	m.syncBindings()
 	cmds := []tea.Cmd{statsCmd(m.base, m.opts.Timeout, m.opts.Stats), settleCmd(m.opts.Settle)}
 	if h := m.open.held; h != nil {

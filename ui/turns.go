@@ -23,6 +23,8 @@ type turn struct {
 	Selected string
 	// Answer is the turn's answer (nil: not asked).
 	Answer *answerState
+	// Judge is the judge's verdicts on its hits (key J; nil: not judged).
+	Judge *judgeState
 	// Expect are the turn's expected sources (refs, as picked), and Diag
 	// where they went and the ANN check (nil: not diagnosed yet).
 	Expect []string

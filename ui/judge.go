@@ -267,6 +267,18 @@ func judgeSummary(t *turn, model string) (statusKind, string) {
 	return kind, text
 }
 
+// judgeTag is a judged turn's judged precision for the turn list:
+// " · judged p 0.60" ("" when not judged).
+func judgeTag(t *turn) string {
+	if t.Judge == nil || t.Judge.grades == nil {
+		return ""
+	}
+	if mt := judge.Case(t.Judge.grades, 0); mt.Precision != nil {
+		return " · judged p " + present.Score(*mt.Precision, 2)
+	}
+	return " · not judged"
+}
+
 // showJudge hands t's verdicts to the panes when t is on show.
 func (m *Model) showJudge(t *turn) tea.Cmd {
 	if m.turns.Current() != t {

@@ -293,18 +293,18 @@ func (p *resultsPane) title() string {
 	}
 	n := len(p.res.Hits)
 	s := "Results · " + strconv.Itoa(n) + " " + present.Plural(n, "hit", "hits") + rerankTitle(&p.res)
-	switch {
-	case p.judge != nil && p.judge.running:
-		s += " · judging…"
-	case p.judge != nil:
-		s += " · g = judge grade 0-3"
-	}
 	if d := len(p.res.Dropped); d > 0 {
 		if p.showDropped {
 			s += " · " + strconv.Itoa(d) + " left out shown"
 		} else {
 			s += " · " + strconv.Itoa(d) + " left out (x shows)"
 		}
+	}
+	switch {
+	case p.judge != nil && p.judge.running:
+		s += " · judging…"
+	case p.judge != nil:
+		s += " · g = judge grade 0-3"
 	}
 	return s
 }

@@ -248,7 +248,7 @@ func turnLine(t *turn, plainSearch string) string {
 	mode += searchModeTag(t.Query.SearchMode, plainSearch)
 	mode += rerankTag(&t.Result)
 	return "#" + strconv.Itoa(t.N) + " " + mode + termsafe.Line(t.Query.Question) + " · " +
-		strconv.Itoa(len(t.Result.Hits)) + " " + present.Plural(len(t.Result.Hits), "hit", "hits") + " · best " + best
+		strconv.Itoa(len(t.Result.Hits)) + " " + present.Plural(len(t.Result.Hits), "hit", "hits") + judgeTag(t) + " · best " + best
 }
 
 // View draws the pane.

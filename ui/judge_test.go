@@ -140,8 +140,8 @@ func TestJudgeGradesTheHitsOnShow(t *testing.T) {
 			t.Errorf("row %q lacks the grade %s", row, cell)
 		}
 	}
-	if !strings.Contains(scr, "g = judge grade 0-3") {
-		t.Errorf("the results title does not say what g is:\n%s", scr)
+	if title := m.results.title(); !strings.HasSuffix(title, " · g = judge grade 0-3") {
+		t.Errorf("the results title does not say what g is: %q", title)
 	}
 	// The detail pane gives the grade's meaning and the reason.
 	if !strings.Contains(scr, "judge       3 answers: It says how nodes talk.") {

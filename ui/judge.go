@@ -417,3 +417,6 @@ func (p *answerPane) addFaith(st *answerState) {
 		p.addWrapped(p.st.Meta, present.Count(n, "claim", "claims")+" without a verdict")
 	}
 }
+
+// Judging reports whether a judge run is in flight (for tests).
+func (m Model) Judging() bool { return m.judgeBusy() }

@@ -417,7 +417,9 @@ func (m *Model) inEval() bool { return m.slot(m.focus).place == placeWhole }
 // outside text boxes: their bindings are disabled while typing).
 func (m *Model) globals() []action {
 	k := m.keys
-	acts := []action{
+	// One allocation: the keys below and the panes' open keys.
+	acts := make([]action, 0, 24+len(m.slots))
+	acts = append(acts, []action{
 		{&k.NextPane, func(m *Model) tea.Cmd { return m.cycleFocus(1) }},
 		{&k.PrevPane, func(m *Model) tea.Cmd { return m.cycleFocus(-1) }},
 		{&k.ToggleMode, (*Model).toggleMode},
@@ -446,7 +448,7 @@ func (m *Model) globals() []action {
 		{&k.Expect, (*Model).openExpect},
 		{&k.ANNCheck, (*Model).runANNCheck},
 		{&k.Judge, (*Model).startJudge},
-	}
+	}...)
 	for i := range m.slots {
 		if s := &m.slots[i]; s.open != nil {
 			id := s.id

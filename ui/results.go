@@ -524,7 +524,7 @@ func (p *resultsPane) ShortHelp() []key.Binding {
 	if p.pick != nil {
 		return p.pick.ShortHelp()
 	}
-	return []key.Binding{k.Down, openHelp(k, "detail"), k.Page, k.Search, k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery, k.Expect, k.ANNCheck, k.Judge,
+	return []key.Binding{k.Down, openHelp(k, "detail"), k.Page, k.Search, k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery, k.Expect, k.ANNCheck,
 		k.MarkRelevant, k.MarkNotRelevant, k.MarkClear, k.SaveCase}
 }
 

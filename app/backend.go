@@ -2,9 +2,12 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"ragscope/config"
@@ -47,10 +50,35 @@ type Backend struct {
 	// Search names how a local index ranks (local.Index.Describe), "" for
 	// remote backends.
 	Search string
+	// Index is what a local or demo index records of how it was made
+	// (nil for Qdrant).
+	Index *IndexDescription
 
 	// check verifies, before the first query, that the collection can be
 	// searched with the embedder (vector size); nil when nothing to check.
 	check func(ctx context.Context) error
+}
+
+// IndexDescription is what a local index records of how it was made: its
+// embedder and its chunking.
+type IndexDescription struct {
+	// Provider is the provider whose model made the vectors ("" for the
+	// offline embedder); Model the model; Dim the vector size.
+	Provider string `json:"provider,omitempty"`
+	Model    string `json:"model"`
+	Dim      int    `json:"dimensions"`
+	// Chunking is how the chunks were cut.
+	Chunking local.Chunking `json:"chunking"`
+}
+
+// Embedder names the index's embedder: "cohere embed-english-v3.0 (1024
+// dimensions)", or the offline model's name and size.
+func (d IndexDescription) Embedder() string {
+	m := d.Model
+	if d.Provider != "" {
+		m = d.Provider + " " + m
+	}
+	return fmt.Sprintf("%s (%d dimensions)", m, d.Dim)
 }
 
 // Check verifies that queries can run: for Qdrant, that the collection
@@ -130,7 +158,7 @@ func (as *Assembler) Open(ctx context.Context, s Setup, mode Mode) (*Backend, er
 	case config.BackendQdrant:
 		be, err = as.openQdrant(ctx, s, mode)
 	case config.BackendLocal:
-		be, err = as.openLocal(ctx, s)
+		be, err = as.openLocal(ctx, s, mode)
 	default:
 		be, err = as.openDemo(ctx, s, mode == SelectionOnly)
 	}
@@ -214,7 +242,7 @@ func DemoTitles(ctx context.Context, be *Backend) {
 	}
 }
 
-func (as *Assembler) openLocal(ctx context.Context, s Setup) (*Backend, error) {
+func (as *Assembler) openLocal(ctx context.Context, s Setup, mode Mode) (*Backend, error) {
 	var (
 		ix     *local.Index
 		corpus *local.Corpus
@@ -225,7 +253,7 @@ func (as *Assembler) openLocal(ctx context.Context, s Setup) (*Backend, error) {
 	start := time.Now()
 	if s.IndexFile != "" {
 		done := as.progress("Loading index " + s.IndexFile + "…")
-		ix, corpus, err = local.LoadIndex(ctx, s.IndexFile, local.LoadOptions{})
+		ix, corpus, err = local.LoadIndex(ctx, s.IndexFile, local.LoadOptions{QueryEmbedder: as.indexEmbedder(s, mode, be)})
 		done()
 		be.Label = "local index " + s.IndexFile
 	} else {
@@ -273,6 +301,7 @@ func fillLocal(cfg config.Config, be *Backend, ix *local.Index, corpus *local.Co
 	}
 	be.Search = ix.Describe()
 	info := ix.Info()
+	be.Index = &IndexDescription{Provider: info.Provider, Model: info.Model, Dim: ix.Dim(), Chunking: info.Chunking}
 	be.Collection = info.Name
 	be.Points = int64(ix.Len())
 	be.Walker = ix
@@ -287,6 +316,47 @@ func fillLocal(cfg config.Config, be *Backend, ix *local.Index, corpus *local.Co
 		be.Site = os.DirFS(cfg.SiteDir)
 	}
 	return nil
+}
+
+// indexEmbedder builds the query embedder of a local index whose vectors
+// came from a provider: that provider's, with the model and dimensions the
+// index records and its query input type. A setup that asks for another
+// provider, model or size is an error matching retrieval.ErrConfig (exit
+// 2); StoreOnly, an embedder that cannot be built (no key) is left out
+// with a note.
+func (as *Assembler) indexEmbedder(s Setup, mode Mode, be *Backend) func(ctx context.Context, info local.IndexInfo) (retrieval.Embedder, error) {
+	return func(ctx context.Context, info local.IndexInfo) (retrieval.Embedder, error) {
+		cfg := s.Config()
+		t := as.providers()
+		label := info.Provider + " " + info.Model
+		other := func(what string) error {
+			return fmt.Errorf("%w: index %s holds vectors of %s, so questions are embedded by it; %s asks for another: leave it out, or build an index with it (ragscope index DOCS --embedder PROVIDER --model MODEL -o FILE)",
+				retrieval.ErrConfig, s.IndexFile, label, what)
+		}
+		if e, _ := t.Names().ParseEmbedder(s.Embedder); e != "" && e != config.EmbedderAuto && e != info.Provider {
+			return nil, other("--embedder " + e)
+		}
+		if m := strings.TrimSpace(s.EmbedModel); m != "" && m != config.DefaultEmbedModel && bareModel(m) != bareModel(info.Model) {
+			return nil, other("--model " + m)
+		}
+		p, ok := t.Lookup(info.Provider)
+		if !ok || p.NewEmbedder == nil {
+			return nil, fmt.Errorf("%w: index %s holds vectors of %s, a provider this ragscope cannot embed questions with: rebuild it with \"ragscope index\"", local.ErrIncompatibleIndex, s.IndexFile, label)
+		}
+		be.Provider = p.Name
+		emb, err := p.NewEmbedder(ctx, EmbedOptions{Config: cfg, Model: info.Model, Dimensions: info.Dimensions, Timeout: cfg.Timeout})
+		if err != nil && mode == StoreOnly && errors.Is(err, retrieval.ErrConfig) {
+			be.Notes = append(be.Notes, "questions need "+label+"'s query embedder, which is not set up ("+Message(err)+"); stats and links do without")
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if d := s.Dimensions; d > 0 && d != info.Dimensions && !(info.Dimensions == 0 && emb.Dim() == d) {
+			return nil, other(fmt.Sprintf("--dimensions %d", d))
+		}
+		return emb, nil
+	}
 }
 
 // ChunkOptions are the chunker options ragscope.toml configures for local

@@ -2,9 +2,12 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"ragscope/config"
 	"ragscope/retrieval"
+	"ragscope/retrieval/embedcache"
 	"ragscope/retrieval/local"
 )
 
@@ -30,7 +33,135 @@ type IndexJob struct {
 	// Check, when set, reads the built index before it is saved (e.g. the
 	// chunks over a model's input); an error stops the build.
 	Check func(ctx context.Context, ix retrieval.Walker) error
+
+	// Embedder names the provider whose model embeds the chunks (a row of
+	// Providers: cohere, openai, gemini); "", auto and local keep the
+	// offline embedder. Model is its model ("": the provider's default),
+	// Dimensions the vector size asked of it (0: the model's own).
+	Embedder, Model string
+	Dimensions      int
+	// Concurrency is the embedding calls in flight (0: the provider's
+	// IndexCalls).
+	Concurrency int
+	// CacheDir is the folder of the document vector cache ("" keeps
+	// nothing between runs; EmbedCacheDir is the user's).
+	CacheDir string
+	// Providers is the provider table (Providers() when nil).
+	Providers Table
+	// ChunkWords bounds chunks in words (0: the default bound, 1500
+	// characters); Overlap is the words a chunk repeats of the one
+	// before; Split is headings ("" too) or size.
+	ChunkWords, Overlap int
+	Split               string
 }
+
+// How pages are cut (IndexJob.Split).
+const (
+	SplitHeadings = local.SplitHeadings
+	SplitSize     = local.SplitSize
+)
+
+// Chunking bounds (IndexJob.ChunkWords, Overlap).
+const (
+	// MinChunkWords is the smallest --chunk-size.
+	MinChunkWords = 20
+	// maxDefaultOverlap is the largest --overlap without --chunk-size
+	// (the default chunk, 1500 characters, is about 250 words).
+	maxDefaultOverlap = 100
+)
+
+// EmbedCacheDir is the document vector cache's folder:
+// $XDG_CACHE_HOME/ragscope/embed (CacheDir).
+func EmbedCacheDir(lookupEnv func(string) (string, bool)) (string, error) {
+	return CacheDir(lookupEnv, embedcache.Kind)
+}
+
+// chunkOptions are the job's chunker options, checked: the error matches
+// retrieval.ErrConfig.
+func (job IndexJob) chunkOptions() (local.ChunkOptions, error) {
+	o := ChunkOptions(job.Settings)
+	split, err := local.ParseSplit(job.Split)
+	if err != nil {
+		return o, fmt.Errorf("%w: --split: %w", retrieval.ErrConfig, err)
+	}
+	switch {
+	case job.ChunkWords < 0 || (job.ChunkWords > 0 && job.ChunkWords < MinChunkWords):
+		return o, fmt.Errorf("%w: --chunk-size %d: give at least %d words (0: the default, 1500 characters)", retrieval.ErrConfig, job.ChunkWords, MinChunkWords)
+	case job.Overlap < 0:
+		return o, fmt.Errorf("%w: --overlap %d: give 0 or more words", retrieval.ErrConfig, job.Overlap)
+	case job.ChunkWords > 0 && 2*job.Overlap >= job.ChunkWords:
+		return o, fmt.Errorf("%w: --overlap %d: give less than half the chunk size (--chunk-size %d words)", retrieval.ErrConfig, job.Overlap, job.ChunkWords)
+	case job.ChunkWords == 0 && job.Overlap > maxDefaultOverlap:
+		return o, fmt.Errorf("%w: --overlap %d: at most %d words with the default chunk size; give --chunk-size in words", retrieval.ErrConfig, job.Overlap, maxDefaultOverlap)
+	}
+	o.MaxWords, o.Overlap, o.Split = job.ChunkWords, job.Overlap, split
+	return o, nil
+}
+
+// IndexEmbedder reports whether name asks for a provider's embeddings
+// (not "", auto or local).
+func IndexEmbedder(name string) bool {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "", config.EmbedderAuto, config.EmbedderLocal:
+		return false
+	}
+	return true
+}
+
+// docEmbedding is the job's provider embedding, built before any work: a
+// missing key or an unknown model stops the build at once (nil: the
+// offline embedder). usage reports the tokens and calls when it is done.
+func (job IndexJob) docEmbedding(ctx context.Context, res *IndexResult) (*local.DocEmbedding, error) {
+	if !IndexEmbedder(job.Embedder) {
+		return nil, nil
+	}
+	t := job.Providers
+	if t == nil {
+		t = Providers()
+	}
+	name := strings.ToLower(strings.TrimSpace(job.Embedder))
+	p, ok := t.Lookup(name)
+	if !ok || p.NewEmbedder == nil {
+		return nil, fmt.Errorf("%w: --embedder %s cannot embed an index: use %s, or leave --embedder out for the offline embedder", retrieval.ErrConfig, job.Embedder, listOr(t.embedNames(), ", ", " or "))
+	}
+	model := job.Model
+	if model == "" {
+		model = p.DefaultEmbedModel
+	}
+	emb, err := p.NewEmbedder(ctx, EmbedOptions{
+		Config: job.Settings, Model: model, Dimensions: job.Dimensions, Timeout: job.Settings.Timeout,
+		Documents: true, MaxAttempts: indexAttempts, NoCache: true,
+	})
+	if err != nil {
+		return nil, err
+	}
+	var store *embedcache.Store
+	if job.CacheDir != "" {
+		store = embedcache.Open(job.CacheDir, embedcache.Key{Provider: p.Name, Model: emb.Name(), Dimensions: job.Dimensions, InputType: p.DocInputType})
+	}
+	conc := job.Concurrency
+	if conc <= 0 {
+		conc = max(p.IndexCalls, 1)
+	}
+	res.Provider, res.Concurrency = p.Name, conc
+	return &local.DocEmbedding{
+		Provider: p.Name, Model: emb.Name(), Dimensions: job.Dimensions,
+		Embed: func(ctx context.Context, texts []string, progress func(int)) ([][]float32, error) {
+			r, err := embedcache.EmbedAll(ctx, emb, store, texts, embedcache.Options{Batch: p.MaxBatch, BatchTokens: p.MaxBatchTokens, Concurrency: conc, Progress: progress})
+			res.Calls, res.Embedded, res.Cached = r.Calls, r.Embedded, r.Cached
+			if tc, ok := emb.(interface{ Tokens() int64 }); ok && tc.Tokens() > 0 {
+				res.Tokens = tc.Tokens()
+			} else if r.Embedded > 0 {
+				res.Tokens, res.TokensEstimated = int64(r.EstimatedTokens), true
+			}
+			return r.Vectors, err
+		},
+	}, nil
+}
+
+// indexAttempts is the attempts of one embedding call of an index build:
+// more patient than a question's, since a long build meets rate limits.
+const indexAttempts = 5
 
 // IndexResult is what a build made.
 type IndexResult struct {
@@ -47,6 +178,18 @@ type IndexResult struct {
 	DocsBase string
 	// Layout says how modules are derived (LayoutNote).
 	Layout string
+	// Chunking is how the chunks were cut.
+	Chunking local.Chunking
+	// Provider is the provider that embedded the chunks ("" offline);
+	// Concurrency its calls in flight. Calls counts the embedding calls,
+	// Embedded the texts sent, Cached those the cache answered; Tokens the
+	// input tokens, as the provider counted them or, when it does not
+	// (TokensEstimated), estimated. Set even when the build failed.
+	Provider                string
+	Concurrency             int
+	Calls, Embedded, Cached int
+	Tokens                  int64
+	TokensEstimated         bool
 }
 
 // BuildIndex chunks every markdown page under the job's docs folder,
@@ -68,6 +211,15 @@ func BuildIndex(ctx context.Context, job IndexJob) (IndexResult, error) {
 		if job.Clear != nil {
 			job.Clear()
 		}
+	}
+	chunkOpts, err := job.chunkOptions()
+	if err != nil {
+		return IndexResult{}, err
+	}
+	var res IndexResult
+	docs, err := job.docEmbedding(ctx, &res)
+	if err != nil {
+		return res, err
 	}
 	// -o LINK writes through the link: its target is replaced
 	// (atomically, next to it) and the link kept.
@@ -98,11 +250,11 @@ func BuildIndex(ctx context.Context, job IndexJob) (IndexResult, error) {
 	}
 	progress("reading "+docsDir, 0, 1)
 	ix, corpus, err := local.BuildDir(ctx, docsDir, local.BuildOptions{
-		BaseURL: job.Settings.DocsBaseURL, FollowSymlinks: job.FollowSymlinks, Progress: progress, Chunk: ChunkOptions(job.Settings),
+		BaseURL: job.Settings.DocsBaseURL, FollowSymlinks: job.FollowSymlinks, Progress: progress, Chunk: chunkOpts, Docs: docs,
 	})
 	clear()
 	if err != nil {
-		return IndexResult{}, err
+		return res, err
 	}
 	for _, w := range corpus.Warnings {
 		if job.Warn != nil {
@@ -111,19 +263,18 @@ func BuildIndex(ctx context.Context, job IndexJob) (IndexResult, error) {
 	}
 	if job.Check != nil {
 		if err := job.Check(ctx, ix); err != nil {
-			return IndexResult{}, err
+			return res, err
 		}
 	}
 	progress("saving "+job.Out, 0, 1)
 	err = local.SaveIndex(ctx, target, ix, corpus)
 	clear()
 	if err != nil {
-		return IndexResult{}, err
+		return res, err
 	}
-	return IndexResult{
-		Docs: docsDir, Target: target,
-		Pages: corpus.Pages, Chunks: ix.Len(), Skipped: corpus.Skipped,
-		Model: ix.Info().Model, Dim: ix.Dim(), DocsBase: corpus.DocsBase,
-		Layout: LayoutNote(job.Settings, docsDir),
-	}, nil
+	res.Docs, res.Target = docsDir, target
+	res.Pages, res.Chunks, res.Skipped = corpus.Pages, ix.Len(), corpus.Skipped
+	res.Model, res.Dim, res.DocsBase = ix.Info().Model, ix.Dim(), corpus.DocsBase
+	res.Layout, res.Chunking = LayoutNote(job.Settings, docsDir), ix.Info().Chunking
+	return res, nil
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -53,6 +54,17 @@ type Provider struct {
 	DefaultEmbedModel, DefaultChatModel, DefaultRerankModel string
 	// MaxBatch is the most texts one embedding call takes.
 	MaxBatch int
+	// MaxBatchTokens, when above 0, is the most tokens one embedding call
+	// takes (OpenAI: 300,000 across its inputs).
+	MaxBatchTokens int
+	// IndexCalls is how many embedding calls an index build keeps in
+	// flight by default: few enough for the provider's usual rate limits
+	// (a 429 is retried after its Retry-After).
+	IndexCalls int
+	// DocInputType is the input type documents are embedded with
+	// (EmbedOptions.Documents), "" when the provider has none; it keys
+	// the index build's cache.
+	DocInputType string
 	// NoQdrant, for a provider that cannot embed questions for a Qdrant
 	// collection, says what it does instead.
 	NoQdrant string
@@ -73,6 +85,21 @@ type EmbedOptions struct {
 	Model      string
 	Dimensions int
 	Timeout    time.Duration
+	// Documents embeds documents to index (the provider's DocInputType)
+	// rather than questions; MaxAttempts (0: the provider's default) and
+	// NoCache (no in-memory cache of vectors) serve an index build.
+	Documents   bool
+	MaxAttempts int
+	NoCache     bool
+}
+
+// cacheSize is the in-memory cache size the options ask for (0: the
+// provider's default, -1: none).
+func (o EmbedOptions) cacheSize() int {
+	if o.NoCache {
+		return -1
+	}
+	return 0
 }
 
 // ModelOptions are what a provider's reranker or chat model is built
@@ -119,13 +146,14 @@ func cohereRow() Provider {
 	p.OwnsEmbedModel = func(m string) bool { return strings.HasPrefix(bareModel(m), "embed-") }
 	p.OwnsChatModel = func(m string) bool { return strings.HasPrefix(bareModel(m), "command") }
 	p.DefaultEmbedModel, p.DefaultChatModel, p.DefaultRerankModel = cohere.DefaultModel, cohere.DefaultChatModel, cohere.DefaultRerankModel
-	p.MaxBatch = cohere.MaxBatch
+	p.MaxBatch, p.IndexCalls, p.DocInputType = cohere.MaxBatch, 4, "search_document"
 	p.NewEmbedder = func(_ context.Context, o EmbedOptions) (QueryEmbedder, error) {
-		model := o.Config.EmbedModel
+		model := cmp.Or(o.Model, o.Config.EmbedModel)
 		if o.Dimensions > 0 && o.Dimensions != cohere.KnownDim(model) {
 			return nil, fmt.Errorf("%w: --dimensions %d: Cohere's %s cannot be asked for another vector size; use --embedder openai with text-embedding-3-small/-large, or drop --dimensions", retrieval.ErrConfig, o.Dimensions, model)
 		}
-		return cohere.New(cohere.Options{APIKey: o.Config.CohereAPIKey.Reveal(), BaseURL: o.Config.CohereBaseURL, Model: model, Timeout: o.Timeout})
+		return cohere.New(cohere.Options{APIKey: o.Config.CohereAPIKey.Reveal(), BaseURL: o.Config.CohereBaseURL, Model: model, Timeout: o.Timeout,
+			Documents: o.Documents, MaxAttempts: o.MaxAttempts, CacheSize: o.cacheSize()})
 	}
 	p.NewReranker = func(o ModelOptions) (retrieval.Reranker, error) { return cohere.NewReranker(o.client(p)) }
 	p.NewChat = func(o ModelOptions) (retrieval.Generator, error) { return cohere.NewChat(o.client(p)) }
@@ -145,7 +173,8 @@ func openAIRow() Provider {
 		return strings.HasPrefix(m, "text-embedding-3-") || m == "text-embedding-ada-002"
 	}
 	p.OwnsChatModel = func(m string) bool { return strings.HasPrefix(bareModel(m), "gpt-") }
-	p.DefaultEmbedModel, p.DefaultChatModel, p.MaxBatch = openai.DefaultModel, openai.DefaultChatModel, openai.MaxBatch
+	p.DefaultEmbedModel, p.DefaultChatModel, p.MaxBatch, p.IndexCalls = openai.DefaultModel, openai.DefaultChatModel, openai.MaxBatch, 4
+	p.MaxBatchTokens = 300_000
 	p.NewEmbedder = func(_ context.Context, o EmbedOptions) (QueryEmbedder, error) { return openai.New(o.embedx(p)) }
 	p.NewChat = func(o ModelOptions) (retrieval.Generator, error) { return openai.NewChat(o.client(p)) }
 	return p
@@ -159,14 +188,15 @@ func geminiRow() Provider {
 		m = bareModel(m)
 		return strings.HasPrefix(m, "gemini-embedding-") || m == "text-embedding-004"
 	}
-	p.DefaultEmbedModel, p.MaxBatch = gemini.DefaultModel, gemini.MaxBatch
+	p.DefaultEmbedModel, p.MaxBatch, p.IndexCalls, p.DocInputType = gemini.DefaultModel, gemini.MaxBatch, 4, "RETRIEVAL_DOCUMENT"
 	p.NewEmbedder = func(ctx context.Context, o EmbedOptions) (QueryEmbedder, error) { return gemini.New(ctx, o.embedx(p)) }
 	return p
 }
 
 // embedx is the options of p's embedder.
 func (o EmbedOptions) embedx(p Provider) embedx.Options {
-	return embedx.Options{APIKey: p.Key(o.Config).Reveal(), BaseURL: p.BaseURL(o.Config), Model: o.Model, Dimensions: o.Dimensions, Timeout: o.Timeout}
+	return embedx.Options{APIKey: p.Key(o.Config).Reveal(), BaseURL: p.BaseURL(o.Config), Model: o.Model, Dimensions: o.Dimensions, Timeout: o.Timeout,
+		Documents: o.Documents, MaxAttempts: o.MaxAttempts, CacheSize: o.cacheSize()}
 }
 
 // client is the options of p's chat model or reranker.

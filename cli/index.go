@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"ragscope/app"
+	"ragscope/config"
 	"ragscope/retrieval"
 	"runtime/debug"
 	"time"
@@ -11,14 +12,30 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// embedUsage is the index build's embedding line: "cohere
+// embed-english-v3.0: 21 calls (4 in flight), 2000 chunks embedded, 0 from
+// the cache, 123456 tokens".
+func embedUsage(r app.IndexResult) string {
+	tokens := fmt.Sprintf("%d tokens", r.Tokens)
+	if r.TokensEstimated {
+		tokens = fmt.Sprintf("about %d tokens (estimated: %s reports none)", r.Tokens, r.Provider)
+	}
+	return fmt.Sprintf("%s %s (dim %d): %d calls (%d in flight), %d chunks embedded, %d from the cache, %s",
+		r.Provider, cleanLine(r.Model), r.Dim, r.Calls, r.Concurrency, r.Embedded, r.Cached, tokens)
+}
+
 // buildGCPercent is the garbage collector's target while an index builds.
 const buildGCPercent = 50
 
 func (a *App) newIndexCmd() *cobra.Command {
 	var (
-		out    string
-		follow bool
-		model  string
+		out         string
+		follow      bool
+		model       string
+		concurrency int
+		chunkWords  int
+		overlap     int
+		split       string
 	)
 	cmd := &cobra.Command{
 		Use:   "index DOCS_DIR -o FILE",
@@ -27,6 +44,23 @@ func (a *App) newIndexCmd() *cobra.Command {
 read, code fences respected), embed the chunks with the offline embedder and
 save the index to FILE. Explore it with 'ragscope --index FILE' or
 'ragscope query --index FILE "…"'.
+
+With --embedder cohere, openai or gemini the chunks are embedded by that
+provider's model instead (--model, --dimensions; its key as for queries):
+documents with the provider's document input type, in batches at its
+maximum, --concurrency calls in flight, through a cache of vectors in the
+user cache folder ($XDG_CACHE_HOME/ragscope/embed) so that re-indexing an
+edited book embeds only the chunks that changed, whatever FILE is. Questions
+on the index are then embedded by the same provider and model. Without
+--embedder naming a provider, the offline embedder is used even when a key
+is set.
+
+Chunks are cut at the ## and ### headings and packed up to 1500 characters;
+--chunk-size N packs up to N words instead (a word: a run of characters
+between spaces; the heading line counts), --overlap N starts each chunk of
+a section with the last N words of the one before, and --split size packs
+across headings. The index records its chunking and embedder: 'ragscope
+stats' shows them.
 
 Citation URLs are built on --base-url, or on the url and baseUrl of a
 docusaurus.config.js found next to DOCS_DIR. Given the site folder itself
@@ -39,10 +73,13 @@ the previous index intact, and a second run writing the same FILE at the
 same time stops at once (exit 2). When FILE is a symbolic link, the file it
 leads to is replaced so and the link kept.
 
-Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
-130 interrupted.`,
+Exit codes: 0 saved, 2 DOCS_DIR, FILE or an option unusable (checked before
+any work), 3 the provider failed (nothing written; the vectors embedded so
+far stay cached), 130 interrupted (the cache is kept).`,
 		Example: `  ragscope index website/docs -o book.idx
-  ragscope index docs -o book.idx --base-url https://me.github.io/book/docs/`,
+  ragscope index docs -o book.idx --base-url https://me.github.io/book/docs/
+  ragscope index docs -o book-cohere.idx --embedder cohere
+  ragscope index docs -o book-small.idx --chunk-size 150 --overlap 20`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return Usagef("index takes one DOCS_DIR argument, got %d", len(args))
@@ -64,7 +101,7 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 			}
 			w := cmd.ErrOrStderr()
 			bar := newBar(a.Stderr, true)
-			res, err := app.BuildIndex(cmd.Context(), app.IndexJob{
+			job := app.IndexJob{
 				Docs: args[0], Out: out, FollowSymlinks: follow, Settings: a.Cfg,
 				Note:     func(msg string) { fmt.Fprintf(w, "note: %s\n", cleanLine(msg)) },
 				Warn:     func(msg string) { fmt.Fprintf(w, "warning: %s\n", cleanLine(msg)) },
@@ -74,8 +111,22 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 				Check: func(ctx context.Context, ix retrieval.Walker) error {
 					return auditBuilt(ctx, w, ix, model, out)
 				},
-			})
+				Concurrency: concurrency, ChunkWords: chunkWords, Overlap: overlap, Split: split,
+				Providers: a.providers(),
+			}
+			if app.IndexEmbedder(a.Cfg.Embedder) {
+				job.Embedder, job.Model, job.Dimensions = a.Cfg.Embedder, model, a.Cfg.EmbedDimensions
+				if job.Model == "" && a.Cfg.EmbedModel != config.DefaultEmbedModel {
+					job.Model = a.Cfg.EmbedModel // RAGSCOPE_EMBED_MODEL, embedder.model
+				}
+				// No cache folder: nothing is kept between runs.
+				job.CacheDir, _ = app.EmbedCacheDir(a.LookupEnv)
+			}
+			res, err := app.BuildIndex(cmd.Context(), job)
 			if err != nil {
+				if res.Embedded > 0 && job.CacheDir != "" {
+					fmt.Fprintf(w, "note: the %d chunks embedded before the failure are cached in %s: a new run embeds only the rest\n", res.Embedded, cleanLine(job.CacheDir))
+				}
 				return err
 			}
 			base := res.DocsBase
@@ -87,11 +138,19 @@ Exit codes: 0 saved, 2 DOCS_DIR or FILE unusable (checked before any work),
 			if res.Layout != "" {
 				fmt.Fprintln(cmd.OutOrStdout(), "Modules: "+cleanLine(res.Layout))
 			}
+			fmt.Fprintln(cmd.OutOrStdout(), "Chunking: "+res.Chunking.String())
+			if res.Provider != "" {
+				fmt.Fprintln(cmd.OutOrStdout(), "Embedding: "+embedUsage(res))
+			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "file to write the index to")
 	cmd.Flags().BoolVar(&follow, "follow-symlinks", false, "index files whose symbolic links lead outside DOCS_DIR")
-	cmd.Flags().StringVar(&model, "model", "", "warn when a chunk is longer than this embedding model reads (e.g. embed-english-v3.0: 512 tokens)")
+	cmd.Flags().StringVar(&model, "model", "", "with --embedder, the provider's model; else warn when a chunk is longer than this embedding model reads (e.g. embed-english-v3.0: 512 tokens)")
+	cmd.Flags().IntVar(&concurrency, "concurrency", 0, "with --embedder, embedding calls in flight (default: the provider's, 4)")
+	cmd.Flags().IntVar(&chunkWords, "chunk-size", 0, "largest chunk in words (default: 1500 characters)")
+	cmd.Flags().IntVar(&overlap, "overlap", 0, "words of a chunk's end the next chunk of its section repeats")
+	cmd.Flags().StringVar(&split, "split", app.SplitHeadings, "cut pages at their headings ("+app.SplitHeadings+") or by size across them ("+app.SplitSize+")")
 	return cmd
 }

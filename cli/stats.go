@@ -23,7 +23,10 @@ type StatsJSON struct {
 	Schema  string          `json:"schema"`
 	Backend BackendJSON     `json:"backend"`
 	Stats   retrieval.Stats `json:"stats"`
-	Notes   []string        `json:"notes,omitempty"`
+	// Index is what a local or demo index records of how it was made:
+	// its embedder (provider, model, dimensions) and chunking.
+	Index *app.IndexDescription `json:"index,omitempty"`
+	Notes []string              `json:"notes,omitempty"`
 	// Version is the build that produced the document.
 	Version VersionInfo `json:"version"`
 }
@@ -67,7 +70,7 @@ collection does not exist.`,
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				if err := writeJSON(out, StatsJSON{Schema: StatsSchema, Backend: backendJSON(be), Stats: st, Notes: be.Notes, Version: buildVersion()}); err != nil {
+				if err := writeJSON(out, StatsJSON{Schema: StatsSchema, Backend: backendJSON(be), Stats: st, Index: be.Index, Notes: be.Notes, Version: buildVersion()}); err != nil {
 					return err
 				}
 			} else {
@@ -103,7 +106,11 @@ func writeStatsText(w io.Writer, be *app.Backend, st retrieval.Stats) {
 	}
 	row("Points", fmt.Sprint(st.Points))
 	row("Vector size", fmt.Sprintf("%d (%s)", st.VectorSize, st.Distance))
-	if m := be.EmbedderLabel(); m != "" {
+	if m := be.EmbedderLabel(); be.Index != nil {
+		// What the index records, even when no query embedder is set up.
+		row("Embedder", be.Index.Embedder())
+		row("Chunking", be.Index.Chunking.String())
+	} else if m != "" {
 		// Provider, model and the size it makes.
 		if d, ok := be.Pipeline.Embedder.(interface{ Dim() int }); ok && d.Dim() > 0 {
 			m += fmt.Sprintf(" (%d dimensions)", d.Dim())

@@ -27,6 +27,9 @@ type evalPane struct {
 	// (or neither when the pane does not have it).
 	inputFocus bool
 	listFocus  bool
+	// runPath is the path of the set the last run was started with (""
+	// for the built-in set).
+	runPath string
 
 	input       textinput.Model
 	bar         progress.Model
@@ -320,12 +323,26 @@ func (p *evalPane) progressLine(w int) string {
 	if len(p.cases) == 0 {
 		return ""
 	}
-	return p.st.Value.Render(summaryText(p.summary, p.sample()))
+	return p.st.Value.Render(summaryText(p.summary, p.sample(), unlabelledPassed(p.cases)))
+}
+
+// unlabelledPassed counts the unlabelled cases that ran: they have no
+// expectation to pass or fail, so the summary counts them apart.
+func unlabelledPassed(cases []eval.CaseResult) int {
+	n := 0
+	for i := range cases {
+		if cases[i].Kind == eval.KindUnlabelled && cases[i].Status == eval.StatusPass {
+			n++
+		}
+	}
+	return n
 }
 
 // summaryText is the run's key metrics on one line; sample is the run's
 // latency sample (nil while it runs or when it has none).
-func summaryText(s eval.Summary, sample *eval.LatencySample) string {
+// unlabelled is the number of unlabelled cases that ran, counted apart
+// from the passes.
+func summaryText(s eval.Summary, sample *eval.LatencySample, unlabelled int) string {
 	parts := []string{}
 	if s.RankingCases > 0 {
 		parts = append(parts,
@@ -340,7 +357,11 @@ func summaryText(s eval.Summary, sample *eval.LatencySample) string {
 	} else if s.Latency.Cases > 0 && sample == nil {
 		parts = append(parts, "p95 "+formatMS(s.Latency.P95MS))
 	}
-	parts = append(parts, strconv.Itoa(s.Passed)+" pass", strconv.Itoa(s.Missed)+" miss", strconv.Itoa(s.Failed)+" fail")
+	parts = append(parts, strconv.Itoa(s.Passed-unlabelled)+" pass")
+	if unlabelled > 0 {
+		parts = append(parts, strconv.Itoa(unlabelled)+" unlabelled")
+	}
+	parts = append(parts, strconv.Itoa(s.Missed)+" miss", strconv.Itoa(s.Failed)+" fail")
 	if s.Errors > 0 {
 		parts = append(parts, strconv.Itoa(s.Errors)+" error")
 	}
@@ -354,15 +375,23 @@ func (p *evalPane) verdictLine() string {
 		return p.st.StatusErr.Render("✗ " + p.errText)
 	case p.running:
 		if len(p.cases) > 0 {
-			return p.st.Meta.Render("so far: " + summaryText(p.summary, &eval.LatencySample{}))
+			return p.st.Meta.Render("so far: " + summaryText(p.summary, &eval.LatencySample{}, unlabelledPassed(p.cases)))
 		}
 		return ""
 	case p.report == nil:
 		return ""
-	case p.report.Passed:
-		return p.st.Pass.Render("PASSED") + p.st.Meta.Render(" · thresholds met, no case failed")
 	}
-	return p.st.Fail.Render("FAILED") + p.st.Meta.Render(" · "+termsafe.Line(strings.Join(p.report.Reasons, "; ")))
+	gaps := ""
+	if u := p.report.Unlabelled; u != nil {
+		gaps = " · unlabelled: " + u.GapLine()
+	}
+	if p.report.Passed {
+		if p.report.Summary.RankingCases == 0 && p.report.Unlabelled != nil {
+			return p.st.Meta.Render("NO LABELS · nothing to pass or fail" + gaps)
+		}
+		return p.st.Pass.Render("PASSED") + p.st.Meta.Render(" · thresholds met, no case failed"+gaps)
+	}
+	return p.st.Fail.Render("FAILED") + p.st.Meta.Render(" · "+termsafe.Line(strings.Join(p.report.Reasons, "; "))+gaps)
 }
 
 // evalColumns are the widths of the case table's columns.
@@ -409,6 +438,19 @@ func (p *evalPane) renderRow(c *eval.CaseResult, selected bool, cols evalColumns
 			rank = "#" + strconv.Itoa(c.FirstRelevantRank)
 		}
 	}
+	status, statusStyle := strings.ToUpper(c.Status.String()), p.statusStyle(c.Status)
+	if c.Kind == eval.KindUnlabelled && c.Status == eval.StatusPass {
+		// No expectation: nothing passed. The rank column shows its best
+		// score, in the miss colour when it is a content gap.
+		status, statusStyle = "—", p.st.Meta
+		rank = "none"
+		if h, ok := c.BestHit(); ok {
+			rank = "best " + present.Score(h.Score, 2)
+		}
+		if p.isGap(c) {
+			rank = p.st.Miss.Render(padCell(rank, evalRankW))
+		}
+	}
 	lat := "-"
 	switch {
 	case c.Status == eval.StatusError:
@@ -423,7 +465,7 @@ func (p *evalPane) renderRow(c *eval.CaseResult, selected bool, cols evalColumns
 	}
 	line := mark + id + " " +
 		p.st.Meta.Render(padCell(termsafe.Line(orDash(c.Category)), cols.cat)) + " " +
-		p.statusStyle(c.Status).Render(padCell(strings.ToUpper(c.Status.String()), evalStatusW)) + " " +
+		statusStyle.Render(padCell(status, evalStatusW)) + " " +
 		padCell(hit, evalHitW) + " " + padCell(rank, evalRankW) + " " + p.st.Meta.Render(leftPad(lat, evalLatW))
 	return truncate(line, w)
 }
@@ -444,6 +486,11 @@ func (p *evalPane) caseDetail(w int) string {
 	case c.Kind == eval.KindRanking:
 		why = p.st.Meta.Render("first relevant hit at rank " + strconv.Itoa(c.FirstRelevantRank) +
 			" · RR " + present.Score(c.ReciprocalRank, 2) + " · nDCG " + present.Score(c.NDCG, 2) + " · recall " + present.Score(c.Recall, 2))
+	case c.Kind == eval.KindUnlabelled:
+		why = p.st.Meta.Render("unlabelled: no expectation, so no pass or fail · mark its hits (m, M) and save (S) to label it")
+		if p.isGap(&c) {
+			why = p.st.Miss.Render("content gap: its best hit is below the threshold · ") + why
+		}
 	default:
 		why = p.st.Meta.Render(caseKindLabel(c.Kind) + " case passed")
 	}
@@ -468,6 +515,21 @@ func (p *evalPane) statusStyle(s eval.Status) lipgloss.Style {
 		return p.st.Miss
 	}
 	return p.st.Fail
+}
+
+// isGap reports whether the finished run counts c as a content gap: an
+// unlabelled case that found nothing, or whose best hit is below the
+// threshold the report counted gaps with.
+func (p *evalPane) isGap(c *eval.CaseResult) bool {
+	if p.report == nil || p.report.Unlabelled == nil || c.Kind != eval.KindUnlabelled {
+		return false
+	}
+	h, ok := c.BestHit()
+	if !ok {
+		return true
+	}
+	t := p.report.Unlabelled.Threshold
+	return t != nil && h.Score < *t
 }
 
 // caseKindLabel names a kind for the rank column of a case without ranks.

@@ -228,6 +228,7 @@ func (m *Model) startEval() tea.Cmd {
 	set := m.evalSettings()
 	spin := !m.running && !m.evals.running
 	m.eval.Start(label, set, m.evalIgnored())
+	m.eval.runPath = path
 	if set.SearchMode != "" {
 		label += " (" + set.SearchMode + ")"
 	}
@@ -316,7 +317,7 @@ func (m *Model) openCase() tea.Cmd {
 	run := m.runQuery(q)
 	m.caseSeq, m.caseLabel = m.seq, "case "+termsafe.Line(c.ID)+" ("+c.Status.String()+")"
 	expect := c.Expect
-	m.caseExpect = &expect
+	m.caseExpect, m.caseFile = &expect, m.eval.runPath
 	m.setStatus(statusInfo, "Case "+termsafe.Line(c.ID)+": searching with its settings (top_k "+strconv.Itoa(q.TopK)+
 		", threshold "+present.Score(q.Threshold, 2)+")…")
 	return tea.Batch(focus, run)

@@ -229,8 +229,11 @@ func (m *Model) saveCase() tea.Cmd {
 	replace := m.confirmSave == t.N
 	m.confirmSave = 0
 	c, note := caseOf(t)
-	m.setStatus(statusInfo, "Saving to "+termsafe.Line(m.goldenPath)+"…")
-	return saveCaseCmd(m.goldenPath, t.N, c, replace, note)
+	// A case opened from the eval view saves back into its own file, so
+	// marking an unlabelled case's hits labels that case.
+	path := cmp.Or(t.CaseFile, m.goldenPath)
+	m.setStatus(statusInfo, "Saving to "+termsafe.Line(path)+"…")
+	return saveCaseCmd(path, t.N, c, replace, note)
 }
 
 // updateSaved reports a save in the status line. A case with the same
@@ -254,6 +257,20 @@ func (m *Model) updateSaved(msg savedMsg) {
 			m.eval.input.SetValue(msg.Path)
 		}
 	}
+}
+
+// carriedCaseFile is the golden file a new result's turn saves into: the
+// opened case's file, kept while its question re-runs with other
+// settings; "" (the golden file setting) otherwise.
+func (m *Model) carriedCaseFile(msg resultMsg) string {
+	if msg.Seq == m.caseSeq && m.caseExpect != nil {
+		return m.caseFile
+	}
+	if prev := m.turns.Current(); prev != nil && prev.Query.Mode == msg.Query.Mode &&
+		strings.EqualFold(strings.TrimSpace(prev.Query.Question), strings.TrimSpace(msg.Query.Question)) {
+		return prev.CaseFile
+	}
+	return ""
 }
 
 // carriedMarks are the marks of a new result: an opened golden case's

@@ -202,3 +202,34 @@ func TestEvalViewShowsTheLabelsNote(t *testing.T) {
 		t.Fatalf("the case's note is not shown:\n%s", screen(m))
 	}
 }
+
+// A case opened from a set other than the golden file saves back into
+// that set: marking an imported, unlabelled case's hits labels it there,
+// and the golden file setting is left alone.
+func TestOpenedCaseSavesIntoItsOwnFile(t *testing.T) {
+	rep := fakeReport()
+	m, golden := marksModel(t, "", &fakeEval{rep: rep})
+	setPath := filepath.Join(t.TempDir(), "imported.yaml")
+	if err := os.WriteFile(setPath, []byte("# imported\ncases:\n  - id: isaac-costmap\n    question: What do costmaps mark?\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("e"))
+	m = feed(t, m, typeText(setPath)...)
+	m = feed(t, m, keyType(tea.KeyEnter))
+	m = feed(t, m, keyRunes("j"), keyRunes("j"), keyType(tea.KeyEnter))
+	m = feed(t, m, keyRunes("m"), keyRunes("S"))
+	m = feed(t, m, keyRunes("S"))
+	if !strings.HasPrefix(m.Status(), "replaced isaac-costmap in "+setPath) {
+		t.Fatalf("status %q", m.Status())
+	}
+	set, err := eval.LoadFile(setPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := set.Cases[0]; c.ID != "isaac-costmap" || eval.KindOf(c) != eval.KindRanking || !strings.HasPrefix(readFile(t, setPath), "# imported\n") {
+		t.Fatalf("the imported case is not labelled in place: %+v\n%s", c, readFile(t, setPath))
+	}
+	if _, err := os.Stat(golden); !os.IsNotExist(err) {
+		t.Fatalf("the golden file was written: %v", err)
+	}
+}

@@ -136,6 +136,9 @@ type Model struct {
 	// caseExpect is the opened case's expectation: its result's hits that
 	// match get their marks back.
 	caseExpect *eval.Expect
+	// caseFile is the golden file the opened case came from ("" for the
+	// built-in set): its turn saves back into it.
+	caseFile string
 
 	// goldenPath is the golden file S saves the turn on show to;
 	// confirmSave is the turn whose next S replaces the case asking the
@@ -718,6 +721,7 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 		m.expect, m.expectQuestion = nil, ""
 	}
 	nt.Marks = m.carriedMarks(msg)
+	nt.CaseFile = m.carriedCaseFile(msg)
 	i := m.turns.Add(nt)
 	if len(nt.Expect) > 0 {
 		diag = m.diagnose(&m.turns.turns[i], false)

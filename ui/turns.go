@@ -34,6 +34,9 @@ type turn struct {
 	// Marks are the author's judgements of its hits by chunk id (keys
 	// m, M, u), saved with the turn as a golden case (S).
 	Marks map[string]markKind
+	// CaseFile is the golden file the turn's question was opened from (a
+	// case of the eval view): S saves its marks back into that case.
+	CaseFile string
 }
 
 // maxTurns bounds the turns kept in memory.

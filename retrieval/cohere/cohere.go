@@ -2,7 +2,8 @@
 // (github.com/cohere-ai/cohere-go/v2, V2 Embed).
 //
 // Questions are embedded with input_type "search_query" and float
-// embeddings. Retries (429, 408, 5xx) are done here, not by the library,
+// embeddings (documents to index, Options.Documents, with
+// "search_document"). Retries (429, 408, 5xx) are done here, not by the library,
 // so that waiting honours the context; results are cached by model and text.
 package cohere
 
@@ -82,14 +83,19 @@ type Options struct {
 	// Limits bound the responses read (zero fields: embedx's defaults,
 	// 64 MB a response); tests set small ones.
 	Limits embedx.Limits
+	// Documents embeds documents to index (input_type search_document)
+	// rather than questions (search_query).
+	Documents bool
 }
 
 // Embedder embeds texts with Cohere. It is safe for concurrent use.
 type Embedder struct {
 	*conn
-	model string
-	cache *embedx.Cache
-	dim   atomic.Int64
+	model     string
+	inputType cohereapi.EmbedInputType
+	cache     *embedx.Cache
+	dim       atomic.Int64
+	tokens    atomic.Int64
 }
 
 var _ retrieval.Embedder = (*Embedder)(nil)
@@ -101,7 +107,10 @@ func New(opts Options) (*Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Embedder{conn: c, model: opts.Model}
+	e := &Embedder{conn: c, model: opts.Model, inputType: cohereapi.EmbedInputTypeSearchQuery}
+	if opts.Documents {
+		e.inputType = cohereapi.EmbedInputTypeSearchDocument
+	}
 	if e.model == "" {
 		e.model = DefaultModel
 	}
@@ -117,6 +126,9 @@ func New(opts Options) (*Embedder, error) {
 // Name returns the model name.
 func (e *Embedder) Name() string { return e.model }
 
+// Tokens is the input tokens Cohere billed for the calls so far.
+func (e *Embedder) Tokens() int64 { return e.tokens.Load() }
+
 // Dim returns the vector size: known for Cohere's v3 models, otherwise 0
 // until the first response, then the size seen.
 func (e *Embedder) Dim() int { return int(e.dim.Load()) }
@@ -126,14 +138,14 @@ func (e *Embedder) Dim() int { return int(e.dim.Load()) }
 // that is not a finite number, or of all zeros, is an invalid answer
 // (embedx.CheckVector).
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	return embedx.Embed(ctx, e.cache, e.model, texts, MaxBatch, e.embedBatch, func(what string) error { return e.invalid(1, what) })
+	return embedx.Embed(ctx, e.cache, e.model+"\x00"+string(e.inputType), texts, MaxBatch, e.embedBatch, func(what string) error { return e.invalid(1, what) })
 }
 
 // embedBatch embeds at most MaxBatch texts, retrying retryable failures.
 func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
 	req := &cohereapi.V2EmbedRequest{
 		Model:          e.model,
-		InputType:      cohereapi.EmbedInputTypeSearchQuery,
+		InputType:      e.inputType,
 		Texts:          texts,
 		EmbeddingTypes: []cohereapi.EmbeddingType{cohereapi.EmbeddingTypeFloat},
 		Truncate:       cohereapi.V2EmbedRequestTruncateEnd.Ptr(),
@@ -141,6 +153,9 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	resp, attempts, err := retry(ctx, e.conn, func() (*cohereapi.EmbedByTypeResponse, error) { return e.co.Embed(ctx, req) })
 	if err != nil {
 		return nil, e.wrap(ctx, err, attempts)
+	}
+	if bu := resp.GetMeta().GetBilledUnits(); bu != nil && bu.InputTokens != nil {
+		e.tokens.Add(int64(*bu.InputTokens))
 	}
 	return e.vectors(resp, len(texts), attempts)
 }

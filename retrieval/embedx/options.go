@@ -44,6 +44,10 @@ type Options struct {
 	// Limits bound the responses read (zero fields: the defaults, 64 MB a
 	// response); tests set small ones.
 	Limits Limits
+	// Documents embeds documents to index rather than questions: the
+	// provider's document input type (Gemini RETRIEVAL_DOCUMENT; OpenAI
+	// has none).
+	Documents bool
 }
 
 // WithDefaults is o with an unset Timeout, MaxAttempts and CacheSize

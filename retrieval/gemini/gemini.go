@@ -69,6 +69,9 @@ type Embedder struct {
 	cache   *embedx.Cache
 	dims    atomic.Int64
 	dim     atomic.Int64
+	// task is the embedding task type: RETRIEVAL_QUERY for questions,
+	// RETRIEVAL_DOCUMENT for documents to index (Options.Documents).
+	task string
 }
 
 var _ retrieval.Embedder = (*Embedder)(nil)
@@ -102,7 +105,10 @@ func New(ctx context.Context, opts Options) (*Embedder, error) {
 		return nil, fmt.Errorf("%w: --dimensions must be 0 or positive, got %d", retrieval.ErrConfig, opts.Dimensions)
 	}
 	opts = opts.WithDefaults()
-	e := &Embedder{model: name, baseURL: base, key: key, timeout: opts.Timeout, cache: embedx.NewCache(opts.CacheSize)}
+	e := &Embedder{model: name, baseURL: base, key: key, timeout: opts.Timeout, cache: embedx.NewCache(opts.CacheSize), task: "RETRIEVAL_QUERY"}
+	if opts.Documents {
+		e.task = "RETRIEVAL_DOCUMENT"
+	}
 	e.dims.Store(int64(opts.Dimensions))
 	if opts.Dimensions > 0 {
 		e.dim.Store(int64(opts.Dimensions))
@@ -158,7 +164,7 @@ func (e *Embedder) Dim() int { return int(e.dim.Load()) }
 // A vector with a value that is not a finite number, or of all zeros, is
 // an invalid answer (embedx.CheckVector).
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	return embedx.Embed(ctx, e.cache, fmt.Sprintf("gemini:%s:%s:%d", e.baseURL, e.model, e.dims.Load()), texts, MaxBatch, e.embedBatch, invalid)
+	return embedx.Embed(ctx, e.cache, fmt.Sprintf("gemini:%s:%s:%d:%s", e.baseURL, e.model, e.dims.Load(), e.task), texts, MaxBatch, e.embedBatch, invalid)
 }
 
 // invalid is a 200 answer that is not a usable embeddings response.
@@ -172,7 +178,7 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	for i, t := range texts {
 		contents[i] = genai.NewContentFromText(t, genai.RoleUser)
 	}
-	cfg := &genai.EmbedContentConfig{TaskType: "RETRIEVAL_QUERY"}
+	cfg := &genai.EmbedContentConfig{TaskType: e.task}
 	if n := int32(e.dims.Load()); n > 0 {
 		cfg.OutputDimensionality = &n
 	}

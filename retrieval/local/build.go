@@ -53,6 +53,11 @@ type BuildOptions struct {
 	// NewEmbedder makes the embedder from the texts to index (default
 	// DefaultEmbedder).
 	NewEmbedder EmbedderFunc
+	// Docs, when set, embeds the chunks with a provider's model instead
+	// (NewEmbedder is then unused); the index records the provider, model
+	// and dimensions, and its corpus has no query embedder (the caller
+	// builds the provider's).
+	Docs *DocEmbedding
 	// FollowSymlinks makes BuildDir index files and folders under the docs
 	// folder whose symbolic links lead outside it; by default they are
 	// skipped with a warning. Links to folders are followed once each: a
@@ -62,6 +67,18 @@ type BuildOptions struct {
 	// starts with done 0 and ends with done == total. It is called from
 	// one goroutine at a time and must be quick.
 	Progress func(phase string, done, total int)
+}
+
+// DocEmbedding embeds a build's chunk texts with a provider's model.
+type DocEmbedding struct {
+	// Provider and Model name what embeds; Dimensions is the vector size
+	// asked of it (0: the model's own).
+	Provider, Model string
+	Dimensions      int
+	// Embed returns one vector per text, in order, calling progress (if
+	// not nil) with the number of texts done so far, from one goroutine at
+	// a time.
+	Embed func(ctx context.Context, texts []string, progress func(done int)) ([][]float32, error)
 }
 
 // Build phases, as reported to BuildOptions.Progress.
@@ -141,15 +158,22 @@ func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus,
 	var emb retrieval.Embedder
 	var vecs []float32
 	var dim int
-	if opts.NewEmbedder == nil {
+	info := IndexInfo{Backend: opts.Backend, Name: opts.Name, Chunking: opts.Chunk.Chunking()}
+	switch {
+	case opts.Docs != nil:
+		vecs, dim, err = embedDocs(ctx, opts.Docs, texts, opts.Progress)
+		info.Model, info.Provider, info.Dimensions = opts.Docs.Model, opts.Docs.Provider, opts.Docs.Dimensions
+	case opts.NewEmbedder == nil:
 		emb, vecs, dim, err = fitEmbedDefault(ctx, texts, opts.Progress)
-	} else {
+	default:
 		emb, vecs, dim, err = fitThenEmbed(ctx, opts.NewEmbedder, texts, opts.Progress)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("build index: %w", err)
 	}
-	info := IndexInfo{Backend: opts.Backend, Name: opts.Name, Model: emb.Name()}
+	if emb != nil {
+		info.Model = emb.Name()
+	}
 	docsDir := opts.Chunk.docsDir()
 	if info.Backend == "" {
 		info.Backend = BackendLocal
@@ -256,6 +280,31 @@ func fitThenEmbed(ctx context.Context, newEmb EmbedderFunc, texts []string, prog
 		return nil, nil, 0, err
 	}
 	return emb, vecs, dim, nil
+}
+
+// embedDocs embeds texts with a provider's model (d.Embed) and returns
+// the vectors L2-normalised, back to back, dim floats each.
+func embedDocs(ctx context.Context, d *DocEmbedding, texts []string, progress func(string, int, int)) ([]float32, int, error) {
+	report(progress, PhaseEmbed, 0, len(texts))
+	vecs, err := d.Embed(ctx, texts, func(done int) { report(progress, PhaseEmbed, done, len(texts)) })
+	if err != nil {
+		return nil, 0, fmt.Errorf("embed %d chunks with %s %s: %w", len(texts), d.Provider, d.Model, err)
+	}
+	if len(vecs) != len(texts) {
+		return nil, 0, fmt.Errorf("embed %d chunks with %s %s: %d vectors came back", len(texts), d.Provider, d.Model, len(vecs))
+	}
+	if len(vecs) == 0 {
+		return nil, 0, nil
+	}
+	dim := len(vecs[0])
+	flat := make([]float32, 0, len(vecs)*dim)
+	for i, v := range vecs {
+		if len(v) != dim || dim == 0 {
+			return nil, 0, fmt.Errorf("embed %d chunks with %s %s: vector %d has %d dimensions, want %d", len(texts), d.Provider, d.Model, i, len(v), dim)
+		}
+		flat = append(flat, normalized(v)...)
+	}
+	return flat, dim, nil
 }
 
 // fitEmbedDefault is fitThenEmbed for the default embedder, which fits and

@@ -47,6 +47,15 @@ type ChunkOptions struct {
 	DocsDir string
 	// MaxChars is the largest chunk in characters (default 1500, at least 200).
 	MaxChars int
+	// MaxWords, when above 0, bounds chunks in words instead (at least
+	// 20): MaxChars is then unused.
+	MaxWords int
+	// Overlap is the number of words of a chunk's end that the next chunk
+	// of its section (SplitSize: of its page) repeats first (default 0).
+	// The chunk size does not count them.
+	Overlap int
+	// Split is SplitHeadings ("", the default) or SplitSize.
+	Split string
 	// Warn, when set, receives the problems ChunkMarkdown worked around
 	// (broken front matter, invalid UTF-8). ChunkDocs also returns them.
 	Warn func(Warning)
@@ -384,24 +393,22 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 	}
 
 	sections := splitSections(lines, title)
-	max := opts.maxChars()
 	var chunks []retrieval.Chunk
-	for _, s := range sections {
-		for _, piece := range packSection(s, max) {
-			chunks = append(chunks, retrieval.Chunk{
-				Text:        piece,
-				DocPath:     docPath,
-				PageSlug:    pageSlug,
-				Title:       title,
-				Section:     s.heading,
-				HeadingID:   s.id,
-				Breadcrumb:  append([]string(nil), s.crumbs...),
-				Module:      module,
-				Chapter:     chapter,
-				ContentType: fm.ContentType,
-				Tags:        append([]string(nil), fm.Tags...),
-			})
-		}
+	for _, p := range packPage(sections, opts) {
+		s := &sections[p.sec]
+		chunks = append(chunks, retrieval.Chunk{
+			Text:        p.text,
+			DocPath:     docPath,
+			PageSlug:    pageSlug,
+			Title:       title,
+			Section:     s.heading,
+			HeadingID:   s.id,
+			Breadcrumb:  append([]string(nil), s.crumbs...),
+			Module:      module,
+			Chapter:     chapter,
+			ContentType: fm.ContentType,
+			Tags:        append([]string(nil), fm.Tags...),
+		})
 	}
 	for i := range chunks {
 		c := &chunks[i]
@@ -489,52 +496,6 @@ func splitSections(lines []line, title string) []section {
 		break
 	}
 	return append([]section{intro}, secs...)
-}
-
-// packSection returns the texts of a section's chunks: its blocks packed in
-// order into pieces of at most max characters, each led by the heading line.
-// A block is split only when it alone exceeds the budget.
-func packSection(s section, max int) []string {
-	blocks := splitBlocks(s.lines)
-	if len(blocks) == 0 {
-		return nil
-	}
-	prefix := s.headingLine + "\n\n"
-	budget := max - runeLen(prefix)
-	if budget < max/2 {
-		budget = max / 2
-	}
-	var out []string
-	var cur []string
-	curLen := 0
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, prefix+strings.Join(cur, "\n\n"))
-		}
-		cur, curLen = nil, 0
-	}
-	for _, b := range blocks {
-		n := runeLen(b.text)
-		if n > budget {
-			flush()
-			for _, p := range splitLong(b.text, budget, b.code) {
-				out = append(out, prefix+p)
-			}
-			continue
-		}
-		sep := 0
-		if len(cur) > 0 {
-			sep = 2
-		}
-		if curLen+sep+n > budget {
-			flush()
-			sep = 0
-		}
-		cur = append(cur, b.text)
-		curLen += sep + n
-	}
-	flush()
-	return out
 }
 
 // placeOf derives module and chapter from a doc path alone: the module is

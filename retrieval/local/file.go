@@ -44,11 +44,13 @@ import (
 // to be refitted on every load, version 2 files had JSON chunks and an
 // embedder without exact lexical postings, version 3 files no BM25
 // postings, version 4 files one checksum over everything (read whole on
-// every load); all are refused with a "rebuild" message.
+// every load), version 5 files no record of a provider's embedder or of
+// the chunking (a version 5 reader would embed the questions of a
+// provider's index offline); all are refused with a "rebuild" message.
 const (
 	indexMagic   = "RAGSCOPE"
 	indexFormat  = "ragscope-index"
-	indexVersion = 5
+	indexVersion = 6
 	headerLen    = len(indexMagic) + 8
 )
 
@@ -86,13 +88,19 @@ func (e *missingError) Unwrap() []error { return []error{fs.ErrNotExist, retriev
 // indexFile is the metadata section of an index file, plus the sections
 // that are not JSON.
 type indexFile struct {
-	Format   string `json:"format"`
-	Backend  string `json:"backend"`
-	Name     string `json:"name"`
-	Model    string `json:"model"`
-	Dim      int    `json:"dim"`
-	DocsBase string `json:"docs_base,omitempty"`
-	SiteURL  string `json:"site_url,omitempty"`
+	Format  string `json:"format"`
+	Backend string `json:"backend"`
+	Name    string `json:"name"`
+	Model   string `json:"model"`
+	Dim     int    `json:"dim"`
+	// Provider is the provider whose model made the vectors ("" for the
+	// offline embedder); Dimensions the vector size asked of it.
+	Provider   string `json:"provider,omitempty"`
+	Dimensions int    `json:"dimensions,omitempty"`
+	// Chunking is how the chunks were cut.
+	Chunking *Chunking `json:"chunking,omitempty"`
+	DocsBase string    `json:"docs_base,omitempty"`
+	SiteURL  string    `json:"site_url,omitempty"`
 	// TrailingSlash is the site's trailingSlash setting ("true", "false", "").
 	TrailingSlash string `json:"trailing_slash,omitempty"`
 	// SiteDir is the site folder the docs were indexed from (Corpus.SiteDir).
@@ -215,6 +223,7 @@ func newIndexFile(ix *Index, c *Corpus) (*indexFile, error) {
 	f := &indexFile{
 		Format: indexFormat, Version: indexVersion,
 		Backend: ix.info.Backend, Name: ix.info.Name, Model: ix.info.Model, Dim: ix.dim,
+		Provider: ix.info.Provider, Dimensions: ix.info.Dimensions,
 		Chunks:  ix.chunks,
 		Vectors: ix.vecs,
 		BM25:    ix.bm25,
@@ -230,6 +239,10 @@ func newIndexFile(ix *Index, c *Corpus) (*indexFile, error) {
 		for i := range ix.chunks {
 			f.Vectors = append(f.Vectors, compactVector(ix.vector(i), ix.semDim)...)
 		}
+	}
+	if ix.info.Chunking.Unit != "" {
+		ch := ix.info.Chunking
+		f.Chunking = &ch
 	}
 	if c != nil {
 		f.DocsBase, f.SiteURL, f.TrailingSlash, f.SiteDir = c.DocsBase, c.SiteURL, c.TrailingSlash, c.SiteDir
@@ -363,6 +376,11 @@ type LoadOptions struct {
 	NewEmbedder EmbedderFunc
 	// BaseURL overrides the docs base URL saved in the file.
 	BaseURL string
+	// QueryEmbedder builds the query embedder of an index whose vectors
+	// come from a provider (info names the provider, model and
+	// dimensions); without it such an index is an error. It may return a
+	// nil embedder: the index then serves what needs no question (stats).
+	QueryEmbedder func(ctx context.Context, info IndexInfo) (retrieval.Embedder, error)
 }
 
 // LoadIndex reads an index file written by SaveIndex. The default embedder
@@ -422,8 +440,21 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 		return nil, nil, fmt.Errorf("load index %s: %w", path, err)
 	}
 	chunks := f.Chunks
+	backend := f.Backend
+	if backend == "" {
+		backend = BackendLocal
+	}
+	info := IndexInfo{Backend: backend, Name: f.Name, Model: f.Model, Provider: f.Provider, Dimensions: f.Dimensions}
+	if f.Chunking != nil {
+		info.Chunking = *f.Chunking
+	}
 	var emb retrieval.Embedder
-	if opts.NewEmbedder == nil && len(f.Embedder) > 0 {
+	if f.Provider != "" {
+		emb, err = providerEmbedder(ctx, path, info, f.Dim, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+	} else if opts.NewEmbedder == nil && len(f.Embedder) > 0 {
 		var r restored
 		if restoring != nil {
 			r = <-restoring // decodeUnchecked found the state where stateRange did
@@ -438,18 +469,18 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 	} else {
 		emb = opts.NewEmbedder.orDefault()(embedTexts(chunks))
 	}
-	if emb.Name() != f.Model {
+	if f.Provider == "" && emb.Name() != f.Model {
 		return nil, nil, fmt.Errorf("load index %s: %w: it was built with the embedder %q, this ragscope has %q: rebuild it with \"ragscope index\"",
 			path, ErrIncompatibleIndex, f.Model, emb.Name())
 	}
-	if err := spotCheck(ctx, emb, chunks, f.Vectors, f.Dim, f.Stride); err != nil {
-		return nil, nil, fmt.Errorf("load index %s: %w", path, err)
+	if f.Provider == "" {
+		// A provider's vectors are not re-embedded to be checked: that
+		// would cost calls at every load.
+		if err := spotCheck(ctx, emb, chunks, f.Vectors, f.Dim, f.Stride); err != nil {
+			return nil, nil, fmt.Errorf("load index %s: %w", path, err)
+		}
 	}
-	backend := f.Backend
-	if backend == "" {
-		backend = BackendLocal
-	}
-	ix, err = newIndexStrided(chunks, f.Vectors, f.Dim, f.Stride, IndexInfo{Backend: backend, Name: f.Name, Model: f.Model})
+	ix, err = newIndexStrided(chunks, f.Vectors, f.Dim, f.Stride, info)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load index %s: %w: %w", path, ErrCorruptIndex, err)
 	}
@@ -468,6 +499,27 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 		}
 	}
 	return ix, c, nil
+}
+
+// providerEmbedder is the query embedder of an index whose vectors come
+// from info's provider (LoadOptions.QueryEmbedder), checked against the
+// stored vector size when it knows its own.
+func providerEmbedder(ctx context.Context, path string, info IndexInfo, dim int, opts LoadOptions) (retrieval.Embedder, error) {
+	if opts.QueryEmbedder == nil {
+		return nil, fmt.Errorf("load index %s: %w: its vectors come from %s, and no query embedder for it was given", path, ErrIncompatibleIndex, info.EmbedderLabel())
+	}
+	emb, err := opts.QueryEmbedder(ctx, info)
+	if err != nil {
+		return nil, err
+	}
+	if emb == nil {
+		return nil, nil
+	}
+	if d := emb.Dim(); d > 0 && d != dim {
+		return nil, fmt.Errorf("load index %s: %w: it holds %d-dimensional vectors of %s, and that embedder now makes %d: rebuild it with \"ragscope index --embedder %s\"",
+			path, ErrIncompatibleIndex, dim, info.EmbedderLabel(), d, info.Provider)
+	}
+	return emb, nil
 }
 
 // errChecksum is a file whose checksum does not match.

@@ -29,6 +29,22 @@ type IndexInfo struct {
 	Name string
 	// Model is the embedder's name.
 	Model string
+	// Provider is the provider whose model made the vectors (cohere,
+	// openai, gemini), "" for the offline embedder; Dimensions is the
+	// vector size asked of it (0: the model's own).
+	Provider   string
+	Dimensions int
+	// Chunking is how the chunks were cut.
+	Chunking Chunking
+}
+
+// EmbedderLabel names the index's embedder: "cohere embed-english-v3.0",
+// or the offline model's name.
+func (i IndexInfo) EmbedderLabel() string {
+	if i.Provider == "" {
+		return i.Model
+	}
+	return i.Provider + " " + i.Model
 }
 
 // Index is an exact in-memory index over chunks: brute-force cosine
@@ -439,7 +455,10 @@ func (ix *Index) computeStats() retrieval.Stats {
 	if len(ix.chunks) == 0 {
 		s.Status = retrieval.StatusEmpty
 	}
-	if ix.info.Model != "" {
+	switch {
+	case ix.info.Provider != "":
+		s.Notes = []string{"embedding model: " + ix.info.EmbedderLabel() + " (its vectors, stored in the index; exact search)"}
+	case ix.info.Model != "":
 		s.Notes = []string{"embedding model: " + ix.info.Model + " (offline, exact search)"}
 	}
 	fields := map[string]bool{}

@@ -100,10 +100,11 @@ func splitBlocks(lines []line) []block {
 
 var sentenceEnd = lazyre.New(`[.!?…]["'”’)\]]*\s+`)
 
-// splitLong cuts text into pieces of at most max runes: prose on sentence
-// boundaries, code on line boundaries, and anything still too long at the
-// last space before the limit (or hard at the limit).
-func splitLong(text string, max int, code bool) []string {
+// splitLong cuts text into pieces of at most max units of z (runes or
+// words): prose on sentence boundaries, code on line boundaries, and
+// anything still too long at the last space before the limit (or hard at
+// the limit).
+func splitLong(text string, max int, code bool, z sizer) []string {
 	var units []string
 	if code {
 		for _, l := range strings.SplitAfter(text, "\n") {
@@ -125,17 +126,17 @@ func splitLong(text string, max int, code bool) []string {
 	var cur strings.Builder
 	curLen := 0
 	for _, u := range units {
-		ul := runeLen(u)
+		ul := z.size(u)
 		if curLen > 0 && curLen+ul > max {
 			out = append(out, strings.TrimSpace(cur.String()))
 			cur.Reset()
 			curLen = 0
 		}
 		if ul > max {
-			pieces := hardSplit(u, max)
+			pieces := z.hardSplit(u, max)
 			out = append(out, pieces[:len(pieces)-1]...)
 			u = pieces[len(pieces)-1]
-			ul = runeLen(u)
+			ul = z.size(u)
 		}
 		cur.WriteString(u)
 		curLen += ul

@@ -96,6 +96,7 @@ type Embedder struct {
 	cache      *embedx.Cache
 	dims       atomic.Int64 // requested size, 0 = native
 	dim        atomic.Int64 // size produced, 0 = unknown yet
+	tokens     atomic.Int64 // prompt tokens of the calls so far
 }
 
 var _ retrieval.Embedder = (*Embedder)(nil)
@@ -202,6 +203,9 @@ func (e *Embedder) Name() string { return e.model }
 // Provider is "openai".
 func (e *Embedder) Provider() string { return "openai" }
 
+// Tokens is the prompt tokens the server counted for the calls so far.
+func (e *Embedder) Tokens() int64 { return e.tokens.Load() }
+
 // Dim returns the vector size: known for OpenAI's models or when
 // dimensions were asked for, otherwise 0 until the first response.
 func (e *Embedder) Dim() int { return int(e.dim.Load()) }
@@ -237,6 +241,9 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	resp, err := e.embeddings.New(context.WithValue(ctx, callKey{}, &call), params)
 	if err != nil {
 		return nil, e.wrap(ctx, err, &call)
+	}
+	if resp != nil {
+		e.tokens.Add(resp.Usage.PromptTokens)
 	}
 	return e.vectors(resp, len(texts))
 }

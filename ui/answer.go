@@ -511,7 +511,7 @@ func (p *answerPane) ShortHelp() []key.Binding {
 	if p.shown == nil {
 		again = k.Answer
 	}
-	return []key.Binding{again, k.Judge, k.Down, k.PageDown, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
+	return append(append([]key.Binding{again}, k.judgeHelp()...), k.Down, k.PageDown, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane)
 }
 
 // FullHelp implements pane: the judge first.

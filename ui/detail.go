@@ -330,7 +330,7 @@ func (p *detailPane) Blur() { p.focus = false }
 // ShortHelp implements pane.
 func (p *detailPane) ShortHelp() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Down, k.PageDown, k.Page, k.Search, k.CopyURL, k.OpenURL, k.Judge, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
+	return append([]key.Binding{k.Down, k.PageDown, k.Page, k.Search, k.CopyURL, k.OpenURL, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}, k.judgeHelp()...)
 }
 
 // FullHelp implements pane: the marks and the save come first.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/present"
@@ -106,11 +107,20 @@ func (m *Model) judgeHint() string {
 
 // initJudge sets the judge key's help: what it does, or that it cannot.
 func (m *Model) initJudge() {
-	if m.opts.Judge.Relevance == nil {
+	m.keys.judgeOff = m.opts.Judge.Relevance == nil
+	if m.keys.judgeOff {
 		m.keys.Judge.SetHelp("J", "judge: no chat model")
 		return
 	}
 	m.keys.Judge.SetHelp("J", "judge hits (and answer)")
+}
+
+// judgeHelp is the judge key for a help line: none without a judge.
+func (k *KeyMap) judgeHelp() []key.Binding {
+	if k.judgeOff {
+		return nil
+	}
+	return []key.Binding{k.Judge}
 }
 
 // judgeBusy reports whether a judge run is in flight.
@@ -301,13 +311,17 @@ func (m *Model) carryJudge(t *turn) tea.Cmd {
 	return m.judge(t, true)
 }
 
+// gradeCells are the grade column's cells of the grades 0-3, two bytes
+// each (a cell is a slice of it: no allocation per row).
+const gradeCells = "g0g1g2g3"
+
 // gradeCell is a row's grade column: "g3", "g?" (not graded: the detail
 // says why), "g…" while judging, "g–" for a hit the judge was not asked
 // about.
 func gradeCell(it *item) string {
 	switch j := it.Judge; {
-	case j != nil && j.Grade != nil:
-		return "g" + strconv.Itoa(*j.Grade)
+	case j != nil && j.Grade != nil && *j.Grade >= 0 && *j.Grade <= 3:
+		return gradeCells[2**j.Grade : 2**j.Grade+2]
 	case j != nil:
 		return "g?"
 	case it.Judging:

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -234,7 +235,7 @@ func TestJudgeMarksUnsupportedClaims(t *testing.T) {
 	scr := screen(m)
 	for _, want := range []string{
 		"Judge · 1 of 2 claims supported (50%)",
-		"✗ unsupported: Topics are encrypted by default. [" + string(rune('0'+r2)) + "]",
+		"✗ unsupported: Topics are encrypted by default. [" + strconv.Itoa(r2) + "]",
 		"judge: No source mentions encryption.",
 		"1 claim without a verdict",
 	} {
@@ -382,5 +383,29 @@ func TestJudgeReadsWithoutColour(t *testing.T) {
 		if !strings.Contains(plain, want) {
 			t.Errorf("no %q without colours:\n%s", want, plain)
 		}
+	}
+}
+
+// BenchmarkView100ResultsJudged is BenchmarkView100Results200x60 with
+// every hit graded: the grade column's cost.
+func BenchmarkView100ResultsJudged(b *testing.B) {
+	m := benchModel(b)
+	t := m.turns.Current()
+	js := &judgeState{byID: map[string]*judge.Judgement{}}
+	for i := range t.Result.Hits {
+		js.grades = append(js.grades, judge.Judgement{Grade: retrieval.IntPtr(i % 4), Reason: "r", Status: judge.Judged})
+	}
+	for i := range js.grades {
+		js.byID[t.Result.Hits[i].Chunk.ID] = &js.grades[i]
+	}
+	t.Judge = js
+	m.showJudge(t)
+	if !strings.Contains(screen(m), "g3 ") {
+		b.Fatal("no grades")
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = m.View()
 	}
 }

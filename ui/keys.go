@@ -90,6 +90,9 @@ type KeyMap struct {
 	// expectOff and annOff keep Expect and ANNCheck disabled when the
 	// backend cannot diagnose (or searches exactly).
 	expectOff, annOff bool
+	// judgeOff keeps Judge out of the help line when there is no chat
+	// model (the full help says so; the key says what enables one).
+	judgeOff bool
 }
 
 // DefaultKeyMap returns the explorer's key bindings.

@@ -524,8 +524,10 @@ func (p *resultsPane) ShortHelp() []key.Binding {
 	if p.pick != nil {
 		return p.pick.ShortHelp()
 	}
-	return []key.Binding{k.Down, openHelp(k, "detail"), k.Page, k.Search, k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery, k.Expect, k.ANNCheck,
-		k.MarkRelevant, k.MarkNotRelevant, k.MarkClear, k.SaveCase}
+	keys := append(make([]key.Binding, 0, 21), k.Down, openHelp(k, "detail"))
+	keys = append(keys, k.judgeHelp()...)
+	return append(keys, k.Page, k.Search, k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery, k.Expect, k.ANNCheck,
+		k.MarkRelevant, k.MarkNotRelevant, k.MarkClear, k.SaveCase)
 }
 
 // FullHelp implements pane: the marks and the save, which act on the

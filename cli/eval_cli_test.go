@@ -13,13 +13,21 @@ import (
 )
 
 // runEvalCLI runs ragscope in an isolated environment (no environment
-// variables, a temporary working directory: the demo backend).
+// variables but RAGSCOPE_LOCAL_SEARCH=hybrid, a temporary working
+// directory: the demo backend, searched hybrid).
 func runEvalCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	app := &App{
 		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Dir: t.TempDir(),
-		LookupEnv: func(string) (string, bool) { return "", false },
+		// The ranks and scores these tests expect are the hybrid
+		// search's (the demo's default is BM25 alone).
+		LookupEnv: func(k string) (string, bool) {
+			if k == "RAGSCOPE_LOCAL_SEARCH" {
+				return "hybrid", true
+			}
+			return "", false
+		},
 	}
 	code := app.Run(context.Background(), args)
 	return code, out.String(), errb.String()

@@ -59,7 +59,8 @@ func TestExpectCutsDemo(t *testing.T) {
 		{"rerank", []string{"--rerank", "bm25", "--expect", "docs/intro.md"}, retrieval.CutRerank, "moved out by the reranker"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			doc := expectJSON(t, nil, append(tt.args, jointsQ)...)
+			// The ranks and cuts of the hybrid search.
+			doc := expectJSON(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": "hybrid"}, append(tt.args, jointsQ)...)
 			e := oneExpected(t, doc)
 			if e.Cut != tt.cut || !strings.Contains(e.Detail, tt.detail) {
 				t.Fatalf("cut %q detail %q, want %q / %q", e.Cut, e.Detail, tt.cut, tt.detail)

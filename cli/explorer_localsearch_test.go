@@ -40,28 +40,28 @@ func headerLine(m ui.Model) string {
 // next re-run searches in it).
 func TestTUILocalSearchSetting(t *testing.T) {
 	opts := tuiOptionsFor(t, nil)
-	if ls := opts.LocalSearch; !slices.Equal(ls.Modes, []string{"hybrid", "bm25", "embedder"}) || ls.Mode != "hybrid" || ls.Label == nil {
+	if ls := opts.LocalSearch; !slices.Equal(ls.Modes, []string{"bm25", "hybrid", "embedder"}) || ls.Mode != "bm25" || ls.Label == nil {
 		t.Fatalf("local search setup %+v", ls)
 	}
-	if strings.Contains(opts.Backend.Model, "hybrid") {
+	if strings.Contains(opts.Backend.Model, "hybrid") || strings.Contains(opts.Backend.Model, "BM25") {
 		t.Errorf("the model part %q names the mode, which the explorer adds", opts.Backend.Model)
 	}
 	d := newTUIDriver(t, opts)
 	d.ask("What is ROS 2?")
 	d.until("results", 10*time.Second, idle)
-	hybrid := shownResults(d.m)
-	if len(hybrid) != 5 || !strings.Contains(hybrid[0], "What Is ROS 2?") || !strings.Contains(headerLine(d.m), "· hybrid 0.8×cosine") {
-		t.Fatalf("hybrid: %q\n%s", hybrid, screen(d.m))
+	bm25 := shownResults(d.m)
+	if len(bm25) != 5 || !strings.Contains(headerLine(d.m), "· BM25 + title match ·") {
+		t.Fatalf("bm25: %q\n%s", bm25, screen(d.m))
 	}
 	d.keys("s")
 	for range 4 { // top_k, threshold, dedup, left-out, then local search
 		d.keys("j")
 	}
-	if v := screen(d.m); !strings.Contains(v, "▌ local search ‹ hybrid › (1/3) hybrid 0.8×cosine") {
+	if v := screen(d.m); !strings.Contains(v, "▌ local search ‹ bm25 › (1/3) BM25 + title match") {
 		t.Fatalf("the local search row is not under the cursor:\n%s", v)
 	}
-	runs := map[string][]string{"hybrid": hybrid}
-	for i, mode := range []struct{ name, header string }{{"bm25", "· BM25 only ·"}, {"embedder", "· embedder only ·"}} {
+	runs := map[string][]string{"bm25": bm25}
+	for i, mode := range []struct{ name, header string }{{"hybrid", "· hybrid 0.8×cosine"}, {"embedder", "· embedder only ·"}} {
 		d.keys("l")
 		d.until(mode.name+" re-run", 10*time.Second, func(m ui.Model) bool { return len(m.Turns()) == i+2 && idle(m) })
 		got := shownResults(d.m)
@@ -75,26 +75,29 @@ func TestTUILocalSearchSetting(t *testing.T) {
 		}
 		runs[mode.name] = got
 	}
+	if !strings.Contains(runs["hybrid"][0], "What Is ROS 2?") {
+		t.Errorf("hybrid: %q", runs["hybrid"])
+	}
 	if !strings.Contains(shownResults(d.m)[0], "Unity for Human-Robot") {
 		t.Errorf("embedder alone: %q", shownResults(d.m))
 	}
 
-	// The turns: #3 (embedder, on show) against #2 (bm25).
+	// The turns: #3 (embedder, on show) against #2 (hybrid).
 	d.keys(tea.KeyPressMsg{Code: tea.KeyEscape}, "t")
-	if v := screen(d.m); !strings.Contains(v, "local search bm25→embedder") || !strings.Contains(v, "#1 What is ROS 2?") || !strings.Contains(v, "#2 [bm25] What is ROS 2?") || !strings.Contains(v, "#3 [embedder] What") {
+	if v := screen(d.m); !strings.Contains(v, "local search hybrid→embedder") || !strings.Contains(v, "#1 What is ROS 2?") || !strings.Contains(v, "#2 [hybrid] What is ROS 2?") || !strings.Contains(v, "#3 [embedder] What") {
 		t.Fatalf("the comparison does not name both modes:\n%s", v)
 	}
-	// Bring back #1: hybrid again, in the header and the settings; a
-	// settings change re-runs it in hybrid.
+	// Bring back #1: bm25 again, in the header and the settings; a
+	// settings change re-runs it in bm25.
 	d.keys("k", tea.KeyPressMsg{Code: tea.KeyEnter})
 	d.until("turn #1 on show", 5*time.Second, func(m ui.Model) bool { return strings.Contains(m.Status(), "Showing turn #1") })
-	if h := headerLine(d.m); !strings.Contains(h, "· hybrid 0.8×cosine") || !slices.Equal(shownResults(d.m), hybrid) {
+	if h := headerLine(d.m); !strings.Contains(h, "· BM25 + title match ·") || !slices.Equal(shownResults(d.m), bm25) {
 		t.Fatalf("turn #1 brought back: header %q, results %q", h, shownResults(d.m))
 	}
 	d.keys("s", "k", "k", "k", "k", "l") // top_k 5 → 6
 	d.until("the re-run of #1", 10*time.Second, func(m ui.Model) bool { return len(m.Turns()) == 4 && idle(m) })
-	if got := shownResults(d.m); len(got) != 6 || !slices.Equal(got[:5], hybrid) || !strings.Contains(screen(d.m), "local search ‹ hybrid ›") {
-		t.Fatalf("the re-run of #1 is not in hybrid: %q\n%s", got, screen(d.m))
+	if got := shownResults(d.m); len(got) != 6 || !slices.Equal(got[:5], bm25) || !strings.Contains(screen(d.m), "local search ‹ bm25 ›") {
+		t.Fatalf("the re-run of #1 is not in bm25: %q\n%s", got, screen(d.m))
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 // both scores, r for the vector order of the same question, and the turn
 // compare of the two.
 func TestTUIRerankBM25Demo(t *testing.T) {
-	opts := tuiOptionsFor(t, map[string]string{"RAGSCOPE_RERANK_MODEL": "BM25"})
+	opts := tuiOptionsFor(t, map[string]string{"RAGSCOPE_RERANK_MODEL": "BM25", "RAGSCOPE_LOCAL_SEARCH": "hybrid"}) // the hybrid order, which a BM25 rerank moves
 	if rs := opts.Rerank; !rs.On || len(rs.Models) != 1 || rs.Models[0] != "bm25" || rs.Candidates != 4 {
 		t.Fatalf("rerank setup: %+v", rs)
 	}
@@ -56,7 +56,7 @@ func TestTUIRerankBM25Demo(t *testing.T) {
 func TestTUIRerankCohere(t *testing.T) {
 	co := coheretest.NewServer(testCohereKey)
 	t.Cleanup(co.Close)
-	env := map[string]string{"COHERE_API_KEY": testCohereKey, "COHERE_BASE_URL": co.URL, "RAGSCOPE_RERANK_MODEL": "rerank-v3.5", "RAGSCOPE_TIMEOUT": "1s"}
+	env := map[string]string{"COHERE_API_KEY": testCohereKey, "COHERE_BASE_URL": co.URL, "RAGSCOPE_RERANK_MODEL": "rerank-v3.5", "RAGSCOPE_TIMEOUT": "1s", "RAGSCOPE_LOCAL_SEARCH": "hybrid"}
 	opts := tuiOptionsFor(t, env)
 	if rs := opts.Rerank; !rs.On || strings.Join(rs.Models, ",") != "rerank-v3.5,bm25" {
 		t.Fatalf("rerank setup: %+v", rs)
@@ -111,7 +111,7 @@ func TestTUIRerankCohere(t *testing.T) {
 func TestTUIRerankCohereRateLimited(t *testing.T) {
 	co := coheretest.NewServer(testCohereKey)
 	t.Cleanup(co.Close)
-	env := map[string]string{"COHERE_API_KEY": testCohereKey, "COHERE_BASE_URL": co.URL, "RAGSCOPE_RERANK_MODEL": "rerank-v3.5"}
+	env := map[string]string{"COHERE_API_KEY": testCohereKey, "COHERE_BASE_URL": co.URL, "RAGSCOPE_RERANK_MODEL": "rerank-v3.5", "RAGSCOPE_LOCAL_SEARCH": "hybrid"}
 	d := newTUIDriver(t, tuiOptionsFor(t, env))
 	co.Fail(coheretest.Failure{Status: 429}, coheretest.Failure{Status: 429}, coheretest.Failure{Status: 429})
 	d.ask("what is a URDF file?")

@@ -88,7 +88,7 @@ func TestGoldenGenerateFromADocsFolder(t *testing.T) {
 		}
 	}
 	calls := srv.Chats()
-	for _, w := range []string{fmt.Sprintf("Wrote %d questions to %s (6 sections, 12 questions asked)", len(set.Cases), out), "Dropped ", fmt.Sprintf("Chat openai/gpt-4o-mini · prompts questions-v1+"), fmt.Sprintf(" · %d calls (", calls), "0 of 6 sections from the cache"} {
+	for _, w := range []string{fmt.Sprintf("Wrote %d questions to %s (6 sections, 12 questions asked)", len(set.Cases), out), "Dropped ", "Chat openai/gpt-4o-mini · prompts questions-v1+", fmt.Sprintf(" · %d calls (", calls), "0 of 6 sections from the cache"} {
 		if !strings.Contains(stdout, w) {
 			t.Errorf("no %q in:\n%s", w, stdout)
 		}

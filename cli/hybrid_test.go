@@ -9,12 +9,17 @@ import (
 	"ragscope/retrieval/local"
 )
 
-// TestLocalSearchModes: the demo ranks with the hybrid by default and says
-// so in the header, the JSON backend and each hit's score parts;
-// --local-search and RAGSCOPE_LOCAL_SEARCH pick BM25 or the embedder
-// alone; a bad value is refused.
+// TestLocalSearchModes: the demo ranks with BM25 alone by default and
+// says so in the header and the JSON backend, with plain scores;
+// --local-search hybrid (or RAGSCOPE_LOCAL_SEARCH) blends BM25 with the
+// embedder, says so and gives each hit's score parts; embedder ranks by
+// the embedder alone; a bad value is refused.
 func TestLocalSearchModes(t *testing.T) {
 	code, out, errs := run(t, nil, "", "query", "-k", "3", "What is ROS 2?")
+	if code != ExitOK || !strings.Contains(out, "· BM25 + title match") || strings.Contains(out, "· cosine ") {
+		t.Errorf("default: exit %d, want header \"· BM25 + title match\" and plain scores:\n%s%s", code, out, errs)
+	}
+	code, out, errs = run(t, nil, "", "--local-search", "hybrid", "query", "-k", "3", "What is ROS 2?")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -24,7 +29,7 @@ func TestLocalSearchModes(t *testing.T) {
 	if !strings.Contains(out, " 1. [") || !strings.Contains(out[strings.Index(out, " 1. ["):], "What Is ROS 2?") {
 		t.Errorf("What is ROS 2? does not rank its page first:\n%s", out)
 	}
-	code, out, errs = run(t, nil, "", "query", "--json", "-k", "3", "What is ROS 2?")
+	code, out, errs = run(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": "hybrid"}, "", "query", "--json", "-k", "3", "What is ROS 2?")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -41,12 +46,20 @@ func TestLocalSearchModes(t *testing.T) {
 			t.Errorf("hit %d: score parts %+v", h.Rank, p)
 		}
 	}
+	code, out, errs = run(t, nil, "", "query", "--json", "-k", "3", "What is ROS 2?")
+	var plain QueryJSON
+	if err := json.Unmarshal([]byte(out), &plain); err != nil || code != ExitOK {
+		t.Fatalf("exit %d, %v: %s", code, err, errs)
+	}
+	if plain.Backend.Search != "BM25 + title match" || len(plain.Results) == 0 || plain.Results[0].ScoreParts != nil {
+		t.Errorf("default JSON: backend %+v, %d results", plain.Backend, len(plain.Results))
+	}
 	for _, tc := range []struct {
 		args   []string
 		env    map[string]string
 		header string
 	}{
-		{[]string{"--local-search", "bm25"}, nil, "· BM25 only"},
+		{[]string{"--local-search", "bm25"}, nil, "· BM25 + title match"},
 		{nil, map[string]string{"RAGSCOPE_LOCAL_SEARCH": "embedder"}, "· embedder only"},
 	} {
 		code, out, errs := run(t, tc.env, "", append(tc.args, "query", "-k", "2", "What is ROS 2?")...)
@@ -54,7 +67,7 @@ func TestLocalSearchModes(t *testing.T) {
 			t.Errorf("%v %v: exit %d, want header %q and plain scores:\n%s%s", tc.args, tc.env, code, tc.header, out, errs)
 		}
 	}
-	if code, _, errs := run(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": "vector"}, "", "query", "What is ROS 2?"); code != ExitConfig || !strings.Contains(errs, "use hybrid, bm25 or embedder") {
+	if code, _, errs := run(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": "vector"}, "", "query", "What is ROS 2?"); code != ExitConfig || !strings.Contains(errs, "use bm25, hybrid or embedder") {
 		t.Errorf("bad RAGSCOPE_LOCAL_SEARCH: exit %d: %s", code, errs)
 	}
 }
@@ -82,7 +95,7 @@ func TestNoEvidenceIsNotSufficient(t *testing.T) {
 // search beside the embedder, starting with the configured mode, and
 // keeps the point count (long names are cut first).
 func TestTUIHeaderNamesTheSearch(t *testing.T) {
-	for env, want := range map[string]string{"": "· hybrid 0.8×cosine", "bm25": "· BM25 only · 165 points"} {
+	for env, want := range map[string]string{"": "· BM25 + title match · 165 points", "hybrid": "· hybrid 0.8×cosine"} {
 		d := newTUIDriver(t, tuiOptionsFor(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": env}))
 		if h := headerLine(d.m); !strings.Contains(h, want) || !strings.Contains(h, "ragscope-local-glove100") || !strings.HasSuffix(strings.TrimSpace(h), "· 165 points") {
 			t.Errorf("RAGSCOPE_LOCAL_SEARCH=%q: header %q lacks %q", env, h, want)

@@ -72,7 +72,7 @@ func TestRerankScoreOutOfRangeFallsBack(t *testing.T) {
 	co := coheretest.NewServer("co-rerank-key")
 	defer co.Close()
 	co.TamperRerank(func(int, float64) float64 { return 1e39 })
-	env := map[string]string{"COHERE_API_KEY": "co-rerank-key", "COHERE_BASE_URL": co.URL}
+	env := map[string]string{"COHERE_API_KEY": "co-rerank-key", "COHERE_BASE_URL": co.URL, "RAGSCOPE_LOCAL_SEARCH": "hybrid"}
 	code, out, errs := run(t, env, "", "query", "--rerank", "rerank-v3.5", "-k", "3", "--rerank-threshold", "0.9", "what is a URDF file?")
 	if code != ExitOK {
 		t.Fatalf("an invalid rerank must still show the store's results: exit %d: %s\n%s", code, errs, out)

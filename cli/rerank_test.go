@@ -9,7 +9,9 @@ import (
 )
 
 func TestQueryRerankBM25(t *testing.T) {
-	code, out, errs := run(t, nil, "", "query", "--rerank", "bm25", "-k", "4", "how do I describe a robot's joints?")
+	// The hybrid order, which a BM25 rerank moves.
+	hybrid := map[string]string{"RAGSCOPE_LOCAL_SEARCH": "hybrid"}
+	code, out, errs := run(t, hybrid, "", "query", "--rerank", "bm25", "-k", "4", "how do I describe a robot's joints?")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -18,7 +20,7 @@ func TestQueryRerankBM25(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	code, out, errs = run(t, nil, "", "query", "--json", "--rerank", "bm25", "-k", "4", "how do I describe a robot's joints?")
+	code, out, errs = run(t, hybrid, "", "query", "--json", "--rerank", "bm25", "-k", "4", "how do I describe a robot's joints?")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -44,7 +46,7 @@ func TestQueryRerankBM25(t *testing.T) {
 func TestQueryRerankCohere(t *testing.T) {
 	co := coheretest.NewServer("co-rerank-key")
 	defer co.Close()
-	env := map[string]string{"COHERE_API_KEY": "co-rerank-key", "COHERE_BASE_URL": co.URL}
+	env := map[string]string{"COHERE_API_KEY": "co-rerank-key", "COHERE_BASE_URL": co.URL, "RAGSCOPE_LOCAL_SEARCH": "hybrid"}
 	code, out, errs := run(t, env, "", "query", "--rerank", "rerank-v3.5", "-k", "3", "--rerank-candidates", "5", "what is a URDF file?")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -152,11 +154,12 @@ func TestQdrantQueryRerank(t *testing.T) {
 }
 
 // The order a rerank reorders is named after how the store ranked: the
-// demo's hybrid search, or vector similarity for the embedder alone (and
-// Qdrant); JSON says which in params.ranking and backend.ranking.
+// demo's BM25 (the default) or hybrid search, or vector similarity for
+// the embedder alone (and Qdrant); JSON says which in params.ranking and
+// backend.ranking.
 func TestRerankNamesTheStoresOrder(t *testing.T) {
 	code, out, errs := run(t, nil, "", "eval", "--rerank", "bm25", "--latency-sample", "0")
-	if code != ExitOK || !strings.Contains(out, "Rerank bm25 against the hybrid order") {
+	if code != ExitOK || !strings.Contains(out, "Rerank bm25 against the BM25 order") {
 		t.Fatalf("eval: exit %d %s\n%s", code, errs, out)
 	}
 	for mode, want := range map[string]string{"hybrid": `"ranking": "hybrid"`, "bm25": `"ranking": "bm25"`, "embedder": ""} {

@@ -8,9 +8,12 @@ import (
 // TestDemoTopKIsNotCutByTheDefaultThreshold: on the demo's offline
 // embedder, unrelated chunks score slightly below 0; with the default
 // threshold (0, none) -k 100 still gives every hit it asked for, less
-// the duplicates dedup drops, and nothing is "below 0.00".
+// the duplicates dedup drops, and nothing is "below 0.00". In the hybrid
+// search, whose candidates include the embedder's nearest chunks (BM25
+// alone, the default, returns only chunks that share a word with the
+// question).
 func TestDemoTopKIsNotCutByTheDefaultThreshold(t *testing.T) {
-	code, out, errs := run(t, nil, "", "query", "--json", "-k", "100", "how do nodes talk?")
+	code, out, errs := run(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": "hybrid"}, "", "query", "--json", "-k", "100", "how do nodes talk?")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

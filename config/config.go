@@ -133,7 +133,7 @@ type Config struct {
 
 	IndexFile string `json:"index_file,omitempty"`
 	DocsDir   string `json:"docs_dir,omitempty"`
-	// LocalSearch is how the demo and local indexes rank: hybrid, bm25 or
+	// LocalSearch is how the demo and local indexes rank: bm25, hybrid or
 	// embedder (LocalSearchModes).
 	LocalSearch string `json:"local_search"`
 

@@ -6,9 +6,9 @@ import (
 )
 
 // LocalSearchModes returns the ways the demo and local indexes rank, the
-// default first: BM25 blended with the offline embedder, BM25 alone, the
+// default first: BM25 alone, BM25 blended with the offline embedder, the
 // embedder alone (the names of package local's SearchModes).
-func LocalSearchModes() []string { return []string{"hybrid", "bm25", "embedder"} }
+func LocalSearchModes() []string { return []string{"bm25", "hybrid", "embedder"} }
 
 // ParseLocalSearch reads a local search mode. Like every setting's parser
 // it does not repeat the value in its error: the caller says where it came
@@ -20,5 +20,5 @@ func ParseLocalSearch(s string) (string, error) {
 			return m, nil
 		}
 	}
-	return "", errors.New("unknown local search: use hybrid, bm25 or embedder")
+	return "", errors.New("unknown local search: use bm25, hybrid or embedder")
 }

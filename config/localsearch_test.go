@@ -12,10 +12,10 @@ func TestParseLocalSearch(t *testing.T) {
 		}
 	}
 	_, err := ParseLocalSearch("lexical")
-	if err == nil || strings.Contains(err.Error(), "lexical") || !strings.Contains(err.Error(), "hybrid, bm25 or embedder") {
+	if err == nil || strings.Contains(err.Error(), "lexical") || !strings.Contains(err.Error(), "bm25, hybrid or embedder") {
 		t.Errorf("bad value: err = %v", err)
 	}
-	if d := Default().LocalSearch; d != "hybrid" {
-		t.Errorf("default %q, want hybrid", d)
+	if d := Default().LocalSearch; d != "bm25" {
+		t.Errorf("default %q, want bm25", d)
 	}
 }

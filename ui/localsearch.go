@@ -21,7 +21,7 @@ type LocalSearchSetup struct {
 	// Mode is the mode to start with ("" or one not offered: Modes[0]).
 	Mode string
 	// Label describes a mode for the header and the row ("hybrid
-	// 0.8×cosine + 0.2×BM25 + title match", "BM25 only"); nil: its name.
+	// 0.8×cosine + 0.2×BM25 + title match", "BM25 + title match"); nil: its name.
 	Label func(mode string) string
 }
 

@@ -31,10 +31,10 @@
 // The embedder sees a chunk's parent headings (page title, then a ###
 // section's ## heading) before its text; see embedText.
 //
-// Searches are hybrid by default (hybrid.go): BM25 over every chunk, from
-// postings built with the index and saved in its file (lexindex.go),
-// blended with the embedder's cosine and a title match; WithMode gives a
-// view of the index that ranks by BM25 or the embedder alone, sharing its
-// data (the explorer takes one per question, so a change of mode never
+// Searches rank by BM25 by default (hybrid.go): BM25 over every chunk,
+// from postings built with the index and saved in its file (lexindex.go);
+// WithMode gives a view of the index that ranks by the hybrid (BM25
+// blended with the embedder's cosine and a title match) or the embedder
+// alone, sharing its data (the explorer takes one per question, so a change of mode never
 // touches a search in flight).
 package local

@@ -318,7 +318,7 @@ func (h *resultHeap) sorted() []scored {
 // scores in chunk id order. In the embedder mode (or without req.Text) the
 // score is the cosine similarity; with req.Text and an embedder that gives
 // exact lexical cosines, the lexical part of each cosine is that exact
-// one. In the bm25 and hybrid modes (the default) it is BM25, or BM25 and
+// one. In the bm25 (the default) and hybrid modes it is BM25, or BM25 and
 // the cosine fused (see searchLexical). A query vector of the wrong length
 // is an error; a zero query vector scores 0 everywhere. A limit below 1
 // returns nothing.
@@ -398,22 +398,8 @@ func (ix *Index) Count(ctx context.Context, f retrieval.Filters) (int64, error) 
 	return n, nil
 }
 
-// dot is the inner product of two equal-length vectors, unrolled by four.
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
+// dot is the inner product of two equal-length vectors (embed.Dot).
+func dot(a, b []float32) float32 { return embed.Dot(a, b) }
 
 // Stats describes the index: points, vector size, cosine distance, status
 // ready or empty, the payload fields present, the filter facets and how

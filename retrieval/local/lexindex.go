@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"runtime"
 	"slices"
 	"sync"
@@ -35,6 +36,10 @@ type bm25Index struct {
 	start []int32
 	doc   []int32
 	tf    []float32
+	// vocab is the corpus's words among the word vectors' (wordSet).
+	vocabOnce sync.Once
+	vocab     *embed.WordSet
+	vocabErr  error
 }
 
 // termKey is the key of a term in a bm25Index: 64-bit FNV-1a, so that a
@@ -290,4 +295,48 @@ func (ix *bm25Index) idfOf(term string) float64 {
 		df = int(ix.start[j+1] - ix.start[j])
 	}
 	return bm25IDF(ix.n, df)
+}
+
+// has tells whether term occurs in any chunk.
+func (ix *bm25Index) has(term string) bool {
+	_, ok := slices.BinarySearch(ix.keys, termKey(term))
+	return ok
+}
+
+// wordSet is the words of the offline embedder's word vectors that occur
+// in the corpus, made on first use (query expansion).
+func (ix *bm25Index) wordSet() (*embed.WordSet, error) {
+	ix.vocabOnce.Do(func() {
+		ix.vocab, ix.vocabErr = embed.NewWordSet(ix.has)
+	})
+	return ix.vocab, ix.vocabErr
+}
+
+// expand adds to q, for each of text's terms, the k words nearest to it
+// in the offline embedder's word vectors (cosine at least minCos) that
+// occur in the corpus and are not terms of the question, each weighted
+// w times its cosine (a word two terms bring keeps its better weight).
+// The normaliser grows with them, so scores stay in 0..1.
+func (ix *bm25Index) expand(q *bm25Query, text string, k int, w, minCos float64) error {
+	terms := distinct(embed.Terms(text))
+	words := slices.Sorted(maps.Keys(terms))
+	set, err := ix.wordSet()
+	if err != nil {
+		return err
+	}
+	near := set.Nearest(words, k, minCos, terms)
+	weight := map[string]float64{}
+	for _, ns := range near {
+		for _, n := range ns {
+			weight[n.Word] = max(weight[n.Word], w*n.Cos)
+		}
+	}
+	for _, t := range slices.Sorted(maps.Keys(weight)) {
+		j, _ := slices.BinarySearch(ix.keys, termKey(t))
+		idf := weight[t] * bm25IDF(ix.n, int(ix.start[j+1]-ix.start[j]))
+		q.best += idf * (bm25K1 + 1)
+		q.rows = append(q.rows, int32(j))
+		q.idf = append(q.idf, idf)
+	}
+	return nil
 }

@@ -95,7 +95,7 @@ func FuzzDecodeBM25Index(f *testing.F) {
 }
 
 func TestParseSearchMode(t *testing.T) {
-	for in, want := range map[string]SearchMode{"": ModeHybrid, "Hybrid": ModeHybrid, " bm25 ": ModeBM25, "embedder": ModeEmbedder} {
+	for in, want := range map[string]SearchMode{"": ModeBM25, "Hybrid": ModeHybrid, " bm25 ": ModeBM25, "embedder": ModeEmbedder} {
 		if got, err := ParseSearchMode(in); err != nil || got != want {
 			t.Errorf("ParseSearchMode(%q) = %q, %v; want %q", in, got, err, want)
 		}
@@ -170,8 +170,9 @@ func TestSearchModes(t *testing.T) {
 		if c, ok := cos[h.Chunk.ID]; ok && math.Abs(c-p.Cosine) > 1e-6 {
 			t.Errorf("hybrid %s: cosine part %v, embedder mode scores %v", h.Chunk.ID, p.Cosine, c)
 		}
-		if b, ok := bm[h.Chunk.ID]; ok && math.Abs(b-p.BM25) > 1e-9 {
-			t.Errorf("hybrid %s: bm25 part %v, bm25 mode scores %v", h.Chunk.ID, p.BM25, b)
+		// BM25 mode scores BM25 with the same title match.
+		if b, ok := bm[h.Chunk.ID]; ok && math.Abs(b-(p.BM25+f.title*p.Title)/(1+f.title)) > 1e-9 {
+			t.Errorf("hybrid %s: bm25 part %v (title %v), bm25 mode scores %v", h.Chunk.ID, p.BM25, p.Title, b)
 		}
 		if p.BM25Rank == 0 && p.CosineRank == 0 {
 			t.Errorf("hybrid %s: a candidate of neither side", h.Chunk.ID)
@@ -256,7 +257,49 @@ func TestStatsNameTheSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Contains(st.Notes, "search: BM25 only") {
+	if !slices.Contains(st.Notes, "search: BM25 + title match") {
 		t.Errorf("notes %q lack the search mode", st.Notes)
+	}
+}
+
+// TestQueryExpansion: expanding a question (the tuning harness's BM25
+// with the word vectors' nearest words) adds, for a term, corpus words
+// near it that the question lacks, each weighted below the term itself
+// and counted in the normaliser, so scores stay in 0..1 and chunks with
+// only the near word now score.
+func TestQueryExpansion(t *testing.T) {
+	ix, _, err := OpenDemo(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const text = "walking robots"
+	q := ix.bm25.query(text)
+	x := ix.bm25.query(text)
+	if err := ix.bm25.expand(&x, text, 2, 0.5, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	if len(x.rows) <= len(q.rows) || x.best <= q.best {
+		t.Fatalf("expansion added nothing: %d rows (best %v), %d before (best %v)", len(x.rows), x.best, len(q.rows), q.best)
+	}
+	for k := len(q.rows); k < len(x.rows); k++ {
+		j := x.rows[k]
+		if full := bm25IDF(ix.bm25.n, int(ix.bm25.start[j+1]-ix.bm25.start[j])); x.idf[k] <= 0 || x.idf[k] > 0.5*full {
+			t.Errorf("expansion %d weighs %v, its IDF is %v: want at most half", k, x.idf[k], full)
+		}
+	}
+	plain, wide := make([]float64, ix.Len()), make([]float64, ix.Len())
+	ix.bm25.scores(q, plain)
+	ix.bm25.scores(x, wide)
+	gained := 0
+	for i := range wide {
+		if wide[i] < 0 || wide[i] > 1 {
+			t.Fatalf("chunk %d scores %v", i, wide[i])
+		}
+		if plain[i] == 0 && wide[i] > 0 {
+			gained++
+		}
+	}
+	if gained == 0 {
+		t.Error("no chunk with only a near word scores")
 	}
 }

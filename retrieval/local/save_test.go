@@ -238,6 +238,11 @@ func TestDamagedPostingsFailTheQuestionThatReadsThem(t *testing.T) {
 			loadFailed++
 			continue
 		}
+		// A hybrid search reads the embedder's postings (BM25 alone, the
+		// default, reads only its own).
+		if bix, err = bix.WithMode(ModeHybrid); err != nil {
+			t.Fatal(err)
+		}
 		for _, q := range questions {
 			vec, err := bc.Embedder.Embed(ctx, []string{q})
 			if err != nil {

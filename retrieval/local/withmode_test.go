@@ -20,17 +20,17 @@ func TestWithModeIsAView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bm, err := ix.WithMode(ModeBM25)
+	bm, err := ix.WithMode(ModeHybrid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ix.Mode() != ModeHybrid || bm.Mode() != ModeBM25 || bm.Describe() != "BM25 only" {
-		t.Fatalf("index %s, view %s (%s)", ix.Mode(), bm.Mode(), bm.Describe())
+	if ix.Mode() != ModeBM25 || bm.Mode() != ModeHybrid || ix.Describe() != "BM25 + title match" {
+		t.Fatalf("index %s (%s), view %s", ix.Mode(), ix.Describe(), bm.Mode())
 	}
 	if &bm.chunks[0] != &ix.chunks[0] || &bm.vecs[0] != &ix.vecs[0] || bm.bm25 != ix.bm25 || bm.lazy != ix.lazy {
 		t.Fatal("the view copied the index's data")
 	}
-	for v, want := range map[*Index]string{ix: "search: hybrid 0.8×cosine", bm: "search: BM25 only"} {
+	for v, want := range map[*Index]string{ix: "search: BM25 + title match", bm: "search: hybrid 0.8×cosine"} {
 		st, err := v.Stats(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -127,7 +127,7 @@ func TestWithModeViewsSearchConcurrently(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	if ix2.Mode() != ModeHybrid {
+	if ix2.Mode() != DefaultMode {
 		t.Errorf("the index's mode became %s", ix2.Mode())
 	}
 }

@@ -100,26 +100,9 @@ func BenchmarkDot10k(b *testing.B) {
 	scores := make([]float32, n)
 	for b.Loop() {
 		for i := range scores {
-			scores[i] = dot4(q, flat[i*dim:(i+1)*dim])
+			scores[i] = Dot(q, flat[i*dim:(i+1)*dim])
 		}
 	}
-}
-
-// dot4 is a dot product with four accumulators, as a search loop would use.
-func dot4(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return s0 + s1 + s2 + s3
 }
 
 // BenchmarkIndex2000 fits a model on 2,000 chunks and embeds them all, the

@@ -83,6 +83,7 @@ func (as *Assembler) Explorer(ctx context.Context, s Setup, base ui.Options) (ui
 		opts.Audit = ExplorerAudit(be)
 	}
 	opts.Generator, opts.ChatHint = as.explorerGenerator(s)
+	opts.Judge = as.explorerJudge(opts.Generator)
 	opts.Backend = ui.BackendInfo{
 		Kind:       string(be.Kind),
 		Label:      be.Label,

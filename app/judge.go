@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 
+	"ragscope/retrieval"
 	"ragscope/retrieval/chatcache"
 	"ragscope/retrieval/judge"
 )
@@ -22,6 +23,12 @@ func (as *Assembler) Judge(s Setup, cacheDir string, concurrency int) (*judge.Ju
 	if err != nil {
 		return nil, fmt.Errorf("--judge needs a chat model: %w", err)
 	}
+	return newJudge(gen, cacheDir, concurrency)
+}
+
+// newJudge is the judge asking gen, caching in cacheDir ("": nothing
+// kept between runs).
+func newJudge(gen retrieval.Generator, cacheDir string, concurrency int) (*judge.Judge, error) {
 	var cache *chatcache.Cache
 	if cacheDir != "" {
 		cache = chatcache.Open(cacheDir)

@@ -125,6 +125,9 @@ type Assembler struct {
 	// libraries that log on their own (gRPC).
 	Log       *slog.Logger
 	LogWriter io.Writer
+	// JudgeCache is the explorer's judge cache folder (JudgeCacheDir);
+	// "" keeps nothing between runs.
+	JudgeCache string
 }
 
 // providers is the table in use.

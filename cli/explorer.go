@@ -72,7 +72,9 @@ func (a *App) settleHeap() {
 // (app.Assembler.Explorer); the opened backend's notes and Close are the
 // run's.
 func (a *App) tuiOptions(ctx context.Context) (ui.Options, error) {
-	opts, be, err := a.assembler().Explorer(ctx, a.setup(), a.tuiBase())
+	as := a.assembler()
+	as.JudgeCache, _ = app.JudgeCacheDir(a.LookupEnv) // no cache folder: nothing kept between runs
+	opts, be, err := as.Explorer(ctx, a.setup(), a.tuiBase())
 	if be != nil {
 		a.backends = append(a.backends, be)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"ragscope/app"
+	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/judge"
 )
@@ -98,17 +99,6 @@ func (r *judgeRun) judgements() []judge.Judgement {
 	return r.js
 }
 
-// gradeWords name the grades.
-var gradeWords = [...]string{"unrelated", "related", "partly answers", "answers"}
-
-// gradeWord names grade g.
-func gradeWord(g int) string {
-	if g < 0 || g >= len(gradeWords) {
-		return "?"
-	}
-	return gradeWords[g]
-}
-
 // gradeCell is the grade column of hit i: "[3 answers] ", "[not judged] ",
 // or "" without judging.
 func gradeCell(js []judge.Judgement, i int) string {
@@ -116,7 +106,7 @@ func gradeCell(js []judge.Judgement, i int) string {
 		return ""
 	}
 	if g := js[i].Grade; g != nil {
-		return fmt.Sprintf("[%d %s] ", *g, gradeWord(*g))
+		return fmt.Sprintf("[%d %s] ", *g, present.GradeWord(*g))
 	}
 	return "[not judged] "
 }

@@ -178,3 +178,15 @@ func DropReason(d retrieval.DroppedHit, threshold float64) string {
 	}
 	return "below " + Score(threshold, 2)
 }
+
+// gradeWords name the judge's grades on TREC's UMBRELA scale.
+var gradeWords = [...]string{"unrelated", "related", "partly answers", "answers"}
+
+// GradeWord names a judge's relevance grade (0 unrelated, 1 related,
+// 2 partly answers, 3 answers); "?" for any other number.
+func GradeWord(g int) string {
+	if g < 0 || g >= len(gradeWords) {
+		return "?"
+	}
+	return gradeWords[g]
+}

@@ -59,3 +59,11 @@ func TestTokens(t *testing.T) {
 		}
 	}
 }
+
+func TestGradeWord(t *testing.T) {
+	for g, want := range map[int]string{0: "unrelated", 1: "related", 2: "partly answers", 3: "answers", 4: "?", -1: "?"} {
+		if got := GradeWord(g); got != want {
+			t.Errorf("GradeWord(%d) = %q, want %q", g, got, want)
+		}
+	}
+}

@@ -39,6 +39,9 @@ type answerState struct {
 	err error
 	// provider and model name the chat model asked.
 	provider, model string
+	// faith is the judge's check of the finished answer (key J; nil:
+	// not checked).
+	faith *faithState
 }
 
 // answer is the answer so far.
@@ -371,6 +374,8 @@ func (p *answerPane) addAnswer(st *answerState, w int) {
 	case answerFailed:
 		p.lines = append(p.lines, "")
 		p.addWrapped(p.st.StatusErr, "✗ "+errorText(st.err))
+	case answerDone:
+		p.addFaith(st)
 	}
 	byRank := make(map[int]*retrieval.Hit, len(p.res.Hits))
 	for i := range p.res.Hits {
@@ -506,11 +511,11 @@ func (p *answerPane) ShortHelp() []key.Binding {
 	if p.shown == nil {
 		again = k.Answer
 	}
-	return []key.Binding{again, k.Down, k.PageDown, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
+	return append(append([]key.Binding{again}, k.judgeHelp()...), k.Down, k.PageDown, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane)
 }
 
-// FullHelp implements pane: every key of the pane is in the key map.
-func (p *answerPane) FullHelp() [][]key.Binding { return nil }
+// FullHelp implements pane: the judge first.
+func (p *answerPane) FullHelp() [][]key.Binding { return [][]key.Binding{{p.keys.Judge}} }
 
 // answerLine sums up a turn's answer in one line for the turn comparison.
 func answerLine(t *turn) string {
@@ -542,6 +547,9 @@ func answerLine(t *turn) string {
 	}
 	if n := len(a.Warnings(st.sufficient)); n > 0 && st.phase == answerDone {
 		s += " · " + present.Count(n, "warning", "warnings")
+	}
+	if st.faith != nil {
+		s += " · " + faithLine(st.faith)
 	}
 	if text := termsafe.Line(a.Annotated()); text != "" {
 		s += " · " + text

@@ -193,6 +193,15 @@ func (p *detailPane) metadata() string {
 		row("blended", scorePartsText(sp))
 	}
 	rerankRows(&p.item, row)
+	if s := judgeText(&p.item); s != "" {
+		for i, ln := range strings.Split(wrapText(s, max(w-12, 10)), "\n") {
+			k := ""
+			if i == 0 {
+				k = "judge"
+			}
+			b.WriteString(label.paint(leftPadRight(k, 12)) + value.paint(ln) + "\n")
+		}
+	}
 	if h.Citation.URL == "" {
 		row("citation", "")
 	} else {
@@ -321,7 +330,7 @@ func (p *detailPane) Blur() { p.focus = false }
 // ShortHelp implements pane.
 func (p *detailPane) ShortHelp() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Down, k.PageDown, k.Page, k.Search, k.CopyURL, k.OpenURL, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
+	return append([]key.Binding{k.Down, k.PageDown, k.Page, k.Search, k.CopyURL, k.OpenURL, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}, k.judgeHelp()...)
 }
 
 // FullHelp implements pane: the marks and the save come first.

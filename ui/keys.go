@@ -36,6 +36,9 @@ type KeyMap struct {
 	// Split sets the question on show beside another named setup's
 	// ranking (--vs).
 	Split key.Binding
+	// Judge has the chat model grade the hits of the turn on show and
+	// check its answer's claims.
+	Judge key.Binding
 
 	// Marks on the selected hit, and saving the turn as a golden case.
 	MarkRelevant    key.Binding
@@ -91,9 +94,12 @@ type KeyMap struct {
 	// backend cannot diagnose (or searches exactly).
 	expectOff, annOff bool
 	// splitOn keeps the keys that act on the results alone (page,
-	// expected source, ANN check, left-out, search) disabled while the
-	// split view has the keyboard.
+	// expected source, ANN check, left-out, search, judge) disabled while
+	// the split view has the keyboard.
 	splitOn bool
+	// judgeOff keeps Judge out of the help line when there is no chat
+	// model (the full help says so; the key says what enables one).
+	judgeOff bool
 }
 
 // DefaultKeyMap returns the explorer's key bindings.
@@ -122,6 +128,7 @@ func DefaultKeyMap() *KeyMap {
 		Expect:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "why not: expected source")),
 		ANNCheck: key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "ANN check")),
 		Split:    key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "split vs a setup")),
+		Judge:    key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "judge hits (and answer)")),
 
 		MarkRelevant:    key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark relevant")),
 		MarkNotRelevant: key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "mark not relevant")),
@@ -167,7 +174,7 @@ func (k *KeyMap) letterKeys() []*key.Binding {
 	return []*key.Binding{
 		&k.QuitQ, &k.Help, &k.FocusQuery, &k.Context, &k.Turns, &k.Settings,
 		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL, &k.Eval, &k.Rerank,
-		&k.Search, &k.SearchNext, &k.SearchPrev, &k.Answer, &k.Page, &k.Chunks, &k.Expect, &k.ANNCheck, &k.Split,
+		&k.Search, &k.SearchNext, &k.SearchPrev, &k.Answer, &k.Page, &k.Chunks, &k.Expect, &k.ANNCheck, &k.Split, &k.Judge,
 		&k.MarkRelevant, &k.MarkNotRelevant, &k.MarkClear, &k.SaveCase,
 	}
 }
@@ -196,7 +203,7 @@ func (k *KeyMap) setTextFocus(text bool) {
 		k.ANNCheck.SetEnabled(false)
 	}
 	if k.splitOn {
-		for _, b := range []*key.Binding{&k.Page, &k.Expect, &k.ANNCheck, &k.Dropped, &k.Search, &k.SearchNext, &k.SearchPrev} {
+		for _, b := range []*key.Binding{&k.Page, &k.Expect, &k.ANNCheck, &k.Dropped, &k.Search, &k.SearchNext, &k.SearchPrev, &k.Judge} {
 			b.SetEnabled(false)
 		}
 	}

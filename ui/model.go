@@ -121,6 +121,8 @@ type Model struct {
 	evals evalRun
 	// open is the backend opening after the first frame (Options.Open).
 	open backendOpen
+	// judging is the judge run in flight (key J).
+	judging judgeRun
 	// expect are the expected sources picked for expectQuestion (key w),
 	// carried to its re-runs; sources are the picker's list, read once.
 	expect         []string
@@ -204,6 +206,7 @@ func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	}
 	m.initRerank()
 	m.initLocalSearch()
+	m.initJudge()
 	m.settings.autoAnswer = &m.answer.auto
 	m.settings.golden = m.goldenPath
 	m.beginOpen()
@@ -270,6 +273,7 @@ func (m *Model) stop() {
 	m.links.Stop()
 	m.evals.Cancel()
 	m.answer.Cancel()
+	m.cancelJudge(false)
 	m.page.Stop()
 	m.chunks.Stop()
 	m.split.stop()
@@ -389,6 +393,8 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateEval(msg)
 	case answerDeltaMsg, answerDoneMsg:
 		return m, m.answer.Update(msg)
+	case judgedMsg:
+		return m, m.updateJudged(msg)
 	case spinner.TickMsg:
 		if msg.ID == m.answer.spin.ID() {
 			return m, m.answer.Update(msg)
@@ -396,7 +402,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.ID == m.split.spin.ID() {
 			return m, m.split.tick(msg)
 		}
-		if !m.running && !m.evals.running {
+		if !m.busy() {
 			return m, nil
 		}
 		var cmd tea.Cmd
@@ -428,7 +434,9 @@ func (m *Model) inEval() bool { return m.slot(m.focus).rings&ringEval != 0 }
 // outside text boxes: their bindings are disabled while typing).
 func (m *Model) globals() []action {
 	k := m.keys
-	acts := []action{
+	// One allocation: the keys below and the panes' open keys.
+	acts := make([]action, 0, 24+len(m.slots))
+	acts = append(acts, []action{
 		{&k.NextPane, func(m *Model) tea.Cmd { return m.cycleFocus(1) }},
 		{&k.PrevPane, func(m *Model) tea.Cmd { return m.cycleFocus(-1) }},
 		{&k.ToggleMode, (*Model).toggleMode},
@@ -457,7 +465,8 @@ func (m *Model) globals() []action {
 		{&k.Expect, (*Model).openExpect},
 		{&k.ANNCheck, (*Model).runANNCheck},
 		{&k.Split, (*Model).toggleSplit},
-	}
+		{&k.Judge, (*Model).startJudge},
+	}...)
 	for i := range m.slots {
 		if s := &m.slots[i]; s.open != nil {
 			id := s.id
@@ -597,6 +606,10 @@ func (m *Model) leave() tea.Cmd {
 	}
 	if m.inEval() && m.evals.running {
 		m.cancelEval()
+		return nil
+	}
+	if m.judgeBusy() && !m.inEval() {
+		m.cancelJudge(true)
 		return nil
 	}
 	if m.inSplit() {
@@ -751,7 +764,7 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 		kind, text = statusErr, e+" · "+text
 	}
 	m.setStatus(kind, text)
-	return m, tea.Batch(cmd, m.links.Check(res), m.autoAnswer())
+	return m, tea.Batch(cmd, m.links.Check(res), m.autoAnswer(), m.carryJudge(&m.turns.turns[i]))
 }
 
 // showTurn puts turn i in the result, detail and context panes.
@@ -770,6 +783,7 @@ func (m *Model) showTurn(i int) tea.Cmd {
 		expected = t.Diag.Expected
 	}
 	m.results.marks = t.Marks
+	m.results.judge = t.Judge
 	m.results.SetResult(t.Result, expected)
 	m.results.SelectKey(t.Selected)
 	m.answer.Show(t)
@@ -928,6 +942,10 @@ func (m Model) Focus() string { return string(m.focus) }
 
 // Status returns the status line's text (for tests).
 func (m Model) Status() string { return m.status }
+
+// busy reports whether work the status line spins for is in flight: a
+// retrieval, an eval or a judge run.
+func (m *Model) busy() bool { return m.running || m.evals.running || m.judgeBusy() }
 
 // Running reports whether a retrieval is in flight (for tests).
 func (m Model) Running() bool { return m.running }

@@ -121,6 +121,8 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 	m.answer.gen, m.answer.hint = o.Generator, o.ChatHint
 	m.opts.Compare = o.Compare
 	m.initSplit()
+	m.opts.Judge = o.Judge
+	m.initJudge()
 	m.syncBindings()
 	cmds := []tea.Cmd{statsCmd(m.base, m.opts.Timeout, m.opts.Stats), settleCmd(m.opts.Settle)}
 	if h := m.open.held; h != nil {

@@ -12,6 +12,7 @@ import (
 
 	"ragscope/present"
 	"ragscope/retrieval"
+	"ragscope/retrieval/judge"
 	"ragscope/termsafe"
 )
 
@@ -33,6 +34,10 @@ type item struct {
 	Pseudo bool
 	// Mark is the author's mark of the hit (keys m, M, u).
 	Mark markKind
+	// Judge is the judge's verdict on the hit (key J; nil: none);
+	// Judging says the judge is grading it now.
+	Judge   *judge.Judgement
+	Judging bool
 }
 
 // itemLines is the height of one row.
@@ -64,6 +69,9 @@ type resultsPane struct {
 	pick     *expectPicker
 	// marks are the turn's marks by chunk id (nil: none).
 	marks map[string]markKind
+	// judge is the judge's verdicts on the turn (nil: not judged): with
+	// it the rows have a grade column.
+	judge *judgeState
 }
 
 func newResultsPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) resultsPane {
@@ -102,6 +110,25 @@ func (p *resultsPane) SetMarks(marks map[string]markKind) {
 			it.Mark = marks[it.Hit.Chunk.ID]
 		}
 	}
+}
+
+// SetJudge shows the judge's verdicts on the turn (nil: none).
+func (p *resultsPane) SetJudge(js *judgeState) {
+	p.judge = js
+	for i := range p.items {
+		it := &p.items[i]
+		it.Judge = p.judgeOf(it)
+		it.Judging = js != nil && js.running && it.Judge == nil && !it.Dropped && !it.Pseudo
+	}
+}
+
+// judgeOf is the verdict on a kept hit's row (the judge grades the hits
+// kept, in their turn's order).
+func (p *resultsPane) judgeOf(it *item) *judge.Judgement {
+	if p.judge == nil || it.Dropped || it.Pseudo {
+		return nil
+	}
+	return p.judge.byID[it.Hit.Chunk.ID]
 }
 
 // Modal implements modal: the picker takes every key while open.
@@ -156,6 +183,7 @@ func (p *resultsPane) rebuild() {
 	}
 	p.items = p.markExpected(items)
 	p.SetMarks(p.marks)
+	p.SetJudge(p.judge)
 	if p.cursor >= len(items) {
 		p.cursor = max(len(items)-1, 0)
 	}
@@ -272,6 +300,12 @@ func (p *resultsPane) title() string {
 			s += " · " + strconv.Itoa(d) + " left out (x shows)"
 		}
 	}
+	switch {
+	case p.judge != nil && p.judge.running:
+		s += " · judging…"
+	case p.judge != nil:
+		s += " · g = judge grade 0-3"
+	}
 	return s
 }
 
@@ -362,6 +396,9 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	indent := "      "
 	if it.Dropped {
 		head := rank + " " + score + " " + full + empty + " "
+		if p.judge != nil {
+			head += gradeCell(&it) + " "
+		}
 		d := st.rows.dropped
 		label := "left out: " + it.Label
 		if it.Expect != nil {
@@ -376,6 +413,9 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	}
 	r := &st.rows
 	head := r.rank.paint(rank) + " " + r.score.paint(score) + " " + r.barFull.paint(full) + r.barEmpty.paint(empty) + " "
+	if p.judge != nil {
+		head += r.grade(it.Judge).paint(gradeCell(&it)) + " "
+	}
 	titleStyle := r.title
 	if selected {
 		titleStyle = r.highlight
@@ -484,8 +524,10 @@ func (p *resultsPane) ShortHelp() []key.Binding {
 	if p.pick != nil {
 		return p.pick.ShortHelp()
 	}
-	return []key.Binding{k.Down, openHelp(k, "detail"), k.Page, k.Search, k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery, k.Expect, k.ANNCheck,
-		k.MarkRelevant, k.MarkNotRelevant, k.MarkClear, k.SaveCase}
+	keys := append(make([]key.Binding, 0, 21), k.Down, openHelp(k, "detail"))
+	keys = append(keys, k.judgeHelp()...)
+	return append(keys, k.Page, k.Search, k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery, k.Expect, k.ANNCheck,
+		k.MarkRelevant, k.MarkNotRelevant, k.MarkClear, k.SaveCase)
 }
 
 // FullHelp implements pane: the marks and the save, which act on the
@@ -494,5 +536,5 @@ func (p *resultsPane) FullHelp() [][]key.Binding { return markHelp(p.keys) }
 
 // markHelp is the group of the mark and save keys.
 func markHelp(k *KeyMap) [][]key.Binding {
-	return [][]key.Binding{{k.MarkRelevant, k.MarkNotRelevant, k.MarkClear, k.SaveCase}}
+	return [][]key.Binding{{k.MarkRelevant, k.MarkNotRelevant, k.MarkClear, k.SaveCase, k.Judge}}
 }

@@ -30,7 +30,7 @@ type statusState struct {
 }
 
 func (m *Model) statusState() statusState {
-	return statusState{m.status, m.statusKind, m.running || m.evals.running, m.search.typing}
+	return statusState{m.status, m.statusKind, m.busy(), m.search.typing}
 }
 
 // fitStatus wraps the plain status text s to the window's width, less

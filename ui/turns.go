@@ -23,6 +23,8 @@ type turn struct {
 	Selected string
 	// Answer is the turn's answer (nil: not asked).
 	Answer *answerState
+	// Judge is the judge's verdicts on its hits (key J; nil: not judged).
+	Judge *judgeState
 	// Expect are the turn's expected sources (refs, as picked), and Diag
 	// where they went and the ANN check (nil: not diagnosed yet).
 	Expect []string
@@ -249,7 +251,7 @@ func turnLine(t *turn, plainSearch string) string {
 	mode += searchModeTag(t.Query.SearchMode, plainSearch)
 	mode += rerankTag(&t.Result)
 	return "#" + strconv.Itoa(t.N) + " " + mode + termsafe.Line(t.Query.Question) + " · " +
-		strconv.Itoa(len(t.Result.Hits)) + " " + present.Plural(len(t.Result.Hits), "hit", "hits") + " · best " + best
+		strconv.Itoa(len(t.Result.Hits)) + " " + present.Plural(len(t.Result.Hits), "hit", "hits") + judgeTag(t) + " · best " + best
 }
 
 // View draws the pane.

@@ -146,6 +146,10 @@ type Options struct {
 	Generator retrieval.Generator
 	// ChatHint says which settings enable a chat model.
 	ChatHint string
+	// Judge grades the hits of the turn on show and checks its answer
+	// (key J); zero leaves the key saying what enables a chat model
+	// (ChatHint).
+	Judge JudgeSetup
 	// Settle runs once, off the UI goroutine, shortly after the first
 	// frame: housekeeping that must not delay it (the CLI gives back the
 	// memory left over from opening the backend). nil does nothing.
@@ -153,7 +157,7 @@ type Options struct {
 	// Open, when set, opens the backend after the first frame: the
 	// explorer draws at once with a loading line and then takes Retriever,
 	// Stats, LinkStatus, Eval, EvalDefault, Backend, Note, Settle,
-	// PageChunks, Audit, Expect, EmbedModel, Compare and the rerank, search and chat setups from
+	// PageChunks, Audit, Expect, EmbedModel, Compare and the rerank, search, chat and judge setups from
 	// the options Open returns (Retriever may then be nil here). A
 	// question asked meanwhile runs once the backend is open. An error
 	// quits the explorer and Run returns it.

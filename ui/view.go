@@ -188,7 +188,7 @@ func (m *Model) statusView() string {
 		return m.searchView()
 	}
 	switch {
-	case m.running || m.evals.running:
+	case m.busy():
 		sp := m.spinner.View() + " "
 		return sp + m.st.Status.Render(m.fitStatus(m.status, lipgloss.Width(sp)))
 	case m.statusKind == statusErr:

@@ -224,13 +224,7 @@ func (p *evalPane) listRows() int {
 
 func (p *evalPane) scrollToCursor() {
 	rows := p.listRows()
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+rows {
-		p.offset = p.cursor - rows + 1
-	}
-	p.offset = max(min(p.offset, len(p.cases)-rows), 0)
+	p.offset = max(min(offsetShowing(p.cursor, p.offset, rows), len(p.cases)-rows), 0)
 }
 
 // Update edits the path or moves the cursor in the case list.

@@ -111,12 +111,7 @@ func (l *fuzzyList) rows(h int) int {
 	if len(l.shown) > rows {
 		rows = max(rows-1, 1)
 	}
-	if l.cursor < l.offset {
-		l.offset = l.cursor
-	}
-	if l.cursor >= l.offset+rows {
-		l.offset = l.cursor - rows + 1
-	}
+	l.offset = offsetShowing(l.cursor, l.offset, rows)
 	return rows
 }
 

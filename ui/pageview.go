@@ -230,14 +230,7 @@ func (p *pageView) pageRows() int {
 }
 
 func (p *pageView) scrollToCursor() {
-	rows := p.pageRows()
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+rows {
-		p.offset = p.cursor - rows + 1
-	}
-	p.offset = max(p.offset, 0)
+	p.offset = offsetShowing(p.cursor, p.offset, p.pageRows())
 }
 
 // wrapCursor wraps the cursor chunk's text for the pane below the list:

@@ -253,16 +253,7 @@ func (p *resultsPane) pageRows() int {
 }
 
 func (p *resultsPane) scrollToCursor() {
-	rows := p.pageRows()
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+rows {
-		p.offset = p.cursor - rows + 1
-	}
-	if p.offset < 0 {
-		p.offset = 0
-	}
+	p.offset = offsetShowing(p.cursor, p.offset, p.pageRows())
 }
 
 // Update moves the selection; the root shows the new row in the detail
@@ -510,6 +501,19 @@ func moveCursor(keys *KeyMap, km tea.KeyMsg, cursor, n, page int) int {
 		cursor = n - 1
 	}
 	return min(max(cursor, 0), n-1)
+}
+
+// offsetShowing returns the first row to show of a list drawn rows at a
+// time so that the cursor's row is among them, moving offset as little as
+// possible; it is never below 0.
+func offsetShowing(cursor, offset, rows int) int {
+	if cursor < offset {
+		offset = cursor
+	}
+	if cursor >= offset+rows {
+		offset = cursor - rows + 1
+	}
+	return max(offset, 0)
 }
 
 // Focus implements pane.

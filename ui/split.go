@@ -283,14 +283,7 @@ func (v *splitView) halfWidth(side int) int {
 
 func (v *splitView) scrollToCursor(side int) {
 	h := &v.half[side]
-	rows := v.pageRows(side)
-	if h.cursor < h.offset {
-		h.offset = h.cursor
-	}
-	if h.cursor >= h.offset+rows {
-		h.offset = h.cursor - rows + 1
-	}
-	h.offset = max(h.offset, 0)
+	h.offset = offsetShowing(h.cursor, h.offset, v.pageRows(side))
 }
 
 // Update moves the focused side's cursor, or scrolls the detail.

@@ -53,10 +53,8 @@ type chunksView struct {
 	height int
 	focus  bool
 
-	// seq numbers the audits; a reply to an older one is dropped.
-	seq     int
-	cancel  context.CancelFunc
-	loading bool
+	// request is the audit in flight.
+	request
 	// read and total are the audit's progress, written by its goroutine.
 	read, total *atomic.Int64
 
@@ -76,13 +74,13 @@ func (p *chunksView) Start(base context.Context, audit AuditFunc) tea.Cmd {
 	if p.loading || p.report != nil {
 		return nil
 	}
-	p.seq++
-	p.loading, p.err = true, nil
+	seq := p.next()
+	p.err = nil
 	p.read.Store(0)
 	p.total.Store(0)
 	ctx, cancel := context.WithCancel(base)
 	p.cancel = cancel
-	seq, read, total := p.seq, p.read, p.total
+	read, total := p.read, p.total
 	run := func() tea.Msg {
 		defer cancel()
 		rep, err := audit(ctx, func(r, t int) {
@@ -104,19 +102,15 @@ func (p *chunksView) tick() tea.Cmd {
 
 // Stop cancels the audit in flight; the next Start begins again.
 func (p *chunksView) Stop() {
-	if p.cancel != nil {
-		p.cancel()
-		p.cancel = nil
-	}
+	p.abort()
 	p.loading = false
 }
 
 // SetReport shows the reply to the audit seq; stale replies are dropped.
 func (p *chunksView) SetReport(msg auditMsg) bool {
-	if msg.Seq != p.seq || !p.loading {
+	if !p.settle(msg.Seq) {
 		return false
 	}
-	p.loading, p.cancel = false, nil
 	if msg.Err != nil {
 		p.err = msg.Err
 		return true

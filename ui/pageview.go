@@ -65,15 +65,13 @@ type pageView struct {
 	height int
 	focus  bool
 
-	// seq numbers the page requests; a reply to an older one is dropped.
-	seq    int
-	cancel context.CancelFunc
+	// request is the listing in flight.
+	request
 
 	docPath string
 	title   string
 	hitID   string
 	limit   chunkaudit.Limit
-	loading bool
 	err     error
 	chunks  []pageChunk
 	// tokens, over and unseen total the page.
@@ -103,33 +101,26 @@ func pageCmd(ctx context.Context, cancel context.CancelFunc, list func(context.C
 // Open starts showing the page of hit; the chunks come with a pageMsg of
 // the returned sequence number.
 func (p *pageView) Open(hit retrieval.Chunk, limit chunkaudit.Limit) int {
-	p.Stop()
-	p.seq++
+	seq := p.next()
 	p.docPath, p.hitID, p.limit = hit.DocPath, hit.ID, limit
 	p.title = termsafe.Line(hit.Title)
 	if p.title == "" {
 		p.title = present.Title(&hit)
 	}
-	p.loading, p.err, p.chunks = true, nil, nil
+	p.err, p.chunks = nil, nil
 	p.tokens, p.over, p.unseen = 0, 0, 0
 	p.cursor, p.offset, p.textC = 0, 0, -1
-	return p.seq
+	return seq
 }
 
 // Stop cancels the listing in flight.
-func (p *pageView) Stop() {
-	if p.cancel != nil {
-		p.cancel()
-		p.cancel = nil
-	}
-}
+func (p *pageView) Stop() { p.abort() }
 
 // SetPage shows the reply to the request seq; stale replies are dropped.
 func (p *pageView) SetPage(msg pageMsg) bool {
-	if msg.Seq != p.seq || !p.loading {
+	if !p.settle(msg.Seq) {
 		return false
 	}
-	p.loading, p.cancel = false, nil
 	if msg.Err != nil {
 		p.err = msg.Err
 		return true

@@ -103,11 +103,9 @@ type splitView struct {
 	asked    bool
 	selected bool
 
-	// B's retrieval: seq numbers the requests (an older reply is
-	// dropped); bQuestion and bSetup are what B's result or error is for.
-	seq       int
-	cancel    context.CancelFunc
-	loading   bool
+	// request is B's retrieval; bQuestion and bSetup are what B's
+	// result or error is for.
+	request
 	err       error
 	bQuestion string
 	bSetup    string
@@ -209,14 +207,13 @@ func (v *splitView) start(base context.Context, timeout time.Duration, retrieve 
 	if v.bQuestion == v.question && v.bSetup == v.names[1] && (v.loading || v.half[1].has && v.err == nil) {
 		return nil
 	}
-	v.stop()
-	v.seq++
+	seq := v.next()
 	ctx, cancel := withTimeout(base, timeout)
 	v.cancel = cancel
-	v.loading, v.err, v.half[1] = true, nil, splitHalf{}
+	v.err, v.half[1] = nil, splitHalf{}
 	v.bQuestion, v.bSetup = v.question, v.names[1]
 	v.remark()
-	seq, setup, q := v.seq, v.names[1], v.question
+	setup, q := v.names[1], v.question
 	return tea.Batch(func() tea.Msg {
 		defer cancel()
 		res, err := retrieve(ctx, setup, q)
@@ -226,20 +223,15 @@ func (v *splitView) start(base context.Context, timeout time.Duration, retrieve 
 
 // stop cancels B's request in flight.
 func (v *splitView) stop() {
-	if v.cancel != nil {
-		v.cancel()
-		v.cancel = nil
-	}
+	v.abort()
 	v.loading = false
 }
 
 // reply shows B's reply to request seq; stale replies are dropped.
 func (v *splitView) reply(msg splitMsg) {
-	if msg.Seq != v.seq || !v.loading {
+	if !v.settle(msg.Seq) {
 		return
 	}
-	v.cancel = nil
-	v.loading = false
 	if msg.Err != nil {
 		v.err = msg.Err
 		v.remark()

@@ -67,17 +67,7 @@ func NewChat(opts ChatOptions) (*Chat, error) {
 	// No whole-request timeout: the idle timer bounds each wait, the
 	// limits what is read.
 	hc := embedx.Client(opts.HTTPClient, opts.Limits)
-	copts := []option.RequestOption{
-		option.WithBaseURL(base + "/"),
-		option.WithHTTPClient(hc),
-		option.WithMaxRetries(attempts - 1),
-		option.WithMaxRetryDelay(maxBackoff),
-		option.WithMiddleware(track, c.checkStream),
-	}
-	if key != "" {
-		copts = append(copts, option.WithAPIKey(key))
-	}
-	c.completions = sdk.NewChatCompletionService(append(sdk.DefaultClientOptions(), copts...)...)
+	c.completions = sdk.NewChatCompletionService(clientOptions(key, base, hc, attempts, c.checkStream)...)
 	return c, nil
 }
 

@@ -149,21 +149,27 @@ func New(opts Options) (*Embedder, error) {
 	} else {
 		e.dim.Store(int64(KnownDim(name)))
 	}
-	copts := []option.RequestOption{
-		option.WithBaseURL(base + "/"),
-		option.WithHTTPClient(embedx.Client(opts.HTTPClient, opts.Limits)),
-		option.WithMaxRetries(attempts - 1),
-		option.WithMaxRetryDelay(maxBackoff),
-		option.WithRequestTimeout(e.timeout),
-		option.WithMiddleware(track, checkBody),
-	}
-	if key != "" {
-		copts = append(copts, option.WithAPIKey(key))
-	}
-	// The options NewClient would give the service: the SDK's defaults
-	// (OPENAI_* environment, production endpoint), then ragscope's.
-	e.embeddings = sdk.NewEmbeddingService(append(sdk.DefaultClientOptions(), copts...)...)
+	hc := embedx.Client(opts.HTTPClient, opts.Limits)
+	e.embeddings = sdk.NewEmbeddingService(clientOptions(key, base, hc, attempts, checkBody, option.WithRequestTimeout(e.timeout))...)
 	return e, nil
+}
+
+// clientOptions are the options NewClient would give a service: the
+// SDK's defaults (OPENAI_* environment, production endpoint), then
+// ragscope's: base, the HTTP client hc, attempts in all, the key when
+// there is one, and the track and check middleware, then extra.
+func clientOptions(key, base string, hc *http.Client, attempts int, check option.Middleware, extra ...option.RequestOption) []option.RequestOption {
+	opts := append(sdk.DefaultClientOptions(),
+		option.WithBaseURL(base+"/"),
+		option.WithHTTPClient(hc),
+		option.WithMaxRetries(attempts-1),
+		option.WithMaxRetryDelay(maxBackoff),
+		option.WithMiddleware(track, check),
+	)
+	if key != "" {
+		opts = append(opts, option.WithAPIKey(key))
+	}
+	return append(opts, extra...)
 }
 
 // SetDimensions asks for vectors of n dimensions from now on. It is an

@@ -142,9 +142,7 @@ func (p *chunksView) SetSize(w, h int) tea.Cmd {
 		return nil
 	}
 	p.width, p.height = w, h
-	iw, ih := innerSize(p.st.Pane, w, h)
-	p.vp.SetWidth(iw)
-	p.vp.SetHeight(max(ih-1, 0))
+	fitViewport(&p.vp, p.st.Pane, w, h)
 	p.refresh()
 	return nil
 }
@@ -168,9 +166,7 @@ func (p *chunksView) refresh() {
 		}
 		lines[i] = l
 	}
-	y := p.vp.YOffset()
-	p.vp.SetContent(strings.Join(lines, "\n"))
-	p.vp.SetYOffset(y)
+	setContent(&p.vp, strings.Join(lines, "\n"), false)
 }
 
 // Update scrolls.

@@ -38,9 +38,7 @@ func (p *contextPane) SetSize(w, h int) tea.Cmd {
 		return nil
 	}
 	p.width, p.height = w, h
-	iw, ih := innerSize(p.st.Pane, w, h)
-	p.vp.SetWidth(iw)
-	p.vp.SetHeight(max(ih-1, 0))
+	fitViewport(&p.vp, p.st.Pane, w, h)
 	p.refresh(false)
 	return nil
 }
@@ -72,13 +70,7 @@ func (p *contextPane) refresh(top bool) {
 	} else {
 		b.WriteString(wrapText(termsafe.Text(p.g.Context), w))
 	}
-	y := p.vp.YOffset()
-	p.vp.SetContent(b.String())
-	if top {
-		p.vp.GotoTop()
-	} else {
-		p.vp.SetYOffset(y)
-	}
+	setContent(&p.vp, b.String(), top)
 }
 
 // Update scrolls.

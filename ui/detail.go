@@ -64,9 +64,7 @@ func (p *detailPane) key() renderKey {
 func (p *detailPane) SetSize(w, h int) tea.Cmd {
 	oldW := p.textWidth()
 	p.width, p.height = w, h
-	iw, ih := innerSize(p.st.Pane, w, h)
-	p.vp.SetWidth(iw)
-	p.vp.SetHeight(max(ih-1, 0))
+	fitViewport(&p.vp, p.st.Pane, w, h)
 	if !p.has {
 		return nil
 	}
@@ -107,13 +105,7 @@ func (p *detailPane) refresh(top bool) tea.Cmd {
 		body = p.st.Meta.Render("rendering…")
 		cmd = renderCmd(k, termsafe.Text(p.item.Hit.Chunk.Text))
 	}
-	y := p.vp.YOffset()
-	p.vp.SetContent(p.metadata() + "\n" + body)
-	if top {
-		p.vp.GotoTop()
-	} else {
-		p.vp.SetYOffset(y)
-	}
+	setContent(&p.vp, p.metadata()+"\n"+body, top)
 	return cmd
 }
 

@@ -27,18 +27,14 @@ func newKeysPane(st *Styles) keysPane {
 // SetSize sets the outer size.
 func (p *keysPane) SetSize(w, h int) {
 	p.width, p.height = w, h
-	iw, ih := innerSize(p.st.FocusedPane, w, h)
-	p.vp.SetWidth(iw)
-	p.vp.SetHeight(max(ih-1, 0))
+	fitViewport(&p.vp, p.st.FocusedPane, w, h)
 }
 
 // SetKeys lays out the enabled bindings of groups, keeping the scroll
 // position when the keys stay the same.
 func (p *keysPane) SetKeys(groups [][]key.Binding) {
 	iw, _ := innerSize(p.st.FocusedPane, p.width, p.height)
-	y := p.vp.YOffset()
-	p.vp.SetContent(flowKeys(groups, iw, p.st))
-	p.vp.SetYOffset(y)
+	setContent(&p.vp, flowKeys(groups, iw, p.st), false)
 }
 
 // Scroll moves the list with the list keys and reports whether km was one.

@@ -17,6 +17,7 @@ import (
 
 	"ragscope/internal/lazyre"
 	"ragscope/internal/readlimit"
+	"ragscope/internal/srcpos"
 	"ragscope/retrieval"
 )
 
@@ -34,24 +35,11 @@ type LoadError struct {
 
 // Error formats the error as "file:line: field: message".
 func (e *LoadError) Error() string {
-	var b strings.Builder
-	if e.File != "" {
-		b.WriteString(e.File)
-		b.WriteByte(':')
-	}
-	if e.Line > 0 {
-		b.WriteString(strconv.Itoa(e.Line))
-		b.WriteByte(':')
-	}
-	if b.Len() > 0 {
-		b.WriteByte(' ')
-	}
+	s := srcpos.Prefix(e.File, e.Line)
 	if e.Field != "" {
-		b.WriteString(e.Field)
-		b.WriteString(": ")
+		s += e.Field + ": "
 	}
-	b.WriteString(e.Msg)
-	return b.String()
+	return s + e.Msg
 }
 
 // Is matches ErrInvalidSet.

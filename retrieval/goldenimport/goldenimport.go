@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"ragscope/internal/readlimit"
+	"ragscope/internal/srcpos"
 )
 
 // Format is the shape of a question file.
@@ -96,21 +97,7 @@ type InputError struct {
 }
 
 // Error formats the error as "name:line: message".
-func (e *InputError) Error() string {
-	var b strings.Builder
-	if e.Name != "" {
-		b.WriteString(e.Name)
-		b.WriteByte(':')
-	}
-	if e.Line > 0 {
-		fmt.Fprintf(&b, "%d:", e.Line)
-	}
-	if b.Len() > 0 {
-		b.WriteByte(' ')
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
+func (e *InputError) Error() string { return srcpos.Prefix(e.Name, e.Line) + e.Msg }
 
 // Is matches ErrInput.
 func (e *InputError) Is(target error) bool { return target == ErrInput }

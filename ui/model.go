@@ -888,17 +888,31 @@ func (m *Model) keepRerank(p retrieval.Query) retrieval.RerankOptions {
 
 // copyURL copies the selected hit's citation URL.
 func (m *Model) copyURL() tea.Cmd {
-	it, ok := m.actionItem()
-	if !ok || it.Hit.Citation.URL == "" {
-		m.setStatus(statusErr, "No citation URL to copy: select a result first.")
-		return nil
-	}
-	u, err := termsafe.URL(it.Hit.Citation.URL)
-	if err != nil {
-		m.setStatus(statusErr, "Not copied: "+err.Error()+"; it could run commands when pasted.")
+	u, ok := m.citationURL("copy", func(err error) string {
+		return "Not copied: " + err.Error() + "; it could run commands when pasted."
+	})
+	if !ok {
 		return nil
 	}
 	return m.copy("the citation URL", u)
+}
+
+// citationURL returns the selected hit's citation URL once termsafe.URL
+// passes it. Otherwise it says why in the status line, "No citation URL
+// to <verb>: …" or refused's words for termsafe's error, and reports
+// false.
+func (m *Model) citationURL(verb string, refused func(error) string) (string, bool) {
+	it, ok := m.actionItem()
+	if !ok || it.Hit.Citation.URL == "" {
+		m.setStatus(statusErr, "No citation URL to "+verb+": select a result first.")
+		return "", false
+	}
+	u, err := termsafe.URL(it.Hit.Citation.URL)
+	if err != nil {
+		m.setStatus(statusErr, refused(err))
+		return "", false
+	}
+	return u, true
 }
 
 // copyContext copies the grounded instruction and context.
@@ -914,14 +928,8 @@ func (m *Model) copyContext() tea.Cmd {
 
 // openURL opens the selected hit's citation in the browser.
 func (m *Model) openURL() tea.Cmd {
-	it, ok := m.actionItem()
-	if !ok || it.Hit.Citation.URL == "" {
-		m.setStatus(statusErr, "No citation URL to open: select a result first.")
-		return nil
-	}
-	u, err := termsafe.URL(it.Hit.Citation.URL)
-	if err != nil {
-		m.setStatus(statusErr, "Not opened: "+err.Error()+".")
+	u, ok := m.citationURL("open", func(err error) string { return "Not opened: " + err.Error() + "." })
+	if !ok {
 		return nil
 	}
 	open := m.opts.OpenURL

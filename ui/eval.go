@@ -60,14 +60,11 @@ type evalPane struct {
 }
 
 func newEvalPane(keys *KeyMap, st *Styles, defaultName string) evalPane {
-	in := textinput.New()
-	in.Prompt = ""
-	in.Placeholder = "path to a golden set (JSON or YAML)"
+	placeholder := "path to a golden set (JSON or YAML)"
 	if defaultName != "" {
-		in.Placeholder = "empty runs the " + termsafe.Line(defaultName) + "; or a path to a JSON/YAML set"
+		placeholder = "empty runs the " + termsafe.Line(defaultName) + "; or a path to a JSON/YAML set"
 	}
-	in.SetStyles(st.textInput())
-	in.CharLimit = 4096
+	in := st.newInput(placeholder, 4096)
 	bar := newEvalBar(st)
 	return evalPane{keys: keys, st: st, input: in, bar: bar, defaultName: defaultName}
 }

@@ -36,11 +36,7 @@ const (
 )
 
 func newFuzzyList(keys *KeyMap, st *Styles, placeholder string, charLimit int) fuzzyList {
-	in := textinput.New()
-	in.Prompt = ""
-	in.Placeholder = placeholder
-	in.SetStyles(st.textInput())
-	in.CharLimit = charLimit
+	in := st.newInput(placeholder, charLimit)
 	in.Focus()
 	return fuzzyList{keys: keys, input: in}
 }

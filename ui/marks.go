@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/present"
@@ -300,11 +299,7 @@ type goldenChangedMsg struct{ Path string }
 
 // openGolden opens the golden file row's path editor.
 func (p *settingsPane) openGolden() tea.Cmd {
-	in := textinput.New()
-	in.Prompt = ""
-	in.Placeholder = DefaultGoldenFile
-	in.SetStyles(p.st.textInput())
-	in.CharLimit = 4096
+	in := p.st.newInput(DefaultGoldenFile, 4096)
 	in.SetValue(p.golden)
 	in.CursorEnd()
 	p.goldenEdit = &in

@@ -26,14 +26,10 @@ type queryPane struct {
 }
 
 func newQueryPane(keys *KeyMap, st *Styles, max int) queryPane {
-	in := textinput.New()
-	in.Prompt = ""
-	in.Placeholder = "Ask the textbook a question, e.g. How do ROS 2 nodes communicate?"
-	in.SetStyles(st.textInput())
 	// The box holds what a question is embedded with: longer text would
 	// be cut when it runs (issue 25, point 12: it said 4,000 and then
 	// "cut to 1000").
-	in.CharLimit = retrieval.MaxQuestionLen
+	in := st.newInput("Ask the textbook a question, e.g. How do ROS 2 nodes communicate?", retrieval.MaxQuestionLen)
 	return queryPane{keys: keys, input: in, max: max}
 }
 

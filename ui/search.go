@@ -29,11 +29,8 @@ type searchBar struct {
 }
 
 func newSearchBar(st *Styles) searchBar {
-	in := textinput.New()
+	in := st.newInput("type to find in the results", 200)
 	in.Prompt = "/"
-	in.Placeholder = "type to find in the results"
-	in.SetStyles(st.textInput())
-	in.CharLimit = 200
 	return searchBar{input: in}
 }
 

@@ -47,14 +47,7 @@ func newSelectionPane(keys *KeyMap, st *Styles) selectionPane {
 	ta.Prompt = "│ "
 	ta.SetStyles(st.textArea())
 	ta.Blur()
-	mk := func(ph string) textinput.Model {
-		in := textinput.New()
-		in.Prompt = ""
-		in.Placeholder = ph
-		in.SetStyles(st.textInput())
-		in.CharLimit = 500
-		return in
-	}
+	mk := func(ph string) textinput.Model { return st.newInput(ph, 500) }
 	return selectionPane{
 		keys: keys, st: st, text: ta,
 		doc:     mk("docs/module-1-ros2/nodes-topics-services.md (optional)"),

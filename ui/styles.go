@@ -200,6 +200,17 @@ func (s *Styles) textInput() textinput.Styles {
 	return t
 }
 
+// newInput returns a one-line text box of the explorer: no prompt, the
+// placeholder dim (textInput), at most limit characters.
+func (s *Styles) newInput(placeholder string, limit int) textinput.Model {
+	in := textinput.New()
+	in.Prompt = ""
+	in.Placeholder = placeholder
+	in.SetStyles(s.textInput())
+	in.CharLimit = limit
+	return in
+}
+
 // textArea returns the styles of the selection box: no cursor-line
 // highlight, and a prompt bar that shows focus.
 func (s *Styles) textArea() textarea.Styles {

@@ -110,12 +110,8 @@ func (s *answerStream) next() tea.Msg {
 // Nothing is generated until asked (the Answer key, or the setting that
 // answers after every retrieval).
 type answerPane struct {
-	keys   *KeyMap
-	st     *Styles
-	links  map[string]LinkStatus
-	width  int
-	height int
-	focus  bool
+	paneBase
+	links map[string]LinkStatus
 
 	base context.Context
 	gen  retrieval.Generator
@@ -153,7 +149,7 @@ type answerPane struct {
 
 func newAnswerPane(ctx context.Context, keys *KeyMap, st *Styles, links map[string]LinkStatus, g retrieval.Generator, hint string) answerPane {
 	return answerPane{
-		keys: keys, st: st, links: links, base: ctx, gen: g, hint: hint,
+		paneBase: paneBase{keys: keys, st: st}, links: links, base: ctx, gen: g, hint: hint,
 		spin: spinner.New(spinner.WithSpinner(spinner.Dot)), follow: true, wraps: map[string]wrapped{},
 	}
 }
@@ -496,12 +492,6 @@ func (p *answerPane) LinkChanged(url string) {
 		}
 	}
 }
-
-// Focus implements pane.
-func (p *answerPane) Focus() tea.Cmd { p.focus = true; return nil }
-
-// Blur implements pane.
-func (p *answerPane) Blur() { p.focus = false }
 
 // ShortHelp implements pane.
 func (p *answerPane) ShortHelp() []key.Binding {

@@ -46,12 +46,8 @@ type auditTickMsg struct{ Seq int }
 
 // chunksView shows the chunk audit; the report is kept for the session.
 type chunksView struct {
-	keys   *KeyMap
-	st     *Styles
-	vp     viewport.Model
-	width  int
-	height int
-	focus  bool
+	paneBase
+	vp viewport.Model
 
 	// request is the audit in flight.
 	request
@@ -65,7 +61,7 @@ type chunksView struct {
 }
 
 func newChunksView(keys *KeyMap, st *Styles) chunksView {
-	return chunksView{keys: keys, st: st, vp: viewport.New(), read: new(atomic.Int64), total: new(atomic.Int64)}
+	return chunksView{paneBase: paneBase{keys: keys, st: st}, vp: viewport.New(), read: new(atomic.Int64), total: new(atomic.Int64)}
 }
 
 // Start begins an audit unless one runs or its report is kept; it
@@ -199,12 +195,6 @@ func (p *chunksView) View() string {
 	}
 	return box(style, p.width, p.height, b.String())
 }
-
-// Focus implements pane.
-func (p *chunksView) Focus() tea.Cmd { p.focus = true; return nil }
-
-// Blur implements pane.
-func (p *chunksView) Blur() { p.focus = false }
 
 // ShortHelp implements pane.
 func (p *chunksView) ShortHelp() []key.Binding {

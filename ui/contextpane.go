@@ -16,12 +16,8 @@ import (
 // contextPane shows the grounded system instruction and context exactly
 // as an answering agent receives them (wrapped for display only).
 type contextPane struct {
-	keys   *KeyMap
-	st     *Styles
-	vp     viewport.Model
-	width  int
-	height int
-	focus  bool
+	paneBase
+	vp viewport.Model
 
 	g    retrieval.Grounded
 	mode retrieval.Mode
@@ -29,7 +25,7 @@ type contextPane struct {
 }
 
 func newContextPane(keys *KeyMap, st *Styles) contextPane {
-	return contextPane{keys: keys, st: st, vp: viewport.New()}
+	return contextPane{paneBase: paneBase{keys: keys, st: st}, vp: viewport.New()}
 }
 
 // SetSize sets the outer size and re-wraps the text.
@@ -100,12 +96,6 @@ func (p *contextPane) View() string {
 	}
 	return box(style, p.width, p.height, content)
 }
-
-// Focus implements pane.
-func (p *contextPane) Focus() tea.Cmd { p.focus = true; return nil }
-
-// Blur implements pane.
-func (p *contextPane) Blur() { p.focus = false }
 
 // ShortHelp implements pane.
 func (p *contextPane) ShortHelp() []key.Binding {

@@ -19,12 +19,8 @@ import (
 // rendered as markdown. Rendering happens in a command and is cached per
 // chunk and width; View only draws.
 type detailPane struct {
-	keys   *KeyMap
-	st     *Styles
-	vp     viewport.Model
-	width  int
-	height int
-	focus  bool
+	paneBase
+	vp viewport.Model
 
 	item  item
 	has   bool
@@ -39,7 +35,7 @@ type detailPane struct {
 }
 
 func newDetailPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) detailPane {
-	return detailPane{keys: keys, st: st, vp: viewport.New(), cache: map[renderKey]string{}, links: links}
+	return detailPane{paneBase: paneBase{keys: keys, st: st}, vp: viewport.New(), cache: map[renderKey]string{}, links: links}
 }
 
 // LinkChanged redraws the metadata when url is the shown citation's link.
@@ -312,12 +308,6 @@ func scrollPercent(vp *viewport.Model) string {
 	}
 	return strconv.Itoa(int(vp.ScrollPercent()*100+0.5)) + "%"
 }
-
-// Focus implements pane.
-func (p *detailPane) Focus() tea.Cmd { p.focus = true; return nil }
-
-// Blur implements pane.
-func (p *detailPane) Blur() { p.focus = false }
 
 // ShortHelp implements pane.
 func (p *detailPane) ShortHelp() []key.Binding {

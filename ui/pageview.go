@@ -59,11 +59,7 @@ type pageMsg struct {
 
 // pageView is the page a hit came from: its chunks in reading order.
 type pageView struct {
-	keys   *KeyMap
-	st     *Styles
-	width  int
-	height int
-	focus  bool
+	paneBase
 
 	// request is the listing in flight.
 	request
@@ -86,7 +82,7 @@ type pageView struct {
 }
 
 func newPageView(keys *KeyMap, st *Styles) pageView {
-	return pageView{keys: keys, st: st, textC: -1}
+	return pageView{paneBase: paneBase{keys: keys, st: st}, textC: -1}
 }
 
 // pageCmd lists the chunks of docPath under ctx.
@@ -408,12 +404,6 @@ func truncateLeft(s string, w int) string {
 	}
 	return s[i:]
 }
-
-// Focus implements pane.
-func (p *pageView) Focus() tea.Cmd { p.focus = true; return nil }
-
-// Blur implements pane.
-func (p *pageView) Blur() { p.focus = false }
 
 // ShortHelp implements pane.
 func (p *pageView) ShortHelp() []key.Binding {

@@ -26,6 +26,23 @@ type pane interface {
 	FullHelp() [][]key.Binding
 }
 
+// paneBase is what every pane of the explorer's layout holds: the key
+// map, the styles, its outer size and whether it has the focus. It
+// implements pane's Focus and Blur.
+type paneBase struct {
+	keys   *KeyMap
+	st     *Styles
+	width  int
+	height int
+	focus  bool
+}
+
+// Focus implements pane.
+func (p *paneBase) Focus() tea.Cmd { p.focus = true; return nil }
+
+// Blur implements pane.
+func (p *paneBase) Blur() { p.focus = false }
+
 // modal is a pane that can open a part (a picker) that takes every key
 // but ctrl+c while open; letters are text there.
 type modal interface {

@@ -45,12 +45,8 @@ const itemLines = 3
 
 // resultsPane is the ranked result list.
 type resultsPane struct {
-	keys   *KeyMap
-	st     *Styles
-	links  map[string]LinkStatus
-	width  int
-	height int
-	focus  bool
+	paneBase
+	links map[string]LinkStatus
 
 	res         retrieval.Result
 	has         bool
@@ -75,7 +71,7 @@ type resultsPane struct {
 }
 
 func newResultsPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) resultsPane {
-	return resultsPane{keys: keys, st: st, links: links}
+	return resultsPane{paneBase: paneBase{keys: keys, st: st}, links: links}
 }
 
 // SetSize sets the pane's outer size.
@@ -515,12 +511,6 @@ func offsetShowing(cursor, offset, rows int) int {
 	}
 	return max(offset, 0)
 }
-
-// Focus implements pane.
-func (p *resultsPane) Focus() tea.Cmd { p.focus = true; return nil }
-
-// Blur implements pane.
-func (p *resultsPane) Blur() { p.focus = false }
 
 // ShortHelp implements pane.
 func (p *resultsPane) ShortHelp() []key.Binding {

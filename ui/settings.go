@@ -53,11 +53,7 @@ func facetKey(row int) string {
 // settingsPane edits top_k, threshold, dedup, the left-out toggle and the
 // filters; every change is announced so the root can re-run the query.
 type settingsPane struct {
-	keys   *KeyMap
-	st     *Styles
-	width  int
-	height int
-	focus  bool
+	paneBase
 
 	params      retrieval.Query
 	showDropped bool
@@ -93,7 +89,7 @@ type settingsPane struct {
 }
 
 func newSettingsPane(keys *KeyMap, st *Styles, params retrieval.Query) settingsPane {
-	return settingsPane{keys: keys, st: st, params: params}
+	return settingsPane{paneBase: paneBase{keys: keys, st: st}, params: params}
 }
 
 // SetSize sets the outer size.
@@ -439,12 +435,6 @@ func check(b bool) string {
 	}
 	return " "
 }
-
-// Focus implements pane.
-func (p *settingsPane) Focus() tea.Cmd { p.focus = true; return nil }
-
-// Blur implements pane.
-func (p *settingsPane) Blur() { p.focus = false }
 
 // ShortHelp implements pane.
 func (p *settingsPane) ShortHelp() []key.Binding {

@@ -45,11 +45,7 @@ const maxTurns = 100
 // turnsPane lists the turns of the session and compares the one under the
 // cursor with the turn on show.
 type turnsPane struct {
-	keys   *KeyMap
-	st     *Styles
-	width  int
-	height int
-	focus  bool
+	paneBase
 
 	turns   []turn
 	cursor  int
@@ -60,7 +56,7 @@ type turnsPane struct {
 }
 
 func newTurnsPane(keys *KeyMap, st *Styles) turnsPane {
-	return turnsPane{keys: keys, st: st, current: -1}
+	return turnsPane{paneBase: paneBase{keys: keys, st: st}, current: -1}
 }
 
 // SetSize sets the outer size.
@@ -327,12 +323,6 @@ func (p *turnsPane) View() string {
 	}
 	return box(style, p.width, p.height, strings.TrimRight(b.String(), "\n"))
 }
-
-// Focus implements pane.
-func (p *turnsPane) Focus() tea.Cmd { p.focus = true; return nil }
-
-// Blur implements pane.
-func (p *turnsPane) Blur() { p.focus = false }
 
 // ShortHelp implements pane.
 func (p *turnsPane) ShortHelp() []key.Binding {

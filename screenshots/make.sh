@@ -34,10 +34,18 @@ chat_pid=$!
 for _ in $(seq 50); do [ -s "$tmp/chat-url" ] && break; sleep 0.1; done
 chat_url="$(cat "$tmp/chat-url")"
 
+# A named setup for the split view (the top level of ragscope.toml is
+# empty: the other shots use the defaults). The explorer runs in $tmp, so
+# the golden file S saves lands there.
+printf '[setups.hybrid.local]\nsearch = "hybrid"\n' >"$tmp/ragscope.toml"
+
 # A clean history and the demo backend, whatever the caller's environment.
-tmux -L "$sock" -f /dev/null new-session -d -s shots -x "$cols" -y "$rows" \
-	"env -u QDRANT_URL -u RAGSCOPE_BACKEND -u COHERE_API_KEY -u OPENAI_API_KEY OPENAI_BASE_URL=$chat_url RAGSCOPE_CHAT_MODEL=llama3.2 XDG_STATE_HOME=$tmp/state TERM=xterm-256color COLORTERM=truecolor $tmp/ragscope --backend demo"
-tmux -L "$sock" set-option -g status off >/dev/null
+session() {
+	tmux -L "$sock" -f /dev/null new-session -d -s shots -x "$cols" -y "$rows" -c "$tmp" \
+		"env -u QDRANT_URL -u RAGSCOPE_BACKEND -u COHERE_API_KEY -u OPENAI_API_KEY OPENAI_BASE_URL=$chat_url RAGSCOPE_CHAT_MODEL=llama3.2 XDG_STATE_HOME=$tmp/state XDG_CACHE_HOME=$tmp/cache TERM=xterm-256color COLORTERM=truecolor $tmp/ragscope --backend demo $*"
+	tmux -L "$sock" set-option -g status off >/dev/null
+}
+session
 
 keys() { tmux -L "$sock" send-keys -t shots "$@"; sleep 0.4; }
 shot() {
@@ -127,5 +135,34 @@ keys Escape
 sleep 0.8
 keys Escape
 shot why-not
+
+# The judge and marks: J grades the hits (the fake chat server grades by
+# the question's words), M and m mark two hits, S saves the turn to
+# golden.yaml as a case.
+keys i
+keys C-u "How do I record sensor data?" Enter
+sleep 0.6
+keys J
+sleep 2.5
+keys M
+keys j j
+keys m
+keys S
+sleep 0.6
+keys Enter
+shot marks-judge
+
+keys C-c
+
+# Setups side by side: the same question, the default BM25 on the left,
+# the named setup "hybrid" on the right, with how each source moved.
+sleep 0.3
+session --vs hybrid
+sleep 1.5
+keys "how do nodes talk to each other?" Enter
+sleep 0.6
+keys V
+sleep 1
+shot split
 
 keys C-c

@@ -376,6 +376,10 @@ func (p *evalPane) verdictLine() string {
 	if u := p.report.Unlabelled; u != nil {
 		gaps = " · unlabelled: " + u.GapLine()
 	}
+	// What the run could not show (a store that refused Count).
+	for _, n := range p.report.Notes {
+		gaps += " · note: " + termsafe.Line(n)
+	}
 	if p.report.Passed {
 		if p.report.Summary.RankingCases == 0 && p.report.Unlabelled != nil {
 			return p.st.Meta.Render("NO LABELS · nothing to pass or fail" + gaps)

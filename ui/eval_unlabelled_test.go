@@ -42,3 +42,14 @@ func TestEvalViewUnlabelledCases(t *testing.T) {
 		t.Errorf("the gap case's detail does not say so:\n%s", sc)
 	}
 }
+
+// A report's notes (what the run could not show) reach the eval view.
+func TestEvalViewShowsReportNotes(t *testing.T) {
+	rep := fakeReport()
+	rep.Notes = []string{"filter point counts not shown: the store refused Count (strict mode)"}
+	m, _ := evalModel(t, &fakeEval{rep: rep})
+	m = feed(t, m, keyRunes("e"), keyType(tea.KeyEnter))
+	if sc := screen(m); !strings.Contains(sc, "note: filter point counts not shown") {
+		t.Fatalf("the note is not shown:\n%s", sc)
+	}
+}

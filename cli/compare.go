@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 
 	"ragscope/app"
 	"ragscope/config"
+	"ragscope/internal/platform"
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/eval"
@@ -189,6 +189,12 @@ func (a *App) runEvalVs(cmd *cobra.Command, file string, ef evalFlags, vs []stri
 		return err
 	}
 	mdPath, _ := cmd.Flags().GetString("markdown")
+	if mdPath != "" {
+		// A report that cannot be written fails now, not after the run.
+		if err := checkOutPath("--markdown", mdPath, "compare.md"); err != nil {
+			return err
+		}
+	}
 	set, err := a.loadEvalSet(file)
 	if err != nil {
 		return err
@@ -248,8 +254,8 @@ func (a *App) runEvalVs(cmd *cobra.Command, file string, ef evalFlags, vs []stri
 		writeCompareText(out, doc)
 	}
 	if mdPath != "" {
-		if err := writeFileWith(mdPath, "--markdown", func(w io.Writer) { writeCompareMarkdown(w, doc) }); err != nil {
-			return err
+		if err := platform.WriteFile(mdPath, func(w io.Writer) error { writeCompareMarkdown(w, doc); return nil }); err != nil {
+			return fmt.Errorf("--markdown: %w", err)
 		}
 	}
 	return compareExit(arms, runs, doc)
@@ -539,20 +545,6 @@ func writeCompareMarkdown(w io.Writer, doc CompareJSON) {
 // escaped.
 func mdCell(s string) string {
 	return strings.ReplaceAll(cleanLine(s), "|", `\|`)
-}
-
-// writeFileWith writes a file through write; flag names the option in
-// errors (a file that cannot be written is a configuration error).
-func writeFileWith(path, flag string, write func(io.Writer)) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("%w: %s: cannot write %s: %w", retrieval.ErrConfig, flag, path, errors.Unwrap(err))
-	}
-	write(f)
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("%w: %s: %w", retrieval.ErrConfig, flag, err)
-	}
-	return nil
 }
 
 // ctxWithTimeout bounds ctx by a setup's call timeout.

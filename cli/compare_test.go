@@ -190,6 +190,8 @@ func TestEvalVsUsage(t *testing.T) {
 		{[]string{"eval", "--setup", "bm25", "--vs", "bm25"}, ExitUsage, "already in the comparison"},
 		{[]string{"eval", "--vs", "large"}, ExitConfig, "--setup large: no such setup"},
 		{[]string{"query", "--vs", "bm25", "--context", "q"}, ExitUsage, "does not take --context"},
+		// A Markdown file that cannot be written fails before the run.
+		{[]string{"eval", "--setup", "hybrid", "--vs", "bm25", "--markdown", filepath.Join(dir, "no-such-folder", "c.md")}, ExitConfig, "--markdown: cannot write"},
 	} {
 		code, _, errs := run(t, env, "", tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.want) {

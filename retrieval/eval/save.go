@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -75,7 +75,7 @@ func SaveCase(path string, c Case, replace bool) (SaveResult, error) {
 	if err != nil {
 		return SaveResult{}, err
 	}
-	if err := writeAtomic(path, out); err != nil {
+	if err := platform.WriteFile(path, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
 		return SaveResult{}, fmt.Errorf("write golden set: %w", err)
 	}
 	return res, nil
@@ -414,36 +414,4 @@ func strs(v []string) *yaml.Node {
 		n.Content = append(n.Content, str(s))
 	}
 	return n
-}
-
-// writeAtomic writes data to a temporary file beside path and renames it
-// over path, keeping an existing file's permissions.
-func writeAtomic(path string, data []byte) (err error) {
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(mode); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return platform.ReplaceFile(tmp.Name(), path)
 }

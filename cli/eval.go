@@ -410,11 +410,7 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	unlabelled, passed := "", s.Passed
 	if s.Unlabelled > 0 {
 		unlabelled = fmt.Sprintf(" · %d unlabelled", s.Unlabelled)
-		for _, c := range rep.Cases {
-			if c.Kind == eval.KindUnlabelled && c.Status == eval.StatusPass {
-				passed--
-			}
-		}
+		passed -= eval.UnlabelledRan(rep.Cases)
 	}
 	fmt.Fprintf(w, "  %d pass%s · %d miss · %d fail · %d error · wall %.0f ms · %d embed %s\n",
 		passed, unlabelled, s.Missed, s.Failed, s.Errors, rep.WallMS, rep.Params.EmbedCalls, present.Plural(rep.Params.EmbedCalls, "call", "calls"))

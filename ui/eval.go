@@ -30,6 +30,9 @@ type evalPane struct {
 	// runPath is the path of the set the last run was started with (""
 	// for the built-in set).
 	runPath string
+	// unlabelled counts the unlabelled cases that ran, kept beside the
+	// summary (they are counted apart from its passes).
+	unlabelled int
 
 	input       textinput.Model
 	bar         progress.Model
@@ -101,7 +104,7 @@ func (p *evalPane) Start(label string, set EvalSettings, ignored []string) {
 	p.settings, p.ignored = set, ignored
 	p.done, p.total = 0, 0
 	p.cases = nil
-	p.summary = eval.Summary{}
+	p.summary, p.unlabelled = eval.Summary{}, 0
 	p.report = nil
 	p.label = label
 	p.errText = ""
@@ -127,7 +130,7 @@ func (p *evalPane) AddCase(c eval.CaseResult) {
 			p.cursor++
 		}
 	}
-	p.summary = eval.Summarize(p.cases)
+	p.summary, p.unlabelled = eval.Summarize(p.cases), eval.UnlabelledRan(p.cases)
 	p.scrollToCursor()
 }
 
@@ -161,7 +164,7 @@ func (p *evalPane) Finish(rep *eval.Report, errText string) {
 			p.alone[id] = true
 		}
 	}
-	p.summary = rep.Summary
+	p.summary, p.unlabelled = rep.Summary, eval.UnlabelledRan(p.cases)
 	if rep.Set != "" {
 		p.label = rep.Set
 	}
@@ -314,19 +317,7 @@ func (p *evalPane) progressLine(w int) string {
 	if len(p.cases) == 0 {
 		return ""
 	}
-	return p.st.Value.Render(summaryText(p.summary, p.sample(), unlabelledPassed(p.cases)))
-}
-
-// unlabelledPassed counts the unlabelled cases that ran: they have no
-// expectation to pass or fail, so the summary counts them apart.
-func unlabelledPassed(cases []eval.CaseResult) int {
-	n := 0
-	for i := range cases {
-		if cases[i].Kind == eval.KindUnlabelled && cases[i].Status == eval.StatusPass {
-			n++
-		}
-	}
-	return n
+	return p.st.Value.Render(summaryText(p.summary, p.sample(), p.unlabelled))
 }
 
 // summaryText is the run's key metrics on one line; sample is the run's
@@ -366,7 +357,7 @@ func (p *evalPane) verdictLine() string {
 		return p.st.StatusErr.Render("✗ " + p.errText)
 	case p.running:
 		if len(p.cases) > 0 {
-			return p.st.Meta.Render("so far: " + summaryText(p.summary, &eval.LatencySample{}, unlabelledPassed(p.cases)))
+			return p.st.Meta.Render("so far: " + summaryText(p.summary, &eval.LatencySample{}, p.unlabelled))
 		}
 		return ""
 	case p.report == nil:

@@ -80,6 +80,19 @@ type GapCase struct {
 	Gap bool `json:"gap"`
 }
 
+// UnlabelledRan counts the unlabelled cases that ran (status pass): they
+// have no expectation to pass or fail, so summaries count them apart from
+// the passes.
+func UnlabelledRan(cases []CaseResult) int {
+	n := 0
+	for i := range cases {
+		if cases[i].Kind == KindUnlabelled && cases[i].Status == StatusPass {
+			n++
+		}
+	}
+	return n
+}
+
 // BestHit is the case's best-scoring hit, kept or cut by the threshold
 // (false: the case retrieved nothing).
 func (c CaseResult) BestHit() (HitResult, bool) {

@@ -265,11 +265,21 @@ func (m *Model) carriedCaseFile(msg resultMsg) string {
 	if msg.Seq == m.caseSeq && m.caseExpect != nil {
 		return m.caseFile
 	}
-	if prev := m.turns.Current(); prev != nil && prev.Query.Mode == msg.Query.Mode &&
-		strings.EqualFold(strings.TrimSpace(prev.Query.Question), strings.TrimSpace(msg.Query.Question)) {
+	if prev := m.rerunOf(msg); prev != nil {
 		return prev.CaseFile
 	}
 	return ""
+}
+
+// rerunOf is the turn on show when msg re-runs its question (same words,
+// same mode; other settings or rerank), else nil.
+func (m *Model) rerunOf(msg resultMsg) *turn {
+	prev := m.turns.Current()
+	if prev == nil || prev.Query.Mode != msg.Query.Mode ||
+		!strings.EqualFold(strings.TrimSpace(prev.Query.Question), strings.TrimSpace(msg.Query.Question)) {
+		return nil
+	}
+	return prev
 }
 
 // carriedMarks are the marks of a new result: an opened golden case's
@@ -280,9 +290,8 @@ func (m *Model) carriedMarks(msg resultMsg) map[string]markKind {
 	if msg.Seq == m.caseSeq && m.caseExpect != nil {
 		return marksFromExpect(&msg.Result, *m.caseExpect)
 	}
-	prev := m.turns.Current()
-	if prev == nil || len(prev.Marks) == 0 || prev.Query.Mode != msg.Query.Mode ||
-		!strings.EqualFold(strings.TrimSpace(prev.Query.Question), strings.TrimSpace(msg.Query.Question)) {
+	prev := m.rerunOf(msg)
+	if prev == nil || len(prev.Marks) == 0 {
 		return nil
 	}
 	out := map[string]markKind{}

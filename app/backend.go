@@ -215,13 +215,15 @@ func (as *Assembler) openDemo(ctx context.Context, s Setup, selectionOnly bool) 
 		be.Pipeline = &retrieval.Pipeline{URLs: urlBuilder(cfg, corpus), Backend: string(be.Kind), Collection: be.Collection}
 		return be, nil
 	}
-	start := time.Now()
-	ix, corpus, err := local.OpenDemo(ctx)
+	sl, err := as.share.load(ctx, "demo", func() (*local.Index, *local.Corpus, bool, error) {
+		ix, corpus, err := local.OpenDemo(ctx)
+		return ix, corpus, false, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	be.Load = time.Since(start)
-	if err := fillLocal(cfg, be, ix, corpus); err != nil {
+	be.Load = sl.took
+	if err := fillLocal(cfg, be, sl); err != nil {
 		return nil, err
 	}
 	return be, nil
@@ -244,16 +246,22 @@ func DemoTitles(ctx context.Context, be *Backend) {
 
 func (as *Assembler) openLocal(ctx context.Context, s Setup, mode Mode) (*Backend, error) {
 	var (
-		ix     *local.Index
-		corpus *local.Corpus
-		err    error
-		cfg    = s.Config()
+		sl  *sharedLoad
+		err error
+		cfg = s.Config()
 	)
 	be := &Backend{Kind: config.BackendLocal, Points: -1}
-	start := time.Now()
 	if s.IndexFile != "" {
 		done := as.progress("Loading index " + s.IndexFile + "…")
-		ix, corpus, err = local.LoadIndex(ctx, s.IndexFile, local.LoadOptions{QueryEmbedder: as.indexEmbedder(s, mode, be)})
+		embedder := as.indexEmbedder(s, mode, be)
+		sl, err = as.share.load(ctx, fileKey("index", s.IndexFile), func() (*local.Index, *local.Corpus, bool, error) {
+			private := false
+			ix, corpus, err := local.LoadIndex(ctx, s.IndexFile, local.LoadOptions{QueryEmbedder: func(ctx context.Context, info local.IndexInfo) (retrieval.Embedder, error) {
+				private = true // a provider's, built from this setup's keys
+				return embedder(ctx, info)
+			}})
+			return ix, corpus, private, err
+		})
 		done()
 		be.Label = "local index " + s.IndexFile
 	} else {
@@ -262,7 +270,15 @@ func (as *Assembler) openLocal(ctx context.Context, s Setup, mode Mode) (*Backen
 			docsDir = d // a site folder: its docs folder
 		}
 		done := as.progress("Indexing " + docsDir + "… (save it with 'ragscope index' to skip this next time)")
-		ix, corpus, err = local.BuildDir(ctx, docsDir, local.BuildOptions{BaseURL: cfg.DocsBaseURL, Chunk: ChunkOptions(cfg)})
+		opts := local.BuildOptions{BaseURL: cfg.DocsBaseURL, Chunk: ChunkOptions(cfg)}
+		key := ""
+		if abs, aerr := filepath.Abs(docsDir); aerr == nil {
+			key = fmt.Sprintf("docs\x00%s\x00%+v", abs, opts)
+		}
+		sl, err = as.share.load(ctx, key, func() (*local.Index, *local.Corpus, bool, error) {
+			ix, corpus, err := local.BuildDir(ctx, docsDir, opts)
+			return ix, corpus, false, err
+		})
 		done()
 		be.Label = "local docs " + docsDir
 		if err == nil {
@@ -274,7 +290,8 @@ func (as *Assembler) openLocal(ctx context.Context, s Setup, mode Mode) (*Backen
 	if err != nil {
 		return nil, err
 	}
-	be.Load = time.Since(start)
+	be.Load = sl.took
+	corpus := sl.corpus
 	if s.IndexFile != "" && corpus.SiteDir != "" {
 		// The index remembers the site it was built from: its links are
 		// audited against that folder while it is still there.
@@ -285,13 +302,16 @@ func (as *Assembler) openLocal(ctx context.Context, s Setup, mode Mode) (*Backen
 	for _, w := range corpus.Warnings {
 		be.Notes = append(be.Notes, "warning: "+w.String())
 	}
-	if err := fillLocal(cfg, be, ix, corpus); err != nil {
+	if err := fillLocal(cfg, be, sl); err != nil {
 		return nil, err
 	}
 	return be, nil
 }
 
-func fillLocal(cfg config.Config, be *Backend, ix *local.Index, corpus *local.Corpus) error {
+// fillLocal gives be its view of the loaded index sl, in the setup's
+// search mode.
+func fillLocal(cfg config.Config, be *Backend, sl *sharedLoad) error {
+	ix, corpus := sl.ix, sl.corpus
 	mode, err := local.ParseSearchMode(cfg.LocalSearch)
 	if err != nil {
 		return err
@@ -306,7 +326,7 @@ func fillLocal(cfg config.Config, be *Backend, ix *local.Index, corpus *local.Co
 	be.Points = int64(ix.Len())
 	be.Walker = ix
 	be.Pipeline = &retrieval.Pipeline{
-		Embedder:   corpus.Embedder,
+		Embedder:   sl.emb,
 		Store:      ix,
 		URLs:       urlBuilder(cfg, corpus),
 		Backend:    string(be.Kind),

@@ -112,7 +112,7 @@ func (s Setup) RerankOptions() retrieval.RerankOptions {
 
 // Assembler turns setups into pipelines, the explorer's options and
 // indexes. It holds no state of its own: one Assembler may open any
-// number of setups, concurrently.
+// number of setups, concurrently (OpenAll shares what they load alike).
 type Assembler struct {
 	// Providers is the provider table (Providers() when nil).
 	Providers Table
@@ -128,6 +128,10 @@ type Assembler struct {
 	// JudgeCache is the explorer's judge cache folder (JudgeCacheDir);
 	// "" keeps nothing between runs.
 	JudgeCache string
+
+	// share is the loads of the OpenAll call this copy serves (nil: none
+	// shared).
+	share *loadShare
 }
 
 // providers is the table in use.

@@ -119,7 +119,8 @@ type arm struct {
 
 // openArms opens the run's setup (A) and each --vs setup, concurrently,
 // each its own pipeline built from its own configuration (the command
-// line's flags apply to every one); nothing mutable is shared.
+// line's flags apply to every one); what they load alike is loaded once
+// (app.Assembler.OpenAll).
 func (a *App) openArms(cmd *cobra.Command, vs []string) ([]*arm, error) {
 	first := a.Cfg.Setup
 	if first == "" {
@@ -145,28 +146,20 @@ func (a *App) openArms(cmd *cobra.Command, vs []string) ([]*arm, error) {
 	if len(arms) > 26 {
 		return nil, Usagef("--vs compares at most 25 setups with --setup's")
 	}
-	errs := make([]error, len(arms))
-	var mu sync.Mutex
-	var wg sync.WaitGroup
+	setups := make([]app.Setup, len(arms))
 	for i, ar := range arms {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			be, err := a.assembler().Open(cmd.Context(), app.FromConfig(ar.cfg), app.Search)
-			if err != nil {
-				errs[i] = fmt.Errorf("setup %s: %w", ar.name, err)
-				return
-			}
-			ar.be = be
-			mu.Lock()
-			a.backends = append(a.backends, be)
-			mu.Unlock()
-		}()
+		setups[i] = app.FromConfig(ar.cfg)
 	}
-	wg.Wait()
-	for _, err := range errs {
+	backends, errs := a.assembler().OpenAll(cmd.Context(), setups, app.Search)
+	for i, be := range backends {
+		if be != nil {
+			arms[i].be = be
+			a.backends = append(a.backends, be)
+		}
+	}
+	for i, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("setup %s: %w", arms[i].name, err)
 		}
 	}
 	return arms, nil

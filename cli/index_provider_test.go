@@ -334,3 +334,29 @@ func TestIndexWithOpenAIEmbeddings(t *testing.T) {
 	}
 	noOpenAIKey(t, out, errs)
 }
+
+// Two setups on one provider-embedded index each build their own query
+// embedder (their own keys and checks) even though the comparison loads
+// what setups share once: a setup asking for another model is refused
+// while the other would have served it.
+func TestVsProviderIndexNotShared(t *testing.T) {
+	co := coheretest.NewServer(testCohereKey)
+	defer co.Close()
+	env := cohereIndexEnv(t, co.URL)
+	root := t.TempDir()
+	idx := filepath.Join(root, "book.idx")
+	if code, out, errs := run(t, env, "", "index", providerDocs(t, root, 1, 2), "--embedder", "cohere", "-o", idx); code != ExitOK {
+		t.Fatalf("index: exit %d\n%s\n%s", code, out, errs)
+	}
+	toml := "[setups.a]\nlocal.index = \"" + idx + "\"\n\n[setups.b]\nlocal.index = \"" + idx + "\"\nlocal.search = \"embedder\"\n\n[setups.c]\nlocal.index = \"" + idx + "\"\nembedder.model = \"embed-multilingual-v3.0\"\n"
+	dir := setupsDir(t, toml)
+	env["__DIR"] = dir
+	code, out, errs := run(t, env, "", "query", "--setup", "a", "--vs", "b", "--json", "torque")
+	if code != ExitOK {
+		t.Fatalf("a vs b: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, _, errs = run(t, env, "", "query", "--setup", "a", "--vs", "c", "torque")
+	if code != ExitConfig || !strings.Contains(errs, "setup c") || !strings.Contains(errs, "holds vectors of cohere embed-english-v3.0") {
+		t.Errorf("a vs c: exit %d, %q", code, errs)
+	}
+}

@@ -8,6 +8,31 @@ import (
 	"ragscope/retrieval"
 )
 
+// TestSignTest: the normal form, worked by hand, gives the issue's two
+// verdicts: 11 wins, 3 losses: z = 8/√14 = 2.138, p = 0.0325 ("p =
+// 0.03"); 5 wins, 4 losses: z = 1/3, p = 0.739 ("p = 0.74").
+func TestSignTest(t *testing.T) {
+	for _, tc := range []struct {
+		wins, losses int
+		want         float64
+		text         string
+	}{
+		{0, 0, 1, "= 1.00"},
+		{11, 3, 0.032509, "= 0.03"},
+		{3, 11, 0.032509, "= 0.03"},
+		{5, 4, 0.738883, "= 0.74"},
+		{7, 5, 0.563703, "= 0.56"}, // z = 2/√12 = 0.577
+		{4, 4, 1, "= 1.00"},
+		{40, 10, 0.0000221, "< 0.001"}, // z = 30/√50 = 4.243
+	} {
+		got := SignTest(tc.wins, tc.losses)
+		near(t, "SignTest", got, tc.want, 5e-7)
+		if pText(got) != tc.text {
+			t.Errorf("SignTest(%d, %d) prints %q, want %q", tc.wins, tc.losses, pText(got), tc.text)
+		}
+	}
+}
+
 // TestSignTestExact: two-sided exact binomial p-values worked by hand:
 // 2 · Σ_{i≤min} C(n,i) / 2^n, at most 1.
 func TestSignTestExact(t *testing.T) {
@@ -24,7 +49,7 @@ func TestSignTestExact(t *testing.T) {
 		{5, 4, 1},                       // 2 · 256/512, capped
 		{20, 5, 2 * 68406.0 / 33554432}, // 2 · (1+25+300+2300+12650+53130)/2^25
 	} {
-		near(t, "SignTest", SignTest(tc.wins, tc.losses), tc.want, 1e-12)
+		near(t, "SignTestExact", SignTestExact(tc.wins, tc.losses), tc.want, 1e-12)
 	}
 }
 
@@ -131,13 +156,15 @@ func TestComparePairedHandComputed(t *testing.T) {
 	near(t, "A", m.A, 10.5/16, 1e-12)
 	near(t, "B", m.B, 14.5/16, 1e-12)
 	near(t, "Diff", m.Diff, 0.25, 1e-12)
-	near(t, "p", m.P, 940.0/16384, 1e-12)
+	near(t, "p", m.P, 0.032509, 5e-7)
+	near(t, "p exact", m.PExact, 940.0/16384, 1e-12)
 	if !(m.Lo > 0 && m.Hi < 0.5 && m.Lo < m.Diff && m.Diff < m.Hi) {
 		t.Errorf("interval [%g, %g]", m.Lo, m.Hi)
 	}
-	// p = 0.057: not clear, however wide the gap in MRR.
-	if pr.Clear() || !strings.HasPrefix(pr.Verdict("A", "B"), "no clear difference: MRR +0.25 [") ||
-		!strings.HasSuffix(pr.Verdict("A", "B"), "11 wins, 3 losses, 2 ties, p = 0.06") {
+	// The issue's example: the interval excludes 0 and p = 0.03, so B is
+	// clearly better (the exact p, 0.057, is in the JSON beside it).
+	if !pr.Clear() || !strings.HasPrefix(pr.Verdict("A", "B"), "B over A: MRR +0.25 [") ||
+		!strings.HasSuffix(pr.Verdict("A", "B"), "11 wins, 3 losses, 2 ties, p = 0.03") {
 		t.Errorf("verdict %s", pr.Verdict("A", "B"))
 	}
 	if pr.Cases[0].Outcome != OutcomeWin || pr.Cases[11].Outcome != OutcomeLoss || pr.Cases[15].Outcome != OutcomeTie {
@@ -179,7 +206,28 @@ func TestComparePairedFailingArm(t *testing.T) {
 	b.Cases = []CaseResult{rankingCase("a", 2), rankingCase("b", 2), rankingCase("c", 2), b.Cases[3]}
 	pr = ComparePaired(a, b)
 	if got := pr.Verdict("A", "B"); !strings.HasPrefix(got, "no verdict: B failed 1 of 4 cases") ||
-		!strings.Contains(got, "on the 3 cases both ran: MRR -0.50 [-0.50, -0.50], 0 wins, 3 losses, 0 ties, p = 0.25") {
+		!strings.Contains(got, "on the 3 cases both ran: MRR -0.50 [-0.50, -0.50], 0 wins, 3 losses, 0 ties, p = 0.08") {
 		t.Errorf("partial failure: %s", got)
+	}
+}
+
+// TestBootstrapCIsSharesDraws: series resampled together get the very
+// interval each gets alone (the draws depend only on the seed and the
+// count), a constant series among them included.
+func TestBootstrapCIsSharesDraws(t *testing.T) {
+	series := [][]float64{
+		{0.1, -0.3, 0.5, 0.2, 0, 0.7, -0.1, 0.3},
+		{0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25},
+		{0, 0, 1, 0, -1, 0, 0.5, 0},
+	}
+	lo, hi := BootstrapCIs(series, DefaultResamples, DefaultSeed)
+	for k, d := range series {
+		l, h := BootstrapCI(d, DefaultResamples, DefaultSeed)
+		if lo[k] != l || hi[k] != h {
+			t.Errorf("series %d: together [%g, %g], alone [%g, %g]", k, lo[k], hi[k], l, h)
+		}
+	}
+	if lo[1] != 0.25 || hi[1] != 0.25 || !(lo[0] < hi[0]) || !(lo[2] < hi[2]) {
+		t.Errorf("intervals lo %v hi %v", lo, hi)
 	}
 }

@@ -1,0 +1,205 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"ragscope/retrieval"
+	"ragscope/retrieval/local"
+)
+
+// OpenAll opens setups concurrently for one comparison (eval --vs, query
+// --vs): backends[i] and errs[i] are setups[i]'s, as Open would give them.
+//
+// What the setups have in common is loaded once: setups on the demo, on
+// one index file whose questions the offline embedder embeds, or on one
+// docs folder cut the same way share the read-only index (each setup
+// keeps its own view of it, with its own search mode, URLs and
+// reranker) and one memo of question vectors, so a question that two
+// setups ask is embedded once. An index whose questions a provider
+// embeds is loaded by each setup for itself, with its own keys and
+// limits. The sharing ends with the call: nothing is kept for later
+// opens.
+func (as *Assembler) OpenAll(ctx context.Context, setups []Setup, mode Mode) ([]*Backend, []error) {
+	sub := *as
+	sub.share = &loadShare{loads: map[string]*sharedLoad{}}
+	backends := make([]*Backend, len(setups))
+	errs := make([]error, len(setups))
+	var wg sync.WaitGroup
+	for i, s := range setups {
+		wg.Go(func() { backends[i], errs[i] = sub.Open(ctx, s, mode) })
+	}
+	wg.Wait()
+	return backends, errs
+}
+
+// loadShare is the loads of one OpenAll call, by what was loaded.
+type loadShare struct {
+	mu    sync.Mutex
+	loads map[string]*sharedLoad
+}
+
+// sharedLoad is one load of an index, shared by the setups that asked for
+// the same one.
+type sharedLoad struct {
+	done   chan struct{}
+	ix     *local.Index
+	corpus *local.Corpus
+	// emb is the corpus's query embedder behind the setups' shared memo.
+	emb  retrieval.Embedder
+	took time.Duration
+	err  error
+	// private is set when the load built a setup's own query embedder (a
+	// provider's): the load is that setup's alone.
+	private bool
+}
+
+// loadFunc loads an index; private reports that it built a setup's own
+// query embedder.
+type loadFunc func() (ix *local.Index, corpus *local.Corpus, private bool, err error)
+
+// load runs fn, or waits for the setup that already runs the same load
+// (key) and shares its index. A nil share, an empty key and a private
+// load run fn for the caller alone.
+func (ls *loadShare) load(ctx context.Context, key string, fn loadFunc) (*sharedLoad, error) {
+	own := func() (*sharedLoad, error) {
+		start := time.Now()
+		ix, corpus, _, err := fn()
+		if err != nil {
+			return nil, err
+		}
+		return &sharedLoad{ix: ix, corpus: corpus, emb: corpus.Embedder, took: time.Since(start)}, nil
+	}
+	if ls == nil || key == "" {
+		return own()
+	}
+	ls.mu.Lock()
+	sl, found := ls.loads[key]
+	if !found {
+		sl = &sharedLoad{done: make(chan struct{})}
+		ls.loads[key] = sl
+	}
+	ls.mu.Unlock()
+	if !found {
+		start := time.Now()
+		sl.ix, sl.corpus, sl.private, sl.err = fn()
+		sl.took = time.Since(start)
+		if sl.err == nil {
+			sl.emb = sl.corpus.Embedder
+			if !sl.private {
+				sl.emb = newMemoEmbedder(sl.corpus.Embedder)
+			}
+		}
+		close(sl.done)
+		if sl.err != nil {
+			return nil, sl.err
+		}
+		return sl, nil
+	}
+	select {
+	case <-sl.done:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("open: %w", ctx.Err())
+	}
+	if sl.private {
+		return own()
+	}
+	if sl.err != nil {
+		return nil, sl.err
+	}
+	return sl, nil
+}
+
+// fileKey is the share key of an index file: its absolute path, size and
+// modification time ("" when it cannot be read: its own load says why).
+func fileKey(kind, path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s\x00%s\x00%d\x00%d", kind, abs, st.Size(), st.ModTime().UnixNano())
+}
+
+// memoEmbedder embeds each distinct text once for every setup that shares
+// it: a text another caller is embedding is waited for, not embedded
+// again. A failed call is not remembered.
+type memoEmbedder struct {
+	retrieval.Embedder
+	mu   sync.Mutex
+	vecs map[string]*memoVec
+}
+
+// memoVec is one text's vector, ready when done is closed.
+type memoVec struct {
+	done chan struct{}
+	vec  []float32
+	err  error
+}
+
+func newMemoEmbedder(e retrieval.Embedder) *memoEmbedder {
+	return &memoEmbedder{Embedder: e, vecs: map[string]*memoVec{}}
+}
+
+// Embed returns one vector per text, in order, each a copy of the memo's.
+func (m *memoEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	entries := make([]*memoVec, len(texts))
+	var mine []string
+	var mineAt []*memoVec
+	m.mu.Lock()
+	for i, t := range texts {
+		e, ok := m.vecs[t]
+		if !ok {
+			e = &memoVec{done: make(chan struct{})}
+			m.vecs[t] = e
+			mine = append(mine, t)
+			mineAt = append(mineAt, e)
+		}
+		entries[i] = e
+	}
+	m.mu.Unlock()
+	if len(mine) > 0 {
+		vecs, err := m.Embedder.Embed(ctx, mine)
+		if err == nil && len(vecs) != len(mine) {
+			err = fmt.Errorf("%w: the embedder returned %d vectors for %d texts", retrieval.ErrUnavailable, len(vecs), len(mine))
+		}
+		if err != nil {
+			m.mu.Lock()
+			for _, t := range mine {
+				delete(m.vecs, t)
+			}
+			m.mu.Unlock()
+		}
+		for j, e := range mineAt {
+			if err != nil {
+				e.err = err
+			} else {
+				e.vec = vecs[j]
+			}
+			close(e.done)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := make([][]float32, len(texts))
+	for i, e := range entries {
+		select {
+		case <-e.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if e.err != nil {
+			return nil, e.err
+		}
+		out[i] = append([]float32(nil), e.vec...)
+	}
+	return out, nil
+}

@@ -185,7 +185,7 @@ func (as *Assembler) explorerRerank(be *Backend, base *checkedRetriever) ui.Rera
 	if p, ok := as.providers().rerankProvider(); ok && p.hasKey(s.Config()) {
 		add(p.DefaultRerankModel)
 	}
-	rs := &explorerRerankers{as: as, be: be, base: base, open: map[string]*retrieval.Pipeline{}}
+	rs := &explorerRerankers{as: as.quiet(), be: be, base: base, open: map[string]*retrieval.Pipeline{}}
 	if configured != "" && be.Pipeline.Reranker != nil {
 		rs.open[configured] = be.Pipeline
 	}
@@ -292,9 +292,10 @@ func (as *Assembler) ExplorerCompare(a string, setups []Setup, vs string) (ui.Co
 		c.Name = "default"
 	}
 	arms := map[string]*compareArm{}
+	quiet := as.quiet() // the explorer owns the screen while B opens
 	for _, s := range setups {
 		c.Setups = append(c.Setups, s.Name)
-		arms[s.Name] = &compareArm{as: as, s: s}
+		arms[s.Name] = &compareArm{as: quiet, s: s}
 	}
 	if len(arms) > 0 {
 		c.Retrieve = func(ctx context.Context, setup, question string) (retrieval.Result, error) {

@@ -150,6 +150,16 @@ func (as *Assembler) progress(msg string) func() {
 	return as.Progress(msg)
 }
 
+// quiet is a copy of the assembler that shows no progress: the one work
+// started from the explorer uses, since a line written to the terminal
+// while the explorer draws would tear its frame (the explorer says what
+// it waits for in its own status line).
+func (as *Assembler) quiet() *Assembler {
+	q := *as
+	q.Progress = nil
+	return &q
+}
+
 // logger is the debug logger, discarding when none is set.
 func (as *Assembler) logger() *slog.Logger {
 	if as.Log == nil {

@@ -138,3 +138,30 @@ func TestOpenAllSharedLoadError(t *testing.T) {
 	}
 	var _ retrieval.Embedder = (*memoEmbedder)(nil)
 }
+
+// Work the explorer starts while it draws (opening the split view's setup
+// B on its first question) writes no progress line: one written to the
+// terminal then tears the explorer's frame.
+func TestExplorerCompareOpensQuietly(t *testing.T) {
+	ctx := context.Background()
+	idx := filepath.Join(t.TempDir(), "site.idx")
+	if _, err := BuildIndex(ctx, IndexJob{Docs: "../links/testdata/site/docs", Out: idx, Settings: config.Default()}); err != nil {
+		t.Fatal(err)
+	}
+	var shown []string
+	as := &Assembler{Progress: func(msg string) func() { shown = append(shown, msg); return func() {} }}
+	b := FromConfig(config.Default())
+	b.Name, b.Backend, b.IndexFile = "b", config.BackendLocal, idx
+	if _, err := as.Open(ctx, b, Search); err != nil || len(shown) != 1 {
+		t.Fatalf("a command's open shows its progress: %v %q", err, shown)
+	}
+	shown = nil
+	c, closeAll := as.ExplorerCompare("", []Setup{b}, "b")
+	defer closeAll()
+	if _, err := c.Retrieve(ctx, "b", "how do topics work?"); err != nil {
+		t.Fatal(err)
+	}
+	if len(shown) != 0 {
+		t.Errorf("progress shown while the explorer draws: %q", shown)
+	}
+}

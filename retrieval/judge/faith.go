@@ -126,34 +126,14 @@ func (j *Judge) faithCached(it FaithItem) (Faithfulness, bool) {
 }
 
 // PendingFaithfulness is the number of items the cache cannot answer.
-func (j *Judge) PendingFaithfulness(items []FaithItem) int {
-	n := 0
-	for _, it := range items {
-		if _, ok := j.faithCached(it); !ok {
-			n++
-		}
-	}
-	return n
-}
+func (j *Judge) PendingFaithfulness(items []FaithItem) int { return pending(items, j.faithCached) }
 
 // Faithfulness checks each answer against its sources, one call per
 // answer, as Relevance does (cache, concurrency, failures).
 func (j *Judge) Faithfulness(ctx context.Context, items []FaithItem, progress func(done, total int)) ([]Faithfulness, Stats, error) {
-	out := make([]Faithfulness, len(items))
-	st, err := j.pool(ctx, len(items), progress, chattask.Task{
-		Cached: func(i int) bool {
-			f, ok := j.faithCached(items[i])
-			out[i] = f
-			return ok
-		},
-		Ask: func(ctx context.Context, i int) (bool, retrieval.Usage, error) {
-			f, u, err := j.oneFaith(ctx, items[i])
-			out[i] = f
-			return f.Status == Judged, u, err
-		},
-		Skip: func(i int, why string) { out[i] = Faithfulness{Status: Skipped, Detail: why, Claims: []Claim{}} },
-	})
-	return out, st, err
+	return judgeEach(ctx, j, items, progress, j.faithCached, j.oneFaith,
+		func(f Faithfulness) bool { return f.Status == Judged },
+		func(why string) Faithfulness { return Faithfulness{Status: Skipped, Detail: why, Claims: []Claim{}} })
 }
 
 func (j *Judge) oneFaith(ctx context.Context, it FaithItem) (Faithfulness, retrieval.Usage, error) {

@@ -149,10 +149,13 @@ func (j *Judge) cached(it Item) (Judgement, bool) {
 
 // Pending is the number of items the cache cannot answer: the calls
 // Relevance would make.
-func (j *Judge) Pending(items []Item) int {
+func (j *Judge) Pending(items []Item) int { return pending(items, j.cached) }
+
+// pending is the number of items cached cannot answer.
+func pending[I, R any](items []I, cached func(I) (R, bool)) int {
 	n := 0
 	for _, it := range items {
-		if _, ok := j.cached(it); !ok {
+		if _, ok := cached(it); !ok {
 			n++
 		}
 	}
@@ -166,29 +169,32 @@ func (j *Judge) Pending(items []Item) int {
 // leaves the rest Skipped and is returned. progress, when set, is called
 // after each item.
 func (j *Judge) Relevance(ctx context.Context, items []Item, progress func(done, total int)) ([]Judgement, Stats, error) {
-	out := make([]Judgement, len(items))
-	st, err := j.pool(ctx, len(items), progress, chattask.Task{
+	return judgeEach(ctx, j, items, progress, j.cached, j.one, Judgement.IsJudged,
+		func(why string) Judgement { return Judgement{Status: Skipped, Detail: why} })
+}
+
+// judgeEach answers each item, in order, with chattask.Run, Concurrency
+// at a time: from the cache when cached can, else with ask, whose answer
+// counts as a call judged when judged says so. skipped is the answer of
+// an item left when the judge stops, with why on one line.
+func judgeEach[I, R any](ctx context.Context, j *Judge, items []I, progress func(done, total int),
+	cached func(I) (R, bool), ask func(context.Context, I) (R, retrieval.Usage, error),
+	judged func(R) bool, skipped func(why string) R) ([]R, Stats, error) {
+	out := make([]R, len(items))
+	c, err := chattask.Run(ctx, j.concurrency, len(items), progress, chattask.Task{
 		Cached: func(i int) bool {
-			jd, ok := j.cached(items[i])
-			out[i] = jd
+			r, ok := cached(items[i])
+			out[i] = r
 			return ok
 		},
 		Ask: func(ctx context.Context, i int) (bool, retrieval.Usage, error) {
-			jd, u, err := j.one(ctx, items[i])
-			out[i] = jd
-			return jd.IsJudged(), u, err
+			r, u, err := ask(ctx, items[i])
+			out[i] = r
+			return judged(r), u, err
 		},
-		Skip: func(i int, why string) { out[i] = Judgement{Status: Skipped, Detail: why} },
+		Skip: func(i int, why string) { out[i] = skipped(oneLine(why)) },
 	})
-	return out, st, err
-}
-
-// pool runs t over n items with chattask.Run, Concurrency at a time.
-func (j *Judge) pool(ctx context.Context, n int, progress func(done, total int), t chattask.Task) (Stats, error) {
-	skip := t.Skip
-	t.Skip = func(i int, why string) { skip(i, oneLine(why)) }
-	c, err := chattask.Run(ctx, j.concurrency, n, progress, t)
-	return Stats{Calls: c.Calls, Cached: c.Cached, NotJudged: c.Failed, Usage: c.Usage}, err
+	return out, Stats{Calls: c.Calls, Cached: c.Cached, NotJudged: c.Failed, Usage: c.Usage}, err
 }
 
 // one asks the judge about one item and caches a valid judgement.

@@ -184,27 +184,21 @@ func (k *KeyMap) setTextFocus(text bool) {
 	for _, b := range k.letterKeys() {
 		b.SetEnabled(!text)
 	}
-	if k.evalOff {
-		k.Eval.SetEnabled(false)
-	}
-	if k.rerankOff {
-		k.Rerank.SetEnabled(false)
-	}
-	if k.pageOff {
-		k.Page.SetEnabled(false)
-	}
-	if k.chunksOff {
-		k.Chunks.SetEnabled(false)
-	}
-	if k.expectOff {
-		k.Expect.SetEnabled(false)
-	}
-	if k.annOff {
-		k.ANNCheck.SetEnabled(false)
-	}
-	if k.splitOn {
-		for _, b := range []*key.Binding{&k.Page, &k.Expect, &k.ANNCheck, &k.Dropped, &k.Search, &k.SearchNext, &k.SearchPrev, &k.Judge} {
+	// A key whose feature this session lacks, or that the split view
+	// does not serve, stays off.
+	off := func(when bool, bs ...*key.Binding) {
+		if !when {
+			return
+		}
+		for _, b := range bs {
 			b.SetEnabled(false)
 		}
 	}
+	off(k.evalOff, &k.Eval)
+	off(k.rerankOff, &k.Rerank)
+	off(k.pageOff, &k.Page)
+	off(k.chunksOff, &k.Chunks)
+	off(k.expectOff, &k.Expect)
+	off(k.annOff, &k.ANNCheck)
+	off(k.splitOn, &k.Page, &k.Expect, &k.ANNCheck, &k.Dropped, &k.Search, &k.SearchNext, &k.SearchPrev, &k.Judge)
 }

@@ -179,6 +179,16 @@ func (k *KeyMap) letterKeys() []*key.Binding {
 	}
 }
 
+// setAvailable turns off the keys of the features opts lacks: eval, the
+// page's chunks, the chunk audit, the expected-source diagnosis and its
+// ANN check.
+func (k *KeyMap) setAvailable(opts Options) {
+	k.evalOff = opts.Eval == nil
+	k.pageOff = opts.PageChunks == nil
+	k.chunksOff = opts.Audit == nil
+	k.expectOff, k.annOff = opts.Expect.Diagnose == nil, opts.Expect.Diagnose == nil || !opts.Expect.ANN
+}
+
 // setTextFocus enables or disables the letter bindings.
 func (k *KeyMap) setTextFocus(text bool) {
 	for _, b := range k.letterKeys() {

@@ -157,10 +157,7 @@ type Model struct {
 
 func newModel(ctx context.Context, opts Options, st *Styles) Model {
 	keys := DefaultKeyMap()
-	keys.evalOff = opts.Eval == nil
-	keys.pageOff = opts.PageChunks == nil
-	keys.chunksOff = opts.Audit == nil
-	keys.expectOff, keys.annOff = opts.Expect.Diagnose == nil, opts.Expect.Diagnose == nil || !opts.Expect.ANN
+	keys.setAvailable(opts)
 	params := retrieval.Query{
 		TopK:      retrieval.TopKOrDefault(opts.Defaults.TopK),
 		Threshold: opts.Defaults.Threshold,

@@ -98,7 +98,7 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 	m.backend = o.Backend
 	m.links.check = o.LinkStatus
 	m.evals.fn = o.Eval
-	m.keys.evalOff = o.Eval == nil
+	m.keys.setAvailable(o)
 	m.eval.setDefault(o.EvalDefault)
 	if m.status == openingStatus {
 		m.setStatus(statusInfo, readyStatus)
@@ -113,11 +113,8 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 	m.initLocalSearch()
 	m.opts.Generator, m.opts.ChatHint = o.Generator, o.ChatHint
 	m.opts.PageChunks, m.opts.EmbedModel = o.PageChunks, o.EmbedModel
-	m.keys.pageOff = o.PageChunks == nil
 	m.opts.Audit = o.Audit
-	m.keys.chunksOff = o.Audit == nil
 	m.opts.Expect = o.Expect
-	m.keys.expectOff, m.keys.annOff = o.Expect.Diagnose == nil, o.Expect.Diagnose == nil || !o.Expect.ANN
 	m.answer.gen, m.answer.hint = o.Generator, o.ChatHint
 	m.opts.Compare = o.Compare
 	m.initSplit()

@@ -215,7 +215,7 @@ func (as *Assembler) openDemo(ctx context.Context, s Setup, selectionOnly bool) 
 		be.Pipeline = &retrieval.Pipeline{URLs: urlBuilder(cfg, corpus), Backend: string(be.Kind), Collection: be.Collection}
 		return be, nil
 	}
-	sl, err := as.share.load(ctx, "demo", func() (*local.Index, *local.Corpus, bool, error) {
+	sl, err := as.share.load("demo", func() (*local.Index, *local.Corpus, bool, error) {
 		ix, corpus, err := local.OpenDemo(ctx)
 		return ix, corpus, false, err
 	})
@@ -254,7 +254,7 @@ func (as *Assembler) openLocal(ctx context.Context, s Setup, mode Mode) (*Backen
 	if s.IndexFile != "" {
 		done := as.progress("Loading index " + s.IndexFile + "…")
 		embedder := as.indexEmbedder(s, mode, be)
-		sl, err = as.share.load(ctx, fileKey("index", s.IndexFile), func() (*local.Index, *local.Corpus, bool, error) {
+		sl, err = as.share.load(fileKey("index", s.IndexFile), func() (*local.Index, *local.Corpus, bool, error) {
 			private := false
 			ix, corpus, err := local.LoadIndex(ctx, s.IndexFile, local.LoadOptions{QueryEmbedder: func(ctx context.Context, info local.IndexInfo) (retrieval.Embedder, error) {
 				private = true // a provider's, built from this setup's keys
@@ -275,7 +275,7 @@ func (as *Assembler) openLocal(ctx context.Context, s Setup, mode Mode) (*Backen
 		if abs, aerr := filepath.Abs(docsDir); aerr == nil {
 			key = fmt.Sprintf("docs\x00%s\x00%+v", abs, opts)
 		}
-		sl, err = as.share.load(ctx, key, func() (*local.Index, *local.Corpus, bool, error) {
+		sl, err = as.share.load(key, func() (*local.Index, *local.Corpus, bool, error) {
 			ix, corpus, err := local.BuildDir(ctx, docsDir, opts)
 			return ix, corpus, false, err
 		})

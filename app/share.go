@@ -26,7 +26,7 @@ import (
 // opens.
 func (as *Assembler) OpenAll(ctx context.Context, setups []Setup, mode Mode) ([]*Backend, []error) {
 	sub := *as
-	sub.share = &loadShare{loads: map[string]*sharedLoad{}}
+	sub.share = &loadShare{loads: map[string]func() (*sharedLoad, error){}}
 	backends := make([]*Backend, len(setups))
 	errs := make([]error, len(setups))
 	var wg sync.WaitGroup
@@ -37,22 +37,21 @@ func (as *Assembler) OpenAll(ctx context.Context, setups []Setup, mode Mode) ([]
 	return backends, errs
 }
 
-// loadShare is the loads of one OpenAll call, by what was loaded.
+// loadShare is the loads of one OpenAll call, by what was loaded: each
+// runs once, for the first setup that asks, and the others wait for it.
 type loadShare struct {
 	mu    sync.Mutex
-	loads map[string]*sharedLoad
+	loads map[string]func() (*sharedLoad, error)
 }
 
 // sharedLoad is one load of an index, shared by the setups that asked for
 // the same one.
 type sharedLoad struct {
-	done   chan struct{}
 	ix     *local.Index
 	corpus *local.Corpus
 	// emb is the corpus's query embedder behind the setups' shared memo.
 	emb  retrieval.Embedder
 	took time.Duration
-	err  error
 	// private is set when the load built a setup's own query embedder (a
 	// provider's): the load is that setup's alone.
 	private bool
@@ -62,56 +61,41 @@ type sharedLoad struct {
 // query embedder.
 type loadFunc func() (ix *local.Index, corpus *local.Corpus, private bool, err error)
 
-// load runs fn, or waits for the setup that already runs the same load
-// (key) and shares its index. A nil share, an empty key and a private
-// load run fn for the caller alone.
-func (ls *loadShare) load(ctx context.Context, key string, fn loadFunc) (*sharedLoad, error) {
-	own := func() (*sharedLoad, error) {
-		start := time.Now()
-		ix, corpus, _, err := fn()
-		if err != nil {
-			return nil, err
-		}
-		return &sharedLoad{ix: ix, corpus: corpus, emb: corpus.Embedder, took: time.Since(start)}, nil
+// run runs fn, timed, and gives a load other setups may share the memo
+// of question vectors of.
+func (fn loadFunc) run(memo bool) (*sharedLoad, error) {
+	start := time.Now()
+	ix, corpus, private, err := fn()
+	if err != nil {
+		return &sharedLoad{private: private}, err
 	}
-	if ls == nil || key == "" {
-		return own()
-	}
-	ls.mu.Lock()
-	sl, found := ls.loads[key]
-	if !found {
-		sl = &sharedLoad{done: make(chan struct{})}
-		ls.loads[key] = sl
-	}
-	ls.mu.Unlock()
-	if !found {
-		start := time.Now()
-		sl.ix, sl.corpus, sl.private, sl.err = fn()
-		sl.took = time.Since(start)
-		if sl.err == nil {
-			sl.emb = sl.corpus.Embedder
-			if !sl.private {
-				sl.emb = newMemoEmbedder(sl.corpus.Embedder)
-			}
-		}
-		close(sl.done)
-		if sl.err != nil {
-			return nil, sl.err
-		}
-		return sl, nil
-	}
-	select {
-	case <-sl.done:
-	case <-ctx.Done():
-		return nil, fmt.Errorf("open: %w", ctx.Err())
-	}
-	if sl.private {
-		return own()
-	}
-	if sl.err != nil {
-		return nil, sl.err
+	sl := &sharedLoad{ix: ix, corpus: corpus, emb: corpus.Embedder, took: time.Since(start), private: private}
+	if memo && !private {
+		sl.emb = newMemoEmbedder(corpus.Embedder)
 	}
 	return sl, nil
+}
+
+// load runs fn, or waits for the setup that runs the same load (key) and
+// shares its index. A nil share and an empty key run fn for the caller
+// alone, as does a load that turned out private (each setup then loads
+// for itself).
+func (ls *loadShare) load(key string, fn loadFunc) (*sharedLoad, error) {
+	if ls == nil || key == "" {
+		return fn.run(false)
+	}
+	ls.mu.Lock()
+	shared, found := ls.loads[key]
+	if !found {
+		shared = sync.OnceValues(func() (*sharedLoad, error) { return fn.run(true) })
+		ls.loads[key] = shared
+	}
+	ls.mu.Unlock()
+	sl, err := shared()
+	if found && sl.private {
+		return fn.run(false)
+	}
+	return sl, err
 }
 
 // fileKey is the share key of an index file: its absolute path, size and

@@ -173,15 +173,24 @@ func TestIndexWithGeminiEmbeddings(t *testing.T) {
 	}
 }
 
-func TestIndexProviderMismatchIsExit2(t *testing.T) {
-	co := coheretest.NewServer(testCohereKey)
-	defer co.Close()
-	env := cohereIndexEnv(t, co.URL)
+// cohereBook builds a one-page book's index with the fake Cohere server's
+// embeddings and returns the environment that reaches the server and the
+// index file.
+func cohereBook(t *testing.T, co *coheretest.Server) (env map[string]string, idx string) {
+	t.Helper()
+	env = cohereIndexEnv(t, co.URL)
 	root := t.TempDir()
-	idx := filepath.Join(root, "book.idx")
+	idx = filepath.Join(root, "book.idx")
 	if code, out, errs := run(t, env, "", "index", providerDocs(t, root, 1, 2), "--embedder", "cohere", "-o", idx); code != ExitOK {
 		t.Fatalf("index: exit %d\n%s\n%s", code, out, errs)
 	}
+	return env, idx
+}
+
+func TestIndexProviderMismatchIsExit2(t *testing.T) {
+	co := coheretest.NewServer(testCohereKey)
+	defer co.Close()
+	env, idx := cohereBook(t, co)
 	for _, args := range [][]string{
 		{"--embedder", "openai"},
 		{"--embedder", "local"},
@@ -342,12 +351,7 @@ func TestIndexWithOpenAIEmbeddings(t *testing.T) {
 func TestVsProviderIndexNotShared(t *testing.T) {
 	co := coheretest.NewServer(testCohereKey)
 	defer co.Close()
-	env := cohereIndexEnv(t, co.URL)
-	root := t.TempDir()
-	idx := filepath.Join(root, "book.idx")
-	if code, out, errs := run(t, env, "", "index", providerDocs(t, root, 1, 2), "--embedder", "cohere", "-o", idx); code != ExitOK {
-		t.Fatalf("index: exit %d\n%s\n%s", code, out, errs)
-	}
+	env, idx := cohereBook(t, co)
 	toml := "[setups.a]\nlocal.index = \"" + idx + "\"\n\n[setups.b]\nlocal.index = \"" + idx + "\"\nlocal.search = \"embedder\"\n\n[setups.c]\nlocal.index = \"" + idx + "\"\nembedder.model = \"embed-multilingual-v3.0\"\n"
 	dir := setupsDir(t, toml)
 	env["__DIR"] = dir

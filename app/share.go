@@ -2,9 +2,11 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 
@@ -132,6 +134,34 @@ func newMemoEmbedder(e retrieval.Embedder) *memoEmbedder {
 	return &memoEmbedder{Embedder: e, vecs: map[string]*memoVec{}}
 }
 
+// memoPart is the most texts of one call to the memo's embedder.
+const memoPart = 4
+
+// embedPart embeds texts, whose entries are at, and makes them ready; a
+// failure is not remembered.
+func (m *memoEmbedder) embedPart(ctx context.Context, texts []string, at []*memoVec) error {
+	vecs, err := m.Embedder.Embed(ctx, texts)
+	if err == nil && len(vecs) != len(texts) {
+		err = fmt.Errorf("%w: the embedder returned %d vectors for %d texts", retrieval.ErrUnavailable, len(vecs), len(texts))
+	}
+	if err != nil {
+		m.mu.Lock()
+		for _, t := range texts {
+			delete(m.vecs, t)
+		}
+		m.mu.Unlock()
+	}
+	for j, e := range at {
+		if err != nil {
+			e.err = err
+		} else {
+			e.vec = vecs[j]
+		}
+		close(e.done)
+	}
+	return err
+}
+
 // Embed returns one vector per text, in order, each a copy of the memo's.
 func (m *memoEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	entries := make([]*memoVec, len(texts))
@@ -149,29 +179,23 @@ func (m *memoEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 		entries[i] = e
 	}
 	m.mu.Unlock()
-	if len(mine) > 0 {
-		vecs, err := m.Embedder.Embed(ctx, mine)
-		if err == nil && len(vecs) != len(mine) {
-			err = fmt.Errorf("%w: the embedder returned %d vectors for %d texts", retrieval.ErrUnavailable, len(vecs), len(mine))
-		}
-		if err != nil {
-			m.mu.Lock()
-			for _, t := range mine {
-				delete(m.vecs, t)
-			}
-			m.mu.Unlock()
-		}
-		for j, e := range mineAt {
-			if err != nil {
-				e.err = err
-			} else {
-				e.vec = vecs[j]
-			}
-			close(e.done)
-		}
-		if err != nil {
-			return nil, err
-		}
+	// The texts this call embeds go in small parts, a core each, and each
+	// part's vectors are ready as soon as it is done: a setup waiting on
+	// one question the other setup's batch holds gets it early.
+	var wg sync.WaitGroup
+	errs := make([]error, (len(mine)+memoPart-1)/memoPart)
+	workers := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for p := range errs {
+		lo, hi := p*memoPart, min((p+1)*memoPart, len(mine))
+		wg.Go(func() {
+			workers <- struct{}{}
+			defer func() { <-workers }()
+			errs[p] = m.embedPart(ctx, mine[lo:hi], mineAt[lo:hi])
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	out := make([][]float32, len(texts))
 	for i, e := range entries {

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // Paired comparison of two runs of one set (eval --setup A --vs B): for
@@ -187,31 +189,79 @@ func BootstrapCIs(series [][]float64, resamples int, seed uint64) (lo, hi []floa
 	if len(vary) == 0 {
 		return lo, hi
 	}
-	rng := rand.New(rand.NewPCG(seed, uint64(n)))
-	means := make([][]float64, len(vary))
-	for j := range means {
-		means[j] = make([]float64, resamples)
-	}
-	sums := make([]float64, len(vary))
-	for r := range resamples {
-		clear(sums)
-		for range n {
-			i := rng.IntN(n)
-			for j, k := range vary {
-				sums[j] += series[k][i]
-			}
-		}
-		for j := range vary {
-			means[j][r] = sums[j] / float64(n)
-		}
-	}
+	// The series are shared out among the cores; each core replays the
+	// same stream of draws, so the intervals do not depend on the split.
 	loAt := int(math.Floor(0.025 * float64(resamples)))
 	hiAt := max(int(math.Ceil(0.975*float64(resamples)))-1, loAt)
-	for j, k := range vary {
-		slices.Sort(means[j])
-		lo[k], hi[k] = means[j][loAt], means[j][hiAt]
+	workers := min(runtime.GOMAXPROCS(0), len(vary))
+	var wg sync.WaitGroup
+	for w := range workers {
+		var mine []int // indexes into series
+		for j := w; j < len(vary); j += workers {
+			mine = append(mine, vary[j])
+		}
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(seed, uint64(n)))
+			means := make([][]float64, len(mine))
+			for j := range means {
+				means[j] = make([]float64, resamples)
+			}
+			sums := make([]float64, len(mine))
+			for r := range resamples {
+				clear(sums)
+				for range n {
+					i := rng.IntN(n)
+					for j, k := range mine {
+						sums[j] += series[k][i]
+					}
+				}
+				for j := range mine {
+					means[j][r] = sums[j] / float64(n)
+				}
+			}
+			for j, k := range mine {
+				lo[k] = nth(means[j], loAt)
+				hi[k] = lo[k]
+				if hiAt > loAt {
+					hi[k] = nth(means[j][loAt+1:], hiAt-loAt-1)
+				}
+			}
+		})
 	}
+	wg.Wait()
 	return lo, hi
+}
+
+// nth reorders xs so that xs[k] holds its k-th smallest value (from 0),
+// the smaller before it and the larger after, and returns that value: a
+// percentile without sorting the whole slice (Hoare's selection).
+func nth(xs []float64, k int) float64 {
+	lo, hi := 0, len(xs)-1
+	for lo < hi {
+		p := xs[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for xs[i] < p {
+				i++
+			}
+			for xs[j] > p {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i, j = i+1, j-1
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return xs[k]
+		}
+	}
+	return xs[k]
 }
 
 // SignTest is the two-sided sign-test p-value of wins against losses in

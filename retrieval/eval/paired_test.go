@@ -2,6 +2,8 @@ package eval
 
 import (
 	"errors"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -229,5 +231,24 @@ func TestBootstrapCIsSharesDraws(t *testing.T) {
 	}
 	if lo[1] != 0.25 || hi[1] != 0.25 || !(lo[0] < hi[0]) || !(lo[2] < hi[2]) {
 		t.Errorf("intervals lo %v hi %v", lo, hi)
+	}
+}
+
+// nth finds the k-th smallest value as sorting would, duplicates and
+// extremes included.
+func TestNth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 200 {
+		n := 1 + rng.IntN(60)
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(rng.IntN(7)) / 4 // few values: many duplicates
+		}
+		sorted := slices.Clone(xs)
+		slices.Sort(sorted)
+		k := rng.IntN(n)
+		if got := nth(slices.Clone(xs), k); got != sorted[k] {
+			t.Fatalf("trial %d: nth(%v, %d) = %g, want %g", trial, xs, k, got, sorted[k])
+		}
 	}
 }

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -194,8 +193,10 @@ func (m *memoEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, 
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
+	for _, err := range errs {
+		if err != nil {
+			return nil, err // the first part's failure: the others' is alike
+		}
 	}
 	out := make([][]float32, len(texts))
 	for i, e := range entries {

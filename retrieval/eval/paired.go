@@ -164,9 +164,10 @@ func BootstrapCI(diffs []float64, resamples int, seed uint64) (lo, hi float64) {
 	return los[0], his[0]
 }
 
-// BootstrapCIs is BootstrapCI of several series of one length, resampled
-// with the same draws: each series' interval is the one BootstrapCI gives
-// it alone, for the cost of one stream of draws.
+// BootstrapCIs is BootstrapCI of several series of one length (it panics
+// on series of different lengths), resampled with the same draws: each
+// series' interval is the one BootstrapCI gives it alone, and the series
+// share out the cores.
 func BootstrapCIs(series [][]float64, resamples int, seed uint64) (lo, hi []float64) {
 	lo, hi = make([]float64, len(series)), make([]float64, len(series))
 	if len(series) == 0 || resamples < 1 {

@@ -289,6 +289,9 @@ func SignTestExact(wins, losses int) float64 {
 		return 1
 	}
 	k := min(wins, losses)
+	if n-2*k <= 1 {
+		return 1 // the split is as even as n allows: the tail is half or more
+	}
 	// Sum C(n, i) / 2^n for i = 0..k in logs, stable for large n.
 	p := 0.0
 	for i := 0; i <= k; i++ {

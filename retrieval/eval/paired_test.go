@@ -49,9 +49,13 @@ func TestSignTestExact(t *testing.T) {
 		{2, 6, 74.0 / 256},              // symmetric
 		{11, 3, 940.0 / 16384},          // 2 · (1+14+91+364)/2^14
 		{5, 4, 1},                       // 2 · 256/512, capped
+		{7, 8, 1},                       // 2 · 16384/32768: exactly 1, not 0.9999…
 		{20, 5, 2 * 68406.0 / 33554432}, // 2 · (1+25+300+2300+12650+53130)/2^25
 	} {
 		near(t, "SignTestExact", SignTestExact(tc.wins, tc.losses), tc.want, 1e-12)
+		if tc.want == 1 && SignTestExact(tc.wins, tc.losses) != 1 {
+			t.Errorf("SignTestExact(%d, %d) = %v, want exactly 1", tc.wins, tc.losses, SignTestExact(tc.wins, tc.losses))
+		}
 	}
 }
 

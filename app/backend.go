@@ -53,6 +53,12 @@ type Backend struct {
 	// Index is what a local or demo index records of how it was made
 	// (nil for Qdrant).
 	Index *IndexDescription
+	// QuestionMemo is the memo of question vectors that the setups of one
+	// OpenAll call on the same index share (nil otherwise): a run of many
+	// questions (eval's batches) embeds through it, so a question another
+	// setup embedded costs nothing. Single queries keep the pipeline's
+	// own embedder, so their latency stays their own.
+	QuestionMemo retrieval.Embedder
 
 	// check verifies, before the first query, that the collection can be
 	// searched with the embedder (vector size); nil when nothing to check.
@@ -326,11 +332,14 @@ func fillLocal(cfg config.Config, be *Backend, sl *sharedLoad) error {
 	be.Points = int64(ix.Len())
 	be.Walker = ix
 	be.Pipeline = &retrieval.Pipeline{
-		Embedder:   sl.emb,
+		Embedder:   corpus.Embedder,
 		Store:      ix,
 		URLs:       urlBuilder(cfg, corpus),
 		Backend:    string(be.Kind),
 		Collection: info.Name,
+	}
+	if sl.memo != nil {
+		be.QuestionMemo = sl.memo
 	}
 	if cfg.SiteDir != "" {
 		be.Site = os.DirFS(cfg.SiteDir)

@@ -20,8 +20,8 @@ import (
 // one index file whose questions the offline embedder embeds, or on one
 // docs folder cut the same way share the read-only index (each setup
 // keeps its own view of it, with its own search mode, URLs and
-// reranker) and one memo of question vectors, so a question that two
-// setups ask is embedded once. An index whose questions a provider
+// reranker) and one memo of question vectors (Backend.QuestionMemo), so a
+// question that two setups' eval batches ask is embedded once. An index whose questions a provider
 // embeds is loaded by each setup for itself, with its own keys and
 // limits. The sharing ends with the call: nothing is kept for later
 // opens.
@@ -50,8 +50,9 @@ type loadShare struct {
 type sharedLoad struct {
 	ix     *local.Index
 	corpus *local.Corpus
-	// emb is the corpus's query embedder behind the setups' shared memo.
-	emb  retrieval.Embedder
+	// memo is the corpus's query embedder behind the setups' shared memo
+	// (nil for a load no other setup may share).
+	memo *memoEmbedder
 	took time.Duration
 	// private is set when the load built a setup's own query embedder (a
 	// provider's): the load is that setup's alone.
@@ -62,17 +63,17 @@ type sharedLoad struct {
 // query embedder.
 type loadFunc func() (ix *local.Index, corpus *local.Corpus, private bool, err error)
 
-// run runs fn, timed, and gives a load other setups may share the memo
-// of question vectors of.
+// run runs fn, timed; with memo, the load gets a memo of question vectors
+// that the setups sharing it embed through.
 func (fn loadFunc) run(memo bool) (*sharedLoad, error) {
 	start := time.Now()
 	ix, corpus, private, err := fn()
 	if err != nil {
 		return &sharedLoad{private: private}, err
 	}
-	sl := &sharedLoad{ix: ix, corpus: corpus, emb: corpus.Embedder, took: time.Since(start), private: private}
+	sl := &sharedLoad{ix: ix, corpus: corpus, took: time.Since(start), private: private}
 	if memo && !private {
-		sl.emb = newMemoEmbedder(corpus.Embedder)
+		sl.memo = newMemoEmbedder(corpus.Embedder)
 	}
 	return sl, nil
 }

@@ -93,11 +93,17 @@ func TestOpenAllSharesLoads(t *testing.T) {
 			t.Fatalf("setup %d: %v", i, err)
 		}
 	}
-	if bes[0].Pipeline.Embedder != bes[1].Pipeline.Embedder || bes[2].Pipeline.Embedder != bes[3].Pipeline.Embedder {
+	if bes[0].QuestionMemo == nil || bes[0].QuestionMemo != bes[1].QuestionMemo || bes[2].QuestionMemo == nil || bes[2].QuestionMemo != bes[3].QuestionMemo {
 		t.Error("setups on one index do not share its question memo")
 	}
-	if bes[0].Pipeline.Embedder == bes[2].Pipeline.Embedder {
-		t.Error("setups on different indexes share an embedder")
+	if bes[0].QuestionMemo == bes[2].QuestionMemo {
+		t.Error("setups on different indexes share a question memo")
+	}
+	if _, memo := bes[0].Pipeline.Embedder.(*memoEmbedder); memo {
+		t.Error("single queries go through the shared memo: their latency would include another setup's batch")
+	}
+	if alone, _ := as.Open(ctx, setups[0], Search); alone.QuestionMemo != nil {
+		t.Error("a setup opened alone has a question memo")
 	}
 	if bes[0].Search == bes[1].Search || bes[2].Search == bes[3].Search {
 		t.Errorf("search modes leaked between setups: %q %q %q %q", bes[0].Search, bes[1].Search, bes[2].Search, bes[3].Search)

@@ -210,6 +210,7 @@ func (a *App) runEvalVs(cmd *cobra.Command, file string, ef evalFlags, vs []stri
 		o := opts
 		o.Rerank = app.FromConfig(ar.cfg).RerankOptions()
 		o.CallTimeout = ar.cfg.Timeout
+		o.BatchEmbedder = ar.be.QuestionMemo
 		o.Progress = func(d, _ int) {
 			mu.Lock()
 			done[i] = d

@@ -47,6 +47,12 @@ type Options struct {
 	// BatchSize is the most questions per Embedder.Embed call (default:
 	// the embedder's MaxBatch, else DefaultBatchSize).
 	BatchSize int
+	// BatchEmbedder, when set, embeds the batched questions in place of
+	// the pipeline's Embedder (it must be the same model): the memo of
+	// question vectors that the setups of a comparison share. The latency
+	// sample still runs the pipeline's own Retrieve, so a sampled
+	// question's latency is its own, not a wait on another setup's batch.
+	BatchEmbedder retrieval.Embedder
 	// TopK is the default top_k, over the set's (0: the set's, else
 	// DefaultTopK). A case's own top_k wins over both.
 	TopK int
@@ -129,7 +135,11 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		conc = DefaultConcurrency
 	}
 	batchSize := opts.BatchSize
-	if mb, ok := embedderOf(p).(MaxBatcher); ok && batchSize <= 0 {
+	batchEmb := embedderOf(p)
+	if opts.BatchEmbedder != nil {
+		batchEmb = opts.BatchEmbedder
+	}
+	if mb, ok := batchEmb.(MaxBatcher); ok && batchSize <= 0 {
 		batchSize = mb.MaxBatch()
 	}
 	if batchSize <= 0 {
@@ -238,7 +248,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 			}
 			cctx, cancel := r.callCtx(ctx)
 			t0 := time.Now()
-			vecs, err := p.Embedder.Embed(cctx, texts)
+			vecs, err := batchEmb.Embed(cctx, texts)
 			took := time.Since(t0)
 			cancel()
 			<-embedSem

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -693,5 +695,48 @@ func TestRunHonoursMaxBatch(t *testing.T) {
 	sort.Ints(got)
 	if !reflect.DeepEqual(got, []int{6, 7, 7}) || rep.Params.BatchSize != 7 {
 		t.Errorf("embed batches %v (batch size %d), want 7+7+6", got, rep.Params.BatchSize)
+	}
+}
+
+// batchCounter is an embedder in front of another that records the size
+// of each call.
+type batchCounter struct {
+	retrieval.Embedder
+	mu    sync.Mutex
+	calls []int
+}
+
+func (b *batchCounter) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	b.mu.Lock()
+	b.calls = append(b.calls, len(texts))
+	b.mu.Unlock()
+	return b.Embedder.Embed(ctx, texts)
+}
+
+// Options.BatchEmbedder (a comparison's shared memo) embeds the batches;
+// the latency sample runs the pipeline's own Retrieve, with its own
+// embedder, so a sampled question's latency is its own.
+func TestRunBatchEmbedder(t *testing.T) {
+	w := newWorld()
+	var cases []Case
+	for i := range 10 {
+		q := fmt.Sprintf("question %d", i)
+		w.add(q, chunk(fmt.Sprintf("c%d", i), qosDoc, "S", "text", 0.5))
+		cases = append(cases, Case{ID: fmt.Sprintf("q%d", i), Question: q, Expect: Expect{Modules: []string{"module-1-ros2"}}})
+	}
+	memo := &batchCounter{Embedder: fakeEmbedder{w}}
+	rep := run(t, w, Set{Cases: cases}, Options{BatchSize: 5, LatencySample: 2, BatchEmbedder: memo})
+	if !slices.Equal(memo.calls, []int{5, 5}) {
+		t.Errorf("batch embedder calls %v, want two of 5", memo.calls)
+	}
+	// w records every fakeEmbedder call: the memo's two batches and the
+	// sample's two single questions through the pipeline's embedder.
+	got := w.embedCalls()
+	slices.Sort(got)
+	if !slices.Equal(got, []int{1, 1, 5, 5}) {
+		t.Errorf("embed calls %v, want the two batches and two single sampled questions", got)
+	}
+	if rep.Summary.HitAtK != 1 || rep.LatencySample == nil || rep.LatencySample.Cases != 2 {
+		t.Errorf("summary %+v sample %+v", rep.Summary, rep.LatencySample)
 	}
 }

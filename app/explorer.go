@@ -38,6 +38,9 @@ func ExplorerBase(s Setup, historyFile string) ui.Options {
 // backend description. It returns the opened backend, for its notes and
 // Close.
 func (as *Assembler) Explorer(ctx context.Context, s Setup, base ui.Options) (ui.Options, *Backend, error) {
+	// The explorer opens its backend after its first frame and says in
+	// its status line what it waits for: nothing here writes progress.
+	as = as.quiet()
 	opts := base
 	t := as.providers()
 	be, err := as.Open(ctx, s, Search)
@@ -185,7 +188,7 @@ func (as *Assembler) explorerRerank(be *Backend, base *checkedRetriever) ui.Rera
 	if p, ok := as.providers().rerankProvider(); ok && p.hasKey(s.Config()) {
 		add(p.DefaultRerankModel)
 	}
-	rs := &explorerRerankers{as: as.quiet(), be: be, base: base, open: map[string]*retrieval.Pipeline{}}
+	rs := &explorerRerankers{as: as, be: be, base: base, open: map[string]*retrieval.Pipeline{}}
 	if configured != "" && be.Pipeline.Reranker != nil {
 		rs.open[configured] = be.Pipeline
 	}

@@ -11,6 +11,7 @@ import (
 
 	"ragscope/config"
 	"ragscope/retrieval"
+	"ragscope/ui"
 )
 
 // countingEmbedder counts the texts it is asked to embed.
@@ -166,6 +167,30 @@ func TestExplorerCompareOpensQuietly(t *testing.T) {
 	defer closeAll()
 	if _, err := c.Retrieve(ctx, "b", "how do topics work?"); err != nil {
 		t.Fatal(err)
+	}
+	if len(shown) != 0 {
+		t.Errorf("progress shown while the explorer draws: %q", shown)
+	}
+}
+
+// The explorer opens its backend after its first frame, while it draws:
+// opening writes no progress line either.
+func TestExplorerOpensQuietly(t *testing.T) {
+	ctx := context.Background()
+	idx := filepath.Join(t.TempDir(), "site.idx")
+	if _, err := BuildIndex(ctx, IndexJob{Docs: "../links/testdata/site/docs", Out: idx, Settings: config.Default()}); err != nil {
+		t.Fatal(err)
+	}
+	var shown []string
+	as := &Assembler{Progress: func(msg string) func() { shown = append(shown, msg); return func() {} }}
+	s := FromConfig(config.Default())
+	s.Backend, s.IndexFile = config.BackendLocal, idx
+	_, be, err := as.Explorer(ctx, s, ui.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if be.Close != nil {
+		defer be.Close()
 	}
 	if len(shown) != 0 {
 		t.Errorf("progress shown while the explorer draws: %q", shown)

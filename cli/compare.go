@@ -188,12 +188,9 @@ func (a *App) runEvalVs(cmd *cobra.Command, file string, ef evalFlags, vs []stri
 			return err
 		}
 	}
-	set, err := a.loadEvalSet(file)
+	set, err := a.loadEvalSet(file, ef.categories)
 	if err != nil {
 		return err
-	}
-	if set, err = set.FilterCategories(ef.categories); err != nil {
-		return usageError{err}
 	}
 	arms, err := a.openArms(cmd, vs)
 	if err != nil {

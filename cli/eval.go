@@ -183,12 +183,9 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	if err := checkReportFiles(ef); err != nil {
 		return err
 	}
-	set, err := a.loadEvalSet(file)
+	set, err := a.loadEvalSet(file, ef.categories)
 	if err != nil {
 		return err
-	}
-	if set, err = set.FilterCategories(ef.categories); err != nil {
-		return usageError{err}
 	}
 	var base *eval.Report
 	if ef.baseline != "" {
@@ -291,8 +288,9 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 }
 
 // loadEvalSet reads FILE, or the embedded demo set when file is "" and the
-// backend is the demo (app.LoadGoldenSet).
-func (a *App) loadEvalSet(file string) (eval.Set, error) {
+// backend is the demo (app.LoadGoldenSet), and keeps the cases of
+// categories (all when none).
+func (a *App) loadEvalSet(file string, categories []string) (eval.Set, error) {
 	set, err := app.LoadGoldenSet(file, a.Cfg.Resolved())
 	switch {
 	case errors.Is(err, app.ErrNoDemoSet):
@@ -301,8 +299,13 @@ func (a *App) loadEvalSet(file string) (eval.Set, error) {
 		return eval.Set{}, Usagef("golden set %s does not exist", file)
 	case err != nil && file != "":
 		return eval.Set{}, usageError{err}
+	case err != nil:
+		return set, err
 	}
-	return set, err
+	if set, err = set.FilterCategories(categories); err != nil {
+		return eval.Set{}, usageError{err}
+	}
+	return set, nil
 }
 
 // checkOutFile checks that the --out report can be written (checkOutPath).

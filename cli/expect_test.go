@@ -448,19 +448,27 @@ func TestANNCheckQuantized(t *testing.T) {
 	}
 }
 
-// A Qdrant that refuses exact search (strict mode) still explains what it
-// can, from the approximate index, with a note; a refused exact query is
-// a configuration error.
-func TestExpectServerRefusesExact(t *testing.T) {
+// strictQdrant is the fakes' environment with QDRANT_URL on an in-process
+// Qdrant of opts (a server that refuses something) holding textbook A.
+func strictQdrant(t *testing.T, opts qdranttest.Options) map[string]string {
+	t.Helper()
 	qdrant.SilenceGRPCLogs(nil)
-	qs, err := qdranttest.Start(qdranttest.Options{APIKey: testQdrantKey, RefuseExact: true})
+	opts.APIKey = testQdrantKey
+	qs, err := qdranttest.Start(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(qs.Close)
 	qs.AddCollection(qdranttest.TextbookA())
 	_, _, env := fakes(t)
-	env = with(env, "QDRANT_URL", qs.URL())
+	return with(env, "QDRANT_URL", qs.URL())
+}
+
+// A Qdrant that refuses exact search (strict mode) still explains what it
+// can, from the approximate index, with a note; a refused exact query is
+// a configuration error.
+func TestExpectServerRefusesExact(t *testing.T) {
+	env := strictQdrant(t, qdranttest.Options{RefuseExact: true})
 	const q = "How do publishers and subscribers exchange messages?"
 	doc := expectJSON(t, env, "--no-dedup", "-k", "2", "--ann-check", "--expect", "15", q)
 	e := oneExpected(t, doc)
@@ -498,15 +506,7 @@ func TestExpectQdrantNestedSchema(t *testing.T) {
 // why the filters' point counts are missing instead of dropping them
 // silently.
 func TestEvalServerRefusesCount(t *testing.T) {
-	qdrant.SilenceGRPCLogs(nil)
-	qs, err := qdranttest.Start(qdranttest.Options{APIKey: testQdrantKey, RefuseCount: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(qs.Close)
-	qs.AddCollection(qdranttest.TextbookA())
-	_, _, env := fakes(t)
-	env = with(env, "QDRANT_URL", qs.URL())
+	env := strictQdrant(t, qdranttest.Options{RefuseCount: true})
 	set := writeSet(t, "count.yaml", `name: count
 cases:
   - id: filtered

@@ -9,6 +9,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
+	"ragscope/retrieval/netx"
 )
 
 // world is a fake backend: each registered question embeds to a
@@ -118,14 +119,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return netx.Sleep(ctx, d)
 }
 
 var errStore = errors.New("store exploded")

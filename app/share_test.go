@@ -74,10 +74,7 @@ func TestMemoEmbedderEmbedsOnce(t *testing.T) {
 // at the same time. Setups on different indexes share nothing.
 func TestOpenAllSharesLoads(t *testing.T) {
 	ctx := context.Background()
-	idx := filepath.Join(t.TempDir(), "site.idx")
-	if _, err := BuildIndex(ctx, IndexJob{Docs: "../links/testdata/site/docs", Out: idx, Settings: config.Default()}); err != nil {
-		t.Fatal(err)
-	}
+	idx := siteIndex(t)
 	setup := func(backend config.Backend, mode string) Setup {
 		s := FromConfig(config.Default())
 		s.Backend, s.LocalSearch = backend, mode
@@ -151,25 +148,21 @@ func TestOpenAllSharedLoadError(t *testing.T) {
 // terminal then tears the explorer's frame.
 func TestExplorerCompareOpensQuietly(t *testing.T) {
 	ctx := context.Background()
-	idx := filepath.Join(t.TempDir(), "site.idx")
-	if _, err := BuildIndex(ctx, IndexJob{Docs: "../links/testdata/site/docs", Out: idx, Settings: config.Default()}); err != nil {
-		t.Fatal(err)
-	}
-	var shown []string
-	as := &Assembler{Progress: func(msg string) func() { shown = append(shown, msg); return func() {} }}
+	idx := siteIndex(t)
+	as, shown := recordingProgress()
 	b := FromConfig(config.Default())
 	b.Name, b.Backend, b.IndexFile = "b", config.BackendLocal, idx
-	if _, err := as.Open(ctx, b, Search); err != nil || len(shown) != 1 {
-		t.Fatalf("a command's open shows its progress: %v %q", err, shown)
+	if _, err := as.Open(ctx, b, Search); err != nil || len(*shown) != 1 {
+		t.Fatalf("a command's open shows its progress: %v %q", err, *shown)
 	}
-	shown = nil
+	*shown = nil
 	c, closeAll := as.ExplorerCompare("", []Setup{b}, "b")
 	defer closeAll()
 	if _, err := c.Retrieve(ctx, "b", "how do topics work?"); err != nil {
 		t.Fatal(err)
 	}
-	if len(shown) != 0 {
-		t.Errorf("progress shown while the explorer draws: %q", shown)
+	if len(*shown) != 0 {
+		t.Errorf("progress shown while the explorer draws: %q", *shown)
 	}
 }
 
@@ -177,12 +170,8 @@ func TestExplorerCompareOpensQuietly(t *testing.T) {
 // opening writes no progress line either.
 func TestExplorerOpensQuietly(t *testing.T) {
 	ctx := context.Background()
-	idx := filepath.Join(t.TempDir(), "site.idx")
-	if _, err := BuildIndex(ctx, IndexJob{Docs: "../links/testdata/site/docs", Out: idx, Settings: config.Default()}); err != nil {
-		t.Fatal(err)
-	}
-	var shown []string
-	as := &Assembler{Progress: func(msg string) func() { shown = append(shown, msg); return func() {} }}
+	idx := siteIndex(t)
+	as, shown := recordingProgress()
 	s := FromConfig(config.Default())
 	s.Backend, s.IndexFile = config.BackendLocal, idx
 	_, be, err := as.Explorer(ctx, s, ui.Options{})
@@ -192,7 +181,23 @@ func TestExplorerOpensQuietly(t *testing.T) {
 	if be.Close != nil {
 		defer be.Close()
 	}
-	if len(shown) != 0 {
-		t.Errorf("progress shown while the explorer draws: %q", shown)
+	if len(*shown) != 0 {
+		t.Errorf("progress shown while the explorer draws: %q", *shown)
 	}
+}
+
+// siteIndex builds the links test site's index and returns its file.
+func siteIndex(t *testing.T) string {
+	t.Helper()
+	idx := filepath.Join(t.TempDir(), "site.idx")
+	if _, err := BuildIndex(context.Background(), IndexJob{Docs: "../links/testdata/site/docs", Out: idx, Settings: config.Default()}); err != nil {
+		t.Fatal(err)
+	}
+	return idx
+}
+
+// recordingProgress is an assembler whose progress lines are recorded.
+func recordingProgress() (*Assembler, *[]string) {
+	shown := &[]string{}
+	return &Assembler{Progress: func(msg string) func() { *shown = append(*shown, msg); return func() {} }}, shown
 }

@@ -221,6 +221,26 @@ func endsURL(c byte) bool {
 // trailing is punctuation that ends a sentence rather than a URL.
 const trailing = ".,;:!?)]"
 
+// trimURL returns the end of the URL u = s[:end] once the punctuation that
+// ends the sentence around it is cut: a closing ')' or ']' stays when it
+// closes a bracket the URL opened (an IPv6 host "[::1]", a value already
+// redacted to Mark, a wiki path "Foo_(bar)"), so that a text redacted
+// twice reads as it did once.
+func trimURL(u string) int {
+	open := map[byte]int{')': strings.Count(u, "("), ']': strings.Count(u, "[")}
+	closed := map[byte]int{')': strings.Count(u, ")"), ']': strings.Count(u, "]")}
+	end := len(u)
+	for end > 0 && strings.IndexByte(trailing, u[end-1]) >= 0 {
+		c := u[end-1]
+		if (c == ')' || c == ']') && open[c] >= closed[c] {
+			break
+		}
+		closed[c]--
+		end--
+	}
+	return end
+}
+
 // Text returns s with every URL in it redacted as URL does (a URL is a
 // scheme, "://" and the characters up to a space, quote or backslash,
 // without trailing punctuation), and with the value of every other
@@ -252,9 +272,7 @@ func Text(s string) string {
 		for end < len(s) && !endsURL(s[end]) {
 			end++
 		}
-		for end > j+3 && strings.IndexByte(trailing, s[end-1]) >= 0 {
-			end--
-		}
+		end = start + max(trimURL(s[start:end]), j+3-start)
 		if start == j {
 			// "://" without a scheme: not a URL.
 			i = j + 3

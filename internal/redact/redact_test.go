@@ -143,3 +143,38 @@ func TestTextLargeInput(t *testing.T) {
 		t.Errorf("the key at the end of a large text survives: …%s", got[len(got)-40:])
 	}
 }
+
+// TestTextRedactedURLStaysRedacted checks that a message holding an
+// already redacted URL reads the same after Text, however often it passes
+// through, wherever the credential parameter sits and however it is
+// written; brackets the URL opens are its own, the sentence's are not.
+func TestTextRedactedURLStaysRedacted(t *testing.T) {
+	for _, tc := range []struct{ raw, want string }{
+		{"http://127.0.0.1:1/v1?key=SECRET", "http://127.0.0.1:1/v1?key=[redacted]"},
+		{"https://h/v1?key=SECRET&alt=json", "https://h/v1?key=[redacted]&alt=json"},
+		{"https://h/v1?alt=json&key=SECRET&x=1", "https://h/v1?alt=json&key=[redacted]&x=1"},
+		{"https://h/v1?alt=json&key=SECRET", "https://h/v1?alt=json&key=[redacted]"},
+		{"https://h/v1?%6Bey=SEC%20RET&alt=json", "https://h/v1?%6Bey=[redacted]&alt=json"},
+		{"https://h/v1?api%5Fkey=SEC%2FRET", "https://h/v1?api%5Fkey=[redacted]"},
+		{"http://[::1]:6333/v1?key=SECRET", "http://[::1]:6333/v1?key=[redacted]"},
+	} {
+		once := URL(tc.raw)
+		if once != tc.want {
+			t.Errorf("URL(%q) = %q, want %q", tc.raw, once, tc.want)
+		}
+		for _, frame := range []string{"Cannot reach Gemini at %s: dial tcp", "(see %s).", "at %s]", "%s"} {
+			msg := strings.ReplaceAll(frame, "%s", once)
+			got := Text(msg)
+			if got != msg {
+				t.Errorf("Text(%q) = %q, want it unchanged", msg, got)
+			}
+			if again := Text(got); again != msg {
+				t.Errorf("Text(Text(%q)) = %q, want it unchanged", msg, again)
+			}
+			raw := strings.ReplaceAll(frame, "%s", tc.raw)
+			if got := Text(raw); got != msg {
+				t.Errorf("Text(%q) = %q, want %q", raw, got, msg)
+			}
+		}
+	}
+}

@@ -368,3 +368,32 @@ type fakeChat struct{}
 func (fakeChat) Stream(context.Context, retrieval.Prompt, func(retrieval.Delta)) error { return nil }
 func (fakeChat) Model() string                                                         { return "m" }
 func (fakeChat) Provider() string                                                      { return "p" }
+
+// TestEncodeKeepsBidiControlsOutOfTheFile checks that a hostile heading's
+// bidi controls never reach the written set raw: stripped from the
+// "# section:" comment (a comment cannot escape), escaped in a question,
+// which still loads as written.
+func TestEncodeKeepsBidiControlsOutOfTheFile(t *testing.T) {
+	sec := Section{DocPath: "docs/evil.md", URL: "https://x.test/docs/evil#h", Title: "Evil \u202etitle\u202c", Heading: "Head \u2066ing\u2069 \u200f\x1b[31m"}
+	q := "Why does \u202etorque\u202c rise \u061c?"
+	b, err := Encode("book", Header{Model: "m\u202e", Date: time.Date(2026, 11, 26, 7, 0, 0, 0, time.UTC), Source: "docs \u202e", Result: Result{Questions: []Question{{Text: q, Style: Specific, Section: sec}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(b)
+	for i, r := range out {
+		if (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c || r == 0x1b {
+			t.Fatalf("raw %U at byte %d:\n%s", r, i, out)
+		}
+	}
+	if !strings.Contains(out, "# section: Evil title › Head ing [31m\n") {
+		t.Errorf("section comment not cleaned:\n%s", out)
+	}
+	set, err := eval.Parse(b, "golden.yaml")
+	if err != nil {
+		t.Fatalf("eval cannot load the set: %v\n%s", err, out)
+	}
+	if len(set.Cases) != 1 || set.Cases[0].Question != q {
+		t.Errorf("cases %+v, want the question %q", set.Cases, q)
+	}
+}

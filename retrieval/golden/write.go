@@ -1,7 +1,6 @@
 package golden
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +8,9 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"ragscope/internal/jsonsafe"
+	"ragscope/internal/yamlsafe"
 )
 
 // Marker starts every file Encode writes: a file that starts with it was
@@ -59,16 +61,11 @@ func Encode(name string, h Header) ([]byte, error) {
 	root.HeadComment = headerComment(h)
 	add(root, "name", scalar(name))
 	add(root, "cases", cases)
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}); err != nil {
+	data, err := yamlsafe.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}})
+	if err != nil {
 		return nil, fmt.Errorf("golden set: %w", err)
 	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("golden set: %w", err)
-	}
-	return buf.Bytes(), nil
+	return data, nil
 }
 
 // headerComment is the file's first comment lines (without "# ").
@@ -103,10 +100,11 @@ func DropSummary(r Result) string {
 	return strings.Join(parts, ", ")
 }
 
-// oneLine folds whitespace and drops control characters.
+// oneLine folds whitespace and drops control characters and bidi
+// controls: a comment cannot escape them.
 func oneLine(s string) string {
 	s = strings.Map(func(r rune) rune {
-		if isControl(r) {
+		if isControl(r) || jsonsafe.Unsafe(r) {
 			return ' '
 		}
 		return r

@@ -269,3 +269,36 @@ func TestIDs(t *testing.T) {
 		t.Errorf("IDs(1200) = %q … %q", got[0], got[1199])
 	}
 }
+
+// TestWriteSetEscapesBidiControls checks that bidi controls in imported
+// questions are written as escapes (as ESC, BEL and C1 are), never raw,
+// and that the set loads back with the questions as read.
+func TestWriteSetEscapesBidiControls(t *testing.T) {
+	qs := []Question{
+		{Text: "is \u202eevil\u202c here?"},
+		{Text: "isolate \u2066x\u2069 and \u200e\u200f\u061c marks"},
+		{Text: "bell \a esc \x1b[31m nel \u0085"},
+	}
+	var b bytes.Buffer
+	if err := WriteSet(&b, Header{Source: "log\u202e.txt", Date: time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)}, qs); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for i, r := range out {
+		if (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c || (r < 0x20 && r != '\n') || (r >= 0x7f && r <= 0x9f) {
+			t.Fatalf("raw %U at byte %d:\n%s", r, i, out)
+		}
+	}
+	if !strings.Contains(out, `question: "is \u202Eevil\u202C here?"`) {
+		t.Errorf("bidi controls not escaped:\n%s", out)
+	}
+	set, err := eval.Parse(b.Bytes(), "golden.yaml")
+	if err != nil {
+		t.Fatalf("eval cannot load the set: %v\n%s", err, out)
+	}
+	for i, q := range qs {
+		if set.Cases[i].Question != q.Text {
+			t.Errorf("case %d loads as %q, want %q", i, set.Cases[i].Question, q.Text)
+		}
+	}
+}

@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode"
 
-	"gopkg.in/yaml.v3"
+	"ragscope/internal/yamlsafe"
 )
 
 // Header is what the comments at the top of a written set record.
@@ -66,14 +66,11 @@ func WriteSet(w io.Writer, h Header, qs []Question) error {
 	for i, id := range IDs(len(qs)) {
 		f.Cases[i] = fileCase{ID: id, Question: qs[i].Text}
 	}
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(f); err != nil {
+	data, err := yamlsafe.Encode(f)
+	if err != nil {
 		return fmt.Errorf("encode golden set: %w", err)
 	}
-	if err := enc.Close(); err != nil {
-		return fmt.Errorf("encode golden set: %w", err)
-	}
+	b.Write(data)
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return fmt.Errorf("write golden set: %w", err)
 	}

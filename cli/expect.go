@@ -55,7 +55,7 @@ func (d *diagFlags) retrieve(ctx context.Context, be *app.Backend, q retrieval.Q
 	for i, raw := range d.expect {
 		r, err := retrieval.ParseExpectRef(raw)
 		if err != nil {
-			return retrieval.Result{}, Usagef("--expect %q: give a doc path (docs/module-1/ros2.md), a citation URL or a point id", raw)
+			return retrieval.Result{}, Usagef("--expect %s: give a doc path (docs/module-1/ros2.md), a citation URL or a point id", shortRef(raw, true))
 		}
 		refs[i] = r
 	}
@@ -82,7 +82,7 @@ func (d *diagFlags) retrieve(ctx context.Context, be *app.Backend, q retrieval.Q
 // badRef is the message for an expected source that matched nothing, with
 // the closest doc paths of the collection.
 func (d *diagFlags) badRef(ctx context.Context, be *app.Backend, e *retrieval.Expected) string {
-	msg := fmt.Sprintf("--expect %s: %s", cleanLine(e.Ref), e.Detail)
+	msg := fmt.Sprintf("--expect %s: %s", shortRef(e.Ref, false), e.Detail)
 	paths, err := be.Pipeline.DocPaths(ctx)
 	if err != nil || len(paths) == 0 {
 		return msg
@@ -138,11 +138,13 @@ func (d *diagFlags) writeText(w io.Writer) {
 	}
 }
 
+// sectionText is " · SECTION" for a chunk's section (collection text,
+// cleaned), "" without one.
 func sectionText(s string) string {
 	if s == "" {
 		return ""
 	}
-	return " · " + s
+	return " · " + cleanLine(s)
 }
 
 // writeANNText prints eval --ann-check's line under the overall figures.

@@ -96,7 +96,7 @@ are written), 64 bad usage or a FILE this command did not write without
 
 func (a *App) runGoldenGenerate(cmd *cobra.Command, gf goldenGenerateFlags) error {
 	ctx := cmd.Context()
-	out, errw := cmd.OutOrStdout(), a.Stderr
+	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	// A set that cannot be written, or would replace a hand-written
 	// file, fails now, before any call.
 	if err := checkOutPath("-o", gf.out, "golden.yaml"); err != nil {
@@ -114,7 +114,8 @@ func (a *App) runGoldenGenerate(cmd *cobra.Command, gf goldenGenerateFlags) erro
 	if err != nil {
 		return err
 	}
-	bar := newBar(errw, false)
+	// The bar draws its own line (\r and erase codes): the raw stream.
+	bar := newBar(a.Stderr, false)
 	secs, source, err := app.GoldenBook(ctx, be, func(read, total int) { bar.update("reading chunks", read, total) })
 	bar.clear()
 	if err != nil {

@@ -142,7 +142,7 @@ func (a *App) runGoldenImport(cmd *cobra.Command, file string, gf goldenImportFl
 	}
 	report := cmd.OutOrStdout()
 	if gf.out == "-" {
-		report = a.Stderr
+		report = cmd.ErrOrStderr()
 		if _, err := cmd.OutOrStdout().Write(buf.Bytes()); err != nil {
 			return fmt.Errorf("write the golden set: %w", err)
 		}

@@ -3,13 +3,34 @@ package cli
 import (
 	"context"
 	"io"
+	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"ragscope/internal/jsonsafe"
+	"ragscope/present"
 	"ragscope/termsafe"
 )
 
 func cleanLine(s string) string { return termsafe.Line(s) }
+
+// maxRefShown is the most characters of a reference (an --expect REF) a
+// message repeats: the user wrote it and needs only to recognise it.
+const maxRefShown = 80
+
+// shortRef is a reference as a message shows it: one line, cleaned, quoted
+// when quote is set, its middle cut out with its length said when it is
+// longer than maxRefShown ("docs/aa…aa.md" (100,008 characters)).
+func shortRef(ref string, quote bool) string {
+	s := present.Middle(ref, maxRefShown)
+	if quote {
+		s = strconv.Quote(s)
+	}
+	if n := utf8.RuneCountInString(ref); n > maxRefShown {
+		s += " (" + present.Count(n, "character", "characters") + ")"
+	}
+	return s
+}
 func cleanText(s string) string { return termsafe.Text(s) }
 
 // writeJSON writes v as indented JSON: the one encoder of every --json

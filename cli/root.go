@@ -19,6 +19,7 @@ import (
 	"ragscope/config"
 	"ragscope/internal/jsonsafe"
 	"ragscope/retrieval"
+	"ragscope/termsafe"
 )
 
 // Exit codes, as documented in the README: a value the command line gives
@@ -131,11 +132,19 @@ func Main(ctx context.Context, args []string) int {
 
 // Run executes args and returns the exit code; errors are printed to Stderr.
 func (a *App) Run(ctx context.Context, args []string) int {
+	// Every line a command prints goes through one sanitiser: whatever
+	// collection text a command forgets to clean, no escape sequence,
+	// control or bidi character reaches the terminal. What draws its own
+	// codes (the explorer, progress lines) writes to a.Stdout and
+	// a.Stderr directly.
+	stdout, stderr := termsafe.NewWriter(a.Stdout), termsafe.NewWriter(a.Stderr)
+	defer stdout.Flush()
+	defer stderr.Flush()
 	root := a.NewRootCmd()
 	root.SetArgs(args)
 	root.SetIn(a.Stdin)
-	root.SetOut(a.Stdout)
-	root.SetErr(a.Stderr)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	notes := a.backendNotes()
 	a.closeBackends()
@@ -143,7 +152,7 @@ func (a *App) Run(ctx context.Context, args []string) int {
 		return ExitOK
 	}
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-		fmt.Fprintln(a.Stderr, "ragscope: interrupted")
+		fmt.Fprintln(stderr, "ragscope: interrupted")
 		return ExitInterrupted
 	}
 	code := ExitCode(err)
@@ -151,12 +160,12 @@ func (a *App) Run(ctx context.Context, args []string) int {
 	if errors.As(err, &ee) && ee.Err == nil {
 		return code
 	}
-	fmt.Fprintf(a.Stderr, "ragscope: %s\n", a.redactText(errorLine(err)))
+	fmt.Fprintf(stderr, "ragscope: %s\n", a.redactText(errorLine(err)))
 	for _, n := range notes {
-		fmt.Fprintf(a.Stderr, "note: %s\n", a.redactText(cleanLine(n)))
+		fmt.Fprintf(stderr, "note: %s\n", a.redactText(cleanLine(n)))
 	}
 	if code == ExitUsage {
-		fmt.Fprintln(a.Stderr, "Run 'ragscope --help' for usage.")
+		fmt.Fprintln(stderr, "Run 'ragscope --help' for usage.")
 	}
 	return code
 }

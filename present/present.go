@@ -71,6 +71,23 @@ func Preview(text string, n int) string {
 	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
+// Middle is text on one line, cut to at most n characters by replacing
+// its middle with an ellipsis: the start and the end, which tell paths,
+// URLs and ids apart, stay.
+func Middle(text string, n int) string {
+	s := termsafe.Line(text)
+	if n <= 0 {
+		return ""
+	}
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	head := (n - 1) / 2
+	tail := n - 1 - head
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
 // Plural picks the word for n.
 func Plural(n int, one, many string) string {
 	if n == 1 {

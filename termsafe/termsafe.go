@@ -13,7 +13,9 @@ package termsafe
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -25,7 +27,7 @@ import (
 // emoji presentation selector (see isWidthAmbiguous) and invalid UTF-8
 // (replaced by U+FFFD). Tabs become four spaces so widths measure right.
 func Text(s string) string {
-	return clean(s, "    ")
+	return clean(s, "    ", true)
 }
 
 // Outbound returns s made safe to leave ragscope for another program: the
@@ -38,7 +40,7 @@ func Text(s string) string {
 // CR is dropped, so a paste into a shell never submits a line the text did
 // not end.
 func Outbound(s string) string {
-	return clean(strings.ReplaceAll(s, "\r\n", "\n"), "\t")
+	return clean(strings.ReplaceAll(s, "\r\n", "\n"), "\t", true)
 }
 
 // ErrUnsafeURL is the error of URL for a link that carries control or
@@ -64,8 +66,9 @@ func URL(u string) (string, error) {
 	return u, nil
 }
 
-// clean is Text and Outbound: tab is what a tab becomes.
-func clean(s, tab string) string {
+// clean is Text, Outbound and Writer: tab is what a tab becomes;
+// ambiguous says whether the width-ambiguous characters go too.
+func clean(s, tab string, ambiguous bool) string {
 	if isPlain(s) {
 		return s
 	}
@@ -78,7 +81,7 @@ func clean(s, tab string) string {
 			b.WriteByte('\n')
 		case r == '\t':
 			b.WriteString(tab)
-		case isControl(r), isBidiControl(r), isWidthAmbiguous(r):
+		case isControl(r), isBidiControl(r), ambiguous && isWidthAmbiguous(r):
 		default:
 			b.WriteRune(r)
 		}
@@ -129,4 +132,86 @@ func isZeroWidth(r rune) bool {
 
 func isBidiControl(r rune) bool {
 	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) || r == 0x200E || r == 0x200F || r == 0x061C
+}
+
+// Writer passes everything written to it through the rules of Outbound
+// (escape sequences, C0 and C1 controls, carriage returns, backspaces and
+// bidi controls removed; newlines and tabs kept) before writing it to the
+// writer it wraps, so that a command's whole output is safe however it
+// was put together. It keeps the zero-width joiner and the emoji
+// presentation selector, which move no cursor and belong to the text
+// (--json output passes unchanged). An incomplete UTF-8 rune at the end
+// of a write is held until the next one; Flush writes what is held.
+// Writes are serialised: one Writer may be shared by goroutines.
+type Writer struct {
+	mu      sync.Mutex
+	w       io.Writer
+	pending []byte
+}
+
+// NewWriter returns a Writer that writes to w.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// Write writes p without its control sequences and reports len(p)
+// written when the wrapped writer took all of what was left.
+func (w *Writer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := string(p)
+	if len(w.pending) > 0 {
+		s = string(w.pending) + s
+		w.pending = w.pending[:0]
+	}
+	if cut := partialRune(s); cut < len(s) {
+		w.pending = append(w.pending, s[cut:]...)
+		s = s[:cut]
+	}
+	if _, err := io.WriteString(w.w, outputText(s)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes a rune left incomplete by the last write (as U+FFFD).
+func (w *Writer) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.pending) == 0 {
+		return nil
+	}
+	s := string(w.pending)
+	w.pending = w.pending[:0]
+	_, err := io.WriteString(w.w, outputText(s))
+	return err
+}
+
+// Fd is the file descriptor of the wrapped writer, so that a check for a
+// terminal sees through the Writer; ^uintptr(0) (no descriptor) when it
+// has none.
+func (w *Writer) Fd() uintptr {
+	if f, ok := w.w.(interface{ Fd() uintptr }); ok {
+		return f.Fd()
+	}
+	return ^uintptr(0)
+}
+
+// partialRune returns where an incomplete UTF-8 rune at the end of s
+// starts (len(s) when there is none).
+func partialRune(s string) int {
+	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax; i-- {
+		if !utf8.RuneStart(s[i]) {
+			continue
+		}
+		if !utf8.FullRuneInString(s[i:]) {
+			return i
+		}
+		break
+	}
+	return len(s)
+}
+
+// outputText is Outbound keeping the width-ambiguous joiner and
+// selector: what Writer writes.
+func outputText(s string) string {
+	return clean(strings.ReplaceAll(s, "\r\n", "\n"), "\t", false)
 }

@@ -2,6 +2,7 @@ package termsafe
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -169,4 +170,56 @@ func FuzzOutbound(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestWriterStripsControlSequences(t *testing.T) {
+	var b strings.Builder
+	w := NewWriter(&b)
+	writes := []string{
+		"best chunk 7 · \x1b]52;c;ZXZpbA==\x07Head\x1b]8;;https://evil.test\x1b\\link\x1b]8;;\x1b\\\n",
+		"\x1b[2J\u009b31mred\u0085 \u202eevil\u202c \u2066iso\u2069\r\nback\bspace\x00\n",
+		"tab\tkept, emoji 👩\u200d💻 kept, ",
+		"split \xe2\x80", "\xae rune, torn é\xc3", "\xa9\n",
+		`{"json": "\u001b \u202e"}` + "\n",
+	}
+	for _, s := range writes {
+		n, err := w.Write([]byte(s))
+		if err != nil || n != len(s) {
+			t.Fatalf("Write(%q) = %d, %v", s, n, err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := "best chunk 7 · Headlink\n" +
+		"31mred evil iso\nbackspace\n" +
+		"tab\tkept, emoji 👩\u200d💻 kept, split  rune, torn éé\n" +
+		`{"json": "\u001b \u202e"}` + "\n"
+	if got := b.String(); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+func TestWriterFlushesATornRune(t *testing.T) {
+	var b strings.Builder
+	w := NewWriter(&b)
+	w.Write([]byte("end \xe2\x80"))
+	if b.String() != "end " {
+		t.Fatalf("before Flush: %q", b.String())
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); got != "end \uFFFD" {
+		t.Errorf("after Flush: %q", got)
+	}
+}
+
+func TestWriterFd(t *testing.T) {
+	if fd := NewWriter(os.Stderr).Fd(); fd != os.Stderr.Fd() {
+		t.Errorf("Fd = %d, want %d", fd, os.Stderr.Fd())
+	}
+	if fd := NewWriter(&strings.Builder{}).Fd(); fd != ^uintptr(0) {
+		t.Errorf("Fd of a buffer = %d, want none", fd)
+	}
 }

@@ -82,7 +82,7 @@ func (d *diagFlags) retrieve(ctx context.Context, be *app.Backend, q retrieval.Q
 // badRef is the message for an expected source that matched nothing, with
 // the closest doc paths of the collection.
 func (d *diagFlags) badRef(ctx context.Context, be *app.Backend, e *retrieval.Expected) string {
-	msg := fmt.Sprintf("--expect %s: %s", shortRef(e.Ref, false), e.Detail)
+	msg := fmt.Sprintf("--expect %s: %s", shortRef(e.Ref, false), cleanLine(e.Detail))
 	paths, err := be.Pipeline.DocPaths(ctx)
 	if err != nil || len(paths) == 0 {
 		return msg

@@ -60,14 +60,10 @@ func Place(c *retrieval.Chunk) string {
 // Preview is the first n characters of text on one line, with an ellipsis
 // when it was cut.
 func Preview(text string, n int) string {
-	s := termsafe.Line(text)
-	if n <= 0 {
-		return ""
-	}
-	if utf8.RuneCountInString(s) <= n {
+	s, r := tooLong(text, n)
+	if r == nil {
 		return s
 	}
-	r := []rune(s)
 	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
@@ -75,17 +71,26 @@ func Preview(text string, n int) string {
 // its middle with an ellipsis: the start and the end, which tell paths,
 // URLs and ids apart, stay.
 func Middle(text string, n int) string {
-	s := termsafe.Line(text)
-	if n <= 0 {
-		return ""
-	}
-	if utf8.RuneCountInString(s) <= n {
+	s, r := tooLong(text, n)
+	if r == nil {
 		return s
 	}
-	r := []rune(s)
 	head := (n - 1) / 2
 	tail := n - 1 - head
 	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
+// tooLong is text on one line and, when that is longer than n characters,
+// its runes to cut (nil when it fits; "" and nil for n <= 0).
+func tooLong(text string, n int) (string, []rune) {
+	if n <= 0 {
+		return "", nil
+	}
+	s := termsafe.Line(text)
+	if utf8.RuneCountInString(s) <= n {
+		return s, nil
+	}
+	return s, []rune(s)
 }
 
 // Plural picks the word for n.

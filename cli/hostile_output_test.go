@@ -326,3 +326,28 @@ func flat(env map[string]string) []string {
 	}
 	return kv
 }
+
+// TestJSONPassesTheSanitiserUnchanged checks that the sanitiser every
+// command's output goes through leaves a --json document alone: the
+// collection's hostile text decodes as it was written, DEL included.
+func TestJSONPassesTheSanitiserUnchanged(t *testing.T) {
+	_, docs := hostileDocs(t)
+	code, out, errs := run(t, nil, "", "--docs", docs, "query", "--json", "torque motors joint")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if at, r := terminalUnsafe(out); at >= 0 {
+		t.Fatalf("raw %U at byte %d:\n%s", r, at, out)
+	}
+	var doc QueryJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	found := false
+	for _, r := range doc.Results {
+		found = found || (r.DocPath == hostileDocPath && strings.Contains(r.Text, "\x1b]52;c;ZXZpbA==\a") && strings.Contains(r.Text, "\x7f\u202eevil\u202c\u2066iso\u2069"))
+	}
+	if !found {
+		t.Errorf("no result holds the hostile text and doc path as written:\n%s", out)
+	}
+}

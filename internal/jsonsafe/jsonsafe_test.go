@@ -13,6 +13,7 @@ func TestEncodeEscapesC1AndBidi(t *testing.T) {
 		"text\u202e": "a\u009b31mb\u0085c\u202ed\u2066e\u2069f\u200eg\u200fh\u061ci\u0080j\u009fk",
 		"plain":      "héllo — 日本 <b>&",
 		"c0":         "x\x1b[2Jy\u2028z",
+		"del\x7f":    "a\x7fb",
 		"last\u202a": "\u202c",
 	}
 	var b bytes.Buffer
@@ -25,7 +26,7 @@ func TestEncodeEscapesC1AndBidi(t *testing.T) {
 			t.Fatalf("raw %U in output:\n%s", r, out)
 		}
 	}
-	for _, want := range []string{`\u009b`, `\u202e`, `\u0085`, `\u061c`, `"héllo — 日本 <b>&"`} {
+	for _, want := range []string{`\u009b`, `\u202e`, `\u0085`, `\u061c`, `a\u007fb`, `"héllo — 日本 <b>&"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %s:\n%s", want, out)
 		}

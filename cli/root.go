@@ -135,8 +135,8 @@ func (a *App) Run(ctx context.Context, args []string) int {
 	// Every line a command prints goes through one sanitiser: whatever
 	// collection text a command forgets to clean, no escape sequence,
 	// control or bidi character reaches the terminal. What draws its own
-	// codes (the explorer, progress lines) writes to a.Stdout and
-	// a.Stderr directly.
+	// codes (the explorer, progress lines) or writes bytes that are not
+	// text writes to a.Stdout and a.Stderr directly.
 	stdout, stderr := termsafe.NewWriter(a.Stdout), termsafe.NewWriter(a.Stderr)
 	defer stdout.Flush()
 	defer stderr.Flush()

@@ -37,6 +37,10 @@ func TestEvalViewUnlabelledCases(t *testing.T) {
 	if strings.Contains(sc, "PASS ") {
 		t.Errorf("an unlabelled case shows PASS:\n%s", sc)
 	}
+	// The status line does not call a set without labels passed.
+	if st := m.Status(); strings.Contains(st, "passed") || !strings.Contains(st, "Eval ran 2 unlabelled cases: no labels, so nothing to pass or fail.") {
+		t.Errorf("status %q", st)
+	}
 	m = feed(t, m, keyType(tea.KeyDown))
 	if sc := screen(m); !strings.Contains(sc, "content gap: its best hit is below the threshold") {
 		t.Errorf("the gap case's detail does not say so:\n%s", sc)

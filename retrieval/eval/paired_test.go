@@ -120,7 +120,7 @@ func TestVerdictForm(t *testing.T) {
 	}
 	// An interval that excludes 0 with p >= 0.05 is not clear either.
 	pr.Metrics[0] = PairedMetric{Metric: "MRR", Pairs: 5, Diff: 0.2, Lo: 0.05, Hi: 0.4, Wins: 1, Losses: 0, Ties: 4, P: 1}
-	if got := pr.Verdict("A", "B"); !strings.HasPrefix(got, "no clear difference: MRR +0.20 [+0.05, +0.40], 1 win, 0 losses, 4 ties, p = 1.00") {
+	if got := pr.Verdict("A", "B"); got != "no clear difference: the interval says B is better but the sign test does not (p = 1.00); MRR +0.20 [+0.05, +0.40], 1 win, 0 losses, 4 ties, p = 1.00" {
 		t.Errorf("p = 1: %s", got)
 	}
 }

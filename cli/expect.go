@@ -161,4 +161,11 @@ func writeANNText(w io.Writer, a *eval.ANNReport) {
 		}
 		fmt.Fprintf(w, "  index misses: %s\n", strings.Join(ids, ", "))
 	}
+	if len(a.OtherMisses) > 0 {
+		ids := make([]string, len(a.OtherMisses))
+		for i, id := range a.OtherMisses {
+			ids[i] = cleanLine(id)
+		}
+		fmt.Fprintf(w, "  model or chunking misses (exact search misses them too): %s\n", strings.Join(ids, ", "))
+	}
 }

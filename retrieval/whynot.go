@@ -59,7 +59,17 @@ type ExpectRef struct {
 	Anchor string
 	// PointID is a point id ("" otherwise).
 	PointID string
+	// Module and Chapter name a whole module or chapter (an eval case's
+	// expectation; --expect does not parse them): its best chunk for the
+	// question is the one explained.
+	Module, Chapter string
 }
+
+// ModuleRef is the expected source "every chunk of module m".
+func ModuleRef(m string) ExpectRef { return ExpectRef{Raw: "module " + m, Module: m} }
+
+// ChapterRef is the expected source "every chunk of chapter c".
+func ChapterRef(c string) ExpectRef { return ExpectRef{Raw: "chapter " + c, Chapter: c} }
 
 // ErrBadExpectRef is returned for a reference that cannot name a source.
 var ErrBadExpectRef = &ValidationError{Field: "expect", Msg: "an expected source is a doc path, a citation URL or a point id."}
@@ -541,6 +551,10 @@ func lookup(q Query, vec []float32, r ExpectRef) (SearchRequest, bool) {
 		if r.Anchor != "" {
 			req.Limit = pageChunkLimit
 		}
+	case r.Module != "":
+		req.Filters.Modules = []string{r.Module}
+	case r.Chapter != "":
+		req.Filters.Chapters = []string{r.Chapter}
 	default:
 		return req, false
 	}

@@ -533,3 +533,59 @@ cases:
 		t.Fatalf("notes %v, filter points %v", rep.Notes, rep.Cases[0].FilterPoints)
 	}
 }
+
+// A page that exists is found by its doc path whatever the search mode:
+// when no chunk of it holds a word of the question (BM25 scores it 0, so
+// the search leaves it out) --expect says so and exits 0, in the text,
+// the JSON and an eval MISS row; only a page that does not exist is "not
+// in the collection".
+func TestExpectPageWithoutAMatchingWord(t *testing.T) {
+	const capstone = "docs/capstone/index.md"
+	bm25 := map[string]string{"RAGSCOPE_LOCAL_SEARCH": "bm25"}
+	code, out, errs := run(t, bm25, "", "query", "--expect", capstone, "--expect", capstone+"#teams-and-timeline", jointsQ)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"  - expected docs/capstone/index.md: 4 chunks, none matches a word of the question\n",
+		"  - expected docs/capstone/index.md#teams-and-timeline: 1 chunk, which matches no word of the question\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	e := oneExpected(t, expectJSON(t, bm25, "--expect", capstone, jointsQ))
+	if e.Cut != retrieval.CutNoMatch || e.Chunks != 4 || !e.Found() || e.Rank != 0 || e.Score != nil {
+		t.Errorf("JSON %+v", e)
+	}
+	// Hybrid: a question with no word of the collection scores nothing.
+	e = oneExpected(t, expectJSON(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": "hybrid"}, "--expect", capstone, "xyzzy plugh"))
+	if e.Cut != retrieval.CutNoMatch || e.Chunks != 4 {
+		t.Errorf("hybrid: %+v", e)
+	}
+	// The embedder scores every chunk: the page ranks.
+	e = oneExpected(t, expectJSON(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": "embedder"}, "--expect", capstone, jointsQ))
+	if e.Cut != retrieval.CutTopK || e.Rank < 6 {
+		t.Errorf("embedder: %+v", e)
+	}
+	set := writeSet(t, "nomatch.yaml", `name: nomatch
+cases:
+  - id: capstone
+    question: "how do I describe a robot's joints?"
+    expect: {doc_paths: [docs/capstone/index.md]}
+`)
+	_, out, errs = run(t, bm25, "", "eval", set)
+	if !strings.Contains(out, "expected docs/capstone/index.md: 4 chunks, none matches a word of the question") || strings.Contains(out, "not in the collection") {
+		t.Errorf("eval MISS row:\n%s\n%s", out, errs)
+	}
+}
+
+// On Qdrant the page of a question that shares no word with it is found
+// (a vector search scores every point of the page) and ranked.
+func TestExpectQdrantPageWithoutAMatchingWord(t *testing.T) {
+	_, _, env := fakes(t)
+	doc := expectJSON(t, env, "--expect", "docs/module-4-vla/04-capstone.md", "xyzzy plugh")
+	if e := oneExpected(t, doc); !e.Found() || e.Rank < 1 || e.Score == nil || e.Cut == retrieval.CutNoMatch {
+		t.Fatalf("%+v", e)
+	}
+}

@@ -37,6 +37,7 @@ const pageChunkLimit = 256
 const (
 	CutNone        = ""
 	CutNotFound    = "not_found"
+	CutNoMatch     = "no_match"
 	CutFilter      = "filter"
 	CutThreshold   = "threshold"
 	CutApproximate = "approximate"
@@ -179,14 +180,19 @@ type Expected struct {
 	// Score is the chunk's score for the question (nil when not found).
 	Score *float64 `json:"score"`
 	// Cut is the first stage that cut the chunk (the Cut* codes), "" when
-	// it reached the results.
+	// it reached the results. CutNoMatch: the source is in the collection
+	// (Chunks chunks) but the search scored none of them (no chunk holds
+	// a word of the question, on a lexical search).
 	Cut string `json:"cut"`
+	// Chunks is the number of the source's chunks, with CutNoMatch.
+	Chunks int `json:"chunks,omitempty"`
 	// Detail says it in words: "in the results at #2", "cut by top_k 5
 	// (rank 23 of 5)", "not in the collection".
 	Detail string `json:"detail"`
 }
 
-// Found reports whether the expected source has a chunk in the collection.
+// Found reports whether the expected source has a chunk in the
+// collection (scored for the question or not).
 func (e *Expected) Found() bool { return e.Cut != CutNotFound }
 
 // RankText is the rank as people read it: "#23", "beyond #1,000", "".
@@ -205,8 +211,11 @@ func (e *Expected) RankText() string {
 // collection".
 func (e *Expected) Sentence() string {
 	name := e.Ref
-	if e.Cut == CutNotFound {
+	switch e.Cut {
+	case CutNotFound:
 		return "expected " + name + " " + e.Detail
+	case CutNoMatch:
+		return "expected " + name + ": " + e.Detail
 	}
 	s := "expected " + name
 	if rt := e.RankText(); rt != "" {
@@ -316,7 +325,10 @@ func (p *Pipeline) diagnose(ctx context.Context, q Query, vec []float32, embedTo
 // chunks: with the query's filters, and without them for a chunk the
 // filters cut), and for the ANN check the query's search done exactly.
 type diagSearch struct {
-	best          []*ScoredChunk
+	best []*ScoredChunk
+	// unscored counts, for each ref the search found no chunk of, the
+	// chunks it has all the same (0: none, not in the collection).
+	unscored      []int
 	top, filtered []ScoredChunk
 	exact         []ScoredChunk
 	// rescoreOn and rescoreOff are the approximate search with
@@ -329,7 +341,7 @@ type diagSearch struct {
 }
 
 func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []float32, refs []ExpectRef, annCheck bool) (diagSearch, error) {
-	d := diagSearch{best: make([]*ScoredChunk, len(refs))}
+	d := diagSearch{best: make([]*ScoredChunk, len(refs)), unscored: make([]int, len(refs))}
 	var reqs []SearchRequest
 	var at []int
 	for i, r := range refs {
@@ -396,6 +408,16 @@ func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []f
 			}
 		}
 	}
+	for k, i := range at {
+		if d.best[i] == nil {
+			// The search scored none of its chunks (a lexical search
+			// leaves out the chunks without a word of the question):
+			// whether it has any is a count, not a search.
+			if d.unscored[i], err = p.countChunks(ctx, store, refs[i], reqs[k].Filters); err != nil {
+				return d, err
+			}
+		}
+	}
 	if topAt >= 0 {
 		d.top = got[topAt]
 	}
@@ -409,6 +431,42 @@ func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []f
 		d.rescoreOn, d.rescoreOff, d.quantized = got[onAt], got[offAt], true
 	}
 	return d, nil
+}
+
+// countChunks counts the chunks of ref (f is its lookup's filter): a
+// Counter's count, or, for a section, the page's chunks in that section
+// (PageChunker). 0 when the store can do neither; a store's error only
+// when ctx ended (the count is a help: without it the ref is reported
+// as not in the collection).
+func (p *Pipeline) countChunks(ctx context.Context, store Store, ref ExpectRef, f Filters) (int, error) {
+	if ref.Anchor != "" && ref.DocPath != "" {
+		pc, ok := store.(PageChunker)
+		if !ok {
+			return 0, nil
+		}
+		n := 0
+		for _, dp := range f.DocPaths {
+			chunks, err := pc.PageChunks(ctx, dp)
+			if err != nil {
+				return 0, ctx.Err()
+			}
+			for j := range chunks {
+				if p.inSection(&chunks[j], ref.Anchor) {
+					n++
+				}
+			}
+		}
+		return n, nil
+	}
+	c, ok := store.(Counter)
+	if !ok {
+		return 0, nil
+	}
+	n, err := c.Count(ctx, f)
+	if err != nil {
+		return 0, ctx.Err()
+	}
+	return int(n), nil
 }
 
 // byDocPath reports whether some ref is looked up by its doc path.
@@ -609,6 +667,11 @@ func (p *Pipeline) explain(q Query, res *Result, cands []ScoredChunk, store Stor
 		e := &out[i]
 		e.Ref = r.Raw
 		sc := d.best[i]
+		if sc == nil && d.unscored[i] > 0 {
+			e.DocPath = resolved[i].DocPath
+			e.Cut, e.Chunks, e.Detail = CutNoMatch, d.unscored[i], noMatchDetail(d.unscored[i], rankingOf(store))
+			continue
+		}
 		if sc == nil {
 			e.Cut, e.Detail = CutNotFound, notFoundDetail(r, resolved[i])
 			continue
@@ -635,6 +698,20 @@ func (p *Pipeline) explain(q Query, res *Result, cands []ScoredChunk, store Stor
 		p.cutOf(q, res, cands, store, sc, e, d.approxOnly)
 	}
 	return out
+}
+
+// noMatchDetail says that none of a source's n chunks was scored: on a
+// lexical ranking (BM25, hybrid) none holds a word of the question.
+func noMatchDetail(n int, ranking string) string {
+	switch {
+	case ranking == "" && n == 1:
+		return "in the collection (1 chunk), but the search did not return it"
+	case ranking == "":
+		return "in the collection (" + strconv.Itoa(n) + " chunks), but the search returned none of them"
+	case n == 1:
+		return "1 chunk, which matches no word of the question"
+	}
+	return strconv.Itoa(n) + " chunks, none matches a word of the question"
 }
 
 func notFoundDetail(r, resolved ExpectRef) string {

@@ -165,7 +165,7 @@ func TestExpectQdrant(t *testing.T) {
 		defer qs.AddCollection(qdranttest.TextbookA())
 		doc := expectJSON(t, env, "--no-dedup", "-k", "3", "--expect", top[1].ChunkID, q)
 		e := oneExpected(t, doc)
-		if e.Cut != retrieval.CutApproximate || e.ExactRank != 2 || e.Detail != "missed by approximate search (exact rank 2)" {
+		if e.Cut != retrieval.CutApproximate || e.ExactRank != 2 || e.Rank != 2 || e.Detail != "missed by approximate search (an exact search ranks it within the 3 searched)" {
 			t.Fatalf("%+v", e)
 		}
 		// --exact finds it; --ann-check names it.
@@ -330,7 +330,7 @@ func TestEvalSaysWhereExpectedWent(t *testing.T) {
 		}
 	}
 	for id, want := range map[string]string{
-		"topk-miss":    "MISS no relevant hit in the top 3 (#1 was docs/module-1-ros2/05-urdf-humanoids.md); expected docs/module-1-ros2/01-what-is-ros2.md ranked #56 (0.038), cut by top_k 3",
+		"topk-miss":    "MISS no relevant hit in the top 3 (#1 was docs/module-1-ros2/05-urdf-humanoids.md); expected docs/module-1-ros2/01-what-is-ros2.md ranked #55 (0.038), cut by top_k 3; 1 near-duplicate above it left out of the list, so -k 56 reaches it",
 		"gone":         "expected docs/module-9/nothing.md not in the collection",
 		"empty-filter": "filter module=module-9 leaves 0 points; expected docs/module-1-ros2/05-urdf-humanoids.md ranked #1 (0.226), filtered out by module=module-9",
 		"module-miss":  "; expected module module-4-vla ranked #15 (0.084), cut by top_k 3",
@@ -348,7 +348,7 @@ func TestEvalSaysWhereExpectedWent(t *testing.T) {
 		t.Fatalf("not JSON: %v", err)
 	}
 	c := rep.Cases[0]
-	if len(c.Expected) != 1 || c.Expected[0].Cut != retrieval.CutTopK || c.Expected[0].Rank != 56 {
+	if len(c.Expected) != 1 || c.Expected[0].Cut != retrieval.CutTopK || c.Expected[0].Rank != 55 || c.Expected[0].DuplicatesAbove != 1 || c.Expected[0].ExactRank != 56 {
 		t.Fatalf("topk-miss JSON: %+v", c.Expected)
 	}
 	if fp := rep.Cases[2].FilterPoints; fp == nil || *fp != 0 {
@@ -395,7 +395,8 @@ cases:
 		"index misses: index-miss\n",
 		"model or chunking misses (exact search misses them too): model-miss\n",
 		"expected " + top[0].URL + " ranked #1",
-		"missed by approximate search (exact rank 1)",
+		"ranked #1 (",
+		"missed by approximate search (an exact search ranks it within the 1 searched)",
 		"expected docs/module-3-isaac/04-reinforcement-learning.md ranked #",
 	} {
 		if !strings.Contains(out, want) {
@@ -587,5 +588,41 @@ func TestExpectQdrantPageWithoutAMatchingWord(t *testing.T) {
 	doc := expectJSON(t, env, "--expect", "docs/module-4-vla/04-capstone.md", "xyzzy plugh")
 	if e := oneExpected(t, doc); !e.Found() || e.Rank < 1 || e.Score == nil || e.Cut == retrieval.CutNoMatch {
 		t.Fatalf("%+v", e)
+	}
+}
+
+// The rank --expect gives is the one the results list shows, said once:
+// a near-duplicate above the chunk that dedup leaves out is not counted,
+// and the sentence says it was left out (and which -k reaches a chunk
+// top_k cut); the best chunk is placed as the list places it ("chunk
+// 2/6"), its point id named as one.
+func TestExpectRankIsTheListRank(t *testing.T) {
+	const links = "docs/module-1-ros2/05-urdf-humanoids.md#links-and-joints"
+	code, out, errs := run(t, nil, "", "query", "-k", "15", "--expect", links, jointsQ)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"\n10. [0.185] URDF for Humanoids - Links and Joints\n    module-1-ros2 / urdf-humanoids · chunk 2/6\n",
+		"duplicate of #8 (similarity 1.00)",
+		"  - expected " + links + " in the results at #10 (0.185); 1 near-duplicate above it left out of the list\n" +
+			"    best chunk: Links and Joints · chunk 2/6 (point docs/module-1-ros2/05-urdf-humanoids.md#1)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-k 15 output lacks %q:\n%s", want, out)
+		}
+	}
+	_, out, _ = run(t, nil, "", "query", "--expect", links, jointsQ)
+	if want := "  - expected " + links + " ranked #10 (0.185), cut by top_k 5; 1 near-duplicate above it left out of the list, so -k 11 reaches it\n"; !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+	e := oneExpected(t, expectJSON(t, nil, "-k", "11", "--expect", links, jointsQ))
+	if e.Cut != retrieval.CutNone || e.Rank != 10 || e.DuplicatesAbove != 1 || e.ExactRank != 11 {
+		t.Errorf("-k 11: %+v", e)
+	}
+	// Without dedup nothing is left out: the rank is the search's.
+	e = oneExpected(t, expectJSON(t, nil, "--no-dedup", "--expect", links, jointsQ))
+	if e.Rank != 11 || e.DuplicatesAbove != 0 {
+		t.Errorf("--no-dedup: %+v", e)
 	}
 }

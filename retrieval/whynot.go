@@ -33,6 +33,11 @@ const RankCap = 1000
 // pageChunkLimit bounds the chunks of one page read to find a section.
 const pageChunkLimit = 256
 
+// dupWindow is how many of the best points are read with their text to
+// count the near-duplicates above an expected chunk the query's
+// candidates do not hold: below it, its rank counts them.
+const dupWindow = 100
+
 // Cut codes of Expected.Cut, in pipeline order.
 const (
 	CutNone        = ""
@@ -169,10 +174,21 @@ type Expected struct {
 	PointID string `json:"point_id"`
 	DocPath string `json:"doc_path,omitempty"`
 	Section string `json:"section,omitempty"`
-	// Rank is the chunk's rank in the query's search (its filters applied,
-	// unless they cut the chunk: then among all points), from 1; its place
-	// among the query's candidates when it was one. 0 when not found.
+	// Rank is the chunk's rank as the results list would show it: its
+	// rank in the results when it is there; else its place in the
+	// query's search (its filters applied, unless they cut the chunk:
+	// then among all points), from 1, less the near-duplicates above it
+	// that dedup leaves out of the list (DuplicatesAbove; counted among
+	// the query's candidates and the best dupWindow points). With a
+	// reranker, its place in the vector search. 0 when not found.
 	Rank int `json:"rank"`
+	// DuplicatesAbove is the number of near-duplicates above the chunk
+	// that the list leaves out (so -k Rank+DuplicatesAbove reaches it).
+	DuplicatesAbove int `json:"duplicates_above,omitempty"`
+	// ChunkIndex and TotalChunks place the best chunk in its page (from
+	// 0; nil when unknown).
+	ChunkIndex  *int `json:"chunk_index,omitempty"`
+	TotalChunks *int `json:"total_chunks,omitempty"`
 	// ExactRank is the rank an exact search gives; RankCap+1 with Beyond
 	// when more than RankCap points score above it.
 	ExactRank int  `json:"exact_rank"`
@@ -206,25 +222,62 @@ func (e *Expected) RankText() string {
 	return ""
 }
 
-// Sentence is the one-line account of e: "expected docs/a.md ranked #23
-// (0.310), cut by top_k 5 (rank 23 of 5)", "expected x not in the
-// collection".
+// Sentence is the one-line account of e, its rank said once: "expected
+// docs/a.md ranked #23 (0.310), cut by top_k 5", "expected docs/a.md in
+// the results at #2 (0.610)", "expected x not in the collection".
 func (e *Expected) Sentence() string {
 	name := e.Ref
+	score := ""
+	if e.Score != nil {
+		score = fmt.Sprintf(" (%.3f)", *e.Score)
+	}
 	switch e.Cut {
 	case CutNotFound:
 		return "expected " + name + " " + e.Detail
 	case CutNoMatch:
 		return "expected " + name + ": " + e.Detail
+	case CutNone:
+		return "expected " + name + " " + e.Detail + score + e.dupsText()
 	}
 	s := "expected " + name
 	if rt := e.RankText(); rt != "" {
 		s += " ranked " + rt
 	}
-	if e.Score != nil {
-		s += fmt.Sprintf(" (%.3f)", *e.Score)
+	return s + score + ", " + e.Detail + e.dupsText()
+}
+
+// dupsText says that near-duplicates above the chunk were left out of
+// the list, and for a chunk top_k cut, the top_k that reaches it.
+func (e *Expected) dupsText() string {
+	n := e.DuplicatesAbove
+	if n == 0 {
+		return ""
 	}
-	return s + ", " + e.Detail
+	s := fmt.Sprintf("; %d near-%s above it left out of the list", n, plural(n, "duplicate", "duplicates"))
+	if e.Cut == CutTopK && !e.Beyond {
+		s += fmt.Sprintf(", so -k %d reaches it", e.Rank+n)
+	}
+	return s
+}
+
+// PlaceText is where the best chunk sits in its page: "chunk 2/6", ""
+// when unknown.
+func (e *Expected) PlaceText() string {
+	if e.ChunkIndex == nil {
+		return ""
+	}
+	s := "chunk " + strconv.Itoa(*e.ChunkIndex+1)
+	if e.TotalChunks != nil {
+		s += "/" + strconv.Itoa(*e.TotalChunks)
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // Diagnosis is what a diagnosed query says beside its result.
@@ -326,6 +379,9 @@ func (p *Pipeline) diagnose(ctx context.Context, q Query, vec []float32, embedTo
 // filters cut), and for the ANN check the query's search done exactly.
 type diagSearch struct {
 	best []*ScoredChunk
+	// window is the best dupWindow points with the query's filters and
+	// their text, to count near-duplicates above an expected chunk.
+	window []ScoredChunk
 	// unscored counts, for each ref the search found no chunk of, the
 	// chunks it has all the same (0: none, not in the collection).
 	unscored      []int
@@ -350,7 +406,7 @@ func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []f
 			at = append(at, i)
 		}
 	}
-	topAt, filteredAt, exactAt := -1, -1, -1
+	topAt, filteredAt, exactAt, windowAt := -1, -1, -1, -1
 	if len(reqs) > 0 {
 		rank := SearchRequest{Vector: vec, Text: q.Question, Limit: RankCap + 1, Exact: true, IDsOnly: true}
 		topAt = len(reqs)
@@ -359,6 +415,10 @@ func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []f
 			rank.Filters = q.Filters
 			filteredAt = len(reqs)
 			reqs = append(reqs, rank)
+		}
+		if !q.NoDedup && !q.Rerank.On {
+			windowAt = len(reqs)
+			reqs = append(reqs, SearchRequest{Vector: vec, Text: q.Question, Limit: dupWindow, Exact: true, Filters: q.Filters})
 		}
 	}
 	onAt, offAt := -1, -1
@@ -420,6 +480,9 @@ func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []f
 	}
 	if topAt >= 0 {
 		d.top = got[topAt]
+	}
+	if windowAt >= 0 {
+		d.window = got[windowAt]
 	}
 	if filteredAt >= 0 {
 		d.filtered = got[filteredAt]
@@ -678,6 +741,7 @@ func (p *Pipeline) explain(q Query, res *Result, cands []ScoredChunk, store Stor
 		}
 		score := sc.Score
 		e.PointID, e.DocPath, e.Section, e.Score = sc.Chunk.ID, sc.Chunk.DocPath, sc.Chunk.Section, &score
+		e.ChunkIndex, e.TotalChunks = sc.Chunk.ChunkIndex, sc.Chunk.TotalChunks
 		top := d.top
 		if !q.Filters.IsEmpty() && q.Filters.Match(&sc.Chunk) {
 			top = d.filtered
@@ -695,9 +759,26 @@ func (p *Pipeline) explain(q Query, res *Result, cands []ScoredChunk, store Stor
 			e.ExactRank, e.Beyond = RankCap+1, true
 		}
 		e.Rank = e.ExactRank
-		p.cutOf(q, res, cands, store, sc, e, d.approxOnly)
+		p.cutOf(q, res, cands, store, sc, e, d.approxOnly, d.window)
 	}
 	return out
+}
+
+// duplicatesAbove counts the near-duplicates among sorted[:n] (in
+// lessScored order) that dedup would leave out of a list holding them.
+func duplicatesAbove(sorted []ScoredChunk, n int) int {
+	var accepted []dedupKey
+	dups := 0
+	for i := 0; i < n && i < len(sorted); i++ {
+		key := newDedupKey(&sorted[i].Chunk)
+		if _, _, dup := key.duplicateOf(accepted); dup {
+			dups++
+			continue
+		}
+		key.rank = len(accepted) + 1
+		accepted = append(accepted, key)
+	}
+	return dups
 }
 
 // noMatchDetail says that none of a source's n chunks was scored: on a
@@ -726,22 +807,40 @@ func notFoundDetail(r, resolved ExpectRef) string {
 
 // cutOf fills e's Cut and Detail: the first stage, in pipeline order,
 // that cut the expected chunk sc, read from the query's record.
-func (p *Pipeline) cutOf(q Query, res *Result, cands []ScoredChunk, store Store, sc *ScoredChunk, e *Expected, approxOnly bool) {
+func (p *Pipeline) cutOf(q Query, res *Result, cands []ScoredChunk, store Store, sc *ScoredChunk, e *Expected, approxOnly bool, window []ScoredChunk) {
 	if !q.Filters.Match(&sc.Chunk) {
 		e.Cut, e.Detail = CutFilter, "filtered out by "+q.Filters.String()
 		return
 	}
 	key := chunkKey(&sc.Chunk)
-	// Its place among the candidates the query searched.
+	// Its place among the candidates the query searched, else among the
+	// best points; less the near-duplicates above it the list leaves out
+	// (with a reranker the list's order is the reranker's: the place is
+	// the vector search's).
 	sorted := sortScored(cands)
+	placed := false
 	for i := range sorted {
 		if chunkKey(&sorted[i].Chunk) == key {
-			e.Rank = i + 1
+			e.Rank, placed = i+1, true
+			if !q.NoDedup && !q.Rerank.On {
+				e.DuplicatesAbove = duplicatesAbove(sorted, i)
+			}
 			break
 		}
 	}
+	if !placed && !q.NoDedup && !q.Rerank.On {
+		w := sortScored(window)
+		for i := range w {
+			if chunkKey(&w[i].Chunk) == key {
+				e.DuplicatesAbove = duplicatesAbove(w, i)
+				break
+			}
+		}
+	}
+	e.Rank -= e.DuplicatesAbove
 	for _, h := range res.Hits {
 		if chunkKey(&h.Chunk) == key {
+			e.Rank = h.Rank
 			e.Cut, e.Detail = CutNone, "in the results at #"+strconv.Itoa(h.Rank)
 			return
 		}
@@ -778,12 +877,12 @@ func (p *Pipeline) cutOf(q Query, res *Result, cands []ScoredChunk, store Store,
 		e.Cut, e.Detail = CutThreshold, fmt.Sprintf("below the score threshold %.2f", q.Threshold)
 	case inCands && q.Rerank.On && res.Rerank != nil && res.Rerank.Err == nil:
 		// Sent to the reranker, which placed it below its top_k.
-		e.Cut, e.Detail = CutRerank, fmt.Sprintf("moved out by the reranker (vector rank %d, not in its top %d)", e.Rank, q.TopK)
+		e.Cut, e.Detail = CutRerank, fmt.Sprintf("moved out by the reranker (not in its top %d)", q.TopK)
 	case inCands && q.Rerank.On:
 		// The rerank failed: the vector result's top_k cut it.
 		e.Cut, e.Detail = CutTopK, fmt.Sprintf("cut by top_k %d (the rerank failed; the vector order stands)", q.TopK)
 	case !e.Beyond && e.ExactRank <= limit && isApproximate(store) && !q.Exact && !approxOnly:
-		e.Cut, e.Detail = CutApproximate, fmt.Sprintf("missed by approximate search (exact rank %d)", e.ExactRank)
+		e.Cut, e.Detail = CutApproximate, fmt.Sprintf("missed by approximate search (an exact search ranks it within the %d searched)", limit)
 	case q.Rerank.On:
 		e.Cut, e.Detail = CutTopK, fmt.Sprintf("cut by top_k %d: beyond the %d candidates searched for the reranker", q.TopK, limit)
 	default:

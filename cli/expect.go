@@ -176,17 +176,18 @@ func writeANNText(w io.Writer, a *eval.ANNReport) {
 		fmt.Fprintf(w, "  quantized collection: recall@k %.3f with rescoring, %.3f without; %s\n", qz.RescoreOn, qz.RescoreOff, cleanLine(qz.Applied))
 	}
 	if len(a.IndexMisses) > 0 {
-		ids := make([]string, len(a.IndexMisses))
-		for i, id := range a.IndexMisses {
-			ids[i] = cleanLine(id)
-		}
-		fmt.Fprintf(w, "  index misses: %s\n", strings.Join(ids, ", "))
+		fmt.Fprintf(w, "  index misses: %s\n", cleanList(a.IndexMisses))
 	}
 	if len(a.OtherMisses) > 0 {
-		ids := make([]string, len(a.OtherMisses))
-		for i, id := range a.OtherMisses {
-			ids[i] = cleanLine(id)
-		}
-		fmt.Fprintf(w, "  model or chunking misses (exact search misses them too): %s\n", strings.Join(ids, ", "))
+		fmt.Fprintf(w, "  model or chunking misses (exact search misses them too): %s\n", cleanList(a.OtherMisses))
 	}
+}
+
+// cleanList is ids, each one clean line, joined by commas.
+func cleanList(ids []string) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = cleanLine(id)
+	}
+	return strings.Join(out, ", ")
 }

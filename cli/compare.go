@@ -56,9 +56,10 @@ line's flags apply to all). Per setup: hit@k, MRR, nDCG, recall, latency
 p50/p95, embed calls and tokens; per case, B's win, loss or tie on the
 reciprocal rank; per metric, the mean paired difference B - A with a
 bootstrap 95% interval and an exact two-sided sign-test p-value; then a
-verdict with its figures: "B over A: MRR +0.08 [+0.03, +0.13], 11 wins,
-3 losses, 2 ties, p = 0.03" when the interval excludes 0 and p < 0.05,
-else "no clear difference: …". A case a setup failed is an error, never a
+verdict with its figures: "B over A: MRR +0.08 [+0.03, +0.13], 14 wins,
+2 losses, 2 ties, p = 0.004" when the interval excludes 0 and p < 0.05,
+else "no clear difference: …", saying so when the interval and the sign
+test disagree. A case a setup failed is an error, never a
 win for the other ("no verdict: …"). Relevance is judged by doc path, URL,
 module, chapter and keywords, never chunk id. --json prints the
 ragscope.compare/v1 document, --markdown FILE writes it as Markdown.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"ragscope/app"
 	"ragscope/present"
 	"ragscope/retrieval/eval"
 	"ragscope/retrieval/qdrant/qdranttest"
@@ -311,5 +312,45 @@ func TestQueryVsSideBySide(t *testing.T) {
 	code, out, _ = run(t, env, "", "query", "--setup", "hybrid", "--vs", "bm25", "how do nodes talk to each other?")
 	if code != ExitOK || !strings.Contains(out, "A: hybrid") || !strings.Contains(out, "B: bm25") || !strings.Contains(out, "B VS A") {
 		t.Errorf("text:\n%s", out)
+	}
+}
+
+// TestCompareExitExactSignTest: exit 4 (a --vs setup clearly worse)
+// follows the exact sign test. B behind on 11 of 14 decided cases has an
+// interval below 0 and a normal-form p of 0.03, but an exact p of 0.057:
+// no clear difference, exit 0, and the verdict says the two disagree. 14
+// of 16 is clear (exact p 0.004): exit 4.
+func TestCompareExitExactSignTest(t *testing.T) {
+	doc := func(losses, wins int) CompareJSON {
+		var a, b eval.Report
+		add := func(n int, ra, rb float64) {
+			for range n {
+				id := string(rune('a' + len(a.Cases)))
+				a.Cases = append(a.Cases, eval.CaseResult{ID: id, Kind: eval.KindRanking, Status: eval.StatusPass, ReciprocalRank: ra})
+				b.Cases = append(b.Cases, eval.CaseResult{ID: id, Kind: eval.KindRanking, Status: eval.StatusPass, ReciprocalRank: rb})
+			}
+		}
+		add(losses, 1, 0.5)
+		add(wins, 0.5, 1)
+		add(2, 1, 1)
+		arms := []*arm{{name: "prod", be: &app.Backend{}}, {name: "small", be: &app.Backend{}}}
+		return compareDoc(eval.Set{}, arms, []armRun{{rep: a}, {rep: b}})
+	}
+	d := doc(11, 3)
+	c := d.Comparisons[0]
+	m, _ := c.Metric(eval.VerdictMetric)
+	if c.Clear || m.P < 0.05 || m.PNormal > 0.05 || !strings.Contains(c.Verdict, "the interval says prod is better but the sign test does not (p = 0.06)") {
+		t.Errorf("11 losses, 3 wins: clear %v, p %.3f, p_normal %.3f, verdict %s", c.Clear, m.P, m.PNormal, c.Verdict)
+	}
+	if err := compareExit(nil, nil, d); err != nil {
+		t.Errorf("no clear difference: exit %v, want 0", err)
+	}
+	body, err := json.Marshal(c)
+	if err != nil || !strings.Contains(string(body), `"p":0.057`) || !strings.Contains(string(body), `"p_normal":0.032`) {
+		t.Errorf("JSON %s", body)
+	}
+	d = doc(14, 2)
+	if err := compareExit(nil, nil, d); ExitCode(err) != ExitCheck || !d.Comparisons[0].Clear {
+		t.Errorf("clearly worse: exit %v, comparison %+v", err, d.Comparisons[0])
 	}
 }

@@ -392,7 +392,13 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	s := rep.Summary
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Overall (%d ranking cases of %d)\n", s.RankingCases, s.Cases)
-	fmt.Fprintf(w, "  hit@1 %.3f · hit@k %.3f · MRR %.3f · nDCG@k %.3f · recall@k %.3f\n", s.HitAt1, s.HitAtK, s.MRR, s.NDCG, s.Recall)
+	rm := func(v float64) string {
+		if s.RankingCases == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.3f", v)
+	}
+	fmt.Fprintf(w, "  hit@1 %s · hit@k %s · MRR %s · nDCG@k %s · recall@k %s\n", rm(s.HitAt1), rm(s.HitAtK), rm(s.MRR), rm(s.NDCG), rm(s.Recall))
 	fmt.Fprintf(w, "  keyword coverage %s · metadata completeness %s\n", optFloat(s.KeywordCoverage), optFloat(s.MetadataCompleteness))
 	if s.LabelledCases > 0 {
 		fmt.Fprintf(w, "  not-relevant marks: %d %s · precision over labelled hits %s · %d with a hit marked not relevant above the relevant one\n",
@@ -641,6 +647,14 @@ func optFloat(p *float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.3f", *p)
+}
+
+// optFloat2 is optFloat with two decimals.
+func optFloat2(p *float64) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", *p)
 }
 
 // clip cleans s and cuts it to n characters.

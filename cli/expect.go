@@ -118,8 +118,8 @@ func (d *diagFlags) writeText(w io.Writer) {
 		for i := range d.diag.Expected {
 			e := &d.diag.Expected[i]
 			fmt.Fprintf(w, "  - %s\n", cleanLine(e.Sentence()))
-			if e.Section != "" || e.PointID != "" {
-				fmt.Fprintf(w, "    best chunk %s%s\n", cleanLine(e.PointID), sectionText(e.Section))
+			if bc := bestChunkText(e); bc != "" {
+				fmt.Fprintf(w, "    best chunk: %s\n", bc)
 			}
 		}
 	}
@@ -136,6 +136,27 @@ func (d *diagFlags) writeText(w io.Writer) {
 			fmt.Fprintf(w, "  - missed exact #%d [%.3f] %s%s (point %s)\n", m.ExactRank, m.Score, cleanLine(m.DocPath), sectionText(m.Section), cleanLine(m.PointID))
 		}
 	}
+}
+
+// bestChunkText names an expected source's best chunk as the results
+// list does ("Links and Joints · chunk 2/6"), then its point id: "point
+// docs/a.md#1", never a bare "#1" that would read as a rank.
+func bestChunkText(e *retrieval.Expected) string {
+	var parts []string
+	if e.Section != "" {
+		parts = append(parts, cleanLine(e.Section))
+	}
+	if pt := e.PlaceText(); pt != "" {
+		parts = append(parts, pt)
+	}
+	s := strings.Join(parts, " · ")
+	if e.PointID != "" {
+		if s != "" {
+			s += " "
+		}
+		s += "(point " + cleanLine(e.PointID) + ")"
+	}
+	return s
 }
 
 // sectionText is " · SECTION" for a chunk's section (collection text,
@@ -157,10 +178,18 @@ func writeANNText(w io.Writer, a *eval.ANNReport) {
 		fmt.Fprintf(w, "  quantized collection: recall@k %.3f with rescoring, %.3f without; %s\n", qz.RescoreOn, qz.RescoreOff, cleanLine(qz.Applied))
 	}
 	if len(a.IndexMisses) > 0 {
-		ids := make([]string, len(a.IndexMisses))
-		for i, id := range a.IndexMisses {
-			ids[i] = cleanLine(id)
-		}
-		fmt.Fprintf(w, "  index misses: %s\n", strings.Join(ids, ", "))
+		fmt.Fprintf(w, "  index misses: %s\n", cleanList(a.IndexMisses))
 	}
+	if len(a.OtherMisses) > 0 {
+		fmt.Fprintf(w, "  model or chunking misses (exact search misses them too): %s\n", cleanList(a.OtherMisses))
+	}
+}
+
+// cleanList is ids, each one clean line, joined by commas.
+func cleanList(ids []string) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = cleanLine(id)
+	}
+	return strings.Join(out, ", ")
 }

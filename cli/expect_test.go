@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -165,7 +166,7 @@ func TestExpectQdrant(t *testing.T) {
 		defer qs.AddCollection(qdranttest.TextbookA())
 		doc := expectJSON(t, env, "--no-dedup", "-k", "3", "--expect", top[1].ChunkID, q)
 		e := oneExpected(t, doc)
-		if e.Cut != retrieval.CutApproximate || e.ExactRank != 2 || e.Detail != "missed by approximate search (exact rank 2)" {
+		if e.Cut != retrieval.CutApproximate || e.ExactRank != 2 || e.Rank != 2 || e.Detail != "missed by approximate search (an exact search ranks it within the 3 searched)" {
 			t.Fatalf("%+v", e)
 		}
 		// --exact finds it; --ann-check names it.
@@ -312,6 +313,10 @@ cases:
   - id: hit
     question: "how do I describe a robot's joints?"
     expect: {doc_paths: [docs/module-1-ros2/05-urdf-humanoids.md]}
+  - id: module-miss
+    question: "how do I describe a robot's joints?"
+    top_k: 3
+    expect: {modules: [module-4-vla]}
 `
 
 // Every missed eval case says where its expected source went, on its own
@@ -326,9 +331,10 @@ func TestEvalSaysWhereExpectedWent(t *testing.T) {
 		}
 	}
 	for id, want := range map[string]string{
-		"topk-miss":    "MISS no relevant hit in the top 3 (#1 was docs/module-1-ros2/05-urdf-humanoids.md); expected docs/module-1-ros2/01-what-is-ros2.md ranked #56 (0.038), cut by top_k 3",
+		"topk-miss":    "MISS no relevant hit in the top 3 (#1 was docs/module-1-ros2/05-urdf-humanoids.md); expected docs/module-1-ros2/01-what-is-ros2.md ranked #55 (0.038), cut by top_k 3; 1 near-duplicate above it left out of the list, so -k 56 reaches it",
 		"gone":         "expected docs/module-9/nothing.md not in the collection",
 		"empty-filter": "filter module=module-9 leaves 0 points; expected docs/module-1-ros2/05-urdf-humanoids.md ranked #1 (0.226), filtered out by module=module-9",
+		"module-miss":  "; expected module module-4-vla ranked #15 (0.084), cut by top_k 3",
 	} {
 		if !strings.Contains(rows[id], want) {
 			t.Errorf("%s row lacks %q:\n%s\n%s", id, want, rows[id], errs)
@@ -343,7 +349,7 @@ func TestEvalSaysWhereExpectedWent(t *testing.T) {
 		t.Fatalf("not JSON: %v", err)
 	}
 	c := rep.Cases[0]
-	if len(c.Expected) != 1 || c.Expected[0].Cut != retrieval.CutTopK || c.Expected[0].Rank != 56 {
+	if len(c.Expected) != 1 || c.Expected[0].Cut != retrieval.CutTopK || c.Expected[0].Rank != 55 || c.Expected[0].DuplicatesAbove != 1 || c.Expected[0].ExactRank != 56 {
 		t.Fatalf("topk-miss JSON: %+v", c.Expected)
 	}
 	if fp := rep.Cases[2].FilterPoints; fp == nil || *fp != 0 {
@@ -386,10 +392,12 @@ cases:
 		t.Fatalf("exit %d: %s\n%s", code, errs, out)
 	}
 	for _, want := range []string{
-		"ANN check: recall@k 0.000 over 2 cases · 1 miss is an index miss (they pass with exact search): raise hnsw_ef or m",
-		"index misses: index-miss",
+		"ANN check: recall@k 0.000 over 2 cases · 1 miss is an index miss (they pass with exact search): raise hnsw_ef or m; the other 1 is a model or chunking miss (exact search misses it too)\n",
+		"index misses: index-miss\n",
+		"model or chunking misses (exact search misses them too): model-miss\n",
 		"expected " + top[0].URL + " ranked #1",
-		"missed by approximate search (exact rank 1)",
+		"ranked #1 (",
+		"missed by approximate search (an exact search ranks it within the 1 searched)",
 		"expected docs/module-3-isaac/04-reinforcement-learning.md ranked #",
 	} {
 		if !strings.Contains(out, want) {
@@ -525,5 +533,121 @@ cases:
 	}
 	if len(rep.Notes) != 1 || rep.Cases[0].FilterPoints != nil {
 		t.Fatalf("notes %v, filter points %v", rep.Notes, rep.Cases[0].FilterPoints)
+	}
+}
+
+// A page that exists is found by its doc path whatever the search mode:
+// when no chunk of it holds a word of the question (BM25 scores it 0, so
+// the search leaves it out) --expect says so and exits 0, in the text,
+// the JSON and an eval MISS row; only a page that does not exist is "not
+// in the collection".
+func TestExpectPageWithoutAMatchingWord(t *testing.T) {
+	const capstone = "docs/capstone/index.md"
+	bm25 := map[string]string{"RAGSCOPE_LOCAL_SEARCH": "bm25"}
+	code, out, errs := run(t, bm25, "", "query", "--expect", capstone, "--expect", capstone+"#teams-and-timeline", jointsQ)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"  - expected docs/capstone/index.md: 4 chunks, none matches a word of the question\n",
+		"  - expected docs/capstone/index.md#teams-and-timeline: 1 chunk, which matches no word of the question\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	e := oneExpected(t, expectJSON(t, bm25, "--expect", capstone, jointsQ))
+	if e.Cut != retrieval.CutNoMatch || e.Chunks != 4 || !e.Found() || e.Rank != 0 || e.Score != nil {
+		t.Errorf("JSON %+v", e)
+	}
+	// Hybrid: a question with no word of the collection scores nothing.
+	e = oneExpected(t, expectJSON(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": "hybrid"}, "--expect", capstone, "xyzzy plugh"))
+	if e.Cut != retrieval.CutNoMatch || e.Chunks != 4 {
+		t.Errorf("hybrid: %+v", e)
+	}
+	// The embedder scores every chunk: the page ranks.
+	e = oneExpected(t, expectJSON(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": "embedder"}, "--expect", capstone, jointsQ))
+	if e.Cut != retrieval.CutTopK || e.Rank < 6 {
+		t.Errorf("embedder: %+v", e)
+	}
+	set := writeSet(t, "nomatch.yaml", `name: nomatch
+cases:
+  - id: capstone
+    question: "how do I describe a robot's joints?"
+    expect: {doc_paths: [docs/capstone/index.md]}
+`)
+	_, out, errs = run(t, bm25, "", "eval", set)
+	if !strings.Contains(out, "expected docs/capstone/index.md: 4 chunks, none matches a word of the question") || strings.Contains(out, "not in the collection") {
+		t.Errorf("eval MISS row:\n%s\n%s", out, errs)
+	}
+}
+
+// On Qdrant the page of a question that shares no word with it is found
+// (a vector search scores every point of the page) and ranked.
+func TestExpectQdrantPageWithoutAMatchingWord(t *testing.T) {
+	_, _, env := fakes(t)
+	doc := expectJSON(t, env, "--expect", "docs/module-4-vla/04-capstone.md", "xyzzy plugh")
+	if e := oneExpected(t, doc); !e.Found() || e.Rank < 1 || e.Score == nil || e.Cut == retrieval.CutNoMatch {
+		t.Fatalf("%+v", e)
+	}
+}
+
+// The rank --expect gives is the one the results list shows, said once:
+// a near-duplicate above the chunk that dedup leaves out is not counted,
+// and the sentence says it was left out (and which -k reaches a chunk
+// top_k cut); the best chunk is placed as the list places it ("chunk
+// 2/6"), its point id named as one.
+func TestExpectRankIsTheListRank(t *testing.T) {
+	const links = "docs/module-1-ros2/05-urdf-humanoids.md#links-and-joints"
+	code, out, errs := run(t, nil, "", "query", "-k", "15", "--expect", links, jointsQ)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"\n10. [0.185] URDF for Humanoids - Links and Joints\n    module-1-ros2 / urdf-humanoids · chunk 2/6\n",
+		"duplicate of #8 (similarity 1.00)",
+		"  - expected " + links + " in the results at #10 (0.185); 1 near-duplicate above it left out of the list\n" +
+			"    best chunk: Links and Joints · chunk 2/6 (point docs/module-1-ros2/05-urdf-humanoids.md#1)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-k 15 output lacks %q:\n%s", want, out)
+		}
+	}
+	_, out, _ = run(t, nil, "", "query", "--expect", links, jointsQ)
+	if want := "  - expected " + links + " ranked #10 (0.185), cut by top_k 5; 1 near-duplicate above it left out of the list, so -k 11 reaches it\n"; !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+	e := oneExpected(t, expectJSON(t, nil, "-k", "11", "--expect", links, jointsQ))
+	if e.Cut != retrieval.CutNone || e.Rank != 10 || e.DuplicatesAbove != 1 || e.ExactRank != 11 {
+		t.Errorf("-k 11: %+v", e)
+	}
+	// Without dedup nothing is left out: the rank is the search's.
+	e = oneExpected(t, expectJSON(t, nil, "--no-dedup", "--expect", links, jointsQ))
+	if e.Rank != 11 || e.DuplicatesAbove != 0 {
+		t.Errorf("--no-dedup: %+v", e)
+	}
+}
+
+// The README's "Why not this chunk?" example prints what the demo gives.
+func TestReadmeExpectExample(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	i := strings.Index(text, "$ ragscope query --threshold 0.15 \\\n")
+	if i < 0 {
+		t.Fatal("the README has no --expect example")
+	}
+	block := text[i:]
+	block = block[:strings.Index(block, "```")]
+	cmd, shown, _ := strings.Cut(block, "\n…\n")
+	cmd = strings.ReplaceAll(strings.TrimPrefix(cmd, "$ ragscope "), "\\\n", " ")
+	code, out, errs := run(t, nil, "", splitArgs(strings.Join(strings.Fields(cmd), " "))...)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.HasSuffix(out, "\n"+shown) {
+		t.Errorf("the README shows\n%s\nthe demo prints\n%s", shown, out)
 	}
 }

@@ -85,6 +85,7 @@ func TestGoldenImportThenEval(t *testing.T) {
 		"UNLABELLED best ", "0 pass · 40 unlabelled · 0 miss", "Unlabelled questions (40; no expectation, so no pass or fail)",
 		"best score: min ", "questions find nothing above 0.30 (the run's threshold)", "lowest best scores (10 of 40):",
 		"PASS: 40 unlabelled cases ran; none has an expectation to pass or fail",
+		"Overall (0 ranking cases of 40)\n  hit@1 - · hit@k - · MRR - · nDCG@k - · recall@k -\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("eval output lacks %q:\n%s", want, out)
@@ -115,7 +116,7 @@ func TestGoldenImportThenEval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## ragscope eval: golden — ✅ PASS", "| 40 | 40 | 0 | 0 | 0 | 40 | - |", "### Unlabelled questions (40)"} {
+	for _, want := range []string{"## ragscope eval: golden — ➖ NO LABELS", "| 40 | 0 | 0 | 0 | 0 | 40 | - |", "### Unlabelled questions (40)"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, b)
 		}

@@ -139,7 +139,7 @@ func (r *judgeRun) writeText(w io.Writer) {
 		if m.NothingAnswers {
 			nothing = " · nothing answers (no hit graded 2 or 3)"
 		}
-		fmt.Fprintf(w, "judged precision@%d %.2f · judged nDCG@%d %.2f (%d of %d hits judged)%s\n", m.K, *m.Precision, m.K, *m.NDCG, m.Judged, m.K, nothing)
+		fmt.Fprintf(w, "judged precision@%d %.2f · judged nDCG@%d %s (%d of %d hits judged)%s\n", m.K, *m.Precision, m.K, optFloat2(m.NDCG), m.Judged, m.K, nothing)
 	}
 	writeAnswerFaithfulness(w, r.faith)
 }

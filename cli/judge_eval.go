@@ -88,7 +88,11 @@ func writeJudgeEval(w io.Writer, jr *eval.JudgeReport) {
 	if jr.Precision == nil {
 		fmt.Fprintln(w, "  no hit could be judged: no judged precision or nDCG")
 	} else {
-		fmt.Fprintf(w, "  judged precision@k %.3f · judged nDCG@k %.3f (mean of %d cases with a judged hit, of %d)\n", *jr.Precision, *jr.NDCG, jr.Measured, jr.Cases)
+		ndcgOver := ""
+		if jr.NDCGCases < jr.Measured {
+			ndcgOver = fmt.Sprintf("; nDCG over the %d where a hit answers", jr.NDCGCases)
+		}
+		fmt.Fprintf(w, "  judged precision@k %.3f · judged nDCG@k %s (mean of %d cases with a judged hit, of %d%s)\n", *jr.Precision, optFloat(jr.NDCG), jr.Measured, jr.Cases, ndcgOver)
 		fmt.Fprintf(w, "  nothing answers (no hit graded 2 or 3): %d", len(jr.NothingAnswers))
 		if len(jr.NothingAnswers) > 0 {
 			ids := make([]string, 0, min(len(jr.NothingAnswers), 10))
@@ -109,7 +113,7 @@ func writeJudgeEval(w io.Writer, jr *eval.JudgeReport) {
 					fmt.Fprintf(w, "    %-20s no judged hit (%d cases)\n", clip(orDash(cleanLine(c.Category)), 20), c.Cases)
 					continue
 				}
-				fmt.Fprintf(w, "    %-20s precision %.3f · nDCG %.3f · nothing answers %d of %d\n", clip(orDash(cleanLine(c.Category)), 20), *c.Precision, *c.NDCG, c.NothingAnswers, c.Measured)
+				fmt.Fprintf(w, "    %-20s precision %.3f · nDCG %s · nothing answers %d of %d\n", clip(orDash(cleanLine(c.Category)), 20), *c.Precision, optFloat(c.NDCG), c.NothingAnswers, c.Measured)
 			}
 		}
 	}

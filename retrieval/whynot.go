@@ -33,10 +33,16 @@ const RankCap = 1000
 // pageChunkLimit bounds the chunks of one page read to find a section.
 const pageChunkLimit = 256
 
+// dupWindow is how many of the best points are read with their text to
+// count the near-duplicates above an expected chunk the query's
+// candidates do not hold: below it, its rank counts them.
+const dupWindow = 100
+
 // Cut codes of Expected.Cut, in pipeline order.
 const (
 	CutNone        = ""
 	CutNotFound    = "not_found"
+	CutNoMatch     = "no_match"
 	CutFilter      = "filter"
 	CutThreshold   = "threshold"
 	CutApproximate = "approximate"
@@ -59,7 +65,17 @@ type ExpectRef struct {
 	Anchor string
 	// PointID is a point id ("" otherwise).
 	PointID string
+	// Module and Chapter name a whole module or chapter (an eval case's
+	// expectation; --expect does not parse them): its best chunk for the
+	// question is the one explained.
+	Module, Chapter string
 }
+
+// ModuleRef is the expected source "every chunk of module m".
+func ModuleRef(m string) ExpectRef { return ExpectRef{Raw: "module " + m, Module: m} }
+
+// ChapterRef is the expected source "every chunk of chapter c".
+func ChapterRef(c string) ExpectRef { return ExpectRef{Raw: "chapter " + c, Chapter: c} }
 
 // ErrBadExpectRef is returned for a reference that cannot name a source.
 var ErrBadExpectRef = &ValidationError{Field: "expect", Msg: "an expected source is a doc path, a citation URL or a point id."}
@@ -158,10 +174,21 @@ type Expected struct {
 	PointID string `json:"point_id"`
 	DocPath string `json:"doc_path,omitempty"`
 	Section string `json:"section,omitempty"`
-	// Rank is the chunk's rank in the query's search (its filters applied,
-	// unless they cut the chunk: then among all points), from 1; its place
-	// among the query's candidates when it was one. 0 when not found.
+	// Rank is the chunk's rank as the results list would show it: its
+	// rank in the results when it is there; else its place in the
+	// query's search (its filters applied, unless they cut the chunk:
+	// then among all points), from 1, less the near-duplicates above it
+	// that dedup leaves out of the list (DuplicatesAbove; counted among
+	// the query's candidates and the best dupWindow points). With a
+	// reranker, its place in the vector search. 0 when not found.
 	Rank int `json:"rank"`
+	// DuplicatesAbove is the number of near-duplicates above the chunk
+	// that the list leaves out (so -k Rank+DuplicatesAbove reaches it).
+	DuplicatesAbove int `json:"duplicates_above,omitempty"`
+	// ChunkIndex and TotalChunks place the best chunk in its page (from
+	// 0; nil when unknown).
+	ChunkIndex  *int `json:"chunk_index,omitempty"`
+	TotalChunks *int `json:"total_chunks,omitempty"`
 	// ExactRank is the rank an exact search gives; RankCap+1 with Beyond
 	// when more than RankCap points score above it.
 	ExactRank int  `json:"exact_rank"`
@@ -169,14 +196,19 @@ type Expected struct {
 	// Score is the chunk's score for the question (nil when not found).
 	Score *float64 `json:"score"`
 	// Cut is the first stage that cut the chunk (the Cut* codes), "" when
-	// it reached the results.
+	// it reached the results. CutNoMatch: the source is in the collection
+	// (Chunks chunks) but the search scored none of them (no chunk holds
+	// a word of the question, on a lexical search).
 	Cut string `json:"cut"`
+	// Chunks is the number of the source's chunks, with CutNoMatch.
+	Chunks int `json:"chunks,omitempty"`
 	// Detail says it in words: "in the results at #2", "cut by top_k 5
 	// (rank 23 of 5)", "not in the collection".
 	Detail string `json:"detail"`
 }
 
-// Found reports whether the expected source has a chunk in the collection.
+// Found reports whether the expected source has a chunk in the
+// collection (scored for the question or not).
 func (e *Expected) Found() bool { return e.Cut != CutNotFound }
 
 // RankText is the rank as people read it: "#23", "beyond #1,000", "".
@@ -190,22 +222,62 @@ func (e *Expected) RankText() string {
 	return ""
 }
 
-// Sentence is the one-line account of e: "expected docs/a.md ranked #23
-// (0.310), cut by top_k 5 (rank 23 of 5)", "expected x not in the
-// collection".
+// Sentence is the one-line account of e, its rank said once: "expected
+// docs/a.md ranked #23 (0.310), cut by top_k 5", "expected docs/a.md in
+// the results at #2 (0.610)", "expected x not in the collection".
 func (e *Expected) Sentence() string {
 	name := e.Ref
-	if e.Cut == CutNotFound {
+	score := ""
+	if e.Score != nil {
+		score = fmt.Sprintf(" (%.3f)", *e.Score)
+	}
+	switch e.Cut {
+	case CutNotFound:
 		return "expected " + name + " " + e.Detail
+	case CutNoMatch:
+		return "expected " + name + ": " + e.Detail
+	case CutNone:
+		return "expected " + name + " " + e.Detail + score + e.dupsText()
 	}
 	s := "expected " + name
 	if rt := e.RankText(); rt != "" {
 		s += " ranked " + rt
 	}
-	if e.Score != nil {
-		s += fmt.Sprintf(" (%.3f)", *e.Score)
+	return s + score + ", " + e.Detail + e.dupsText()
+}
+
+// dupsText says that near-duplicates above the chunk were left out of
+// the list, and for a chunk top_k cut, the top_k that reaches it.
+func (e *Expected) dupsText() string {
+	n := e.DuplicatesAbove
+	if n == 0 {
+		return ""
 	}
-	return s + ", " + e.Detail
+	s := fmt.Sprintf("; %d near-%s above it left out of the list", n, plural(n, "duplicate", "duplicates"))
+	if e.Cut == CutTopK && !e.Beyond {
+		s += fmt.Sprintf(", so -k %d reaches it", e.Rank+n)
+	}
+	return s
+}
+
+// PlaceText is where the best chunk sits in its page: "chunk 2/6", ""
+// when unknown.
+func (e *Expected) PlaceText() string {
+	if e.ChunkIndex == nil {
+		return ""
+	}
+	s := "chunk " + strconv.Itoa(*e.ChunkIndex+1)
+	if e.TotalChunks != nil {
+		s += "/" + strconv.Itoa(*e.TotalChunks)
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // Diagnosis is what a diagnosed query says beside its result.
@@ -306,7 +378,13 @@ func (p *Pipeline) diagnose(ctx context.Context, q Query, vec []float32, embedTo
 // chunks: with the query's filters, and without them for a chunk the
 // filters cut), and for the ANN check the query's search done exactly.
 type diagSearch struct {
-	best          []*ScoredChunk
+	best []*ScoredChunk
+	// window is the best dupWindow points with the query's filters and
+	// their text, to count near-duplicates above an expected chunk.
+	window []ScoredChunk
+	// unscored counts, for each ref the search found no chunk of, the
+	// chunks it has all the same (0: none, not in the collection).
+	unscored      []int
 	top, filtered []ScoredChunk
 	exact         []ScoredChunk
 	// rescoreOn and rescoreOff are the approximate search with
@@ -319,7 +397,7 @@ type diagSearch struct {
 }
 
 func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []float32, refs []ExpectRef, annCheck bool) (diagSearch, error) {
-	d := diagSearch{best: make([]*ScoredChunk, len(refs))}
+	d := diagSearch{best: make([]*ScoredChunk, len(refs)), unscored: make([]int, len(refs))}
 	var reqs []SearchRequest
 	var at []int
 	for i, r := range refs {
@@ -328,7 +406,7 @@ func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []f
 			at = append(at, i)
 		}
 	}
-	topAt, filteredAt, exactAt := -1, -1, -1
+	topAt, filteredAt, exactAt, windowAt := -1, -1, -1, -1
 	if len(reqs) > 0 {
 		rank := SearchRequest{Vector: vec, Text: q.Question, Limit: RankCap + 1, Exact: true, IDsOnly: true}
 		topAt = len(reqs)
@@ -337,6 +415,10 @@ func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []f
 			rank.Filters = q.Filters
 			filteredAt = len(reqs)
 			reqs = append(reqs, rank)
+		}
+		if !q.NoDedup && !q.Rerank.On {
+			windowAt = len(reqs)
+			reqs = append(reqs, SearchRequest{Vector: vec, Text: q.Question, Limit: dupWindow, Exact: true, Filters: q.Filters})
 		}
 	}
 	onAt, offAt := -1, -1
@@ -386,8 +468,21 @@ func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []f
 			}
 		}
 	}
+	for k, i := range at {
+		if d.best[i] == nil {
+			// The search scored none of its chunks (a lexical search
+			// leaves out the chunks without a word of the question):
+			// whether it has any is a count, not a search.
+			if d.unscored[i], err = p.countChunks(ctx, store, refs[i], reqs[k].Filters); err != nil {
+				return d, err
+			}
+		}
+	}
 	if topAt >= 0 {
 		d.top = got[topAt]
+	}
+	if windowAt >= 0 {
+		d.window = got[windowAt]
 	}
 	if filteredAt >= 0 {
 		d.filtered = got[filteredAt]
@@ -399,6 +494,42 @@ func (p *Pipeline) diagSearch(ctx context.Context, store Store, q Query, vec []f
 		d.rescoreOn, d.rescoreOff, d.quantized = got[onAt], got[offAt], true
 	}
 	return d, nil
+}
+
+// countChunks counts the chunks of ref (f is its lookup's filter): a
+// Counter's count, or, for a section, the page's chunks in that section
+// (PageChunker). 0 when the store can do neither; a store's error only
+// when ctx ended (the count is a help: without it the ref is reported
+// as not in the collection).
+func (p *Pipeline) countChunks(ctx context.Context, store Store, ref ExpectRef, f Filters) (int, error) {
+	if ref.Anchor != "" && ref.DocPath != "" {
+		pc, ok := store.(PageChunker)
+		if !ok {
+			return 0, nil
+		}
+		n := 0
+		for _, dp := range f.DocPaths {
+			chunks, err := pc.PageChunks(ctx, dp)
+			if err != nil {
+				return 0, ctx.Err()
+			}
+			for j := range chunks {
+				if p.inSection(&chunks[j], ref.Anchor) {
+					n++
+				}
+			}
+		}
+		return n, nil
+	}
+	c, ok := store.(Counter)
+	if !ok {
+		return 0, nil
+	}
+	n, err := c.Count(ctx, f)
+	if err != nil {
+		return 0, ctx.Err()
+	}
+	return int(n), nil
 }
 
 // byDocPath reports whether some ref is looked up by its doc path.
@@ -541,6 +672,10 @@ func lookup(q Query, vec []float32, r ExpectRef) (SearchRequest, bool) {
 		if r.Anchor != "" {
 			req.Limit = pageChunkLimit
 		}
+	case r.Module != "":
+		req.Filters.Modules = []string{r.Module}
+	case r.Chapter != "":
+		req.Filters.Chapters = []string{r.Chapter}
 	default:
 		return req, false
 	}
@@ -595,12 +730,18 @@ func (p *Pipeline) explain(q Query, res *Result, cands []ScoredChunk, store Stor
 		e := &out[i]
 		e.Ref = r.Raw
 		sc := d.best[i]
+		if sc == nil && d.unscored[i] > 0 {
+			e.DocPath = resolved[i].DocPath
+			e.Cut, e.Chunks, e.Detail = CutNoMatch, d.unscored[i], noMatchDetail(d.unscored[i], rankingOf(store))
+			continue
+		}
 		if sc == nil {
 			e.Cut, e.Detail = CutNotFound, notFoundDetail(r, resolved[i])
 			continue
 		}
 		score := sc.Score
 		e.PointID, e.DocPath, e.Section, e.Score = sc.Chunk.ID, sc.Chunk.DocPath, sc.Chunk.Section, &score
+		e.ChunkIndex, e.TotalChunks = sc.Chunk.ChunkIndex, sc.Chunk.TotalChunks
 		top := d.top
 		if !q.Filters.IsEmpty() && q.Filters.Match(&sc.Chunk) {
 			top = d.filtered
@@ -618,9 +759,40 @@ func (p *Pipeline) explain(q Query, res *Result, cands []ScoredChunk, store Stor
 			e.ExactRank, e.Beyond = RankCap+1, true
 		}
 		e.Rank = e.ExactRank
-		p.cutOf(q, res, cands, store, sc, e, d.approxOnly)
+		p.cutOf(q, res, cands, store, sc, e, d.approxOnly, d.window)
 	}
 	return out
+}
+
+// duplicatesAbove counts the near-duplicates among sorted[:n] (in
+// lessScored order) that dedup would leave out of a list holding them.
+func duplicatesAbove(sorted []ScoredChunk, n int) int {
+	var accepted []dedupKey
+	dups := 0
+	for i := 0; i < n && i < len(sorted); i++ {
+		key := newDedupKey(&sorted[i].Chunk)
+		if _, _, dup := key.duplicateOf(accepted); dup {
+			dups++
+			continue
+		}
+		key.rank = len(accepted) + 1
+		accepted = append(accepted, key)
+	}
+	return dups
+}
+
+// noMatchDetail says that none of a source's n chunks was scored: on a
+// lexical ranking (BM25, hybrid) none holds a word of the question.
+func noMatchDetail(n int, ranking string) string {
+	switch {
+	case ranking == "" && n == 1:
+		return "in the collection (1 chunk), but the search did not return it"
+	case ranking == "":
+		return "in the collection (" + strconv.Itoa(n) + " chunks), but the search returned none of them"
+	case n == 1:
+		return "1 chunk, which matches no word of the question"
+	}
+	return strconv.Itoa(n) + " chunks, none matches a word of the question"
 }
 
 func notFoundDetail(r, resolved ExpectRef) string {
@@ -635,22 +807,40 @@ func notFoundDetail(r, resolved ExpectRef) string {
 
 // cutOf fills e's Cut and Detail: the first stage, in pipeline order,
 // that cut the expected chunk sc, read from the query's record.
-func (p *Pipeline) cutOf(q Query, res *Result, cands []ScoredChunk, store Store, sc *ScoredChunk, e *Expected, approxOnly bool) {
+func (p *Pipeline) cutOf(q Query, res *Result, cands []ScoredChunk, store Store, sc *ScoredChunk, e *Expected, approxOnly bool, window []ScoredChunk) {
 	if !q.Filters.Match(&sc.Chunk) {
 		e.Cut, e.Detail = CutFilter, "filtered out by "+q.Filters.String()
 		return
 	}
 	key := chunkKey(&sc.Chunk)
-	// Its place among the candidates the query searched.
+	// Its place among the candidates the query searched, else among the
+	// best points; less the near-duplicates above it the list leaves out
+	// (with a reranker the list's order is the reranker's: the place is
+	// the vector search's).
 	sorted := sortScored(cands)
+	placed := false
 	for i := range sorted {
 		if chunkKey(&sorted[i].Chunk) == key {
-			e.Rank = i + 1
+			e.Rank, placed = i+1, true
+			if !q.NoDedup && !q.Rerank.On {
+				e.DuplicatesAbove = duplicatesAbove(sorted, i)
+			}
 			break
 		}
 	}
+	if !placed && !q.NoDedup && !q.Rerank.On {
+		w := sortScored(window)
+		for i := range w {
+			if chunkKey(&w[i].Chunk) == key {
+				e.DuplicatesAbove = duplicatesAbove(w, i)
+				break
+			}
+		}
+	}
+	e.Rank -= e.DuplicatesAbove
 	for _, h := range res.Hits {
 		if chunkKey(&h.Chunk) == key {
+			e.Rank = h.Rank
 			e.Cut, e.Detail = CutNone, "in the results at #"+strconv.Itoa(h.Rank)
 			return
 		}
@@ -687,12 +877,12 @@ func (p *Pipeline) cutOf(q Query, res *Result, cands []ScoredChunk, store Store,
 		e.Cut, e.Detail = CutThreshold, fmt.Sprintf("below the score threshold %.2f", q.Threshold)
 	case inCands && q.Rerank.On && res.Rerank != nil && res.Rerank.Err == nil:
 		// Sent to the reranker, which placed it below its top_k.
-		e.Cut, e.Detail = CutRerank, fmt.Sprintf("moved out by the reranker (vector rank %d, not in its top %d)", e.Rank, q.TopK)
+		e.Cut, e.Detail = CutRerank, fmt.Sprintf("moved out by the reranker (not in its top %d)", q.TopK)
 	case inCands && q.Rerank.On:
 		// The rerank failed: the vector result's top_k cut it.
 		e.Cut, e.Detail = CutTopK, fmt.Sprintf("cut by top_k %d (the rerank failed; the vector order stands)", q.TopK)
 	case !e.Beyond && e.ExactRank <= limit && isApproximate(store) && !q.Exact && !approxOnly:
-		e.Cut, e.Detail = CutApproximate, fmt.Sprintf("missed by approximate search (exact rank %d)", e.ExactRank)
+		e.Cut, e.Detail = CutApproximate, fmt.Sprintf("missed by approximate search (an exact search ranks it within the %d searched)", limit)
 	case q.Rerank.On:
 		e.Cut, e.Detail = CutTopK, fmt.Sprintf("cut by top_k %d: beyond the %d candidates searched for the reranker", q.TopK, limit)
 	default:

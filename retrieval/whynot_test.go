@@ -107,3 +107,48 @@ func TestDiagnoseRerankCuts(t *testing.T) {
 		t.Errorf("rerank failed: %+v", e)
 	}
 }
+
+// countingStore is a store whose search leaves out the chunks it scores
+// 0 (as a lexical search does) and that counts every chunk a filter
+// leaves (Counter, as Qdrant's Count and the local index do).
+type countingStore struct {
+	fakeStore
+	all []Chunk
+}
+
+func (s *countingStore) Count(_ context.Context, f Filters) (int64, error) {
+	var n int64
+	for i := range s.all {
+		if f.Match(&s.all[i]) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// An expected page the search scored no chunk of is found by counting
+// its chunks: "N chunks, none matches a word of the question", not "not
+// in the collection"; a page no chunk has still is not.
+func TestDiagnoseUnscoredPage(t *testing.T) {
+	a, b := sc("a", 0.9, "x"), sc("b", 0.5, "y")
+	silent := Chunk{ID: "c1", DocPath: "docs/c.md", Text: "z"}
+	silent2 := Chunk{ID: "c2", DocPath: "docs/c.md", Text: "w"}
+	store := &countingStore{fakeStore: fakeStore{hits: []ScoredChunk{a, b}}, all: []Chunk{a.Chunk, b.Chunk, silent, silent2}}
+	p, _ := newPipeline(store)
+	refs := []ExpectRef{{Raw: "c.md", DocPath: "c.md"}, {Raw: "docs/gone.md", DocPath: "docs/gone.md"}, ModuleRef("m9")}
+	_, d, err := p.Diagnose(context.Background(), Query{Question: "q", TopK: 1}, refs, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := d.Expected[0]
+	if e.Cut != CutNoMatch || e.Chunks != 2 || !e.Found() || e.Rank != 0 ||
+		e.Sentence() != "expected c.md: in the collection (2 chunks), but the search returned none of them" {
+		t.Errorf("unscored page: %+v: %s", e, e.Sentence())
+	}
+	if e := d.Expected[1]; e.Found() || e.Sentence() != "expected docs/gone.md not in the collection" {
+		t.Errorf("missing page: %+v", e)
+	}
+	if e := d.Expected[2]; e.Found() || e.Sentence() != "expected module m9 not in the collection" {
+		t.Errorf("missing module: %+v", e)
+	}
+}

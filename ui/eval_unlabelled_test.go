@@ -37,6 +37,10 @@ func TestEvalViewUnlabelledCases(t *testing.T) {
 	if strings.Contains(sc, "PASS ") {
 		t.Errorf("an unlabelled case shows PASS:\n%s", sc)
 	}
+	// The status line does not call a set without labels passed.
+	if st := m.Status(); strings.Contains(st, "passed") || !strings.Contains(st, "Eval ran 2 unlabelled cases: no labels, so nothing to pass or fail.") {
+		t.Errorf("status %q", st)
+	}
 	m = feed(t, m, keyType(tea.KeyDown))
 	if sc := screen(m); !strings.Contains(sc, "content gap: its best hit is below the threshold") {
 		t.Errorf("the gap case's detail does not say so:\n%s", sc)
@@ -51,5 +55,28 @@ func TestEvalViewShowsReportNotes(t *testing.T) {
 	m = feed(t, m, keyRunes("e"), keyType(tea.KeyEnter))
 	if sc := screen(m); !strings.Contains(sc, "note: filter point counts not shown") {
 		t.Fatalf("the note is not shown:\n%s", sc)
+	}
+}
+
+// A run that passed counts only its labelled cases as passed.
+func TestPassedStatusCountsLabelledCases(t *testing.T) {
+	cases := []eval.CaseResult{
+		{ID: "a", Kind: eval.KindRanking, Status: eval.StatusPass},
+		{ID: "u", Kind: eval.KindUnlabelled, Status: eval.StatusPass},
+		{ID: "v", Kind: eval.KindUnlabelled, Status: eval.StatusPass},
+	}
+	for _, tt := range []struct {
+		cases []eval.CaseResult
+		kind  statusKind
+		want  string
+	}{
+		{cases, statusOK, "Eval passed: 1 labelled case (2 unlabelled ran without a check)."},
+		{cases[1:], statusInfo, "Eval ran 2 unlabelled cases: no labels, so nothing to pass or fail."},
+		{cases[:1], statusOK, "Eval passed: 1 case."},
+	} {
+		kind, text := passedStatus(eval.Report{Cases: tt.cases, Passed: true})
+		if kind != tt.kind || !strings.HasPrefix(text, tt.want) {
+			t.Errorf("got %v %q, want %v %q", kind, text, tt.kind, tt.want)
+		}
 	}
 }

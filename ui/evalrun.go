@@ -290,13 +290,27 @@ func (m Model) finishEval(msg evalDoneMsg) (Model, tea.Cmd) {
 		}
 	case rep.Passed:
 		m.eval.Finish(&rep, "")
-		n := len(rep.Cases)
-		m.setStatus(statusOK, "Eval passed: "+strconv.Itoa(n)+" "+present.Plural(n, "case", "cases")+". Enter on a case opens it as a query.")
+		m.setStatus(passedStatus(rep))
 	default:
 		m.eval.Finish(&rep, "")
 		m.setStatus(statusErr, "Eval failed: "+strings.Join(rep.Reasons, "; "))
 	}
 	return m, nil
+}
+
+// passedStatus is the status line of a run that passed: unlabelled cases
+// neither pass nor fail, so a set of them only did not "pass".
+func passedStatus(rep eval.Report) (statusKind, string) {
+	const open = " Enter on a case opens it as a query."
+	n := len(rep.Cases)
+	u := eval.UnlabelledRan(rep.Cases)
+	switch {
+	case n > 0 && u == n:
+		return statusInfo, "Eval ran " + present.Count(n, "unlabelled case", "unlabelled cases") + ": no labels, so nothing to pass or fail." + open
+	case u > 0:
+		return statusOK, "Eval passed: " + present.Count(n-u, "labelled case", "labelled cases") + " (" + strconv.Itoa(u) + " unlabelled ran without a check)." + open
+	}
+	return statusOK, "Eval passed: " + present.Count(n, "case", "cases") + "." + open
 }
 
 // openCase runs the case under the cursor as a normal query turn, with

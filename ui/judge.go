@@ -262,7 +262,11 @@ func judgeSummary(t *turn, model string) (statusKind, string) {
 	case mt.Precision == nil:
 		kind, text = statusErr, text+"none could be graded"
 	default:
-		text += fmt.Sprintf("judged precision@%d %.2f · nDCG@%d %.2f", mt.K, *mt.Precision, mt.K, *mt.NDCG)
+		ndcg := "-"
+		if mt.NDCG != nil {
+			ndcg = present.Score(*mt.NDCG, 2)
+		}
+		text += fmt.Sprintf("judged precision@%d %.2f · nDCG@%d %s", mt.K, *mt.Precision, mt.K, ndcg)
 		if mt.NothingAnswers {
 			text += " · nothing answers (no hit graded 2 or 3)"
 		}

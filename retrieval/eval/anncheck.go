@@ -237,6 +237,9 @@ func (r *runner) annReport(set Set) *ANNReport {
 		rep.Verdict = "this backend searches exactly: misses are model or chunking misses"
 	case n > 0:
 		rep.Verdict = fmt.Sprintf("%d %s index %s (they pass with exact search): raise hnsw_ef or m", n, plural(n, "miss is an", "misses are"), plural(n, "miss", "misses"))
+		if o := len(rep.OtherMisses); o > 0 {
+			rep.Verdict += fmt.Sprintf("; the other %d %s model or chunking %s (exact search misses %s too)", o, plural(o, "is a", "are"), plural(o, "miss", "misses"), plural(o, "it", "them"))
+		}
 	case len(rep.OtherMisses) > 0:
 		rep.Verdict = "misses are model or chunking misses (exact search misses them too)"
 	default:

@@ -38,9 +38,12 @@ type JudgeReport struct {
 	// Error is the failure that stopped the judge ("" when none).
 	Error string `json:"error,omitempty"`
 	// Cases counts the cases with kept hits; Measured those with a judged
-	// hit. Precision and NDCG are means over Measured cases.
+	// hit; NDCGCases those of them where a hit answers (graded ≥ 2: judged
+	// nDCG has no ideal otherwise). Precision is the mean over Measured
+	// cases, NDCG over NDCGCases (nil when none).
 	Cases     int      `json:"cases"`
 	Measured  int      `json:"measured"`
+	NDCGCases int      `json:"ndcg_cases"`
 	Precision *float64 `json:"judged_precision"`
 	NDCG      *float64 `json:"judged_ndcg"`
 	// NothingAnswers are the ids of the measured cases with no hit graded
@@ -244,7 +247,7 @@ func (rep *JudgeReport) summarise(cases []CaseResult) {
 		}
 	}
 	s := judge.Summarise(all)
-	rep.Cases, rep.Measured, rep.Precision, rep.NDCG = s.Cases, s.Measured, s.Precision, s.NDCG
+	rep.Cases, rep.Measured, rep.NDCGCases, rep.Precision, rep.NDCG = s.Cases, s.Measured, s.NDCGCases, s.Precision, s.NDCG
 	cats := make([]string, 0, len(byCat))
 	for k := range byCat {
 		cats = append(cats, k)

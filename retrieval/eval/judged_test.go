@@ -43,9 +43,9 @@ func judgedWorld() (*world, Set) {
 // Hand-computed:
 //
 //	u1 grades 3, 0: precision 1/2, nDCG 1.
-//	u2 grades 1, 1: precision 0, nDCG 1, nothing answers.
+//	u2 grades 1, 1: precision 0, no nDCG (nothing answers: no ideal).
 //	r1 grades 2, 3, 0: precision 2/3; DCG 2 + 3/log2 3, ideal 3 + 2/log2 3: nDCG 0.913402.
-//	Means over 3 cases: precision 0.388889, nDCG 0.971134.
+//	Means: precision over 3 cases 0.388889, nDCG over u1 and r1 0.956701.
 //	Agreement on r1: e judged relevant, not labelled; f both; g neither:
 //	po 2/3, pe 2/3·1/3 + 1/3·2/3 = 4/9, κ = (2/3 − 4/9)/(5/9) = 0.4.
 func TestRunJudgedMetricsAndAgreement(t *testing.T) {
@@ -70,8 +70,11 @@ func TestRunJudgedMetricsAndAgreement(t *testing.T) {
 		t.Fatalf("hit judge %+v", g)
 	}
 	near(t, "mean precision", *jr.Precision, 0.38888888888888884, 1e-9)
-	near(t, "mean nDCG", *jr.NDCG, 0.9711338641571848, 1e-9)
-	if jr.Measured != 3 || len(jr.NothingAnswers) != 1 || jr.NothingAnswers[0] != "u2" {
+	near(t, "mean nDCG", *jr.NDCG, (1+0.9134015924715543)/2, 1e-9)
+	if rep.Cases[1].Judged.NDCG != nil {
+		t.Errorf("u2 (nothing answers) nDCG %v, want none", *rep.Cases[1].Judged.NDCG)
+	}
+	if jr.Measured != 3 || jr.NDCGCases != 2 || len(jr.NothingAnswers) != 1 || jr.NothingAnswers[0] != "u2" {
 		t.Fatalf("%+v", jr)
 	}
 	if len(jr.Categories) != 2 || jr.Categories[0].Category != "a" || jr.Categories[0].NothingAnswers != 1 || jr.Categories[1].Measured != 1 {

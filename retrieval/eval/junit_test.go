@@ -2,7 +2,9 @@ package eval
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -139,7 +141,8 @@ func TestWriteMarkdown(t *testing.T) {
 	for _, want := range []string{
 		"## ragscope eval: gaps — ❌ FAIL\n",
 		"| cases | pass | miss | fail | error | unlabelled | hit@1 |",
-		"| 8 | 5 | 1 | 1 | 1 | 4 | 0.333 |",
+		// 1 pass: the 4 unlabelled cases neither pass nor fail.
+		"| 8 | 1 | 1 | 1 | 1 | 4 | 0.333 |",
 		"### By category\n",
 		"### Cases that did not pass (3)\n",
 		"| miss-page | edge | miss | no relevant hit in the top 5",
@@ -157,5 +160,58 @@ func TestWriteMarkdown(t *testing.T) {
 	}
 	if got := mdCell("a | b <script> *x* [l](u)\nnext"); got != `a \| b &lt;script&gt; \*x\* \[l\](u) next` {
 		t.Errorf("mdCell: %q", got)
+	}
+}
+
+// TestReportsWithoutLabels: a set of unlabelled questions only has no
+// pass, no fail and no ranking metric: the Markdown says NO LABELS with
+// 0 passes and "-" metrics, and the JSON summary's ranking metrics (the
+// whole run's and each category's) are null, not 0.
+func TestReportsWithoutLabels(t *testing.T) {
+	w, set := gapWorld()
+	set.Cases = set.Cases[:4] // the unlabelled ones
+	rep := run(t, w, set, Options{})
+	if rep.Summary.RankingCases != 0 || rep.Summary.Unlabelled != len(rep.Cases) || !rep.Passed {
+		t.Fatalf("summary %+v", rep.Summary)
+	}
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	row := fmt.Sprintf("| %d | 0 | 0 | 0 | 0 | %d | - | - | - | - | - |", len(rep.Cases), len(rep.Cases))
+	if !strings.Contains(md, "— ➖ NO LABELS\n") || !strings.Contains(md, row) || strings.Contains(md, "✅") {
+		t.Errorf("Markdown lacks NO LABELS or %q:\n%s", row, md)
+	}
+	raw, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Summary    map[string]any   `json:"summary"`
+		Categories []map[string]any `json:"categories"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	sums := []map[string]any{doc.Summary}
+	sums = append(sums, doc.Categories...)
+	for _, s := range sums {
+		for _, k := range []string{"hit_at_1", "hit_at_k", "mrr", "ndcg", "recall"} {
+			if v, ok := s[k]; !ok || v != nil {
+				t.Errorf("%s = %v (present %v), want null", k, v, ok)
+			}
+		}
+		if s["unlabelled"] == nil || s["cases"] == nil {
+			t.Errorf("summary lost its counts: %v", s)
+		}
+	}
+	if len(doc.Categories) == 0 || doc.Categories[0]["category"] == nil {
+		t.Errorf("categories %v", doc.Categories)
+	}
+	// With a ranking case the metrics are numbers, as before.
+	raw, _ = json.Marshal(mixedRun(t, Thresholds{}))
+	if !strings.Contains(string(raw), `"mrr":0.333`) {
+		t.Errorf("labelled run's MRR not a number: %.300s", raw)
 	}
 }

@@ -19,9 +19,14 @@ const MarkdownCaseRows = 50
 // control characters, with Markdown and HTML characters escaped.
 func WriteMarkdown(w io.Writer, r Report) error {
 	var b bytes.Buffer
+	// Unlabelled cases neither pass nor fail: they are counted apart.
+	ranUnlabelled := UnlabelledRan(r.Cases)
 	verdict := "✅ PASS"
-	if !r.Passed {
+	switch {
+	case !r.Passed:
 		verdict = "❌ FAIL"
+	case len(r.Cases) > 0 && ranUnlabelled == len(r.Cases):
+		verdict = "➖ NO LABELS"
 	}
 	fmt.Fprintf(&b, "## ragscope eval: %s — %s\n\n", mdCell(orDefault(r.Set, "golden set")), verdict)
 	fmt.Fprintf(&b, "%s\n\n", mdCell(r.Verdict))
@@ -42,7 +47,7 @@ func WriteMarkdown(w io.Writer, r Report) error {
 	b.WriteString("| cases | pass | miss | fail | error | unlabelled | hit@1 | hit@k | MRR | nDCG@k | recall@k | p95 ms |\n")
 	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	fmt.Fprintf(&b, "| %d | %d | %d | %d | %d | %d | %s | %s | %s | %s | %s | %.1f |\n\n",
-		s.Cases, s.Passed, s.Missed, s.Failed, s.Errors, s.Unlabelled,
+		s.Cases, s.Passed-ranUnlabelled, s.Missed, s.Failed, s.Errors, s.Unlabelled,
 		mdMetric(s, s.HitAt1), mdMetric(s, s.HitAtK), mdMetric(s, s.MRR), mdMetric(s, s.NDCG), mdMetric(s, s.Recall), p95)
 
 	if len(r.Categories) > 1 {
@@ -50,7 +55,7 @@ func WriteMarkdown(w io.Writer, r Report) error {
 		b.WriteString("| category | cases | pass | hit@1 | hit@k | MRR | nDCG@k |\n")
 		b.WriteString("|---|---:|---:|---:|---:|---:|---:|\n")
 		for _, c := range r.Categories {
-			fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %s | %s |\n", mdCell(orDefault(c.Category, "-")), c.Cases, c.Passed,
+			fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %s | %s |\n", mdCell(orDefault(c.Category, "-")), c.Cases, c.Passed-unlabelledRanIn(r.Cases, c.Category),
 				mdMetric(c.Summary, c.HitAt1), mdMetric(c.Summary, c.HitAtK), mdMetric(c.Summary, c.MRR), mdMetric(c.Summary, c.NDCG))
 		}
 		b.WriteString("\n")
@@ -116,6 +121,17 @@ func WriteMarkdown(w io.Writer, r Report) error {
 		return fmt.Errorf("write Markdown report: %w", err)
 	}
 	return nil
+}
+
+// unlabelledRanIn is UnlabelledRan over the cases of category cat.
+func unlabelledRanIn(cases []CaseResult, cat string) int {
+	n := 0
+	for i := range cases {
+		if cases[i].Category == cat && cases[i].Kind == KindUnlabelled && cases[i].Status == StatusPass {
+			n++
+		}
+	}
+	return n
 }
 
 // mdMetric is a ranking metric, "-" when the summary has no ranking case.

@@ -46,19 +46,22 @@ type PairedMetric struct {
 	Wins   int `json:"wins"`
 	Losses int `json:"losses"`
 	Ties   int `json:"ties"`
-	// P is the two-sided sign-test p-value of Wins against Losses (ties
-	// left out) in its normal form (SignTest); PExact is the exact
-	// binomial value (SignTestExact), the more cautious with few
-	// decided cases.
-	P      float64 `json:"p"`
-	PExact float64 `json:"p_exact"`
+	// P is the exact two-sided sign-test p-value of Wins against Losses
+	// (ties left out, SignTestExact): the one the verdict decides by.
+	// PNormal is its normal approximation (SignTest), too eager with few
+	// decided cases, kept for comparison.
+	P       float64 `json:"p"`
+	PNormal float64 `json:"p_normal"`
 }
 
 // Clear reports whether the difference is clear: the interval excludes 0
-// and p < ClearP.
+// and the exact sign test's p < ClearP.
 func (m PairedMetric) Clear() bool {
-	return m.Pairs > 0 && (m.Lo > 0 || m.Hi < 0) && m.P < ClearP
+	return m.Pairs > 0 && m.intervalClear() && m.P < ClearP
 }
+
+// intervalClear reports whether the interval excludes 0.
+func (m PairedMetric) intervalClear() bool { return m.Lo > 0 || m.Hi < 0 }
 
 // Flip is the metric from A's side: A − B, A's wins.
 func (m PairedMetric) Flip() PairedMetric {
@@ -112,7 +115,7 @@ func pairedMany(metrics []string, as, bs [][]float64) []PairedMetric {
 		a, b := as[k], bs[k]
 		m := PairedMetric{Metric: metric, Pairs: len(a)}
 		if len(a) != len(b) || len(a) == 0 {
-			m.Pairs, m.P, m.PExact = 0, 1, 1
+			m.Pairs, m.P, m.PNormal = 0, 1, 1
 			out[k] = m
 			continue
 		}
@@ -131,7 +134,7 @@ func pairedMany(metrics []string, as, bs [][]float64) []PairedMetric {
 			d[i] = v
 		}
 		m.A, m.B, m.Diff = Mean(a), Mean(b), Mean(d)
-		m.P, m.PExact = SignTest(m.Wins, m.Losses), SignTestExact(m.Wins, m.Losses)
+		m.P, m.PNormal = SignTestExact(m.Wins, m.Losses), SignTest(m.Wins, m.Losses)
 		out[k], diffs[k] = m, d
 		if _, ok := byLen[len(d)]; !ok {
 			lens = append(lens, len(d))
@@ -267,10 +270,10 @@ func nth(xs []float64, k int) float64 {
 
 // SignTest is the two-sided sign-test p-value of wins against losses in
 // its normal form: z = (wins − losses) / √(wins + losses), p = P(|Z| ≥
-// |z|) (1 when there are none). It is the form of the verdicts the
-// comparison was specified with ("11 wins, 3 losses, p = 0.03"; "5 wins,
-// 4 losses, p = 0.74"). With few decided cases it is the less cautious
-// of the two: SignTestExact gives the binomial value beside it.
+// |z|) (1 when there are none). With few decided cases it is too eager
+// (11 wins, 3 losses: 0.03 where the exact test gives 0.057), so the
+// verdict decides by SignTestExact; this form stays beside it
+// (PairedMetric.PNormal).
 func SignTest(wins, losses int) float64 {
 	n := wins + losses
 	if n == 0 {
@@ -450,11 +453,14 @@ func (pr PairedRuns) Clear() bool {
 }
 
 // Verdict is the comparison's one plain line, always with its figures:
-// "B over A: MRR +0.08 [+0.03, +0.13], 11 wins, 3 losses, 2 ties, p = 0.03"
+// "B over A: MRR +0.08 [+0.03, +0.13], 14 wins, 2 losses, 2 ties, p = 0.004"
 // (the figures from the better setup's side), "no clear difference: MRR
-// +0.01 [-0.04, +0.06], 5 wins, 4 losses, 7 ties, p = 0.74" (B's side),
+// +0.01 [-0.04, +0.06], 5 wins, 4 losses, 7 ties, p = 1.00" (B's side),
 // or, when an arm failed cases, "no verdict: …" saying which and how many:
-// a failed case is an error, never a win for the other setup.
+// a failed case is an error, never a win for the other setup. When the
+// interval and the sign test disagree, the verdict says which says what:
+// "no clear difference: the interval says A is better but the sign test
+// does not (p = 0.39); MRR -0.13 [-0.25, -0.02], …".
 func (pr PairedRuns) Verdict(nameA, nameB string) string {
 	m, _ := pr.Metric(VerdictMetric)
 	if m.Metric == "" {
@@ -480,7 +486,33 @@ func (pr PairedRuns) Verdict(nameA, nameB string) string {
 	case m.Clear():
 		return fmt.Sprintf("%s over %s: %s", nameA, nameB, m.Flip().Figures())
 	}
+	if why := m.disagreement(nameA, nameB); why != "" {
+		return "no clear difference: " + why + "; " + m.Figures()
+	}
 	return "no clear difference: " + m.Figures()
+}
+
+// disagreement says, for a difference that is not clear, which of the
+// interval and the sign test calls a setup better ("" when neither does).
+func (m PairedMetric) disagreement(nameA, nameB string) string {
+	better := nameB
+	if m.Diff < 0 {
+		better = nameA
+	}
+	switch {
+	case m.Pairs == 0:
+		return ""
+	case m.intervalClear():
+		return fmt.Sprintf("the interval says %s is better but the sign test does not (p %s)", better, pText(m.P))
+	case m.P < ClearP:
+		if m.Wins < m.Losses {
+			better = nameA
+		} else {
+			better = nameB
+		}
+		return fmt.Sprintf("the sign test says %s is better (p %s) but the interval includes 0", better, pText(m.P))
+	}
+	return ""
 }
 
 // joinAnd joins two clauses with "and".

@@ -120,7 +120,7 @@ func TestVerdictForm(t *testing.T) {
 	}
 	// An interval that excludes 0 with p >= 0.05 is not clear either.
 	pr.Metrics[0] = PairedMetric{Metric: "MRR", Pairs: 5, Diff: 0.2, Lo: 0.05, Hi: 0.4, Wins: 1, Losses: 0, Ties: 4, P: 1}
-	if got := pr.Verdict("A", "B"); !strings.HasPrefix(got, "no clear difference: MRR +0.20 [+0.05, +0.40], 1 win, 0 losses, 4 ties, p = 1.00") {
+	if got := pr.Verdict("A", "B"); got != "no clear difference: the interval says B is better but the sign test does not (p = 1.00); MRR +0.20 [+0.05, +0.40], 1 win, 0 losses, 4 ties, p = 1.00" {
 		t.Errorf("p = 1: %s", got)
 	}
 }
@@ -162,16 +162,18 @@ func TestComparePairedHandComputed(t *testing.T) {
 	near(t, "A", m.A, 10.5/16, 1e-12)
 	near(t, "B", m.B, 14.5/16, 1e-12)
 	near(t, "Diff", m.Diff, 0.25, 1e-12)
-	near(t, "p", m.P, 0.032509, 5e-7)
-	near(t, "p exact", m.PExact, 940.0/16384, 1e-12)
+	near(t, "p", m.P, 940.0/16384, 1e-12)
+	near(t, "p normal", m.PNormal, 0.032509, 5e-7)
 	if !(m.Lo > 0 && m.Hi < 0.5 && m.Lo < m.Diff && m.Diff < m.Hi) {
 		t.Errorf("interval [%g, %g]", m.Lo, m.Hi)
 	}
-	// The example: the interval excludes 0 and p = 0.03, so B is
-	// clearly better (the exact p, 0.057, is in the JSON beside it).
-	if !pr.Clear() || !strings.HasPrefix(pr.Verdict("A", "B"), "B over A: MRR +0.25 [") ||
-		!strings.HasSuffix(pr.Verdict("A", "B"), "11 wins, 3 losses, 2 ties, p = 0.03") {
-		t.Errorf("verdict %s", pr.Verdict("A", "B"))
+	// The interval excludes 0, but the exact sign test gives 0.057 (the
+	// normal form's 0.03 is too eager): no clear difference, and the
+	// verdict says the two disagree.
+	want := "no clear difference: the interval says B is better but the sign test does not (p = 0.06); MRR +0.25 ["
+	if got := pr.Verdict("A", "B"); pr.Clear() || !strings.HasPrefix(got, want) ||
+		!strings.HasSuffix(got, "11 wins, 3 losses, 2 ties, p = 0.06") {
+		t.Errorf("verdict\n got %s\nwant %s…", got, want)
 	}
 	if pr.Cases[0].Outcome != OutcomeWin || pr.Cases[11].Outcome != OutcomeLoss || pr.Cases[15].Outcome != OutcomeTie {
 		t.Errorf("outcomes %+v", pr.Cases)
@@ -212,7 +214,7 @@ func TestComparePairedFailingArm(t *testing.T) {
 	b.Cases = []CaseResult{rankingCase("a", 2), rankingCase("b", 2), rankingCase("c", 2), b.Cases[3]}
 	pr = ComparePaired(a, b)
 	if got := pr.Verdict("A", "B"); !strings.HasPrefix(got, "no verdict: B failed 1 of 4 cases") ||
-		!strings.Contains(got, "on the 3 cases both ran: MRR -0.50 [-0.50, -0.50], 0 wins, 3 losses, 0 ties, p = 0.08") {
+		!strings.Contains(got, "on the 3 cases both ran: MRR -0.50 [-0.50, -0.50], 0 wins, 3 losses, 0 ties, p = 0.25") {
 		t.Errorf("partial failure: %s", got)
 	}
 }
@@ -254,5 +256,56 @@ func TestNth(t *testing.T) {
 		if got := nth(slices.Clone(xs), k); got != sorted[k] {
 			t.Fatalf("trial %d: nth(%v, %d) = %g, want %g", trial, xs, k, got, sorted[k])
 		}
+	}
+}
+
+// TestPairedVerdictExactP: the verdict decides by the exact sign test.
+// 14 wins and 2 losses (exact p = 2·137/65536 = 0.0042) with an interval
+// above 0 is clear; 4 wins and 8 losses with an interval below 0 (exact
+// p = 2·794/4096 = 0.39) is not, and the verdict says which of the two
+// tests calls A better; a flipped view names the setups the other way.
+func TestPairedVerdictExactP(t *testing.T) {
+	pair := func(wins, losses, ties int, win, loss float64) PairedRuns {
+		var a, b Report
+		add := func(n int, ra, rb float64) {
+			for range n {
+				id := string(rune('a' + len(a.Cases)))
+				ca, cb := rankingCase(id, 1), rankingCase(id, 1)
+				ca.ReciprocalRank, cb.ReciprocalRank = ra, rb
+				a.Cases, b.Cases = append(a.Cases, ca), append(b.Cases, cb)
+			}
+		}
+		add(wins, 0.5, 0.5+win)
+		add(losses, 0.5+loss, 0.5)
+		add(ties, 1, 1)
+		return ComparePaired(a, b)
+	}
+	pr := pair(14, 2, 4, 0.5, 0.05)
+	m, _ := pr.Metric(VerdictMetric)
+	near(t, "p", m.P, 2*137.0/65536, 1e-12)
+	if got := pr.Verdict("prod", "small"); !pr.Clear() || !strings.HasPrefix(got, "small over prod: MRR +") || !strings.HasSuffix(got, "14 wins, 2 losses, 4 ties, p = 0.004") {
+		t.Errorf("clear verdict: %s", got)
+	}
+	// B loses by a lot on 8 cases and wins by a little on 4.
+	pr = pair(4, 8, 0, 0.05, 0.25)
+	m, _ = pr.Metric(VerdictMetric)
+	near(t, "p", m.P, 2*794.0/4096, 1e-12)
+	if !(m.Hi < 0) {
+		t.Fatalf("interval [%g, %g] should exclude 0", m.Lo, m.Hi)
+	}
+	want := "no clear difference: the interval says prod is better but the sign test does not (p = 0.39); MRR -0."
+	if got := pr.Verdict("prod", "small"); pr.Clear() || !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "4 wins, 8 losses, 0 ties, p = 0.39") {
+		t.Errorf("disagreeing verdict\n got %s\nwant %s…", got, want)
+	}
+	// The sign test sees 12 wins, 1 loss (p = 0.003) but the one loss is
+	// large enough that the interval includes 0.
+	pr = pair(12, 1, 0, 0.01, 0.5)
+	m, _ = pr.Metric(VerdictMetric)
+	if m.intervalClear() {
+		t.Fatalf("interval [%g, %g] should include 0", m.Lo, m.Hi)
+	}
+	want = "no clear difference: the sign test says small is better (p = 0.003) but the interval includes 0; MRR "
+	if got := pr.Verdict("prod", "small"); pr.Clear() || !strings.HasPrefix(got, want) {
+		t.Errorf("disagreeing verdict\n got %s\nwant %s…", got, want)
 	}
 }

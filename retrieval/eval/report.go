@@ -262,10 +262,45 @@ type LatencySample struct {
 	IDs []string `json:"ids"`
 }
 
+// MarshalJSON writes s with its ranking metrics (hit@1, hit@k, MRR, nDCG,
+// recall) null when no ranking case ran: a mean over no case is not 0.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	type plain Summary
+	if s.RankingCases > 0 {
+		return json.Marshal(plain(s))
+	}
+	return json.Marshal(struct {
+		plain
+		HitAt1 *float64 `json:"hit_at_1"`
+		HitAtK *float64 `json:"hit_at_k"`
+		MRR    *float64 `json:"mrr"`
+		NDCG   *float64 `json:"ndcg"`
+		Recall *float64 `json:"recall"`
+	}{plain: plain(s)})
+}
+
 // CategorySummary is the summary of one category ("" for uncategorised).
 type CategorySummary struct {
 	Category string `json:"category"`
 	Summary
+}
+
+// MarshalJSON writes the category's name and its Summary's fields (the
+// Summary's own MarshalJSON would otherwise stand for the whole).
+func (c CategorySummary) MarshalJSON() ([]byte, error) {
+	sum, err := c.Summary.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	name, err := json.Marshal(c.Category)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte(`{"category":`), name...)
+	if len(sum) > 2 {
+		out = append(out, ',')
+	}
+	return append(out, sum[1:]...), nil
 }
 
 // BackendInfo names what answered.

@@ -14,8 +14,9 @@ import (
 // case.
 const maxExpectedPerCase = 3
 
-// caseRefs are the expected sources of e that name one page (folders,
-// which name many, are left out).
+// caseRefs are the expected sources of e: the pages it names (folders,
+// which name many, are left out), then its modules and chapters, each
+// explained by its best chunk for the question.
 func caseRefs(e Expect) []retrieval.ExpectRef {
 	var out []retrieval.ExpectRef
 	for _, raw := range append(append([]string(nil), e.DocPaths...), e.URLs...) {
@@ -27,11 +28,14 @@ func caseRefs(e Expect) []retrieval.ExpectRef {
 			continue
 		}
 		out = append(out, r)
-		if len(out) == maxExpectedPerCase {
-			break
-		}
 	}
-	return out
+	for _, m := range e.Modules {
+		out = append(out, retrieval.ModuleRef(m))
+	}
+	for _, c := range e.Chapters {
+		out = append(out, retrieval.ChapterRef(c))
+	}
+	return out[:min(len(out), maxExpectedPerCase)]
 }
 
 // explainMisses says, for each missed ranking case, where its expected

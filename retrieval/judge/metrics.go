@@ -15,8 +15,10 @@ type CaseMetrics struct {
 	Precision *float64
 	// NDCG is judged nDCG@k with the grades as gains (DCG = Σ grade /
 	// log2(rank+1) over the top K, ideal = the same grades sorted best
-	// first); 0 when every grade is 0; nil when none was judged. A hit not
-	// judged counts as gain 0 in the DCG and is left out of the ideal.
+	// first); nil when none was judged, and nil when no hit was graded
+	// Relevant or more: the ideal ranking then holds nothing that answers,
+	// so there is no ideal to measure against. A hit not judged counts as
+	// gain 0 in the DCG and is left out of the ideal.
 	NDCG *float64
 	// NothingAnswers is true when hits were judged and none was graded
 	// Relevant or more.
@@ -54,21 +56,22 @@ func Case(js []Judgement, k int) CaseMetrics {
 	for i, g := range grades {
 		ideal += float64(g) / math.Log2(float64(i+2))
 	}
-	n := 0.0
-	if ideal > 0 {
-		n = dcg / ideal
-	}
-	m.NDCG = &n
 	m.NothingAnswers = rel == 0
+	if !m.NothingAnswers && ideal > 0 {
+		n := dcg / ideal
+		m.NDCG = &n
+	}
 	return m
 }
 
 // Summary averages case figures.
 type Summary struct {
-	// Cases is the number of cases; Measured those with a judged hit.
-	Cases, Measured int
-	// Precision and NDCG are the means over Measured cases; nil when
-	// none.
+	// Cases is the number of cases; Measured those with a judged hit;
+	// NDCGCases those of them with an nDCG (a hit graded Relevant or
+	// more).
+	Cases, Measured, NDCGCases int
+	// Precision is the mean over Measured cases, NDCG over NDCGCases;
+	// nil when none.
 	Precision, NDCG *float64
 	// NothingAnswers is the number of measured cases with no hit graded
 	// Relevant or more.
@@ -85,14 +88,21 @@ func Summarise(ms []CaseMetrics) Summary {
 		}
 		s.Measured++
 		p += *m.Precision
-		n += *m.NDCG
+		if m.NDCG != nil {
+			s.NDCGCases++
+			n += *m.NDCG
+		}
 		if m.NothingAnswers {
 			s.NothingAnswers++
 		}
 	}
 	if s.Measured > 0 {
-		p, n = p/float64(s.Measured), n/float64(s.Measured)
-		s.Precision, s.NDCG = &p, &n
+		p /= float64(s.Measured)
+		s.Precision = &p
+	}
+	if s.NDCGCases > 0 {
+		n /= float64(s.NDCGCases)
+		s.NDCG = &n
 	}
 	return s
 }

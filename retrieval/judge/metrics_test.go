@@ -32,14 +32,16 @@ func TestCaseMetricsHandComputed(t *testing.T) {
 	m = Case(js, 2) // 3, 0: DCG 3 = ideal
 	near(t, "precision@2", m.Precision, 0.5)
 	near(t, "nDCG@2", m.NDCG, 1)
-	m = Case([]Judgement{g(1), g(0), g(1)}, 3) // nothing answers; nDCG of 1,0,1 = (1 + 1/2) / (1 + 1/log2 3)
-	if !m.NothingAnswers {
-		t.Fatal("nothing answers not flagged")
+	// Nothing answers (no grade 2 or 3): the ideal ranking holds nothing
+	// that answers, so nDCG is undefined (nil), not the 1.0 that grades
+	// 1, 1 in ideal order would give.
+	for _, js := range [][]Judgement{{g(1), g(0), g(1)}, {g(1), g(1)}, {g(0), g(0)}} {
+		m = Case(js, 0)
+		if !m.NothingAnswers || m.NDCG != nil {
+			t.Fatalf("nothing answers: %+v (nDCG %v)", m, m.NDCG)
+		}
+		near(t, "precision", m.Precision, 0)
 	}
-	near(t, "precision", m.Precision, 0)
-	near(t, "nDCG", m.NDCG, 1.5/(1+1/math.Log2(3)))
-	m = Case([]Judgement{g(0), g(0)}, 0)
-	near(t, "nDCG all zero", m.NDCG, 0)
 	m = Case([]Judgement{notJudged, notJudged}, 2)
 	if m.Precision != nil || m.NDCG != nil || m.NothingAnswers || m.Judged != 0 {
 		t.Fatalf("unjudged case measured: %+v", m)
@@ -49,14 +51,18 @@ func TestCaseMetricsHandComputed(t *testing.T) {
 func TestSummarise(t *testing.T) {
 	s := Summarise([]CaseMetrics{
 		Case([]Judgement{g(3), g(0)}, 2), // P 0.5, nDCG 1
-		Case([]Judgement{g(0), g(1)}, 2), // P 0, nDCG (1/log2 3)/1 = 0.630930, nothing answers
+		Case([]Judgement{g(0), g(1)}, 2), // P 0, no nDCG: nothing answers
+		Case([]Judgement{g(2), g(3)}, 2), // P 1, nDCG (2 + 3/log2 3) / (3 + 2/log2 3)
 		Case([]Judgement{notJudged}, 1),  // not measured
 	})
-	if s.Cases != 3 || s.Measured != 2 || s.NothingAnswers != 1 {
+	if s.Cases != 4 || s.Measured != 3 || s.NDCGCases != 2 || s.NothingAnswers != 1 {
 		t.Fatalf("%+v", s)
 	}
-	near(t, "mean precision", s.Precision, 0.25)
-	near(t, "mean nDCG", s.NDCG, (1+1/math.Log2(3))/2)
+	near(t, "mean precision", s.Precision, 0.5)
+	near(t, "mean nDCG", s.NDCG, (1+(2+3/math.Log2(3))/(3+2/math.Log2(3)))/2)
+	if s := Summarise([]CaseMetrics{Case([]Judgement{g(1), g(1)}, 2)}); s.Measured != 1 || s.Precision == nil || s.NDCG != nil {
+		t.Fatalf("nothing answers anywhere: %+v", s)
+	}
 	if e := Summarise(nil); e.Precision != nil || e.NDCG != nil {
 		t.Fatalf("empty summary %+v", e)
 	}

@@ -63,7 +63,7 @@ is not mapped, 3 backend unreachable, 130 interrupted (no report printed).`,
 				return Usagef("--limit and --max-list must not be negative")
 			}
 			var rules []chunkaudit.Rule
-			if cf.failOn != "" {
+			if cmd.Flags().Changed("fail-on") {
 				r, err := chunkaudit.ParseRules(cf.failOn)
 				if err != nil {
 					return Usagef("--fail-on: %v", err)

@@ -401,6 +401,15 @@ func (a *App) loadConfig(cmd *cobra.Command, setup string) (config.Config, error
 			return cfg, usageError{fmt.Errorf("--threshold must be between 0.0 and 1.0, got %g", cfg.Threshold)}
 		}
 	}
+	// One source is named on the command line: --docs replaces an index
+	// from ragscope.toml or the environment, and --index a docs folder.
+	// Both flags together stay an error (Problems).
+	if changed("docs") && !changed("index") {
+		cfg.IndexFile = ""
+	}
+	if changed("index") && !changed("docs") {
+		cfg.DocsDir = ""
+	}
 	if (changed("index") || changed("docs")) && !changed("backend") && cfg.Backend == config.BackendAuto && cfg.QdrantURL != "" && !changed("qdrant-url") {
 		// An explicit --index/--docs on the command line wins over a
 		// QDRANT_URL in the environment.

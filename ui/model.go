@@ -128,7 +128,10 @@ type Model struct {
 	expect         []string
 	expectQuestion string
 	sources        *expectSources
-	diagSeq        int
+	// pickFrom is the pane the expected-source picker (w) was opened from:
+	// esc gives it the keyboard back.
+	pickFrom focusID
+	diagSeq  int
 
 	// caseSeq is the retrieval of an opened eval case, named caseLabel
 	// in its status line.

@@ -26,9 +26,14 @@ func TestAskWithoutChatModelPrintsTheContext(t *testing.T) {
 	if list < 0 || instr < list || ctx < instr || !strings.Contains(out[ctx:], firstSource) {
 		t.Fatalf("want the ranked list, then the system instruction, then the context (%q…):\n%s", firstSource, out)
 	}
-	// The whole grounded context, as the model would get it.
-	if !strings.Contains(out, q.Grounded.Context) {
-		t.Errorf("the grounded context is not printed whole:\n%s", out)
+	// The whole grounded context, each source with its rank beside it.
+	for _, line := range strings.Split(q.Grounded.Context, "\n") {
+		if strings.HasPrefix(line, "[Source ") {
+			line += " (rank #"
+		}
+		if !strings.Contains(out, line) {
+			t.Errorf("the grounded context is not printed whole: no %q:\n%s", line, out)
+		}
 	}
 	if !strings.Contains(errs, "the context a model would get follows") || !strings.Contains(errs, "COHERE_API_KEY") || strings.Count(errs, "no chat model") != 1 {
 		t.Errorf("stderr: %s", errs)

@@ -39,3 +39,20 @@ func TestCopyURLOfAResultWithoutOne(t *testing.T) {
 		}
 	}
 }
+
+// The context pane shows each source's rank beside its marker; Y copies
+// the context as the model gets it, without them.
+func TestContextPaneShowsSourceRanks(t *testing.T) {
+	opts, copied := testOptions(&fakeRetriever{})
+	m := sized(t, opts, 120, 40)
+	m = ask(t, m, "nodes")
+	m = feed(t, m, keyRunes("c"))
+	v := screen(m)
+	if !strings.Contains(v, "[Source 1: Nodes and Topics - Overview] (rank #1)") || !strings.Contains(v, "Each source's (rank #M) is its rank") {
+		t.Fatalf("context pane:\n%s", v)
+	}
+	m = feed(t, m, keyRunes("Y"))
+	if len(*copied) != 1 || strings.Contains((*copied)[0], "(rank #") || !strings.Contains((*copied)[0], "[Source 1: Nodes and Topics - Overview]\n") {
+		t.Fatalf("copied %q", *copied)
+	}
+}

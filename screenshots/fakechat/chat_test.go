@@ -72,3 +72,16 @@ func TestFakechatAnswersEveryChatTask(t *testing.T) {
 		t.Errorf("eval of the generated set: exit %d: %s\n%s", code, errs, out)
 	}
 }
+
+// The README says how to run fakechat and point ragscope at it.
+func TestReadmeSaysHowToRunFakechat(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"go run ./screenshots/fakechat -url-file ", "export OPENAI_BASE_URL=$(cat "} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the README lacks %q", want)
+		}
+	}
+}

@@ -14,14 +14,8 @@ import (
 // '#' is kept whole when it fits with the ellipsis. s must hold no
 // styles or control sequences (sanitise it first).
 func Middle(s string, width int) string {
-	if width <= 0 {
-		return ""
-	}
-	if ansi.StringWidth(s) <= width {
-		return s
-	}
-	if width == 1 {
-		return "…"
+	if out, ok := fitsOrEllipsis(s, width); ok {
+		return out
 	}
 	room := width - 1 // the ellipsis takes one cell
 	head := room / 3
@@ -32,23 +26,20 @@ func Middle(s string, width int) string {
 		}
 	}
 	tail := room - head
-	return ansi.Truncate(s, head, "") + "…" + lastCells(s, tail)
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, ansi.StringWidth(s)-tail, "")
 }
 
-// lastCells is the longest end of s that fits in w cells.
-func lastCells(s string, w int) string {
-	if w <= 0 {
-		return ""
+// fitsOrEllipsis is what a cut of s to width cells gives without cutting:
+// nothing for no room, s when it fits, "…" for one cell; ok is false when
+// s must be cut.
+func fitsOrEllipsis(s string, width int) (string, bool) {
+	switch {
+	case width <= 0:
+		return "", true
+	case ansi.StringWidth(s) <= width:
+		return s, true
+	case width == 1:
+		return "…", true
 	}
-	rs := []rune(s)
-	cells, i := 0, len(rs)
-	for i > 0 {
-		cw := ansi.StringWidth(string(rs[i-1]))
-		if cells+cw > w {
-			break
-		}
-		cells += cw
-		i--
-	}
-	return string(rs[i:])
+	return "", false
 }

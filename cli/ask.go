@@ -60,6 +60,11 @@ func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 	// the system instruction and grounded context, as --context (and the
 	// explorer's context pane) shows them.
 	noModel := gen == nil && res.Grounded.Sufficient
+	if noModel {
+		// Said before the listing, not after some 60 lines of context:
+		// the exit code (2) is the same, the message is not repeated.
+		fmt.Fprintf(cmd.ErrOrStderr(), "ragscope: %s\n", a.redactText(errorLine(noModelError(genErr, qf.json))))
+	}
 	if !qf.json {
 		writeQueryText(out, be, res, qf.context || noModel, jr.judgements())
 		fmt.Fprintln(out)
@@ -112,13 +117,23 @@ func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 	}
 	switch {
 	case ansErr != nil && errors.Is(ansErr, retrieval.ErrNoGenerator):
-		return fmt.Errorf("%w (the context above is what a model would get; 'ragscope query --context' shows it alone)", ansErr)
+		return &ExitError{Code: ExitConfig} // said before the context
 	case ansErr != nil:
 		return ansErr
 	case ans.Refused:
 		return &ExitError{Code: ExitNoResults}
 	}
 	return nil
+}
+
+// noModelError is what ask says, first, when no chat model is configured:
+// why, and that the context a model would get follows instead (text
+// output only).
+func noModelError(err error, json bool) error {
+	if json {
+		return err
+	}
+	return fmt.Errorf("%w (the context a model would get follows; 'ragscope query --context' shows it alone)", err)
 }
 
 // writeAnswerText prints an answer for people: its text (when it was not

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -24,11 +26,30 @@ func TestAskWithoutChatModelPrintsTheContext(t *testing.T) {
 	if list < 0 || instr < list || ctx < instr || !strings.Contains(out[ctx:], firstSource) {
 		t.Fatalf("want the ranked list, then the system instruction, then the context (%q…):\n%s", firstSource, out)
 	}
-	// The whole grounded context, as the model would get it.
-	if !strings.Contains(out, q.Grounded.Context) {
-		t.Errorf("the grounded context is not printed whole:\n%s", out)
+	// The whole grounded context, each source with its rank beside it.
+	for _, line := range strings.Split(q.Grounded.Context, "\n") {
+		if strings.HasPrefix(line, "[Source ") {
+			line += " (rank #"
+		}
+		if !strings.Contains(out, line) {
+			t.Errorf("the grounded context is not printed whole: no %q:\n%s", line, out)
+		}
 	}
-	if !strings.Contains(errs, "the context above is what a model would get") || !strings.Contains(errs, "COHERE_API_KEY") {
+	if !strings.Contains(errs, "the context a model would get follows") || !strings.Contains(errs, "COHERE_API_KEY") || strings.Count(errs, "no chat model") != 1 {
 		t.Errorf("stderr: %s", errs)
+	}
+}
+
+// On a terminal, where stdout and stderr interleave, the missing chat
+// model is said first, before the ranked list and the context.
+func TestAskWithoutChatModelSaysSoFirst(t *testing.T) {
+	var both bytes.Buffer
+	app := &App{Stdin: strings.NewReader(""), Stdout: &both, Stderr: &both, Dir: t.TempDir(),
+		LookupEnv: func(string) (string, bool) { return "", false }}
+	code := app.Run(context.Background(), []string{"ask", "What is ROS 2?"})
+	out := both.String()
+	first, _, _ := strings.Cut(out, "\n")
+	if code != ExitConfig || !strings.HasPrefix(first, "ragscope: Configuration: no chat model configured") || strings.Count(out, "no chat model") != 1 {
+		t.Fatalf("exit %d; the first line is not the missing model, said once:\n%s", code, out)
 	}
 }

@@ -57,13 +57,13 @@ is not mapped, 3 backend unreachable, 130 interrupted (no report printed).`,
   ragscope chunks --model embed-english-v3.0
   ragscope chunks --json | jq '.over_limit'
   ragscope chunks --fail-on 'over-limit>0,duplicates>0'`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cf.limit < 0 || cf.maxList < 0 {
 				return Usagef("--limit and --max-list must not be negative")
 			}
 			var rules []chunkaudit.Rule
-			if cf.failOn != "" {
+			if cmd.Flags().Changed("fail-on") {
 				r, err := chunkaudit.ParseRules(cf.failOn)
 				if err != nil {
 					return Usagef("--fail-on: %v", err)

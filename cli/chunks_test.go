@@ -82,6 +82,23 @@ func TestChunksDemo(t *testing.T) {
 	}
 }
 
+// TestChunksFailOnRefusesNoRuleAndNaN: an empty --fail-on or a value that is
+// not a finite number is a usage error, not a gate that never fires.
+func TestChunksFailOnRefusesNoRuleAndNaN(t *testing.T) {
+	for _, c := range []struct{ rule, want string }{
+		{"", "no rule given"},
+		{" , ", "no rule given"},
+		{"duplicates=NaN", "finite number"},
+		{"duplicates>Inf", "finite number"},
+		{"tiny>-inf", "finite number"},
+	} {
+		code, out, errs := run(t, nil, "", "chunks", "--fail-on", c.rule)
+		if code != ExitUsage || !strings.Contains(errs, "--fail-on") || !strings.Contains(errs, c.want) || out != "" {
+			t.Errorf("--fail-on %q: exit %d, out %q, err %q", c.rule, code, out, errs)
+		}
+	}
+}
+
 // TestChunksLocalDocs audits a local index built from a docs folder made
 // to hold each finding the chunker can produce.
 func TestChunksLocalDocs(t *testing.T) {

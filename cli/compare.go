@@ -452,7 +452,7 @@ func writePairedCases(w io.Writer, pr eval.PairedRuns) {
 		if c.Outcome == eval.OutcomeError {
 			result = "error (" + errorSide(c) + ")"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%.2f\t%.2f\t%s\n", clip(c.ID, 32), caseRank(c.RankA, c.ErrorA), caseRank(c.RankB, c.ErrorB), c.RRA, c.RRB, result)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%.2f\t%.2f\t%s\n", clipMiddle(c.ID, 32), caseRank(c.RankA, c.ErrorA), caseRank(c.RankB, c.ErrorB), c.RRA, c.RRB, result)
 	}
 	if ties < len(pr.Cases) {
 		tw.Flush()

@@ -198,7 +198,7 @@ func writeQueryCompareText(w io.Writer, arms []*arm, results []retrieval.Result,
 	}
 	fmt.Fprintln(tw, strings.Join(cols, "\t"))
 	for _, s := range sources {
-		cells := []string{"  " + clip(s.Source, 72)}
+		cells := []string{"  " + clipMiddle(s.Source, 72)}
 		for _, r := range s.Ranks {
 			cells = append(cells, rankCell(r))
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -352,5 +353,43 @@ func TestCompareExitExactSignTest(t *testing.T) {
 	d = doc(14, 2)
 	if err := compareExit(nil, nil, d); ExitCode(err) != ExitCheck || !d.Comparisons[0].Clear {
 		t.Errorf("clearly worse: exit %v, comparison %+v", err, d.Comparisons[0])
+	}
+}
+
+// TestQueryVsSourcesKeepTheAnchor: two sections of one long page stay
+// apart in the sources table: a long source is cut in the middle, keeping
+// the end of its path and its anchor.
+func TestQueryVsSourcesKeepTheAnchor(t *testing.T) {
+	root := t.TempDir()
+	page := filepath.Join(root, "docs", "module-with-a-rather-long-name", "chapter-about-the-kinematics-of-humanoid-legs-and-arms.md")
+	if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	body := "---\ntitle: Kinematics\n---\n\n## Joint Types\n\nRevolute and prismatic joints connect the links of a humanoid leg.\n\n## Link Frames\n\nEvery link of the leg carries a frame; joints move one frame against another.\n"
+	if err := os.WriteFile(page, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := setupsDir(t, "local.docs = "+strconv.Quote(filepath.Join(root, "docs"))+"\n\n[setups.bm25]\nlocal.search = \"bm25\"\n\n[setups.hybrid]\nlocal.search = \"hybrid\"\n")
+	code, out, errs := run(t, map[string]string{"__DIR": dir}, "", "query", "--setup", "bm25", "--vs", "hybrid", "joints links frames of a humanoid leg")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	_, table, ok := strings.Cut(out, "Sources (")
+	if !ok {
+		t.Fatalf("no sources table:\n%s", out)
+	}
+	var rows []string
+	for _, line := range strings.Split(table, "\n")[2:] {
+		if f := strings.Fields(line); len(f) > 0 {
+			rows = append(rows, f[0])
+		}
+	}
+	if len(rows) != 2 || rows[0] == rows[1] {
+		t.Fatalf("the two sections are not two distinct rows: %q\n%s", rows, out)
+	}
+	for _, r := range rows {
+		if !strings.Contains(r, "…") || !strings.Contains(r, "legs-and-arms.md#") || len([]rune(r)) > 72 {
+			t.Errorf("source %q is not cut in the middle to 72 cells, keeping its page and anchor", r)
+		}
 	}
 }

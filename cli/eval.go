@@ -657,6 +657,10 @@ func optFloat2(p *float64) string {
 	return fmt.Sprintf("%.2f", *p)
 }
 
+// clipMiddle cleans s and fits it in n cells by cutting its middle
+// (present.Middle): for sources and ids, whose end tells two apart.
+func clipMiddle(s string, n int) string { return present.Middle(cleanLine(s), n) }
+
 // clip cleans s and cuts it to n characters.
 func clip(s string, n int) string {
 	s = cleanLine(s)

@@ -72,7 +72,15 @@ func TestHelpShowsEffectiveDefaults(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"(env RAGSCOPE_TOP_K) (default 9)", "(default 12s)", `(default "simple")`} {
+	if !strings.Contains(out, "(env RAGSCOPE_TOP_K) (default 9)") {
+		t.Errorf("help lacks the file's top_k:\n%s", out)
+	}
+	// The global flags are in ragscope --help.
+	code, out, errs = run(t, map[string]string{"__DIR": dir, "RAGSCOPE_SLUG_STYLE": "simple"}, "", "--help")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"(default 12s)", `(default "simple")`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("help lacks %q:\n%s", want, out)
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -625,29 +624,5 @@ func TestExpectRankIsTheListRank(t *testing.T) {
 	e = oneExpected(t, expectJSON(t, nil, "--no-dedup", "--expect", links, jointsQ))
 	if e.Rank != 11 || e.DuplicatesAbove != 0 {
 		t.Errorf("--no-dedup: %+v", e)
-	}
-}
-
-// The README's "Why not this chunk?" example prints what the demo gives.
-func TestReadmeExpectExample(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(b)
-	i := strings.Index(text, "$ ragscope query --threshold 0.15 \\\n")
-	if i < 0 {
-		t.Fatal("the README has no --expect example")
-	}
-	block := text[i:]
-	block = block[:strings.Index(block, "```")]
-	cmd, shown, _ := strings.Cut(block, "\n…\n")
-	cmd = strings.ReplaceAll(strings.TrimPrefix(cmd, "$ ragscope "), "\\\n", " ")
-	code, out, errs := run(t, nil, "", splitArgs(strings.Join(strings.Fields(cmd), " "))...)
-	if code != ExitOK {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	if !strings.HasSuffix(out, "\n"+shown) {
-		t.Errorf("the README shows\n%s\nthe demo prints\n%s", shown, out)
 	}
 }

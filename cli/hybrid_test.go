@@ -92,12 +92,15 @@ func TestNoEvidenceIsNotSufficient(t *testing.T) {
 }
 
 // TestTUIHeaderNamesTheSearch: the explorer's header names the local
-// search beside the embedder, starting with the configured mode, and
-// keeps the point count (long names are cut first).
+// search, starting with the configured mode, and keeps the point count;
+// a field that does not fit (the embedder's long name first) is left out
+// whole, never cut.
 func TestTUIHeaderNamesTheSearch(t *testing.T) {
-	for env, want := range map[string]string{"": "· BM25 + title match · 165 points", "hybrid": "· hybrid 0.8×cosine"} {
+	for env, want := range map[string]string{"": "· BM25 + title match · 165 points", "hybrid": "· hybrid 0.8×cosine + 0.2×BM25 + title match · 165 points"} {
 		d := newTUIDriver(t, tuiOptionsFor(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": env}))
-		if h := headerLine(d.m); !strings.Contains(h, want) || !strings.Contains(h, "ragscope-local-glove100") || !strings.HasSuffix(strings.TrimSpace(h), "· 165 points") {
+		h := headerLine(d.m)
+		model := strings.Contains(h, "ragscope-local-glove100")
+		if !strings.Contains(h, want) || strings.Contains(h, "…") || (model && !strings.Contains(h, "ragscope-local-glove100-sif+chargram-v2")) || !strings.HasSuffix(strings.TrimSpace(h), "· 165 points") {
 			t.Errorf("RAGSCOPE_LOCAL_SEARCH=%q: header %q lacks %q", env, h, want)
 		}
 	}

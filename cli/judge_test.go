@@ -108,7 +108,7 @@ func TestQueryJudgeJSON(t *testing.T) {
 
 func TestQueryJudgeNeedsChatModel(t *testing.T) {
 	code, out, errs := run(t, map[string]string{"XDG_CACHE_HOME": t.TempDir()}, "", "query", "--judge", "what is ROS 2?")
-	if code != ExitConfig || out != "" || !strings.Contains(errs, "--judge needs a chat model") || !strings.Contains(errs, "OPENAI_API_KEY") {
+	if code != ExitConfig || out != "" || !strings.Contains(errs, "Configuration: --judge needs a chat model: no chat model") || !strings.Contains(errs, "OPENAI_API_KEY") || strings.Contains(strings.ToLower(errs), "configuration error") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
 	// Without --judge, no judge field.

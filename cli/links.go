@@ -62,7 +62,7 @@ backend that cannot list its chunks, 3 backend unreachable.`,
 		Example: `  ragscope links
   ragscope links --site ../my-book --slug-style simple
   ragscope links --live --concurrency 8 --json | jq '.summary'`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if lf.sample < 0 || lf.concurrency < 0 {
 				return Usagef("--sample and --concurrency must not be negative")

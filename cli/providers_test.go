@@ -78,7 +78,7 @@ func TestProviderRowIsWiredEverywhere(t *testing.T) {
 
 	// --help lists it with the embedders and chat providers, and its
 	// default chat model.
-	code, out, _ := runWith(t, table, env, "ask", "--help")
+	code, out, _ := runWith(t, table, env, "--help")
 	if code != ExitOK {
 		t.Fatalf("help: exit %d", code)
 	}

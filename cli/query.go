@@ -265,7 +265,11 @@ func writeQueryText(w io.Writer, be *app.Backend, res retrieval.Result, withCont
 		fmt.Fprintln(w, res.Grounded.Instruction)
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "Context (%d characters, ~%d tokens):\n", len([]rune(res.Grounded.Context)), present.Tokens(res.Grounded.Context))
-		fmt.Fprintln(w, cleanText(res.Grounded.Context))
+		shown := present.RankedContext(res)
+		if shown != res.Grounded.Context {
+			fmt.Fprintln(w, present.RankedContextNote)
+		}
+		fmt.Fprintln(w, cleanText(shown))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%s · %s\n", present.Count(len(res.Hits), "result", "results"), present.Timings(res.Timings, res.Mode))

@@ -145,7 +145,7 @@ func (a *App) Run(ctx context.Context, args []string) int {
 	root.SetIn(a.Stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	ran, err := root.ExecuteContextC(ctx)
 	notes := a.backendNotes()
 	a.closeBackends()
 	if err == nil {
@@ -165,9 +165,30 @@ func (a *App) Run(ctx context.Context, args []string) int {
 		fmt.Fprintf(stderr, "note: %s\n", a.redactText(cleanLine(n)))
 	}
 	if code == ExitUsage {
-		fmt.Fprintln(stderr, "Run 'ragscope --help' for usage.")
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", helpPath(ran, root))
 	}
 	return code
+}
+
+// helpPath is the command whose --help a usage error points to: the
+// subcommand that ran (ragscope query), or ragscope itself.
+func helpPath(ran, root *cobra.Command) string {
+	if ran == nil {
+		return root.CommandPath()
+	}
+	return ran.CommandPath()
+}
+
+// noArgs is cobra.NoArgs as a usage error (exit 64), naming the command:
+// "ragscope bogus" is a mistyped command, "ragscope stats x" a stray word.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if !cmd.HasParent() {
+		return Usagef("unknown command %q for %q", args[0], cmd.CommandPath())
+	}
+	return Usagef("%s takes no arguments, got %q", cmd.CommandPath(), args[0])
 }
 
 // ExitCode maps an error to the documented exit codes.
@@ -229,7 +250,7 @@ offline embedder, so it works with no keys at all.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       buildVersion().String(),
-		Args:          cobra.NoArgs,
+		Args:          noArgs,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			return a.resolveConfig(cmd)
 		},
@@ -310,13 +331,26 @@ offline embedder, so it works with no keys at all.`,
 	defaultHelp := root.HelpFunc()
 	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
 		a.showEffectiveDefaults(cmd)
+		if cmd.HasParent() {
+			// A subcommand's help is its own: its flags, then one line
+			// pointing to the global flags, the environment and the exit
+			// codes, which only ragscope --help lists.
+			cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) { f.Hidden = true })
+			defaultHelp(cmd, args)
+			fmt.Fprint(cmd.OutOrStdout(), globalHelpPointer)
+			return
+		}
 		defaultHelp(cmd, args)
 		fmt.Fprint(cmd.OutOrStdout(), envHelp(a.providers()))
 	})
 	return root
 }
 
-// envHelp is the end of every --help: the environment variables (the
+// globalHelpPointer ends a subcommand's --help: where the settings every
+// command shares are described.
+const globalHelpPointer = "\nGlobal flags (--index, --docs, --backend, --setup, --config, …), the\nenvironment variables, ragscope.toml and the exit codes: ragscope --help\n"
+
+// envHelp is the end of ragscope --help: the environment variables (the
 // help of those that list providers from the provider table t) and the
 // exit codes.
 func envHelp(t app.Table) string {
@@ -409,6 +443,15 @@ func (a *App) loadConfig(cmd *cobra.Command, setup string) (config.Config, error
 		if changed("threshold") && (cfg.Threshold < 0 || cfg.Threshold > 1 || cfg.Threshold != cfg.Threshold) {
 			return cfg, usageError{fmt.Errorf("--threshold must be between 0.0 and 1.0, got %g", cfg.Threshold)}
 		}
+	}
+	// One source is named on the command line: --docs replaces an index
+	// from ragscope.toml or the environment, and --index a docs folder.
+	// Both flags together stay an error (Problems).
+	if changed("docs") && !changed("index") {
+		cfg.IndexFile = ""
+	}
+	if changed("index") && !changed("docs") {
+		cfg.DocsDir = ""
 	}
 	if (changed("index") || changed("docs")) && !changed("backend") && cfg.Backend == config.BackendAuto && cfg.QdrantURL != "" && !changed("qdrant-url") {
 		// An explicit --index/--docs on the command line wins over a

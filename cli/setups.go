@@ -52,7 +52,7 @@ Exit codes: 0 listed, 1 the file defines no setups, 2 a bad ragscope.toml.`,
 		Example: `  ragscope setups
   ragscope eval golden.yaml --setup small --vs large
   ragscope --setup small`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			doc := SetupsJSON{Schema: SetupsSchema, File: a.Cfg.File}
 			for _, name := range a.Cfg.SetupNames {

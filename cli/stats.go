@@ -42,7 +42,7 @@ indexed fields, the payload mapping detected and the filter values present.
 
 Exit codes: 0 ready or empty, 2 missing config, 3 backend unreachable or the
 collection does not exist.`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			be, err := a.OpenStore(ctx)

@@ -107,7 +107,7 @@ func (a *App) newVersionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version of this build (module version or VCS revision, Go version)",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		// The version needs no configuration: a broken ragscope.toml or .env
 		// must not hide it from a bug report.
 		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },

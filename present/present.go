@@ -67,19 +67,6 @@ func Preview(text string, n int) string {
 	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
-// Middle is text on one line, cut to at most n characters by replacing
-// its middle with an ellipsis: the start and the end, which tell paths,
-// URLs and ids apart, stay.
-func Middle(text string, n int) string {
-	s, r := tooLong(text, n)
-	if r == nil {
-		return s
-	}
-	head := (n - 1) / 2
-	tail := n - 1 - head
-	return string(r[:head]) + "…" + string(r[len(r)-tail:])
-}
-
 // tooLong is text on one line and, when that is longer than n characters,
 // its runes to cut (nil when it fits; "" and nil for n <= 0).
 func tooLong(text string, n int) (string, []rune) {

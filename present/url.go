@@ -32,14 +32,8 @@ func URL(u string) string {
 // its "#anchor", then anywhere.
 func FitURL(u string, width int) string {
 	s := URL(u)
-	if width <= 0 {
-		return ""
-	}
-	if ansi.StringWidth(s) <= width {
-		return s
-	}
-	if width == 1 {
-		return "…"
+	if out, ok := fitsOrEllipsis(s, width); ok {
+		return out
 	}
 	start := 0
 	if i := strings.Index(s, "://"); i >= 0 {

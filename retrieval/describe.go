@@ -19,7 +19,10 @@ func Describe(err error) string {
 	if errors.As(err, &ve) {
 		return ve.Error()
 	}
-	msg := strings.TrimSpace(strings.TrimPrefix(err.Error(), ErrConfig.Error()+": "))
+	// The class is said once, in front: a configuration error wrapped
+	// inside another ("--judge needs a chat model: configuration error:
+	// …") drops its inner label too.
+	msg := strings.TrimSpace(strings.ReplaceAll(err.Error(), ErrConfig.Error()+": ", ""))
 	switch {
 	case errors.Is(err, ErrConfig):
 		return "Configuration: " + msg

@@ -34,6 +34,7 @@ func TestDescribe(t *testing.T) {
 		{&backendErr{msg: "Qdrant rejected the API key (Unauthenticated). Check QDRANT_API_KEY.", class: retrieval.ErrAuth}, "Credentials rejected: Qdrant rejected the API key (Unauthenticated). Check QDRANT_API_KEY."},
 		{fmt.Errorf("search: %w: dial tcp: connection refused", retrieval.ErrUnavailable), "Backend unavailable: search: backend unavailable: dial tcp: connection refused. Check QDRANT_URL and the network, then try again."},
 		{errors.New("boom"), "Error: boom"},
+		{fmt.Errorf("--judge needs a chat model: %w", fmt.Errorf("%w: no chat model configured", retrieval.ErrConfig)), "Configuration: --judge needs a chat model: no chat model configured"},
 	}
 	for _, tt := range tests {
 		if got := retrieval.Describe(tt.err); got != tt.want {

@@ -27,21 +27,32 @@ func Ground(hits []Hit) Grounded {
 		return Grounded{Sufficient: false, Instruction: InstructionRefusal, Context: "", Sources: []Citation{}}
 	}
 	ordered := ContextOrder(hits)
-	var b strings.Builder
 	sources := make([]Citation, 0, len(ordered))
-	for i, h := range ordered {
-		b.WriteString(SourceMarker(i+1, h))
-		b.WriteByte('\n')
-		b.WriteString(strings.TrimSpace(h.Chunk.Text))
-		b.WriteString("\n\n")
+	for _, h := range ordered {
 		sources = append(sources, h.Citation)
 	}
 	return Grounded{
 		Sufficient:  true,
 		Instruction: InstructionNormal,
-		Context:     strings.TrimRight(b.String(), "\n") + "\n",
+		Context:     RenderContext(ordered, SourceMarker),
 		Sources:     sources,
 	}
+}
+
+// RenderContext writes hits, already in context order, each under the
+// line marker(n, hit) gives it (n counts from 1), as Ground lays out the
+// context. With SourceMarker it is the context the model gets; another
+// marker function draws the same text for people (with each source's
+// rank, say).
+func RenderContext(ordered []Hit, marker func(n int, h Hit) string) string {
+	var b strings.Builder
+	for i, h := range ordered {
+		b.WriteString(marker(i+1, h))
+		b.WriteByte('\n')
+		b.WriteString(strings.TrimSpace(h.Chunk.Text))
+		b.WriteString("\n\n")
+	}
+	return strings.TrimRight(b.String(), "\n") + "\n"
 }
 
 // SourceMarker is the context marker of the n-th source.

@@ -19,9 +19,12 @@ type contextPane struct {
 	paneBase
 	vp viewport.Model
 
-	g    retrieval.Grounded
-	mode retrieval.Mode
-	has  bool
+	g retrieval.Grounded
+	// shown is the context as drawn: with each source's rank
+	// (present.RankedContext); Y copies g.Context, what the model gets.
+	shown string
+	mode  retrieval.Mode
+	has   bool
 }
 
 func newContextPane(keys *KeyMap, st *Styles) contextPane {
@@ -42,6 +45,7 @@ func (p *contextPane) SetSize(w, h int) tea.Cmd {
 // SetResult shows the grounding of res.
 func (p *contextPane) SetResult(res retrieval.Result) {
 	p.g, p.mode, p.has = res.Grounded, res.Mode, true
+	p.shown = present.RankedContext(res)
 	p.refresh(true)
 }
 
@@ -64,7 +68,10 @@ func (p *contextPane) refresh(top bool) {
 	if p.g.Context == "" {
 		b.WriteString(st.Missing.Render("(empty)"))
 	} else {
-		b.WriteString(wrapText(termsafe.Text(p.g.Context), w))
+		if p.shown != p.g.Context {
+			b.WriteString(st.Meta.Render(wrapText(present.RankedContextNote, w)) + "\n")
+		}
+		b.WriteString(wrapText(termsafe.Text(p.shown), w))
 	}
 	setContent(&p.vp, b.String(), top)
 }

@@ -180,6 +180,7 @@ func (m *Model) openExpect() tea.Cmd {
 		m.setStatus(statusErr, "Selected text searches nothing: an expected source explains a search.")
 		return nil
 	}
+	m.pickFrom = m.focus
 	m.results.pick = newExpectPicker(m.keys, m.st)
 	var cmd tea.Cmd
 	switch {
@@ -219,9 +220,14 @@ func (m *Model) updateSources(msg sourcesMsg) {
 func (m *Model) updatePicker(msg tea.Msg) tea.Cmd {
 	pick, done, cmd := m.results.pick.Update(msg)
 	if done {
+		// Closed without a pick: the keyboard goes back where it was
+		// (the results, the detail…), never on to the Ask box.
 		m.results.pick = nil
-		m.syncBindings()
-		return cmd
+		from := m.pickFrom
+		if from == "" || from == focusQuery || from == focusSelText {
+			from = focusResults
+		}
+		return tea.Batch(cmd, m.setFocus(from))
 	}
 	if pick == "" {
 		return cmd

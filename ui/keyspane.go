@@ -33,8 +33,17 @@ func (p *keysPane) SetSize(w, h int) {
 // SetKeys lays out the enabled bindings of groups, keeping the scroll
 // position when the keys stay the same.
 func (p *keysPane) SetKeys(groups [][]key.Binding) {
-	iw, _ := innerSize(p.st.FocusedPane, p.width, p.height)
-	setContent(&p.vp, flowKeys(groups, iw, p.st), false)
+	iw, ih := innerSize(p.st.FocusedPane, p.width, p.height)
+	y := p.vp.YOffset()
+	p.vp.SetHeight(max(ih-1, 0))
+	p.vp.SetContent(flowKeys(groups, iw, p.st))
+	if p.vp.TotalLineCount() > p.vp.Height() {
+		// Taller than the pane: the last line is the "more below" hint,
+		// so the viewport is one line shorter and a page (pgdn) moves by
+		// exactly the lines on show, skipping none.
+		p.vp.SetHeight(max(ih-2, 1))
+	}
+	p.vp.SetYOffset(y)
 }
 
 // Scroll moves the list with the list keys and reports whether km was one.
@@ -56,7 +65,7 @@ func (p *keysPane) View() string {
 	}
 	content := tstyle.Render(truncate(title, iw)) + "\n" + p.vp.View()
 	if !p.vp.AtBottom() {
-		content = fitLines(content, iw, p.vp.Height()) + "\n" + p.st.Meta.Render(truncate("↓ more below (j, pgdn)", iw))
+		content += "\n" + p.st.Meta.Render(truncate("↓ more below (j, pgdn)", iw))
 	}
 	return box(style, p.width, p.height, content)
 }

@@ -83,3 +83,40 @@ func TestFullHelpHintIsItsOwn(t *testing.T) {
 		}
 	}
 }
+
+// pgdn in '?' moves by the lines on show: paging from top to bottom shows
+// every line of the keys once, none hidden under the "more below" hint.
+func TestFullHelpPageDownSkipsNoLine(t *testing.T) {
+	opts, _ := testOptions(&fakeRetriever{})
+	for _, size := range [][2]int{{80, 24}, {80, 18}, {120, 16}} {
+		m := sized(t, opts, size[0], size[1])
+		m = ask(t, m, "nodes")
+		m = feed(t, m, keyRunes("?"))
+		norm := func(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), " ") }
+		var content []string
+		for _, l := range strings.Split(m.keyHelp.vp.GetContent(), "\n") {
+			content = append(content, norm(l))
+		}
+		if len(content) <= m.keyHelp.vp.Height() {
+			t.Fatalf("%dx%d: the keys fit (%d lines): nothing to page", size[0], size[1], len(content))
+		}
+		next := 0 // the first content line not yet shown
+		for page := 0; page < 20; page++ {
+			v := screen(m)
+			// The lines on show, in order, start right after the last page's.
+			if !strings.Contains(norm(v), content[next]) {
+				t.Fatalf("%dx%d: page %d skips line %d %q:\n%s", size[0], size[1], page, next, content[next], v)
+			}
+			for next < len(content) && strings.Contains(norm(v), content[next]) {
+				next++
+			}
+			if m.keyHelp.vp.AtBottom() {
+				break
+			}
+			m = feed(t, m, keyType(tea.KeyPgDown))
+		}
+		if next != len(content) {
+			t.Errorf("%dx%d: %d of %d lines shown", size[0], size[1], next, len(content))
+		}
+	}
+}

@@ -128,7 +128,10 @@ type Model struct {
 	expect         []string
 	expectQuestion string
 	sources        *expectSources
-	diagSeq        int
+	// pickFrom is the pane the expected-source picker (w) was opened from:
+	// esc gives it the keyboard back.
+	pickFrom focusID
+	diagSeq  int
 
 	// caseSeq is the retrieval of an opened eval case, named caseLabel
 	// in its status line.
@@ -900,8 +903,12 @@ func (m *Model) copyURL() tea.Cmd {
 // false.
 func (m *Model) citationURL(verb string, refused func(error) string) (string, bool) {
 	it, ok := m.actionItem()
-	if !ok || it.Hit.Citation.URL == "" {
+	switch {
+	case !ok:
 		m.setStatus(statusErr, "No citation URL to "+verb+": select a result first.")
+		return "", false
+	case it.Hit.Citation.URL == "":
+		m.setStatus(statusErr, "No citation URL to "+verb+": this result has none (its chunk has neither a URL nor a doc path).")
 		return "", false
 	}
 	u, err := termsafe.URL(it.Hit.Citation.URL)

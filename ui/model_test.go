@@ -451,3 +451,69 @@ func TestBurstOfKeysDetailFollowsCursor(t *testing.T) {
 		t.Fatalf("cursor %d after g", m.results.cursor)
 	}
 }
+
+// The turn comparison's column titles stand over their values: each
+// number ends under the end of its title, the move and the chunk start
+// under theirs.
+func TestTurnsCompareHeaderOverValues(t *testing.T) {
+	type field struct {
+		text       string
+		start, end int // rune columns, end exclusive
+	}
+	fields := func(line string) []field {
+		var out []field
+		rs := []rune(line)
+		for i := 0; i < len(rs); {
+			if rs[i] == ' ' || rs[i] == '│' || rs[i] == '┃' {
+				i++
+				continue
+			}
+			j := i
+			for j < len(rs) && rs[j] != ' ' && rs[j] != '│' && rs[j] != '┃' {
+				j++
+			}
+			out = append(out, field{string(rs[i:j]), i, j})
+			i = j
+		}
+		return out
+	}
+	for _, size := range [][2]int{{120, 40}, {80, 24}} {
+		opts, _ := testOptions(&fakeRetriever{})
+		m := sized(t, opts, size[0], size[1])
+		m = ask(t, m, "nodes")
+		m = feed(t, m, keyRunes("s"), keyRunes("l"), keyRunes("l"))
+		m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
+		m = feed(t, m, keyRunes("t"))
+		lines := strings.Split(screen(m), "\n")
+		hi := -1
+		for i, l := range lines {
+			if strings.Contains(l, "now") && strings.Contains(l, "chunk") {
+				hi = i
+			}
+		}
+		if hi < 0 || hi+1 >= len(lines) {
+			t.Fatalf("%dx%d: no column titles:\n%s", size[0], size[1], strings.Join(lines, "\n"))
+		}
+		// The turns pane is the right one at 120 columns: keep its half.
+		head, row := lines[hi], lines[hi+1]
+		if hr, rr := []rune(head), []rune(row); strings.Count(head, "┃") == 2 && len(hr) == len(rr) {
+			k := strings.IndexRune(string(hr), '┃')
+			k = len([]rune(head[:k]))
+			head, row = string(hr[k:]), string(rr[k:])
+		}
+		h, r := fields(head), fields(row)
+		if len(h) < 6 || len(r) < 6 || h[0].text != "now" || h[5].text != "chunk" {
+			t.Fatalf("%dx%d: titles %q, row %q", size[0], size[1], head, row)
+		}
+		for i := range 4 { // now, score, was, score: right-aligned numbers
+			if h[i].end != r[i].end {
+				t.Errorf("%dx%d: %q ends at %d, its value %q at %d\n%s\n%s", size[0], size[1], h[i].text, h[i].end, r[i].text, r[i].end, head, row)
+			}
+		}
+		for i := 4; i < 6; i++ { // move, chunk: left-aligned
+			if h[i].start != r[i].start {
+				t.Errorf("%dx%d: %q starts at %d, its value %q at %d\n%s\n%s", size[0], size[1], h[i].text, h[i].start, r[i].text, r[i].start, head, row)
+			}
+		}
+	}
+}

@@ -385,7 +385,10 @@ func (v *splitView) renderRow(r *splitRow, selected bool, w int) string {
 		line1 += v.markInk(r.mark).paint(r.mark+strings.Repeat(" ", max(v.markW-len([]rune(r.mark)), 0))) + " "
 	}
 	line1 += title.paint(r.title)
-	line2 := marker + ink.meta.paint("   "+r.source)
+	// The source is cut in the middle, in what the marker (2 cells) and
+	// the indent (3) leave: two sections of one page differ only at the
+	// end (the anchor), which a cut at the end would hide.
+	line2 := marker + ink.meta.paint("   "+present.Middle(r.source, w-5))
 	return truncate(line1, w) + "\n" + truncate(line2, w)
 }
 

@@ -301,3 +301,52 @@ func TestSplitCompareWithSetting(t *testing.T) {
 		t.Fatalf("open %v, status %q", m.split.open, m.Status())
 	}
 }
+
+// longPageRetriever answers with two sections of one page whose path is
+// longer than half a 120-column screen.
+type longPageRetriever struct{}
+
+const longPage = "docs/module-with-a-rather-long-name/chapter-about-the-kinematics-of-humanoid-legs-and-arms.md"
+
+func (longPageRetriever) Retrieve(_ context.Context, q retrieval.Query) (retrieval.Result, error) {
+	urls := retrieval.URLBuilder{DocsBase: "https://book.example.org/docs/"}
+	res := retrieval.Result{Question: q.Question, Mode: retrieval.ModeNormal, Hits: []retrieval.Hit{}, Dropped: []retrieval.DroppedHit{}}
+	res.Params = retrieval.Params{TopK: q.TopK, Threshold: q.Threshold, Backend: "demo", Collection: "fake"}
+	for i, sec := range []string{"Joint Types", "Link Frames"} {
+		c := retrieval.Chunk{ID: fmt.Sprintf("k%d", i), Title: "Kinematics", Section: sec, DocPath: longPage, Text: "Joints and links of a leg."}
+		res.Hits = append(res.Hits, retrieval.Hit{Rank: i + 1, Score: 0.9 - float64(i)*0.1, Chunk: c, Citation: urls.Cite(&c)})
+	}
+	res.Grounded = retrieval.Grounded{Sufficient: true}
+	return res, nil
+}
+
+// TestSplitSourcesKeepTheAnchor: at 120x40 and 80x24, the two sections of
+// one long page show as two different sources: the path is cut in the
+// middle, keeping its end and the anchor.
+func TestSplitSourcesKeepTheAnchor(t *testing.T) {
+	for _, size := range [][2]int{{120, 40}, {80, 24}} {
+		opts, _ := testOptions(nil)
+		opts.Retriever = longPageRetriever{}
+		opts.Compare = CompareSetup{Name: "hybrid", Setups: []string{"bm25"}, Vs: "bm25",
+			Retrieve: func(ctx context.Context, _, question string) (retrieval.Result, error) {
+				res, err := longPageRetriever{}.Retrieve(ctx, retrieval.Query{Question: question, TopK: 5})
+				res.Hits[0], res.Hits[1] = res.Hits[1], res.Hits[0]
+				res.Hits[0].Rank, res.Hits[1].Rank = 1, 2
+				return res, err
+			}}
+		m := newModel(context.Background(), opts, DefaultStyles(true, colorprofile.Ascii))
+		m = feed(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		m = feed(t, m, runCmd(t, m.Init())...)
+		m = ask(t, m, "joints and links")
+		m = feed(t, m, keyRunes("V"))
+		v := ansi.Strip(m.View().Content)
+		for _, anchor := range []string{"arms.md#joint-types", "arms.md#link-frames"} {
+			if n := strings.Count(v, anchor); n != 2 {
+				t.Errorf("%dx%d: %q shows %d times, want once per side:\n%s", size[0], size[1], anchor, n, v)
+			}
+		}
+		if !strings.Contains(v, "docs/module…") && !strings.Contains(v, "docs/…") && !strings.Contains(v, "docs/mo") {
+			t.Errorf("%dx%d: the start of the path is gone:\n%s", size[0], size[1], v)
+		}
+	}
+}

@@ -250,6 +250,14 @@ func turnLine(t *turn, plainSearch string) string {
 		strconv.Itoa(len(t.Result.Hits)) + " " + present.Plural(len(t.Result.Hits), "hit", "hits") + judgeTag(t) + " · best " + best
 }
 
+// compareLine lays out one line of the turn comparison: the ranks (3
+// cells, right-aligned), the scores (5), the move (5, already padded) and
+// the chunk. The column titles go through it too, so they stand over
+// their values.
+func compareLine(now, nowScore, was, wasScore, move, chunk string) string {
+	return leftPad(now, 3) + "  " + leftPad(nowScore, 5) + "  " + leftPad(was, 3) + "  " + leftPad(wasScore, 5) + "  " + move + " " + chunk
+}
+
 // View draws the pane.
 func (p *turnsPane) View() string {
 	style, tstyle := p.st.pane(p.focus)
@@ -298,7 +306,7 @@ func (p *turnsPane) View() string {
 			b.WriteString(p.st.Highlight.Render(wrapText(line, iw)) + "\n")
 		}
 		b.WriteString(answerCompare(cur, old, iw))
-		b.WriteString(p.st.Label.Render(truncate(" now   score  was   score  move  chunk", iw)) + "\n")
+		b.WriteString(p.st.Label.Render(truncate(compareLine("now", "score", "was", "score", leftPadRight("move", 5), "chunk"), iw)) + "\n")
 		for _, r := range compareResults(old.Result, cur.Result) {
 			now, nowS, was, wasS := "  -", "     ", "  -", "     "
 			if r.Rank > 0 {
@@ -315,8 +323,7 @@ func (p *turnsPane) View() string {
 			case ch == "gone" || strings.HasPrefix(ch, "↓"):
 				chStyle = p.st.Removed
 			}
-			line := now + "  " + nowS + "  " + was + "  " + wasS + "  " + chStyle.Render(leftPadRight(ch, 5)) + " " + r.Title
-			b.WriteString(truncate(line, iw) + "\n")
+			b.WriteString(truncate(compareLine(now, nowS, was, wasS, chStyle.Render(leftPadRight(ch, 5)), r.Title), iw) + "\n")
 		}
 	} else if len(p.turns) > 1 {
 		b.WriteString(p.st.Meta.Render(wrapText("Move the cursor (j/k) to an earlier turn to compare it with the one on show.", iw)))

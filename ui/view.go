@@ -97,23 +97,22 @@ func (m *Model) askLabel() string {
 func (m *Model) headerView() string {
 	st := m.st
 	b := m.backend
-	parts := []string{}
 	kind := b.Kind
 	if kind == "" {
 		kind = "backend"
 	}
-	parts = append(parts, kind)
+	parts := []headerPart{{kind, keepKind}}
 	if b.Setup != "" {
-		parts = append(parts, "setup "+termsafe.Line(b.Setup))
+		parts = append(parts, headerPart{"setup " + termsafe.Line(b.Setup), keepSetup})
 	}
 	if b.Collection != "" {
-		parts = append(parts, "collection "+termsafe.Line(b.Collection))
+		parts = append(parts, headerPart{"collection " + termsafe.Line(b.Collection), keepCollection})
 	}
 	if b.Model != "" {
-		parts = append(parts, termsafe.Line(b.Model))
+		parts = append(parts, headerPart{termsafe.Line(b.Model), keepModel})
 	}
 	if s := m.searchHeader(); s != "" {
-		parts = append(parts, s)
+		parts = append(parts, headerPart{s, keepSearch})
 	}
 	var points string
 	if b.Points >= 0 {
@@ -265,49 +264,72 @@ func openHelp(k *KeyMap, what string) key.Binding {
 	return b
 }
 
-// headerMinPart is the fewest cells a header part is cut to before parts
-// are dropped.
+// headerMinPart is the fewest cells the first part after the backend kind
+// is cut to when it does not fit whole.
 const headerMinPart = 12
 
-// fitHeader joins parts and then last (the point count, "" for none) with
-// " · " in at most w cells. last is what the line is read for, so it stays
-// whole: when the line is too long the longest part is cut first (down to
-// headerMinPart cells, with "…"), then parts are dropped from the end.
-func fitHeader(parts []string, last string, w int) string {
-	all := func() []string {
-		if last == "" {
-			return parts
-		}
-		return append(slices.Clone(parts), last)
+// headerPart is a field of the header line; keep ranks it: when the line
+// is too long, fields of lower keep give way first, whole.
+type headerPart struct {
+	text string
+	keep int
+}
+
+// The header's fields by what they are read for: the backend kind always,
+// then the setup (which of two is on show), the collection, the search
+// mode and the embedding model.
+const (
+	keepModel = iota + 1
+	keepSearch
+	keepCollection
+	keepSetup
+	keepKind
+)
+
+// fitHeader joins parts, in their order, and then last (the point count,
+// "" for none) with " · " in at most w cells. last and the first part (the
+// backend kind) stay; the other parts are taken whole, by keep (highest
+// first), while they fit, so a field is shown whole or not at all. Only
+// the field of highest keep is cut (to what is left, at least
+// headerMinPart cells) rather than dropped when it alone does not fit.
+func fitHeader(parts []headerPart, last string, w int) string {
+	const sep = 3 // " · "
+	used := 0
+	if len(parts) > 0 {
+		used = ansi.StringWidth(parts[0].text)
 	}
-	width := func() int { return ansi.StringWidth(strings.Join(all(), " · ")) }
-	parts = slices.Clone(parts)
-	for over := width() - w; over > 0; over = width() - w {
-		// The longest part is cut, to the next longest's width at most,
-		// so long parts shorten together.
-		longest, next := -1, headerMinPart
-		for i, p := range parts {
-			n := ansi.StringWidth(p)
-			switch {
-			case n <= headerMinPart:
-			case longest < 0 || n > ansi.StringWidth(parts[longest]):
-				if longest >= 0 {
-					next = max(next, ansi.StringWidth(parts[longest]))
-				}
-				longest = i
-			default:
-				next = max(next, n)
-			}
-		}
-		if longest < 0 {
-			if len(parts) <= 1 {
-				break
-			}
-			parts = parts[:len(parts)-1]
+	if last != "" {
+		used += sep + ansi.StringWidth(last)
+	}
+	order := make([]int, 0, len(parts))
+	for i := 1; i < len(parts); i++ {
+		order = append(order, i)
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return parts[b].keep - parts[a].keep })
+	text := make([]string, len(parts))
+	if len(parts) > 0 {
+		text[0] = parts[0].text
+	}
+	for n, i := range order {
+		pw := ansi.StringWidth(parts[i].text)
+		switch room := w - used - sep; {
+		case pw <= room:
+			text[i] = parts[i].text
+		case n == 0 && room >= headerMinPart:
+			text[i] = truncate(parts[i].text, room)
+		default:
 			continue
 		}
-		n := ansi.StringWidth(parts[longest])
-		parts[longest] = truncate(parts[longest], n-max(min(over, n-next), 1))
+		used += sep + ansi.StringWidth(text[i])
 	}
-	return truncate(strings.Join(all(), " · "), w)
+	var out []string
+	for _, t := range text {
+		if t != "" {
+			out = append(out, t)
+		}
+	}
+	if last != "" {
+		out = append(out, last)
+	}
+	return truncate(strings.Join(out, " · "), w)
 }

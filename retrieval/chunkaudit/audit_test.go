@@ -172,7 +172,7 @@ func TestRules(t *testing.T) {
 	if got := r.Broken(rules); len(got) != 2 || got[0] != "duplicates>=2 (is 2)" || got[1] != "tiny=0 (is 0)" {
 		t.Fatalf("broken: %q", got)
 	}
-	for _, bad := range []string{"over-limit", "nope>1", "tiny>x", ""} {
+	for _, bad := range []string{"over-limit", "nope>1", "tiny>x", "", "duplicates=NaN", "tiny>+Inf"} {
 		if _, err := ParseRules(bad); err == nil {
 			t.Errorf("%q parsed", bad)
 		}

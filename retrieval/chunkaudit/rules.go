@@ -2,6 +2,7 @@ package chunkaudit
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -75,8 +76,8 @@ func ParseRules(s string) ([]Rule, error) {
 		if op == "=" && strings.HasPrefix(rest, "==") {
 			v, err = strconv.ParseFloat(strings.TrimSpace(rest[2:]), 64)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("rule %q: the value must be a number", part)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("rule %q: the value must be a finite number, e.g. duplicates>0", part)
 		}
 		out = append(out, Rule{Metric: metric, Op: op, Value: v})
 	}

@@ -19,7 +19,6 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/embedx"
-	"ragscope/retrieval/netx"
 )
 
 // DefaultChatModel is the chat model used when ChatOptions.Model is empty.
@@ -120,23 +119,25 @@ func (c *Chat) Stream(ctx context.Context, p retrieval.Prompt, emit func(retriev
 		}
 		var se *StatusError
 		var oe *embedx.OversizedError
-		retry := !started && !timedOut && ctx.Err() == nil && attempt < c.maxAttempts && !errors.As(err, &oe) &&
+		retry := !started && !timedOut && ctx.Err() == nil && !errors.As(err, &oe) &&
 			((errors.As(err, &se) && !se.Invalid && embedx.Retryable(se.Status)) || (!errors.As(err, &se) && !errors.Is(err, errStreamBroken)))
 		if !retry {
 			return c.wrap(ctx, err, attempt, timedOut)
 		}
-		wait := netx.Backoff(attempt, baseBackoff, maxBackoff)
-		if se != nil && se.RetryAfter > 0 {
-			wait = min(se.RetryAfter, maxRetryAfter)
+		var asked time.Duration
+		if se != nil {
+			asked = se.RetryAfter
 		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+		step := retryPolicy(c.maxAttempts, c.timeout).Next(ctx, attempt, asked)
+		if !step.Retry {
 			if se != nil {
-				se.NotRetried = se.RetryAfter > 0
+				se.Stop = step
 			}
 			return c.wrap(ctx, err, attempt, false)
 		}
-		if serr := c.sleep(ctx, wait); serr != nil {
-			return c.wrap(ctx, serr, attempt, false)
+		if serr := c.sleep(ctx, step.Wait); serr != nil {
+			// The last answer stays the cause a message names.
+			return c.wrap(ctx, errors.Join(serr, err), attempt, false)
 		}
 	}
 }

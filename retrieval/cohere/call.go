@@ -149,17 +149,19 @@ func (c *conn) classify(ctx context.Context, err error, attempts int, ep endpoin
 		// still oversized, not slow.
 		ee := c.oversized(oe)
 		f.status, f.invalid, f.msg, f.cause = ee.Status, true, ee.Msg, ee.Err
+	case errors.As(err, &se) && se.Invalid:
+		f.status, f.invalid = se.Status, true
+		f.msg = fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", embedx.SafeURL(c.baseURL), se.Status, se.Message)
+	case errors.As(err, &se):
+		// An answer came (the retries may have ended by the deadline
+		// after it): it is the cause.
+		f.status = se.Status
+		f.msg = c.statusMessage(se, attempts, ep)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		f.cause = errors.Join(context.DeadlineExceeded, err)
 		// The caller's deadline is --timeout as the attempt's is: which of
 		// the two fires first is a race, so both say the same.
 		f.msg = fmt.Sprintf("Cohere did not answer within %s. Check your network or COHERE_BASE_URL, then try again.", c.timeout)
-	case errors.As(err, &se) && se.Invalid:
-		f.status, f.invalid = se.Status, true
-		f.msg = fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", embedx.SafeURL(c.baseURL), se.Status, se.Message)
-	case errors.As(err, &se):
-		f.status = se.Status
-		f.msg = c.statusMessage(se, attempts, ep)
 	case isDecodeError(err):
 		// The transport passed a 2xx JSON body that cohere-go cannot
 		// decode (a string for a number, a number beyond float64): the

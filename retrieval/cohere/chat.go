@@ -338,17 +338,19 @@ func (c *Chat) wrap(ctx context.Context, err error, attempts int, timedOut bool)
 	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
 		ee.Err = errors.Join(context.Canceled, err)
 		ee.Msg = "answer cancelled"
+	case errors.As(err, &se) && se.Invalid:
+		ee.Status, ee.Invalid = se.Status, true
+		ee.Msg = fmt.Sprintf("Cohere at %s answered with an invalid chat response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", embedx.SafeURL(c.baseURL), se.Status, se.Message)
+	case errors.As(err, &se):
+		// An answer came (the retries may have ended by the deadline
+		// after it): it is the cause.
+		ee.Status = se.Status
+		ee.Msg = c.statusMessage(se, attempts)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		ee.Err = errors.Join(context.DeadlineExceeded, err)
 		ee.Msg = "Cohere did not finish the answer in time. Raise --timeout or try again."
 	case errors.Is(err, errStreamBroken):
 		ee.Msg = fmt.Sprintf("Cohere's answer stream from %s broke off before its end. Try again.", embedx.SafeURL(c.baseURL))
-	case errors.As(err, &se) && se.Invalid:
-		ee.Status, ee.Invalid = se.Status, true
-		ee.Msg = fmt.Sprintf("Cohere at %s answered with an invalid chat response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", embedx.SafeURL(c.baseURL), se.Status, se.Message)
-	case errors.As(err, &se):
-		ee.Status = se.Status
-		ee.Msg = c.statusMessage(se, attempts)
 	case errors.As(err, &ne) && ne.Timeout():
 		ee.Err = errors.New("timeout")
 		ee.Msg = fmt.Sprintf("Cohere did not answer within %s. Check your network or COHERE_BASE_URL.", c.timeout)

@@ -187,7 +187,7 @@ func (c *Chat) wrap(ctx context.Context, err error, timedOut, started bool, call
 	case (timedOut || errors.Is(ctx.Err(), context.DeadlineExceeded)) && !started && call.lastAnswer() != 0:
 		// The retries ran out of time after an answer: that answer is
 		// the cause, not the network.
-		ee.Status, ee.Err = call.lastAnswer(), errors.New("timeout")
+		ee.Status, ee.Err = call.lastAnswer(), fmt.Errorf("openai answered %d", call.lastAnswer())
 		ee.Msg = c.statusMessage(&sdk.Error{StatusCode: call.lastAnswer()}, call.tries(c.attempts))
 	case timedOut:
 		ee.Err = errors.New("timeout")

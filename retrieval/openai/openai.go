@@ -319,7 +319,7 @@ func (e *Embedder) wrap(ctx context.Context, err error, call *callState) error {
 	case !errors.As(err, &apiErr) && call.lastAnswer() != 0 && (errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded)):
 		// The retries ran out of time after an answer: that answer is
 		// the cause, not the network.
-		ee.Status, ee.Err = call.lastAnswer(), context.DeadlineExceeded
+		ee.Status, ee.Err = call.lastAnswer(), fmt.Errorf("openai answered %d", call.lastAnswer())
 		ee.Msg = e.statusMessage(&sdk.Error{StatusCode: call.lastAnswer()}, call.tries(e.attempts))
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		ee.Err = context.DeadlineExceeded

@@ -118,7 +118,8 @@ func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 	case ans.Refused:
 		return &ExitError{Code: ExitNoResults}
 	}
-	return nil
+	// A judging that graded none of the hits fails closed.
+	return jr.gate()
 }
 
 // writeAnswerText prints an answer for people: its text (when it was not

@@ -61,8 +61,13 @@ func (p Policy) Left(ctx context.Context, now time.Time) (left time.Duration, li
 		left, limit, ok = p.Timeout, "the "+Words(p.Timeout)+" timeout", true
 	}
 	if dl, has := ctx.Deadline(); has {
-		if d := dl.Sub(now); !ok || d < left {
-			left, limit, ok = max(d, 0), "the "+Words(max(d, 0))+" left", true
+		if d := max(dl.Sub(now), 0); !ok || d < left {
+			left, ok = d, true
+			// A deadline within a second of the timeout is the timeout
+			// itself (the caller bounds the call by it): say so.
+			if p.Timeout <= 0 || d < p.Timeout-time.Second {
+				limit = "the " + Words(d) + " left"
+			}
 		}
 	}
 	if p.MaxWait > 0 && (!ok || p.MaxWait < left) {

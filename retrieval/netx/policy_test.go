@@ -28,6 +28,11 @@ func TestPolicyRetryAfterPastTheTimeLeft(t *testing.T) {
 	if s := p.Next(dctx, 1, 3*time.Second); s.Retry || s.Asked != 3*time.Second || s.Limit != "the 2 s left" {
 		t.Fatalf("past the deadline: %+v", s)
 	}
+	tctx, cancelT := context.WithTimeout(ctx, 4*time.Second)
+	defer cancelT()
+	if s := p.Next(tctx, 1, time.Hour); s.Retry || s.Limit != "the 4 s timeout" {
+		t.Fatalf("a deadline that is the timeout is named so: %+v", s)
+	}
 	long := Policy{Attempts: 3, Timeout: time.Hour, MaxWait: MaxWait}
 	if s := long.Next(ctx, 1, time.Minute); s.Retry || s.Limit != "the 30 s ragscope waits at most" {
 		t.Fatalf("past MaxWait: %+v", s)

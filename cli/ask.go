@@ -123,7 +123,8 @@ func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 	case ans.Refused:
 		return &ExitError{Code: ExitNoResults}
 	}
-	return nil
+	// A judging that graded none of the hits fails closed.
+	return jr.gate()
 }
 
 // noModelError is what ask says, first, when no chat model is configured:

@@ -137,6 +137,9 @@ func (a *App) openArms(cmd *cobra.Command, vs []string) ([]*arm, error) {
 			return nil, Usagef("--vs %s: setup %s is already in the comparison", n, n)
 		}
 		seen[n] = true
+		if !slices.Contains(a.Cfg.SetupNames, n) {
+			return nil, a.Cfg.UnknownSetup("--"+vsFlag, n)
+		}
 		cfg, err := a.loadConfig(cmd, n)
 		if err != nil {
 			return nil, err

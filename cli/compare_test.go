@@ -190,7 +190,11 @@ func TestEvalVsUsage(t *testing.T) {
 	}{
 		{[]string{"eval", "--vs", "bm25", "--baseline", "x.json"}, ExitUsage, "does not take --baseline"},
 		{[]string{"eval", "--setup", "bm25", "--vs", "bm25"}, ExitUsage, "already in the comparison"},
-		{[]string{"eval", "--vs", "large"}, ExitConfig, "--setup large: no such setup"},
+		{[]string{"eval", "--vs", "large"}, ExitConfig, "--vs large: no such setup in "},
+		{[]string{"eval", "--vs", "large"}, ExitConfig, "(it defines hybrid (line 1), bm25 (line 4))"},
+		{[]string{"query", "--vs", "bm25,large", "q"}, ExitConfig, "--vs large: no such setup in "},
+		{[]string{"--setup", "", "stats"}, ExitUsage, "--setup needs the name of a setup of ragscope.toml"},
+		{[]string{"--setup", " ", "eval", "--vs", "bm25"}, ExitUsage, "--setup needs the name of a setup of ragscope.toml"},
 		{[]string{"query", "--vs", "bm25", "--context", "q"}, ExitUsage, "does not take --context"},
 		// A Markdown file that cannot be written fails before the run.
 		{[]string{"eval", "--setup", "hybrid", "--vs", "bm25", "--markdown", filepath.Join(dir, "no-such-folder", "c.md")}, ExitConfig, "--markdown: cannot write"},

@@ -281,6 +281,11 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		}
 		return &ExitError{Code: code, Err: fmt.Errorf("eval --rerank: the reranker failed on every case: %w", rep.Rerank.Err)}
 	}
+	if why := rep.Judging.Shortfall(rep.Cases); why != "" {
+		// The judge's model failed: a gate that could not judge fails
+		// closed, as an unavailable backend (exit 3), not a regression.
+		return &ExitError{Code: ExitBackend, Err: fmt.Errorf("eval --judge: %s", why)}
+	}
 	if !rep.Passed {
 		return &ExitError{Code: ExitCheck}
 	}

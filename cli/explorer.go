@@ -105,9 +105,8 @@ func (a *App) resolveVs(cmd *cobra.Command) error {
 		case a.vsName == first:
 			return Usagef("--vs %s: the explorer already shows setup %s (--setup); name another setup to compare with", a.vsName, a.vsName)
 		case !slices.Contains(a.Cfg.SetupNames, a.vsName):
-			// The configuration's own error names the file and its setups.
-			_, err := a.loadConfig(cmd, a.vsName)
-			return err
+			// The error names the file and its setups.
+			return a.Cfg.UnknownSetup("--"+vsFlag, a.vsName)
 		}
 	}
 	for _, name := range a.Cfg.SetupNames {

@@ -157,7 +157,7 @@ func TestExplorerVsUsage(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--vs", "large"}, ExitConfig, "large: no such setup"},
+		{[]string{"--vs", "large"}, ExitConfig, "--vs large: no such setup in "},
 		{[]string{"--setup", "bm25", "--vs", "bm25"}, ExitUsage, "the explorer already shows setup bm25"},
 		{[]string{"--vs", " "}, ExitUsage, "--vs needs the name of a setup"},
 	} {

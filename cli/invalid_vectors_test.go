@@ -103,8 +103,8 @@ func TestRerankScoreOutOfRangeFallsBack(t *testing.T) {
 	}
 }
 
-// A 429 whose Retry-After is longer than ragscope waits: one request, and
-// the message says so (not "after 3 attempts").
+// A 429 whose Retry-After is past the --timeout: one request, and the
+// message says so (not "after 3 attempts").
 func TestRateLimitRetryAfterHourSaysNotRetried(t *testing.T) {
 	oa, env := openAIFakes(t)
 	oa.Fail(openaitest.Failure{Status: 429, RetryAfter: "3600"})
@@ -112,7 +112,7 @@ func TestRateLimitRetryAfterHourSaysNotRetried(t *testing.T) {
 	if code != ExitBackend || oa.Requests() != 1 {
 		t.Fatalf("exit %d after %d requests\n%s\n%s", code, oa.Requests(), out, errs)
 	}
-	if !strings.Contains(errs, "(429): asked to wait 1 h; not retried") || strings.Contains(errs, "attempts") {
+	if !strings.Contains(errs, "(429): asked to wait 1 h, past the 30 s timeout; not retried") || strings.Contains(errs, "attempts") {
 		t.Fatalf("stderr:\n%s", errs)
 	}
 	noOpenAIKey(t, out, errs)

@@ -92,6 +92,18 @@ func (a *App) judgeAnswer(cmd *cobra.Command, r *judgeRun, res retrieval.Result,
 	return nil
 }
 
+// gate is the run's error when --judge was asked and no hit could be
+// judged (judge.Gate: exit 3 with the cause); nil without a judge.
+func (r *judgeRun) gate() error {
+	if r == nil {
+		return nil
+	}
+	if err := judge.Gate(r.js); err != nil {
+		return fmt.Errorf("--judge: %w", err)
+	}
+	return nil
+}
+
 func (r *judgeRun) judgements() []judge.Judgement {
 	if r == nil {
 		return nil
@@ -132,14 +144,22 @@ func (r *judgeRun) writeText(w io.Writer) {
 	m := judge.Case(r.js, 0)
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Judge %s · prompt %s · %s\n", cleanLine(r.j.Model()), r.j.PromptVersion(), r.stats)
+	n, why := judge.Unjudged(r.js)
 	if m.Precision == nil {
-		fmt.Fprintln(w, "No hit could be judged: no judged precision or nDCG.")
+		reason := ""
+		if why != "" {
+			reason = " (" + cleanLine(why) + ")"
+		}
+		fmt.Fprintf(w, "No hit could be judged%s: no judged precision or nDCG.\n", reason)
 	} else {
 		nothing := ""
 		if m.NothingAnswers {
 			nothing = " · nothing answers (no hit graded 2 or 3)"
 		}
 		fmt.Fprintf(w, "judged precision@%d %.2f · judged nDCG@%d %s (%d of %d hits judged)%s\n", m.K, *m.Precision, m.K, optFloat2(m.NDCG), m.Judged, m.K, nothing)
+		if n > 0 {
+			fmt.Fprintf(w, "%d of %d hits not judged: %s\n", n, len(r.js), cleanLine(why))
+		}
 	}
 	writeAnswerFaithfulness(w, r.faith)
 }

@@ -85,6 +85,9 @@ func writeJudgeEval(w io.Writer, jr *eval.JudgeReport) {
 		return
 	}
 	fmt.Fprintf(w, "  %s\n", jr.Stats)
+	if jr.NotJudged > 0 {
+		fmt.Fprintf(w, "  not judged: %d of %d hits: %s\n", jr.NotJudged, jr.Hits, cleanLine(jr.NotJudgedWhy))
+	}
 	if jr.Precision == nil {
 		fmt.Fprintln(w, "  no hit could be judged: no judged precision or nDCG")
 	} else {

@@ -3,9 +3,11 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"ragscope/retrieval/eval"
@@ -170,5 +172,65 @@ func TestEvalAnswerJudgeFaithfulness(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)
 		}
+	}
+}
+
+// eval --judge with the judge's model down fails closed: exit 3 with the
+// cause, and neither the JUnit nor the Markdown report calls it a pass.
+func TestEvalJudgeModelDownFailsClosed(t *testing.T) {
+	_, _, file := judgeEvalEnv(t)
+	env := downJudge(t, http.StatusInternalServerError)
+	dir := t.TempDir()
+	junit, md := filepath.Join(dir, "junit.xml"), filepath.Join(dir, "summary.md")
+	code, out, errs := run(t, env, "", "eval", "--judge", "--judge-concurrency", "8", "--latency-sample", "0", "--junit", junit, "--markdown", md, file)
+	if code != ExitBackend {
+		t.Fatalf("exit %d, want 3\n%s\n%s", code, out, errs)
+	}
+	if !strings.Contains(errs, "eval --judge: the judge could judge none of the 15 hits (talk, sim, labelled): ") || !strings.Contains(errs, "unavailable (500)") {
+		t.Errorf("stderr does not give the cause:\n%s", errs)
+	}
+	if !strings.Contains(out, "not judged: 15 of 15 hits: ") {
+		t.Errorf("the text report does not say what was not judged:\n%s", out)
+	}
+	x, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(x, []byte(`type="judge"`)) || !bytes.Contains(x, []byte(`errors="3"`)) || !bytes.Contains(x, []byte(`name="ragscope eval verdict"`)) {
+		t.Errorf("JUnit: every case must be an error of the judge:\n%s", x)
+	}
+	m, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(m, []byte("PASS")) || !bytes.Contains(m, []byte("| judge error |")) {
+		t.Errorf("Markdown calls a run the judge could not judge a pass:\n%s", m)
+	}
+}
+
+// Some hits judged, some not: the run fails closed too, saying how many
+// were not and why; the JSON report counts them.
+func TestEvalJudgePartlyJudged(t *testing.T) {
+	srv, env, file := judgeEvalEnv(t)
+	var calls atomic.Int32
+	srv.Structured(func(openaitest.ChatRequest) string {
+		if calls.Add(1) == 1 {
+			return "context too long for a grade" // out of the schema
+		}
+		return `{"grade": 2, "reason": "fine"}`
+	})
+	code, out, errs := run(t, env, "", "eval", "--json", "--judge", "--judge-concurrency", "1", "--latency-sample", "0", file)
+	if code != ExitBackend {
+		t.Fatalf("exit %d, want 3\n%s\n%s", code, out, errs)
+	}
+	var rep eval.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if j := rep.Judging; j == nil || j.Hits != 15 || j.NotJudged != 1 || !strings.Contains(j.NotJudgedWhy, "not a JSON object") || rep.Passed {
+		t.Fatalf("judging %+v, passed %v", rep.Judging, rep.Passed)
+	}
+	if !strings.Contains(errs, "the judge could not judge 1 of 15 hits (talk): ") {
+		t.Errorf("stderr: %s", errs)
 	}
 }

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"net"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -48,6 +50,7 @@ func TestQueryJudgeText(t *testing.T) {
 		" 4. [1 related] [", "judge: Related only.",
 		"Judge openai/gpt-4o-mini · prompt relevance-v1+", "5 judge calls (", "0 cached, 2 not judged",
 		"judged precision@5 0.33 · judged nDCG@5 ",
+		"2 of 5 hits not judged: grade 5 is outside 0-3",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)
@@ -156,5 +159,76 @@ func TestAskJudgeGradesHitsAndChecksTheAnswer(t *testing.T) {
 	if srv.Chats() != 8 || doc.Judging == nil || doc.Judging.Calls != 0 || doc.Judging.Cached != 6 ||
 		doc.Judging.Faithfulness == nil || !doc.Judging.Faithfulness.Cached || doc.Results[0].Judge == nil {
 		t.Fatalf("%d chats, %+v", srv.Chats(), doc.Judging)
+	}
+}
+
+// downJudge is a chat fake that fails every request with status (and
+// Retry-After 0: retried at once).
+func downJudge(t *testing.T, status int) map[string]string {
+	t.Helper()
+	srv := openaitest.NewServer("sk-judge")
+	t.Cleanup(srv.Close)
+	fails := make([]openaitest.Failure, 200)
+	for i := range fails {
+		fails[i] = openaitest.Failure{Status: status, RetryAfter: "0"}
+	}
+	srv.Fail(fails...)
+	return map[string]string{"OPENAI_API_KEY": "sk-judge", "OPENAI_BASE_URL": srv.URL, "RAGSCOPE_CHAT_PROVIDER": "openai", "XDG_CACHE_HOME": t.TempDir()}
+}
+
+// A judge whose model is down grades nothing: query --judge fails closed
+// (exit 3 with the cause), after printing the hits "not judged".
+func TestQueryJudgeModelDownFailsClosed(t *testing.T) {
+	closed := func(t *testing.T) map[string]string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := "http://" + ln.Addr().String() + "/v1"
+		ln.Close()
+		return map[string]string{"OPENAI_API_KEY": "sk-judge", "OPENAI_BASE_URL": root, "RAGSCOPE_CHAT_PROVIDER": "openai", "XDG_CACHE_HOME": t.TempDir()}
+	}
+	for _, c := range []struct {
+		name string
+		env  func(t *testing.T) map[string]string
+		say  string
+	}{
+		{"5xx", func(t *testing.T) map[string]string { return downJudge(t, http.StatusServiceUnavailable) }, "unavailable (503)"},
+		{"429 after retries", func(t *testing.T) map[string]string { return downJudge(t, http.StatusTooManyRequests) }, "(429) after 3 attempts"},
+		{"refused", closed, "Cannot reach the chat server"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := run(t, c.env(t), "", "query", "--judge", "--judge-concurrency", "5", "how do ROS 2 nodes communicate?")
+			if code != ExitBackend {
+				t.Fatalf("exit %d, want 3\n%s\n%s", code, out, errs)
+			}
+			if !strings.Contains(errs, "the judge could judge none of the 5 hits") || !strings.Contains(errs, c.say) {
+				t.Errorf("stderr does not give the cause %q:\n%s", c.say, errs)
+			}
+			if strings.Count(out, "[not judged]") != 5 || !strings.Contains(out, "No hit could be judged (") {
+				t.Errorf("the hits are printed, each not judged:\n%s", out)
+			}
+		})
+	}
+	// --json: the document is written, and the exit is still 3.
+	code, out, _ := run(t, downJudge(t, http.StatusBadGateway), "", "query", "--json", "--judge", "--judge-concurrency", "5", "how do ROS 2 nodes communicate?")
+	if code != ExitBackend || !json.Valid([]byte(out)) {
+		t.Fatalf("--json: exit %d\n%s", code, out)
+	}
+}
+
+// ask --judge: the answer comes, but the judge's answers are unusable for
+// every hit: exit 3, saying why.
+func TestAskJudgeNothingJudgedFailsClosed(t *testing.T) {
+	srv := openaitest.NewServer("sk-judge")
+	t.Cleanup(srv.Close)
+	srv.Structured(func(openaitest.ChatRequest) string { return "This passage is relevant." })
+	env := map[string]string{"OPENAI_API_KEY": "sk-judge", "OPENAI_BASE_URL": srv.URL, "RAGSCOPE_CHAT_PROVIDER": "openai", "XDG_CACHE_HOME": t.TempDir()}
+	code, out, errs := run(t, env, "", "ask", "--judge", "how do ROS 2 nodes communicate?")
+	if code != ExitBackend {
+		t.Fatalf("exit %d, want 3\n%s\n%s", code, out, errs)
+	}
+	if !strings.Contains(out, "Answer · openai") || !strings.Contains(errs, "the judge could judge none of the 5 hits: the answer is not a JSON object") {
+		t.Errorf("the answer is printed, and the cause said:\n%s\n%s", out, errs)
 	}
 }

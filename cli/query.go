@@ -123,7 +123,9 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error
 	if len(res.Hits) == 0 {
 		return &ExitError{Code: ExitNoResults}
 	}
-	return nil
+	// The hits are printed, each "not judged" with why; a judging that
+	// graded none of them fails closed.
+	return jr.gate()
 }
 
 // retrieveFor runs the query the flags describe and returns the backend

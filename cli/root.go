@@ -375,6 +375,10 @@ func envHelp(t app.Table) string {
 
 // resolveConfig loads the configuration and applies the flags that were set.
 func (a *App) resolveConfig(cmd *cobra.Command) error {
+	if f := cmd.Flags().Lookup("setup"); f != nil && f.Changed && strings.TrimSpace(a.flags.setup) == "" {
+		// An empty name would silently run the file's top level.
+		return Usagef("--setup needs the name of a setup of ragscope.toml ('ragscope setups' lists them); leave --setup out for the file's top level")
+	}
 	cfg, err := a.loadConfig(cmd, a.flags.setup)
 	if err != nil {
 		return err

@@ -19,16 +19,9 @@ const setupsKey = "setups"
 // collection or URL likewise picks Qdrant.
 func (c *Config) applySetup(name string) error {
 	f := c.file
-	if f == nil {
-		where := "no ragscope.toml was read"
-		if c.File != "" {
-			where = c.File + " defines no setups"
-		}
-		return fmt.Errorf("%w: --setup %s: %s (add a [setups.%s] table)", retrieval.ErrConfig, name, where, name)
-	}
-	raw, ok := f.setups[name]
+	raw, ok := f.setup(name)
 	if !ok {
-		return fmt.Errorf("%w: --setup %s: no such setup in %s (%s)", retrieval.ErrConfig, name, f.path, f.setupList())
+		return c.UnknownSetup("--setup", name)
 	}
 	tbl, ok := raw.(map[string]any)
 	if !ok {
@@ -65,6 +58,30 @@ func (c *Config) applySetup(name string) error {
 	}
 	c.Setup = name
 	return nil
+}
+
+// setup is f's [setups.NAME] table (false when f is nil or has none).
+func (f *tomlFile) setup(name string) (any, bool) {
+	if f == nil {
+		return nil, false
+	}
+	raw, ok := f.setups[name]
+	return raw, ok
+}
+
+// UnknownSetup is the configuration error for a setup name, given with
+// flag ("--setup", "--vs"), that ragscope.toml does not define: it names
+// the file and the setups it defines, or says no file was read.
+func (c Config) UnknownSetup(flag, name string) error {
+	f := c.file
+	if f == nil {
+		where := "no ragscope.toml was read"
+		if c.File != "" {
+			where = c.File + " defines no setups"
+		}
+		return fmt.Errorf("%w: %s %s: %s (add a [setups.%s] table)", retrieval.ErrConfig, flag, name, where, name)
+	}
+	return fmt.Errorf("%w: %s %s: no such setup in %s (%s)", retrieval.ErrConfig, flag, name, f.path, f.setupList())
 }
 
 // setupNames are the setups f defines, in the file's order.

@@ -105,6 +105,8 @@ func TestSetupErrorsNameFileAndLine(t *testing.T) {
 		{"unknown setup name", setupsTOML, "large", []string{"--setup large: no such setup in", "ragscope.toml (it defines small (line 11), bm25 (line 14), prod (line 18))"}},
 		{"no setups at all", "[retrieval]\ntop_k = 3\n", "large", []string{"--setup large:", "ragscope.toml (it defines none: add a [setups.NAME] table)"}},
 		{"setups not a table", "setups = 3\n", "", []string{"ragscope.toml line 1: setups must be tables"}},
+		{"a setup without a name", setupsTOML + "\n[setups.\"\"]\nretrieval.top_k = 3\n", "", []string{"[setups.\"\"] has no name: name the setup"}},
+		{"a setup named by spaces", "[setups.\" \"]\nretrieval.top_k = 3\n", "", []string{"ragscope.toml line 1: [setups.\" \"] has no name"}},
 	} {
 		_, err := loadSetup(t, tc.body, tc.setup, nil)
 		if tc.want == nil {

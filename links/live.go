@@ -38,7 +38,7 @@ type LiveOptions struct {
 	Retries int
 	// Backoff is the first retry's delay, doubled each time with jitter and
 	// capped at MaxBackoff (defaults 500 ms and 10 s). A Retry-After header
-	// wins when it is within MaxBackoff.
+	// wins when it is within MaxBackoff; a longer one ends the retries.
 	Backoff    time.Duration
 	MaxBackoff time.Duration
 	// MaxBody caps the bytes of HTML read per page (default 8 MiB).
@@ -217,7 +217,10 @@ func (c *LiveChecker) load(ctx context.Context, pageURL string, pf *pageFetch) {
 	if u, err := url.Parse(pageURL); err == nil {
 		host = strings.ToLower(u.Host)
 	}
-	for attempt := 0; ; attempt++ {
+	// The one retry rule every ragscope client follows (netx.Policy): a
+	// Retry-After past MaxBackoff is not waited, and not retried.
+	p := netx.Policy{Attempts: c.opts.Retries + 1, Base: c.opts.Backoff, Max: c.opts.MaxBackoff, MaxWait: c.opts.MaxBackoff}
+	for attempt := 1; ; attempt++ {
 		status, final, body, retryAfter, err := c.do(ctx, host, pageURL)
 		if err != nil && unreachable(err) {
 			// No name or no connection: retrying, or asking for the
@@ -231,8 +234,11 @@ func (c *LiveChecker) load(ctx context.Context, pageURL string, pf *pageFetch) {
 			pf.err = fmt.Errorf("fetch %s: %w", pageURL, err)
 			return
 		}
-		retry := err != nil || status == http.StatusTooManyRequests || status >= 500
-		if !retry || attempt >= c.opts.Retries || ctx.Err() != nil {
+		var step netx.Step
+		if err != nil || status == http.StatusTooManyRequests || status >= 500 {
+			step = p.Next(ctx, attempt, retryAfter)
+		}
+		if !step.Retry {
 			pf.status, pf.final = status, final
 			if err != nil {
 				pf.err = fmt.Errorf("fetch %s: %w", pageURL, err)
@@ -243,25 +249,11 @@ func (c *LiveChecker) load(ctx context.Context, pageURL string, pf *pageFetch) {
 			}
 			return
 		}
-		delay := c.backoff(attempt)
-		if retryAfter > 0 && retryAfter <= c.opts.MaxBackoff {
-			delay = retryAfter
-		}
-		t := time.NewTimer(delay)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			pf.err = fmt.Errorf("fetch %s: %w", pageURL, ctx.Err())
+		if err := netx.Sleep(ctx, step.Wait); err != nil {
+			pf.err = fmt.Errorf("fetch %s: %w", pageURL, err)
 			return
-		case <-t.C:
 		}
 	}
-}
-
-// backoff is the wait before retry attempt+1: netx's exponential backoff
-// from Backoff, capped at MaxBackoff, with jitter.
-func (c *LiveChecker) backoff(attempt int) time.Duration {
-	return netx.Backoff(attempt+1, c.opts.Backoff, c.opts.MaxBackoff)
 }
 
 // do makes one GET. It returns the final status and URL (after redirects),

@@ -51,6 +51,9 @@ func newFakeSite(t *testing.T) *fakeSite {
 			fmt.Fprint(w, `<h2 id="ready">Ready</h2>`)
 		case "/docs/e":
 			http.Error(w, "boom", http.StatusInternalServerError)
+		case "/docs/later":
+			w.Header().Set("Retry-After", "3600")
+			http.Error(w, "come back in an hour", http.StatusTooManyRequests)
 		default:
 			http.NotFound(w, r)
 		}
@@ -89,6 +92,7 @@ func TestLiveChecker(t *testing.T) {
 		{u + "/docs/d#ready", StatusOK, "", ""},
 		{u + "/docs/e", StatusError, "", ""},
 		{"/relative#x", StatusExternal, "", ""},
+		{u + "/docs/later", StatusError, "", ""},
 	}
 	var wg sync.WaitGroup
 	results := make([]Result, len(tests))
@@ -119,6 +123,10 @@ func TestLiveChecker(t *testing.T) {
 	}
 	if n := f.count("/docs/e"); n != 3 {
 		t.Errorf("/docs/e fetched %d times, want 3 (1 + 2 retries)", n)
+	}
+	// A Retry-After past MaxBackoff is not waited, and not retried.
+	if n := f.count("/docs/later"); n != 1 {
+		t.Errorf("/docs/later fetched %d times, want 1 (asked to wait an hour)", n)
 	}
 	// Cached: no new request.
 	c.Check(ctx, u+"/docs/a#qos")

@@ -75,33 +75,42 @@ func newConn(apiKey, baseURL string, timeout time.Duration, maxAttempts int, hc 
 	return c, nil
 }
 
-// retry calls do until it succeeds, fails for good, or maxAttempts is
-// reached. It retries 429, 408 and 5xx, waiting netx.Backoff or the
-// server's Retry-After, and gives up at once when the wait would outlive
-// ctx. It returns the number of attempts made. What is retried is the
-// one rule every provider shares (embedx.Retryable).
+// policy is the retry rule of every Cohere call (netx.Policy): 429, 408
+// and 5xx are retried up to maxAttempts with backoff or the server's
+// Retry-After, and a wait past the time left is not made.
+func (c *conn) policy() netx.Policy {
+	return retryPolicy(c.maxAttempts, c.timeout)
+}
+
+// retryPolicy is the netx.Policy of a Cohere client with these attempts
+// and per-call timeout.
+func retryPolicy(attempts int, timeout time.Duration) netx.Policy {
+	return netx.Policy{Attempts: attempts, Base: baseBackoff, Max: maxBackoff, Timeout: timeout, MaxWait: netx.MaxWait}
+}
+
+// retry calls do until it succeeds, fails for good, or the policy ends
+// the retries. It retries 429, 408 and 5xx (embedx.Retryable); a
+// Retry-After past the time left ends them at once, noted in the
+// StatusError (Stop). It returns the number of attempts made.
 func retry[T any](ctx context.Context, c *conn, do func() (T, error)) (T, int, error) {
+	p := c.policy()
 	for attempt := 1; ; attempt++ {
 		v, err := do()
 		if err == nil {
 			return v, attempt, nil
 		}
 		var se *StatusError
-		if ctx.Err() != nil || !errors.As(err, &se) || !embedx.Retryable(se.Status) || attempt >= c.maxAttempts {
+		if ctx.Err() != nil || !errors.As(err, &se) || !embedx.Retryable(se.Status) {
 			return v, attempt, err
 		}
-		wait := netx.Backoff(attempt, baseBackoff, maxBackoff)
-		if se.RetryAfter > 0 {
-			wait = min(se.RetryAfter, maxRetryAfter)
-		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
-			// Waiting would outlive the query: fail now with the real
-			// cause, and say a server's wait was not kept.
-			se.NotRetried = se.RetryAfter > 0
+		step := p.Next(ctx, attempt, se.RetryAfter)
+		if !step.Retry {
+			se.Stop = step
 			return v, attempt, err
 		}
-		if serr := c.sleep(ctx, wait); serr != nil {
-			return v, attempt, serr
+		if serr := c.sleep(ctx, step.Wait); serr != nil {
+			// The last answer stays the cause a message names.
+			return v, attempt, errors.Join(serr, err)
 		}
 	}
 }
@@ -140,17 +149,19 @@ func (c *conn) classify(ctx context.Context, err error, attempts int, ep endpoin
 		// still oversized, not slow.
 		ee := c.oversized(oe)
 		f.status, f.invalid, f.msg, f.cause = ee.Status, true, ee.Msg, ee.Err
+	case errors.As(err, &se) && se.Invalid:
+		f.status, f.invalid = se.Status, true
+		f.msg = fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", embedx.SafeURL(c.baseURL), se.Status, se.Message)
+	case errors.As(err, &se):
+		// An answer came (the retries may have ended by the deadline
+		// after it): it is the cause.
+		f.status = se.Status
+		f.msg = c.statusMessage(se, attempts, ep)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		f.cause = errors.Join(context.DeadlineExceeded, err)
 		// The caller's deadline is --timeout as the attempt's is: which of
 		// the two fires first is a race, so both say the same.
 		f.msg = fmt.Sprintf("Cohere did not answer within %s. Check your network or COHERE_BASE_URL, then try again.", c.timeout)
-	case errors.As(err, &se) && se.Invalid:
-		f.status, f.invalid = se.Status, true
-		f.msg = fmt.Sprintf("Cohere at %s answered with an invalid response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", embedx.SafeURL(c.baseURL), se.Status, se.Message)
-	case errors.As(err, &se):
-		f.status = se.Status
-		f.msg = c.statusMessage(se, attempts, ep)
 	case isDecodeError(err):
 		// The transport passed a 2xx JSON body that cohere-go cannot
 		// decode (a string for a number, a number beyond float64): the
@@ -188,11 +199,7 @@ func statusMessage(se *StatusError, attempts int, baseURL string, ep endpoint) s
 	if se.Message != "" {
 		detail = " (" + se.Message + ")"
 	}
-	var asked time.Duration
-	if se.NotRetried {
-		asked = se.RetryAfter
-	}
-	tries := embedx.Tries(attempts, asked)
+	tries := embedx.Tries(attempts, se.Stop)
 	switch s := se.Status; {
 	case s == http.StatusUnauthorized:
 		return "Cohere rejected the API key (401). Check COHERE_API_KEY."

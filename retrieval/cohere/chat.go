@@ -19,7 +19,6 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/embedx"
-	"ragscope/retrieval/netx"
 )
 
 // DefaultChatModel is the chat model used when ChatOptions.Model is empty.
@@ -120,23 +119,25 @@ func (c *Chat) Stream(ctx context.Context, p retrieval.Prompt, emit func(retriev
 		}
 		var se *StatusError
 		var oe *embedx.OversizedError
-		retry := !started && !timedOut && ctx.Err() == nil && attempt < c.maxAttempts && !errors.As(err, &oe) &&
+		retry := !started && !timedOut && ctx.Err() == nil && !errors.As(err, &oe) &&
 			((errors.As(err, &se) && !se.Invalid && embedx.Retryable(se.Status)) || (!errors.As(err, &se) && !errors.Is(err, errStreamBroken)))
 		if !retry {
 			return c.wrap(ctx, err, attempt, timedOut)
 		}
-		wait := netx.Backoff(attempt, baseBackoff, maxBackoff)
-		if se != nil && se.RetryAfter > 0 {
-			wait = min(se.RetryAfter, maxRetryAfter)
+		var asked time.Duration
+		if se != nil {
+			asked = se.RetryAfter
 		}
-		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+		step := retryPolicy(c.maxAttempts, c.timeout).Next(ctx, attempt, asked)
+		if !step.Retry {
 			if se != nil {
-				se.NotRetried = se.RetryAfter > 0
+				se.Stop = step
 			}
 			return c.wrap(ctx, err, attempt, false)
 		}
-		if serr := c.sleep(ctx, wait); serr != nil {
-			return c.wrap(ctx, serr, attempt, false)
+		if serr := c.sleep(ctx, step.Wait); serr != nil {
+			// The last answer stays the cause a message names.
+			return c.wrap(ctx, errors.Join(serr, err), attempt, false)
 		}
 	}
 }
@@ -337,17 +338,19 @@ func (c *Chat) wrap(ctx context.Context, err error, attempts int, timedOut bool)
 	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
 		ee.Err = errors.Join(context.Canceled, err)
 		ee.Msg = "answer cancelled"
+	case errors.As(err, &se) && se.Invalid:
+		ee.Status, ee.Invalid = se.Status, true
+		ee.Msg = fmt.Sprintf("Cohere at %s answered with an invalid chat response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", embedx.SafeURL(c.baseURL), se.Status, se.Message)
+	case errors.As(err, &se):
+		// An answer came (the retries may have ended by the deadline
+		// after it): it is the cause.
+		ee.Status = se.Status
+		ee.Msg = c.statusMessage(se, attempts)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		ee.Err = errors.Join(context.DeadlineExceeded, err)
 		ee.Msg = "Cohere did not finish the answer in time. Raise --timeout or try again."
 	case errors.Is(err, errStreamBroken):
 		ee.Msg = fmt.Sprintf("Cohere's answer stream from %s broke off before its end. Try again.", embedx.SafeURL(c.baseURL))
-	case errors.As(err, &se) && se.Invalid:
-		ee.Status, ee.Invalid = se.Status, true
-		ee.Msg = fmt.Sprintf("Cohere at %s answered with an invalid chat response (HTTP %d): %q. Check COHERE_BASE_URL points at Cohere's API.", embedx.SafeURL(c.baseURL), se.Status, se.Message)
-	case errors.As(err, &se):
-		ee.Status = se.Status
-		ee.Msg = c.statusMessage(se, attempts)
 	case errors.As(err, &ne) && ne.Timeout():
 		ee.Err = errors.New("timeout")
 		ee.Msg = fmt.Sprintf("Cohere did not answer within %s. Check your network or COHERE_BASE_URL.", c.timeout)

@@ -207,3 +207,18 @@ func TestChatLongEventsAndHostileText(t *testing.T) {
 		t.Errorf("text of %d bytes", len(a.Text))
 	}
 }
+
+// A chat (ask, the judge, golden generate) is bound by the rule every
+// call follows: a Retry-After past the per-call timeout is not waited.
+func TestChatRetryAfterPastTheTimeoutIsNotWaited(t *testing.T) {
+	srv := coheretest.NewServer("k")
+	defer srv.Close()
+	srv.Fail(coheretest.Failure{Status: http.StatusTooManyRequests, RetryAfter: "3600"}, coheretest.Failure{Status: http.StatusTooManyRequests, RetryAfter: "3600"}, coheretest.Failure{Status: http.StatusTooManyRequests, RetryAfter: "3600"})
+	_, err := retrieval.Generate(context.Background(), newChat(t, srv, 4*time.Second), answerResult(), nil)
+	if !errors.Is(err, retrieval.ErrUnavailable) || srv.Requests() != 1 {
+		t.Fatalf("err %v after %d requests, want 1", err, srv.Requests())
+	}
+	if msg := err.Error(); !strings.Contains(msg, "Cohere rate limit reached (429): asked to wait 1 h, past the 4 s timeout; not retried.") {
+		t.Fatalf("message %q", msg)
+	}
+}

@@ -305,7 +305,7 @@ func TestCancelDuringRequest(t *testing.T) {
 
 func TestCancelDuringBackoff(t *testing.T) {
 	e, srv, _ := newTest(t, func(o *Options) { o.Sleep = nil }) // real, context-aware sleep
-	srv.Fail(coheretest.Failure{Status: 429, RetryAfter: "20"})
+	srv.Fail(coheretest.Failure{Status: 429, RetryAfter: "4"})  // within the 5 s timeout: waited
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	start := time.Now()

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"ragscope/retrieval/embedx"
+	"ragscope/retrieval/netx"
 )
 
 // EmbedError is a failed call to Cohere (embedx.Error): a message a
@@ -26,9 +27,9 @@ type StatusError struct {
 	RetryAfter time.Duration
 	// Invalid marks a 2xx answer that is not JSON; Message is an excerpt.
 	Invalid bool
-	// NotRetried marks a RetryAfter the retries did not wait for (it
-	// would outlive the query).
-	NotRetried bool
+	// Stop is what ended the retries after this answer; its Asked is
+	// RetryAfter when that was past the time left (netx.Policy).
+	Stop netx.Step
 }
 
 // Error describes the status and message.

@@ -76,8 +76,9 @@ func fmtErr(err error) string {
 	return err.Error()
 }
 
-// A Retry-After the query cannot wait for (it would outlive the deadline)
-// is said: one request, "asked to wait 20 s; not retried".
+// A Retry-After past the time left (the deadline, or the per-call timeout
+// when there is none) is not waited at all, and said: one request,
+// "asked to wait 1 h, past the 5 s left; not retried".
 func TestRetryAfterNotWaitedForIsSaid(t *testing.T) {
 	srv := coheretest.NewServer("k")
 	defer srv.Close()
@@ -90,13 +91,19 @@ func TestRetryAfterNotWaitedForIsSaid(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_, err = e.Embed(ctx, []string{"q"})
-	if srv.Requests() != 1 || !strings.Contains(fmtErr(err), "Cohere rate limit reached (429): asked to wait 1 h; not retried.") {
+	if srv.Requests() != 1 || !strings.Contains(fmtErr(err), "Cohere rate limit reached (429): asked to wait 1 h, past the 5 s left; not retried.") {
 		t.Fatalf("err %v after %d requests", err, srv.Requests())
 	}
-	// Waited for (up to 30 s each) and retried to the end: counted.
-	srv.Fail(coheretest.Failure{Status: 429, RetryAfter: "3600"}, coheretest.Failure{Status: 429, RetryAfter: "3600"}, coheretest.Failure{Status: 429, RetryAfter: "3600"})
+	// No deadline: the per-call timeout (20 s by default) bounds the wait.
+	srv.Fail(coheretest.Failure{Status: 429, RetryAfter: "3600"})
 	_, err = e.Embed(context.Background(), []string{"q"})
-	if srv.Requests() != 4 || !strings.Contains(fmtErr(err), "(429) after 3 attempts") {
+	if srv.Requests() != 2 || !strings.Contains(fmtErr(err), "asked to wait 1 h, past the 20 s timeout; not retried.") {
+		t.Fatalf("err %v after %d requests", err, srv.Requests())
+	}
+	// Waited for (within the time left) and retried to the end: counted.
+	srv.Fail(coheretest.Failure{Status: 429, RetryAfter: "2"}, coheretest.Failure{Status: 429, RetryAfter: "2"}, coheretest.Failure{Status: 429, RetryAfter: "2"})
+	_, err = e.Embed(context.Background(), []string{"q"})
+	if srv.Requests() != 5 || !strings.Contains(fmtErr(err), "(429) after 3 attempts") {
 		t.Fatalf("err %v after %d requests", err, srv.Requests())
 	}
 }

@@ -270,3 +270,20 @@ func TestRerankScoresOutsideZeroToOneAreInvalid(t *testing.T) {
 		t.Fatalf("scores 0 and 1: %v %v", err, res.Rerank.Err)
 	}
 }
+
+// A rerank is bound by the rule every call follows: a Retry-After past
+// the per-call timeout is not waited; the vector order is kept.
+func TestRerankRetryAfterPastTheTimeoutIsNotWaited(t *testing.T) {
+	p, srv, rec := rerankPipeline(t, nil)
+	srv.Fail(coheretest.Failure{Status: 429, RetryAfter: "3600"}, coheretest.Failure{Status: 429, RetryAfter: "3600"}, coheretest.Failure{Status: 429, RetryAfter: "3600"})
+	res, err := p.Retrieve(context.Background(), rerankQuery(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srv.Requests() != 1 || len(rec.got()) != 0 {
+		t.Fatalf("%d requests, waits %v: want 1 request and no wait", srv.Requests(), rec.got())
+	}
+	if res.Rerank.Err == nil || !strings.Contains(res.Rerank.Err.Error(), "asked to wait 1 h, past the 5 s timeout; not retried") {
+		t.Fatalf("rerank error %v", res.Rerank.Err)
+	}
+}

@@ -16,10 +16,6 @@ import (
 // maxErrorBody bounds how much of an error response is read.
 const maxErrorBody = 64 << 10
 
-// maxRetryAfter caps a server's Retry-After: a longer wait is not worth it
-// for an interactive query.
-const maxRetryAfter = 30 * time.Second
-
 // statusDoer is the HTTP client handed to cohere-go. It turns every non-2xx
 // response into a *StatusError returned as a transport error.
 //

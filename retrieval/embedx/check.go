@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"ragscope/retrieval/netx"
 )
 
 // CheckVector says what makes v unusable as an embedding ("" when it is
@@ -31,16 +33,17 @@ func CheckVector(v []float32) string {
 }
 
 // Tries is what a failed call's message says of its attempts: "" for a
-// single attempt, " after N attempts" when it was retried. asked > 0 is
-// a Retry-After longer than the client waits, which ended the retries:
-// then it says so, ": asked to wait 1 h; not retried" (after the first
-// request) or " after N attempts: asked to wait 1 h; not retried again".
-func Tries(attempts int, asked time.Duration) string {
+// single attempt, " after N attempts" when it was retried. stop.Asked > 0
+// is a Retry-After past the time left (netx.Policy), which ended the
+// retries: then it says so, ": asked to wait 1 h, past the 4 s timeout;
+// not retried" (after the first request) or " after N attempts: asked to
+// wait 1 h, past the 4 s timeout; not retried again".
+func Tries(attempts int, stop netx.Step) string {
 	switch {
-	case asked > 0 && attempts <= 1:
-		return ": asked to wait " + Wait(asked) + "; not retried"
-	case asked > 0:
-		return fmt.Sprintf(" after %d attempts: asked to wait %s; not retried again", attempts, Wait(asked))
+	case stop.Asked > 0 && attempts <= 1:
+		return ": " + stop.NotRetried()
+	case stop.Asked > 0:
+		return fmt.Sprintf(" after %d attempts: %s again", attempts, stop.NotRetried())
 	case attempts > 1:
 		return fmt.Sprintf(" after %d attempts", attempts)
 	}
@@ -48,19 +51,5 @@ func Tries(attempts int, asked time.Duration) string {
 }
 
 // Wait writes a wait for a message, rounded to the second: "1 h",
-// "1 h 30 min", "2 min", "45 s".
-func Wait(d time.Duration) string {
-	d = d.Round(time.Second)
-	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
-	switch {
-	case h > 0 && m > 0:
-		return fmt.Sprintf("%d h %d min", h, m)
-	case h > 0:
-		return fmt.Sprintf("%d h", h)
-	case m > 0 && s > 0:
-		return fmt.Sprintf("%d min %d s", m, s)
-	case m > 0:
-		return fmt.Sprintf("%d min", m)
-	}
-	return fmt.Sprintf("%d s", s)
-}
+// "1 h 30 min", "2 min", "45 s" (netx.Words).
+func Wait(d time.Duration) string { return netx.Words(d) }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ragscope/retrieval/netx"
 )
 
 func TestEmbedRefusesVectorsWithoutDirection(t *testing.T) {
@@ -48,10 +50,10 @@ func TestTriesSaysWhatHappened(t *testing.T) {
 	}{
 		{1, 0, ""},
 		{3, 0, " after 3 attempts"},
-		{1, time.Hour, ": asked to wait 1 h; not retried"},
-		{2, 90 * time.Second, " after 2 attempts: asked to wait 1 min 30 s; not retried again"},
+		{1, time.Hour, ": asked to wait 1 h, past the 4 s timeout; not retried"},
+		{2, 90 * time.Second, " after 2 attempts: asked to wait 1 min 30 s, past the 4 s timeout; not retried again"},
 	} {
-		if got := Tries(c.attempts, c.asked); got != c.want {
+		if got := Tries(c.attempts, netx.Step{Asked: c.asked, Limit: "the 4 s timeout"}); got != c.want {
 			t.Errorf("Tries(%d, %v) = %q, want %q", c.attempts, c.asked, got, c.want)
 		}
 	}
@@ -62,7 +64,7 @@ func TestTriesSaysWhatHappened(t *testing.T) {
 			t.Errorf("Wait(%v) = %q, want %q", d, got, want)
 		}
 	}
-	if !strings.Contains(Tries(1, 3600*time.Second), "1 h") {
+	if !strings.Contains(Tries(1, netx.Step{Asked: 3600 * time.Second, Limit: "the 4 s timeout"}), "1 h") {
 		t.Error("an hour is said in hours")
 	}
 }

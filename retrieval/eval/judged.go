@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -21,6 +22,11 @@ type CaseJudged struct {
 	NDCG      *float64 `json:"judged_ndcg"`
 	// NothingAnswers: hits were judged and none was graded ≥ 2.
 	NothingAnswers bool `json:"nothing_answers"`
+	// NotJudged is the number of kept hits the judge could not grade and
+	// NotJudgedWhy the cause (judge.Unjudged): such a case is not a pass
+	// in the reports.
+	NotJudged    int    `json:"not_judged"`
+	NotJudgedWhy string `json:"not_judged_why,omitempty"`
 }
 
 // JudgeReport is what the judge found over the run.
@@ -37,6 +43,12 @@ type JudgeReport struct {
 	Stats   judge.Stats `json:"stats"`
 	// Error is the failure that stopped the judge ("" when none).
 	Error string `json:"error,omitempty"`
+	// Hits is the number of kept hits to judge; NotJudged those left
+	// without a grade, and NotJudgedWhy the cause (judge.Unjudged). Any
+	// fails the run: a gate that could not judge does not pass.
+	Hits         int    `json:"hits"`
+	NotJudged    int    `json:"not_judged_hits"`
+	NotJudgedWhy string `json:"not_judged_why,omitempty"`
 	// Cases counts the cases with kept hits; Measured those with a judged
 	// hit; NDCGCases those of them where a hit answers (graded ≥ 2: judged
 	// nDCG has no ideal otherwise). Precision is the mean over Measured
@@ -194,6 +206,8 @@ func (r *runner) judgeAll(ctx context.Context, set Set) (*JudgeReport, error) {
 		jd := js[n]
 		r.results[w.c].Hits[w.h].Judge = &jd
 	}
+	rep.Hits = len(js)
+	rep.NotJudged, rep.NotJudgedWhy = judge.Unjudged(js)
 	// Every case with kept hits gets its figures (nothing judged: nil).
 	for i := range r.results {
 		cr := &r.results[i]
@@ -208,8 +222,36 @@ func (r *runner) judgeAll(ctx context.Context, set Set) (*JudgeReport, error) {
 		}
 		m := judge.Case(cjs, 0)
 		cr.Judged = &CaseJudged{K: m.K, Judged: m.Judged, Precision: m.Precision, NDCG: m.NDCG, NothingAnswers: m.NothingAnswers}
+		cr.Judged.NotJudged, cr.Judged.NotJudgedWhy = judge.Unjudged(cjs)
 	}
 	return rep, err
+}
+
+// Shortfall is the run's reason to fail when the judge left hits
+// without a grade ("" when it graded them all, or did not run): how many,
+// in which cases, and why.
+func (rep *JudgeReport) Shortfall(cases []CaseResult) string {
+	if rep == nil || rep.NotRun != "" || rep.NotJudged == 0 {
+		return ""
+	}
+	ids := idList(cases, JudgeFailed)
+	if rep.NotJudged == rep.Hits {
+		return fmt.Sprintf("the judge could judge none of the %d hits (%s): %s", rep.Hits, ids, rep.NotJudgedWhy)
+	}
+	return fmt.Sprintf("the judge could not judge %d of %d hits (%s): %s", rep.NotJudged, rep.Hits, ids, rep.NotJudgedWhy)
+}
+
+// JudgeFailed reports whether the judge left some of c's hits without a
+// grade: such a case is not a pass in the reports.
+func JudgeFailed(c CaseResult) bool { return c.Judged != nil && c.Judged.NotJudged > 0 }
+
+// judgeProblem is the one-line account of c's hits the judge could not
+// grade ("" when it graded them all).
+func judgeProblem(c CaseResult) string {
+	if !JudgeFailed(c) {
+		return ""
+	}
+	return fmt.Sprintf("judge: %d of %d hits not judged: %s", c.Judged.NotJudged, c.Judged.K, c.Judged.NotJudgedWhy)
 }
 
 // summarise fills the run's figures from the judged cases.

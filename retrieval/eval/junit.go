@@ -68,7 +68,8 @@ type junitProblem struct {
 // <error>. A miss a threshold allows passes, its reasons in <system-out>
 // (the run passed: CI must not show it red). An unlabelled case has
 // nothing to pass or fail by ranking: it passes, its best score and
-// whether it is a content gap in <system-out>. The verdict testcase fails
+// whether it is a content gap in <system-out>. A case whose hits the judge
+// could not all grade (eval --judge) is an <error>. The verdict testcase fails
 // with every reason when the run failed.
 func WriteJUnit(w io.Writer, r Report) error {
 	set := orDefault(r.Set, "golden set")
@@ -109,6 +110,11 @@ func WriteJUnit(w io.Writer, r Report) error {
 		}
 		if c.Kind == KindUnlabelled && c.Status == StatusPass {
 			jc.SystemOut = unlabelledText(c, r.Unlabelled)
+		}
+		if p := judgeProblem(c); p != "" && jc.Failure == nil && jc.Error == nil {
+			// The judge was asked and could not grade: not a pass.
+			jc.Error = &junitProblem{Message: reportLine(p), Type: "judge", Text: termsafe.Outbound(p)}
+			suite.Errors++
 		}
 		suite.Cases = append(suite.Cases, jc)
 	}

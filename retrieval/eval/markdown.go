@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -63,7 +64,7 @@ func WriteMarkdown(w io.Writer, r Report) error {
 
 	var notPassed []CaseResult
 	for _, c := range r.Cases {
-		if c.Status != StatusPass {
+		if c.Status != StatusPass || JudgeFailed(c) {
 			notPassed = append(notPassed, c)
 		}
 	}
@@ -77,8 +78,15 @@ func WriteMarkdown(w io.Writer, r Report) error {
 					status += " (allowed by " + rule + ")"
 				}
 			}
+			reasons := c.Reasons
+			if p := judgeProblem(c); p != "" {
+				if c.Status == StatusPass {
+					status = "judge error"
+				}
+				reasons = append(slices.Clip(reasons), p)
+			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCell(c.ID), mdCell(orDefault(c.Category, "-")), mdCell(status),
-				mdCell(clipText(strings.Join(c.Reasons, "; "), 300)))
+				mdCell(clipText(strings.Join(reasons, "; "), 300)))
 		}
 		if n := len(notPassed) - MarkdownCaseRows; n > 0 {
 			fmt.Fprintf(&b, "\n…and %d more (the JSON report, --out, has every case).\n", n)

@@ -544,6 +544,9 @@ func Judge(r *Report, th Thresholds) {
 		reasons = append(reasons, fmt.Sprintf("keyword coverage %.3f is below the minimum %.3f (missing keywords: %s)",
 			*s.KeywordCoverage, *th.MinKeywordCoverage, idList(r.Cases, func(c CaseResult) bool { return len(c.MissingKeywords) > 0 })))
 	}
+	if why := r.Judging.Shortfall(r.Cases); why != "" {
+		reasons = append(reasons, why)
+	}
 	p95, p95Cases, of := s.Latency.P95MS, s.Latency.Cases, "the batched run"
 	if ls := r.LatencySample; ls != nil && ls.Cases > 0 {
 		p95, p95Cases, of = ls.P95MS, ls.Cases, fmt.Sprintf("%d %s run singly", ls.Cases, plural(ls.Cases, "case", "cases"))

@@ -2,10 +2,11 @@
 // (models/{model}:batchEmbedContents, x-goog-api-key) through the official
 // SDK google.golang.org/genai.
 //
-// Retries are the SDK's own (HTTPOptions.RetryOptions): 408, 429 and 5xx
-// and connection errors, DefaultMaxAttempts attempts in all, backoff from
-// 0.5 s capped at 8 s, the budget the other providers document. The SDK
-// does not read Retry-After. Each attempt is bounded by Options.Timeout.
+// Retries are ragscope's (netx.Policy, the rule every provider shares):
+// 408, 409, 429, 5xx and refused connections, DefaultMaxAttempts attempts
+// in all, backoff from 0.5 s capped at 8 s or the server's Retry-After; a
+// wait past the time left is not made. Each attempt is bounded by
+// Options.Timeout.
 package gemini
 
 import (
@@ -25,6 +26,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/embedx"
+	"ragscope/retrieval/netx"
 )
 
 // Defaults.
@@ -66,9 +68,13 @@ type Embedder struct {
 	baseURL string
 	key     string
 	timeout time.Duration
-	cache   *embedx.Cache
-	dims    atomic.Int64
-	dim     atomic.Int64
+	// attempts is the number of requests a call may make; sleep waits
+	// between them (netx.Sleep; tests count the waits).
+	attempts int
+	sleep    func(context.Context, time.Duration) error
+	cache    *embedx.Cache
+	dims     atomic.Int64
+	dim      atomic.Int64
 	// task is the embedding task type: RETRIEVAL_QUERY for questions,
 	// RETRIEVAL_DOCUMENT for documents to index (Options.Documents).
 	task string
@@ -105,7 +111,7 @@ func New(ctx context.Context, opts Options) (*Embedder, error) {
 		return nil, fmt.Errorf("%w: --dimensions must be 0 or positive, got %d", retrieval.ErrConfig, opts.Dimensions)
 	}
 	opts = opts.WithDefaults()
-	e := &Embedder{model: name, baseURL: base, key: key, timeout: opts.Timeout, cache: embedx.NewCache(opts.CacheSize), task: "RETRIEVAL_QUERY"}
+	e := &Embedder{model: name, baseURL: base, key: key, timeout: opts.Timeout, attempts: opts.MaxAttempts, sleep: netx.Sleep, cache: embedx.NewCache(opts.CacheSize), task: "RETRIEVAL_QUERY"}
 	if opts.Documents {
 		e.task = "RETRIEVAL_DOCUMENT"
 	}
@@ -115,8 +121,6 @@ func New(ctx context.Context, opts Options) (*Embedder, error) {
 	} else {
 		e.dim.Store(int64(KnownDim(name)))
 	}
-	attempts := int32(opts.MaxAttempts)
-	initial, maxDelay := 0.5, 8.0
 	hc := embedx.Client(opts.HTTPClient, opts.Limits)
 	hc.Transport = statusRecorder{next: hc.Transport}
 	c, err := genai.NewClient(ctx, &genai.ClientConfig{
@@ -125,11 +129,8 @@ func New(ctx context.Context, opts Options) (*Embedder, error) {
 		HTTPClient: hc,
 		HTTPOptions: genai.HTTPOptions{
 			BaseURL: base,
+			// One attempt each: the retries are embedBatch's.
 			Timeout: &e.timeout,
-			RetryOptions: &genai.HTTPRetryOptions{
-				Attempts: &attempts, InitialDelay: &initial, MaxDelay: &maxDelay,
-				HTTPStatusCodes: []int32{408, 409, 429, 500, 502, 503, 504},
-			},
 		},
 	})
 	if err != nil {
@@ -182,17 +183,9 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	if n := int32(e.dims.Load()); n > 0 {
 		cfg.OutputDimensionality = &n
 	}
-	var call callState
-	resp, err := e.client.Models.EmbedContent(context.WithValue(ctx, statusKey{}, &call), e.model, contents, cfg)
+	resp, err := e.call(ctx, contents, cfg)
 	if err != nil {
-		var apiErr genai.APIError
-		if errors.As(err, &apiErr) && apiErr.Code == 0 {
-			// An error body without Gemini's "code" (a proxy, another API):
-			// the status comes from the HTTP response.
-			apiErr.Code = int(call.status.Load())
-			err = apiErr
-		}
-		return nil, e.wrap(ctx, err, &call)
+		return nil, err
 	}
 	if resp == nil || len(resp.Embeddings) != len(texts) {
 		got := 0
@@ -220,7 +213,51 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 	return out, nil
 }
 
-func (e *Embedder) wrap(ctx context.Context, err error, call *callState) error {
+// policy is the retry rule of every Gemini call (netx.Policy).
+func (e *Embedder) policy() netx.Policy {
+	return netx.Policy{Attempts: e.attempts, Base: 500 * time.Millisecond, Max: 8 * time.Second, Timeout: e.timeout, MaxWait: netx.MaxWait}
+}
+
+// call makes one batchEmbedContents call with the retries of the policy:
+// 408, 409, 429 and 5xx answers and refused connections are retried; a
+// timeout, an oversized or invalid answer and a refusal are not.
+func (e *Embedder) call(ctx context.Context, contents []*genai.Content, cfg *genai.EmbedContentConfig) (*genai.EmbedContentResponse, error) {
+	p := e.policy()
+	for attempt := 1; ; attempt++ {
+		var call callState
+		resp, err := e.client.Models.EmbedContent(context.WithValue(ctx, statusKey{}, &call), e.model, contents, cfg)
+		if err == nil {
+			return resp, nil
+		}
+		var apiErr genai.APIError
+		if errors.As(err, &apiErr) && apiErr.Code == 0 {
+			// An error body without Gemini's "code" (a proxy, another API):
+			// the status comes from the HTTP response.
+			apiErr.Code = int(call.status.Load())
+			err = apiErr
+		}
+		var oe *embedx.OversizedError
+		retryable := errors.As(err, &apiErr) && embedx.Retryable(apiErr.Code)
+		if !errors.As(err, &apiErr) && call.status.Load() == 0 && call.transportErr() != nil && !isTimeout(call.transportErr()) && !errors.As(err, &oe) {
+			retryable = true // no answer: a refused or reset connection
+		}
+		var step netx.Step
+		if retryable {
+			step = p.Next(ctx, attempt, time.Duration(call.retryAfter.Load()))
+		}
+		if !step.Retry {
+			return nil, e.wrap(ctx, err, &call, attempt, step)
+		}
+		if serr := e.sleep(ctx, step.Wait); serr != nil {
+			// The last answer stays the cause a message names.
+			return nil, e.wrap(ctx, errors.Join(serr, err), &call, attempt, netx.Step{})
+		}
+	}
+}
+
+// wrap turns a failed call, after attempts requests ended by stop, into
+// an *embedx.Error with a message to act on.
+func (e *Embedder) wrap(ctx context.Context, err error, call *callState, attempts int, stop netx.Step) error {
 	ee := &embedx.Error{Err: err}
 	status := int(call.status.Load())
 	lastErr := call.transportErr()
@@ -236,16 +273,18 @@ func (e *Embedder) wrap(ctx context.Context, err error, call *callState) error {
 		// still oversized, not slow. (The SDK's error text holds what was
 		// read; the cause is oe alone.)
 		return embedx.OversizedFailure("Gemini at "+e.endpoint(), "Check GEMINI_BASE_URL.", oe)
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		// The caller's deadline is --timeout as the attempt's is: which of
-		// the two fires first is a race, so both say the same.
-		ee.Err, ee.Msg = context.DeadlineExceeded, fmt.Sprintf("Gemini did not answer within %s. Check your network or GEMINI_BASE_URL, then try again.", e.timeout)
 	case errors.As(err, &apiErr):
+		// An answer came (the retries may have ended by the deadline
+		// after it): it is the cause.
 		ee.Status, ee.Err = apiErr.Code, fmt.Errorf("gemini answered %d", apiErr.Code)
 		if apiErr.Code == http.StatusBadRequest && strings.Contains(strings.ToLower(apiErr.Message), "api key") {
 			ee.Status = http.StatusUnauthorized // Gemini's 400 API_KEY_INVALID is a refused key
 		}
-		ee.Msg = e.statusMessage(apiErr)
+		ee.Msg = e.statusMessage(apiErr, embedx.Tries(attempts, stop))
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		// The caller's deadline is --timeout as the attempt's is: which of
+		// the two fires first is a race, so both say the same.
+		ee.Err, ee.Msg = context.DeadlineExceeded, fmt.Sprintf("Gemini did not answer within %s. Check your network or GEMINI_BASE_URL, then try again.", e.timeout)
 	case errors.As(err, &syn):
 		body := err.Error()
 		if i := strings.IndexByte(body, '\n'); i >= 0 {
@@ -274,7 +313,9 @@ func (e *Embedder) wrap(ctx context.Context, err error, call *callState) error {
 	return ee
 }
 
-func (e *Embedder) statusMessage(ae genai.APIError) string {
+// statusMessage is the message for an error answer; tries says how many
+// requests were made and why they stopped (embedx.Tries).
+func (e *Embedder) statusMessage(ae genai.APIError, tries string) string {
 	detail := ""
 	if m := embedx.Excerpt([]byte(ae.Message), e.key); m != "" {
 		detail = " (" + m + ")"
@@ -290,9 +331,9 @@ func (e *Embedder) statusMessage(ae genai.APIError) string {
 	case s == http.StatusNotFound:
 		return fmt.Sprintf("Gemini refused the request (404)%s: %s has no Gemini embedding API. Check GEMINI_BASE_URL.", detail, e.endpoint())
 	case s == http.StatusTooManyRequests:
-		return fmt.Sprintf("Gemini rate limit or quota reached (429)%s. Wait and retry.", detail)
+		return fmt.Sprintf("Gemini rate limit or quota reached (429)%s%s. Wait and retry.", tries, detail)
 	case embedx.Retryable(s):
-		return fmt.Sprintf("Gemini is unavailable (%d)%s. Try again later.", s, detail)
+		return fmt.Sprintf("Gemini is unavailable (%d)%s%s. Try again later.", s, tries, detail)
 	default:
 		return fmt.Sprintf("Gemini refused the request (%d)%s. Check --model (%q) and --dimensions.", s, detail, e.model)
 	}
@@ -301,12 +342,13 @@ func (e *Embedder) statusMessage(ae genai.APIError) string {
 // statusKey carries a call's *callState that statusRecorder fills.
 type statusKey struct{}
 
-// callState is what the transport saw of one call: the last response's
-// HTTP status and the last transport error.
+// callState is what the transport saw of one attempt: the response's
+// HTTP status and Retry-After, and the transport error.
 type callState struct {
-	status atomic.Int32
-	mu     sync.Mutex
-	err    error
+	status     atomic.Int32
+	retryAfter atomic.Int64
+	mu         sync.Mutex
+	err        error
 }
 
 func (c *callState) transportErr() error {
@@ -341,6 +383,7 @@ func (r statusRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	if p, ok := req.Context().Value(statusKey{}).(*callState); ok {
 		if res != nil {
 			p.status.Store(int32(res.StatusCode))
+			p.retryAfter.Store(int64(netx.RetryAfter(res.Header.Get("Retry-After"), time.Now())))
 		}
 		if err != nil {
 			p.mu.Lock()

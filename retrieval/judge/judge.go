@@ -239,3 +239,59 @@ func (j *Judge) ask(ctx context.Context, p retrieval.Prompt) (string, retrieval.
 func (s Stats) String() string {
 	return fmt.Sprintf("%d judge calls (%d in + %d out tokens), %d cached, %d not judged", s.Calls, s.Usage.InputTokens, s.Usage.OutputTokens, s.Cached, s.NotJudged)
 }
+
+// Unjudged counts the hits of js without a grade and says why, on one
+// line: the detail of the first failed call (the judge's model down, a
+// timeout), else of the first hit not judged otherwise (an answer out of
+// the schema). why is "" when every hit was judged.
+func Unjudged(js []Judgement) (n int, why string) {
+	first := ""
+	for _, j := range js {
+		if j.IsJudged() {
+			continue
+		}
+		n++
+		d := oneLine(j.Detail)
+		if d == "" {
+			d = string(j.Status)
+		}
+		if why == "" && j.Status == Failed {
+			why = d
+		}
+		if first == "" {
+			first = d
+		}
+	}
+	if why == "" {
+		why = first
+	}
+	return n, why
+}
+
+// NoneJudgedError is a judging that graded none of its hits: the gate
+// fails closed (retrieval.ErrUnavailable, exit 3) rather than reporting
+// hits without grades as a success.
+type NoneJudgedError struct {
+	// Hits is the number of hits to judge; Why the cause (Unjudged).
+	Hits int
+	Why  string
+}
+
+// Error says that nothing was judged, and why.
+func (e *NoneJudgedError) Error() string {
+	return fmt.Sprintf("the judge could judge none of the %d hits: %s", e.Hits, e.Why)
+}
+
+// Is makes the error a retrieval.ErrUnavailable: the judge's model did
+// not give a usable answer.
+func (e *NoneJudgedError) Is(target error) bool { return target == retrieval.ErrUnavailable }
+
+// Gate is a *NoneJudgedError when js has hits and none was judged; nil
+// otherwise (some judged, or nothing to judge).
+func Gate(js []Judgement) error {
+	n, why := Unjudged(js)
+	if len(js) == 0 || n < len(js) {
+		return nil
+	}
+	return &NoneJudgedError{Hits: n, Why: why}
+}

@@ -224,3 +224,25 @@ func TestRelevanceRateLimitedIsRetried(t *testing.T) {
 		t.Fatalf("err %v, %+v, %+v, %d requests, %d chats", err, js, st, srv.Requests(), srv.Chats())
 	}
 }
+
+// The gate fails closed: no hit judged is an unavailable judge with the
+// failed call's cause; some judged, or nothing to judge, is no error.
+func TestGateFailsClosedWithTheCause(t *testing.T) {
+	g := 2
+	failed := Judgement{Status: Failed, Detail: "Cohere is unavailable (503)."}
+	invalid := Judgement{Status: Invalid, Detail: "the answer is not a JSON object"}
+	err := Gate([]Judgement{invalid, failed, failed})
+	var ne *NoneJudgedError
+	if !errors.As(err, &ne) || !errors.Is(err, retrieval.ErrUnavailable) || err.Error() != "the judge could judge none of the 3 hits: Cohere is unavailable (503)." {
+		t.Fatalf("none judged: %v", err)
+	}
+	if err := Gate([]Judgement{{Grade: &g, Status: Judged}, failed}); err != nil {
+		t.Fatalf("one judged: %v", err)
+	}
+	if n, why := Unjudged([]Judgement{{Grade: &g, Status: Judged}, invalid}); n != 1 || why != "the answer is not a JSON object" {
+		t.Fatalf("Unjudged = %d, %q", n, why)
+	}
+	if err := Gate(nil); err != nil {
+		t.Fatalf("nothing to judge: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
-// Package netx holds the HTTP retry timing every ragscope client shares
-// (embedding providers, the live link checker): Retry-After parsing and
-// exponential backoff with jitter.
+// Package netx holds the HTTP retry rule every ragscope client shares
+// (the providers' embed, chat and rerank calls, the live link checker):
+// Policy, which decides each wait and refuses one past the time left,
+// Retry-After parsing and exponential backoff with jitter.
 package netx
 
 import (

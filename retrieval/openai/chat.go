@@ -110,7 +110,8 @@ func (c *Chat) Stream(ctx context.Context, p retrieval.Prompt, emit func(retriev
 		}}
 	}
 	var call callState
-	stream := c.completions.NewStreaming(context.WithValue(context.WithValue(actx, idleKey{}, timer), callKey{}, &call), params)
+	cctx, wait := call.begin(context.WithValue(actx, idleKey{}, timer), c.timeout)
+	stream := c.completions.NewStreaming(cctx, params, wait)
 	defer stream.Close()
 	markers := retrieval.NewMarkerParser()
 	finished, started := false, false
@@ -183,6 +184,11 @@ func (c *Chat) wrap(ctx context.Context, err error, timedOut, started bool, call
 	switch {
 	case errors.As(err, &oe) && !errors.Is(err, context.Canceled) && !errors.Is(ctx.Err(), context.Canceled):
 		return embedx.OversizedFailure("The chat server at "+embedx.SafeURL(c.baseURL), "Check OPENAI_BASE_URL points at an OpenAI-compatible /v1 API.", oe)
+	case (timedOut || errors.Is(ctx.Err(), context.DeadlineExceeded)) && !started && call.lastAnswer() != 0:
+		// The retries ran out of time after an answer: that answer is
+		// the cause, not the network.
+		ee.Status, ee.Err = call.lastAnswer(), fmt.Errorf("openai answered %d", call.lastAnswer())
+		ee.Msg = c.statusMessage(&sdk.Error{StatusCode: call.lastAnswer()}, call.tries(c.attempts))
 	case timedOut:
 		ee.Err = errors.New("timeout")
 		ee.Msg = fmt.Sprintf("The chat server did not answer within %s. Check your network or OPENAI_BASE_URL, or raise --timeout.", c.timeout)

@@ -175,3 +175,33 @@ func TestChatHostileTextKept(t *testing.T) {
 		t.Errorf("%v %q %v", err, a.Text, a.Cited)
 	}
 }
+
+// A chat (ask, the judge, golden generate) is bound by the rule every
+// call follows: a Retry-After past the per-call timeout is not waited,
+// even one the SDK would wait (under its 8 s).
+func TestChatRetryAfterPastTheTimeoutIsNotWaited(t *testing.T) {
+	srv := openaitest.NewServer("sk-test")
+	defer srv.Close()
+	srv.Fail(openaitest.Failure{Status: http.StatusTooManyRequests, RetryAfter: "6"}, openaitest.Failure{Status: http.StatusTooManyRequests, RetryAfter: "6"})
+	_, err := retrieval.Generate(context.Background(), newTestChat(t, srv, "", time.Second), chatResult(), nil)
+	if !errors.Is(err, retrieval.ErrUnavailable) || srv.Requests() != 1 {
+		t.Fatalf("err %v after %d requests, want 1", err, srv.Requests())
+	}
+	if msg := err.Error(); !strings.Contains(msg, "(429): asked to wait 6 s, past the 1 s timeout; not retried") {
+		t.Fatalf("message %q", msg)
+	}
+}
+
+// Retries that end by the timeout after answers name the last answer.
+func TestChatRetriesEndedByTheTimeoutNameTheLastAnswer(t *testing.T) {
+	srv := openaitest.NewServer("sk-test")
+	defer srv.Close()
+	srv.Fail(openaitest.Failure{Status: http.StatusBadGateway}, openaitest.Failure{Status: http.StatusBadGateway}, openaitest.Failure{Status: http.StatusBadGateway})
+	_, err := retrieval.Generate(context.Background(), newTestChat(t, srv, "", 300*time.Millisecond), chatResult(), nil)
+	if !errors.Is(err, retrieval.ErrUnavailable) {
+		t.Fatalf("err %v", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "unavailable (502)") || strings.Contains(msg, "did not answer") {
+		t.Fatalf("message %q", msg)
+	}
+}

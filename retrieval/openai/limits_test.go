@@ -12,8 +12,8 @@ import (
 	"ragscope/retrieval/openai/openaitest"
 )
 
-// A Retry-After longer than the SDK waits (8 s) ends the call after one
-// request: the message says so, not "after 3 attempts".
+// A Retry-After past the time left (here the 20 s per-call timeout) ends
+// the call after one request: the message says so, not "after 3 attempts".
 func TestRetryAfterNotWaitedForIsSaid(t *testing.T) {
 	e, srv := newTest(t, Options{})
 	srv.Fail(openaitest.Failure{Status: http.StatusTooManyRequests, RetryAfter: "3600"})
@@ -21,7 +21,7 @@ func TestRetryAfterNotWaitedForIsSaid(t *testing.T) {
 	if !errors.Is(err, retrieval.ErrUnavailable) || srv.Requests() != 1 {
 		t.Fatalf("err %v after %d requests", err, srv.Requests())
 	}
-	if msg := err.Error(); !strings.Contains(msg, "(429): asked to wait 1 h; not retried") || strings.Contains(msg, "attempts") {
+	if msg := err.Error(); !strings.Contains(msg, "(429): asked to wait 1 h, past the 20 s timeout; not retried") || strings.Contains(msg, "attempts") {
 		t.Fatalf("message %q", msg)
 	}
 	// Retried to the end: the attempts made are counted.
@@ -41,7 +41,7 @@ func TestRetryAfterNotWaitedForIsSaid(t *testing.T) {
 	defer chatSrv.Close()
 	chatSrv.Fail(openaitest.Failure{Status: 429, RetryAfter: "7200"})
 	_, err = retrieval.Generate(context.Background(), newTestChat(t, chatSrv, "", 0), chatResult(), nil)
-	if chatSrv.Requests() != 1 || !strings.Contains(fmtErr(err), "(429): asked to wait 2 h; not retried") {
+	if chatSrv.Requests() != 1 || !strings.Contains(fmtErr(err), "(429): asked to wait 2 h, past the 20 s timeout; not retried") {
 		t.Fatalf("chat: %v after %d requests", err, chatSrv.Requests())
 	}
 }

@@ -3,9 +3,10 @@
 // github.com/openai/openai-go.
 //
 // Retries (408, 409, 429, 5xx, connection errors; Retry-After honoured) are
-// the SDK's own, limited to DefaultMaxAttempts attempts in all, with backoff
-// capped at 8 s, the budget the Cohere embedder documents too. Each attempt
-// is bounded by Options.Timeout and every wait ends with the context.
+// the SDK's own, limited to DefaultMaxAttempts attempts in all, under the
+// rule every provider shares (netx.Policy): no wait past the time left, so
+// a longer Retry-After ends the retries at once. Each attempt is bounded
+// by Options.Timeout and every wait ends with the context.
 package openai
 
 import (
@@ -45,8 +46,8 @@ const (
 	DefaultCacheSize = embedx.DefaultCacheSize
 	// MaxBatch is the most inputs OpenAI embeds in one call.
 	MaxBatch = 2048
-	// maxBackoff caps the wait between attempts; a longer Retry-After
-	// is not waited for (the SDK's MaxRetryDelay rule).
+	// maxBackoff caps the wait between attempts of a call without a
+	// bound of its own; every call sets its own (callState.begin).
 	maxBackoff = 8 * time.Second
 )
 
@@ -244,7 +245,8 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 		params.Dimensions = sdk.Int(n)
 	}
 	var call callState
-	resp, err := e.embeddings.New(context.WithValue(ctx, callKey{}, &call), params)
+	cctx, wait := call.begin(ctx, e.timeout)
+	resp, err := e.embeddings.New(cctx, params, wait)
 	if err != nil {
 		return nil, e.wrap(ctx, err, &call)
 	}
@@ -314,6 +316,11 @@ func (e *Embedder) wrap(ctx context.Context, err error, call *callState) error {
 		// Before the deadline: a huge body that took long to read is
 		// still oversized, not slow.
 		return embedx.OversizedFailure("The embedding server at "+embedx.SafeURL(e.baseURL), "Check OPENAI_BASE_URL points at an OpenAI-compatible /v1 API.", oe)
+	case !errors.As(err, &apiErr) && call.lastAnswer() != 0 && (errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded)):
+		// The retries ran out of time after an answer: that answer is
+		// the cause, not the network.
+		ee.Status, ee.Err = call.lastAnswer(), fmt.Errorf("openai answered %d", call.lastAnswer())
+		ee.Msg = e.statusMessage(&sdk.Error{StatusCode: call.lastAnswer()}, call.tries(e.attempts))
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		ee.Err = context.DeadlineExceeded
 		// The caller's deadline is --timeout as the attempt's is: which of
@@ -414,22 +421,49 @@ func checkBody(req *http.Request, next option.MiddlewareNext) (*http.Response, e
 // callKey is the context key of a call's *callState, which track fills.
 type callKey struct{}
 
-// callState is what the transport saw of one call: the requests made and
-// the last answer's Retry-After.
+// callState is what the transport saw of one call: the requests made,
+// the last answer's status and Retry-After, and the time left to wait in
+// (netx.Policy.Left) when the call began.
 type callState struct {
 	attempts   atomic.Int32
+	status     atomic.Int32
 	retryAfter atomic.Int64
+	left       time.Duration
+	limit      string
+}
+
+// begin applies the retry rule every provider shares (netx.Policy) to a
+// call with per-call timeout: the SDK waits no Retry-After, and no
+// backoff, past the time left. It returns the call's context, which
+// track fills, and the option that bounds the SDK's waits.
+func (c *callState) begin(ctx context.Context, timeout time.Duration) (context.Context, option.RequestOption) {
+	p := netx.Policy{Timeout: timeout, MaxWait: netx.MaxWait}
+	left, limit, _ := p.Left(ctx, time.Now())
+	// The SDK reads a delay of 0 as "its default": a call already out of
+	// time waits at most a millisecond.
+	c.left, c.limit = max(left, time.Millisecond), limit
+	return context.WithValue(ctx, callKey{}, c), option.WithMaxRetryDelay(c.left)
 }
 
 // tries is what the message says of the attempts (embedx.Tries): the
-// SDK does not wait a Retry-After longer than maxBackoff, and stops.
+// SDK does not wait a Retry-After past the time left, and stops.
 func (c *callState) tries(maxAttempts int) string {
 	n := int(c.attempts.Load())
-	var asked time.Duration
-	if ra := time.Duration(c.retryAfter.Load()); ra > maxBackoff && n < maxAttempts {
-		asked = ra
+	var stop netx.Step
+	if ra := time.Duration(c.retryAfter.Load()); ra > c.left && n < maxAttempts {
+		stop = netx.Step{Asked: ra, Limit: c.limit}
 	}
-	return embedx.Tries(n, asked)
+	return embedx.Tries(n, stop)
+}
+
+// lastAnswer is the last answer's error status when the call ended by a
+// deadline after it (0 when no answer came or the last one was not an
+// error): the message names it rather than the deadline.
+func (c *callState) lastAnswer() int {
+	if s := int(c.status.Load()); s >= 400 {
+		return s
+	}
+	return 0
 }
 
 // track is SDK middleware: it counts the requests of a call and notes
@@ -441,6 +475,7 @@ func track(req *http.Request, next option.MiddlewareNext) (*http.Response, error
 		c.attempts.Add(1)
 		var ra time.Duration
 		if res != nil {
+			c.status.Store(int32(res.StatusCode))
 			if ms, perr := strconv.ParseFloat(res.Header.Get("Retry-After-Ms"), 64); perr == nil && ms > 0 {
 				ra = time.Duration(ms * float64(time.Millisecond))
 			} else {

@@ -193,6 +193,77 @@ func Run(t *testing.T, w Wire) {
 		}
 		checkNoKey(t, err)
 	})
+	t.Run("a Retry-After past the time left", func(t *testing.T) {
+		// No deadline: the per-call timeout is the time left. With one,
+		// the deadline when it comes first.
+		for _, c := range []struct {
+			name     string
+			timeout  time.Duration
+			deadline time.Duration
+			limit    string
+		}{
+			{"per-call timeout", 4 * time.Second, 0, "past the 4 s timeout"},
+			{"deadline", 20 * time.Second, 3 * time.Second, "s left"},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				var calls atomic.Int32
+				srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+					calls.Add(1)
+					_, _ = io.Copy(io.Discard, r.Body)
+					rw.Header().Set("Content-Type", "application/json")
+					rw.Header().Set("Retry-After", "3600")
+					rw.WriteHeader(http.StatusTooManyRequests)
+					_, _ = io.WriteString(rw, w.Error(http.StatusTooManyRequests, "slow down"))
+				}))
+				defer srv.Close()
+				e, err := w.New(w.Base(srv.URL), c.timeout, embedx.Limits{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ctx := context.Background()
+				if c.deadline > 0 {
+					var cancel context.CancelFunc
+					ctx, cancel = context.WithTimeout(ctx, c.deadline)
+					defer cancel()
+				}
+				_, err = e.Embed(ctx, []string{"q"})
+				checkClass(t, err, retrieval.ErrUnavailable)
+				msg := err.Error()
+				for _, s := range []string{w.Name, "(429)", "asked to wait 1 h", c.limit, "not retried"} {
+					if !strings.Contains(msg, s) {
+						t.Errorf("message does not say %q: %s", s, msg)
+					}
+				}
+				if n := calls.Load(); n != 1 {
+					t.Errorf("%d requests, want 1: a wait past the time left is not made", n)
+				}
+			})
+		}
+	})
+	t.Run("retries ended by the deadline name the last answer", func(t *testing.T) {
+		for _, status := range []int{http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway} {
+			t.Run(fmt.Sprint(status), func(t *testing.T) {
+				srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+					_, _ = io.Copy(io.Discard, r.Body)
+					rw.Header().Set("Content-Type", "application/json")
+					rw.WriteHeader(status)
+					_, _ = io.WriteString(rw, w.Error(status, "try later"))
+				}))
+				defer srv.Close()
+				// Each answer comes at once; the backoff (from 0.5 s) is
+				// past the time left.
+				e, err := w.New(w.Base(srv.URL), 300*time.Millisecond, embedx.Limits{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = e.Embed(context.Background(), []string{"q"})
+				checkClass(t, err, retrieval.ErrUnavailable)
+				if msg := err.Error(); !strings.Contains(msg, fmt.Sprintf("(%d)", status)) || strings.Contains(msg, "did not answer") {
+					t.Errorf("the last answer (%d) is the cause, not a timeout: %s", status, msg)
+				}
+			})
+		}
+	})
 	t.Run("closed port", func(t *testing.T) {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {

@@ -15,7 +15,6 @@ import (
 
 	"ragscope/app"
 	"ragscope/config"
-	"ragscope/internal/platform"
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/eval"
@@ -187,6 +186,9 @@ func (a *App) runEvalVs(cmd *cobra.Command, file string, ef evalFlags, vs []stri
 		if err := checkOutPath("--markdown", mdPath, "compare.md"); err != nil {
 			return err
 		}
+		if ef.json && toStdout(mdPath) {
+			return Usagef("--json, --markdown %s all write to standard output: send all but one to a file", mdPath)
+		}
 	}
 	set, err := a.loadEvalSet(file, ef.categories)
 	if err != nil {
@@ -237,6 +239,9 @@ func (a *App) runEvalVs(cmd *cobra.Command, file string, ef evalFlags, vs []stri
 	}
 	doc := compareDoc(set, arms, runs)
 	out := cmd.OutOrStdout()
+	if mdPath != "" && toStdout(mdPath) {
+		out = a.Stderr // the report owns standard output
+	}
 	if ef.json {
 		if err := writeJSON(out, doc); err != nil {
 			return err
@@ -245,7 +250,7 @@ func (a *App) runEvalVs(cmd *cobra.Command, file string, ef evalFlags, vs []stri
 		writeCompareText(out, doc)
 	}
 	if mdPath != "" {
-		if err := platform.WriteFile(mdPath, func(w io.Writer) error { writeCompareMarkdown(w, doc); return nil }); err != nil {
+		if err := writeOutFile(ctx, mdPath, cmd.OutOrStdout(), func(w io.Writer) error { writeCompareMarkdown(w, doc); return nil }); err != nil {
 			return fmt.Errorf("--markdown: %w", err)
 		}
 	}

@@ -225,7 +225,10 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	if err != nil {
 		return err
 	}
-	out := cmd.OutOrStdout()
+	out, stdout := cmd.OutOrStdout(), cmd.OutOrStdout()
+	if reportOnStdout(ef) {
+		out = a.Stderr // the report owns standard output
+	}
 	if !ef.json {
 		fmt.Fprintln(out, header(be))
 	}
@@ -238,7 +241,7 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	if errors.As(err, &outage) {
 		// An outage or a refused key is not a regression: exit 3 (2 for a
 		// configuration error) with the backend's message, never 4.
-		if werr := writeReportFiles(ef, rep); werr != nil {
+		if werr := writeReportFiles(ctx, ef, stdout, rep); werr != nil {
 			return werr
 		}
 		code := ExitCode(outage.Err)
@@ -269,7 +272,7 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		writeEvalText(out, set, rep, ef.baseline)
 		writeJudgeEval(out, rep.Judging)
 	}
-	if err := writeReportFiles(ef, rep); err != nil {
+	if err := writeReportFiles(ctx, ef, stdout, rep); err != nil {
 		return err
 	}
 	if rep.Rerank.Outage() {

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"ragscope/internal/readlimit"
 )
 
 // Marker starts every file Encode writes: a file that starts with it was
@@ -134,7 +135,7 @@ func add(m *yaml.Node, key string, v *yaml.Node) {
 // wrote: it starts with Marker (writing a new set over it loses no
 // hand-written case).
 func Generated(path string) bool {
-	f, err := os.Open(path)
+	f, _, err := readlimit.Open(path)
 	if err != nil {
 		return false
 	}

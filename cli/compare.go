@@ -187,7 +187,7 @@ func (a *App) runEvalVs(cmd *cobra.Command, file string, ef evalFlags, vs []stri
 			return err
 		}
 		if ef.json && toStdout(mdPath) {
-			return Usagef("--json, --markdown %s all write to standard output: send all but one to a file", mdPath)
+			return stdoutTwice("--json", "--markdown "+mdPath)
 		}
 	}
 	set, err := a.loadEvalSet(file, ef.categories)

@@ -27,7 +27,7 @@ func checkReportFiles(ef evalFlags) error {
 		}
 	}
 	if len(onStdout) > 1 {
-		return Usagef("%s all write to standard output: send all but one to a file", strings.Join(onStdout, ", "))
+		return stdoutTwice(onStdout...)
 	}
 	return nil
 }
@@ -71,4 +71,13 @@ func reportFiles(ef evalFlags) []reportFile {
 	add("--junit", ef.junit, "junit.xml", eval.WriteJUnit)
 	add("--markdown", ef.markdown, "summary.md", eval.WriteMarkdown)
 	return out
+}
+
+// stdoutTwice is the usage error for outputs that would all go to
+// standard output, where they could not be read apart.
+func stdoutTwice(outputs ...string) error {
+	if len(outputs) == 2 {
+		return Usagef("%s and %s both write to standard output: send one to a file", outputs[0], outputs[1])
+	}
+	return Usagef("%s and %s all write to standard output: send all but one to a file", strings.Join(outputs[:len(outputs)-1], ", "), outputs[len(outputs)-1])
 }

@@ -101,18 +101,21 @@ func ResolveOutput(path string) (Output, error) {
 			o.Target, o.Exists, o.Mode = p, true, st.Mode()
 			return o, nil
 		}
-		// A link to a pipe or a device is opened through the link (the
-		// system follows it; a /proc link to a pipe names no path).
-		if fin, err := os.Stat(p); err == nil && !fin.Mode().IsRegular() && !fin.IsDir() {
-			o.Target, o.Exists, o.Mode = p, true, fin.Mode()
-			return o, nil
-		}
 		to, err := os.Readlink(p)
 		if err != nil {
 			return o, err
 		}
 		if !filepath.IsAbs(to) {
 			to = filepath.Join(filepath.Dir(p), to)
+		}
+		// A link to a pipe or a device is opened through the link (the
+		// system follows it, even where the link's text names no path);
+		// a link to a descriptor path is that descriptor.
+		if _, desc := descriptorPath(to); !desc {
+			if fin, err := os.Stat(p); err == nil && !fin.Mode().IsRegular() && !fin.IsDir() {
+				o.Target, o.Exists, o.Mode = p, true, fin.Mode()
+				return o, nil
+			}
 		}
 		p = to
 	}

@@ -7,8 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"ragscope/retrieval/cohere/coheretest"
 )
 
 // runWithin is runEvalCLI (or run with env, when env is not nil) that
@@ -152,4 +155,70 @@ func writeQuestions(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// pipesInPlaceOf replaces every file under dir whose name ends in suffix
+// with a named pipe of the same name, and returns how many it replaced.
+func pipesInPlaceOf(t *testing.T, dir, suffix string) int {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, suffix) {
+			return err
+		}
+		n++
+		if err := os.Remove(p); err != nil {
+			return err
+		}
+		return syscall.Mkfifo(p, 0o600)
+	})
+	if err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	return n
+}
+
+// TestCachePipesAreMisses: a named pipe in place of a cache file (the
+// embed cache of index --embedder, golden generate's cache) is a miss,
+// never a wait for a writer that never comes: the run asks the provider
+// again and finishes, and the pipe stays.
+func TestCachePipesAreMisses(t *testing.T) {
+	co := coheretest.NewServer(testCohereKey)
+	defer co.Close()
+	env := cohereIndexEnv(t, co.URL)
+	root := t.TempDir()
+	docs := providerDocs(t, root, 1, 5)
+	idx := filepath.Join(root, "book.idx")
+	if code, _, errs := run(t, env, "", "index", docs, "--embedder", "cohere", "-o", idx); code != ExitOK {
+		t.Fatalf("index: exit %d: %s", code, errs)
+	}
+	if n := pipesInPlaceOf(t, env["XDG_CACHE_HOME"], ".vec"); n != 1 {
+		t.Fatalf("%d embed cache files", n)
+	}
+	code, out, errs := runWithin(t, 30*time.Second, env, "index", docs, "--embedder", "cohere", "-o", idx)
+	if code != ExitOK || !strings.Contains(out, "5 chunks embedded, 0 from the cache") {
+		t.Errorf("index with a pipe in the embed cache: exit %d\n%s\n%s", code, out, errs)
+	}
+
+	srv, genv := goldenServer(t, nil)
+	set := filepath.Join(t.TempDir(), "set.yaml")
+	if code, out, errs := run(t, genv, "", "golden", "generate", bookDocs(t), "-n", "2", "-o", set); code != ExitOK {
+		t.Fatalf("golden generate: exit %d\n%s\n%s", code, out, errs)
+	}
+	calls := srv.Chats()
+	if n := pipesInPlaceOf(t, genv["XDG_CACHE_HOME"], ".json"); n == 0 {
+		t.Fatal("no golden cache entry")
+	}
+	code, out, errs = runWithin(t, 30*time.Second, genv, "golden", "generate", bookDocs(t), "-n", "2", "-o", set)
+	if code != ExitOK || srv.Chats() != 2*calls || !strings.Contains(out, "0 of 1 sections from the cache") {
+		t.Errorf("golden generate with pipes in its cache: exit %d, %d chats (first run %d)\n%s\n%s", code, srv.Chats(), calls, out, errs)
+	}
+	for _, dir := range []string{env["XDG_CACHE_HOME"], genv["XDG_CACHE_HOME"]} {
+		_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && d.Type()&os.ModeNamedPipe == 0 {
+				t.Errorf("a pipe was replaced: %s", p)
+			}
+			return nil
+		})
+	}
 }

@@ -130,20 +130,29 @@ func TestOutputPipeWrittenDirectly(t *testing.T) {
 	}
 }
 
-// TestReportToDevStdout: /dev/stdout is standard output, as "-" is: the
-// report is written there (never a file put in place of the link), and
-// the summary goes to standard error.
+// TestReportToDevStdout: a path that leads to /dev/stdout is standard
+// output, as "-" is: the report is written there (never a file put in
+// place of the link), and the summary goes to standard error. The test
+// writes through a link of its own to /dev/stdout: should the rule break,
+// what is replaced is that link, not the system's /dev/stdout.
 func TestReportToDevStdout(t *testing.T) {
-	if _, err := os.Lstat("/dev/stdout"); err != nil {
-		t.Skip("no /dev/stdout")
+	if st, err := os.Lstat("/dev/stdout"); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Skip("no /dev/stdout link here")
 	}
-	code, stdout, errs := runEvalCLI(t, "eval", "--junit", "/dev/stdout")
+	link := filepath.Join(t.TempDir(), "stdout")
+	if err := os.Symlink("/dev/stdout", link); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, errs := runEvalCLI(t, "eval", "--junit", link)
 	if code != ExitOK || !strings.HasPrefix(stdout, "<?xml") || !strings.Contains(errs, "ragscope · demo") {
 		t.Fatalf("exit %d\nstdout: %.200s\nstderr: %.200s", code, stdout, errs)
 	}
-	code, stdout, errs = runEvalCLI(t, "golden", "import", writeQuestions(t), "-o", "/dev/stdout")
-	if code != ExitOK || !strings.HasPrefix(stdout, "# Imported by") || !strings.Contains(stdout, "question: What is ROS 2?") || !strings.Contains(errs, "Wrote 1 unlabelled case to /dev/stdout") {
-		t.Errorf("golden import -o /dev/stdout: exit %d\nstdout: %s\nstderr: %s", code, stdout, errs)
+	code, stdout, errs = runEvalCLI(t, "golden", "import", writeQuestions(t), "-o", link)
+	if code != ExitOK || !strings.HasPrefix(stdout, "# Imported by") || !strings.Contains(stdout, "question: What is ROS 2?") || !strings.Contains(errs, "Wrote 1 unlabelled case to "+link) {
+		t.Errorf("golden import -o LINK: exit %d\nstdout: %s\nstderr: %s", code, stdout, errs)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link to /dev/stdout was replaced: %v %v", st, err)
 	}
 }
 

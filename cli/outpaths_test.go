@@ -110,3 +110,24 @@ func TestReportsToStandardOutput(t *testing.T) {
 		t.Error(`a file named "-" was written`)
 	}
 }
+
+// TestEvalVsMarkdownToStandardOutput: eval --vs --markdown - writes the
+// comparison's Markdown alone on standard output, its text table on
+// standard error; with --json as well it is refused before the run.
+func TestEvalVsMarkdownToStandardOutput(t *testing.T) {
+	env := map[string]string{"__DIR": setupsDir(t, demoSetups)}
+	code, stdout, errs := run(t, env, "", "eval", "--setup", "hybrid", "--vs", "bm25", "--markdown", "-")
+	if code != ExitOK && code != ExitCheck {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, errs)
+	}
+	if !strings.HasPrefix(stdout, "#") || !strings.Contains(stdout, "|") || strings.Contains(stdout, "ragscope · ") {
+		t.Errorf("standard output is not the Markdown alone:\n%s", stdout)
+	}
+	if strings.TrimSpace(errs) == "" {
+		t.Error("no text table on standard error")
+	}
+	code, stdout, errs = run(t, env, "", "eval", "--setup", "hybrid", "--vs", "bm25", "--json", "--markdown", "-")
+	if code != ExitUsage || stdout != "" || !strings.Contains(errs, "--json and --markdown - both write to standard output") {
+		t.Errorf("--json --markdown -: exit %d\n%s\n%s", code, stdout, errs)
+	}
+}

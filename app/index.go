@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"ragscope/config"
+	"ragscope/internal/platform"
 	"ragscope/retrieval"
 	"ragscope/retrieval/embedcache"
 	"ragscope/retrieval/local"
@@ -222,24 +223,29 @@ func BuildIndex(ctx context.Context, job IndexJob) (IndexResult, error) {
 		return res, err
 	}
 	// -o LINK writes through the link: its target is replaced
-	// (atomically, next to it) and the link kept.
-	target, err := local.OutputTarget(job.Out)
+	// (atomically, next to it) and the link kept. A named pipe or a
+	// device is written to directly.
+	o, err := platform.ResolveOutput(job.Out)
 	if err != nil {
-		return IndexResult{}, err
+		return IndexResult{}, fmt.Errorf("%w: cannot write the index to %s: %w", retrieval.ErrConfig, job.Out, err)
 	}
-	if target != job.Out {
+	target := o.Target
+	if o.Linked() {
 		note(job.Out + " is a symbolic link: the index is written to the file it leads to, " + target + " (the link is kept)")
 	}
 	// A read-only or missing output folder fails now, not after the build.
 	if err := local.CheckWritable(target); err != nil {
 		return IndexResult{}, err
 	}
-	// Two runs writing the same file: the second stops now.
-	unlock, err := local.LockOutput(target)
-	if err != nil {
-		return IndexResult{}, err
+	if !o.Stream() {
+		// Two runs replacing the same file: the second stops now. A
+		// pipe or a device is not replaced: nothing to race for.
+		unlock, err := local.LockOutput(target)
+		if err != nil {
+			return IndexResult{}, err
+		}
+		defer unlock()
 	}
-	defer unlock()
 	if job.Before != nil {
 		job.Before()
 	}

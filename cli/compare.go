@@ -15,7 +15,6 @@ import (
 
 	"ragscope/app"
 	"ragscope/config"
-	"ragscope/internal/platform"
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/eval"
@@ -191,6 +190,9 @@ func (a *App) runEvalVs(cmd *cobra.Command, file string, ef evalFlags, vs []stri
 		if err := checkOutPath("--markdown", mdPath, "compare.md"); err != nil {
 			return err
 		}
+		if ef.json && toStdout(mdPath) {
+			return stdoutTwice("--json", "--markdown "+mdPath)
+		}
 	}
 	set, err := a.loadEvalSet(file, ef.categories)
 	if err != nil {
@@ -241,6 +243,9 @@ func (a *App) runEvalVs(cmd *cobra.Command, file string, ef evalFlags, vs []stri
 	}
 	doc := compareDoc(set, arms, runs)
 	out := cmd.OutOrStdout()
+	if mdPath != "" && toStdout(mdPath) {
+		out = cmd.ErrOrStderr() // the report owns standard output
+	}
 	if ef.json {
 		if err := writeJSON(out, doc); err != nil {
 			return err
@@ -249,7 +254,7 @@ func (a *App) runEvalVs(cmd *cobra.Command, file string, ef evalFlags, vs []stri
 		writeCompareText(out, doc)
 	}
 	if mdPath != "" {
-		if err := platform.WriteFile(mdPath, func(w io.Writer) error { writeCompareMarkdown(w, doc); return nil }); err != nil {
+		if err := writeOutFile(ctx, mdPath, cmd.OutOrStdout(), func(w io.Writer) error { writeCompareMarkdown(w, doc); return nil }); err != nil {
 			return fmt.Errorf("--markdown: %w", err)
 		}
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"ragscope/config"
+	"ragscope/internal/platform"
 	"ragscope/internal/redact"
 )
 
@@ -20,7 +22,7 @@ func (a *App) debugWriter() io.Writer {
 		return io.Discard
 	}
 	if a.debugFile == nil {
-		f, err := openDebugLog(a.Cfg.DebugLog)
+		f, err := openDebugLog(context.Background(), a.Cfg.DebugLog)
 		if err != nil {
 			return io.Discard
 		}
@@ -90,11 +92,13 @@ func (r redactingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// openDebugLog opens the --debug file for appending, creating it with mode
-// 0600; a file that already exists is narrowed to 0600 too, as the log
-// holds the resolved configuration and backend details.
-func openDebugLog(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+// openDebugLog opens the --debug file for appending (platform.OpenAppend:
+// a link is written through, a named pipe or a device written to),
+// creating it with mode 0600; a file that already exists is narrowed to
+// 0600 too, as the log holds the resolved configuration and backend
+// details.
+func openDebugLog(ctx context.Context, path string) (*os.File, error) {
+	f, err := platform.OpenAppend(ctx, path, 0o600)
 	if err != nil {
 		return nil, err
 	}

@@ -110,9 +110,9 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 	f.IntVar(&ef.concurrency, "concurrency", eval.DefaultConcurrency, "search batches in flight, 1..64")
 	f.IntVar(&ef.latencySample, "latency-sample", eval.DefaultLatencySample, "cases re-run one at a time to measure query latency p50/p95 (0 skips; cases with max_latency_ms always run)")
 	f.BoolVar(&ef.json, "json", false, "print the report as JSON (schema ragscope.eval/v1)")
-	f.StringVar(&ef.out, "out", "", "also write the JSON report to this file (a future --baseline)")
-	f.StringVar(&ef.junit, "junit", "", "also write a JUnit XML report to this file (one testcase per case, for CI)")
-	f.StringVar(&ef.markdown, "markdown", "", "also write a Markdown summary to this file (e.g. \"$GITHUB_STEP_SUMMARY\")")
+	f.StringVar(&ef.out, "out", "", "also write the JSON report to this file (a future --baseline; - for standard output)")
+	f.StringVar(&ef.junit, "junit", "", "also write a JUnit XML report to this file (one testcase per case, for CI; - for standard output)")
+	f.StringVar(&ef.markdown, "markdown", "", "also write a Markdown summary to this file (e.g. \"$GITHUB_STEP_SUMMARY\"; - for standard output)")
 	f.StringVar(&ef.baseline, "baseline", "", "compare with this earlier JSON report: deltas and regressions")
 	f.StringSliceVar(&ef.categories, "category", nil, "only run cases of this category (repeatable or comma-separated)")
 	f.BoolVar(&ef.failOnRegression, "fail-on-regression", false, "with --baseline: fail when a case that hit before misses now")
@@ -225,7 +225,10 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	if err != nil {
 		return err
 	}
-	out := cmd.OutOrStdout()
+	out, stdout := cmd.OutOrStdout(), cmd.OutOrStdout()
+	if reportOnStdout(ef) {
+		out = cmd.ErrOrStderr() // the report owns standard output
+	}
 	if !ef.json {
 		fmt.Fprintln(out, header(be))
 	}
@@ -238,7 +241,7 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	if errors.As(err, &outage) {
 		// An outage or a refused key is not a regression: exit 3 (2 for a
 		// configuration error) with the backend's message, never 4.
-		if werr := writeReportFiles(ef, rep); werr != nil {
+		if werr := writeReportFiles(ctx, ef, stdout, rep); werr != nil {
 			return werr
 		}
 		code := ExitCode(outage.Err)
@@ -269,7 +272,7 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		writeEvalText(out, set, rep, ef.baseline)
 		writeJudgeEval(out, rep.Judging)
 	}
-	if err := writeReportFiles(ef, rep); err != nil {
+	if err := writeReportFiles(ctx, ef, stdout, rep); err != nil {
 		return err
 	}
 	if rep.Rerank.Outage() {

@@ -13,7 +13,6 @@ import (
 
 	"ragscope/app"
 	"ragscope/config"
-	"ragscope/internal/platform"
 	"ragscope/retrieval/golden"
 )
 
@@ -87,7 +86,7 @@ are written), 64 bad usage or a FILE this command did not write without
 	}
 	f := cmd.Flags()
 	f.IntVarP(&gf.n, "number", "n", 50, "questions to ask for (two per section)")
-	f.StringVarP(&gf.out, "output", "o", "", "file to write the golden set to (YAML)")
+	f.StringVarP(&gf.out, "output", "o", "", "file to write the golden set to (YAML; - for standard output)")
 	f.Uint64Var(&gf.seed, "seed", 1, "sampling seed: another seed samples other sections")
 	f.IntVar(&gf.concurrency, "concurrency", golden.DefaultConcurrency, "sections worked on at once (calls in flight)")
 	f.BoolVar(&gf.force, "force", false, "replace FILE even when this command did not write it")
@@ -97,12 +96,16 @@ are written), 64 bad usage or a FILE this command did not write without
 func (a *App) runGoldenGenerate(cmd *cobra.Command, gf goldenGenerateFlags) error {
 	ctx := cmd.Context()
 	out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if toStdout(gf.out) {
+		out = errw // the set owns standard output
+	}
 	// A set that cannot be written, or would replace a hand-written
-	// file, fails now, before any call.
+	// file, fails now, before any call. A pipe or a device is written
+	// to, never replaced.
 	if err := checkOutPath("-o", gf.out, "golden.yaml"); err != nil {
 		return err
 	}
-	if st, err := os.Stat(gf.out); err == nil && st.Size() > 0 && !gf.force && !golden.Generated(gf.out) {
+	if st, err := os.Stat(gf.out); err == nil && !toStdout(gf.out) && st.Mode().IsRegular() && st.Size() > 0 && !gf.force && !golden.Generated(gf.out) {
 		return Usagef("-o %s exists and was not written by 'ragscope golden generate': give --force to replace it, or another file", gf.out)
 	}
 	dir, _ := app.CacheDir(a.LookupEnv, "golden") // no cache folder: nothing kept between runs
@@ -138,11 +141,14 @@ func (a *App) runGoldenGenerate(cmd *cobra.Command, gf goldenGenerateFlags) erro
 	written := false
 	if len(res.Questions) > 0 {
 		name := strings.TrimSuffix(filepath.Base(gf.out), filepath.Ext(gf.out))
+		if toStdout(gf.out) {
+			name = "golden"
+		}
 		data, err := golden.Encode(name, golden.Header{Model: g.Model(), PromptVersion: g.PromptVersion(), Date: time.Now(), Source: source, N: gf.n, Seed: gf.seed, Result: res})
 		if err != nil {
 			return err
 		}
-		if err := platform.WriteFile(gf.out, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+		if err := writeOutFile(ctx, gf.out, cmd.OutOrStdout(), func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 			return &ExitError{Code: ExitConfig, Err: err}
 		}
 		written = true

@@ -90,11 +90,11 @@ func (a *App) runGoldenImport(cmd *cobra.Command, file string, gf goldenImportFl
 	if gf.out == "" {
 		return Usagef("give the golden set to write: -o set.yaml (- for standard output)")
 	}
-	if gf.out != "-" {
-		if _, err := os.Stat(gf.out); err == nil && !gf.force {
-			if st, _ := os.Stat(gf.out); !st.IsDir() {
-				return Usagef("-o %s exists: give --force to replace it, or another file", gf.out)
-			}
+	if !toStdout(gf.out) {
+		// A file is replaced only with --force; a pipe or a device is
+		// written to, never replaced.
+		if st, err := os.Stat(gf.out); err == nil && !gf.force && st.Mode().IsRegular() {
+			return Usagef("-o %s exists: give --force to replace it, or another file", gf.out)
 		}
 		// A set that cannot be written fails now, before FILE is read.
 		if err := checkOutPath("-o", gf.out, "golden.yaml"); err != nil {
@@ -141,12 +141,12 @@ func (a *App) runGoldenImport(cmd *cobra.Command, file string, gf goldenImportFl
 		return fmt.Errorf("golden import made a set eval cannot load (a bug): %w", err)
 	}
 	report := cmd.OutOrStdout()
-	if gf.out == "-" {
-		report = cmd.ErrOrStderr()
+	if toStdout(gf.out) {
+		report = cmd.ErrOrStderr() // the set owns standard output
 		if _, err := cmd.OutOrStdout().Write(buf.Bytes()); err != nil {
 			return fmt.Errorf("write the golden set: %w", err)
 		}
-	} else if err := platform.WriteFile(gf.out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
+	} else if err := platform.WriteFile(cmd.Context(), gf.out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 		return fmt.Errorf("%w: -o: %w", retrieval.ErrConfig, err)
 	}
 	writeImportReport(report, source, gf.out, st, drops)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"ragscope/app"
 	"ragscope/config"
+	"ragscope/internal/platform"
 	"ragscope/retrieval"
 	"runtime/debug"
 	"time"
@@ -133,14 +134,18 @@ far stay cached), 130 interrupted (the cache is kept).`,
 			if base == "" {
 				base = "/docs/ (no --base-url and no docusaurus.config.js found: citation URLs are site-relative)"
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Indexed %d pages, %d chunks (%d files skipped) from %s into %s in %s\nModel: %s (dim %d)\nCitation base: %s\n",
+			sum := cmd.OutOrStdout()
+			if platform.IsStdout(out) {
+				sum = w // the index owns standard output (-o /dev/stdout)
+			}
+			fmt.Fprintf(sum, "Indexed %d pages, %d chunks (%d files skipped) from %s into %s in %s\nModel: %s (dim %d)\nCitation base: %s\n",
 				res.Pages, res.Chunks, res.Skipped, cleanLine(res.Docs), cleanLine(out), time.Since(start).Round(time.Millisecond), res.Model, res.Dim, cleanLine(base))
 			if res.Layout != "" {
-				fmt.Fprintln(cmd.OutOrStdout(), "Modules: "+cleanLine(res.Layout))
+				fmt.Fprintln(sum, "Modules: "+cleanLine(res.Layout))
 			}
-			fmt.Fprintln(cmd.OutOrStdout(), "Chunking: "+res.Chunking.String())
+			fmt.Fprintln(sum, "Chunking: "+res.Chunking.String())
 			if res.Provider != "" {
-				fmt.Fprintln(cmd.OutOrStdout(), "Embedding: "+embedUsage(res))
+				fmt.Fprintln(sum, "Embedding: "+embedUsage(res))
 			}
 			return nil
 		},

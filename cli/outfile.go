@@ -1,32 +1,49 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
+	"io"
 	"path/filepath"
 
+	"ragscope/internal/platform"
 	"ragscope/retrieval"
 )
 
+// toStdout reports whether the file a flag names (--out, --junit,
+// --markdown, -o) is standard output: "-", or a path that names this
+// process's standard output (/dev/stdout, /dev/fd/1). Such a report is
+// written to the command's standard output, and the command's own text
+// goes to standard error so that the two do not mix.
+func toStdout(path string) bool { return path == "-" || platform.IsStdout(path) }
+
 // checkOutPath checks that the file a flag names (--out, --junit, -o) can
-// be written, before any work: a folder, a missing folder or one without
-// write permission is a configuration error (exit 2). An existing file is
-// left as it is, and no new file is left behind. example is a file name
-// the message suggests.
+// be written, before any work (platform.CheckOutput): a folder, a missing
+// folder or one without write permission is a configuration error (exit
+// 2). Nothing is opened in a way that waits (a named pipe is judged by
+// its mode), an existing file is left as it is, and nothing is left
+// behind. Standard output ("-") is always writable. example is a file
+// name the message suggests.
 func checkOutPath(flag, path, example string) error {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("%w: %s %s is a folder: give a file name, e.g. %s", retrieval.ErrConfig, flag, path, filepath.Join(path, example))
+	if toStdout(path) {
+		return nil
 	}
-	_, statErr := os.Stat(path)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
-	if err != nil {
-		return fmt.Errorf("%w: %s: cannot write %s: %w", retrieval.ErrConfig, flag, path, errors.Unwrap(err))
-	}
-	f.Close()
-	if errors.Is(statErr, fs.ErrNotExist) {
-		_ = os.Remove(path)
+	o, err := platform.CheckOutput(path)
+	switch {
+	case errors.Is(err, platform.ErrIsFolder):
+		return fmt.Errorf("%w: %s %s is a folder: give a file name, e.g. %s", retrieval.ErrConfig, flag, path, filepath.Join(o.Target, example))
+	case err != nil:
+		return fmt.Errorf("%w: %s: cannot write %s: %w", retrieval.ErrConfig, flag, path, err)
 	}
 	return nil
+}
+
+// writeOutFile writes the file a flag names by the rule of
+// platform.WriteFile, or to stdout when it is standard output (toStdout).
+func writeOutFile(ctx context.Context, path string, stdout io.Writer, write func(io.Writer) error) error {
+	if toStdout(path) {
+		return write(stdout)
+	}
+	return platform.WriteFile(ctx, path, write)
 }

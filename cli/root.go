@@ -390,7 +390,7 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 		}
 	}
 	if cfg.DebugLog != "" {
-		f, err := openDebugLog(cfg.DebugLog)
+		f, err := openDebugLog(cmd.Context(), cfg.DebugLog)
 		if err != nil {
 			return fmt.Errorf("%w: --debug: cannot open the log file: %w", retrieval.ErrConfig, err)
 		}

@@ -11,11 +11,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"ragscope/internal/readlimit"
 )
 
 // MaxEntry bounds one entry as it is read and written: 64 KiB.
@@ -68,7 +69,8 @@ func (c *Cache) path(key string) (string, error) {
 }
 
 // Get returns key's entry. ok is false when there is none, or it cannot
-// be read, or it is larger than MaxEntry.
+// be read, or it is larger than MaxEntry, or it is not a regular file (a
+// named pipe there is never opened in a way that waits).
 func (c *Cache) Get(key string) (value []byte, ok bool) {
 	if c == nil {
 		return nil, false
@@ -77,19 +79,16 @@ func (c *Cache) Get(key string) (value []byte, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	f, err := os.Open(p)
+	b, err := readlimit.ReadFile(p, MaxEntry)
 	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxEntry+1))
-	if err != nil || len(b) > MaxEntry {
 		return nil, false
 	}
 	return b, true
 }
 
-// Put stores value under key, atomically.
+// Put stores value under key, atomically. An entry that is not a regular
+// file (a named pipe, a device, a folder) is left as it is: the value is
+// not stored, and the error says why.
 func (c *Cache) Put(key string, value []byte) error {
 	if c == nil {
 		return nil
@@ -100,6 +99,9 @@ func (c *Cache) Put(key string, value []byte) error {
 	p, err := c.path(key)
 	if err != nil {
 		return err
+	}
+	if st, err := os.Lstat(p); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("chatcache: %w", &readlimit.NotRegularError{Path: p, Mode: st.Mode()})
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return fmt.Errorf("chatcache: %w", err)

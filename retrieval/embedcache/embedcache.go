@@ -26,6 +26,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"ragscope/internal/platform"
+	"ragscope/internal/readlimit"
 	"ragscope/retrieval/chatcache"
 )
 
@@ -59,6 +61,9 @@ type Store struct {
 	mu   sync.Mutex
 	vecs map[[sha256.Size]byte][]float32
 	size int64
+	// off is set when the file is not a regular file: nothing is read
+	// from it or written to it.
+	off bool
 }
 
 // MaxPack bounds one key's cache file as it is read: 1 GiB (about 250,000
@@ -86,13 +91,18 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) load() {
 	s.once.Do(func() {
 		s.vecs = map[[sha256.Size]byte][]float32{}
-		f, err := os.Open(s.path)
+		// Only a regular file is read: a named pipe there is never
+		// opened in a way that waits, and is never written over.
+		f, st, err := readlimit.Open(s.path)
+		if errors.Is(err, readlimit.ErrNotRegular) {
+			s.off = true
+			return
+		}
 		if err != nil {
 			return
 		}
 		defer f.Close()
-		st, err := f.Stat()
-		if err != nil || !st.Mode().IsRegular() || st.Size() > MaxPack {
+		if st.Size() > MaxPack {
 			s.size = MaxPack + 1 // rewritten by the next Put
 			return
 		}
@@ -185,6 +195,9 @@ func (s *Store) Put(texts []string, vecs [][]float32) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.off {
+		return fmt.Errorf("embed cache: %s is not a regular file: nothing cached", s.path)
+	}
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
 		return fmt.Errorf("embed cache: %w", err)
 	}
@@ -192,7 +205,7 @@ func (s *Store) Put(texts []string, vecs [][]float32) error {
 	if s.size+int64(len(rec)) > MaxPack {
 		flags, s.size = os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0
 	}
-	f, err := os.OpenFile(s.path, flags, 0o600)
+	f, err := platform.OpenRegular(s.path, flags, 0o600)
 	if err != nil {
 		return fmt.Errorf("embed cache: %w", err)
 	}

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -75,7 +76,7 @@ func SaveCase(path string, c Case, replace bool) (SaveResult, error) {
 	if err != nil {
 		return SaveResult{}, err
 	}
-	if err := platform.WriteFile(path, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
+	if err := platform.WriteFile(context.Background(), path, func(w io.Writer) error { _, err := w.Write(out); return err }); err != nil {
 		return SaveResult{}, fmt.Errorf("write golden set: %w", err)
 	}
 	return res, nil

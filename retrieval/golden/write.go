@@ -3,13 +3,13 @@ package golden
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
 	"ragscope/internal/jsonsafe"
+	"ragscope/internal/readlimit"
 	"ragscope/internal/yamlsafe"
 )
 
@@ -132,7 +132,7 @@ func add(m *yaml.Node, key string, v *yaml.Node) {
 // wrote: it starts with Marker (writing a new set over it loses no
 // hand-written case).
 func Generated(path string) bool {
-	f, err := os.Open(path)
+	f, _, err := readlimit.Open(path)
 	if err != nil {
 		return false
 	}

@@ -11,7 +11,6 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"ragscope/internal/platform"
@@ -259,43 +258,14 @@ func newIndexFile(ix *Index, c *Corpus) (*indexFile, error) {
 	return f, nil
 }
 
-// maxLinkHops is how many symbolic links OutputTarget follows.
-const maxLinkHops = 40
-
-// OutputTarget is the file that writing an index to path replaces: path,
-// or when path is a symbolic link the file it leads to (link after link;
-// the target need not exist yet). The index is written through the link:
-// the link stays a link. The error matches retrieval.ErrConfig.
-func OutputTarget(path string) (string, error) {
-	p := path
-	for range maxLinkHops {
-		st, err := os.Lstat(p)
-		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
-			return p, nil // not a link (or not there yet): written as it is
-		}
-		to, err := os.Readlink(p)
-		if err != nil {
-			return "", fmt.Errorf("%w: cannot write the index to %s: %w", retrieval.ErrConfig, path, err)
-		}
-		if !filepath.IsAbs(to) {
-			to = filepath.Join(filepath.Dir(p), to)
-		}
-		p = to
-	}
-	return "", fmt.Errorf("%w: cannot write the index to %s: more than %d symbolic links in a row (a loop?)", retrieval.ErrConfig, path, maxLinkHops)
-}
-
 // SaveIndex writes ix (with the corpus's base URL, if c is not nil) to
-// path, atomically: the file is written to a temporary file next to path,
-// synced to disk and renamed over path, so a reader never sees half a file
-// and an interrupted or failed save (ctx cancelled, disk full) leaves the
-// previous file intact and no temporary file behind. When path is a
-// symbolic link, the file it leads to is replaced so (OutputTarget), next
-// to which the temporary file is written, and the link is kept.
+// path by the rule of platform.WriteFile: a file is written atomically
+// (to a temporary file next to it, synced to disk and renamed over it),
+// so a reader never sees half a file and an interrupted or failed save
+// (ctx cancelled, disk full) leaves the previous file intact and no
+// temporary file behind; a symbolic link's target is replaced so, and
+// the link kept; a named pipe or a device is written to directly.
 func SaveIndex(ctx context.Context, path string, ix *Index, c *Corpus) (err error) {
-	if path, err = OutputTarget(path); err != nil {
-		return err
-	}
 	f, err := newIndexFile(ix, c)
 	if err != nil {
 		return fmt.Errorf("save index: %w", err)
@@ -303,67 +273,35 @@ func SaveIndex(ctx context.Context, path string, ix *Index, c *Corpus) (err erro
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("save index: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	err = platform.WriteFile(ctx, path, func(w io.Writer) error {
+		if err := f.encode(w); err != nil {
+			return err
+		}
+		// The last moment an interrupt can still keep the old file.
+		return ctx.Err()
+	})
 	if err != nil {
 		return fmt.Errorf("save index: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := f.encode(tmp); err != nil {
-		return fmt.Errorf("save index: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("save index: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save index: %w", err)
-	}
-	// The last moment an interrupt can still keep the old file.
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("save index: %w", err)
-	}
-	if err := platform.ReplaceFile(tmp.Name(), path); err != nil {
-		return fmt.Errorf("save index: %w", err)
-	}
-	// Sync the folder so that the rename itself survives a crash; not every
-	// file system supports it, and the file is already complete, so a
-	// failure here is not an error.
-	if d, derr := os.Open(filepath.Dir(path)); derr == nil {
-		_ = d.Sync()
-		d.Close()
 	}
 	return nil
 }
 
 // CheckWritable reports, before any work is done, whether an index can be
-// saved to path: its folder must exist and accept new files (SaveIndex
-// writes a temporary file there), and path must not be a folder. The error
-// matches retrieval.ErrConfig.
+// saved to path (platform.CheckOutput): a file's folder must exist and
+// accept new files (SaveIndex writes a temporary file there), and path
+// must not be a folder; a named pipe or a device must be writable, and is
+// not opened. The error matches retrieval.ErrConfig.
 func CheckWritable(path string) error {
 	if path == "" {
 		return fmt.Errorf("%w: no index file given", retrieval.ErrConfig)
 	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("%w: cannot write the index to %s: it is a folder: give a file name, e.g. %s", retrieval.ErrConfig, path, filepath.Join(path, "book.idx"))
-	}
-	dir := filepath.Dir(path)
-	st, err := os.Stat(dir)
-	if err != nil {
-		return fmt.Errorf("%w: cannot write the index to %s: folder %s: %w", retrieval.ErrConfig, path, dir, err)
-	}
-	if !st.IsDir() {
-		return fmt.Errorf("%w: cannot write the index to %s: %s is not a folder", retrieval.ErrConfig, path, dir)
-	}
-	probe, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
+	o, err := platform.CheckOutput(path)
+	switch {
+	case errors.Is(err, platform.ErrIsFolder):
+		return fmt.Errorf("%w: cannot write the index to %s: it is a folder: give a file name, e.g. %s", retrieval.ErrConfig, path, filepath.Join(o.Target, "book.idx"))
+	case err != nil && !o.Stream():
 		return fmt.Errorf("%w: cannot write the index to %s: %w: choose a writable folder with -o", retrieval.ErrConfig, path, err)
-	}
-	probe.Close()
-	if err := os.Remove(probe.Name()); err != nil {
+	case err != nil:
 		return fmt.Errorf("%w: cannot write the index to %s: %w", retrieval.ErrConfig, path, err)
 	}
 	return nil

@@ -6,9 +6,11 @@ package history
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -81,7 +83,8 @@ func Append(path, q string) error {
 	if len(line) > maxLineBytes {
 		return nil
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	// A named pipe or a device in its place is an error, never a wait.
+	f, err := platform.OpenRegular(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("open history: %w", err)
 	}
@@ -95,8 +98,9 @@ func Append(path, q string) error {
 	return nil
 }
 
-// rewrite replaces the file with entries atomically (temp file + rename,
-// tried again while Windows reports the file held open).
+// rewrite replaces the file with entries atomically (platform.WriteFile:
+// temp file + rename, tried again while Windows reports the file held
+// open; a link's target is replaced and the link kept).
 func rewrite(path string, entries []string) error {
 	var b bytes.Buffer
 	for _, e := range entries {
@@ -107,21 +111,8 @@ func rewrite(path string, entries []string) error {
 		b.Write(jsonsafe.Escape(line))
 		b.WriteByte('\n')
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".history-*")
-	if err != nil {
-		return fmt.Errorf("trim history: %w", err)
-	}
-	if _, err := tmp.Write(b.Bytes()); err != nil {
-		_ = tmp.Close()
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("trim history: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("trim history: %w", err)
-	}
-	if err := platform.ReplaceFile(tmp.Name(), path); err != nil {
-		_ = os.Remove(tmp.Name())
+	// The file was just read as a regular file: nothing here waits.
+	if err := platform.WriteFile(context.Background(), path, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
 		return fmt.Errorf("trim history: %w", err)
 	}
 	return nil

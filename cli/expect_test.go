@@ -39,7 +39,7 @@ func oneExpected(t *testing.T, doc QueryJSON) retrieval.Expected {
 	if len(doc.Expected) != 1 {
 		t.Fatalf("want 1 expected entry, got %+v", doc.Expected)
 	}
-	return doc.Expected[0]
+	return doc.Expected[0].Expected
 }
 
 // Each cut reason of the demo, reached on purpose.
@@ -143,7 +143,7 @@ func TestExpectQdrant(t *testing.T) {
 
 	t.Run("top_k with the rank counted", func(t *testing.T) {
 		qs.ResetCalls()
-		doc := expectJSON(t, env, "--no-dedup", "-k", "2", "--expect", top[3].ChunkID, q)
+		doc := expectJSON(t, env, "--no-dedup", "-k", "2", "--explain=false", "--expect", top[3].ChunkID, q)
 		e := oneExpected(t, doc)
 		if e.Cut != retrieval.CutTopK || e.Rank != 4 || e.ExactRank != 4 || *e.Score != top[3].Score {
 			t.Fatalf("%+v", e)

@@ -120,7 +120,7 @@ func termLine(t explain.Term, e *explain.Explanation) string {
 			}
 		}
 	}
-	s := fmt.Sprintf("%-14s %s", t.Term, where)
+	s := t.Term + ": " + where
 	if t.Contribution != nil && *t.Contribution > 0 {
 		s += fmt.Sprintf(" · %+.3f (idf %.2f × tf %.2f, length %.2f)", *t.Contribution, *t.IDF, *t.TF, *t.LengthNorm)
 	}

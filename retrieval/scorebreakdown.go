@@ -64,3 +64,7 @@ type ScoreExplainer interface {
 func SearchAll(ctx context.Context, store Store, reqs []SearchRequest) ([][]ScoredChunk, error) {
 	return searchAll(ctx, store, reqs)
 }
+
+// StoreFor is the store that answers q: the pipeline's store, or its
+// view in q's search mode (what an explanation scores with).
+func (p *Pipeline) StoreFor(q Query) (Store, error) { return p.storeFor(q) }

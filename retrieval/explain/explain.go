@@ -167,6 +167,25 @@ func (x *Explainer) Explain(ctx context.Context, p *Pending, q retrieval.Query, 
 			chunks[s.Chunk.ID] = s
 		}
 	}
+	// Without the batch (no embedder, or its call failed), an expected
+	// chunk is read from its page.
+	if pc, ok := x.Store.(retrieval.PageChunker); ok {
+		for _, t := range targets {
+			if _, have := chunks[t.ID]; have || t.Expected == nil || t.Expected.DocPath == "" || t.Expected.Score == nil {
+				continue
+			}
+			page, err := pc.PageChunks(ctx, t.Expected.DocPath)
+			if err != nil {
+				rep.Notes = append(rep.Notes, "read "+t.Expected.DocPath+": "+err.Error())
+				continue
+			}
+			for _, c := range page {
+				if c.ID == t.ID {
+					chunks[t.ID] = retrieval.ScoredChunk{Chunk: c, Score: *t.Expected.Score}
+				}
+			}
+		}
+	}
 	// Hits carry their chunks; expected ones come from the batch.
 	for _, h := range res.Hits {
 		if _, ok := chunks[h.Chunk.ID]; !ok {

@@ -2,6 +2,7 @@ package explain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -213,5 +214,63 @@ func TestVariants(t *testing.T) {
 	}
 	if vs, note := Variants("joints?"); len(vs) != 0 || note != "a one-word question has no word to leave out" {
 		t.Fatalf("one word: %v %q", vs, note)
+	}
+}
+
+// failingEmbedder embeds one text at a time and fails a batch (the
+// leave-one-out call), counting calls.
+type failingEmbedder struct {
+	retrieval.Embedder
+	calls int
+}
+
+func (f *failingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	f.calls++
+	if len(texts) > 1 {
+		return nil, errors.New("503 from the provider")
+	}
+	return f.Embedder.Embed(ctx, texts)
+}
+
+// In the hybrid mode the offline embedder's share is attributed by
+// leave-one-out; a failed embed call leaves the lexical table and says
+// what failed; no embedder says why there is no attribution.
+func TestAttributionAndItsAbsence(t *testing.T) {
+	p, ix := fixture(t)
+	hy, err := ix.WithMode(local.ModeHybrid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Store = hy
+	q := retrieval.Query{Question: "What does the course teach about robot joints?"}
+	x := &Explainer{Store: hy, Embedder: p.Embedder, Ranking: hy.Ranking()}
+	_, _, rep := run(t, p, x, q, "docs/curriculum.md")
+	e := rep.Explained[1]
+	if len(e.Attribution) != 4 || e.Cosine == nil {
+		t.Fatalf("attribution %+v, cosine %v", e.Attribution, e.Cosine)
+	}
+	sum := *e.TitleContribution + *e.CosineContribution
+	for _, t := range e.Terms {
+		sum += *t.Contribution
+	}
+	if math.Abs(sum-e.Score) > 1e-6 {
+		t.Fatalf("hybrid parts add to %.6f, the score is %.6f", sum, e.Score)
+	}
+
+	fe := &failingEmbedder{Embedder: p.Embedder}
+	x.Embedder = fe
+	_, _, rep = run(t, p, x, q, "docs/curriculum.md")
+	e = rep.Explained[1]
+	if len(e.Attribution) != 0 || e.AttributionNote != "the leave-one-out embed call failed" || len(e.Terms) != 4 {
+		t.Fatalf("after a failed call: %+v %q, %d terms", e.Attribution, e.AttributionNote, len(e.Terms))
+	}
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "503 from the provider") {
+		t.Fatalf("notes %q", rep.Notes)
+	}
+
+	x.Embedder, x.NoEmbedder = nil, "COHERE_API_KEY is not set"
+	_, _, rep = run(t, p, x, q, "docs/curriculum.md")
+	if e := rep.Explained[1]; e == nil || e.AttributionNote != "COHERE_API_KEY is not set" || len(e.Terms) != 4 {
+		t.Fatalf("without an embedder: %+v", e)
 	}
 }

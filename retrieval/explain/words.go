@@ -91,14 +91,19 @@ func Words(question string, c *retrieval.Chunk) ([]Term, []Missing, error) {
 	}
 	byStem := map[string]string{}
 	var among []string
+	// The nearest words to an absent word are the chunk's other words,
+	// never the question's own.
 	seen := map[string]bool{}
+	for _, q := range QuestionTerms(question) {
+		seen[q] = true
+	}
 	for _, t := range append(text, keys(head)...) {
+		if _, ok := byStem[stem(t)]; !ok {
+			byStem[stem(t)] = t
+		}
 		if !seen[t] {
 			seen[t] = true
 			among = append(among, t)
-			if _, ok := byStem[stem(t)]; !ok {
-				byStem[stem(t)] = t
-			}
 		}
 	}
 	var terms []Term

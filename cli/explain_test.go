@@ -10,8 +10,6 @@ import (
 
 	qc "github.com/qdrant/go-client/qdrant"
 
-	"ragscope/retrieval/cohere/coheretest"
-	"ragscope/retrieval/qdrant/qdranttest"
 )
 
 const (
@@ -132,51 +130,61 @@ func TestExplainTextIsSanitised(t *testing.T) {
 	}
 }
 
-// On a Qdrant collection with Cohere's vectors, each question word's
-// share of the dense score comes from one batched embed call beside the
-// question's: two embed calls in all, the chunks' vectors never embedded.
+// embedCounter is a provider fake's count of requests and batch sizes.
+type embedCounter interface {
+	Requests() int
+	BatchSizes() []int
+}
+
+// On a Qdrant collection with a provider's vectors (Cohere, OpenAI),
+// each question word's share of the dense score comes from one batched
+// embed call beside the question's: two embed calls in all, the chunks'
+// vectors never embedded.
 func TestExplainLeaveOneOutOneCall(t *testing.T) {
-	qs, err := qdranttest.Start(qdranttest.Options{APIKey: testQdrantKey})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(qs.Close)
-	qs.AddCollection(qdranttest.TextbookA())
-	cs := coheretest.NewServer(testCohereKey)
-	t.Cleanup(cs.Close)
-	env := map[string]string{
-		"QDRANT_URL": qs.URL(), "QDRANT_API_KEY": testQdrantKey, "QDRANT_COLLECTION": qdranttest.CollectionA,
-		"COHERE_API_KEY": testCohereKey, "COHERE_BASE_URL": cs.URL,
-	}
-	q := "How do publishers and subscribers exchange messages?"
-	qs.ResetCalls()
-	doc := rawQuery(t, env, "-k", "2", "--explain", "--expect", "docs/module-3-isaac/04-reinforcement-learning.md", q)
-	if n := cs.Requests(); n != 2 {
-		t.Fatalf("%d embed calls, want 2 (the question, then its variants in one)", n)
-	}
-	// The query's search, the diagnosis's batch beside it, and one batch
-	// that scores the explained chunks for the question and each variant.
-	if calls := qs.Calls(); countCalls(calls, qc.Points_Query_FullMethodName) != 1 || countCalls(calls, qc.Points_QueryBatch_FullMethodName) != 2 {
-		t.Fatalf("want one search and two batches: %v", calls)
-	}
-	sizes := cs.BatchSizes()
-	if !slices.Contains(sizes, 5) { // the question and its 4 words left out in turn
-		t.Errorf("batch sizes %v, want one of 5", sizes)
-	}
-	x := hasKeys(t, "expected explain", doc["expected"].([]any)[0].(map[string]any)["explain"], "attribution", "terms")
-	att := x["attribution"].([]any)
-	if len(att) != 4 {
-		t.Fatalf("attribution %v, want a share for each of 4 words", att)
-	}
-	hasKeys(t, "attribution", att[0], "word", "delta")
-	if x["scorer"] != "dense" {
-		t.Errorf("scorer %v", x["scorer"])
-	}
-	for _, r := range doc["results"].([]any) {
-		e := hasKeys(t, "hit explain", r.(map[string]any)["explain"], "attribution")
-		a := e["attribution"].([]any)
-		if len(a) != 4 || a[0].(map[string]any)["delta"].(float64) <= 0 {
-			t.Errorf("hit attribution %v: want 4 words, the first carrying a share", a)
-		}
+	for _, provider := range []string{"cohere", "openai"} {
+		t.Run(provider, func(t *testing.T) {
+			qs, co, env := fakes(t)
+			var calls embedCounter = co
+			if provider == "openai" {
+				oa, oenv := openAIFakes(t)
+				calls, env = oa, with(oenv, "QDRANT_URL", env["QDRANT_URL"])
+				qs = nil
+			}
+			q := "How do publishers and subscribers exchange messages?"
+			if qs != nil {
+				qs.ResetCalls()
+			}
+			doc := rawQuery(t, env, "-k", "2", "--explain", "--expect", "docs/module-3-isaac/04-reinforcement-learning.md", q)
+			if n := calls.Requests(); n != 2 {
+				t.Fatalf("%d embed calls, want 2 (the question, then its variants in one)", n)
+			}
+			// The query's search, the diagnosis's batch beside it, and one
+			// batch that scores the explained chunks for the question and
+			// each variant.
+			if qs != nil {
+				if c := qs.Calls(); countCalls(c, qc.Points_Query_FullMethodName) != 1 || countCalls(c, qc.Points_QueryBatch_FullMethodName) != 2 {
+					t.Fatalf("want one search and two batches: %v", c)
+				}
+			}
+			if sizes := calls.BatchSizes(); !slices.Contains(sizes, 5) { // the question and its 4 words left out in turn
+				t.Errorf("batch sizes %v, want one of 5", sizes)
+			}
+			x := hasKeys(t, "expected explain", doc["expected"].([]any)[0].(map[string]any)["explain"], "attribution", "terms")
+			att := x["attribution"].([]any)
+			if len(att) != 4 {
+				t.Fatalf("attribution %v, want a share for each of 4 words", att)
+			}
+			hasKeys(t, "attribution", att[0], "word", "delta")
+			if x["scorer"] != "dense" {
+				t.Errorf("scorer %v", x["scorer"])
+			}
+			for _, r := range doc["results"].([]any) {
+				e := hasKeys(t, "hit explain", r.(map[string]any)["explain"], "attribution")
+				a := e["attribution"].([]any)
+				if len(a) != 4 || a[0].(map[string]any)["delta"].(float64) <= 0 {
+					t.Errorf("hit attribution %v: want 4 words, the first carrying a share", a)
+				}
+			}
+		})
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	qc "github.com/qdrant/go-client/qdrant"
-
 )
 
 const (

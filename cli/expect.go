@@ -30,7 +30,9 @@ func (a *App) newQueryCmd() *cobra.Command {
 	ef := &explainFlags{}
 	cmd := a.queryCommand(func(cmd *cobra.Command, question string, qf queryFlags) error {
 		qf.diag, qf.judge, qf.explain = d, jf, ef
-		ef.resolve(cmd, d)
+		if err := ef.resolve(cmd, d, a); err != nil {
+			return err
+		}
 		return a.runQuery(cmd, question, qf)
 	})
 	f := cmd.Flags()

@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"ragscope/app"
+	"ragscope/internal/readlimit"
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/explain"
@@ -22,6 +26,11 @@ type explainFlags struct {
 	on bool
 	// all: --explain was given, so every hit is explained.
 	all bool
+	// whatIf and whatIfAdd are --what-if REF=FILE and --what-if-add
+	// REF=WORDS as given; edits what they ask, whatIfs where they rank.
+	whatIf, whatIfAdd []string
+	edits             []explain.Edit
+	whatIfs           []explain.WhatIf
 
 	x       *explain.Explainer
 	pending *explain.Pending
@@ -30,21 +39,85 @@ type explainFlags struct {
 	notes   []string
 }
 
-// register adds --explain to cmd.
+// register adds --explain, --what-if and --what-if-add to cmd.
 func (e *explainFlags) register(cmd *cobra.Command) {
-	cmd.Flags().BoolVar(&e.on, "explain", false, "take each hit's score apart: the question's words in the chunk, BM25 parts or each word's share of a dense score, suggestions (on by default with --expect)")
+	f := cmd.Flags()
+	f.BoolVar(&e.on, "explain", false, "take each hit's score apart: the question's words in the chunk, BM25 parts or each word's share of a dense score, suggestions (on by default with --expect)")
+	f.StringArrayVar(&e.whatIf, "what-if", nil, "REF=FILE: rank the chunk REF resolves to (as --expect resolves it) with FILE's text instead ('-' reads standard input; REF NEW for a page that does not exist yet); nothing is written (repeatable)")
+	f.StringArrayVar(&e.whatIfAdd, "what-if-add", nil, "REF=WORDS: rank the chunk REF resolves to with WORDS appended to its text; nothing is written (repeatable)")
 }
 
-// resolve decides, after flag parsing, whether to explain: --explain, or
-// --expect unless --explain=false.
-func (e *explainFlags) resolve(cmd *cobra.Command, d *diagFlags) {
+// resolve decides, after flag parsing, whether to explain (--explain, or
+// --expect or a what-if unless --explain=false) and reads the what-ifs:
+// each REF becomes an expected source, so it is resolved and ranked as
+// --expect resolves and ranks it.
+func (e *explainFlags) resolve(cmd *cobra.Command, d *diagFlags, a *App) error {
 	if e == nil {
-		return
+		return nil
 	}
 	e.all = changedFlag(cmd.Flags(), "explain") && e.on
+	stdin := false
+	for _, kv := range append(append([]string(nil), e.whatIf...), e.whatIfAdd...) {
+		add := len(e.edits) >= len(e.whatIf)
+		flag := "--what-if"
+		if add {
+			flag = "--what-if-add"
+		}
+		ref, val, ok := strings.Cut(kv, "=")
+		ref = strings.TrimSpace(ref)
+		if !ok || ref == "" || strings.TrimSpace(val) == "" {
+			return Usagef("%s %q: give REF=%s", flag, kv, map[bool]string{false: "FILE", true: "WORDS"}[add])
+		}
+		ed := explain.Edit{Ref: ref}
+		switch {
+		case add && ref == explain.NewRef:
+			return Usagef("--what-if-add appends to a chunk: for a new page give --what-if NEW=FILE")
+		case add:
+			ed.Append = val
+		default:
+			text, err := readWhatIf(a, val, &stdin)
+			if err != nil {
+				return err
+			}
+			ed.Text = text
+		}
+		e.edits = append(e.edits, ed)
+		if ref != explain.NewRef && d != nil && !slices.Contains(d.expect, ref) {
+			d.expect = append(d.expect, ref)
+		}
+	}
 	if !changedFlag(cmd.Flags(), "explain") && d != nil && len(d.expect) > 0 {
 		e.on = true
 	}
+	if len(e.edits) > 0 && !e.on {
+		return Usagef("--what-if ranks through the explanation: leave out --explain=false")
+	}
+	return nil
+}
+
+// readWhatIf reads a what-if's FILE ('-': standard input, once).
+func readWhatIf(a *App, name string, stdinRead *bool) (string, error) {
+	var b []byte
+	var err error
+	if name == "-" {
+		if *stdinRead {
+			return "", Usagef("--what-if: standard input ('-') can be read once")
+		}
+		*stdinRead = true
+		b, err = readlimit.Read(a.Stdin, readlimit.Markdown)
+	} else {
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(a.Dir, name)
+		}
+		b, err = readlimit.ReadFile(name, readlimit.Markdown)
+	}
+	if err != nil {
+		return "", Usagef("--what-if %s: %v", name, err)
+	}
+	if strings.TrimSpace(string(b)) == "" {
+		return "", Usagef("--what-if %s is empty: give the chunk's new text", name)
+	}
+	return string(b), nil
 }
 
 // active reports whether the query is explained.
@@ -77,7 +150,7 @@ func newExplainer(be *app.Backend, q retrieval.Query) *explain.Explainer {
 
 // finish explains the hits and expected sources once the query ran. A
 // failure leaves the results as they are and becomes a note.
-func (e *explainFlags) finish(ctx context.Context, q retrieval.Query, res *retrieval.Result, d *diagFlags) error {
+func (e *explainFlags) finish(ctx context.Context, be *app.Backend, q retrieval.Query, res *retrieval.Result, d *diagFlags) error {
 	if e == nil || e.x == nil {
 		return nil
 	}
@@ -103,6 +176,42 @@ func (e *explainFlags) finish(ctx context.Context, q retrieval.Query, res *retri
 	}
 	e.rep = rep
 	e.notes = append(e.notes, rep.Notes...)
+	return e.rankWhatIfs(ctx, be, q, d)
+}
+
+// rankWhatIfs scores the edits and places them among the candidates. A
+// what-if that cannot be scored for want of a provider is a
+// configuration error; a failed call leaves the results and says so.
+func (e *explainFlags) rankWhatIfs(ctx context.Context, be *app.Backend, q retrieval.Query, d *diagFlags) error {
+	if len(e.edits) == 0 {
+		return nil
+	}
+	for i := range e.edits {
+		if e.edits[i].Ref == explain.NewRef || d == nil {
+			continue
+		}
+		for j := range d.diag.Expected {
+			if d.diag.Expected[j].Ref == e.edits[i].Ref {
+				e.edits[i].Expected = &d.diag.Expected[j]
+			}
+		}
+	}
+	var docs retrieval.Embedder
+	if _, scores := e.x.Store.(retrieval.ScoreExplainer); !scores && be.DocEmbedder != nil {
+		emb, err := be.DocEmbedder(ctx)
+		if err != nil {
+			return err
+		}
+		docs = emb
+	}
+	w, err := e.x.WhatIfs(ctx, e.pending, q, e.edits, docs)
+	switch {
+	case errors.Is(err, retrieval.ErrConfig) || errors.Is(err, context.Canceled):
+		return err
+	case err != nil:
+		e.notes = append(e.notes, err.Error())
+	}
+	e.whatIfs = w
 	return nil
 }
 
@@ -149,6 +258,7 @@ func (e *explainFlags) addJSON(doc *QueryJSON, d *diagFlags) {
 		}
 	}
 	doc.ExplainNotes = e.notes
+	doc.WhatIf = e.whatIfs
 }
 
 // writeText prints the explanations under the diagnosis: the hits', then
@@ -180,6 +290,13 @@ func (e *explainFlags) writeText(w io.Writer, res *retrieval.Result, d *diagFlag
 			}
 			fmt.Fprintf(w, "%s %s (%s %.3f)\n", head, cleanLine(ex.Ref), x.Scorer, x.Score)
 			writeExplainLines(w, x)
+		}
+	}
+	if len(e.whatIfs) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "What if:")
+		for _, wi := range e.whatIfs {
+			fmt.Fprintf(w, "  %s\n", present.WhatIfLine(wi))
 		}
 	}
 	for _, n := range e.notes {

@@ -211,7 +211,7 @@ func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*
 	if err != nil {
 		return nil, retrieval.Result{}, err
 	}
-	if err := qf.explain.finish(ctx, q, &res, qf.diag); err != nil {
+	if err := qf.explain.finish(ctx, be, q, &res, qf.diag); err != nil {
 		return nil, retrieval.Result{}, err
 	}
 	// A one-shot query paid for loading the index: say so.

@@ -34,7 +34,11 @@ func WhatIfLine(w explain.WhatIf) string {
 	if w.New {
 		what = "as a new page"
 	}
-	s := fmt.Sprintf("%s, %s would rank #%d (%.3f)", what, termsafe.Line(w.Ref), w.Rank, w.Score)
+	rank := fmt.Sprintf("#%d", w.Rank)
+	if w.Beyond {
+		rank = "beyond #1,000"
+	}
+	s := fmt.Sprintf("%s, %s would rank %s (%.3f)", what, termsafe.Line(w.Ref), rank, w.Score)
 	if w.FromRank != nil {
 		switch from := *w.FromRank; {
 		case w.Rank < from:

@@ -77,6 +77,9 @@ type Explainer struct {
 	// Model is the embedding model of the collection's vectors, for its
 	// input limit.
 	Model string
+
+	// chunks are the chunks Explain read, by id (a what-if edits them).
+	chunks map[string]retrieval.Chunk
 }
 
 // Pending is the leave-one-out embedding, started beside the query.
@@ -202,6 +205,10 @@ func (x *Explainer) Explain(ctx context.Context, p *Pending, q retrieval.Query, 
 	}
 	if !p.started && note == "" {
 		note = "no query embedder"
+	}
+	x.chunks = make(map[string]retrieval.Chunk, len(chunks))
+	for id, sc := range chunks {
+		x.chunks[id] = sc.Chunk
 	}
 	rep.Explained = make([]*Explanation, len(targets))
 	for i, t := range targets {

@@ -52,9 +52,9 @@ func (x *Explainer) cutSuggestion(ctx context.Context, q retrieval.Query, exp *r
 	case retrieval.CutTopK:
 		switch {
 		case exp.Beyond:
-			return "it ranks beyond #1,000: no -k reaches it; the page's words must change (below)"
+			return "it ranks beyond #1,000: no -k reaches it; the page's words must change"
 		case exp.Rank > MaxTopK:
-			return fmt.Sprintf("it ranks #%d, beyond the largest -k (%d): the page's words must change (below)", exp.Rank, MaxTopK)
+			return fmt.Sprintf("it ranks #%d, beyond the largest -k (%d): the page's words must change", exp.Rank, MaxTopK)
 		case exp.Rank > 0:
 			return fmt.Sprintf("-k %d would include it (it ranks #%d)", exp.Rank, exp.Rank)
 		}

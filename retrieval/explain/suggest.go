@@ -21,8 +21,9 @@ func (x *Explainer) suggest(ctx context.Context, q retrieval.Query, res *retriev
 	if s := x.cutSuggestion(ctx, q, exp); s != "" {
 		out = append(out, s)
 	}
-	var lacks []string
+	var lacks, words []string
 	for _, m := range e.Missing {
+		words = append(words, m.Term)
 		w := quote(m.Term)
 		if len(m.Nearest) > 0 {
 			w += fmt.Sprintf(" (it says %s %.2f)", quote(m.Nearest[0].Word), m.Nearest[0].Similarity)
@@ -30,7 +31,7 @@ func (x *Explainer) suggest(ctx context.Context, q retrieval.Query, res *retriev
 		lacks = append(lacks, w)
 	}
 	if len(lacks) > 0 && exp.Cut != retrieval.CutNone {
-		out = append(out, "the page lacks "+strings.Join(lacks, ", ")+": say it in the page or test it with --what-if-add "+exp.Ref+"=\""+e.Missing[0].Term+"\"")
+		out = append(out, "the page lacks "+strings.Join(lacks, ", ")+": say it in the page or test it with --what-if-add "+exp.Ref+"=\""+strings.Join(words, " ")+"\"")
 	}
 	for _, t := range e.Terms {
 		if t.Form != "" && exp.Cut != retrieval.CutNone {

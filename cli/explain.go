@@ -128,24 +128,8 @@ func (e *explainFlags) start(ctx context.Context, be *app.Backend, q retrieval.Q
 	if !e.active() || q.Mode == retrieval.ModeSelectedText {
 		return
 	}
-	e.x = newExplainer(be, q)
+	e.x = be.Explainer(q)
 	e.pending = e.x.Start(ctx, q.Question)
-}
-
-// newExplainer is the explainer of be's pipeline for q.
-func newExplainer(be *app.Backend, q retrieval.Query) *explain.Explainer {
-	store, err := be.Pipeline.StoreFor(q)
-	if err != nil {
-		store = be.Pipeline.Store
-	}
-	x := &explain.Explainer{Store: store, Embedder: be.Pipeline.Embedder, Ranking: be.Pipeline.Ranking(q.SearchMode), Model: be.Model()}
-	if be.Index != nil {
-		x.Model = be.Index.Model
-	}
-	if x.Embedder == nil {
-		x.NoEmbedder = "no query embedder is set up (its key is not set)"
-	}
-	return x
 }
 
 // finish explains the hits and expected sources once the query ran. A

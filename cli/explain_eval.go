@@ -22,7 +22,7 @@ func explainSet(ctx context.Context, be *app.Backend, rep eval.Report) (*explain
 			cases = append(cases, explain.SetCase{ID: c.ID, Query: c.Query, Expected: c.Expected})
 		}
 	}
-	x := newExplainer(be, retrieval.Query{})
+	x := be.Explainer(retrieval.Query{})
 	out, err := x.ExplainSet(ctx, cases)
 	if err != nil {
 		return nil, fmt.Errorf("eval --explain: %w", err)

@@ -129,6 +129,11 @@ type Model struct {
 	expectQuestion string
 	sources        *expectSources
 	diagSeq        int
+	// explainSeq and editSeq are the explanation (key X) and the what-if
+	// edit (key E) whose replies count.
+	explainSeq, editSeq int
+	// editArea is the what-if text area while open (no $EDITOR).
+	editArea *editArea
 
 	// caseSeq is the retrieval of an opened eval case, named caseLabel
 	// in its status line.
@@ -377,6 +382,14 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case diagMsg:
 		return m, m.updateDiag(msg)
+	case explainedMsg:
+		return m, m.updateExplained(msg)
+	case editReadyMsg:
+		return m, m.updateEditReady(msg)
+	case editedMsg:
+		return m, m.updateEdited(msg)
+	case whatIfMsg:
+		return m, m.updateWhatIf(msg)
 	case savedMsg:
 		m.updateSaved(msg)
 		return m, nil
@@ -463,6 +476,8 @@ func (m *Model) globals() []action {
 		{&k.ANNCheck, (*Model).runANNCheck},
 		{&k.Split, (*Model).toggleSplit},
 		{&k.Judge, (*Model).startJudge},
+		{&k.Explain, (*Model).explainSelected},
+		{&k.Edit, (*Model).editSelected},
 	}...)
 	for i := range m.slots {
 		if s := &m.slots[i]; s.open != nil {
@@ -476,6 +491,9 @@ func (m *Model) globals() []action {
 // updateKey handles global keys, then gives the key to the focused pane.
 func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
+	if m.editArea != nil {
+		return m.updateEditArea(msg)
+	}
 	if key.Matches(msg, k.Quit, k.QuitQ) {
 		m.stop()
 		return tea.Quit

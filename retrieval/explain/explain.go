@@ -77,6 +77,9 @@ type Explainer struct {
 	// Model is the embedding model of the collection's vectors, for its
 	// input limit.
 	Model string
+	// NoAttribution embeds the question alone (a what-if needs its
+	// vector, not its words' shares).
+	NoAttribution bool
 
 	// chunks are the chunks Explain read, by id (a what-if edits them).
 	chunks map[string]retrieval.Chunk
@@ -105,7 +108,9 @@ func (x *Explainer) Start(ctx context.Context, question string) *Pending {
 		return p
 	}
 	var variants []Variant
-	if x.Ranking != "bm25" {
+	if x.NoAttribution {
+		p.note = "not asked"
+	} else if x.Ranking != "bm25" {
 		variants, p.note = Variants(question)
 	} else {
 		p.note = "the BM25 parts above are the whole score: no vector to attribute"

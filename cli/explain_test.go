@@ -165,8 +165,10 @@ func TestExplainLeaveOneOutOneCall(t *testing.T) {
 					t.Fatalf("want one search and two batches: %v", c)
 				}
 			}
-			if sizes := calls.BatchSizes(); !slices.Contains(sizes, 5) { // the question and its 4 words left out in turn
-				t.Errorf("batch sizes %v, want one of 5", sizes)
+			// The 4 variants (one per word left out), with the question
+			// unless the cache already holds its vector.
+			if sizes := calls.BatchSizes(); !slices.Contains(sizes, 5) && !slices.Contains(sizes, 4) {
+				t.Errorf("batch sizes %v, want one of 4 or 5", sizes)
 			}
 			x := hasKeys(t, "expected explain", doc["expected"].([]any)[0].(map[string]any)["explain"], "attribution", "terms")
 			att := x["attribution"].([]any)

@@ -3,10 +3,10 @@ package explain
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
+	"ragscope/internal/lazyre"
 	"ragscope/retrieval"
 	"ragscope/retrieval/local/embed"
 )
@@ -31,7 +31,7 @@ type Attribution struct {
 	Delta float64 `json:"delta"`
 }
 
-var rawWord = regexp.MustCompile(`[\p{L}\p{N}]+`)
+var rawWord = lazyre.New(`[\p{L}\p{N}]+`)
 
 // Variants returns the question with each of its content words left out
 // (every occurrence, and a lone digit joined to it: "ROS 2"), one variant

@@ -12,7 +12,6 @@ import (
 	qc "github.com/qdrant/go-client/qdrant"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/cohere/coheretest"
 	"ragscope/retrieval/eval"
 	"ragscope/retrieval/qdrant"
 	"ragscope/retrieval/qdrant/qdranttest"
@@ -237,20 +236,7 @@ func countCalls(calls []string, method string) int {
 // --ann-check at most one more round trip). The diagnosis is measured
 // alone (--explain=false); BenchmarkExplainQdrant measures it explained.
 func BenchmarkExpect(b *testing.B) {
-	qdrant.SilenceGRPCLogs(nil)
-	qs, err := qdranttest.Start(qdranttest.Options{APIKey: testQdrantKey})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(qs.Close)
-	qs.AddCollection(qdranttest.TextbookA())
-	cs := coheretest.NewServer(testCohereKey)
-	b.Cleanup(cs.Close)
-	co := cs.URL
-	env := map[string]string{
-		"QDRANT_URL": qs.URL(), "QDRANT_API_KEY": testQdrantKey, "QDRANT_COLLECTION": qdranttest.CollectionA,
-		"COHERE_API_KEY": testCohereKey, "COHERE_BASE_URL": co,
-	}
+	qs, _, env := benchFakes(b)
 	qs.SetLatency(50 * time.Millisecond)
 	const q = "How do publishers and subscribers exchange messages?"
 	benchRatio(b, env, q, []struct {

@@ -43,19 +43,7 @@ func benchRatio(b *testing.B, env map[string]string, q string, runs []struct {
 // then one batched search scores them); a what-if adds one document
 // embed call.
 func BenchmarkExplainQdrant(b *testing.B) {
-	qdrant.SilenceGRPCLogs(nil)
-	qs, err := qdranttest.Start(qdranttest.Options{APIKey: testQdrantKey})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(qs.Close)
-	qs.AddCollection(qdranttest.TextbookA())
-	cs := coheretest.NewServer(testCohereKey)
-	b.Cleanup(cs.Close)
-	env := map[string]string{
-		"QDRANT_URL": qs.URL(), "QDRANT_API_KEY": testQdrantKey, "QDRANT_COLLECTION": qdranttest.CollectionA,
-		"COHERE_API_KEY": testCohereKey, "COHERE_BASE_URL": cs.URL,
-	}
+	qs, cs, env := benchFakes(b)
 	qs.SetLatency(50 * time.Millisecond)
 	cs.SetLatency(300 * time.Millisecond)
 	ref := "docs/module-3-isaac/04-reinforcement-learning.md"
@@ -82,4 +70,22 @@ func BenchmarkExplainLocal(b *testing.B) {
 		{"explain", []string{"--explain"}},
 		{"expect-explained", []string{"--expect", voiceRef}},
 	})
+}
+
+// benchFakes starts the in-process Qdrant with the textbook and the
+// Cohere fake for a benchmark, and the environment that points at them.
+func benchFakes(b *testing.B) (*qdranttest.Server, *coheretest.Server, map[string]string) {
+	qdrant.SilenceGRPCLogs(nil)
+	qs, err := qdranttest.Start(qdranttest.Options{APIKey: testQdrantKey})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(qs.Close)
+	qs.AddCollection(qdranttest.TextbookA())
+	cs := coheretest.NewServer(testCohereKey)
+	b.Cleanup(cs.Close)
+	return qs, cs, map[string]string{
+		"QDRANT_URL": qs.URL(), "QDRANT_API_KEY": testQdrantKey, "QDRANT_COLLECTION": qdranttest.CollectionA,
+		"COHERE_API_KEY": testCohereKey, "COHERE_BASE_URL": cs.URL,
+	}
 }

@@ -52,6 +52,7 @@ func TestWhatIfBadInput(t *testing.T) {
 		{[]string{"--what-if-add", "NEW=words"}, "for a new page give --what-if NEW=FILE"},
 		{[]string{"--explain=false", "--what-if-add", voiceRef + "=words"}, "leave out --explain=false"},
 		{[]string{"--what-if-add", "docs/no-such-page.md=words"}, "not in the collection; closest doc paths"},
+		{[]string{"--local-search", "hybrid", "--what-if-add", voiceRef + "=robot"}, "ragscope: Configuration: a what-if on a local index scores BM25; this one searches in hybrid mode: run the what-if with --local-search bm25"},
 	} {
 		code, _, errs := run(t, nil, "", append(append([]string{"query"}, c.args...), voiceQ)...)
 		if code == ExitOK || !strings.Contains(errs, c.want) {

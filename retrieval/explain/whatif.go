@@ -2,6 +2,7 @@ package explain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -115,6 +116,9 @@ func (x *Explainer) scoreEdits(ctx context.Context, q retrieval.Query, qvec []fl
 	if se, ok := x.Store.(retrieval.ScoreExplainer); ok {
 		for i := range chunks {
 			b, err := se.ScoreChunk(ctx, retrieval.SearchRequest{Vector: qvec, Text: q.Question}, chunks[i])
+			if errors.Is(err, retrieval.ErrConfig) {
+				return nil, err // says what to do as it is
+			}
 			if err != nil {
 				return nil, fmt.Errorf("what-if: %w", err)
 			}

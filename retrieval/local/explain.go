@@ -32,7 +32,7 @@ func (ix *Index) ExplainScore(ctx context.Context, req retrieval.SearchRequest, 
 // lexical space, which a saved index cannot do: they are refused.
 func (ix *Index) ScoreChunk(ctx context.Context, req retrieval.SearchRequest, c retrieval.Chunk) (retrieval.ScoreBreakdown, error) {
 	if m := ix.Mode(); m != ModeBM25 {
-		return retrieval.ScoreBreakdown{}, fmt.Errorf("%w: a what-if on a local index scores BM25; this one searches in %s mode: add --search bm25", retrieval.ErrConfig, m)
+		return retrieval.ScoreBreakdown{}, fmt.Errorf("%w: a what-if on a local index scores BM25; this one searches in %s mode: run the what-if with --local-search bm25", retrieval.ErrConfig, m)
 	}
 	return ix.breakdown(ctx, req, &c, -1)
 }

@@ -59,6 +59,11 @@ type Backend struct {
 	// setup embedded costs nothing. Single queries keep the pipeline's
 	// own embedder, so their latency stays their own.
 	QuestionMemo retrieval.Embedder
+	// DocEmbedder builds the provider's document embedder with the model
+	// the questions are embedded with (a what-if embeds an edited chunk
+	// as the collection's chunks were); nil when the store scores text
+	// itself (local indexes).
+	DocEmbedder func(ctx context.Context) (retrieval.Embedder, error)
 
 	// check verifies, before the first query, that the collection can be
 	// searched with the embedder (vector size); nil when nothing to check.

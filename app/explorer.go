@@ -65,6 +65,7 @@ func (as *Assembler) Explorer(ctx context.Context, s Setup, base ui.Options) (ui
 		opts.Rerank = as.explorerRerank(be, cr)
 		opts.LocalSearch = explorerLocalSearch(be)
 		opts.Expect = explorerExpect(be, cr, opts.Rerank)
+		opts.Explain = explorerExplain(be, cr, base.Explain.Editor)
 		if be.Pipeline.Store != nil {
 			opts.Stats = be.Pipeline.Store.Stats
 		}

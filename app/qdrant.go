@@ -81,6 +81,9 @@ func (as *Assembler) openQdrant(ctx context.Context, s Setup, mode Mode) (*Backe
 		Backend:    string(be.Kind),
 		Collection: s.Collection,
 	}
+	be.DocEmbedder = func(ctx context.Context) (retrieval.Embedder, error) {
+		return as.docEmbedder(ctx, cfg, be.Provider, emb)
+	}
 	settle := func(ctx context.Context) error { return checkVectorSize(ctx, cfg, be.Provider, store, emb) }
 	be.check = settle
 	if se, ok := emb.(shortable); ok && s.Dimensions == 0 && se.Shortable() > 0 {
@@ -147,13 +150,35 @@ func (as *Assembler) openEmbedder(ctx context.Context, cfg config.Config, be *Ba
 	if !ok || p.NewEmbedder == nil {
 		return nil, fmt.Errorf("%w: --embedder %s cannot embed questions for a Qdrant collection in this build: use %s", retrieval.ErrConfig, be.Provider, listOr(t.embedNames(), ", ", " or "))
 	}
+	return p.NewEmbedder(ctx, EmbedOptions{Config: cfg, Model: embedModel(cfg, p), Dimensions: cfg.EmbedDimensions, Timeout: cfg.Timeout})
+}
+
+// embedModel is the model cfg asks of provider p ("" for its default).
+func embedModel(cfg config.Config, p Provider) string {
 	model := cfg.EmbedModel
 	if model == config.DefaultEmbedModel && p.DefaultEmbedModel != config.DefaultEmbedModel {
 		// The configured default is Cohere's model, not asked for: another
 		// provider takes its own default.
 		model = ""
 	}
-	return p.NewEmbedder(ctx, EmbedOptions{Config: cfg, Model: model, Dimensions: cfg.EmbedDimensions, Timeout: cfg.Timeout})
+	return model
+}
+
+// docEmbedder builds provider's document embedder (its document input
+// type) with the query embedder's model and vector size, so an edited
+// chunk is embedded as the collection's chunks were.
+func (as *Assembler) docEmbedder(ctx context.Context, cfg config.Config, provider string, query QueryEmbedder) (retrieval.Embedder, error) {
+	p, ok := as.providers().Lookup(provider)
+	if !ok || p.NewEmbedder == nil {
+		return nil, fmt.Errorf("%w: --embedder %s cannot embed documents", retrieval.ErrConfig, provider)
+	}
+	dims := cfg.EmbedDimensions
+	if d := query.Dim(); dims == 0 && d > 0 {
+		if _, short := query.(shortable); short {
+			dims = d
+		}
+	}
+	return p.NewEmbedder(ctx, EmbedOptions{Config: cfg, Model: embedModel(cfg, p), Dimensions: dims, Timeout: cfg.Timeout, Documents: true})
 }
 
 // checkVectorSize compares the collection's vector size with the model's.

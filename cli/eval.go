@@ -30,6 +30,7 @@ type evalFlags struct {
 	out              string
 	junit            string
 	markdown         string
+	explain          bool
 	baseline         string
 	categories       []string
 	failOnRegression bool
@@ -117,6 +118,7 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 	f.StringSliceVar(&ef.categories, "category", nil, "only run cases of this category (repeatable or comma-separated)")
 	f.BoolVar(&ef.failOnRegression, "fail-on-regression", false, "with --baseline: fail when a case that hit before misses now")
 	f.BoolVar(&ef.annCheck, "ann-check", false, "also search every batch exactly (one more batched call each): ANN recall@k and the cases that only exact search passes (index misses)")
+	f.BoolVar(&ef.explain, "explain", false, "after the misses, the set's vocabulary gaps (question words absent from the expected chunk in 2+ missed cases, with the page's nearest words) and each miss's suggestion")
 	f.BoolVar(&ef.answer, "answer", false, "also answer every case with the chat model (--chat-provider) and check refuse, answer_keywords and citations")
 	ef.judge.register(cmd, true)
 	registerVs(cmd, true)
@@ -256,6 +258,11 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	if err != nil {
 		return fmt.Errorf("eval interrupted after %d of %d cases: %w", countDone(rep), len(set.Cases), err)
 	}
+	if ef.explain {
+		if rep.Explain, err = explainSet(ctx, be, rep); err != nil {
+			return err
+		}
+	}
 	if base != nil {
 		d := eval.Compare(*base, rep)
 		rep.Baseline = &d
@@ -270,6 +277,7 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		}
 	} else {
 		writeEvalText(out, set, rep, ef.baseline)
+		writeExplainSet(out, rep.Explain)
 		writeJudgeEval(out, rep.Judging)
 	}
 	if err := writeReportFiles(ctx, ef, stdout, rep); err != nil {

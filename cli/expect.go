@@ -27,8 +27,12 @@ type diagFlags struct {
 func (a *App) newQueryCmd() *cobra.Command {
 	d := &diagFlags{}
 	jf := &judgeFlags{}
+	ef := &explainFlags{}
 	cmd := a.queryCommand(func(cmd *cobra.Command, question string, qf queryFlags) error {
-		qf.diag, qf.judge = d, jf
+		qf.diag, qf.judge, qf.explain = d, jf, ef
+		if err := ef.resolve(cmd, d, a); err != nil {
+			return err
+		}
 		return a.runQuery(cmd, question, qf)
 	})
 	f := cmd.Flags()
@@ -36,6 +40,7 @@ func (a *App) newQueryCmd() *cobra.Command {
 	f.BoolVar(&d.exact, "exact", false, "search exactly (Qdrant params.exact), not through the approximate index")
 	f.BoolVar(&d.annCheck, "ann-check", false, "also search exactly and report the approximate search's recall@k and the exact hits it missed")
 	jf.register(cmd, false)
+	ef.register(cmd)
 	return cmd
 }
 
@@ -101,7 +106,7 @@ func (d *diagFlags) addJSON(doc *QueryJSON) {
 		return
 	}
 	if len(d.expect) > 0 {
-		doc.Expected = d.diag.Expected
+		doc.Expected = expectedJSON(d.diag.Expected)
 	}
 	doc.ANNCheck = d.diag.ANN
 	doc.DiagnosisNotes = d.diag.Notes

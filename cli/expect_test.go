@@ -12,7 +12,6 @@ import (
 	qc "github.com/qdrant/go-client/qdrant"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/cohere/coheretest"
 	"ragscope/retrieval/eval"
 	"ragscope/retrieval/qdrant"
 	"ragscope/retrieval/qdrant/qdranttest"
@@ -39,7 +38,7 @@ func oneExpected(t *testing.T, doc QueryJSON) retrieval.Expected {
 	if len(doc.Expected) != 1 {
 		t.Fatalf("want 1 expected entry, got %+v", doc.Expected)
 	}
-	return doc.Expected[0]
+	return doc.Expected[0].Expected
 }
 
 // Each cut reason of the demo, reached on purpose.
@@ -143,7 +142,7 @@ func TestExpectQdrant(t *testing.T) {
 
 	t.Run("top_k with the rank counted", func(t *testing.T) {
 		qs.ResetCalls()
-		doc := expectJSON(t, env, "--no-dedup", "-k", "2", "--expect", top[3].ChunkID, q)
+		doc := expectJSON(t, env, "--no-dedup", "-k", "2", "--explain=false", "--expect", top[3].ChunkID, q)
 		e := oneExpected(t, doc)
 		if e.Cut != retrieval.CutTopK || e.Rank != 4 || e.ExactRank != 4 || *e.Score != top[3].Score {
 			t.Fatalf("%+v", e)
@@ -234,55 +233,22 @@ func countCalls(calls []string, method string) int {
 // in-process Qdrant with 50 ms on every call (and none on the embedder):
 // plain, with --expect by doc path and by point id, and with --ann-check.
 // ratio is the time over the plain query's (budgets: --expect ≤ 1.4×,
-// --ann-check at most one more round trip).
+// --ann-check at most one more round trip). The diagnosis is measured
+// alone (--explain=false); BenchmarkExplainQdrant measures it explained.
 func BenchmarkExpect(b *testing.B) {
-	qdrant.SilenceGRPCLogs(nil)
-	qs, err := qdranttest.Start(qdranttest.Options{APIKey: testQdrantKey})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(qs.Close)
-	qs.AddCollection(qdranttest.TextbookA())
-	cs := coheretest.NewServer(testCohereKey)
-	b.Cleanup(cs.Close)
-	co := cs.URL
-	env := map[string]string{
-		"QDRANT_URL": qs.URL(), "QDRANT_API_KEY": testQdrantKey, "QDRANT_COLLECTION": qdranttest.CollectionA,
-		"COHERE_API_KEY": testCohereKey, "COHERE_BASE_URL": co,
-	}
+	qs, _, env := benchFakes(b)
 	qs.SetLatency(50 * time.Millisecond)
 	const q = "How do publishers and subscribers exchange messages?"
-	var plain time.Duration
-	for _, bb := range []struct {
+	benchRatio(b, env, q, []struct {
 		name string
 		args []string
 	}{
 		{"plain", nil},
-		{"expect-doc-path", []string{"--expect", "docs/module-3-isaac/04-reinforcement-learning.md"}},
-		{"expect-point-id", []string{"--expect", "111"}},
-		{"expect-two", []string{"--expect", "111", "--expect", "docs/module-1-ros2/05-urdf-humanoids.md"}},
+		{"expect-doc-path", []string{"--explain=false", "--expect", "docs/module-3-isaac/04-reinforcement-learning.md"}},
+		{"expect-point-id", []string{"--explain=false", "--expect", "111"}},
+		{"expect-two", []string{"--explain=false", "--expect", "111", "--expect", "docs/module-1-ros2/05-urdf-humanoids.md"}},
 		{"ann-check", []string{"--ann-check"}},
-	} {
-		b.Run(bb.name, func(b *testing.B) {
-			var spent time.Duration
-			for i := 0; i < b.N; i++ {
-				t0 := time.Now()
-				code, _, errs := runB(b, env, append(append([]string{"query"}, bb.args...), q)...)
-				spent += time.Since(t0)
-				if code != ExitOK {
-					b.Fatalf("exit %d: %s", code, errs)
-				}
-			}
-			per := spent / time.Duration(b.N)
-			if bb.name == "plain" {
-				plain = per
-			}
-			b.ReportMetric(float64(per.Microseconds())/1000, "ms/query")
-			if plain > 0 {
-				b.ReportMetric(float64(per)/float64(plain), "ratio")
-			}
-		})
-	}
+	})
 }
 
 func runB(b *testing.B, env map[string]string, args ...string) (int, string, string) {

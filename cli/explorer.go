@@ -127,7 +127,17 @@ func (a *App) resolveVs(cmd *cobra.Command) error {
 }
 
 // tuiBase is the explorer's options that need no backend.
-func (a *App) tuiBase() ui.Options { return app.ExplorerBase(a.setup(), a.historyFile()) }
+func (a *App) tuiBase() ui.Options {
+	o := app.ExplorerBase(a.setup(), a.historyFile())
+	// The what-if editor (key E): $VISUAL, else $EDITOR, else a text area.
+	for _, v := range []string{"VISUAL", "EDITOR"} {
+		if e, ok := a.LookupEnv(v); ok && strings.TrimSpace(e) != "" {
+			o.Explain.Editor = strings.TrimSpace(e)
+			break
+		}
+	}
+	return o
+}
 
 // tuiHeapHeadroom is what the explorer's soft heap limit allows above the
 // heap in use once the backend is open (GOMEMLIMIT overrides the limit).

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"ragscope/app"
+	"ragscope/present"
 	"ragscope/retrieval"
+	"ragscope/retrieval/explain"
 )
 
 // QuerySchema names the version of the query JSON document.
@@ -42,10 +44,31 @@ type QueryJSON struct {
 	Judging *JudgeRunJSON `json:"judging,omitempty"`
 	// Expected says where each --expect source went; ANNCheck compares
 	// the search with an exact one (--ann-check). Omitted unless asked.
-	Expected []retrieval.Expected `json:"expected,omitempty"`
-	ANNCheck *retrieval.ANNCheck  `json:"ann_check,omitempty"`
+	Expected []ExpectedJSON      `json:"expected,omitempty"`
+	ANNCheck *retrieval.ANNCheck `json:"ann_check,omitempty"`
 	// DiagnosisNotes say what --expect or --ann-check could not show.
 	DiagnosisNotes []string `json:"diagnosis_notes,omitempty"`
+	// ExplainNotes say what --explain could not show (a failed embed
+	// call).
+	ExplainNotes []string `json:"explain_notes,omitempty"`
+	// WhatIf says where each --what-if edit would rank.
+	WhatIf []explain.WhatIf `json:"what_if,omitempty"`
+}
+
+// ExpectedJSON is an expected source (retrieval.Expected) with its
+// explanation, when explained.
+type ExpectedJSON struct {
+	retrieval.Expected
+	Explain *present.ExplainJSON `json:"explain,omitempty"`
+}
+
+// expectedJSON is es as JSON rows.
+func expectedJSON(es []retrieval.Expected) []ExpectedJSON {
+	out := make([]ExpectedJSON, len(es))
+	for i := range es {
+		out[i].Expected = es[i]
+	}
+	return out
 }
 
 // ParamsJSON are the parameters used.
@@ -89,6 +112,8 @@ type HitJSON struct {
 	ScoreParts *retrieval.ScoreParts `json:"score_parts,omitempty"`
 	// Judge: set with --judge, the hit's grade (null when not judged).
 	Judge *JudgeJSON `json:"judge,omitempty"`
+	// Explain: set with --explain, the score taken apart.
+	Explain *present.ExplainJSON `json:"explain,omitempty"`
 }
 
 // DroppedJSON is a chunk left out, and why.

@@ -32,6 +32,8 @@ type queryFlags struct {
 	diag *diagFlags
 	// judge, set by the query command, asks for judging (judge.go).
 	judge *judgeFlags
+	// explain, set by the query command, takes scores apart (explain.go).
+	explain *explainFlags
 }
 
 // queryCommand is the query command with run as its action; ask is built
@@ -109,6 +111,7 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error
 		doc := queryJSON(be, res)
 		jr.addJSON(&doc)
 		qf.diag.addJSON(&doc)
+		qf.explain.addJSON(&doc, qf.diag)
 		if err := writeJSON(out, doc); err != nil {
 			return err
 		}
@@ -116,6 +119,7 @@ func (a *App) runQuery(cmd *cobra.Command, question string, qf queryFlags) error
 		writeQueryText(out, be, res, qf.context, jr.judgements())
 		jr.writeText(out)
 		qf.diag.writeText(out)
+		qf.explain.writeText(out, &res, qf.diag)
 		for _, n := range be.Notes {
 			fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", cleanLine(n))
 		}
@@ -200,12 +204,16 @@ func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*
 	// evalgate: the pipeline checks the collection (exists, vector size)
 	// concurrently with the question's embedding; no separate check first.
 	var res retrieval.Result
+	qf.explain.start(ctx, be, q)
 	if qf.diag.active() {
 		res, err = qf.diag.retrieve(ctx, be, q)
 	} else {
 		res, err = be.Pipeline.Retrieve(ctx, q)
 	}
 	if err != nil {
+		return nil, retrieval.Result{}, err
+	}
+	if err := qf.explain.finish(ctx, be, q, &res, qf.diag); err != nil {
 		return nil, retrieval.Result{}, err
 	}
 	// A one-shot query paid for loading the index: say so.

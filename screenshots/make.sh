@@ -42,7 +42,7 @@ printf '[setups.hybrid.local]\nsearch = "hybrid"\n' >"$tmp/ragscope.toml"
 # A clean history and the demo backend, whatever the caller's environment.
 session() {
 	tmux -L "$sock" -f /dev/null new-session -d -s shots -x "$cols" -y "$rows" -c "$tmp" \
-		"env -u QDRANT_URL -u RAGSCOPE_BACKEND -u COHERE_API_KEY -u OPENAI_API_KEY OPENAI_BASE_URL=$chat_url RAGSCOPE_CHAT_MODEL=llama3.2 XDG_STATE_HOME=$tmp/state XDG_CACHE_HOME=$tmp/cache TERM=xterm-256color COLORTERM=truecolor $tmp/ragscope --backend demo $*"
+		"env -u EDITOR -u VISUAL -u QDRANT_URL -u RAGSCOPE_BACKEND -u COHERE_API_KEY -u OPENAI_API_KEY OPENAI_BASE_URL=$chat_url RAGSCOPE_CHAT_MODEL=llama3.2 XDG_STATE_HOME=$tmp/state XDG_CACHE_HOME=$tmp/cache TERM=xterm-256color COLORTERM=truecolor $tmp/ragscope --backend demo $*"
 	tmux -L "$sock" set-option -g status off >/dev/null
 }
 session
@@ -135,6 +135,21 @@ keys Escape
 sleep 0.8
 keys Escape
 shot why-not
+
+# Why this score and what if: X on the expected row takes its score apart
+# in the detail pane; E edits the chunk's text (a text area: no $EDITOR),
+# and on ctrl+s the list shows the edit's would-be row at its rank.
+keys G
+keys Enter
+keys X
+sleep 0.8
+shot why-score
+keys E
+sleep 0.5
+keys End " A URDF file describes a robot's nodes: how ROS 2 nodes communicate through topics."
+keys C-s
+sleep 0.8
+shot what-if
 
 # The judge and marks: J grades the hits (the fake chat server grades by
 # the question's words), M and m mark two hits, S saves the turn to

@@ -146,8 +146,11 @@ func (p *detailPane) metadata() string {
 	// One Render per style, not per row: rows are the key-press budget.
 	label, value, missing := inkOf(st.Label), inkOf(st.Value), st.Missing.Render("missing")
 	var b strings.Builder
+	if wi := p.item.WhatIf; wi != nil {
+		return st.Highlight.Render(wrapText(present.WhatIfLine(*wi), w)) + "\n" + explainText(st, p.item.Explain, w)
+	}
 	if e := p.item.Expect; e != nil && p.item.Pseudo {
-		return expectMetadata(st, e, w)
+		return expectMetadata(st, e, w) + explainText(st, p.item.Explain, w)
 	}
 	b.WriteString(st.Title.Render(wrapText(present.Title(c), w)))
 	b.WriteByte('\n')
@@ -163,6 +166,7 @@ func (p *detailPane) metadata() string {
 	case markNotRelevant:
 		b.WriteString(st.LinkBad.Render(wrapText("marked "+p.item.Mark.String()+": S saves its page as not relevant (u clears)", w)) + "\n")
 	}
+	b.WriteString(explainText(st, p.item.Explain, w))
 	row := func(k, v string) {
 		k = leftPadRight(k, 12)
 		if v == "" {

@@ -39,6 +39,10 @@ type KeyMap struct {
 	// Judge has the chat model grade the hits of the turn on show and
 	// check its answer's claims.
 	Judge key.Binding
+	// Explain takes the selected row's score apart; Edit opens its
+	// chunk's text in an editor and ranks the edit (a what-if).
+	Explain key.Binding
+	Edit    key.Binding
 
 	// Marks on the selected hit, and saving the turn as a golden case.
 	MarkRelevant    key.Binding
@@ -97,6 +101,9 @@ type KeyMap struct {
 	// expected source, ANN check, left-out, search, judge) disabled while
 	// the split view has the keyboard.
 	splitOn bool
+	// explainOff and editOff keep Explain and Edit disabled when the
+	// session cannot explain or rank an edit.
+	explainOff, editOff bool
 	// judgeOff keeps Judge out of the help line when there is no chat
 	// model (the full help says so; the key says what enables one).
 	judgeOff bool
@@ -129,6 +136,8 @@ func DefaultKeyMap() *KeyMap {
 		ANNCheck: key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "ANN check")),
 		Split:    key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "split vs a setup")),
 		Judge:    key.NewBinding(key.WithKeys("J"), key.WithHelp("J", "judge hits (and answer)")),
+		Explain:  key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "why this score")),
+		Edit:     key.NewBinding(key.WithKeys("E"), key.WithHelp("E", "edit chunk: what if")),
 
 		MarkRelevant:    key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mark relevant")),
 		MarkNotRelevant: key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "mark not relevant")),
@@ -175,7 +184,7 @@ func (k *KeyMap) letterKeys() []*key.Binding {
 		&k.QuitQ, &k.Help, &k.FocusQuery, &k.Context, &k.Turns, &k.Settings,
 		&k.Dropped, &k.CopyURL, &k.CopyContext, &k.OpenURL, &k.Eval, &k.Rerank,
 		&k.Search, &k.SearchNext, &k.SearchPrev, &k.Answer, &k.Page, &k.Chunks, &k.Expect, &k.ANNCheck, &k.Split, &k.Judge,
-		&k.MarkRelevant, &k.MarkNotRelevant, &k.MarkClear, &k.SaveCase,
+		&k.Explain, &k.Edit, &k.MarkRelevant, &k.MarkNotRelevant, &k.MarkClear, &k.SaveCase,
 	}
 }
 
@@ -187,6 +196,7 @@ func (k *KeyMap) setAvailable(opts Options) {
 	k.pageOff = opts.PageChunks == nil
 	k.chunksOff = opts.Audit == nil
 	k.expectOff, k.annOff = opts.Expect.Diagnose == nil, opts.Expect.Diagnose == nil || !opts.Expect.ANN
+	k.explainOff, k.editOff = opts.Explain.Explain == nil, opts.Explain.WhatIf == nil
 }
 
 // setTextFocus enables or disables the letter bindings.
@@ -210,5 +220,7 @@ func (k *KeyMap) setTextFocus(text bool) {
 	off(k.chunksOff, &k.Chunks)
 	off(k.expectOff, &k.Expect)
 	off(k.annOff, &k.ANNCheck)
-	off(k.splitOn, &k.Page, &k.Expect, &k.ANNCheck, &k.Dropped, &k.Search, &k.SearchNext, &k.SearchPrev, &k.Judge)
+	off(k.explainOff, &k.Explain)
+	off(k.editOff, &k.Edit)
+	off(k.splitOn, &k.Page, &k.Expect, &k.ANNCheck, &k.Dropped, &k.Search, &k.SearchNext, &k.SearchPrev, &k.Judge, &k.Explain, &k.Edit)
 }

@@ -132,6 +132,11 @@ type Model struct {
 	// esc gives it the keyboard back.
 	pickFrom focusID
 	diagSeq  int
+	// explainSeq and editSeq are the explanation (key X) and the what-if
+	// edit (key E) whose replies count.
+	explainSeq, editSeq int
+	// editArea is the what-if text area while open (no $EDITOR).
+	editArea *editArea
 
 	// caseSeq is the retrieval of an opened eval case, named caseLabel
 	// in its status line.
@@ -380,6 +385,14 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case diagMsg:
 		return m, m.updateDiag(msg)
+	case explainedMsg:
+		return m, m.updateExplained(msg)
+	case editReadyMsg:
+		return m, m.updateEditReady(msg)
+	case editedMsg:
+		return m, m.updateEdited(msg)
+	case whatIfMsg:
+		return m, m.updateWhatIf(msg)
 	case savedMsg:
 		m.updateSaved(msg)
 		return m, nil
@@ -466,6 +479,8 @@ func (m *Model) globals() []action {
 		{&k.ANNCheck, (*Model).runANNCheck},
 		{&k.Split, (*Model).toggleSplit},
 		{&k.Judge, (*Model).startJudge},
+		{&k.Explain, (*Model).explainSelected},
+		{&k.Edit, (*Model).editSelected},
 	}...)
 	for i := range m.slots {
 		if s := &m.slots[i]; s.open != nil {
@@ -479,6 +494,9 @@ func (m *Model) globals() []action {
 // updateKey handles global keys, then gives the key to the focused pane.
 func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
+	if m.editArea != nil {
+		return m.updateEditArea(msg)
+	}
 	if key.Matches(msg, k.Quit, k.QuitQ) {
 		m.stop()
 		return tea.Quit

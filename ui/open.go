@@ -115,6 +115,7 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 	m.opts.PageChunks, m.opts.EmbedModel = o.PageChunks, o.EmbedModel
 	m.opts.Audit = o.Audit
 	m.opts.Expect = o.Expect
+	m.opts.Explain = o.Explain
 	m.answer.gen, m.answer.hint = o.Generator, o.ChatHint
 	m.opts.Compare = o.Compare
 	m.initSplit()

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/retrieval/explain"
 	"slices"
 	"sort"
 	"strconv"
@@ -38,6 +39,10 @@ type item struct {
 	// Judging says the judge is grading it now.
 	Judge   *judge.Judgement
 	Judging bool
+	// Explain is the row's score taken apart (key X; nil: not asked).
+	Explain *explain.Explanation
+	// WhatIf, on a Pseudo row, is an edited chunk's would-be rank (key E).
+	WhatIf *explain.WhatIf
 }
 
 // itemLines is the height of one row.
@@ -68,6 +73,11 @@ type resultsPane struct {
 	// judge is the judge's verdicts on the turn (nil: not judged): with
 	// it the rows have a grade column.
 	judge *judgeState
+	// explained are the explanations asked for (key X) by chunk id, and
+	// whatIf the edited chunk's would-be row (key E); a new result drops
+	// both.
+	explained map[string]*explain.Explanation
+	whatIf    *item
 }
 
 func newResultsPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) resultsPane {
@@ -86,7 +96,30 @@ func (p *resultsPane) SetSize(w, h int) tea.Cmd {
 func (p *resultsPane) SetResult(res retrieval.Result, expected []retrieval.Expected) {
 	p.res, p.has, p.expected = res, true, expected
 	p.cursor, p.offset = 0, 0
+	p.explained, p.whatIf = nil, nil
 	p.rebuild()
+}
+
+// SetExplained shows the explanation of chunk id on its rows, keeping the
+// selection.
+func (p *resultsPane) SetExplained(id string, e *explain.Explanation) {
+	if p.explained == nil {
+		p.explained = map[string]*explain.Explanation{}
+	}
+	p.explained[id] = e
+	keep := p.SelectedKey()
+	p.rebuild()
+	p.SelectKey(keep)
+}
+
+// SetWhatIf shows an edited chunk's would-be row at its rank, marked,
+// and selects it.
+func (p *resultsPane) SetWhatIf(w explain.WhatIf, c retrieval.Chunk) {
+	c.ID = "what-if:" + w.Ref
+	it := item{Hit: retrieval.Hit{Rank: w.Rank, Score: w.Score, Chunk: c}, WhatIf: &w, Pseudo: true}
+	p.whatIf = &it
+	p.rebuild()
+	p.SelectKey(itemKey(it))
 }
 
 // SetExpected shows where the expected sources went, keeping the
@@ -152,6 +185,9 @@ func (p *resultsPane) SetShowDropped(show bool) {
 }
 
 func itemKey(it item) string {
+	if it.WhatIf != nil {
+		return "whatif|" + it.WhatIf.Ref
+	}
 	if it.Pseudo {
 		return "expected|" + it.Hit.Chunk.ID + "|" + it.Expect.Ref
 	}
@@ -177,7 +213,25 @@ func (p *resultsPane) rebuild() {
 		}
 		sort.SliceStable(items, func(i, j int) bool { return items[i].Hit.Score > items[j].Hit.Score })
 	}
-	p.items = p.markExpected(items)
+	items = p.markExpected(items)
+	if w := p.whatIf; w != nil {
+		at := len(items)
+		for j, it := range items {
+			if !it.Pseudo && !it.Dropped && it.Hit.Rank >= w.Hit.Rank {
+				at = j
+				break
+			}
+		}
+		items = slices.Insert(items, at, *w)
+	}
+	for i := range items {
+		id := items[i].Hit.Chunk.ID
+		if e := items[i].Expect; e != nil && items[i].Pseudo {
+			id = e.PointID
+		}
+		items[i].Explain = p.explained[id]
+	}
+	p.items = items
 	p.SetMarks(p.marks)
 	p.SetJudge(p.judge)
 	if p.cursor >= len(items) {
@@ -351,6 +405,9 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	if selected {
 		marker = st.rows.cursor.paint("▌ ")
 	}
+	if it.WhatIf != nil {
+		return p.renderWhatIf(it, marker, w)
+	}
 	if it.Pseudo {
 		return p.renderExpected(it, marker, w)
 	}
@@ -472,6 +529,32 @@ func (p *resultsPane) renderExpected(it item, marker string, w int) string {
 		marker + r.meta.paint(truncate(indent+third, w-2))
 }
 
+// whatIfMark is the mark of an edited chunk's would-be row.
+const whatIfMark = "✎ would be"
+
+// renderWhatIf draws an edited chunk's would-be row: "✎ would be #1
+// 0.410 · up from #8 · nothing is written", its page, its ref.
+func (p *resultsPane) renderWhatIf(it item, marker string, w int) string {
+	r := &p.st.rows
+	wi := it.WhatIf
+	head := whatIfMark + " #" + strconv.Itoa(wi.Rank) + " " + present.Score(wi.Score, 3)
+	switch {
+	case wi.FromRank == nil:
+		head += " · a new page"
+	case *wi.FromRank > wi.Rank:
+		head += " · up from #" + strconv.Itoa(*wi.FromRank)
+	case *wi.FromRank < wi.Rank:
+		head += " · down from #" + strconv.Itoa(*wi.FromRank)
+	default:
+		head += " · where it is now"
+	}
+	head += " · nothing is written"
+	indent := "      "
+	return marker + r.highlight.paint(truncate(termsafe.Line(head), w-2)) + "\n" +
+		marker + r.meta.paint(truncate(indent+present.Title(&it.Hit.Chunk), w-2)) + "\n" +
+		marker + r.meta.paint(truncate(indent+"your edit of "+termsafe.Line(wi.Ref)+" · E edits again", w-2))
+}
+
 func leftPad(s string, n int) string {
 	if len(s) >= n {
 		return s
@@ -520,7 +603,7 @@ func (p *resultsPane) ShortHelp() []key.Binding {
 	}
 	keys := append(make([]key.Binding, 0, 21), k.Down, openHelp(k, "detail"))
 	keys = append(keys, k.judgeHelp()...)
-	return append(keys, k.Page, k.Search, k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery, k.Expect, k.ANNCheck,
+	return append(keys, k.Page, k.Search, k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery, k.Expect, k.ANNCheck, k.Explain, k.Edit,
 		k.MarkRelevant, k.MarkNotRelevant, k.MarkClear, k.SaveCase)
 }
 

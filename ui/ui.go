@@ -130,6 +130,9 @@ type Options struct {
 	// whose rank, score and cut show in the results, and the ANN check
 	// (W); zero hides both.
 	Expect ExpectSetup
+	// Explain offers "why this score" on the selected row (key X) and
+	// the what-if editor (key E); zero hides both.
+	Explain ExplainSetup
 	// EmbedModel names the embedding model whose input limit (the table
 	// in retrieval/chunkaudit) marks the chunks the page view shows over
 	// it; "" checks no limit.

@@ -55,6 +55,9 @@ func (m *Model) layout() tea.Cmd {
 		}
 	}
 	m.sizeKeys(w, bodyH)
+	if m.editArea != nil {
+		m.editArea.setSize(w, bodyH)
+	}
 	return tea.Batch(cmds...)
 }
 
@@ -158,6 +161,9 @@ func (m *Model) bodyView() string {
 	if m.fullHelp {
 		return m.keyHelp.View()
 	}
+	if m.editArea != nil {
+		return m.editArea.view(m.st)
+	}
 	if f.place == placeWhole {
 		return f.pane(m).View()
 	}
@@ -235,7 +241,7 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 	return append(append([][]key.Binding(nil), h.own...),
 		[]key.Binding{k.NextPane, k.PrevPane, k.Leave, k.FocusQuery, k.Context, k.Turns, k.Settings, k.Eval, k.Answer, k.Page, k.Chunks},
 		[]key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Search, k.SearchNext},
-		[]key.Binding{k.Run, k.RunAny, k.HistoryPrev, k.HistoryNext, k.ToggleMode, k.Dropped, k.Rerank, k.Expect, k.ANNCheck, k.Split},
+		[]key.Binding{k.Run, k.RunAny, k.HistoryPrev, k.HistoryNext, k.ToggleMode, k.Dropped, k.Rerank, k.Expect, k.ANNCheck, k.Split, k.Explain, k.Edit},
 		[]key.Binding{k.CopyURL, k.CopyContext, k.OpenURL, k.Dec, k.Inc, k.Toggle, k.Clear},
 		[]key.Binding{k.Help, k.QuitQ, k.Quit},
 	)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"ragscope/retrieval/explain"
 	"slices"
 	"strings"
 )
@@ -118,6 +119,8 @@ func WriteMarkdown(w io.Writer, r Report) error {
 		}
 	}
 
+	writeExplainMarkdown(&b, r.Explain)
+
 	if !r.Passed && len(r.Reasons) > 0 {
 		b.WriteString("### Why the run failed\n\n")
 		for _, reason := range r.Reasons {
@@ -158,3 +161,31 @@ var mdEscaper = strings.NewReplacer(
 
 // mdCell makes untrusted text one safe line of Markdown.
 func mdCell(s string) string { return mdEscaper.Replace(reportLine(s)) }
+
+// writeExplainMarkdown is eval --explain's short table: the vocabulary
+// gaps, then each miss's suggestion (at most MarkdownCaseRows rows).
+func writeExplainMarkdown(b *bytes.Buffer, x *explain.SetReport) {
+	if x == nil {
+		return
+	}
+	if len(x.Gaps) > 0 {
+		b.WriteString("### Vocabulary gaps\n\n| question word | the pages say | missed cases |\n|---|---|---|\n")
+		for _, g := range x.Gaps {
+			fmt.Fprintf(b, "| %s | %s | %s |\n", mdCell(g.Term), mdCell(orDefault(strings.Join(g.Nearest, ", "), "-")), mdCell(strings.Join(g.Cases, ", ")))
+		}
+		b.WriteString("\n")
+	}
+	var rows []explain.CaseExplanation
+	for _, m := range x.Misses {
+		if m.Suggestion != "" {
+			rows = append(rows, m)
+		}
+	}
+	if len(rows) > 0 {
+		b.WriteString("### Suggestions for the misses\n\n| case | expected | suggestion |\n|---|---|---|\n")
+		for _, m := range rows[:min(len(rows), MarkdownCaseRows)] {
+			fmt.Fprintf(b, "| %s | %s | %s |\n", mdCell(m.ID), mdCell(m.Ref), mdCell(clipText(m.Suggestion, 300)))
+		}
+		b.WriteString("\n")
+	}
+}

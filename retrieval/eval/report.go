@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"ragscope/retrieval/explain"
 	"sort"
 	"strings"
 	"time"
@@ -367,6 +368,9 @@ type Report struct {
 	// Unlabelled is what the unlabelled cases show without labels: their
 	// best-score distribution and content gaps (nil: none in the run).
 	Unlabelled *UnlabelledReport `json:"unlabelled,omitempty"`
+	// Explain is eval --explain's: the set's vocabulary gaps across its
+	// missed cases and each miss explained (nil without --explain).
+	Explain *explain.SetReport `json:"explain,omitempty"`
 }
 
 // WriteJSON writes r as indented JSON, C1 and bidi controls escaped

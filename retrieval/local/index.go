@@ -90,6 +90,10 @@ type lazyParts struct {
 	// (PageTitle).
 	titles     map[string]string
 	titlesOnce sync.Once
+	// avgdl is the chunks' average number of BM25 terms, counted on first
+	// use (a what-if scores a chunk the index does not hold).
+	avgdl     float64
+	avgdlOnce sync.Once
 }
 
 // lexicalScorer is an embedder whose vectors are a semantic part followed

@@ -110,3 +110,40 @@ func Dot(a, b []float32) float32 {
 	}
 	return (s0 + s1) + (s2 + s3)
 }
+
+// NearestAmong returns up to k of among nearest to word by the cosine of
+// their word vectors (at least minCos, most similar first, ties in
+// among's order), never word itself; words without a vector are passed
+// over. It looks up only the words given, so it suits a small set such as
+// one chunk's words.
+func NearestAmong(word string, among []string, k int, minCos float64) ([]Neighbour, error) {
+	t, err := loadGlove()
+	if err != nil {
+		return nil, fmt.Errorf("nearest words: %w", err)
+	}
+	r := t.lookup(word)
+	if r < 0 || k <= 0 {
+		return nil, nil
+	}
+	q := t.unit(r)
+	var out []Neighbour
+	seen := map[string]bool{word: true}
+	for _, w := range among {
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		rw := t.lookup(w)
+		if rw < 0 {
+			continue
+		}
+		if c := float64(Dot(q, t.unit(rw))); c >= minCos {
+			out = append(out, Neighbour{Word: w, Cos: c})
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Cos > out[b].Cos })
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out, nil
+}

@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	qc "github.com/qdrant/go-client/qdrant"
+)
+
+const (
+	voiceQ   = "how does the robot turn spoken words into text?"
+	voiceRef = "docs/module-4-vla/02-voice-commands.md"
+)
+
+// rawQuery runs query --json and returns the document as maps, to check
+// the JSON keys themselves.
+func rawQuery(t *testing.T, env map[string]string, args ...string) map[string]any {
+	t.Helper()
+	code, out, errs := run(t, env, "", append([]string{"query", "--json"}, args...)...)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	return doc
+}
+
+func hasKeys(t *testing.T, what string, v any, keys ...string) map[string]any {
+	t.Helper()
+	m, ok := v.(map[string]any)
+	if !ok {
+		t.Fatalf("%s is %T, not an object", what, v)
+	}
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			t.Errorf("%s lacks %q: %v", what, k, m)
+		}
+	}
+	return m
+}
+
+// --expect explains the expected source and the #1 hit by default, in
+// the issue's JSON shape; --explain=false turns it off; --explain alone
+// explains every hit.
+func TestQueryExplainJSON(t *testing.T) {
+	doc := rawQuery(t, nil, "-k", "1", "--expect", voiceRef, voiceQ)
+	exp := doc["expected"].([]any)[0].(map[string]any)
+	x := hasKeys(t, "expected[0].explain", exp["explain"], "terms", "missing", "suggestions", "scorer")
+	terms := x["terms"].([]any)
+	for _, tm := range terms {
+		hasKeys(t, "term", tm, "term", "in_text", "in_title", "count", "contribution")
+	}
+	miss := x["missing"].([]any)
+	if len(miss) == 0 {
+		t.Fatal("no missing words")
+	}
+	m := hasKeys(t, "missing", miss[0], "term", "nearest")
+	hasKeys(t, "nearest", m["nearest"].([]any)[0], "word", "similarity")
+	sugg := x["suggestions"].([]any)
+	if !slices.Contains(sugg, any("-k 2 would include it (it ranks #2)")) {
+		t.Errorf("suggestions %v", sugg)
+	}
+	res := doc["results"].([]any)
+	hasKeys(t, "results[0].explain", res[0].(map[string]any)["explain"], "terms", "missing")
+
+	off := rawQuery(t, nil, "-k", "1", "--explain=false", "--expect", voiceRef, voiceQ)
+	if _, ok := off["expected"].([]any)[0].(map[string]any)["explain"]; ok {
+		t.Error("--explain=false still explains")
+	}
+	all := rawQuery(t, nil, "-k", "3", "--explain", voiceQ)
+	for i, r := range all["results"].([]any) {
+		hasKeys(t, "results explain", r.(map[string]any)["explain"], "terms")
+		_ = i
+	}
+	plain := rawQuery(t, nil, "-k", "3", voiceQ)
+	if _, ok := plain["results"].([]any)[0].(map[string]any)["explain"]; ok {
+		t.Error("a plain query explains")
+	}
+}
+
+func TestQueryExplainText(t *testing.T) {
+	code, out, errs := run(t, nil, "", "query", "-k", "1", "--expect", voiceRef, voiceQ)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"Why not #1? " + voiceRef + " (bm25 0.187)",
+		"  spoken: in text ×1 · +0.105 (idf 2.97 × tf 1.28, length 0.60)",
+		"  robot: absent; nearest in the chunk: humanoid (0.66)",
+		"  turn: absent; the chunk has \"turns\" (another form, not matched)",
+		"  → -k 2 would include it (it ranks #2)",
+		"#1 has \"robot\"",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// Collection text in an explanation reaches the terminal sanitised.
+func TestExplainTextIsSanitised(t *testing.T) {
+	docs := filepath.Join(t.TempDir(), "docs")
+	if err := os.MkdirAll(docs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, page := range map[string]string{
+		"evil.md":  "---\ntitle: \"Evil \x1b]0;pwned\x07 title\"\n---\n\n## Torque \x1b[2J\x1b[31mControl\n\nMotors \x1b]52;c;ZXZpbA==\x07 make torque torque.\n",
+		"other.md": "# Gears\n\n## Ratio\n\nA gear ratio trades speed for torque in motors.\n",
+	} {
+		if err := os.WriteFile(filepath.Join(docs, name), []byte(page), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs := run(t, nil, "", "--docs", docs, "query", "-k", "1", "--explain", "--expect", "docs/other.md", "torque motors")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.ContainsAny(out+errs, "\x1b\x07") {
+		t.Fatalf("a control sequence reached the terminal:\n%q", out)
+	}
+	if !strings.Contains(out, "Why #1? evil - Torque Control") || !strings.Contains(out, "beside #1 evil - Torque Control") {
+		t.Fatalf("no explanation:\n%s", out)
+	}
+}
+
+// embedCounter is a provider fake's count of requests and batch sizes.
+type embedCounter interface {
+	Requests() int
+	BatchSizes() []int
+}
+
+// On a Qdrant collection with a provider's vectors (Cohere, OpenAI),
+// each question word's share of the dense score comes from one batched
+// embed call beside the question's: two embed calls in all, the chunks'
+// vectors never embedded.
+func TestExplainLeaveOneOutOneCall(t *testing.T) {
+	for _, provider := range []string{"cohere", "openai"} {
+		t.Run(provider, func(t *testing.T) {
+			qs, co, env := fakes(t)
+			var calls embedCounter = co
+			if provider == "openai" {
+				oa, oenv := openAIFakes(t)
+				calls, env = oa, with(oenv, "QDRANT_URL", env["QDRANT_URL"])
+				qs = nil
+			}
+			q := "How do publishers and subscribers exchange messages?"
+			if qs != nil {
+				qs.ResetCalls()
+			}
+			doc := rawQuery(t, env, "-k", "2", "--explain", "--expect", "docs/module-3-isaac/04-reinforcement-learning.md", q)
+			if n := calls.Requests(); n != 2 {
+				t.Fatalf("%d embed calls, want 2 (the question, then its variants in one)", n)
+			}
+			// The query's search, the diagnosis's batch beside it, and one
+			// batch that scores the explained chunks for the question and
+			// each variant.
+			if qs != nil {
+				if c := qs.Calls(); countCalls(c, qc.Points_Query_FullMethodName) != 1 || countCalls(c, qc.Points_QueryBatch_FullMethodName) != 2 {
+					t.Fatalf("want one search and two batches: %v", c)
+				}
+			}
+			// The 4 variants (one per word left out), with the question
+			// unless the cache already holds its vector.
+			if sizes := calls.BatchSizes(); !slices.Contains(sizes, 5) && !slices.Contains(sizes, 4) {
+				t.Errorf("batch sizes %v, want one of 4 or 5", sizes)
+			}
+			x := hasKeys(t, "expected explain", doc["expected"].([]any)[0].(map[string]any)["explain"], "attribution", "terms")
+			att := x["attribution"].([]any)
+			if len(att) != 4 {
+				t.Fatalf("attribution %v, want a share for each of 4 words", att)
+			}
+			hasKeys(t, "attribution", att[0], "word", "delta")
+			if x["scorer"] != "dense" {
+				t.Errorf("scorer %v", x["scorer"])
+			}
+			for _, r := range doc["results"].([]any) {
+				e := hasKeys(t, "hit explain", r.(map[string]any)["explain"], "attribution")
+				a := e["attribution"].([]any)
+				if len(a) != 4 || a[0].(map[string]any)["delta"].(float64) <= 0 {
+					t.Errorf("hit attribution %v: want 4 words, the first carrying a share", a)
+				}
+			}
+		})
+	}
+}
+
+// The README's "Why not this chunk?" example is the demo's real output.
+func TestReadmeExplainExample(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	i := strings.Index(text, "$ ragscope query -k 1 --expect docs/module-4-vla/02-voice-commands.md")
+	if i < 0 {
+		t.Fatal("the README lacks the explain example")
+	}
+	block := text[i:]
+	block = block[:strings.Index(block, "```")]
+	shown := block[strings.Index(block, "…\n")+len("…\n"):]
+	code, out, errs := run(t, nil, "", "query", "-k", "1", "--expect", voiceRef,
+		"--what-if-add", voiceRef+"=robot words", voiceQ)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, shown) {
+		t.Fatalf("the README shows\n%s\nthe demo prints\n%s", shown, out)
+	}
+}

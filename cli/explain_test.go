@@ -190,26 +190,3 @@ func TestExplainLeaveOneOutOneCall(t *testing.T) {
 	}
 }
 
-// The README's "Why not this chunk?" example is the demo's real output.
-func TestReadmeExplainExample(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(b)
-	i := strings.Index(text, "$ ragscope query -k 1 --expect docs/module-4-vla/02-voice-commands.md")
-	if i < 0 {
-		t.Fatal("the README lacks the explain example")
-	}
-	block := text[i:]
-	block = block[:strings.Index(block, "```")]
-	shown := block[strings.Index(block, "…\n")+len("…\n"):]
-	code, out, errs := run(t, nil, "", "query", "-k", "1", "--expect", voiceRef,
-		"--what-if-add", voiceRef+"=robot words", voiceQ)
-	if code != ExitOK {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	if !strings.Contains(out, shown) {
-		t.Fatalf("the README shows\n%s\nthe demo prints\n%s", shown, out)
-	}
-}

@@ -13,7 +13,7 @@ var updateReadme = flag.Bool("update-readme", false, "rewrite the README's examp
 // readmeExample is a README code block that shows a command ("$ ragscope
 // …", continued with "\" lines) and its output: all of it, or, after a
 // line "…", an excerpt that starts at a heading line of the output and
-// runs to the next blank line.
+// runs over as many paragraphs (to a blank line) as the block shows.
 type readmeExample struct {
 	start, end int // the block's lines, [start, end), fences excluded
 	args       []string
@@ -70,11 +70,23 @@ func (ex readmeExample) shown(t *testing.T, out string) []string {
 	if len(ex.output) == 0 {
 		t.Fatalf("$ ragscope %s: an excerpt with no first line", strings.Join(ex.args, " "))
 	}
+	// An excerpt of several paragraphs runs to the blank line that ends
+	// as many paragraphs as the README shows.
+	paragraphs := 1
+	for _, l := range ex.output {
+		if l == "" {
+			paragraphs++
+		}
+	}
 	for i, l := range got {
 		if l == ex.output[0] {
-			j := i
-			for j < len(got) && got[j] != "" {
-				j++
+			j, left := i, paragraphs
+			for ; j < len(got); j++ {
+				if got[j] == "" {
+					if left--; left == 0 {
+						break
+					}
+				}
 			}
 			return got[i:j]
 		}

@@ -51,12 +51,18 @@ func TestReadmeTourRunsAsShown(t *testing.T) {
 func splitArgs(s string) []string {
 	var args []string
 	var cur strings.Builder
-	quoted, started := false, false
+	var quote rune // the open quote, '"' or '\'', or 0
+	started := false
 	for _, r := range s {
 		switch {
-		case r == '"':
-			quoted, started = !quoted, true
-		case r == ' ' && !quoted:
+		case (r == '"' || r == '\'') && (quote == 0 || quote == r):
+			if quote == 0 {
+				quote = r
+			} else {
+				quote = 0
+			}
+			started = true
+		case r == ' ' && quote == 0:
 			if started {
 				args = append(args, cur.String())
 				cur.Reset()

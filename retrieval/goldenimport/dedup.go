@@ -81,14 +81,6 @@ func (s signature) diff(o signature) int {
 	return n
 }
 
-type kept struct {
-	q      Question
-	norm   string
-	words  []string
-	sig    signature
-	digits string
-}
-
 // typos reports whether the words of a and b differ only by typos: the
 // words one has and the other lacks pair up, in order, each within one
 // edit of its pair (two for words of 8 runes or more).
@@ -144,67 +136,3 @@ func numbers(norm string) string {
 	return b.String()
 }
 
-// Dedup drops exact and near duplicates from qs, keeping the first of
-// each group in input order, and returns the questions kept and the drops
-// (each with the kept question it repeats). Exact duplicates have the
-// same text; near duplicates the same normalised text (Normalize: case,
-// punctuation and spacing aside, "ROS2" and "ROS 2" alike), or one within
-// NearDivisor's edits whose numbers are the same and whose other words are
-// typos of its words.
-func Dedup(qs []Question) ([]Question, []Drop) {
-	var out []Question
-	var drops []Drop
-	exact := map[string]Question{}
-	byNorm := map[string]Question{} // by normalised text, and by it without spaces
-	byLen := map[int][]kept{}       // kept questions by normalised length in runes
-	for _, q := range qs {
-		if first, ok := exact[q.Text]; ok {
-			drops = append(drops, Drop{Question: q, Reason: ReasonExact, Of: first})
-			continue
-		}
-		exact[q.Text] = q
-		norm := Normalize(q.Text)
-		joined := "\x00" + strings.ReplaceAll(norm, " ", "")
-		if first, ok := byNorm[norm]; ok {
-			drops = append(drops, Drop{Question: q, Reason: ReasonNear, Of: first})
-			continue
-		}
-		if first, ok := byNorm[joined]; ok {
-			drops = append(drops, Drop{Question: q, Reason: ReasonNear, Of: first})
-			continue
-		}
-		rs := []rune(norm)
-		k := kept{q: q, norm: norm, words: strings.Fields(norm), sig: newSignature(rs), digits: numbers(norm)}
-		if first, ok := nearest(byLen, k, len(rs)); ok {
-			drops = append(drops, Drop{Question: q, Reason: ReasonNear, Of: first})
-			continue
-		}
-		byNorm[norm], byNorm[joined] = q, q
-		byLen[len(rs)] = append(byLen[len(rs)], k)
-		out = append(out, q)
-	}
-	return out, drops
-}
-
-// nearest finds a kept question near enough to q (n runes).
-func nearest(byLen map[int][]kept, q kept, n int) (Question, bool) {
-	for l := n - n/NearDivisor; l <= n+n/(NearDivisor-1)+1; l++ {
-		d := max(n, l) / NearDivisor
-		if d == 0 || abs(l-n) > d {
-			continue
-		}
-		for _, k := range byLen[l] {
-			if k.digits == q.digits && q.sig.diff(k.sig) <= 4*d && editdist.Within(q.norm, k.norm, d) && typos(q.words, k.words) {
-				return k.q, true
-			}
-		}
-	}
-	return Question{}, false
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}

@@ -97,6 +97,9 @@ type Result struct {
 	// answered wholly from the cache; Usage is the calls' token use.
 	Calls, CachedSections int
 	Usage                 retrieval.Usage
+	// CallErr is the last failed call's error (nil: none failed): the
+	// cause to name when the chat model is down and nothing was kept.
+	CallErr error
 }
 
 // DroppedTotal is the number of questions dropped.
@@ -180,9 +183,10 @@ type sectionRun struct {
 func (g *Generator) Run(ctx context.Context, secs []Section, progress func(done, total int)) (Result, error) {
 	runs := make([]*sectionRun, len(secs))
 	var (
-		mu    sync.Mutex
-		calls int
-		usage retrieval.Usage
+		mu      sync.Mutex
+		calls   int
+		usage   retrieval.Usage
+		callErr error
 	)
 	_, err := chattask.Run(ctx, g.concurrency, len(secs), progress, chattask.Task{
 		Cached: func(i int) bool {
@@ -200,6 +204,9 @@ func (g *Generator) Run(ctx context.Context, secs []Section, progress func(done,
 			calls += r.n
 			usage.InputTokens += r.usage.InputTokens
 			usage.OutputTokens += r.usage.OutputTokens
+			if err != nil {
+				callErr = err
+			}
 			mu.Unlock()
 			if err != nil && (ctx.Err() != nil || chattask.IsFatal(err)) {
 				return false, r.usage, err // not finished: not written
@@ -209,7 +216,7 @@ func (g *Generator) Run(ctx context.Context, secs []Section, progress func(done,
 		},
 		Skip: func(int, string) {},
 	})
-	res := Result{Sections: len(secs), Dropped: map[Reason]int{}, Calls: calls, Usage: usage}
+	res := Result{Sections: len(secs), Dropped: map[Reason]int{}, Calls: calls, Usage: usage, CallErr: callErr}
 	var kept []Question
 	for i, r := range runs {
 		if r == nil {

@@ -135,4 +135,3 @@ func numbers(norm string) string {
 	}
 	return b.String()
 }
-

@@ -50,6 +50,9 @@ const (
 	NotAnswered Reason = "not answered by its section"
 	// CopiesHeading: the question restates the section's heading.
 	CopiesHeading Reason = "copies the heading"
+	// NotAQuestion: under three words ("1.", "Gazebo?") or code rather
+	// than words (notAQuestion).
+	NotAQuestion Reason = "not a question"
 	// NearDuplicate: an earlier question says nearly the same.
 	NearDuplicate Reason = "near-duplicate"
 	// Malformed: an answer (the question's, or its check's) was not JSON
@@ -60,7 +63,7 @@ const (
 )
 
 // Reasons are the drop reasons in report order.
-var Reasons = []Reason{NotAnswered, CopiesHeading, NearDuplicate, Malformed, CallFailed}
+var Reasons = []Reason{NotAnswered, CopiesHeading, NotAQuestion, NearDuplicate, Malformed, CallFailed}
 
 //go:embed prompts/*.txt
 var promptFiles embed.FS
@@ -265,6 +268,9 @@ func (r *sectionRun) run(ctx context.Context) error {
 		switch {
 		case !ok:
 			r.out = append(r.out, outcome{style: st, drop: Malformed})
+			continue
+		case notAQuestion(q):
+			r.out = append(r.out, outcome{text: q, style: st, drop: NotAQuestion})
 			continue
 		case copiesHeading(q, r.sec.Heading) || copiesHeading(q, r.sec.Title):
 			r.out = append(r.out, outcome{text: q, style: st, drop: CopiesHeading})

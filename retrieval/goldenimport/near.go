@@ -33,7 +33,7 @@ import (
 // each candidate is checked in full.
 const (
 	maxProbes     = 8192
-	maxCandidates = 256
+	maxCandidates = 128
 	// checkEvery is how many questions are read or compared between two
 	// looks at the context.
 	checkEvery = 4096

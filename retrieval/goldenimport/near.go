@@ -96,6 +96,7 @@ type bucket struct {
 // nearIndex finds kept questions near a new one.
 type nearIndex struct {
 	kept    []entry
+	pre     []prefilter // per kept question
 	buckets segmentTable
 	next    []int32 // per indexed segment: the previous one under its key, or -1
 	owner   []int32 // per indexed segment: its kept question
@@ -177,6 +178,18 @@ func (t *segmentTable) grow() {
 			*t.find(s.key) = s
 		}
 	}
+}
+
+// anyLength stands for every length in lengthKey: some kept question
+// has the numbers.
+const anyLength = -1
+
+// prefilter is what the first test of a candidate reads, kept apart from
+// the entries so that it stays in the cache: the bigram signature and the
+// numbers' hash.
+type prefilter struct {
+	sig    signature
+	digits uint64
 }
 
 // lengthKey is the key (in the index's table, beside the segments') that
@@ -372,6 +385,8 @@ func (ix *nearIndex) add(e entry) {
 	ix.seen = append(ix.seen, 0)
 	digits := hashString(e.digits)
 	ix.buckets.put(lengthKey(digits, e.n), bucket{})
+	ix.buckets.put(lengthKey(digits, anyLength), bucket{})
+	ix.pre = append(ix.pre, prefilter{sig: e.sig, digits: digits})
 	dmax := maxEdits(e.n)
 	if dmax == 0 {
 		return
@@ -396,6 +411,9 @@ func (ix *nearIndex) add(e entry) {
 func (ix *nearIndex) nearest(e entry, rs []rune) (Question, bool) {
 	n := e.n
 	digits := hashString(e.digits)
+	if !ix.hasLength(digits, anyLength) {
+		return Question{}, false // no kept question has these numbers
+	}
 	probes, budget := 0, maxCandidates
 	ix.query++
 	for l := n - n/NearDivisor; l <= n+n/(NearDivisor-1)+1; l++ {
@@ -423,7 +441,7 @@ func (ix *nearIndex) nearest(e entry, rs []rune) (Question, bool) {
 				}
 			}
 		}
-		if q, ok := ix.check(&e, rs, d, &budget); ok {
+		if q, ok := ix.check(&e, digits, rs, d, &budget); ok {
 			return q, true
 		}
 	}
@@ -432,7 +450,7 @@ func (ix *nearIndex) nearest(e entry, rs []rune) (Question, bool) {
 
 // check compares e with the kept questions of the buckets found, the
 // smallest buckets first, within budget, in the order they were kept.
-func (ix *nearIndex) check(e *entry, rs []rune, d int, budget *int) (Question, bool) {
+func (ix *nearIndex) check(e *entry, digits uint64, rs []rune, d int, budget *int) (Question, bool) {
 	if len(ix.found) == 0 || *budget <= 0 {
 		return Question{}, false
 	}
@@ -449,6 +467,9 @@ func (ix *nearIndex) check(e *entry, rs []rune, d int, budget *int) (Question, b
 	}
 	slices.Sort(ix.cands)
 	for _, id := range ix.cands {
+		if p := &ix.pre[id]; p.digits != digits || p.sig.diff(e.sig) > 4*d {
+			continue
+		}
 		if k := &ix.kept[id]; ix.near(k, e, rs, d) {
 			return k.q, true
 		}

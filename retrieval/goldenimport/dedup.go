@@ -38,6 +38,14 @@ type Drop struct {
 // Normalize is the text near duplicates are compared on: lower case,
 // every run of characters that are not letters or digits one space.
 func Normalize(s string) string {
+	if ascii(s) {
+		return normalizeASCII(s)
+	}
+	return normalizeRunes(s)
+}
+
+// normalizeRunes is Normalize of any text, rune by rune.
+func normalizeRunes(s string) string {
 	var b strings.Builder
 	space := false
 	for _, r := range strings.ToLower(s) {
@@ -52,6 +60,38 @@ func Normalize(s string) string {
 		space = true
 	}
 	return b.String()
+}
+
+func ascii(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// normalizeASCII is Normalize of an ASCII text, byte by byte.
+func normalizeASCII(s string) string {
+	b := make([]byte, 0, len(s))
+	space := false
+	for i := range len(s) {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		default:
+			space = true
+			continue
+		}
+		if space && len(b) > 0 {
+			b = append(b, ' ')
+		}
+		space = false
+		b = append(b, c)
+	}
+	return string(b)
 }
 
 // signature is a 256-bit set of the hashed character bigrams of a

@@ -186,7 +186,25 @@ func Read(ctx context.Context, r io.Reader, opts Options) ([]Question, Stats, er
 // clean trims a question and collapses its white space (a log's line
 // breaks included) to single spaces.
 func clean(s string) string {
+	if tidy(s) {
+		return s
+	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// tidy reports an ASCII s that clean leaves as it is: no space at either
+// end, no white space but single spaces.
+func tidy(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	for i := range len(s) {
+		c := s[i]
+		if c >= 0x80 || (c < ' ' && c != 0) || (c == ' ' && s[i+1] == ' ') {
+			return false
+		}
+	}
+	return true
 }
 
 // eachLine calls fn with every line of r (its 1-based number, without the

@@ -318,3 +318,23 @@ func BenchmarkImportMillion(b *testing.B) {
 		})
 	}
 }
+
+// TestNormalizeAndCleanFastPaths: the byte-by-byte paths for ASCII text
+// give what the general ones give.
+func TestNormalizeAndCleanFastPaths(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	const chars = "aZ09 ?!\t\x00\x1b-_.  \r\v\f\x7fQz"
+	for range 20000 {
+		b := make([]byte, r.IntN(12))
+		for i := range b {
+			b[i] = chars[r.IntN(len(chars))]
+		}
+		s := string(b)
+		if got, want := normalizeASCII(s), normalizeRunes(s); got != want {
+			t.Fatalf("normalizeASCII(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := clean(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Fatalf("clean(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

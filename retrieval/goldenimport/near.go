@@ -26,16 +26,18 @@ import (
 // comparing every pair finds (the same drops, naming the same earlier
 // question) whenever the bounds are not reached: a question looks up at
 // most maxProbes keys (reached only by normalised texts of more than
-// about 170 runes: 40 runes take about 150 lookups, 100 runes 1,750) and compares itself with at most maxCandidates
-// distinct kept questions (reached only when more than that many kept
-// questions of its numbers and of one length share a segment at its
-// place; then the smallest buckets are taken first, so a question that
-// shares a rare segment with its duplicate is still found). Every drop is
-// a true near duplicate whatever the bounds: each candidate is checked in
-// full.
+// about 170 runes: 40 runes take about 150 lookups, 100 runes 1,750);
+// it skips a segment that more than maxBucket kept questions (of its
+// numbers and one length) share at that place, too common to tell them
+// apart — its duplicate is then found through another segment, one that
+// the typo did not touch and fewer questions share; and it compares
+// itself with at most maxCandidates distinct kept questions, the
+// smallest buckets' first. Every drop is a true near duplicate whatever
+// the bounds: each candidate is checked in full.
 const (
 	maxProbes     = 8192
-	maxCandidates = 128
+	maxBucket     = 128
+	maxCandidates = 1024
 	// checkEvery is how many questions are read or compared between two
 	// looks at the context.
 	checkEvery = 4096
@@ -459,6 +461,9 @@ func (ix *nearIndex) check(e *entry, digits uint64, rs []rune, d int, budget *in
 	slices.SortFunc(ix.found, func(a, b bucket) int { return int(a.size - b.size) })
 	ix.cands = ix.cands[:0]
 	for _, b := range ix.found {
+		if b.size > maxBucket {
+			break // this and the rest: a segment too common to tell
+		}
 		for at := b.last; at >= 0 && *budget > 0; at = ix.next[at] {
 			if id := ix.owner[at]; ix.seen[id] != ix.query {
 				ix.seen[id] = ix.query

@@ -338,3 +338,19 @@ func TestNormalizeAndCleanFastPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestDedupIsThePairwisePassOnALargeLog: on a log of 30,000 questions from
+// a few templates (many kept questions share their segments), Dedup
+// still finds what comparing every pair finds.
+func TestDedupIsThePairwisePassOnALargeLog(t *testing.T) {
+	qs := questionLog(99, 30000)
+	wantKept, wantDrops := dedupPairwise(qs)
+	kept, drops, err := Dedup(context.Background(), qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(kept, wantKept) || !reflect.DeepEqual(drops, wantDrops) {
+		t.Fatalf("kept %d, dropped %d; the pairwise pass %d, %d", len(kept), len(drops), len(wantKept), len(wantDrops))
+	}
+	t.Logf("%d kept, %d dropped", len(kept), len(drops))
+}

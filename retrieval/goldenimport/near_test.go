@@ -68,6 +68,21 @@ func nearestPairwise(byLen map[int][]entry, e *entry) (Question, bool) {
 	return Question{}, false
 }
 
+// samePairwise fails t unless Dedup keeps and drops what dedupPairwise
+// does; it returns them.
+func samePairwise(t *testing.T, qs []Question) ([]Question, []Drop) {
+	t.Helper()
+	wantKept, wantDrops := dedupPairwise(qs)
+	kept, drops, err := Dedup(context.Background(), qs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(kept, wantKept) || !reflect.DeepEqual(drops, wantDrops) {
+		t.Fatalf("kept %d, dropped %d; the pairwise pass %d, %d", len(kept), len(drops), len(wantKept), len(wantDrops))
+	}
+	return kept, drops
+}
+
 // typo makes up to edits random edits (insert, delete, substitute) to
 // the letters of s.
 func typo(r *rand.Rand, s string, edits int) string {
@@ -174,16 +189,8 @@ func TestDedupLongQuestions(t *testing.T) {
 		}
 		qs = append(qs, Question{Text: clean(text), Line: i + 1})
 	}
-	wantKept, wantDrops := dedupPairwise(qs)
-	kept, drops, err := Dedup(context.Background(), qs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(kept, wantKept) || !reflect.DeepEqual(drops, wantDrops) {
-		t.Fatalf("kept %d, dropped %d; the pairwise pass %d, %d", len(kept), len(drops), len(wantKept), len(wantDrops))
-	}
-	if len(wantDrops) < 50 || len(wantKept) < 50 {
-		t.Fatalf("not a test: %d kept, %d dropped", len(wantKept), len(wantDrops))
+	if kept, drops := samePairwise(t, qs); len(drops) < 50 || len(kept) < 50 {
+		t.Fatalf("not a test: %d kept, %d dropped", len(kept), len(drops))
 	}
 }
 
@@ -344,13 +351,6 @@ func TestNormalizeAndCleanFastPaths(t *testing.T) {
 // still finds what comparing every pair finds.
 func TestDedupIsThePairwisePassOnALargeLog(t *testing.T) {
 	qs := questionLog(99, 30000)
-	wantKept, wantDrops := dedupPairwise(qs)
-	kept, drops, err := Dedup(context.Background(), qs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(kept, wantKept) || !reflect.DeepEqual(drops, wantDrops) {
-		t.Fatalf("kept %d, dropped %d; the pairwise pass %d, %d", len(kept), len(drops), len(wantKept), len(wantDrops))
-	}
+	kept, drops := samePairwise(t, qs)
 	t.Logf("%d kept, %d dropped", len(kept), len(drops))
 }

@@ -7,13 +7,12 @@ import (
 	"context"
 	"os"
 	"os/signal"
-	"syscall"
 
 	"ragscope/cli"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), cli.StopSignals()...)
 	code := cli.Main(ctx, os.Args[1:])
 	stop()
 	os.Exit(code)

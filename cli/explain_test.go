@@ -189,4 +189,3 @@ func TestExplainLeaveOneOutOneCall(t *testing.T) {
 		})
 	}
 }
-

@@ -56,8 +56,8 @@ for 'ragscope ask'; --chat-model picks the model.
 
 Exit codes: 0 written, 1 no question kept, 2 no chat model, FILE not
 writable (checked before any call) or a book with no section to ask
-about, 3 chat model or backend unreachable or refused (the cases finished
-are written), 64 bad usage or a FILE this command did not write without
+about, 3 chat model or backend unreachable or refused, or every call
+failed (the cases finished are written; the last failure is named), 64 bad usage or a FILE this command did not write without
 --force, 130 interrupted (the cases finished are written).`,
 		Example: `  ragscope golden generate website/docs -n 50 -o golden.yaml
   ragscope golden generate --index book.idx -n 100 --seed 2 -o more.yaml
@@ -159,6 +159,10 @@ func (a *App) runGoldenGenerate(cmd *cobra.Command, gf goldenGenerateFlags) erro
 		return ctx.Err()
 	case runErr != nil:
 		return fmt.Errorf("golden generate: the chat model stopped the run after %d calls: %w", res.Calls, runErr)
+	case !written && res.CallErr != nil:
+		// The chat model is down (5xx, refused, timed out, rate-limited
+		// past its retries): a backend failure, named, not "no result".
+		return &ExitError{Code: ExitBackend, Err: fmt.Errorf("no question was kept: nothing written: the chat model failed: %w", res.CallErr)}
 	case !written:
 		return &ExitError{Code: ExitNoResults, Err: errors.New("no question was kept: nothing written")}
 	}

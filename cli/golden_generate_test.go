@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"ragscope/retrieval/eval"
 	"ragscope/retrieval/golden"
@@ -204,5 +205,48 @@ func TestGoldenGenerateInterruptedKeepsFinishedCases(t *testing.T) {
 	code, stdout2, _ := run(t, env, "", "golden", "generate", bookDocs(t), "-n", "20", "--concurrency", "1", "-o", out)
 	if code != ExitOK || !strings.Contains(stdout2, "1 of 10 sections from the cache") || srv.Chats() <= before {
 		t.Fatalf("exit %d\n%s", code, stdout2)
+	}
+}
+
+// TestGoldenGenerateChatModelDown: when every call fails (5xx, an HTML
+// page, a timeout, a refused connection, 429 past the retries), nothing
+// is written and the run exits 3 naming the last failure, not 1.
+func TestGoldenGenerateChatModelDown(t *testing.T) {
+	many := func(f openaitest.Failure) []openaitest.Failure {
+		out := make([]openaitest.Failure, 30)
+		for i := range out {
+			out[i] = f
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name    string
+		fail    []openaitest.Failure
+		latency time.Duration
+		refused bool
+		want    string
+	}{
+		{name: "5xx", fail: many(openaitest.Failure{Status: 503}), want: "unavailable (503)"},
+		{name: "502 HTML", fail: many(openaitest.Failure{Status: 502, Raw: "<!doctype html><title>Bad gateway</title>", ContentType: "text/html"}), want: "(502)"},
+		{name: "timeout", latency: time.Hour, want: "did not answer within"},
+		{name: "refused", refused: true, want: "connection refused"},
+		{name: "429", fail: many(openaitest.Failure{Status: 429, RetryAfter: "0"}), want: "429"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, env := goldenServer(t, nil)
+			srv.Fail(tc.fail...)
+			srv.SetLatency(tc.latency)
+			if tc.refused {
+				srv.Close()
+			}
+			out := filepath.Join(t.TempDir(), "set.yaml")
+			code, stdout, errs := run(t, env, "", "--timeout", "2s", "golden", "generate", bookDocs(t), "-n", "2", "-o", out)
+			if code != ExitBackend || !strings.Contains(errs, "no question was kept: nothing written: the chat model failed: ") || !strings.Contains(errs, tc.want) {
+				t.Fatalf("exit %d, want %d with %q\n%s\n%s", code, ExitBackend, tc.want, stdout, errs)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Fatalf("a file was written: %v", err)
+			}
+		})
 	}
 }

@@ -121,7 +121,7 @@ func (a *App) runGoldenImport(cmd *cobra.Command, file string, gf goldenImportFl
 		in = fh
 	}
 	opts := goldenimport.Options{Format: format, Field: gf.field, Column: gf.column, Name: file}
-	qs, drops, st, err := goldenimport.Import(readlimit.Reader(in, readlimit.Questions), opts)
+	qs, drops, st, err := goldenimport.Import(cmd.Context(), readlimit.Reader(in, readlimit.Questions), opts)
 	switch {
 	case errors.Is(err, readlimit.ErrTooLarge):
 		return Usagef("%s is larger than %s, the most ragscope reads of a question file: split it", source, readlimit.Size(readlimit.Questions))

@@ -92,7 +92,7 @@ func AddCase(data []byte, name string, c Case, replace bool) ([]byte, SaveResult
 	if strings.TrimSpace(c.Question) == "" {
 		return nil, SaveResult{}, errors.New("save case: the question is empty")
 	}
-	if len(bytes.TrimSpace(data)) == 0 {
+	if empty, comments := noCases(data); empty {
 		c.ID = cmpOr(c.ID, "case-1")
 		item, err := renderItem(c, 2, 2)
 		if err != nil {
@@ -101,8 +101,18 @@ func AddCase(data []byte, name string, c Case, replace bool) ([]byte, SaveResult
 		if _, err := Parse(item, name); err != nil {
 			return nil, SaveResult{}, fmt.Errorf("save case: the case would not load, nothing written: %w", err)
 		}
-		out := append([]byte(newFileHeader), item...)
-		return out, SaveResult{ID: c.ID, Created: true, Cases: 1}, nil
+		if !comments {
+			out := append([]byte(newFileHeader), item...)
+			return out, SaveResult{ID: c.ID, Created: true, Cases: 1}, nil
+		}
+		// Comments alone (a header written before any case): they stay,
+		// and the case list starts below them.
+		out := bytes.Clone(data)
+		if out[len(out)-1] != '\n' {
+			out = append(out, '\n')
+		}
+		out = append(append(out, "cases:\n"...), item...)
+		return out, SaveResult{ID: c.ID, Cases: 1}, nil
 	}
 	root, err := yamlNode(data, name)
 	if err != nil {
@@ -169,6 +179,21 @@ func AddCase(data []byte, name string, c Case, replace bool) ([]byte, SaveResult
 		out = e.splice(end, end, item)
 	}
 	return out, res, nil
+}
+
+// noCases reports data that holds no case: only blank lines (empty) or
+// comments too (comments).
+func noCases(data []byte) (empty, comments bool) {
+	for line := range bytes.Lines(data) {
+		switch t := bytes.TrimSpace(bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))); {
+		case len(t) == 0:
+		case t[0] == '#':
+			comments = true
+		default:
+			return false, false
+		}
+	}
+	return true, comments
 }
 
 func cmpOr(a, b string) string {

@@ -289,3 +289,34 @@ func BenchmarkSaveCase2000(b *testing.B) {
 		b.Fatal("comments or cases lost")
 	}
 }
+
+// TestSaveCaseIntoACommentsOnlyFile: a set holding only comments (a
+// header written before any case) takes the case below them, comments
+// kept byte for byte; a second save appends to the list it started.
+func TestSaveCaseIntoACommentsOnlyFile(t *testing.T) {
+	for _, head := range []string{
+		"# Golden set for the robotics book.\n# Owner: docs team\n",
+		"\ufeff# no trailing newline",
+		"\n  # indented comment\n\n",
+	} {
+		path := filepath.Join(t.TempDir(), "golden.yaml")
+		if err := os.WriteFile(path, []byte(head), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := SaveCase(path, Case{Question: "What is a URDF?", Expect: Expect{DocPaths: []string{"docs/urdf.md"}}}, false)
+		if err != nil || res.ID != "case-1" || res.Cases != 1 {
+			t.Fatalf("%q: save: %+v, %v", head, res, err)
+		}
+		if _, err := SaveCase(path, Case{Question: "How do joints work?"}, false); err != nil {
+			t.Fatalf("%q: second save: %v", head, err)
+		}
+		got, _ := os.ReadFile(path)
+		if !strings.HasPrefix(string(got), head) {
+			t.Fatalf("%q: comments not kept:\n%s", head, got)
+		}
+		set, err := LoadFile(path)
+		if err != nil || len(set.Cases) != 2 || set.Cases[0].Question != "What is a URDF?" || set.Cases[0].Expect.DocPaths[0] != "docs/urdf.md" {
+			t.Fatalf("%q: reads back %+v, %v\n%s", head, set, err, got)
+		}
+	}
+}

@@ -98,3 +98,73 @@ func nearDuplicate(seen [][]string, qc []string) bool {
 	}
 	return false
 }
+
+// MinQuestionWords is the fewest words (holding a letter) a question
+// has: "1.", "ROS 2?" and "Gazebo setup?" are not questions a reader asks.
+const MinQuestionWords = 3
+
+// notAQuestion reports text that is no reader's question: fewer than
+// MinQuestionWords words that hold a letter, or code rather than words:
+// half or more of its space-separated tokens look like code (codeToken),
+// or some do and it neither ends in '?' nor starts with a question word
+// ("def talker(): pass", "ros2 run demo_nodes_cpp talker"). A question
+// that names code ("What does rclpy.init() set up?") is one.
+func notAQuestion(q string) bool {
+	n := 0
+	for _, w := range words(q) {
+		if strings.ContainsFunc(w, unicode.IsLetter) {
+			n++
+		}
+	}
+	if n < MinQuestionWords {
+		return true
+	}
+	toks := strings.Fields(q)
+	code := 0
+	for _, t := range toks {
+		if codeToken(t) {
+			code++
+		}
+	}
+	if 2*code >= len(toks) {
+		return true
+	}
+	asks := strings.HasSuffix(q, "?") || isAskWord(words(q)[0]) || isCommandWord(words(q)[0])
+	return code > 0 && !asks
+}
+
+// isCommandWord reports the words a request put as a command starts with
+// ("Compare …", "List …").
+func isCommandWord(w string) bool {
+	switch w {
+	case "which", "where", "when", "who", "whom", "whose", "can", "could", "should", "would", "will", "list", "show",
+		"compare", "give", "name", "outline", "summarise", "summarize", "walk", "help", "in", "if", "under":
+		return true
+	}
+	return false
+}
+
+// codeToken reports a token of code rather than prose: it holds a
+// bracket, brace, semicolon, operator or backtick, or joins names with
+// '.', '_', "::" or "->" ("rclpy.init", "max_speed", "std::string").
+func codeToken(t string) bool {
+	if strings.HasPrefix(t, "-") && len(t) > 1 { // a command-line flag
+		return true
+	}
+	t = strings.TrimRight(t, "?!.,:")
+	if t == "" {
+		return false
+	}
+	if strings.ContainsAny(t, "(){}[];=<>`$\\|&*+^~#@") {
+		return true
+	}
+	if strings.Contains(t, "::") || strings.Contains(t, "->") {
+		return true
+	}
+	for _, sep := range []string{".", "_", "/"} {
+		if i := strings.Index(t, sep); i > 0 && i < len(t)-1 {
+			return true
+		}
+	}
+	return false
+}

@@ -50,6 +50,9 @@ const (
 	NotAnswered Reason = "not answered by its section"
 	// CopiesHeading: the question restates the section's heading.
 	CopiesHeading Reason = "copies the heading"
+	// NotAQuestion: under three words ("1.", "Gazebo?") or code rather
+	// than words (notAQuestion).
+	NotAQuestion Reason = "not a question"
 	// NearDuplicate: an earlier question says nearly the same.
 	NearDuplicate Reason = "near-duplicate"
 	// Malformed: an answer (the question's, or its check's) was not JSON
@@ -60,7 +63,7 @@ const (
 )
 
 // Reasons are the drop reasons in report order.
-var Reasons = []Reason{NotAnswered, CopiesHeading, NearDuplicate, Malformed, CallFailed}
+var Reasons = []Reason{NotAnswered, CopiesHeading, NotAQuestion, NearDuplicate, Malformed, CallFailed}
 
 //go:embed prompts/*.txt
 var promptFiles embed.FS
@@ -97,6 +100,9 @@ type Result struct {
 	// answered wholly from the cache; Usage is the calls' token use.
 	Calls, CachedSections int
 	Usage                 retrieval.Usage
+	// CallErr is the last failed call's error (nil: none failed): the
+	// cause to name when the chat model is down and nothing was kept.
+	CallErr error
 }
 
 // DroppedTotal is the number of questions dropped.
@@ -180,9 +186,10 @@ type sectionRun struct {
 func (g *Generator) Run(ctx context.Context, secs []Section, progress func(done, total int)) (Result, error) {
 	runs := make([]*sectionRun, len(secs))
 	var (
-		mu    sync.Mutex
-		calls int
-		usage retrieval.Usage
+		mu      sync.Mutex
+		calls   int
+		usage   retrieval.Usage
+		callErr error
 	)
 	_, err := chattask.Run(ctx, g.concurrency, len(secs), progress, chattask.Task{
 		Cached: func(i int) bool {
@@ -200,6 +207,9 @@ func (g *Generator) Run(ctx context.Context, secs []Section, progress func(done,
 			calls += r.n
 			usage.InputTokens += r.usage.InputTokens
 			usage.OutputTokens += r.usage.OutputTokens
+			if err != nil {
+				callErr = err
+			}
 			mu.Unlock()
 			if err != nil && (ctx.Err() != nil || chattask.IsFatal(err)) {
 				return false, r.usage, err // not finished: not written
@@ -209,7 +219,7 @@ func (g *Generator) Run(ctx context.Context, secs []Section, progress func(done,
 		},
 		Skip: func(int, string) {},
 	})
-	res := Result{Sections: len(secs), Dropped: map[Reason]int{}, Calls: calls, Usage: usage}
+	res := Result{Sections: len(secs), Dropped: map[Reason]int{}, Calls: calls, Usage: usage, CallErr: callErr}
 	var kept []Question
 	for i, r := range runs {
 		if r == nil {
@@ -258,6 +268,9 @@ func (r *sectionRun) run(ctx context.Context) error {
 		switch {
 		case !ok:
 			r.out = append(r.out, outcome{style: st, drop: Malformed})
+			continue
+		case notAQuestion(q):
+			r.out = append(r.out, outcome{text: q, style: st, drop: NotAQuestion})
 			continue
 		case copiesHeading(q, r.sec.Heading) || copiesHeading(q, r.sec.Title):
 			r.out = append(r.out, outcome{text: q, style: st, drop: CopiesHeading})

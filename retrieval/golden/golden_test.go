@@ -49,6 +49,10 @@ func bookServer(t *testing.T) *openaitest.Server {
 				first = "alpha"
 			case "HALF":
 				return "```json\n{\"Specific\": \"Which motor drives the HALF joint?\"}\n```"
+			case "NOTQ":
+				return `{"specific": "1.", "abstract": "rclpy.init(args=args); node = rclpy.create_node('talker')"}`
+			case "SHORT":
+				return `{"specific": "Gazebo setup?", "abstract": "How does rclpy.init() prepare a node for the SHORT arm?"}`
 			}
 			return fmt.Sprintf(`{"specific": "Which motor does the %s arm use?", "abstract": "How does the %s controller keep a joint steady under load?"}`, first, first)
 		case "golden_check":
@@ -395,5 +399,45 @@ func TestEncodeKeepsBidiControlsOutOfTheFile(t *testing.T) {
 	}
 	if len(set.Cases) != 1 || set.Cases[0].Question != q {
 		t.Errorf("cases %+v, want the question %q", set.Cases, q)
+	}
+}
+
+// TestRunDropsWhatIsNotAQuestion: an answer of "1.", of code, or of under
+// three words is dropped and counted as not a question, with no check
+// call; a question that names code is kept.
+func TestRunDropsWhatIsNotAQuestion(t *testing.T) {
+	srv := bookServer(t)
+	g := newGen(t, srv, "", 1)
+	res, err := g.Run(context.Background(), []Section{sec("arm", "Motors", "NOTQ"), sec("arm", "Nodes", "SHORT")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Questions) != 1 || res.Questions[0].Text != "How does rclpy.init() prepare a node for the SHORT arm?" {
+		t.Fatalf("kept %+v", res.Questions)
+	}
+	if res.Dropped[NotAQuestion] != 3 || res.DroppedTotal() != 3 || !strings.Contains(DropSummary(res), "3 not a question") {
+		t.Fatalf("dropped %v (%s)", res.Dropped, DropSummary(res))
+	}
+	if res.Calls != 3 { // two question calls, one check
+		t.Fatalf("%d calls, want 3", res.Calls)
+	}
+}
+
+func TestNotAQuestion(t *testing.T) {
+	for q, want := range map[string]bool{
+		"1.":                 true,
+		"ROS 2?":             true,
+		"Gazebo setup?":      true,
+		"What is URDF?":      false,
+		"def talker(): pass": true,
+		"ros2 run demo_nodes_cpp talker --ros-args": true,
+		"std::vector<int> v{1, 2, 3};":              true,
+		"How do I launch Gazebo with ros2 launch?":  false,
+		"What does rclpy.init() set up for a node?": false,
+		"Why is max_speed capped at 2 m/s?":         false,
+	} {
+		if got := notAQuestion(q); got != want {
+			t.Errorf("notAQuestion(%q) = %v, want %v", q, got, want)
+		}
 	}
 }

@@ -38,6 +38,14 @@ type Drop struct {
 // Normalize is the text near duplicates are compared on: lower case,
 // every run of characters that are not letters or digits one space.
 func Normalize(s string) string {
+	if ascii(s) {
+		return normalizeASCII(s)
+	}
+	return normalizeRunes(s)
+}
+
+// normalizeRunes is Normalize of any text, rune by rune.
+func normalizeRunes(s string) string {
 	var b strings.Builder
 	space := false
 	for _, r := range strings.ToLower(s) {
@@ -52,6 +60,38 @@ func Normalize(s string) string {
 		space = true
 	}
 	return b.String()
+}
+
+func ascii(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// normalizeASCII is Normalize of an ASCII text, byte by byte.
+func normalizeASCII(s string) string {
+	b := make([]byte, 0, len(s))
+	space := false
+	for i := range len(s) {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		default:
+			space = true
+			continue
+		}
+		if space && len(b) > 0 {
+			b = append(b, ' ')
+		}
+		space = false
+		b = append(b, c)
+	}
+	return string(b)
 }
 
 // signature is a 256-bit set of the hashed character bigrams of a
@@ -79,14 +119,6 @@ func (s signature) diff(o signature) int {
 		n += bits.OnesCount64(s[i] ^ o[i])
 	}
 	return n
-}
-
-type kept struct {
-	q      Question
-	norm   string
-	words  []string
-	sig    signature
-	digits string
 }
 
 // typos reports whether the words of a and b differ only by typos: the
@@ -142,69 +174,4 @@ func numbers(norm string) string {
 		in = d
 	}
 	return b.String()
-}
-
-// Dedup drops exact and near duplicates from qs, keeping the first of
-// each group in input order, and returns the questions kept and the drops
-// (each with the kept question it repeats). Exact duplicates have the
-// same text; near duplicates the same normalised text (Normalize: case,
-// punctuation and spacing aside, "ROS2" and "ROS 2" alike), or one within
-// NearDivisor's edits whose numbers are the same and whose other words are
-// typos of its words.
-func Dedup(qs []Question) ([]Question, []Drop) {
-	var out []Question
-	var drops []Drop
-	exact := map[string]Question{}
-	byNorm := map[string]Question{} // by normalised text, and by it without spaces
-	byLen := map[int][]kept{}       // kept questions by normalised length in runes
-	for _, q := range qs {
-		if first, ok := exact[q.Text]; ok {
-			drops = append(drops, Drop{Question: q, Reason: ReasonExact, Of: first})
-			continue
-		}
-		exact[q.Text] = q
-		norm := Normalize(q.Text)
-		joined := "\x00" + strings.ReplaceAll(norm, " ", "")
-		if first, ok := byNorm[norm]; ok {
-			drops = append(drops, Drop{Question: q, Reason: ReasonNear, Of: first})
-			continue
-		}
-		if first, ok := byNorm[joined]; ok {
-			drops = append(drops, Drop{Question: q, Reason: ReasonNear, Of: first})
-			continue
-		}
-		rs := []rune(norm)
-		k := kept{q: q, norm: norm, words: strings.Fields(norm), sig: newSignature(rs), digits: numbers(norm)}
-		if first, ok := nearest(byLen, k, len(rs)); ok {
-			drops = append(drops, Drop{Question: q, Reason: ReasonNear, Of: first})
-			continue
-		}
-		byNorm[norm], byNorm[joined] = q, q
-		byLen[len(rs)] = append(byLen[len(rs)], k)
-		out = append(out, q)
-	}
-	return out, drops
-}
-
-// nearest finds a kept question near enough to q (n runes).
-func nearest(byLen map[int][]kept, q kept, n int) (Question, bool) {
-	for l := n - n/NearDivisor; l <= n+n/(NearDivisor-1)+1; l++ {
-		d := max(n, l) / NearDivisor
-		if d == 0 || abs(l-n) > d {
-			continue
-		}
-		for _, k := range byLen[l] {
-			if k.digits == q.digits && q.sig.diff(k.sig) <= 4*d && editdist.Within(q.norm, k.norm, d) && typos(q.words, k.words) {
-				return k.q, true
-			}
-		}
-	}
-	return Question{}, false
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

@@ -8,6 +8,7 @@ package goldenimport
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -155,8 +156,9 @@ func Detect(name string, head []byte) Format {
 }
 
 // Read reads the questions of r as opts say, blank ones counted and left
-// out, in input order (duplicates kept: Dedup drops them).
-func Read(r io.Reader, opts Options) ([]Question, Stats, error) {
+// out, in input order (duplicates kept: Dedup drops them). It stops with
+// ctx's error when ctx is done.
+func Read(ctx context.Context, r io.Reader, opts Options) ([]Question, Stats, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	f := opts.Format
 	if f == FormatAuto {
@@ -168,12 +170,12 @@ func Read(r io.Reader, opts Options) ([]Question, Stats, error) {
 	var err error
 	switch f {
 	case FormatJSONL:
-		qs, err = readJSONL(br, opts, &st)
+		qs, err = readJSONL(ctx, br, opts, &st)
 	case FormatCSV:
-		qs, err = readCSV(br, opts, &st)
+		qs, err = readCSV(ctx, br, opts, &st)
 	default:
 		st.Format = FormatLines
-		qs, err = readLines(br, opts, &st)
+		qs, err = readLines(ctx, br, opts, &st)
 	}
 	if err != nil {
 		return nil, st, err
@@ -184,17 +186,41 @@ func Read(r io.Reader, opts Options) ([]Question, Stats, error) {
 // clean trims a question and collapses its white space (a log's line
 // breaks included) to single spaces.
 func clean(s string) string {
+	if tidy(s) {
+		return s
+	}
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// tidy reports an ASCII s that clean leaves as it is: no space at either
+// end, no white space but single spaces.
+func tidy(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	for i := range len(s) {
+		c := s[i]
+		if c >= 0x80 || (c < ' ' && c != 0) || (c == ' ' && s[i+1] == ' ') {
+			return false
+		}
+	}
+	return true
+}
+
 // eachLine calls fn with every line of r (its 1-based number, without the
-// line break and a leading byte order mark), stopping at fn's error.
-func eachLine(r io.Reader, name string, fn func(n int, line []byte) error) error {
+// line break and a leading byte order mark), stopping at fn's error or
+// when ctx is done.
+func eachLine(ctx context.Context, r io.Reader, name string, fn func(n int, line []byte) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), readlimit.QuestionRecord)
 	n := 0
 	for sc.Scan() {
 		n++
+		if n%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("read %s: %w", displayName(name), err)
+			}
+		}
 		line := sc.Bytes()
 		if n == 1 {
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
@@ -219,9 +245,9 @@ func displayName(name string) string {
 	return name
 }
 
-func readLines(r io.Reader, opts Options, st *Stats) ([]Question, error) {
+func readLines(ctx context.Context, r io.Reader, opts Options, st *Stats) ([]Question, error) {
 	var qs []Question
-	err := eachLine(r, opts.Name, func(n int, line []byte) error {
+	err := eachLine(ctx, r, opts.Name, func(n int, line []byte) error {
 		st.Records++
 		q := clean(string(line))
 		if q == "" {
@@ -234,14 +260,14 @@ func readLines(r io.Reader, opts Options, st *Stats) ([]Question, error) {
 	return qs, err
 }
 
-func readJSONL(r io.Reader, opts Options, st *Stats) ([]Question, error) {
+func readJSONL(ctx context.Context, r io.Reader, opts Options, st *Stats) ([]Question, error) {
 	field := opts.Field
 	if field == "" {
 		field = DefaultField
 	}
 	var qs []Question
 	var firstKeys []string
-	err := eachLine(r, opts.Name, func(n int, line []byte) error {
+	err := eachLine(ctx, r, opts.Name, func(n int, line []byte) error {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
 			st.Empty++
@@ -346,7 +372,7 @@ func jsonKind(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-func readCSV(r io.Reader, opts Options, st *Stats) ([]Question, error) {
+func readCSV(ctx context.Context, r io.Reader, opts Options, st *Stats) ([]Question, error) {
 	column := opts.Column
 	if column == "" {
 		column = DefaultColumn
@@ -399,6 +425,11 @@ func readCSV(r io.Reader, opts Options, st *Stats) ([]Question, error) {
 			return nil, csvErr(err)
 		}
 		st.Records++
+		if st.Records%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("read %s: %w", displayName(opts.Name), err)
+			}
+		}
 		line, _ := cr.FieldPos(0)
 		if col >= len(rec) {
 			st.NoField++

@@ -2,6 +2,7 @@ package goldenimport
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -28,7 +29,7 @@ func TestReadJSONL(t *testing.T) {
 {"question": "   "}
 {"question": "How do I install Isaac Sim?"}
 `
-	qs, st, err := Read(strings.NewReader(in), Options{Name: "log.jsonl"})
+	qs, st, err := Read(context.Background(), strings.NewReader(in), Options{Name: "log.jsonl"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestReadJSONLNestedField(t *testing.T) {
 	in := `{"request": {"question": "Why is my robot slow?"}}
 {"request.question": "Literal key wins"}
 `
-	qs, _, err := Read(strings.NewReader(in), Options{Format: FormatJSONL, Field: "request.question"})
+	qs, _, err := Read(context.Background(), strings.NewReader(in), Options{Format: FormatJSONL, Field: "request.question"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestReadJSONLBadInput(t *testing.T) {
 		{"number", "{\"question\": 42}\n", `log.jsonl:1: field "question" is a number, not a string`},
 		{"no field", "{\"text\": \"a\", \"user\": \"u\"}\n{\"text\": \"b\"}\n", `no line has the field "question"; the first has: "text", "user"`},
 	} {
-		_, _, err := Read(strings.NewReader(tc.in), Options{Name: "log.jsonl"})
+		_, _, err := Read(context.Background(), strings.NewReader(tc.in), Options{Name: "log.jsonl"})
 		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err %v, want ErrInput with %q", tc.name, err, tc.want)
 		}
@@ -78,7 +79,7 @@ func TestReadJSONLBadInput(t *testing.T) {
 
 func TestReadCSV(t *testing.T) {
 	in := "\ufeffid,User Question,lang\n1,\"How do I launch\nGazebo?\",en\n2,,en\n3\n4,What is a URDF?,en\n"
-	qs, st, err := Read(strings.NewReader(in), Options{Name: "q.csv", Column: "user question"})
+	qs, st, err := Read(context.Background(), strings.NewReader(in), Options{Name: "q.csv", Column: "user question"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestReadCSV(t *testing.T) {
 	if st.Format != FormatCSV || st.Records != 4 || st.Empty != 1 || st.NoField != 1 {
 		t.Errorf("stats %+v", st)
 	}
-	qs, _, err = Read(strings.NewReader("question\tother\nWhat is SLAM?\tx\n"), Options{Name: "q.tsv"})
+	qs, _, err = Read(context.Background(), strings.NewReader("question\tother\nWhat is SLAM?\tx\n"), Options{Name: "q.tsv"})
 	if err != nil || len(qs) != 1 || qs[0].Text != "What is SLAM?" {
 		t.Errorf("tsv: %q, %v", texts(qs), err)
 	}
@@ -105,7 +106,7 @@ func TestReadCSVBadInput(t *testing.T) {
 		{"bad quote", "question\n\"What is\" ROS?\n", "q.csv:2: not valid CSV"},
 		{"empty", "", "q.csv: the file is empty"},
 	} {
-		_, _, err := Read(strings.NewReader(tc.in), Options{Name: "q.csv"})
+		_, _, err := Read(context.Background(), strings.NewReader(tc.in), Options{Name: "q.csv"})
 		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err %v, want ErrInput with %q", tc.name, err, tc.want)
 		}
@@ -113,7 +114,7 @@ func TestReadCSVBadInput(t *testing.T) {
 }
 
 func TestReadLines(t *testing.T) {
-	qs, st, err := Read(strings.NewReader("What is ROS 2?\r\n\r\n  \nHow do I bake bread?"), Options{Name: "-"})
+	qs, st, err := Read(context.Background(), strings.NewReader("What is ROS 2?\r\n\r\n  \nHow do I bake bread?"), Options{Name: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestReadLines(t *testing.T) {
 	}
 	// A line starting with { is JSON only when the format says so or
 	// nothing else does: --format lines reads it as a question.
-	qs, _, _ = Read(strings.NewReader("{weird} question\n"), Options{Format: FormatLines})
+	qs, _, _ = Read(context.Background(), strings.NewReader("{weird} question\n"), Options{Format: FormatLines})
 	if len(qs) != 1 || qs[0].Text != "{weird} question" {
 		t.Errorf("--format lines: %q", texts(qs))
 	}
@@ -180,7 +181,10 @@ func TestDedup(t *testing.T) {
 		{"What does chapter 3 say about balance?", 15},
 		{"What does chapter 4 say about balance?", 16}, // other number: kept
 	}
-	kept, drops := Dedup(in)
+	kept, drops, err := Dedup(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := []string{"How do I install ROS 2 on Ubuntu?", "What is a digital twin?", "How do I install Isaac Sim on Ubuntu?",
 		"How do I test ROS 2 on Ubuntu?", "What is tf?", "What is rl?", "What does a digital twin let me test?", "What is the difference between ROS 1 and ROS 2?",
 		"What is the difference between ROS 2 and ROS 2?", "What does chapter 3 say about balance?", "What does chapter 4 say about balance?"}
@@ -212,7 +216,10 @@ func TestDedupManyDistinct(t *testing.T) {
 			}
 		}
 	}
-	kept, drops := Dedup(in)
+	kept, drops, err := Dedup(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(kept) != len(in) || len(drops) != 0 {
 		t.Errorf("kept %d of %d, dropped %v", len(kept), len(in), drops[:min(3, len(drops))])
 	}
@@ -225,7 +232,7 @@ func TestImportWritesALoadableSet(t *testing.T) {
 {"question": "key: \"quoted\" # not a comment\n- not a list"}
 {"question": "What is ROS 2?"}
 `
-	qs, drops, st, err := Import(strings.NewReader(in), Options{Name: "log.jsonl"})
+	qs, drops, st, err := Import(context.Background(), strings.NewReader(in), Options{Name: "log.jsonl"})
 	if err != nil {
 		t.Fatal(err)
 	}

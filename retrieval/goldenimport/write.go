@@ -2,6 +2,7 @@ package goldenimport
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -128,13 +129,17 @@ func plural(n int, one, many string) string {
 }
 
 // Import reads r as opts say and drops duplicates: the questions to
-// write, the drops and the counts.
-func Import(r io.Reader, opts Options) ([]Question, []Drop, Stats, error) {
-	qs, st, err := Read(r, opts)
+// write, the drops and the counts. It stops with ctx's error when ctx is
+// done.
+func Import(ctx context.Context, r io.Reader, opts Options) ([]Question, []Drop, Stats, error) {
+	qs, st, err := Read(ctx, r, opts)
 	if err != nil {
 		return nil, nil, st, err
 	}
-	kept, drops := Dedup(qs)
+	kept, drops, err := Dedup(ctx, qs)
+	if err != nil {
+		return nil, nil, st, err
+	}
 	for _, d := range drops {
 		switch d.Reason {
 		case ReasonExact:

@@ -59,7 +59,7 @@ func TestChunksDemo(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"Chunks: 165", "Tokens estimated", "Tokens per chunk:", "module-1-ros2", "reads every token of a chunk: none is cut", "Duplicates (identical text) (1)", "Site: 25 pages"} {
+	for _, want := range []string{"Chunks: 164", "Tokens estimated", "Tokens per chunk:", "module-1-ros2", "reads every token of a chunk: none is cut", "Duplicates (identical text) (1)", "Site: 25 pages"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}
@@ -74,7 +74,7 @@ func TestChunksDemo(t *testing.T) {
 		t.Fatalf("fail-on: exit %d: %s", code, errs)
 	}
 	r := decodeChunks(t, out)
-	if r.Chunks != 165 || r.Limit.Tokens != 512 || len(r.Duplicates) != 1 || r.Coverage == nil || r.Coverage.Pages != 25 || len(r.Pages) != 25 {
+	if r.Chunks != 164 || r.Limit.Tokens != 512 || len(r.Duplicates) != 1 || r.Coverage == nil || r.Coverage.Pages != 25 || len(r.Pages) != 25 {
 		t.Fatalf("report: chunks %d limit %+v dups %d pages %d", r.Chunks, r.Limit, len(r.Duplicates), len(r.Pages))
 	}
 	if code, _, errs := run(t, nil, "", "chunks", "--fail-on", "over-limit"); code != ExitUsage || !strings.Contains(errs, "METRIC>VALUE") {

@@ -326,7 +326,7 @@ func TestEvalSaysWhereExpectedWent(t *testing.T) {
 		}
 	}
 	for id, want := range map[string]string{
-		"topk-miss":    "MISS no relevant hit in the top 3 (#1 was docs/module-1-ros2/05-urdf-humanoids.md); expected docs/module-1-ros2/01-what-is-ros2.md ranked #56 (0.038), cut by top_k 3",
+		"topk-miss":    "MISS no relevant hit in the top 3 (#1 was docs/module-1-ros2/05-urdf-humanoids.md); expected docs/module-1-ros2/01-what-is-ros2.md ranked #59 (0.037), cut by top_k 3",
 		"gone":         "expected docs/module-9/nothing.md not in the collection",
 		"empty-filter": "filter module=module-9 leaves 0 points; expected docs/module-1-ros2/05-urdf-humanoids.md ranked #1 (0.226), filtered out by module=module-9",
 	} {
@@ -343,7 +343,7 @@ func TestEvalSaysWhereExpectedWent(t *testing.T) {
 		t.Fatalf("not JSON: %v", err)
 	}
 	c := rep.Cases[0]
-	if len(c.Expected) != 1 || c.Expected[0].Cut != retrieval.CutTopK || c.Expected[0].Rank != 56 {
+	if len(c.Expected) != 1 || c.Expected[0].Cut != retrieval.CutTopK || c.Expected[0].Rank != 59 {
 		t.Fatalf("topk-miss JSON: %+v", c.Expected)
 	}
 	if fp := rep.Cases[2].FilterPoints; fp == nil || *fp != 0 {

@@ -95,9 +95,9 @@ func TestNoEvidenceIsNotSufficient(t *testing.T) {
 // search beside the embedder, starting with the configured mode, and
 // keeps the point count (long names are cut first).
 func TestTUIHeaderNamesTheSearch(t *testing.T) {
-	for env, want := range map[string]string{"": "· BM25 + title match · 165 points", "hybrid": "· hybrid 0.8×cosine"} {
+	for env, want := range map[string]string{"": "· BM25 + title match · 164 points", "hybrid": "· hybrid 0.8×cosine"} {
 		d := newTUIDriver(t, tuiOptionsFor(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": env}))
-		if h := headerLine(d.m); !strings.Contains(h, want) || !strings.Contains(h, "ragscope-local-glove100") || !strings.HasSuffix(strings.TrimSpace(h), "· 165 points") {
+		if h := headerLine(d.m); !strings.Contains(h, want) || !strings.Contains(h, "ragscope-local-glove100") || !strings.HasSuffix(strings.TrimSpace(h), "· 164 points") {
 			t.Errorf("RAGSCOPE_LOCAL_SEARCH=%q: header %q lacks %q", env, h, want)
 		}
 	}

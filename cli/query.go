@@ -206,6 +206,11 @@ func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*
 	if err != nil {
 		return nil, retrieval.Result{}, err
 	}
+	if len(res.Hits) == 0 {
+		if err := checkFilterValues(ctx, be, q.Filters); err != nil {
+			return nil, retrieval.Result{}, err
+		}
+	}
 	// A one-shot query paid for loading the index: say so.
 	res.Timings.Load = be.Load
 	res.Timings.Total += be.Load

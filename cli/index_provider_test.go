@@ -113,6 +113,25 @@ func TestIndexWithCohereEmbeddings(t *testing.T) {
 	if got := co.LastRequest().InputType; got != "search_query" {
 		t.Errorf("question embedded with input_type %q, want search_query", got)
 	}
+	// No mode configured: the index's vectors, fused with BM25, named in
+	// the header and in params.ranking; the offline embedder keeps BM25.
+	code, out, errs = run(t, env, "", "query", "--index", idx, "actuator 2 joint 5 torque control")
+	if code != ExitOK || !strings.Contains(out, "· hybrid RRF (k 60) of cosine and BM25 + title match") {
+		t.Errorf("default search: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = run(t, env, "", "query", "--index", idx, "--json", "actuator 2 joint 5 torque control")
+	var dq QueryJSON
+	if err := json.Unmarshal([]byte(out), &dq); err != nil || code != ExitOK || dq.Params.Ranking != "hybrid" {
+		t.Errorf("default search --json: exit %d, ranking %q, %v\n%s", code, dq.Params.Ranking, err, errs)
+	}
+	offline := filepath.Join(root, "offline.idx")
+	if code, out, errs := run(t, env, "", "index", docs, "-o", offline); code != ExitOK {
+		t.Fatalf("offline index: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = run(t, env, "", "query", "--index", offline, "actuator 2 joint 5 torque control")
+	if code != ExitOK || !strings.Contains(out, "· BM25 + title match") {
+		t.Errorf("offline default: exit %d\n%s\n%s", code, out, errs)
+	}
 	// Re-indexing to another file: every vector from the cache.
 	before := co.Requests()
 	code, out, errs = run(t, env, "", "index", docs, "--embedder", "cohere", "-o", filepath.Join(root, "again.idx"))

@@ -504,3 +504,24 @@ func TestIndexNotesDuplicateChunks(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 }
+
+// The chunk audit tells the chunker from the book: each tiny chunk with
+// its class, its maker and its first characters, in text and --json.
+func TestChunksTinyClasses(t *testing.T) {
+	docs := writeModulesBook(t)
+	code, out, errs := run(t, nil, "", "chunks", "--docs", docs, "--max-list", "0")
+	if code != ExitOK || !strings.Contains(out, "short section (the book's)\n    \"# Gazebo Gazebo simulates physics for robots.\"") ||
+		!strings.Contains(out, "made by ragscope's chunker (heading only, separator, code remnant)") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = run(t, nil, "", "chunks", "--docs", docs, "--json")
+	var r chunkaudit.Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != ExitOK || len(r.Tiny) == 0 || r.Chunker != "ragscope" {
+		t.Fatalf("exit %d, %v: %+v", code, err, r)
+	}
+	for _, c := range r.Tiny {
+		if c.Class != chunkaudit.ClassShortSection || c.ByChunker || c.Start == "" {
+			t.Errorf("tiny %+v", c)
+		}
+	}
+}

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"net/url"
 
+	"ragscope/config"
 	"ragscope/links"
 	"ragscope/retrieval"
-	"ragscope/config"
 	"ragscope/retrieval/chunkaudit"
 	"ragscope/retrieval/qdrant"
 )

@@ -321,8 +321,9 @@ func TestIndexChunkingOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	idx := filepath.Join(root, "small.idx")
-	code, out, errs := run(t, nil, "", "index", docs, "--chunk-size", "40", "--overlap", "5", "--split", "size", "-o", idx)
-	want := "split by size across headings, at most 40 words, 5 words of overlap"
+	// --chunk-size counts characters, the unit of the default.
+	code, out, errs := run(t, nil, "", "index", docs, "--chunk-size", "300", "--overlap", "5", "--split", "size", "-o", idx)
+	want := "split by size across headings, at most 300 characters, 5 words of overlap"
 	if code != ExitOK || !strings.Contains(out, "Chunking: "+want) {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
@@ -335,10 +336,10 @@ func TestIndexChunkingOptions(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &st); err != nil || code != ExitOK {
 		t.Fatalf("stats --json: exit %d, %v", code, err)
 	}
-	if c := st.Index.Chunking; c.Split != "size" || c.Size != 40 || c.Unit != "words" || c.Overlap != 5 || st.Index.Provider != "" || st.Index.Dim == 0 {
+	if c := st.Index.Chunking; c.Split != "size" || c.Size != 300 || c.Unit != "characters" || c.Overlap != 5 || st.Index.Provider != "" || st.Index.Dim == 0 {
 		t.Errorf("stats --json index = %+v", st.Index)
 	}
-	for _, bad := range [][]string{{"--chunk-size", "5"}, {"--chunk-size", "40", "--overlap", "20"}, {"--split", "paragraphs"}, {"--overlap", "-1"}} {
+	for _, bad := range [][]string{{"--chunk-size", "40"}, {"--chunk-size", "300", "--overlap", "25"}, {"--split", "paragraphs"}, {"--overlap", "-1"}} {
 		code, _, errs := run(t, nil, "", append([]string{"index", docs, "-o", filepath.Join(root, "x.idx")}, bad...)...)
 		if code != ExitConfig {
 			t.Errorf("%v: exit %d, %q", bad, code, errs)

@@ -44,7 +44,15 @@ type block struct {
 
 // body is the block's own text, without lead and trail.
 func (b block) body() string {
+	if len(b.lines) == 1 {
+		return strings.TrimRight(b.lines[0].text, " \t\n")
+	}
 	var s strings.Builder
+	n := 0
+	for _, l := range b.lines {
+		n += len(l.text) + 1
+	}
+	s.Grow(n)
 	for i, l := range b.lines {
 		if i > 0 {
 			s.WriteByte('\n')
@@ -91,9 +99,18 @@ func startsBlock(lines []line, i int) bool {
 	if l.inFence || l.level > 0 {
 		return true
 	}
-	t := l.text
-	return admonitionOpen.MatchString(t) || admonitionClose.MatchString(t) || thematicBreak.MatchString(t) ||
-		isListStart(t) || isTableStart(lines, i)
+	t := strings.TrimLeft(l.text, " \t")
+	if t == "" {
+		return false
+	}
+	// The first character rules out most kinds before any regexp runs.
+	switch c := t[0]; {
+	case c == ':':
+		return admonitionOpen.MatchString(t) || admonitionClose.MatchString(t)
+	case c == '-' || c == '*' || c == '_' || c == '+' || (c >= '0' && c <= '9'):
+		return thematicBreak.MatchString(l.text) || isListStart(l.text) || isTableStart(lines, i)
+	}
+	return isTableStart(lines, i)
 }
 
 // isListStart reports a list item marker indented at most three spaces.
@@ -103,7 +120,7 @@ func isListStart(t string) bool {
 }
 
 func isTableStart(lines []line, i int) bool {
-	return strings.Contains(lines[i].text, "|") && i+1 < len(lines) && !lines[i+1].inFence &&
+	return strings.IndexByte(lines[i].text, '|') >= 0 && i+1 < len(lines) && !lines[i+1].inFence &&
 		strings.Contains(lines[i+1].text, "|") && tableDelimiter.MatchString(lines[i+1].text)
 }
 

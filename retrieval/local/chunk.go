@@ -361,7 +361,8 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 	// Import and export lines are MDX's ESM, not text: Docusaurus compiles
 	// .md files as MDX too by default, and the link checker reads them so.
 	for i := range lines {
-		if !lines[i].inFence && mdxESM.MatchString(lines[i].text) {
+		t := lines[i].text
+		if !lines[i].inFence && (strings.HasPrefix(t, "import") || strings.HasPrefix(t, "export")) && mdxESM.MatchString(t) {
 			lines[i] = line{}
 		}
 	}

@@ -64,6 +64,8 @@ type Backend struct {
 	// as the collection's chunks were); nil when the store scores text
 	// itself (local indexes).
 	DocEmbedder func(ctx context.Context) (retrieval.Embedder, error)
+	// localMode is the search mode a local or demo index was opened in.
+	localMode string
 
 	// check verifies, before the first query, that the collection can be
 	// searched with the embedder (vector size); nil when nothing to check.
@@ -177,6 +179,10 @@ func (as *Assembler) Open(ctx context.Context, s Setup, mode Mode) (*Backend, er
 		return nil, err
 	}
 	be.Setup = s
+	if s.LocalSearch == "" {
+		// No mode configured: the one the index chose (fillLocal).
+		be.Setup.LocalSearch = be.localMode
+	}
 	be.Label = s.Labelled(be.Label)
 	if mode != SelectionOnly {
 		if err := as.openReranker(ctx, be); err != nil {
@@ -327,6 +333,13 @@ func fillLocal(cfg config.Config, be *Backend, sl *sharedLoad) error {
 	if err != nil {
 		return err
 	}
+	if strings.TrimSpace(cfg.LocalSearch) == "" {
+		// BM25 for the offline embedder; an index of a provider's
+		// embeddings, which a question is embedded for anyway, searches
+		// with its vectors fused with BM25.
+		mode = ix.DefaultSearchMode()
+	}
+	be.localMode = string(mode)
 	if ix, err = ix.WithMode(mode); err != nil {
 		return err
 	}

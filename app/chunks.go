@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 
+	"ragscope/config"
 	"ragscope/links"
 	"ragscope/retrieval"
 	"ragscope/retrieval/chunkaudit"
@@ -90,6 +91,8 @@ func AuditChunks(ctx context.Context, be *Backend, opts chunkaudit.Options, prog
 	if be.Walker == nil {
 		return nil, fmt.Errorf("the %s backend cannot list its chunks, so they cannot be audited", be.Kind)
 	}
+	// The demo and local indexes were cut by ragscope's chunker.
+	opts.OwnChunker = be.Kind != config.BackendQdrant
 	aud := chunkaudit.New(opts)
 	err := WalkChunks(ctx, be, func(page []retrieval.Chunk, total int) error {
 		for i := range page {

@@ -269,7 +269,16 @@ func explorerLocalSearch(be *Backend) ui.LocalSearchSetup {
 	return ui.LocalSearchSetup{
 		Modes: config.LocalSearchModes(),
 		Mode:  be.Setup.LocalSearch,
-		Label: func(mode string) string { return local.SearchMode(mode).Describe() },
+		Label: func(mode string) string {
+			// The index's own description: a provider's index fuses
+			// otherwise than the offline embedder's.
+			if ix, ok := be.Pipeline.Store.(*local.Index); ok {
+				if v, err := ix.WithMode(local.SearchMode(mode)); err == nil {
+					return v.Describe()
+				}
+			}
+			return local.SearchMode(mode).Describe()
+		},
 	}
 }
 

@@ -162,7 +162,7 @@ func auditBuilt(ctx context.Context, w io.Writer, walker retrieval.Walker, model
 	if model != "" && !limit.Known {
 		fmt.Fprintf(w, "warning: the input limit of %s is not known: run 'ragscope --index %s chunks --model %s --limit TOKENS' to check the chunks\n", cleanLine(model), cleanLine(file), cleanLine(model))
 	}
-	aud := chunkaudit.New(chunkaudit.Options{Limit: limit})
+	aud := chunkaudit.New(chunkaudit.Options{Limit: limit, OwnChunker: true})
 	err := walker.Walk(ctx, func(page []retrieval.Chunk, _ int) error {
 		for i := range page {
 			aud.Add(&page[i])

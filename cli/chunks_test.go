@@ -59,7 +59,7 @@ func TestChunksDemo(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"Chunks: 165", "Tokens estimated", "Tokens per chunk:", "module-1-ros2", "reads every token of a chunk: none is cut", "Duplicates (identical text) (1)", "Site: 25 pages"} {
+	for _, want := range []string{"Chunks: 164", "Tokens estimated", "Tokens per chunk:", "module-1-ros2", "reads every token of a chunk: none is cut", "Duplicates (identical text) (1)", "Site: 25 pages"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}
@@ -74,7 +74,7 @@ func TestChunksDemo(t *testing.T) {
 		t.Fatalf("fail-on: exit %d: %s", code, errs)
 	}
 	r := decodeChunks(t, out)
-	if r.Chunks != 165 || r.Limit.Tokens != 512 || len(r.Duplicates) != 1 || r.Coverage == nil || r.Coverage.Pages != 25 || len(r.Pages) != 25 {
+	if r.Chunks != 164 || r.Limit.Tokens != 512 || len(r.Duplicates) != 1 || r.Coverage == nil || r.Coverage.Pages != 25 || len(r.Pages) != 25 {
 		t.Fatalf("report: chunks %d limit %+v dups %d pages %d", r.Chunks, r.Limit, len(r.Duplicates), len(r.Pages))
 	}
 	if code, _, errs := run(t, nil, "", "chunks", "--fail-on", "over-limit"); code != ExitUsage || !strings.Contains(errs, "METRIC>VALUE") {
@@ -519,5 +519,26 @@ func TestIndexNotesDuplicateChunks(t *testing.T) {
 	code, _, errs := run(t, nil, "", "index", docs, "-o", idx)
 	if code != ExitOK || !strings.Contains(errs, "note: ") || !strings.Contains(errs, "repeat") || !strings.Contains(errs, "'ragscope --index "+idx+" chunks' lists them") {
 		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
+
+// The chunk audit tells the chunker from the book: each tiny chunk with
+// its class, its maker and its first characters, in text and --json.
+func TestChunksTinyClasses(t *testing.T) {
+	docs := writeModulesBook(t)
+	code, out, errs := run(t, nil, "", "chunks", "--docs", docs, "--max-list", "0")
+	if code != ExitOK || !strings.Contains(out, "short section (the book's)\n    \"# Gazebo Gazebo simulates physics for robots.\"") ||
+		!strings.Contains(out, "made by ragscope's chunker (heading only, separator, code remnant)") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, _ = run(t, nil, "", "chunks", "--docs", docs, "--json")
+	var r chunkaudit.Report
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != ExitOK || len(r.Tiny) == 0 || r.Chunker != "ragscope" {
+		t.Fatalf("exit %d, %v: %+v", code, err, r)
+	}
+	for _, c := range r.Tiny {
+		if c.Class != chunkaudit.ClassShortSection || c.ByChunker || c.Start == "" {
+			t.Errorf("tiny %+v", c)
+		}
 	}
 }

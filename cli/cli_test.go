@@ -127,7 +127,9 @@ func TestQueryLongQuestionTruncated(t *testing.T) {
 }
 
 func TestQueryNoResultsExit1(t *testing.T) {
-	code, out, _ := run(t, nil, "", "query", "--module", "no-such-module", "ROS 2 nodes")
+	// A known module and words no chunk has (an unknown module is a usage
+	// error: TestUnknownModuleListsKnownOnes).
+	code, out, _ := run(t, nil, "", "query", "--module", "module-1-ros2", "zzqxv wqzzyx")
 	if code != ExitNoResults {
 		t.Fatalf("exit %d, want 1", code)
 	}

@@ -96,11 +96,11 @@ func TestNoEvidenceIsNotSufficient(t *testing.T) {
 // a field that does not fit (the embedder's long name first) is left out
 // whole, never cut.
 func TestTUIHeaderNamesTheSearch(t *testing.T) {
-	for env, want := range map[string]string{"": "· BM25 + title match · 165 points", "hybrid": "· hybrid 0.8×cosine + 0.2×BM25 + title match · 165 points"} {
+	for env, want := range map[string]string{"": "· BM25 + title match · 164 points", "hybrid": "· hybrid 0.8×cosine + 0.2×BM25 + title match · 164 points"} {
 		d := newTUIDriver(t, tuiOptionsFor(t, map[string]string{"RAGSCOPE_LOCAL_SEARCH": env}))
 		h := headerLine(d.m)
 		model := strings.Contains(h, "ragscope-local-glove100")
-		if !strings.Contains(h, want) || strings.Contains(h, "…") || (model && !strings.Contains(h, "ragscope-local-glove100-sif+chargram-v2")) || !strings.HasSuffix(strings.TrimSpace(h), "· 165 points") {
+		if !strings.Contains(h, want) || strings.Contains(h, "…") || (model && !strings.Contains(h, "ragscope-local-glove100-sif+chargram-v2")) || !strings.HasSuffix(strings.TrimSpace(h), "· 164 points") {
 			t.Errorf("RAGSCOPE_LOCAL_SEARCH=%q: header %q lacks %q", env, h, want)
 		}
 	}

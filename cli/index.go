@@ -34,7 +34,7 @@ func (a *App) newIndexCmd() *cobra.Command {
 		follow      bool
 		model       string
 		concurrency int
-		chunkWords  int
+		chunkChars  int
 		overlap     int
 		split       string
 	)
@@ -56,12 +56,14 @@ on the index are then embedded by the same provider and model. Without
 --embedder naming a provider, the offline embedder is used even when a key
 is set.
 
-Chunks are cut at the ## and ### headings and packed up to 1500 characters;
---chunk-size N packs up to N words instead (a word: a run of characters
-between spaces; the heading line counts), --overlap N starts each chunk of
-a section with the last N words of the one before, and --split size packs
-across headings. The index records its chunking and embedder: 'ragscope
-stats' shows them.
+Chunks are cut at the ## and ### headings and packed up to --chunk-size
+characters (default 1500) of whole blocks: a paragraph, code block, table,
+list or admonition is cut only when it alone is longer, into parts of
+near-equal size (a code block into valid code blocks). --overlap N starts
+each chunk of a section with the last N words of the one before, and
+--split size packs across headings. The default was chosen by measurement
+on reader-phrased questions (the README's chunking table). The index
+records its chunking and embedder: 'ragscope stats' shows them.
 
 Citation URLs are built on --base-url, or on the url and baseUrl of a
 docusaurus.config.js found next to DOCS_DIR. Given the site folder itself
@@ -80,7 +82,7 @@ far stay cached), 130 interrupted (the cache is kept).`,
 		Example: `  ragscope index website/docs -o book.idx
   ragscope index docs -o book.idx --base-url https://me.github.io/book/docs/
   ragscope index docs -o book-cohere.idx --embedder cohere
-  ragscope index docs -o book-small.idx --chunk-size 150 --overlap 20`,
+  ragscope index docs -o book-small.idx --chunk-size 600 --overlap 20`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return Usagef("index takes one DOCS_DIR argument, got %d", len(args))
@@ -112,7 +114,7 @@ far stay cached), 130 interrupted (the cache is kept).`,
 				Check: func(ctx context.Context, ix retrieval.Walker) error {
 					return auditBuilt(ctx, w, ix, model, out)
 				},
-				Concurrency: concurrency, ChunkWords: chunkWords, Overlap: overlap, Split: split,
+				Concurrency: concurrency, ChunkChars: chunkChars, Overlap: overlap, Split: split,
 				Providers: a.providers(),
 			}
 			if app.IndexEmbedder(a.Cfg.Embedder) {
@@ -154,8 +156,8 @@ far stay cached), 130 interrupted (the cache is kept).`,
 	cmd.Flags().BoolVar(&follow, "follow-symlinks", false, "index files whose symbolic links lead outside DOCS_DIR")
 	cmd.Flags().StringVar(&model, "model", "", "with --embedder, the provider's model; else warn when a chunk is longer than this embedding model reads (e.g. embed-english-v3.0: 512 tokens)")
 	cmd.Flags().IntVar(&concurrency, "concurrency", 0, "with --embedder, embedding calls in flight (default: the provider's, 4)")
-	cmd.Flags().IntVar(&chunkWords, "chunk-size", 0, "largest chunk in words (default: 1500 characters)")
-	cmd.Flags().IntVar(&overlap, "overlap", 0, "words of a chunk's end the next chunk of its section repeats")
-	cmd.Flags().StringVar(&split, "split", app.SplitHeadings, "cut pages at their headings ("+app.SplitHeadings+") or by size across them ("+app.SplitSize+")")
+	cmd.Flags().IntVar(&chunkChars, "chunk-size", app.DefaultChunkChars, "largest chunk in characters")
+	cmd.Flags().IntVar(&overlap, "overlap", app.DefaultOverlap, "words of a chunk's end the next chunk of its section repeats (0: none)")
+	cmd.Flags().StringVar(&split, "split", app.DefaultSplit, "cut pages at their headings ("+app.SplitHeadings+") or by size across them ("+app.SplitSize+")")
 	return cmd
 }

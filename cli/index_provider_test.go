@@ -113,6 +113,25 @@ func TestIndexWithCohereEmbeddings(t *testing.T) {
 	if got := co.LastRequest().InputType; got != "search_query" {
 		t.Errorf("question embedded with input_type %q, want search_query", got)
 	}
+	// No mode configured: the index's vectors, fused with BM25, named in
+	// the header and in params.ranking; the offline embedder keeps BM25.
+	code, out, errs = run(t, env, "", "query", "--index", idx, "actuator 2 joint 5 torque control")
+	if code != ExitOK || !strings.Contains(out, "· hybrid RRF (k 60) of cosine and BM25 + title match") {
+		t.Errorf("default search: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = run(t, env, "", "query", "--index", idx, "--json", "actuator 2 joint 5 torque control")
+	var dq QueryJSON
+	if err := json.Unmarshal([]byte(out), &dq); err != nil || code != ExitOK || dq.Params.Ranking != "hybrid" {
+		t.Errorf("default search --json: exit %d, ranking %q, %v\n%s", code, dq.Params.Ranking, err, errs)
+	}
+	offline := filepath.Join(root, "offline.idx")
+	if code, out, errs := run(t, env, "", "index", docs, "-o", offline); code != ExitOK {
+		t.Fatalf("offline index: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = run(t, env, "", "query", "--index", offline, "actuator 2 joint 5 torque control")
+	if code != ExitOK || !strings.Contains(out, "· BM25 + title match") {
+		t.Errorf("offline default: exit %d\n%s\n%s", code, out, errs)
+	}
 	// Re-indexing to another file: every vector from the cache.
 	before := co.Requests()
 	code, out, errs = run(t, env, "", "index", docs, "--embedder", "cohere", "-o", filepath.Join(root, "again.idx"))
@@ -302,8 +321,9 @@ func TestIndexChunkingOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	idx := filepath.Join(root, "small.idx")
-	code, out, errs := run(t, nil, "", "index", docs, "--chunk-size", "40", "--overlap", "5", "--split", "size", "-o", idx)
-	want := "split by size across headings, at most 40 words, 5 words of overlap"
+	// --chunk-size counts characters, the unit of the default.
+	code, out, errs := run(t, nil, "", "index", docs, "--chunk-size", "300", "--overlap", "5", "--split", "size", "-o", idx)
+	want := "split by size across headings, at most 300 characters, 5 words of overlap"
 	if code != ExitOK || !strings.Contains(out, "Chunking: "+want) {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
 	}
@@ -316,10 +336,10 @@ func TestIndexChunkingOptions(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &st); err != nil || code != ExitOK {
 		t.Fatalf("stats --json: exit %d, %v", code, err)
 	}
-	if c := st.Index.Chunking; c.Split != "size" || c.Size != 40 || c.Unit != "words" || c.Overlap != 5 || st.Index.Provider != "" || st.Index.Dim == 0 {
+	if c := st.Index.Chunking; c.Split != "size" || c.Size != 300 || c.Unit != "characters" || c.Overlap != 5 || st.Index.Provider != "" || st.Index.Dim == 0 {
 		t.Errorf("stats --json index = %+v", st.Index)
 	}
-	for _, bad := range [][]string{{"--chunk-size", "5"}, {"--chunk-size", "40", "--overlap", "20"}, {"--split", "paragraphs"}, {"--overlap", "-1"}} {
+	for _, bad := range [][]string{{"--chunk-size", "40"}, {"--chunk-size", "300", "--overlap", "25"}, {"--split", "paragraphs"}, {"--overlap", "-1"}} {
 		code, _, errs := run(t, nil, "", append([]string{"index", docs, "-o", filepath.Join(root, "x.idx")}, bad...)...)
 		if code != ExitConfig {
 			t.Errorf("%v: exit %d, %q", bad, code, errs)

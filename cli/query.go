@@ -213,6 +213,11 @@ func (a *App) retrieveFor(cmd *cobra.Command, question string, qf queryFlags) (*
 	if err != nil {
 		return nil, retrieval.Result{}, err
 	}
+	if len(res.Hits) == 0 {
+		if err := checkFilterValues(ctx, be, q.Filters); err != nil {
+			return nil, retrieval.Result{}, err
+		}
+	}
 	if err := qf.explain.finish(ctx, be, q, &res, qf.diag); err != nil {
 		return nil, retrieval.Result{}, err
 	}

@@ -86,9 +86,9 @@ func TestStatsModuleMapping(t *testing.T) {
 }
 
 // A book whose modules sit in docs/modules/ beside another folder: the
-// first level varies, "modules" holds most chunks, and stats says how to
-// fix it.
-func TestStatsSuspectsAModulesFolder(t *testing.T) {
+// modules are the folders under docs/modules/, found without
+// configuration; module_dir_depth still overrides.
+func TestStatsFindsTheModulesFolder(t *testing.T) {
 	docs := writeModulesBook(t)
 	page := "# Extra\n\nAn appendix page about units.\n"
 	if err := os.MkdirAll(filepath.Join(docs, "appendix"), 0o755); err != nil {
@@ -104,11 +104,12 @@ func TestStatsSuspectsAModulesFolder(t *testing.T) {
 		}
 	}
 	code, out, _ := run(t, nil, "", "stats", "--docs", docs)
-	if code != ExitOK || !strings.Contains(out, "docs/modules/ holds 92% of the docs in subfolders: if they are the modules, set [facets] module_dir_depth = 2") {
+	if code != ExitOK || !strings.Contains(out, "module-1     10 chunks") || !strings.Contains(out, "appendix      1 chunk") ||
+		!strings.Contains(out, "modules: module = folder level 1 under docs, the folders under docs/modules/ (detected from the folders)") {
 		t.Errorf("exit %d\n%s", code, out)
 	}
-	code, out, _ = run(t, map[string]string{"RAGSCOPE_MODULE_DIR_DEPTH": "2"}, "", "stats", "--docs", docs)
-	if code != ExitOK || strings.Contains(out, "holds") || !strings.Contains(out, "module-1     10 chunks") {
-		t.Errorf("depth 2: exit %d\n%s", code, out)
+	code, out, _ = run(t, map[string]string{"RAGSCOPE_MODULE_DIR_DEPTH": "1"}, "", "stats", "--docs", docs)
+	if code != ExitOK || !strings.Contains(out, "modules      11 chunks") {
+		t.Errorf("depth 1: exit %d\n%s", code, out)
 	}
 }

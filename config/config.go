@@ -134,7 +134,8 @@ type Config struct {
 	IndexFile string `json:"index_file,omitempty"`
 	DocsDir   string `json:"docs_dir,omitempty"`
 	// LocalSearch is how the demo and local indexes rank: bm25, hybrid or
-	// embedder (LocalSearchModes).
+	// embedder (LocalSearchModes); "" lets the index choose (bm25 for the
+	// offline embedder, hybrid for a provider's embeddings).
 	LocalSearch string `json:"local_search"`
 
 	TopK      int     `json:"top_k"`
@@ -193,7 +194,7 @@ func Default() Config {
 		EmbedModel:   DefaultEmbedModel,
 		Embedder:     "auto",
 		ChatProvider: ChatAuto,
-		LocalSearch:  LocalSearchModes()[0],
+		LocalSearch:  "",
 		TopK:         DefaultTopK,
 		Dedup:        true,
 		// rerank

@@ -15,7 +15,7 @@ func TestParseLocalSearch(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "lexical") || !strings.Contains(err.Error(), "bm25, hybrid or embedder") {
 		t.Errorf("bad value: err = %v", err)
 	}
-	if d := Default().LocalSearch; d != "bm25" {
-		t.Errorf("default %q, want bm25", d)
+	if d := Default().LocalSearch; d != "" {
+		t.Errorf("default %q, want \"\" (the index chooses)", d)
 	}
 }

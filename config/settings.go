@@ -128,7 +128,7 @@ func newSettings() []Setting {
 			Help: "explore a Docusaurus docs folder, indexed on the fly",
 			Set:  str(func(c *Config) *string { return &c.DocsDir })},
 		{Name: "local_search", Flag: "local-search", Env: []string{"RAGSCOPE_LOCAL_SEARCH"}, TOML: []string{"local.search"},
-			Help: "how the demo and local indexes rank: bm25 (the default), hybrid (BM25 blended with the offline embedder) or embedder",
+			Help: "how the demo and local indexes rank: bm25 (the default with the offline embedder), hybrid (BM25 fused with the index's embedder; the default for an index built with a provider's embeddings) or embedder",
 			Set:  func(c *Config, s string) (err error) { c.LocalSearch, err = ParseLocalSearch(s); return err },
 			Get:  func(c Config) string { return c.LocalSearch }},
 		{Name: "top_k", CommandFlag: "top-k", Env: []string{"RAGSCOPE_TOP_K"}, TOML: []string{"retrieval.top_k"}, Type: "int",

@@ -3,6 +3,7 @@ package present
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"ragscope/retrieval/chunkaudit"
@@ -102,12 +103,12 @@ func WriteChunkLists(w io.Writer, r *chunkaudit.Report, maxList int, more string
 	})
 	list("Tiny", len(r.Tiny), func(i int) {
 		c := r.Tiny[i]
-		fmt.Fprintf(w, "  %s  %d %s, %s\n", ChunkLabel(c.ChunkRef), c.Tokens, Plural(c.Tokens, "token", "tokens"), c.Reason)
+		fmt.Fprintf(w, "  %s  %d %s, %s\n    %s\n", ChunkLabel(c.ChunkRef), c.Tokens, Plural(c.Tokens, "token", "tokens"), tinyClass(r, c.Class, c.ByChunker), quoteStart(c.Start))
 	})
 	list("Empty or missing text", len(r.Empty), func(i int) { fmt.Fprintf(w, "  %s\n", ChunkLabel(r.Empty[i])) })
 	list("Duplicates (identical text)", len(r.Duplicates), func(i int) {
 		p := r.Duplicates[i]
-		fmt.Fprintf(w, "  %s\n    = %s\n", ChunkLabel(p.Second), ChunkLabel(p.First))
+		fmt.Fprintf(w, "  %s\n    = %s\n    %s%s\n", ChunkLabel(p.Second), ChunkLabel(p.First), classPrefix(r, p.Class), quoteStart(p.Start))
 	})
 	list("Near-duplicates", len(r.NearDuplicates), func(i int) {
 		p := r.NearDuplicates[i]
@@ -133,6 +134,32 @@ func WriteChunkLists(w io.Writer, r *chunkaudit.Report, maxList int, more string
 		})
 	}
 }
+
+// tinyClass names a tiny chunk's class and its maker: "heading only (made
+// by ragscope's chunker)", "short section (the book's)".
+func tinyClass(r *chunkaudit.Report, class string, byChunker bool) string {
+	if class == "" {
+		return "tiny"
+	}
+	if !byChunker {
+		return class + " (the book's)"
+	}
+	if r.Chunker != "" {
+		return class + " (made by " + r.Chunker + "'s chunker)"
+	}
+	return class + " (made by the chunker)"
+}
+
+// classPrefix is a duplicate's class and maker followed by ": ", or "".
+func classPrefix(r *chunkaudit.Report, class string) string {
+	if class == "" {
+		return ""
+	}
+	return tinyClass(r, class, chunkaudit.ByChunker(class)) + ": "
+}
+
+// quoteStart quotes the start of a chunk's text, sanitised.
+func quoteStart(s string) string { return strconv.Quote(termsafe.Line(s)) }
 
 // WriteChunkSummary prints the audit's summary sentences, the over-limit
 // one first (chunkaudit's Summary).

@@ -50,6 +50,10 @@ type Options struct {
 	// Site, when set, is the docs the chunks came from: pages and headings
 	// no chunk covers are reported.
 	Site *Site
+	// OwnChunker says ragscope's chunker cut the chunks (a local index or
+	// the demo): the report then names it as the maker of the chunker's
+	// classes of tiny chunks.
+	OwnChunker bool
 }
 
 // Site is the docs side of the coverage check.
@@ -141,6 +145,14 @@ type Tiny struct {
 	Tokens int `json:"tokens"`
 	// Reason is "heading only" or "under N tokens".
 	Reason string `json:"reason"`
+	// Class says what made it: ClassHeadingOnly, ClassSeparator,
+	// ClassCodeRemnant (the chunker's doing), ClassShortSection or
+	// ClassBoilerplate (the book's).
+	Class string `json:"class"`
+	// ByChunker is true for the chunker's classes.
+	ByChunker bool `json:"by_chunker"`
+	// Start is the chunk's first 80 characters (white space collapsed).
+	Start string `json:"start"`
 }
 
 // Pair is two chunks with the same or nearly the same text.
@@ -153,7 +165,17 @@ type Pair struct {
 	Similarity float64 `json:"similarity"`
 	// SamePage is true when both come from one page.
 	SamePage bool `json:"same_page"`
+	// Class is ClassBoilerplate for a short text repeated (under
+	// boilerplateTokens), else the tiny class of the text or "" for a
+	// repeated passage.
+	Class string `json:"class,omitempty"`
+	// Start is the second chunk's first 80 characters.
+	Start string `json:"start"`
 }
+
+// boilerplateTokens: a repeated text shorter than this is boilerplate
+// (a note, a time estimate), not a copied passage.
+const boilerplateTokens = 64
 
 // PageStat counts one page's chunks.
 type PageStat struct {
@@ -195,20 +217,26 @@ type Report struct {
 	Chunks int    `json:"chunks"`
 	Limit  Limit  `json:"limit"`
 	// Tokenizer says how tokens were counted.
-	Tokenizer      string        `json:"tokenizer"`
-	TinyTokens     int           `json:"tiny_tokens"`
-	NearThreshold  float64       `json:"near_threshold"`
-	Tokens         Dist          `json:"tokens"`
-	Chars          Dist          `json:"chars"`
-	Histogram      []Bucket      `json:"histogram"`
-	Modules        []ModuleSizes `json:"modules"`
-	OverLimit      OverLimit     `json:"over_limit"`
-	Tiny           []Tiny        `json:"tiny"`
-	Empty          []ChunkRef    `json:"empty"`
-	Duplicates     []Pair        `json:"duplicates"`
-	NearDuplicates []Pair        `json:"near_duplicates"`
-	Pages          []PageStat    `json:"pages"`
-	Coverage       *Coverage     `json:"coverage,omitempty"`
+	Tokenizer     string        `json:"tokenizer"`
+	TinyTokens    int           `json:"tiny_tokens"`
+	NearThreshold float64       `json:"near_threshold"`
+	Tokens        Dist          `json:"tokens"`
+	Chars         Dist          `json:"chars"`
+	Histogram     []Bucket      `json:"histogram"`
+	Modules       []ModuleSizes `json:"modules"`
+	OverLimit     OverLimit     `json:"over_limit"`
+	Tiny          []Tiny        `json:"tiny"`
+	// TinyByChunker counts the tiny chunks of the chunker's classes
+	// (heading only, separator, code remnant); the rest are the book's.
+	TinyByChunker int `json:"tiny_by_chunker"`
+	// Chunker names who cut the chunks when known: "ragscope" for a
+	// local index (Options.OwnChunker), else "".
+	Chunker        string     `json:"chunker,omitempty"`
+	Empty          []ChunkRef `json:"empty"`
+	Duplicates     []Pair     `json:"duplicates"`
+	NearDuplicates []Pair     `json:"near_duplicates"`
+	Pages          []PageStat `json:"pages"`
+	Coverage       *Coverage  `json:"coverage,omitempty"`
 	// Summary is the findings in sentences, the over-limit one first.
 	Summary []string `json:"summary"`
 }
@@ -329,19 +357,20 @@ func (a *Auditor) Add(c *retrieval.Chunk) {
 		ps.OverLimit++
 	}
 	if headingOnly(c) {
-		a.rep.Tiny = append(a.rep.Tiny, Tiny{ChunkRef: ref, Tokens: tok, Reason: "heading only"})
+		a.rep.Tiny = append(a.rep.Tiny, Tiny{ChunkRef: ref, Tokens: tok, Reason: "heading only", Class: ClassHeadingOnly, ByChunker: true, Start: start(text)})
 		ps.Tiny++
 	} else if tok < a.opts.TinyTokens {
-		a.rep.Tiny = append(a.rep.Tiny, Tiny{ChunkRef: ref, Tokens: tok, Reason: fmt.Sprintf("under %d tokens", a.opts.TinyTokens)})
+		class := classify(text)
+		a.rep.Tiny = append(a.rep.Tiny, Tiny{ChunkRef: ref, Tokens: tok, Reason: fmt.Sprintf("under %d tokens", a.opts.TinyTokens), Class: class, ByChunker: ByChunker(class), Start: start(text)})
 		ps.Tiny++
 	}
-	a.duplicates(idx, c)
+	a.duplicates(idx, c, tok)
 }
 
 // duplicates checks chunk idx against the chunks before it: the same
 // content hash or text (the pipeline dedup's exact rule), else an estimated
 // token Jaccard at or above the threshold.
-func (a *Auditor) duplicates(idx int32, c *retrieval.Chunk) {
+func (a *Auditor) duplicates(idx int32, c *retrieval.Chunk, tok int) {
 	h := fnv.New64a()
 	h.Write([]byte(c.Text))
 	th := h.Sum64()
@@ -350,7 +379,18 @@ func (a *Auditor) duplicates(idx int32, c *retrieval.Chunk) {
 		first, dup = a.byContent[c.ContentHash]
 	}
 	if dup {
-		a.rep.Duplicates = append(a.rep.Duplicates, a.pair(first, idx, 1))
+		p := a.pair(first, idx, 1)
+		p.Start = start(c.Text)
+		switch {
+		case headingOnly(c):
+			p.Class = ClassHeadingOnly
+		case tok < boilerplateTokens:
+			p.Class = classify(c.Text)
+			if p.Class == ClassShortSection {
+				p.Class = ClassBoilerplate
+			}
+		}
+		a.rep.Duplicates = append(a.rep.Duplicates, p)
 		return
 	}
 	a.byHash[th] = idx
@@ -372,7 +412,12 @@ func (a *Auditor) duplicates(idx int32, c *retrieval.Chunk) {
 		}
 	}
 	if best >= 0 && bestSim >= a.opts.NearThreshold {
-		a.rep.NearDuplicates = append(a.rep.NearDuplicates, a.pair(best, idx, bestSim))
+		p := a.pair(best, idx, bestSim)
+		p.Start = start(c.Text)
+		if tok < boilerplateTokens {
+			p.Class = ClassBoilerplate
+		}
+		a.rep.NearDuplicates = append(a.rep.NearDuplicates, p)
 	}
 	for _, k := range keys {
 		if _, ok := a.byBand[k]; !ok {
@@ -414,6 +459,24 @@ func (a *Auditor) Report() *Report {
 	r.Tokenizer = TokenEstimate
 	r.TinyTokens = a.opts.TinyTokens
 	r.NearThreshold = a.opts.NearThreshold
+	if a.opts.OwnChunker {
+		r.Chunker = "ragscope"
+	}
+	// A short section the book repeats on another page is boilerplate.
+	repeated := map[string]bool{}
+	for _, p := range r.Duplicates {
+		repeated[p.First.ID], repeated[p.Second.ID] = true, true
+	}
+	r.TinyByChunker = 0
+	for i := range r.Tiny {
+		t := &r.Tiny[i]
+		if t.Class == ClassShortSection && repeated[t.ID] {
+			t.Class = ClassBoilerplate
+		}
+		if t.ByChunker {
+			r.TinyByChunker++
+		}
+	}
 	r.Tokens = dist(a.tokens)
 	r.Chars = dist(a.chars)
 	r.Histogram = histogram(a.tokens)
@@ -505,7 +568,15 @@ func summary(r *Report) []string {
 			out = append(out, fmt.Sprintf("%d %s %s", n, noun, what))
 		}
 	}
-	count(len(r.Tiny), "chunk is", "chunks are", "tiny (heading only or under "+fmt.Sprint(r.TinyTokens)+" tokens)")
+	if n := len(r.Tiny); n > 0 {
+		maker := "the chunker"
+		if r.Chunker != "" {
+			maker = r.Chunker + "'s chunker"
+		}
+		s := fmt.Sprintf("%d %s tiny (heading only or under %d tokens): %d made by %s (heading only, separator, code remnant), %d by the book (short sections, repeated boilerplate)",
+			n, map[bool]string{true: "chunk is", false: "chunks are"}[n == 1], r.TinyTokens, r.TinyByChunker, maker, n-r.TinyByChunker)
+		out = append(out, s)
+	}
 	count(len(r.Empty), "chunk has", "chunks have", "no text")
 	count(len(r.Duplicates), "chunk repeats", "chunks repeat", "another's text exactly")
 	count(len(r.NearDuplicates), "chunk nearly repeats", "chunks nearly repeat", "another's text")

@@ -2,8 +2,11 @@ package chunkaudit
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"ragscope/retrieval"
 )
@@ -183,5 +186,45 @@ func TestHistogram(t *testing.T) {
 	h := histogram([]int32{0, 5, 20, 20, 9000})
 	if len(h) != 12 || h[0] != (Bucket{From: 0, To: 1, Chunks: 1}) || h[1].Chunks != 1 || h[2] != (Bucket{From: 16, To: 32, Chunks: 2}) || h[11] != (Bucket{From: 8192, Chunks: 1}) {
 		t.Fatalf("%+v", h)
+	}
+}
+
+// Tiny chunks and duplicates carry a class saying who made them, and
+// their first 80 characters; a local index's report names ragscope's
+// chunker.
+func TestTinyClasses(t *testing.T) {
+	r := audit(Options{Limit: LimitFor("embed-english-v3.0"), OwnChunker: true},
+		chunk("h", "a.md", "Setup", "### Setup\n\n#### IMU"),
+		chunk("s", "a.md", "Part", "## Part\n\n---"),
+		chunk("c", "a.md", "Code", "## Code\n\n  </robot>\n```"),
+		chunk("t", "a.md", "Note", "## Note\n\nShort note here."),
+		chunk("b1", "b.md", "Time", "## Time\n\nTakes two hours."),
+		chunk("b2", "c.md", "Time", "## Time\n\nTakes two hours."),
+		chunk("ok", "a.md", "Body", words(0, 60)),
+	)
+	got := map[string]string{}
+	for _, c := range r.Tiny {
+		got[c.ID] = c.Class
+		if c.ByChunker != ByChunker(c.Class) {
+			t.Errorf("%s: by_chunker %v for %s", c.ID, c.ByChunker, c.Class)
+		}
+	}
+	want := map[string]string{"h": ClassHeadingOnly, "s": ClassSeparator, "c": ClassCodeRemnant, "t": ClassShortSection, "b1": ClassBoilerplate, "b2": ClassBoilerplate}
+	if !maps.Equal(got, want) {
+		t.Errorf("classes %v, want %v", got, want)
+	}
+	if r.TinyByChunker != 3 || r.Chunker != "ragscope" || r.Tiny[0].Start != "### Setup #### IMU" {
+		t.Errorf("by chunker %d, chunker %q, start %q", r.TinyByChunker, r.Chunker, r.Tiny[0].Start)
+	}
+	if len(r.Duplicates) != 1 || r.Duplicates[0].Class != ClassBoilerplate || r.Duplicates[0].Start != "## Time Takes two hours." {
+		t.Errorf("duplicates %+v", r.Duplicates)
+	}
+	if !slices.ContainsFunc(r.Summary, func(s string) bool {
+		return strings.Contains(s, "6 chunks are tiny (heading only or under 16 tokens): 3 made by ragscope's chunker (heading only, separator, code remnant), 3 by the book")
+	}) {
+		t.Errorf("summary %q", r.Summary)
+	}
+	if s := start(strings.Repeat("word ", 40)); utf8.RuneCountInString(s) != 81 || !strings.HasSuffix(s, "…") {
+		t.Errorf("start %q", s)
 	}
 }

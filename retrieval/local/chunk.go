@@ -304,7 +304,9 @@ type section struct {
 	headingLine string
 	// id is the HeadingID to store: the explicit id, or the computed id when
 	// it carries a duplicate suffix.
-	id     string
+	id string
+	// level is the heading's level (1 to 3; 1 for the intro).
+	level  int
 	crumbs []string
 	lines  []line
 }
@@ -356,11 +358,12 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 		body, origins = ex.Body, ex.Origins
 	}
 	lines := scanLines(body, origins)
-	if mdx {
-		for i := range lines {
-			if !lines[i].inFence && mdxESM.MatchString(lines[i].text) {
-				lines[i] = line{}
-			}
+	// Import and export lines are MDX's ESM, not text: Docusaurus compiles
+	// .md files as MDX too by default, and the link checker reads them so.
+	for i := range lines {
+		t := lines[i].text
+		if !lines[i].inFence && (strings.HasPrefix(t, "import") || strings.HasPrefix(t, "export")) && mdxESM.MatchString(t) {
+			lines[i] = line{}
 		}
 	}
 
@@ -430,7 +433,20 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 	return chunks, false, nil
 }
 
-// splitSections cuts a page at its ## and ### headings. Every heading, at
+// hasText reports a line with text (not blank, not a heading).
+func hasText(lines []line) bool {
+	for _, l := range lines {
+		if l.level == 0 && strings.TrimSpace(l.text) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// splitSections cuts a page at its ## and ### headings, and at a # heading
+// after the page's title: the section above ends there (a link to it does
+// not cover what follows), and a # heading has no anchor, so its text is
+// cited at the page. Every heading, at
 // any level, goes through one github slugger in page order, as Docusaurus
 // assigns ids, so duplicate headings get their "-1", "-2" suffixes; headings
 // with an explicit id keep it and, as in Docusaurus, do not count.
@@ -439,7 +455,7 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 // slugger of their own (per rendering).
 func splitSections(lines []line, title string) []section {
 	sluggers := map[int]*docusaurus.Slugger{}
-	intro := section{crumbs: []string{title}}
+	intro := section{level: 1, crumbs: []string{title}}
 	secs := []section{}
 	cur := &intro
 	h2 := ""
@@ -464,7 +480,7 @@ func splitSections(lines []line, title string) []section {
 			}
 		}
 		mdLine := strings.TrimSpace(strings.Repeat("#", l.level) + " " + text)
-		if l.level != 2 && l.level != 3 {
+		if l.level > 3 || (l.level == 1 && cur == &intro && !hasText(intro.lines)) {
 			cur.lines = append(cur.lines, line{text: mdLine, level: l.level, heading: text})
 			continue
 		}
@@ -472,13 +488,22 @@ func splitSections(lines []line, title string) []section {
 			secs = append(secs, *cur)
 		}
 		crumbs := []string{title}
-		if l.level == 2 {
-			h2 = plain
-		} else if h2 != "" {
+		switch {
+		case l.level < 3:
+			h2 = ""
+			if l.level == 2 {
+				h2 = plain
+			}
+		case h2 != "":
 			crumbs = append(crumbs, h2)
 		}
 		crumbs = append(crumbs, plain)
-		cur = &section{heading: plain, headingLine: mdLine, id: id, crumbs: crumbs}
+		cur = &section{heading: plain, headingLine: mdLine, id: id, level: l.level, crumbs: crumbs}
+		if l.level == 1 {
+			// Docusaurus renders a # heading without an id: its text is
+			// cited at the page.
+			cur.heading, cur.id = "", ""
+		}
 	}
 	if cur != &intro {
 		secs = append(secs, *cur)

@@ -121,29 +121,39 @@ type piece struct {
 
 // packPage cuts a page's sections into chunk texts as o says: at headings
 // (each piece led by its section's heading line) or by size across them.
-// A piece after the first of its run starts with the last o.Overlap words
-// of the one before.
+// Blocks (a paragraph, fence, table, list, admonition) are never cut
+// unless one alone is over the size; pieces are of near-equal size. A
+// section with no text of its own (a heading followed by its first
+// subheading, or by a thematic break only) gives no piece: a ## heading
+// leads its first subsection's first piece, which is cited at that
+// subsection (the first heading whose text it holds). A piece after the first of its
+// run starts with the last o.Overlap words of the one before.
 func packPage(sections []section, o ChunkOptions) []piece {
 	c := o.Chunking()
 	z := sizer{words: c.Unit == UnitWords}
 	var out []piece
 	if c.Split == SplitSize {
-		var blocks []block
-		var secOf []int
+		var all []block
 		for i, s := range sections {
-			if i > 0 || len(splitBlocks(s.lines)) > 0 {
-				blocks = append(blocks, block{text: s.headingLine})
-				secOf = append(secOf, i)
+			own := scanBlocks(s.lines)
+			if i > 0 || len(own) > 0 {
+				all = append(all, block{kind: kindHeading, lines: []line{{text: s.headingLine}}, sec: i})
 			}
-			for _, b := range splitBlocks(s.lines) {
-				blocks = append(blocks, b)
-				secOf = append(secOf, i)
+			for _, b := range own {
+				b.sec = i
+				all = append(all, b)
 			}
 		}
-		if len(blocks) == 0 {
-			return nil
+		blocks, _ := attachHeadings(all)
+		var units []string
+		var secOf []int
+		for _, b := range blocks {
+			for _, p := range b.parts(c.Size, z) {
+				units = append(units, p)
+				secOf = append(secOf, b.sec)
+			}
 		}
-		for k, p := range packBlocks(blocks, secOf, c.Size, z) {
+		for k, p := range packPieces(units, secOf, c.Size, z) {
 			if k > 0 && c.Overlap > 0 {
 				p.text = lastWords(out[k-1].text, c.Overlap) + "\n\n" + p.text
 			}
@@ -151,69 +161,65 @@ func packPage(sections []section, o ChunkOptions) []piece {
 		}
 		return out
 	}
+	carry := ""
 	for i, s := range sections {
-		blocks := splitBlocks(s.lines)
+		blocks, orphan := attachHeadings(scanBlocks(s.lines))
 		if len(blocks) == 0 {
+			// The heading leads its subsections' text; a page's title
+			// (the intro) is each chunk's Title already, and an empty
+			// section followed by a sibling has nothing to lead.
+			carry = ""
+			if i > 0 && i+1 < len(sections) && sections[i+1].level > s.level {
+				carry = joinParas(s.headingLine, orphan)
+			}
 			continue
 		}
-		prefix := s.headingLine + "\n\n"
-		budget := c.Size - z.size(prefix)
-		if budget < c.Size/2 {
-			budget = c.Size / 2
+		prefix := joinParas(carry, s.headingLine) + "\n\n"
+		carry = ""
+		budget := max(c.Size-z.size(prefix), c.Size/2)
+		var units []string
+		for _, b := range blocks {
+			units = append(units, b.parts(budget, z)...)
 		}
 		prev := ""
-		for k, p := range packBlocks(blocks, nil, budget, z) {
+		for k, p := range packPieces(units, nil, budget, z) {
 			body := p.text
 			if k > 0 && c.Overlap > 0 {
 				body = lastWords(prev, c.Overlap) + "\n\n" + body
 			}
 			prev = p.text
 			out = append(out, piece{text: prefix + body, sec: i})
+			if k == 0 {
+				prefix = s.headingLine + "\n\n"
+			}
 		}
 	}
 	return out
 }
 
-// packBlocks packs blocks in order into pieces of at most budget units,
-// each piece's section the one its first block is in (secOf; 0 when nil).
-// A block is split only when it alone exceeds the budget.
-func packBlocks(blocks []block, secOf []int, budget int, z sizer) []piece {
-	var out []piece
-	var cur []string
-	curLen, curSec := 0, 0
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, piece{text: strings.Join(cur, "\n\n"), sec: curSec})
-		}
-		cur, curLen = nil, 0
+// packPieces packs block texts (none over budget but a block's single
+// over-long line) in order into pieces of at most budget units, of
+// near-equal size, each piece's section the one its first block is in
+// (secOf; 0 when nil).
+func packPieces(units []string, secOf []int, budget int, z sizer) []piece {
+	if len(units) == 0 {
+		return nil
 	}
-	for k, b := range blocks {
-		sec := 0
+	sizes := make([]int, len(units))
+	for i, u := range units {
+		sizes[i] = z.size(u)
+	}
+	starts := balance(sizes, z.size("\n\n"), budget)
+	out := make([]piece, len(starts))
+	for k, s := range starts {
+		e := len(units)
+		if k+1 < len(starts) {
+			e = starts[k+1]
+		}
+		out[k].text = strings.Join(units[s:e], "\n\n")
 		if secOf != nil {
-			sec = secOf[k]
+			out[k].sec = secOf[s]
 		}
-		n := z.size(b.text)
-		if n > budget {
-			flush()
-			for _, p := range splitLong(b.text, budget, b.code, z) {
-				out = append(out, piece{text: p, sec: sec})
-			}
-			continue
-		}
-		sep := 0
-		if len(cur) > 0 && !z.words {
-			sep = 2
-		}
-		if curLen+sep+n > budget {
-			flush()
-			sep = 0
-		}
-		if len(cur) == 0 {
-			curSec = sec
-		}
-		cur = append(cur, b.text)
-		curLen += sep + n
 	}
-	flush()
 	return out
 }

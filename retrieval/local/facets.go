@@ -43,6 +43,24 @@ type Layout struct {
 	// part of the docs in module folders.
 	suspect string
 	share   float64
+	// wrappers are the detected folders at Depth ("modules") whose
+	// subfolders are the modules: folders named as containers of modules
+	// (containerName: "modules", "chapters", "weeks", …) or holding most
+	// of the docs,
+	// with two or more subfolders of docs and at most one page of their
+	// own.
+	wrappers map[string]bool
+}
+
+// containerName reports a folder name that holds modules rather than
+// names one.
+func containerName(name string) bool {
+	switch name {
+	case "modules", "module", "chapters", "chapter", "parts", "units", "lessons", "weeks",
+		"sections", "courses", "tracks", "topics", "books":
+		return true
+	}
+	return false
 }
 
 // newLayout is the layout opts configure, before any folder is read.
@@ -99,6 +117,10 @@ func DetectLayout(fsys fs.FS, dir string, opts FacetOptions) (Layout, error) {
 	if l.Depth <= 0 {
 		l.Depth, l.Detected = detectDepth(docs), true
 		l.suspect, l.share = suspectContainer(docs, l.Depth)
+		l.wrappers = findWrappers(docs, l.Depth, l.suspect)
+		if l.wrappers[l.suspect] {
+			l.suspect = ""
+		}
 	}
 	return l, nil
 }
@@ -139,6 +161,37 @@ func suspectContainer(docs [][]string, depth int) (string, float64) {
 		}
 	}
 	return "", 0
+}
+
+// findWrappers returns the folders at depth that wrap modules: named as
+// a container of modules (containerNames) or the suspect (most of the
+// docs), with two or more subfolders holding docs and at most one doc of
+// their own (an overview page).
+func findWrappers(docs [][]string, depth int, suspect string) map[string]bool {
+	own := map[string]int{}
+	subs := map[string]map[string]bool{}
+	for _, segs := range docs {
+		if len(segs) < depth || (len(segs) == 1 && segs[0] == ".") {
+			continue
+		}
+		g := strings.Join(segs[:depth], "/")
+		if len(segs) == depth {
+			own[g]++
+			continue
+		}
+		if subs[g] == nil {
+			subs[g] = map[string]bool{}
+		}
+		subs[g][segs[depth]] = true
+	}
+	out := map[string]bool{}
+	for g, ss := range subs {
+		name := strings.ToLower(docusaurus.StripNumberPrefix(path.Base(g)))
+		if len(ss) >= 2 && own[g] <= 1 && (containerName(name) || g == suspect) {
+			out[g] = true
+		}
+	}
+	return out
 }
 
 // detectDepth is the first folder level that varies: while every doc in a
@@ -197,7 +250,16 @@ func (l Layout) Describe() string {
 	if l.Detected {
 		how = "detected from the folders"
 	}
-	fmt.Fprintf(&b, "module = folder level %d under docs (%s)", l.Depth, how)
+	fmt.Fprintf(&b, "module = folder level %d under docs", l.Depth)
+	if len(l.wrappers) > 0 {
+		ws := make([]string, 0, len(l.wrappers))
+		for w := range l.wrappers {
+			ws = append(ws, "docs/"+w+"/")
+		}
+		sort.Strings(ws)
+		fmt.Fprintf(&b, ", the folders under %s", strings.Join(ws, " and "))
+	}
+	fmt.Fprintf(&b, " (%s)", how)
 	if l.suspect != "" {
 		fmt.Fprintf(&b, "; docs/%s/ holds %.0f%% of the docs in subfolders: if they are the modules, set [facets] module_dir_depth = %d or map folders under [facets.modules] in ragscope.toml", l.suspect, 100*l.share, l.Depth+1)
 	}
@@ -239,7 +301,12 @@ func (l Layout) place(docPath string) place {
 		}
 	}
 	if best == "" {
-		if depth := max(l.Depth, 1); len(folders) >= depth {
+		depth := max(l.Depth, 1)
+		if len(folders) >= depth && l.wrappers[strings.Join(folders[:depth], "/")] {
+			// A page of the wrapper itself belongs to no module.
+			depth++
+		}
+		if len(folders) >= depth {
 			base = depth - 1
 			pl.module = folders[base]
 			pl.moduleLabel = l.labels[strings.Join(folders[:base+1], "/")]

@@ -114,8 +114,9 @@ func TestDetectLayoutDescribe(t *testing.T) {
 }
 
 func TestDetectLayoutSuspectsAModulesFolder(t *testing.T) {
-	fsys := fstest.MapFS{"docs/appendix/a.md": md(page)}
-	for i := range 5 {
+	// A folder of most docs, with pages of its own: suspected, not taken.
+	fsys := fstest.MapFS{"docs/appendix/a.md": md(page), "docs/modules/p.md": md(page), "docs/modules/q.md": md(page)}
+	for i := range 3 {
 		fsys[fmt.Sprintf("docs/modules/module-%d/x.md", i)] = md(page)
 	}
 	l, err := DetectLayout(fsys, "docs", FacetOptions{})
@@ -124,6 +125,35 @@ func TestDetectLayoutSuspectsAModulesFolder(t *testing.T) {
 	}
 	if l.Depth != 1 || !strings.Contains(l.Describe(), "docs/modules/ holds 83% of the docs in subfolders") || !strings.Contains(l.Describe(), "module_dir_depth = 2") {
 		t.Errorf("layout %+v: %s", l, l.Describe())
+	}
+	// A wrapper folder: the modules are the folders under it, pages
+	// outside it keep their own folder as module (or none), and a page of
+	// the wrapper itself has none.
+	fsys = fstest.MapFS{"docs/intro.md": md(page), "docs/capstone/a.md": md(page), "docs/modules/index.md": md(page),
+		"docs/modules/module-2-digital-twin/_category_.json": md(`{"label": "Digital twin"}`)}
+	for i := range 3 {
+		fsys[fmt.Sprintf("docs/modules/module-%d-x/ch-%d/x.md", i, i)] = md(page)
+		fsys[fmt.Sprintf("docs/chapters/c%d/x.md", i)] = md(page)
+	}
+	fsys["docs/modules/module-2-digital-twin/intro.md"] = md(page)
+	l, _ = DetectLayout(fsys, "docs", FacetOptions{})
+	if !strings.Contains(l.Describe(), "module = folder level 1 under docs, the folders under docs/chapters/ and docs/modules/ (detected") {
+		t.Errorf("wrappers: %s", l.Describe())
+	}
+	for doc, want := range map[string]string{
+		"docs/intro.md": "|intro||", "docs/capstone/a.md": "capstone|a||", "docs/modules/index.md": "|modules||",
+		"docs/modules/module-0-x/ch-0/x.md": "module-0-x|ch-0||", "docs/chapters/c1/x.md": "c1|x||",
+		"docs/modules/module-2-digital-twin/intro.md": "module-2-digital-twin|intro|Digital twin|",
+	} {
+		pl := l.place(doc)
+		if got := pl.module + "|" + pl.chapter + "|" + pl.moduleLabel + "|" + pl.chapterLabel; got != want {
+			t.Errorf("%s: %s, want %s", doc, got, want)
+		}
+	}
+	// The override still wins.
+	l, _ = DetectLayout(fsys, "docs", FacetOptions{ModuleDepth: 1})
+	if pl := l.place("docs/modules/module-0-x/ch-0/x.md"); pl.module != "modules" {
+		t.Errorf("module_dir_depth = 1: module %q", pl.module)
 	}
 	// Balanced modules raise no suspicion.
 	l, _ = DetectLayout(fstest.MapFS{"docs/m1/a/x.md": md(page), "docs/m1/b/y.md": md(page), "docs/m2/z.md": md(page)}, "docs", FacetOptions{})

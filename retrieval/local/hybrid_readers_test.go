@@ -30,14 +30,15 @@ type readerBook struct {
 // `ragscope eval --docs DIR` does, and reads its set.
 func loadReaderBooks(tb testing.TB) []readerBook {
 	tb.Helper()
+	return loadReaderBooksChunked(tb, ChunkOptions{})
+}
+
+// loadReaderSets reads each book's golden set (no index yet).
+func loadReaderSets(tb testing.TB) []readerBook {
+	tb.Helper()
 	var out []readerBook
 	for _, name := range readerBooks {
-		dir := filepath.Join("testdata", "readers", name)
-		ix, c, err := BuildDir(context.Background(), filepath.Join(dir, "docs"), BuildOptions{})
-		if err != nil {
-			tb.Fatal(err)
-		}
-		b, err := os.ReadFile(dir + ".yaml")
+		b, err := os.ReadFile(filepath.Join("testdata", "readers", name) + ".yaml")
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -45,7 +46,7 @@ func loadReaderBooks(tb testing.TB) []readerBook {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		out = append(out, readerBook{name: name, ix: ix, c: c, set: set})
+		out = append(out, readerBook{name: name, set: set})
 	}
 	return out
 }

@@ -1,7 +1,6 @@
 package local
 
 import (
-	"ragscope/internal/lazyre"
 	"strings"
 
 	"ragscope/retrieval/docusaurus"
@@ -51,98 +50,6 @@ func scanLines(body string, origins []docusaurus.Origin) []line {
 			}
 		}
 		out = append(out, ln)
-	}
-	return out
-}
-
-// block is a paragraph-level unit of a section: consecutive non-blank lines,
-// or a whole fenced code block (blank lines included).
-type block struct {
-	text string
-	code bool
-}
-
-// splitBlocks cuts section lines into blocks at blank lines outside fences.
-func splitBlocks(lines []line) []block {
-	var out []block
-	var cur []string
-	curCode := false
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, block{text: strings.Join(cur, "\n"), code: curCode})
-		}
-		cur, curCode = nil, false
-	}
-	for _, l := range lines {
-		if l.inFence {
-			if l.open || !curCode {
-				flush()
-			}
-			cur = append(cur, l.text)
-			curCode = true
-			if l.fence && !l.open {
-				flush()
-			}
-			continue
-		}
-		if strings.TrimSpace(l.text) == "" {
-			flush()
-			continue
-		}
-		if curCode {
-			flush()
-		}
-		cur = append(cur, l.text)
-	}
-	flush()
-	return out
-}
-
-var sentenceEnd = lazyre.New(`[.!?…]["'”’)\]]*\s+`)
-
-// splitLong cuts text into pieces of at most max units of z (runes or
-// words): prose on sentence boundaries, code on line boundaries, and
-// anything still too long at the last space before the limit (or hard at
-// the limit).
-func splitLong(text string, max int, code bool, z sizer) []string {
-	var units []string
-	if code {
-		for _, l := range strings.SplitAfter(text, "\n") {
-			if l != "" {
-				units = append(units, l)
-			}
-		}
-	} else {
-		last := 0
-		for _, m := range sentenceEnd.FindAllStringIndex(text, -1) {
-			units = append(units, text[last:m[1]])
-			last = m[1]
-		}
-		if last < len(text) {
-			units = append(units, text[last:])
-		}
-	}
-	var out []string
-	var cur strings.Builder
-	curLen := 0
-	for _, u := range units {
-		ul := z.size(u)
-		if curLen > 0 && curLen+ul > max {
-			out = append(out, strings.TrimSpace(cur.String()))
-			cur.Reset()
-			curLen = 0
-		}
-		if ul > max {
-			pieces := z.hardSplit(u, max)
-			out = append(out, pieces[:len(pieces)-1]...)
-			u = pieces[len(pieces)-1]
-			ul = z.size(u)
-		}
-		cur.WriteString(u)
-		curLen += ul
-	}
-	if s := strings.TrimSpace(cur.String()); s != "" {
-		out = append(out, s)
 	}
 	return out
 }

@@ -296,7 +296,7 @@ func TestEvalSaysWhereExpectedWent(t *testing.T) {
 		}
 	}
 	for id, want := range map[string]string{
-		"topk-miss":    "MISS no relevant hit in the top 3 (#1 was docs/module-1-ros2/05-urdf-humanoids.md); expected docs/module-1-ros2/01-what-is-ros2.md ranked #55 (0.038), cut by top_k 3; 1 near-duplicate above it left out of the list, so -k 56 reaches it",
+		"topk-miss":    "MISS no relevant hit in the top 3 (#1 was docs/module-1-ros2/05-urdf-humanoids.md); expected docs/module-1-ros2/01-what-is-ros2.md ranked #58 (0.037), cut by top_k 3; 1 near-duplicate above it left out of the list, so -k 59 reaches it",
 		"gone":         "expected docs/module-9/nothing.md not in the collection",
 		"empty-filter": "filter module=module-9 leaves 0 points; expected docs/module-1-ros2/05-urdf-humanoids.md ranked #1 (0.226), filtered out by module=module-9",
 		"module-miss":  "; expected module module-4-vla ranked #15 (0.084), cut by top_k 3",
@@ -314,7 +314,7 @@ func TestEvalSaysWhereExpectedWent(t *testing.T) {
 		t.Fatalf("not JSON: %v", err)
 	}
 	c := rep.Cases[0]
-	if len(c.Expected) != 1 || c.Expected[0].Cut != retrieval.CutTopK || c.Expected[0].Rank != 55 || c.Expected[0].DuplicatesAbove != 1 || c.Expected[0].ExactRank != 56 {
+	if len(c.Expected) != 1 || c.Expected[0].Cut != retrieval.CutTopK || c.Expected[0].Rank != 58 || c.Expected[0].DuplicatesAbove != 1 || c.Expected[0].ExactRank != 59 {
 		t.Fatalf("topk-miss JSON: %+v", c.Expected)
 	}
 	if fp := rep.Cases[2].FilterPoints; fp == nil || *fp != 0 {
@@ -569,9 +569,9 @@ func TestExpectRankIsTheListRank(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"\n10. [0.185] URDF for Humanoids - Links and Joints\n    module-1-ros2 / urdf-humanoids · chunk 2/6\n",
+		"\n10. [0.186] URDF for Humanoids - Links and Joints\n    module-1-ros2 / urdf-humanoids · chunk 2/6\n",
 		"duplicate of #8 (similarity 1.00)",
-		"  - expected " + links + " in the results at #10 (0.185); 1 near-duplicate above it left out of the list\n" +
+		"  - expected " + links + " in the results at #10 (0.186); 1 near-duplicate above it left out of the list\n" +
 			"    best chunk: Links and Joints · chunk 2/6 (point docs/module-1-ros2/05-urdf-humanoids.md#1)\n",
 	} {
 		if !strings.Contains(out, want) {
@@ -579,7 +579,7 @@ func TestExpectRankIsTheListRank(t *testing.T) {
 		}
 	}
 	_, out, _ = run(t, nil, "", "query", "--expect", links, jointsQ)
-	if want := "  - expected " + links + " ranked #10 (0.185), cut by top_k 5; 1 near-duplicate above it left out of the list, so -k 11 reaches it\n"; !strings.Contains(out, want) {
+	if want := "  - expected " + links + " ranked #10 (0.186), cut by top_k 5; 1 near-duplicate above it left out of the list, so -k 11 reaches it\n"; !strings.Contains(out, want) {
 		t.Errorf("output lacks %q:\n%s", want, out)
 	}
 	e := oneExpected(t, expectJSON(t, nil, "-k", "11", "--expect", links, jointsQ))

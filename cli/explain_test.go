@@ -91,7 +91,7 @@ func TestQueryExplainText(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Why not #1? " + voiceRef + " (bm25 0.187)",
-		"  spoken: in text ×1 · +0.105 (idf 2.97 × tf 1.28, length 0.60)",
+		"  spoken: in text ×1 · +0.105 (idf 2.97 × tf 1.28, length 0.59)",
 		"  robot: absent; nearest in the chunk: humanoid (0.66)",
 		"  turn: absent; the chunk has \"turns\" (another form, not matched)",
 		"  → -k 2 would include it (it ranks #2)",

@@ -13,7 +13,8 @@ import (
 
 // checkFilterValues is called when a filtered query found nothing: a
 // --module or --chapter value that names no module or chapter of the
-// collection is a usage error listing the ones it has, closest first,
+// collection is a configuration error (exit 2, as an --expect REF that
+// matches nothing) listing the ones it has, closest first,
 // never a silent "No results". The values come from the collection's
 // stats (a local index knows them all; Qdrant's are read from its points,
 // up to a sample of 1,000, which the message then says). It returns nil when every value is
@@ -42,9 +43,9 @@ func checkFilterValues(ctx context.Context, be *app.Backend, f retrieval.Filters
 				}
 			}
 			if len(known) == 0 {
-				return Usagef("%s %q: this collection's chunks have no %s%s", c.flag, cleanLine(v), c.field, from)
+				return &ExitError{Code: ExitConfig, Err: fmt.Errorf("%s %q: this collection's chunks have no %s%s", c.flag, cleanLine(v), c.field, from)}
 			}
-			return Usagef("%s %q: no such %s in this collection; its %ss%s: %s", c.flag, cleanLine(v), c.field, c.field, from, strings.Join(closestFirst(v, known, 12), ", "))
+			return &ExitError{Code: ExitConfig, Err: fmt.Errorf("%s %q: no such %s in this collection; its %ss%s: %s", c.flag, cleanLine(v), c.field, c.field, from, strings.Join(closestFirst(v, known, 12), ", "))}
 		}
 	}
 	return nil

@@ -48,7 +48,14 @@ type junitCase struct {
 	Time      string        `xml:"time,attr"`
 	Failure   *junitProblem `xml:"failure,omitempty"`
 	Error     *junitProblem `xml:"error,omitempty"`
+	// Skipped marks an unlabelled case: it ran, but has nothing to pass
+	// or fail, so CI systems count it apart from the passes.
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 type junitProblem struct {
@@ -110,6 +117,8 @@ func WriteJUnit(w io.Writer, r Report) error {
 		}
 		if c.Kind == KindUnlabelled && c.Status == StatusPass {
 			jc.SystemOut = unlabelledText(c, r.Unlabelled)
+			jc.Skipped = &junitSkipped{Message: "unlabelled: no expectation to pass or fail"}
+			suite.Skipped++
 		}
 		if p := judgeProblem(c); p != "" && jc.Failure == nil && jc.Error == nil {
 			// The judge was asked and could not grade: not a pass.

@@ -13,11 +13,13 @@ type parsedSuites struct {
 	Tests    int `xml:"tests,attr"`
 	Failures int `xml:"failures,attr"`
 	Errors   int `xml:"errors,attr"`
+	Skipped  int `xml:"skipped,attr"`
 	Suites   []struct {
 		Name     string `xml:"name,attr"`
 		Tests    int    `xml:"tests,attr"`
 		Failures int    `xml:"failures,attr"`
 		Errors   int    `xml:"errors,attr"`
+		Skipped  int    `xml:"skipped,attr"`
 		Cases    []struct {
 			Classname string `xml:"classname,attr"`
 			Name      string `xml:"name,attr"`
@@ -29,6 +31,9 @@ type parsedSuites struct {
 			Error *struct {
 				Message string `xml:"message,attr"`
 			} `xml:"error"`
+			Skipped *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"skipped"`
 			SystemOut string `xml:"system-out"`
 		} `xml:"testcase"`
 	} `xml:"testsuite"`
@@ -67,7 +72,8 @@ func parseJUnit(t *testing.T, rep Report) (parsedSuites, string) {
 
 // TestWriteJUnit: one testcase per case plus the verdict; failures carry
 // the reasons, a case that could not run is an error, unlabelled cases
-// pass with their best score and gap in system-out, and hostile text
+// are skipped (neither pass nor fail) with their best score and gap in
+// system-out, and hostile text
 // leaves no control character in the XML.
 func TestWriteJUnit(t *testing.T) {
 	rep := mixedRun(t, Thresholds{})
@@ -86,6 +92,14 @@ func TestWriteJUnit(t *testing.T) {
 	byID := map[string]int{}
 	for i, c := range s.Cases {
 		byID[strings.SplitN(c.Name, ":", 2)[0]] = i
+	}
+	if s.Skipped != 4 || doc.Skipped != 4 {
+		t.Errorf("skipped %d (document %d), want the 4 unlabelled cases", s.Skipped, doc.Skipped)
+	}
+	for _, id := range []string{"u-bread", "u-ros", "u-none"} {
+		if c := s.Cases[byID[id]]; c.Skipped == nil || !strings.Contains(c.Skipped.Message, "unlabelled") {
+			t.Errorf("unlabelled case %s is not skipped: %+v", id, c)
+		}
 	}
 	c := s.Cases[byID["u-bread"]]
 	if c.Classname != "off-topic" || c.Name != "u-bread: bake bread?" || c.Failure != nil ||

@@ -495,7 +495,11 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Thresholds: %s\n", thresholdText(rep))
 	if rep.Passed {
-		fmt.Fprintf(w, "PASS: %s\n", cleanLine(rep.Verdict))
+		word := "PASS"
+		if n := eval.UnlabelledRan(rep.Cases); n > 0 && n == len(rep.Cases) {
+			word = "NO LABELS" // nothing passed: nothing could fail
+		}
+		fmt.Fprintf(w, "%s: %s\n", word, cleanLine(rep.Verdict))
 		return
 	}
 	fmt.Fprintf(w, "FAIL (%d %s)\n", len(rep.Reasons), present.Plural(len(rep.Reasons), "reason", "reasons"))

@@ -84,7 +84,7 @@ func TestGoldenImportThenEval(t *testing.T) {
 	for _, want := range []string{
 		"UNLABELLED best ", "0 pass · 40 unlabelled · 0 miss", "Unlabelled questions (40; no expectation, so no pass or fail)",
 		"best score: min ", "questions find nothing above 0.30 (the run's threshold)", "lowest best scores (10 of 40):",
-		"PASS: 40 unlabelled cases ran; none has an expectation to pass or fail",
+		"NO LABELS: 40 unlabelled cases ran; none has an expectation to pass or fail",
 		"Overall (0 ranking cases of 40)\n  hit@1 - · hit@k - · MRR - · nDCG@k - · recall@k -\n",
 	} {
 		if !strings.Contains(out, want) {

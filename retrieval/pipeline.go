@@ -374,7 +374,7 @@ func postSorted(sorted []ScoredChunk, q Query, urls URLBuilder, res *Result, key
 	hits := make([]Hit, len(sorted))
 	for i := range sorted {
 		sc := &sorted[i]
-		hits[i] = Hit{Score: sc.Score, Chunk: sc.Chunk, Citation: urls.Cite(&sc.Chunk), ScoreParts: sc.Parts}
+		hits[i] = Hit{Score: sc.Score, Chunk: sc.Chunk, Citation: urls.Cite(&sc.Chunk), ScoreParts: sc.Parts, Arms: sc.Arms}
 	}
 	res.Hits, res.Dropped = keep(hits, func(h *Hit) bool { return Below(h.Score, q.Threshold) }, ReasonBelowThreshold, q.NoDedup, keyOf)
 	res.Grounded = Ground(res.Hits)

@@ -210,6 +210,23 @@ type ScoredChunk struct {
 	// Parts, when not nil, are the components Score was fused from (a
 	// hybrid search).
 	Parts *ScoreParts
+	// Arms, when not nil, place the chunk in each arm of a fused search
+	// (a Qdrant hybrid query), in the arms' order.
+	Arms []Arm
+}
+
+// Arm is a chunk's place in one arm of a fused search: the arm's own
+// ranking, as the arm alone returns it.
+type Arm struct {
+	// Label names the arm for people: "dense" or the sparse model's
+	// family ("bm25").
+	Label string `json:"label"`
+	// Vector is the collection's name of the arm's vector.
+	Vector string `json:"vector"`
+	// Rank counts from 1 in the arm's ranking; 0 when the arm, queried to
+	// its prefetch limit, did not return the chunk (Score is then 0).
+	Rank  int     `json:"rank"`
+	Score float64 `json:"score"`
 }
 
 // ScoreParts are the components of a hybrid search's score: a lexical
@@ -261,6 +278,8 @@ type Hit struct {
 	RerankScore *float64 `json:"rerank_score,omitempty"`
 	// ScoreParts, when set, are the components of a fused (hybrid) Score.
 	ScoreParts *ScoreParts `json:"score_parts,omitempty"`
+	// Arms, set by a fused (hybrid) search, place the hit in each arm.
+	Arms []Arm `json:"arms,omitempty"`
 }
 
 // DroppedHit is a hit left out of the context, kept so explorers can show it.
@@ -478,4 +497,27 @@ type Stats struct {
 	Collections []string `json:"collections,omitempty"`
 	// Notes are human remarks (e.g. "REST port 6333 mapped to gRPC 6334").
 	Notes []string `json:"notes,omitempty"`
+	// Vectors lists every vector of the collection (named, dense and
+	// sparse) and which ones ragscope searches.
+	Vectors []VectorInfo `json:"vectors,omitempty"`
+	// Search says how ragscope searches them, e.g. "hybrid: dense +
+	// bm25 (qdrant/bm25), RRF k=2" ("" for a plain dense search).
+	Search string `json:"search,omitempty"`
+}
+
+// VectorInfo describes one vector of a collection.
+type VectorInfo struct {
+	// Name is the vector's name ("" for a single unnamed vector).
+	Name string `json:"name"`
+	// Kind is "dense" or "sparse".
+	Kind string `json:"kind"`
+	// Size and Distance describe a dense vector.
+	Size     int    `json:"size,omitempty"`
+	Distance string `json:"distance,omitempty"`
+	// Modifier is a sparse vector's modifier ("idf" or "none"), Model the
+	// model ragscope takes it to be made by ("" when unknown).
+	Modifier string `json:"modifier,omitempty"`
+	Model    string `json:"model,omitempty"`
+	// Used says ragscope searches this vector.
+	Used bool `json:"used"`
 }

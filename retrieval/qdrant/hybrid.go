@@ -112,6 +112,18 @@ func (s *Store) SearchPlan(ctx context.Context) (Plan, error) {
 	return sh.plan, sh.planErr
 }
 
+// KnownPlan returns the search plan when a call has already read the
+// collection (no network call); false before, or when the plan cannot run.
+func (s *Store) KnownPlan() (Plan, bool) {
+	s.mu.Lock()
+	sh := s.info
+	s.mu.Unlock()
+	if sh == nil || sh.planErr != nil {
+		return Plan{}, false
+	}
+	return sh.plan, true
+}
+
 // planSparse reads the sparse vectors of info into sh and decides the
 // plan; a plan that cannot run is kept in sh.planErr (stats still
 // describe the collection).

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"ragscope/retrieval/qdrant/qdranttest"
+)
+
+// A collection with a BM25 sparse vector beside the dense one is searched
+// as the chatbot does (hybrid, RRF k=2) and says so: the header, stats'
+// vectors, each hit's arms in the text and in --json (rank and score null
+// for an arm that did not return the hit: with the prefetch limit at
+// top_k, some of the fused top 10 come from one arm only).
+func TestQdrantHybridCollection(t *testing.T) {
+	_, _, env := fakes(t)
+	e := with(env, "QDRANT_COLLECTION", qdranttest.CollectionHybrid)
+	const head = "· hybrid: dense (embed-english-v3.0) + bm25 (qdrant/bm25), RRF k=2"
+	code, out, errs := run(t, e, "", "stats")
+	if code != ExitOK || !strings.Contains(out, head) ||
+		!strings.Contains(out, "Vectors:         dense: dense 1024 cosine (searched)") ||
+		!strings.Contains(out, "bm25: sparse, idf modifier, qdrant/bm25 (searched)") {
+		t.Fatalf("stats exit %d:\n%s%s", code, out, errs)
+	}
+	code, out, errs = run(t, e, "", "query", "-k", "3", "Whisper voice commands")
+	if code != ExitOK || !strings.Contains(out, head) || !strings.Contains(out, " · fused #1 ") || !strings.Contains(out, "dense #") {
+		t.Fatalf("query exit %d:\n%s%s", code, out, errs)
+	}
+	code, out, errs = run(t, e, "", "query", "--json", "-k", "10", "--prefetch-limit", "10", "how do robots see depth with cameras")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc QueryJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Backend.Search != strings.TrimPrefix(head, "· ") || len(doc.Results) != 10 {
+		t.Fatalf("backend %+v, %d results", doc.Backend, len(doc.Results))
+	}
+	absent := false
+	for _, h := range doc.Results {
+		if len(h.Arms) != 2 || h.Arms[0].Vector != "dense" || h.Arms[1].Vector != "bm25" {
+			t.Fatalf("hit %d arms %+v", h.Rank, h.Arms)
+		}
+		for _, a := range h.Arms {
+			if (a.Rank == nil) != (a.Score == nil) {
+				t.Errorf("hit %d: arm %+v half null", h.Rank, a)
+			}
+			absent = absent || a.Rank == nil
+		}
+	}
+	if !absent {
+		t.Errorf("no hit is missing from an arm: the null rank is never shown")
+	}
+	if !strings.Contains(out, `"rank": null`) {
+		t.Errorf("--json has no null arm rank:\n%s", out)
+	}
+}
+
+// Each fusion setting, as a flag and per setup; a sparse model ragscope
+// cannot run is exit 2 naming it and --fusion dense.
+func TestQdrantFusionSettings(t *testing.T) {
+	_, _, env := fakes(t)
+	e := with(env, "QDRANT_COLLECTION", qdranttest.CollectionHybrid)
+	for flag, want := range map[string]string{
+		"dbsf":   "· hybrid: dense (embed-english-v3.0) + bm25 (qdrant/bm25), DBSF",
+		"sparse": "· sparse: bm25 (qdrant/bm25)",
+		"rrf":    "RRF k=2",
+	} {
+		code, out, errs := run(t, e, "", "query", "--fusion", flag, "-k", "3", "Whisper voice commands")
+		if code != ExitOK || !strings.Contains(out, want) {
+			t.Errorf("--fusion %s: exit %d, want %q:\n%s%s", flag, code, want, out, errs)
+		}
+	}
+	code, out, errs := run(t, e, "", "query", "--rrf-k", "60", "--prefetch-limit", "40", "-k", "3", "Whisper voice commands")
+	if code != ExitOK || !strings.Contains(out, "RRF k=60") {
+		t.Errorf("--rrf-k 60: exit %d:\n%s%s", code, out, errs)
+	}
+	code, out, errs = run(t, e, "", "query", "--fusion", "dense", "-k", "3", "Whisper voice commands")
+	if code != ExitOK || strings.Contains(out, "· hybrid:") || strings.Contains(out, "fused #") {
+		t.Errorf("--fusion dense: exit %d:\n%s%s", code, out, errs)
+	}
+	code, out, errs = run(t, with(e, "RAGSCOPE_SPARSE_MODEL", "prithivida/Splade_PP_en_v1"), "", "query", "-k", "3", "Whisper")
+	if code != ExitConfig || !strings.Contains(errs, "prithivida/Splade_PP_en_v1") || !strings.Contains(errs, "--fusion dense") {
+		t.Errorf("SPLADE: exit %d:\n%s%s", code, out, errs)
+	}
+}

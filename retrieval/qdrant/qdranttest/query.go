@@ -9,6 +9,7 @@ import (
 	qc "github.com/qdrant/go-client/qdrant"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"ragscope/retrieval/bm25"
 )
@@ -83,9 +84,38 @@ func (s *Server) version() string {
 	return s.opts.Version
 }
 
+// memo holds the answers of one batch's searches by their request, so a
+// batch that repeats a search (a hybrid query's prefetch and the same
+// arm queried alone) scans the points once; nil keeps nothing.
+type memo map[string][]scored
+
+// memoKey identifies a search: its query, vector, parameters and filters.
+func memoKey(n node, filters []*qc.Filter) (string, bool) {
+	var b strings.Builder
+	opts := proto.MarshalOptions{Deterministic: true}
+	for _, m := range []proto.Message{n.query, n.params} {
+		raw, err := opts.Marshal(m)
+		if err != nil {
+			return "", false
+		}
+		b.Write(raw)
+		b.WriteByte(0)
+	}
+	for _, f := range filters {
+		raw, err := opts.Marshal(f)
+		if err != nil {
+			return "", false
+		}
+		b.Write(raw)
+		b.WriteByte(0)
+	}
+	b.WriteString(n.using)
+	return b.String(), true
+}
+
 // run answers n. Filters of the enclosing queries apply to n as well, as
 // Qdrant propagates a query's filter to its prefetches.
-func (s *Server) run(c *Collection, n node, outer []*qc.Filter) ([]scored, error) {
+func (s *Server) run(c *Collection, n node, outer []*qc.Filter, m memo) ([]scored, error) {
 	filters := outer
 	if n.filter != nil {
 		filters = append(append([]*qc.Filter(nil), outer...), n.filter)
@@ -103,13 +133,13 @@ func (s *Server) run(c *Collection, n node, outer []*qc.Filter) ([]scored, error
 		for i, p := range n.prefetch {
 			sub := node{prefetch: p.GetPrefetch(), query: p.GetQuery(), using: p.GetUsing(), filter: p.GetFilter(),
 				params: p.GetParams(), threshold: p.ScoreThreshold, limit: p.Limit}
-			if lists[i], err = s.run(c, sub, filters); err != nil {
+			if lists[i], err = s.run(c, sub, filters, m); err != nil {
 				return nil, err
 			}
 		}
 		hits, err = s.combine(c, n, lists)
 	} else {
-		hits, err = s.nearest(c, n, filters, nil)
+		hits, err = s.memoNearest(c, n, filters, m)
 	}
 	if err != nil {
 		return nil, err
@@ -248,8 +278,32 @@ func sortScored(hits []scored) {
 		if hits[i].score != hits[j].score {
 			return hits[i].score > hits[j].score
 		}
-		return idKeyOf(*hits[i].p) < idKeyOf(*hits[j].p)
+		return hits[i].p.idKey() < hits[j].p.idKey()
 	})
+}
+
+// idKey is the point's id order key, made once by AddCollection.
+func (p *Point) idKey() string {
+	if p.key == "" {
+		return idKeyOf(*p)
+	}
+	return p.key
+}
+
+// memoNearest is nearest, answered from m when the batch already ran the
+// same search (a copy: callers trim it).
+func (s *Server) memoNearest(c *Collection, n node, filters []*qc.Filter, m memo) ([]scored, error) {
+	key, ok := memoKey(n, filters)
+	if m != nil && ok {
+		if hits, found := m[key]; found {
+			return append([]scored(nil), hits...), nil
+		}
+	}
+	hits, err := s.nearest(c, n, filters, nil)
+	if err == nil && m != nil && ok {
+		m[key] = append([]scored(nil), hits...)
+	}
+	return hits, err
 }
 
 // nearest scores every point (or only those in only, when set) that the

@@ -64,6 +64,8 @@ type Point struct {
 	// Sparse holds the point's sparse vectors by name (see
 	// Collection.Sparse); SparseBM25 builds a "qdrant/bm25" one.
 	Sparse map[string]bm25.Vector
+
+	key string // idKeyOf, set when the collection is added
 }
 
 // Collection is a named set of points with one vector configuration.
@@ -186,6 +188,10 @@ func (s *Server) AddCollection(c Collection) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cp := c
+	cp.Points = append([]Point(nil), c.Points...)
+	for i := range cp.Points {
+		cp.Points[i].key = idKeyOf(cp.Points[i])
+	}
 	cp.df = documentFrequencies(&cp)
 	s.collections[c.Name] = &cp
 	delete(s.sorted, c.Name)
@@ -441,6 +447,11 @@ func (ps pointsService) Scroll(_ context.Context, r *qc.ScrollPoints) (*qc.Scrol
 // Query runs a query: an exact nearest-neighbour search on a dense or
 // sparse vector, or a fusion (RRF, DBSF) of prefetches; see query.go.
 func (ps pointsService) Query(_ context.Context, r *qc.QueryPoints) (*qc.QueryResponse, error) {
+	return ps.query(r, nil)
+}
+
+// query answers r, reusing the batch's answers in m (nil: none).
+func (ps pointsService) query(r *qc.QueryPoints, m memo) (*qc.QueryResponse, error) {
 	s := ps.s
 	c, err := s.collection(r.GetCollectionName())
 	if err != nil {
@@ -458,7 +469,7 @@ func (ps pointsService) Query(_ context.Context, r *qc.QueryPoints) (*qc.QueryRe
 		prefetch: r.GetPrefetch(), query: r.GetQuery(), using: r.GetUsing(), filter: r.GetFilter(),
 		params: r.GetParams(), threshold: r.ScoreThreshold, limit: r.Limit,
 	}
-	hits, err := s.run(c, top, nil)
+	hits, err := s.run(c, top, nil, m)
 	if err != nil {
 		return nil, err
 	}
@@ -476,12 +487,13 @@ func (ps pointsService) Query(_ context.Context, r *qc.QueryPoints) (*qc.QueryRe
 
 // QueryBatch runs each query against the batch's collection; like Qdrant,
 // one invalid query fails the whole batch.
-func (ps pointsService) QueryBatch(ctx context.Context, r *qc.QueryBatchPoints) (*qc.QueryBatchResponse, error) {
+func (ps pointsService) QueryBatch(_ context.Context, r *qc.QueryBatchPoints) (*qc.QueryBatchResponse, error) {
 	resp := &qc.QueryBatchResponse{Result: make([]*qc.BatchResult, len(r.GetQueryPoints()))}
+	m := memo{}
 	for i, q := range r.GetQueryPoints() {
 		one := proto.Clone(q).(*qc.QueryPoints)
 		one.CollectionName = r.GetCollectionName()
-		res, err := ps.Query(ctx, one)
+		res, err := ps.query(one, m)
 		if err != nil {
 			return nil, err
 		}

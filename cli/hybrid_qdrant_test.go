@@ -86,3 +86,24 @@ func TestQdrantFusionSettings(t *testing.T) {
 		t.Errorf("SPLADE: exit %d:\n%s%s", code, out, errs)
 	}
 }
+
+// --expect on a hybrid collection says which arm lost the chunk: its
+// rank in each arm and in the fusion, then the cut.
+func TestQdrantHybridExpect(t *testing.T) {
+	_, _, env := fakes(t)
+	e := with(env, "QDRANT_COLLECTION", qdranttest.CollectionHybrid)
+	code, out, errs := run(t, e, "", "query", "-k", "3",
+		"--expect", "docs/module-2-simulation/01-gazebo-basics.md", "--expect", "docs/module-4-vla/02-voice-commands.md", "Whisper voice commands")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		", bm25: no query word in the chunk, fused #", // Gazebo's page has no word of the question
+		", cut by top_k 3",
+		"ranked #1 (0.700), dense #4, bm25 #1, fused #1, in the results at #1",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q:\n%s", want, out)
+		}
+	}
+}

@@ -107,3 +107,52 @@ func TestQdrantHybridExpect(t *testing.T) {
 		}
 	}
 }
+
+const hybridSet = `cases:
+  - question: Whisper voice commands
+    expected_doc_paths: [docs/module-4-vla/02-voice-commands.md]
+  - question: how do robots see depth with cameras
+    expected_doc_paths: [docs/module-3-isaac/02-isaac-ros.md]
+  - question: physics friction in Gazebo worlds
+    expected_doc_paths: [docs/module-2-simulation/01-gazebo-basics.md]
+  - question: What does the costmap mark around obstacles?
+    expected_doc_paths: [docs/module-3-isaac/03-nav2.md]
+`
+
+// eval on a hybrid collection reports hit@k and MRR of each arm alone
+// beside the fused figures (the arms' rankings come back with the fused
+// query): here the dense arm alone misses a case BM25 and the fusion find.
+func TestQdrantHybridEvalArms(t *testing.T) {
+	_, _, env := fakes(t)
+	e := with(env, "QDRANT_COLLECTION", qdranttest.CollectionHybrid)
+	set := writeSet(t, "hybrid.yaml", hybridSet)
+	code, out, errs := run(t, e, "", "eval", "-k", "3", set)
+	want := "  each arm alone: dense hit@k 0.750 · MRR 0.750; bm25 hit@k 1.000 · MRR 1.000; fused hit@k 1.000 · MRR 1.000\n"
+	if code != ExitOK || !strings.Contains(out, want) {
+		t.Fatalf("exit %d, want %q:\n%s%s", code, want, out, errs)
+	}
+	code, out, errs = run(t, e, "", "eval", "--json", "-k", "3", set)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Summary struct {
+			Arms []struct {
+				Vector string  `json:"vector"`
+				HitAtK float64 `json:"hit_at_k"`
+				MRR    float64 `json:"mrr"`
+			} `json:"arms"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if a := doc.Summary.Arms; len(a) != 2 || a[0].Vector != "dense" || a[0].HitAtK != 0.75 || a[1].Vector != "bm25" || a[1].MRR != 1 {
+		t.Fatalf("summary arms %+v", a)
+	}
+	// A dense collection has no arms (it misses a case: exit 4).
+	code, out, _ = run(t, env, "", "eval", "-k", "3", set)
+	if !strings.Contains(out, "Overall (4 ranking cases of 4)") || strings.Contains(out, "each arm alone") {
+		t.Fatalf("dense collection: exit %d:\n%s", code, out)
+	}
+}

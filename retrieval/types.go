@@ -125,6 +125,9 @@ func anyOfList(want, have []string) bool {
 type Query struct {
 	// Question is the user's natural-language question.
 	Question string `json:"question"`
+	// WithArms asks a fused (hybrid) search for each arm's own ranking in
+	// Result.Arms (eval's per-arm figures); others ignore it.
+	WithArms bool `json:"-"`
 	// Mode defaults to ModeNormal when empty.
 	Mode Mode `json:"mode"`
 	// SelectedText is the only context in ModeSelectedText.
@@ -213,6 +216,15 @@ type ScoredChunk struct {
 	// Arms, when not nil, place the chunk in each arm of a fused search
 	// (a Qdrant hybrid query), in the arms' order.
 	Arms []Arm
+}
+
+// ArmList is one arm's own ranking in a fused search.
+type ArmList struct {
+	Label  string
+	Vector string
+	Hits   []ScoredChunk
+	// Cites are the hits' citations (set by the pipeline, in Hits' order).
+	Cites []Citation
 }
 
 // Arm is a chunk's place in one arm of a fused search: the arm's own
@@ -358,6 +370,9 @@ type Result struct {
 	OriginalLength int          `json:"original_length,omitempty"`
 	Hits           []Hit        `json:"hits"`
 	Dropped        []DroppedHit `json:"dropped"`
+	// Arms, after a fused search run in a batch (eval), are each arm's
+	// own ranking, for the arms' figures beside the fused ones.
+	Arms []ArmList `json:"-"`
 	Timings        Timings      `json:"-"`
 	Params         Params       `json:"params"`
 	Grounded       Grounded     `json:"grounded"`
@@ -391,6 +406,11 @@ type SearchRequest struct {
 	// IDsOnly says the caller reads only ids and scores (a rank count):
 	// stores may leave the payload out.
 	IDsOnly bool
+	// ArmHits, when set, asks a store that fuses arms (a Qdrant hybrid
+	// search) for each arm's own ranking to Limit, payloads included, in
+	// the same round trip; it fills *ArmHits (nil for a search that was
+	// not fused). The hits' Arms then reach Limit, not the prefetch limit.
+	ArmHits *[]ArmList
 	// Rescore, when set, switches rescoring with the original vectors on
 	// or off for a quantized collection (Qdrant quantization.rescore);
 	// nil is the store's default. Others ignore it.

@@ -285,8 +285,15 @@ func (s *Store) plannedQueries(ctx context.Context, req retrieval.SearchRequest)
 		fused.ScoreThreshold = qc.PtrOf(float32(req.Threshold))
 	}
 	arm := func(pf *qc.PrefetchQuery) *qc.QueryPoints {
-		return &qc.QueryPoints{CollectionName: s.collection, Query: pf.Query, Using: pf.Using, Params: pf.Params,
+		q := &qc.QueryPoints{CollectionName: s.collection, Query: pf.Query, Using: pf.Using, Params: pf.Params,
 			Filter: filter, Limit: pf.Limit, WithPayload: qc.NewWithPayload(false)}
+		if req.ArmHits != nil {
+			// The arms' own rankings to the query's limit, with their
+			// payloads (eval grades them): the hits' arm ranks then
+			// reach that far only.
+			q.Limit, q.WithPayload = qc.PtrOf(uint64(limit)), qc.NewWithPayload(true)
+		}
+		return q
 	}
 	return []armQuery{
 		{q: fused},
@@ -349,11 +356,18 @@ func versionAtLeast(have, want string) bool {
 }
 
 // withArms decodes the fused (or only) result, placing each point in the
-// arms' own rankings.
-func (s *Store) withArms(qs []armQuery, results [][]*qc.ScoredPoint) []retrieval.ScoredChunk {
+// arms' own rankings; armHits, when not nil, receives the arms' rankings.
+func (s *Store) withArms(qs []armQuery, results [][]*qc.ScoredPoint, armHits *[]retrieval.ArmList) []retrieval.ScoredChunk {
 	out := s.decode(results[0])
 	if len(qs) == 1 {
 		return out
+	}
+	if armHits != nil {
+		lists := make([]retrieval.ArmList, len(qs)-1)
+		for i, r := range results[1:] {
+			lists[i] = retrieval.ArmList{Label: qs[i+1].label, Vector: qs[i+1].vector, Hits: s.decode(r)}
+		}
+		*armHits = lists
 	}
 	type place struct {
 		rank  int

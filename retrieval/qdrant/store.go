@@ -446,7 +446,7 @@ func (s *Store) SearchBatch(ctx context.Context, reqs []retrieval.SearchRequest)
 			lists[j] = results[next].GetResult()
 			next++
 		}
-		out[i] = s.withArms(qs, lists)
+		out[i] = s.withArms(qs, lists, reqs[i].ArmHits)
 	}
 	return out, nil
 }

@@ -372,10 +372,10 @@ type Result struct {
 	Dropped        []DroppedHit `json:"dropped"`
 	// Arms, after a fused search run in a batch (eval), are each arm's
 	// own ranking, for the arms' figures beside the fused ones.
-	Arms []ArmList `json:"-"`
-	Timings        Timings      `json:"-"`
-	Params         Params       `json:"params"`
-	Grounded       Grounded     `json:"grounded"`
+	Arms     []ArmList `json:"-"`
+	Timings  Timings   `json:"-"`
+	Params   Params    `json:"params"`
+	Grounded Grounded  `json:"grounded"`
 	// Rerank describes the reranking, nil without it.
 	Rerank *RerankInfo `json:"rerank,omitempty"`
 }

@@ -233,8 +233,8 @@ type Summary struct {
 	NDCG       float64 `json:"ndcg"`
 	// Arms, after a fused (hybrid) search, are hit@k and MRR of each arm
 	// alone over the ranking cases, beside the fused HitAtK and MRR.
-	Arms []ArmFigures `json:"arms,omitempty"`
-	Recall     float64 `json:"recall"`
+	Arms   []ArmFigures `json:"arms,omitempty"`
+	Recall float64      `json:"recall"`
 	// KeywordCoverage is the mean over cases with keywords (nil: none).
 	KeywordCoverage *float64 `json:"keyword_coverage"`
 	// MetadataCompleteness is the mean over every kept hit of normal-mode

@@ -370,14 +370,15 @@ type Result struct {
 	OriginalLength int          `json:"original_length,omitempty"`
 	Hits           []Hit        `json:"hits"`
 	Dropped        []DroppedHit `json:"dropped"`
-	// Arms, after a fused search run in a batch (eval), are each arm's
-	// own ranking, for the arms' figures beside the fused ones.
-	Arms     []ArmList `json:"-"`
-	Timings  Timings   `json:"-"`
-	Params   Params    `json:"params"`
-	Grounded Grounded  `json:"grounded"`
+	Timings        Timings      `json:"-"`
+	Params         Params       `json:"params"`
+	Grounded       Grounded     `json:"grounded"`
 	// Rerank describes the reranking, nil without it.
 	Rerank *RerankInfo `json:"rerank,omitempty"`
+
+	// Arms, after a fused search asked WithArms (eval), are each arm's
+	// own ranking, for the arms' figures beside the fused ones.
+	Arms []ArmList `json:"-"`
 }
 
 // Embedder turns texts into vectors. Implementations must be safe for

@@ -231,10 +231,10 @@ type Summary struct {
 	HitAtK     float64 `json:"hit_at_k"`
 	MRR        float64 `json:"mrr"`
 	NDCG       float64 `json:"ndcg"`
+	Recall     float64 `json:"recall"`
 	// Arms, after a fused (hybrid) search, are hit@k and MRR of each arm
 	// alone over the ranking cases, beside the fused HitAtK and MRR.
-	Arms   []ArmFigures `json:"arms,omitempty"`
-	Recall float64      `json:"recall"`
+	Arms []ArmFigures `json:"arms,omitempty"`
 	// KeywordCoverage is the mean over cases with keywords (nil: none).
 	KeywordCoverage *float64 `json:"keyword_coverage"`
 	// MetadataCompleteness is the mean over every kept hit of normal-mode

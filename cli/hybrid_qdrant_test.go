@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -154,5 +156,27 @@ func TestQdrantHybridEvalArms(t *testing.T) {
 	code, out, _ = run(t, env, "", "eval", "-k", "3", set)
 	if !strings.Contains(out, "Overall (4 ranking cases of 4)") || strings.Contains(out, "each arm alone") {
 		t.Fatalf("dense collection: exit %d:\n%s", code, out)
+	}
+}
+
+// Fusion is a setting like any other, per setup: eval --setup dense --vs
+// hybrid compares the dense arm alone with the fusion, paired.
+func TestQdrantEvalDenseVsHybridSetups(t *testing.T) {
+	_, _, env := fakes(t)
+	dir := t.TempDir()
+	toml := "[setups.dense]\nretrieval.fusion = \"dense\"\n[setups.hybrid]\nretrieval.fusion = \"rrf\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "ragscope.toml"), []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := with(env, "QDRANT_COLLECTION", qdranttest.CollectionHybrid, "__DIR", dir)
+	set := writeSet(t, "hybrid.yaml", hybridSet)
+	code, out, errs := run(t, e, "", "eval", "-k", "3", "--setup", "dense", "--vs", "hybrid", set)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	for _, want := range []string{"A dense   0.750  0.750", "B hybrid  1.000  1.000", "hybrid vs dense: paired over 4 cases", "case-2  miss    1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q:\n%s", want, out)
+		}
 	}
 }

@@ -340,6 +340,11 @@ func fillLocal(cfg config.Config, be *Backend, sl *sharedLoad) error {
 	if ix, err = ix.WithMode(mode); err != nil {
 		return err
 	}
+	if mode == local.ModeHybrid {
+		if ix, err = ix.WithFusion(cfg.Fusion, cfg.RRFK, cfg.PrefetchLimit); err != nil {
+			return fmt.Errorf("%w: %w", retrieval.ErrConfig, err)
+		}
+	}
 	be.Search = ix.Describe()
 	info := ix.Info()
 	be.Index = &IndexDescription{Provider: info.Provider, Model: info.Model, Dim: ix.Dim(), Chunking: info.Chunking}

@@ -180,3 +180,20 @@ func TestQdrantEvalDenseVsHybridSetups(t *testing.T) {
 		}
 	}
 }
+
+// The local index's hybrid mode takes the same fusion settings, so an
+// author tries hybrid on the book before building the collection.
+func TestLocalHybridFusionSettings(t *testing.T) {
+	code, out, errs := run(t, nil, "", "--local-search", "hybrid", "--fusion", "rrf", "--rrf-k", "60", "query", "-k", "3", "How do ROS 2 nodes communicate?")
+	if code != ExitOK || !strings.Contains(out, "· hybrid: cosine + BM25, RRF k=60") || !strings.Contains(out, " · fused #1 ") {
+		t.Fatalf("rrf: exit %d:\n%s%s", code, out, errs)
+	}
+	code, out, errs = run(t, nil, "", "--local-search", "hybrid", "--fusion", "dbsf", "query", "--json", "-k", "3", "How do ROS 2 nodes communicate?")
+	if code != ExitOK || !strings.Contains(out, `"search": "hybrid: cosine + BM25, DBSF"`) || !strings.Contains(out, `"vector": "bm25"`) {
+		t.Fatalf("dbsf: exit %d:\n%s%s", code, out, errs)
+	}
+	code, _, errs = run(t, nil, "", "--local-search", "hybrid", "--fusion", "dense", "query", "-k", "3", "nodes")
+	if code != ExitConfig || !strings.Contains(errs, "--local-search embedder") {
+		t.Fatalf("dense: exit %d: %s", code, errs)
+	}
+}

@@ -158,7 +158,12 @@ func (ix *Index) Mode() SearchMode {
 
 // Describe names how the index ranks, for headers: "BM25 + title match", "hybrid
 // 0.8×cosine + 0.2×BM25 + title match" or "embedder only".
-func (ix *Index) Describe() string { return ix.Mode().Describe() }
+func (ix *Index) Describe() string {
+	if ix.arms != nil && ix.Mode() == ModeHybrid {
+		return ix.arms.describe()
+	}
+	return ix.Mode().Describe()
+}
 
 // Describe names how a search in mode m ranks (see Index.Describe); an
 // unknown mode is described as the default, BM25, which it searches as.
@@ -203,6 +208,9 @@ func (ix *Index) searchLexical(ctx context.Context, req retrieval.SearchRequest,
 	vec, err := ix.cosines(ctx, req)
 	if err != nil {
 		return nil, err
+	}
+	if ix.arms != nil {
+		return ix.fuseArms(*ix.arms, lex, vec, pass, req), nil
 	}
 	return ix.fuse(f, lex, vec, pass, req), nil
 }

@@ -3,7 +3,6 @@ package local
 import (
 	"fmt"
 	"math"
-	"sort"
 
 	"ragscope/retrieval"
 )
@@ -96,11 +95,7 @@ func (ix *Index) fuseArms(a armFusion, lex, vec []float64, pass func(int) bool, 
 		}
 		fused = append(fused, scored{i: i, score: s})
 	}
-	h := &resultHeap{items: fused, chunks: ix.chunks}
-	sort.Slice(fused, func(x, y int) bool { return h.better(fused[x], fused[y]) })
-	if len(fused) > req.Limit {
-		fused = fused[:req.Limit]
-	}
+	fused = ix.best(fused, req.Limit)
 	out := make([]retrieval.ScoredChunk, len(fused))
 	for n, s := range fused {
 		r := rank[s.i]

@@ -291,11 +291,7 @@ func (ix *Index) fuse(f fusion, lex, vec []float64, pass func(int) bool, req ret
 		}
 		fused = append(fused, scored{i: i, score: s})
 	}
-	h := &resultHeap{items: fused, chunks: ix.chunks}
-	sort.Slice(fused, func(a, b int) bool { return h.better(fused[a], fused[b]) })
-	if len(fused) > req.Limit {
-		fused = fused[:req.Limit]
-	}
+	fused = ix.best(fused, req.Limit)
 	name := f.String()
 	out := make([]retrieval.ScoredChunk, len(fused))
 	for k, s := range fused {
@@ -307,6 +303,17 @@ func (ix *Index) fuse(f fusion, lex, vec []float64, pass func(int) bool, req ret
 		}
 	}
 	return out
+}
+
+// best orders fused chunks best first (ties as a search orders them) and
+// keeps limit of them.
+func (ix *Index) best(fused []scored, limit int) []scored {
+	h := &resultHeap{items: fused, chunks: ix.chunks}
+	sort.Slice(fused, func(a, b int) bool { return h.better(fused[a], fused[b]) })
+	if len(fused) > limit {
+		fused = fused[:limit]
+	}
+	return fused
 }
 
 // top returns the best limit chunks among those for which ok is true, by

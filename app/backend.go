@@ -48,8 +48,12 @@ type Backend struct {
 	// (demo, --index, --docs); 0 for remote backends.
 	Load time.Duration
 	// Search names how a local index ranks (local.Index.Describe), "" for
-	// remote backends.
+	// remote backends (see SearchLabel).
 	Search string
+	// searchPlan, for a Qdrant collection, describes how it is searched
+	// once a call has read the collection ("" before, and for a plain
+	// dense search).
+	searchPlan func() string
 	// Index is what a local or demo index records of how it was made
 	// (nil for Qdrant).
 	Index *IndexDescription
@@ -126,10 +130,21 @@ func (b *Backend) EmbedderLabel() string {
 // ModelLabel is a header's model part: the embedder and, when set, how a
 // local index searches ("ragscope-local-… · hybrid …").
 func (b *Backend) ModelLabel() string {
-	if b.Search == "" {
+	if b.SearchLabel() == "" {
 		return b.EmbedderLabel()
 	}
-	return b.EmbedderLabel() + " · " + b.Search
+	return b.EmbedderLabel() + " · " + b.SearchLabel()
+}
+
+// SearchLabel names how the backend ranks: a local index's search mode,
+// or a Qdrant collection's hybrid search once the collection was read
+// ("hybrid: dense (embed-english-v3.0) + bm25 (qdrant/bm25), RRF k=2");
+// "" for a plain dense search or before the collection was read.
+func (b *Backend) SearchLabel() string {
+	if b.Search == "" && b.searchPlan != nil {
+		return b.searchPlan()
+	}
+	return b.Search
 }
 
 // Mode is what a command needs of an opened setup.
@@ -342,6 +357,11 @@ func fillLocal(cfg config.Config, be *Backend, sl *sharedLoad) error {
 	be.localMode = string(mode)
 	if ix, err = ix.WithMode(mode); err != nil {
 		return err
+	}
+	if mode == local.ModeHybrid {
+		if ix, err = ix.WithFusion(cfg.Fusion, cfg.RRFK, cfg.PrefetchLimit); err != nil {
+			return fmt.Errorf("%w: %w", retrieval.ErrConfig, err)
+		}
 	}
 	be.Search = ix.Describe()
 	info := ix.Info()

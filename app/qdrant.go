@@ -52,6 +52,13 @@ func (as *Assembler) openQdrant(ctx context.Context, s Setup, mode Mode) (*Backe
 		Mapping:    mapping,
 		Timeout:    cfg.Timeout,
 		Logger:     as.logger(),
+
+		VectorName:    cfg.DenseVector,
+		SparseVector:  cfg.SparseVector,
+		SparseModel:   cfg.SparseModel,
+		Fusion:        cfg.Fusion,
+		RRFK:          cfg.RRFK,
+		PrefetchLimit: cfg.PrefetchLimit,
 	})
 	if err != nil {
 		return nil, err
@@ -69,6 +76,13 @@ func (as *Assembler) openQdrant(ctx context.Context, s Setup, mode Mode) (*Backe
 	}
 	be.Close = store.Close
 	be.Walker = store
+	be.searchPlan = func() string {
+		p, ok := store.KnownPlan()
+		if !ok {
+			return ""
+		}
+		return p.Describe(emb.Name())
+	}
 	for _, n := range store.Notes() {
 		if !slices.Contains(be.Notes, n) {
 			be.Notes = append(be.Notes, n)

@@ -71,8 +71,8 @@ func header(b *app.Backend) string {
 	if m := b.EmbedderLabel(); m != "" {
 		s += " · " + m
 	}
-	if b.Search != "" {
-		s += " · " + b.Search
+	if sl := b.SearchLabel(); sl != "" {
+		s += " · " + sl
 	}
 	if r := b.RerankLabel(); r != "" {
 		s += " · " + r

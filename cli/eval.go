@@ -415,6 +415,14 @@ func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath stri
 		return fmt.Sprintf("%.3f", v)
 	}
 	fmt.Fprintf(w, "  hit@1 %s · hit@k %s · MRR %s · nDCG@k %s · recall@k %s\n", rm(s.HitAt1), rm(s.HitAtK), rm(s.MRR), rm(s.NDCG), rm(s.Recall))
+	if len(s.Arms) > 0 {
+		parts := make([]string, 0, len(s.Arms)+1)
+		for _, a := range s.Arms {
+			parts = append(parts, fmt.Sprintf("%s hit@k %.3f · MRR %.3f", a.Label, a.HitAtK, a.MRR))
+		}
+		parts = append(parts, fmt.Sprintf("fused hit@k %.3f · MRR %.3f", s.HitAtK, s.MRR))
+		fmt.Fprintf(w, "  each arm alone: %s\n", cleanLine(strings.Join(parts, "; ")))
+	}
 	fmt.Fprintf(w, "  keyword coverage %s · metadata completeness %s\n", optFloat(s.KeywordCoverage), optFloat(s.MetadataCompleteness))
 	if s.LabelledCases > 0 {
 		fmt.Fprintf(w, "  not-relevant marks: %d %s · precision over labelled hits %s · %d with a hit marked not relevant above the relevant one\n",

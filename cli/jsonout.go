@@ -110,6 +110,9 @@ type HitJSON struct {
 	// ScoreParts: set by a hybrid search, the BM25, cosine and title
 	// scores the score was blended from.
 	ScoreParts *retrieval.ScoreParts `json:"score_parts,omitempty"`
+	// Arms: set by a fused (hybrid) search, the hit's rank and score in
+	// each arm alone.
+	Arms []present.ArmJSON `json:"arms,omitempty"`
 	// Judge: set with --judge, the hit's grade (null when not judged).
 	Judge *JudgeJSON `json:"judge,omitempty"`
 	// Explain: set with --explain, the score taken apart.
@@ -166,12 +169,12 @@ func hitJSON(h retrieval.Hit) HitJSON {
 		ContentType: h.Chunk.ContentType, Tags: tags, ContentHash: h.Chunk.ContentHash,
 		Text: h.Chunk.Text, Extra: h.Chunk.Extra,
 		VectorRank: h.VectorRank, VectorScore: vectorScore(h), RerankScore: h.RerankScore,
-		ScoreParts: h.ScoreParts,
+		ScoreParts: h.ScoreParts, Arms: present.ArmsJSON(h.Arms),
 	}
 }
 
 func backendJSON(be *app.Backend) BackendJSON {
-	return BackendJSON{Kind: string(be.Kind), Name: be.Label, Collection: be.Collection, Model: be.Model(), Provider: be.Provider, Search: be.Search}
+	return BackendJSON{Kind: string(be.Kind), Name: be.Label, Collection: be.Collection, Model: be.Model(), Provider: be.Provider, Search: be.SearchLabel()}
 }
 
 func queryJSON(be *app.Backend, res retrieval.Result) QueryJSON {

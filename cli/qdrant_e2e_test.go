@@ -34,6 +34,7 @@ func fakes(t *testing.T) (*qdranttest.Server, *coheretest.Server, map[string]str
 	t.Cleanup(qs.Close)
 	qs.AddCollection(qdranttest.TextbookA())
 	qs.AddCollection(qdranttest.TextbookB())
+	qs.AddCollection(qdranttest.TextbookHybrid())
 	small := qdranttest.Collection{Name: "small_vectors", Dim: 8, Points: []qdranttest.Point{{ID: 1, Vector: []float32{1, 0, 0, 0, 0, 0, 0, 0}, Payload: map[string]*qc.Value{"text": qc.NewValueString("x")}}}}
 	qs.AddCollection(small)
 	co := coheretest.NewServer(testCohereKey)

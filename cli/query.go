@@ -263,6 +263,9 @@ func writeQueryText(w io.Writer, be *app.Backend, res retrieval.Result, withCont
 			fmt.Fprintln(w, "    (no citation URL: the chunk has neither a URL nor a doc path)")
 		}
 		fmt.Fprintf(w, "    %s\n", present.Preview(h.Chunk.Text, 110))
+		if arms := present.Arms(h.Arms, h.Rank, h.Score); arms != "" {
+			fmt.Fprintf(w, "    %s\n", arms)
+		}
 		writeJudgeLine(w, judged, i)
 	}
 	writeRerankText(w, res)

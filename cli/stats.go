@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"ragscope/app"
+	"ragscope/present"
 	"ragscope/retrieval"
 )
 
@@ -106,6 +107,18 @@ func writeStatsText(w io.Writer, be *app.Backend, st retrieval.Stats) {
 	}
 	row("Points", fmt.Sprint(st.Points))
 	row("Vector size", fmt.Sprintf("%d (%s)", st.VectorSize, st.Distance))
+	if len(st.Vectors) > 1 || (len(st.Vectors) == 1 && st.Vectors[0].Kind == "sparse") {
+		for i, v := range st.Vectors {
+			if i == 0 {
+				row("Vectors", present.Vector(v))
+				continue
+			}
+			fmt.Fprintf(w, "%-16s %s\n", "", cleanLine(present.Vector(v)))
+		}
+	}
+	if st.Search != "" {
+		row("Search", st.Search)
+	}
 	if m := be.EmbedderLabel(); be.Index != nil {
 		// What the index records, even when no query embedder is set up.
 		row("Embedder", be.Index.Embedder())

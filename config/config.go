@@ -137,6 +137,19 @@ type Config struct {
 	// embedder (LocalSearchModes); "" lets the index choose (bm25 for the
 	// offline embedder, hybrid for a provider's embeddings).
 	LocalSearch string `json:"local_search"`
+	// Fusion is how a collection with a dense and a sparse vector is
+	// searched: "" (auto: rrf when it has both), rrf, dbsf, dense or sparse.
+	Fusion string `json:"fusion"`
+	// RRFK is the RRF constant (0: Qdrant's default, 2); PrefetchLimit
+	// each arm's limit of a hybrid search (0: 5 × the query's limit).
+	RRFK          int `json:"rrf_k"`
+	PrefetchLimit int `json:"prefetch_limit"`
+	// DenseVector and SparseVector name the collection's vectors to
+	// search ("": the first of each); SparseModel the model that made the
+	// sparse vector ("": qdrant/bm25 for a vector with the idf modifier).
+	DenseVector  string `json:"dense_vector"`
+	SparseVector string `json:"sparse_vector"`
+	SparseModel  string `json:"sparse_model"`
 
 	TopK      int     `json:"top_k"`
 	Threshold float64 `json:"threshold"`
@@ -611,6 +624,12 @@ func (c Config) Problems() []string {
 				probs = append(probs, fmt.Sprintf("index file %s does not exist: build one with \"ragscope index DOCS_DIR -o %s\"", c.IndexFile, c.IndexFile))
 			}
 		}
+	}
+	if c.RRFK < 0 {
+		probs = append(probs, fmt.Sprintf("rrf_k must be 1 or more (0: Qdrant's default), got %d", c.RRFK))
+	}
+	if c.PrefetchLimit < 0 {
+		probs = append(probs, fmt.Sprintf("prefetch_limit must be 1 or more (0: 5 × top_k), got %d", c.PrefetchLimit))
 	}
 	if c.TopK < retrieval.MinTopK || c.TopK > retrieval.MaxTopK {
 		probs = append(probs, fmt.Sprintf("top_k must be between %d and %d, got %d", retrieval.MinTopK, retrieval.MaxTopK, c.TopK))

@@ -22,3 +22,21 @@ func ParseLocalSearch(s string) (string, error) {
 	}
 	return "", errors.New("unknown local search: use bm25, hybrid or embedder")
 }
+
+// Fusions returns the fusion settings: how a collection (or index) with a
+// dense and a sparse arm is searched.
+func Fusions() []string { return []string{"rrf", "dbsf", "dense", "sparse"} }
+
+// ParseFusion reads a fusion setting; "" and "auto" are auto.
+func ParseFusion(s string) (string, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" || s == "auto" {
+		return "", nil
+	}
+	for _, f := range Fusions() {
+		if s == f {
+			return f, nil
+		}
+	}
+	return "", errors.New("unknown fusion: use rrf, dbsf, dense or sparse (or auto)")
+}

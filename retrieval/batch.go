@@ -57,6 +57,7 @@ func (p *Pipeline) RetrieveBatch(ctx context.Context, qs []Query, vecs [][]float
 		return results, errs
 	}
 	qs = append([]Query(nil), qs...)
+	arms := make([][]ArmList, len(qs))
 	var idx []int
 	var reqs []SearchRequest
 	for i, q := range qs {
@@ -78,6 +79,9 @@ func (p *Pipeline) RetrieveBatch(ctx context.Context, qs []Query, vecs [][]float
 		qs[i], results[i] = nq, res
 		idx = append(idx, i)
 		reqs = append(reqs, SearchRequest{Vector: vecs[i], Text: nq.Question, Limit: CandidateLimit(nq), Filters: nq.Filters, Exact: nq.Exact})
+		if nq.WithArms {
+			reqs[len(reqs)-1].ArmHits = &arms[i]
+		}
 	}
 	if len(reqs) == 0 {
 		return results, errs
@@ -92,6 +96,7 @@ func (p *Pipeline) RetrieveBatch(ctx context.Context, qs []Query, vecs [][]float
 			results[i] = Result{}
 			continue
 		}
+		results[i].Arms = p.citeArms(arms[i])
 		if qs[i].Rerank.On {
 			continue // rerankMany did it
 		}

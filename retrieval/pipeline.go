@@ -304,10 +304,16 @@ func (p *Pipeline) search(ctx context.Context, q Query, vec []float32, res *Resu
 	t0 := time.Now()
 	// Ask without a threshold: the same top_k, and the hits under the
 	// threshold come back too, so the explorer can show what it cut.
-	scored, err := store.Search(ctx, SearchRequest{Vector: vec, Text: q.Question, Limit: CandidateLimit(q), Filters: q.Filters, Exact: q.Exact})
+	req := SearchRequest{Vector: vec, Text: q.Question, Limit: CandidateLimit(q), Filters: q.Filters, Exact: q.Exact}
+	var arms []ArmList
+	if q.WithArms {
+		req.ArmHits = &arms
+	}
+	scored, err := store.Search(ctx, req)
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
+	defer func() { res.Arms = p.citeArms(arms) }()
 	if b != nil {
 		b.cands = scored
 	}
@@ -320,6 +326,19 @@ func (p *Pipeline) search(ctx context.Context, q Query, vec []float32, res *Resu
 	PostProcess(scored, q, p.URLs, res)
 	res.Timings.Post = time.Since(t1)
 	return nil
+}
+
+// citeArms fills the arms' citations (for grading their hits as the
+// fused ones are) and returns arms.
+func (p *Pipeline) citeArms(arms []ArmList) []ArmList {
+	for a := range arms {
+		al := &arms[a]
+		al.Cites = make([]Citation, len(al.Hits))
+		for h := range al.Hits {
+			al.Cites[h] = p.URLs.Cite(&al.Hits[h].Chunk)
+		}
+	}
+	return arms
 }
 
 // Ranking is how the store ranks a search in mode (Query.SearchMode; ""
@@ -374,7 +393,7 @@ func postSorted(sorted []ScoredChunk, q Query, urls URLBuilder, res *Result, key
 	hits := make([]Hit, len(sorted))
 	for i := range sorted {
 		sc := &sorted[i]
-		hits[i] = Hit{Score: sc.Score, Chunk: sc.Chunk, Citation: urls.Cite(&sc.Chunk), ScoreParts: sc.Parts}
+		hits[i] = Hit{Score: sc.Score, Chunk: sc.Chunk, Citation: urls.Cite(&sc.Chunk), ScoreParts: sc.Parts, Arms: sc.Arms}
 	}
 	res.Hits, res.Dropped = keep(hits, func(h *Hit) bool { return Below(h.Score, q.Threshold) }, ReasonBelowThreshold, q.NoDedup, keyOf)
 	res.Grounded = Ground(res.Hits)

@@ -125,6 +125,9 @@ func anyOfList(want, have []string) bool {
 type Query struct {
 	// Question is the user's natural-language question.
 	Question string `json:"question"`
+	// WithArms asks a fused (hybrid) search for each arm's own ranking in
+	// Result.Arms (eval's per-arm figures); others ignore it.
+	WithArms bool `json:"-"`
 	// Mode defaults to ModeNormal when empty.
 	Mode Mode `json:"mode"`
 	// SelectedText is the only context in ModeSelectedText.
@@ -210,6 +213,32 @@ type ScoredChunk struct {
 	// Parts, when not nil, are the components Score was fused from (a
 	// hybrid search).
 	Parts *ScoreParts
+	// Arms, when not nil, place the chunk in each arm of a fused search
+	// (a Qdrant hybrid query), in the arms' order.
+	Arms []Arm
+}
+
+// ArmList is one arm's own ranking in a fused search.
+type ArmList struct {
+	Label  string
+	Vector string
+	Hits   []ScoredChunk
+	// Cites are the hits' citations (set by the pipeline, in Hits' order).
+	Cites []Citation
+}
+
+// Arm is a chunk's place in one arm of a fused search: the arm's own
+// ranking, as the arm alone returns it.
+type Arm struct {
+	// Label names the arm for people: "dense" or the sparse model's
+	// family ("bm25").
+	Label string `json:"label"`
+	// Vector is the collection's name of the arm's vector.
+	Vector string `json:"vector"`
+	// Rank counts from 1 in the arm's ranking; 0 when the arm, queried to
+	// its prefetch limit, did not return the chunk (Score is then 0).
+	Rank  int     `json:"rank"`
+	Score float64 `json:"score"`
 }
 
 // ScoreParts are the components of a hybrid search's score: a lexical
@@ -261,6 +290,8 @@ type Hit struct {
 	RerankScore *float64 `json:"rerank_score,omitempty"`
 	// ScoreParts, when set, are the components of a fused (hybrid) Score.
 	ScoreParts *ScoreParts `json:"score_parts,omitempty"`
+	// Arms, set by a fused (hybrid) search, place the hit in each arm.
+	Arms []Arm `json:"arms,omitempty"`
 }
 
 // DroppedHit is a hit left out of the context, kept so explorers can show it.
@@ -344,6 +375,10 @@ type Result struct {
 	Grounded       Grounded     `json:"grounded"`
 	// Rerank describes the reranking, nil without it.
 	Rerank *RerankInfo `json:"rerank,omitempty"`
+
+	// Arms, after a fused search asked WithArms (eval), are each arm's
+	// own ranking, for the arms' figures beside the fused ones.
+	Arms []ArmList `json:"-"`
 }
 
 // Embedder turns texts into vectors. Implementations must be safe for
@@ -372,6 +407,11 @@ type SearchRequest struct {
 	// IDsOnly says the caller reads only ids and scores (a rank count):
 	// stores may leave the payload out.
 	IDsOnly bool
+	// ArmHits, when set, asks a store that fuses arms (a Qdrant hybrid
+	// search) for each arm's own ranking to Limit, payloads included, in
+	// the same round trip; it fills *ArmHits (nil for a search that was
+	// not fused). The hits' Arms then reach Limit, not the prefetch limit.
+	ArmHits *[]ArmList
 	// Rescore, when set, switches rescoring with the original vectors on
 	// or off for a quantized collection (Qdrant quantization.rescore);
 	// nil is the store's default. Others ignore it.
@@ -478,4 +518,27 @@ type Stats struct {
 	Collections []string `json:"collections,omitempty"`
 	// Notes are human remarks (e.g. "REST port 6333 mapped to gRPC 6334").
 	Notes []string `json:"notes,omitempty"`
+	// Vectors lists every vector of the collection (named, dense and
+	// sparse) and which ones ragscope searches.
+	Vectors []VectorInfo `json:"vectors,omitempty"`
+	// Search says how ragscope searches them, e.g. "hybrid: dense +
+	// bm25 (qdrant/bm25), RRF k=2" ("" for a plain dense search).
+	Search string `json:"search,omitempty"`
+}
+
+// VectorInfo describes one vector of a collection.
+type VectorInfo struct {
+	// Name is the vector's name ("" for a single unnamed vector).
+	Name string `json:"name"`
+	// Kind is "dense" or "sparse".
+	Kind string `json:"kind"`
+	// Size and Distance describe a dense vector.
+	Size     int    `json:"size,omitempty"`
+	Distance string `json:"distance,omitempty"`
+	// Modifier is a sparse vector's modifier ("idf" or "none"), Model the
+	// model ragscope takes it to be made by ("" when unknown).
+	Modifier string `json:"modifier,omitempty"`
+	Model    string `json:"model,omitempty"`
+	// Used says ragscope searches this vector.
+	Used bool `json:"used"`
 }

@@ -203,8 +203,13 @@ type Expected struct {
 	// Chunks is the number of the source's chunks, with CutNoMatch.
 	Chunks int `json:"chunks,omitempty"`
 	// Detail says it in words: "in the results at #2", "cut by top_k 5
-	// (rank 23 of 5)", "not in the collection".
+	// (rank 23 of 5)", "not in the collection"; after a fused (hybrid)
+	// search it first places the chunk in each arm: "dense #40, bm25: no
+	// query word in the chunk, fused #22, cut by top_k 5".
 	Detail string `json:"detail"`
+	// Arms, after a fused search, place the chunk in each arm alone (nil
+	// otherwise, and when the fused ranking did not reach the chunk).
+	Arms []Arm `json:"arms,omitempty"`
 }
 
 // Found reports whether the expected source has a chunk in the
@@ -758,8 +763,17 @@ func (p *Pipeline) explain(q Query, res *Result, cands []ScoredChunk, store Stor
 		if n > RankCap {
 			e.ExactRank, e.Beyond = RankCap+1, true
 		}
+		if fusedRanking(top) {
+			// A fused score depends on the other points the arms
+			// return: the chunk's place is its place in the fused
+			// ranking itself, not a score compared with it.
+			fusedPlace(top, e, sc)
+		}
 		e.Rank = e.ExactRank
 		p.cutOf(q, res, cands, store, sc, e, d.approxOnly, d.window)
+		if e.Arms != nil {
+			e.Detail = armsDetail(e.Arms, e.Rank) + ", " + e.Detail
+		}
 	}
 	return out
 }
@@ -793,6 +807,42 @@ func noMatchDetail(n int, ranking string) string {
 		return "1 chunk, which matches no word of the question"
 	}
 	return strconv.Itoa(n) + " chunks, none matches a word of the question"
+}
+
+// fusedRanking reports whether top comes from a fused search (its hits
+// carry their arms).
+func fusedRanking(top []ScoredChunk) bool { return len(top) > 0 && top[0].Arms != nil }
+
+// fusedPlace sets e's rank, score and arms from the chunk's place in the
+// fused ranking top (beyond it when the ranking does not hold it), and
+// sc's score to its fused one.
+func fusedPlace(top []ScoredChunk, e *Expected, sc *ScoredChunk) {
+	for j := range top {
+		if top[j].Chunk.ID == e.PointID {
+			score := top[j].Score
+			e.ExactRank, e.Beyond, e.Score, e.Arms = j+1, false, &score, top[j].Arms
+			sc.Score = score
+			return
+		}
+	}
+	e.ExactRank, e.Beyond = RankCap+1, true
+}
+
+// armsDetail places a chunk in each arm and in the fusion: "dense #40,
+// bm25: no query word in the chunk, fused #22".
+func armsDetail(arms []Arm, fused int) string {
+	parts := make([]string, 0, len(arms)+1)
+	for _, a := range arms {
+		switch {
+		case a.Rank > 0:
+			parts = append(parts, fmt.Sprintf("%s #%d", a.Label, a.Rank))
+		case a.Label == "bm25":
+			parts = append(parts, "bm25: no query word in the chunk")
+		default:
+			parts = append(parts, a.Label+": beyond its prefetch limit")
+		}
+	}
+	return strings.Join(append(parts, fmt.Sprintf("fused #%d", fused)), ", ")
 }
 
 func notFoundDetail(r, resolved ExpectRef) string {

@@ -184,6 +184,9 @@ func (p *detailPane) metadata() string {
 	if sp := h.ScoreParts; sp != nil {
 		row("blended", scorePartsText(sp))
 	}
+	if arms := present.Arms(h.Arms, h.Rank, h.Score); arms != "" {
+		row("arms", arms)
+	}
 	rerankRows(&p.item, row)
 	if s := judgeText(&p.item); s != "" {
 		for i, ln := range strings.Split(wrapText(s, max(w-12, 10)), "\n") {

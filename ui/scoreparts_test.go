@@ -38,3 +38,19 @@ func TestDetailShowsScoreParts(t *testing.T) {
 		}
 	}
 }
+
+// TestDetailShowsArms: the detail pane of a hit from a fused (Qdrant
+// hybrid) search shows its place in each arm and in the fusion.
+func TestDetailShowsArms(t *testing.T) {
+	keys := DefaultKeyMap()
+	st := DefaultStyles(true, colorprofile.Ascii)
+	for _, arms := range [][]retrieval.Arm{{{Label: "dense", Vector: "dense", Rank: 3, Score: 0.61}, {Label: "bm25", Vector: "bm25", Rank: 1, Score: 12.4}}, nil} {
+		p := newDetailPane(keys, st, map[string]LinkStatus{})
+		p.SetSize(100, 30)
+		p.SetItem(item{Hit: retrieval.Hit{Rank: 1, Score: 0.833, Arms: arms, Chunk: retrieval.Chunk{ID: "a", Text: "text"}}})
+		got := strings.Contains(p.View(), "dense #3 0.61 · bm25 #1 12.4 · fused #1 0.833")
+		if got != (arms != nil) {
+			t.Errorf("arms %v: row shown %v\n%s", arms, got, p.View())
+		}
+	}
+}

@@ -20,6 +20,12 @@ import (
 // real clients: the budget scenario of the README (300 ms embed, 50 ms search).
 func qdrantWorld(b *testing.B, n int) (*retrieval.Pipeline, eval.Set, *qdranttest.Server, *coheretest.Server) {
 	b.Helper()
+	return qdrantWorldOf(b, n, qdranttest.TextbookA())
+}
+
+// qdrantWorldOf is qdrantWorld on collection coll.
+func qdrantWorldOf(b *testing.B, n int, coll qdranttest.Collection) (*retrieval.Pipeline, eval.Set, *qdranttest.Server, *coheretest.Server) {
+	b.Helper()
 	qdrant.SilenceGRPCLogs(nil)
 	co := coheretest.NewServer("co-key")
 	b.Cleanup(co.Close)
@@ -33,8 +39,8 @@ func qdrantWorld(b *testing.B, n int) (*retrieval.Pipeline, eval.Set, *qdranttes
 		b.Fatal(err)
 	}
 	b.Cleanup(srv.Close)
-	srv.AddCollection(qdranttest.TextbookA())
-	store, err := qdrant.Open(context.Background(), qdrant.Options{URL: srv.URL(), APIKey: "q-key", Collection: qdranttest.CollectionA, Timeout: 10 * time.Second})
+	srv.AddCollection(coll)
+	store, err := qdrant.Open(context.Background(), qdrant.Options{URL: srv.URL(), APIKey: "q-key", Collection: coll.Name, Timeout: 10 * time.Second})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -49,15 +55,20 @@ func qdrantWorld(b *testing.B, n int) (*retrieval.Pipeline, eval.Set, *qdranttes
 			Expect: eval.Expect{DocPaths: []string{c.DocPath}},
 		})
 	}
-	return &retrieval.Pipeline{Embedder: emb, Store: store, Backend: "qdrant", Collection: qdranttest.CollectionA}, set, srv, co
+	return &retrieval.Pipeline{Embedder: emb, Store: store, Backend: "qdrant", Collection: coll.Name}, set, srv, co
 }
 
 func benchEvalQdrant(b *testing.B, n int) { benchEvalQdrantWith(b, n, eval.Options{}) }
 
 func benchEvalQdrantWith(b *testing.B, n int, opts eval.Options) {
-	p, set, srv, co := qdrantWorld(b, n)
+	benchEvalQdrantOn(b, n, opts, qdranttest.TextbookA())
+}
+
+func benchEvalQdrantOn(b *testing.B, n int, opts eval.Options, coll qdranttest.Collection) {
+	p, set, srv, co := qdrantWorldOf(b, n, coll)
 	var batchRPCs, singleRPCs, embeds int
 	var wall time.Duration
+	serverBefore := srv.ServerTime()
 	for b.Loop() {
 		srv.ResetCalls()
 		before := co.Requests()
@@ -76,6 +87,9 @@ func benchEvalQdrantWith(b *testing.B, n int, opts eval.Options) {
 		}
 	}
 	b.ReportMetric(float64(wall.Milliseconds())/float64(b.N), "ms/run")
+	// server-ms is the fake's own compute (exhaustive scans, not Qdrant's
+	// index), without its simulated latency.
+	b.ReportMetric(float64((srv.ServerTime()-serverBefore).Milliseconds())/float64(b.N), "server-ms/run")
 	b.ReportMetric(float64(batchRPCs), "batch-rpcs")
 	b.ReportMetric(float64(singleRPCs), "sample-rpcs")
 	// embed-calls includes one call per sampled case.
@@ -93,4 +107,11 @@ func BenchmarkEval1000CasesQdrant(b *testing.B) { benchEvalQdrant(b, 1000) }
 // call per search batch, beside it (budget ≤ 1.3× BenchmarkEval1000CasesQdrant).
 func BenchmarkEval1000CasesQdrantANNCheck(b *testing.B) {
 	benchEvalQdrantWith(b, 1000, eval.Options{ANNCheck: true})
+}
+
+// BenchmarkEval1000CasesQdrantHybrid: the same eval on a hybrid
+// collection (dense + bm25, RRF; each search a fused query and one per
+// arm in the same batch): budget ≤ 1.2× BenchmarkEval1000CasesQdrant.
+func BenchmarkEval1000CasesQdrantHybrid(b *testing.B) {
+	benchEvalQdrantOn(b, 1000, eval.Options{}, qdranttest.TextbookHybrid())
 }

@@ -156,6 +156,9 @@ type CaseResult struct {
 	// TopScore is the best kept score (nil with no hit).
 	TopScore *float64 `json:"top_score"`
 	Latency  Latency  `json:"latency"`
+	// Arms, after a fused (hybrid) search, are the case's figures with
+	// each arm's own ranking alone (ranking cases).
+	Arms []ArmFigures `json:"arms,omitempty"`
 	// Hits are the kept hits in rank order, then the hits the threshold cut.
 	Hits  []HitResult `json:"hits"`
 	Error string      `json:"error,omitempty"`
@@ -206,6 +209,15 @@ type LatencySummary struct {
 
 // Summary aggregates case results. Ranking metrics are means over ranking
 // cases (an errored ranking case counts as a miss).
+// ArmFigures are hit@k and the reciprocal rank (per case) or their means
+// (in a summary) of one arm of a fused search ranked alone.
+type ArmFigures struct {
+	Label  string  `json:"label"`
+	Vector string  `json:"vector"`
+	HitAtK float64 `json:"hit_at_k"`
+	MRR    float64 `json:"mrr"`
+}
+
 type Summary struct {
 	Cases        int `json:"cases"`
 	Passed       int `json:"passed"`
@@ -221,6 +233,9 @@ type Summary struct {
 	MRR        float64 `json:"mrr"`
 	NDCG       float64 `json:"ndcg"`
 	Recall     float64 `json:"recall"`
+	// Arms, after a fused (hybrid) search, are hit@k and MRR of each arm
+	// alone over the ranking cases, beside the fused HitAtK and MRR.
+	Arms []ArmFigures `json:"arms,omitempty"`
 	// KeywordCoverage is the mean over cases with keywords (nil: none).
 	KeywordCoverage *float64 `json:"keyword_coverage"`
 	// MetadataCompleteness is the mean over every kept hit of normal-mode
@@ -425,6 +440,7 @@ func Summarize(results []CaseResult) Summary {
 			rr = append(rr, c.ReciprocalRank)
 			ndcg = append(ndcg, c.NDCG)
 			rec = append(rec, c.Recall)
+			addArms(&s, c.Arms)
 		}
 		if c.KeywordCoverage != nil {
 			kw = append(kw, *c.KeywordCoverage)
@@ -457,6 +473,12 @@ func Summarize(results []CaseResult) Summary {
 		}
 	}
 	s.HitAt1, s.HitAtK, s.MRR, s.NDCG, s.Recall = Mean(hit1), Mean(hitk), Mean(rr), Mean(ndcg), Mean(rec)
+	for i := range s.Arms {
+		if s.RankingCases > 0 {
+			s.Arms[i].HitAtK /= float64(s.RankingCases)
+			s.Arms[i].MRR /= float64(s.RankingCases)
+		}
+	}
 	if len(kw) > 0 {
 		m := Mean(kw)
 		s.KeywordCoverage = &m
@@ -640,4 +662,26 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// addArms adds a ranking case's arm figures to the summary's sums (means
+// once every case is in). Cases with other arms than the first one's
+// (never, in one run) are left out.
+func addArms(s *Summary, arms []ArmFigures) {
+	if len(arms) == 0 {
+		return
+	}
+	if s.Arms == nil {
+		s.Arms = make([]ArmFigures, len(arms))
+		for i, a := range arms {
+			s.Arms[i] = ArmFigures{Label: a.Label, Vector: a.Vector}
+		}
+	}
+	if len(s.Arms) != len(arms) {
+		return
+	}
+	for i, a := range arms {
+		s.Arms[i].HitAtK += a.HitAtK
+		s.Arms[i].MRR += a.MRR
+	}
 }

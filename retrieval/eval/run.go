@@ -196,6 +196,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		if q.Mode != retrieval.ModeSelectedText {
 			q.Rerank = opts.Rerank
 			q.SearchMode = opts.SearchMode
+			q.WithArms = true
 		}
 		nq, _, _, err := retrieval.Normalize(q)
 		switch {
@@ -694,6 +695,7 @@ func Evaluate(c Case, q retrieval.Query, res retrieval.Result) CaseResult {
 		cr.FirstRelevantRank = FirstRelevantRank(grades, k)
 		cr.ReciprocalRank = ReciprocalRank(grades, k)
 		cr.NDCG = NDCG(grades, grades, k)
+		cr.Arms = armFigures(res.Arms, c.Expect, k)
 		cr.KnownItems = c.Expect.knownItems()
 		if cr.KnownItems > 0 {
 			cr.FoundItems = foundItems(kept, c.Expect)
@@ -838,4 +840,29 @@ func topText(kept []retrieval.Hit) string {
 
 func ms(d time.Duration) float64 {
 	return float64(d.Microseconds()) / 1000
+}
+
+// armFigures grades each arm's own ranking of a fused search to k: its
+// hit@k and reciprocal rank alone.
+func armFigures(arms []retrieval.ArmList, e Expect, k int) []ArmFigures {
+	if len(arms) == 0 {
+		return nil
+	}
+	out := make([]ArmFigures, len(arms))
+	for i, a := range arms {
+		hits := a.Hits
+		if len(hits) > k {
+			hits = hits[:k]
+		}
+		grades := make([]int, len(hits))
+		for j, sc := range hits {
+			h := retrieval.Hit{Rank: j + 1, Score: sc.Score, Chunk: sc.Chunk}
+			if j < len(a.Cites) {
+				h.Citation = a.Cites[j]
+			}
+			grades[j] = Grade(h, e)
+		}
+		out[i] = ArmFigures{Label: a.Label, Vector: a.Vector, HitAtK: b2f(HitAt(grades, k)), MRR: ReciprocalRank(grades, k)}
+	}
+	return out
 }

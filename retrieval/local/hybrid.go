@@ -187,10 +187,13 @@ func (ix *Index) Mode() SearchMode {
 }
 
 // Describe names how the index ranks, for headers: "BM25 + title match", "hybrid
-// 0.8×cosine + 0.2×BM25 + title match" (an index of a provider's
-// embeddings: "hybrid RRF (k 60) of cosine and BM25 + title match") or
-// "embedder only".
+// 0.8×cosine + 0.2×BM25 + title match"; an index of a provider's
+// embeddings: "hybrid RRF (k 60) of cosine and BM25 + title match"; with
+// fusion settings: "hybrid: cosine + BM25, RRF k=2") or "embedder only".
 func (ix *Index) Describe() string {
+	if ix.arms != nil && ix.Mode() == ModeHybrid {
+		return ix.arms.describe()
+	}
 	if ix.Mode() == ModeHybrid {
 		return "hybrid " + ix.baseFusion().String()
 	}
@@ -240,6 +243,9 @@ func (ix *Index) searchLexical(ctx context.Context, req retrieval.SearchRequest,
 	vec, err := ix.cosines(ctx, req)
 	if err != nil {
 		return nil, err
+	}
+	if ix.arms != nil {
+		return ix.fuseArms(*ix.arms, lex, vec, pass, req), nil
 	}
 	return ix.fuse(f, lex, vec, pass, req), nil
 }
@@ -320,11 +326,7 @@ func (ix *Index) fuse(f fusion, lex, vec []float64, pass func(int) bool, req ret
 		}
 		fused = append(fused, scored{i: i, score: s})
 	}
-	h := &resultHeap{items: fused, chunks: ix.chunks}
-	sort.Slice(fused, func(a, b int) bool { return h.better(fused[a], fused[b]) })
-	if len(fused) > req.Limit {
-		fused = fused[:req.Limit]
-	}
+	fused = ix.best(fused, req.Limit)
 	name := f.String()
 	out := make([]retrieval.ScoredChunk, len(fused))
 	for k, s := range fused {
@@ -336,6 +338,17 @@ func (ix *Index) fuse(f fusion, lex, vec []float64, pass func(int) bool, req ret
 		}
 	}
 	return out
+}
+
+// best orders fused chunks best first (ties as a search orders them) and
+// keeps limit of them.
+func (ix *Index) best(fused []scored, limit int) []scored {
+	h := &resultHeap{items: fused, chunks: ix.chunks}
+	sort.Slice(fused, func(a, b int) bool { return h.better(fused[a], fused[b]) })
+	if len(fused) > limit {
+		fused = fused[:limit]
+	}
+	return fused
 }
 
 // top returns the best limit chunks among those for which ok is true, by

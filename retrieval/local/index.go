@@ -78,6 +78,9 @@ type Index struct {
 	mode SearchMode
 	// fusion overrides defaultFusion (tests that tune it).
 	fusion *fusion
+	// arms, when set, fuses the hybrid mode's arms as Qdrant does
+	// (WithFusion) instead of blending them.
+	arms *armFusion
 }
 
 // lazyParts are an index's parts computed on first use, once for the

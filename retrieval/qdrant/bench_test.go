@@ -125,3 +125,30 @@ func BenchmarkFirstQuery(b *testing.B) {
 	b.ReportMetric(float64(per.Milliseconds()), "ms/query")
 	b.ReportMetric(float64(per)/float64(embedLatency+searchLatency), "floor-ratio")
 }
+
+// BenchmarkHybridQuery compares one search at top_k=10 with 50 ms of
+// Qdrant latency on a dense collection and on a hybrid one (a fused
+// query and each arm alone, for the per-arm ranks, in one QueryBatch):
+// budget hybrid ≤ 1.1× dense.
+func BenchmarkHybridQuery(b *testing.B) {
+	for _, coll := range []string{qdranttest.CollectionA, qdranttest.CollectionHybrid} {
+		b.Run(coll, func(b *testing.B) {
+			srv := startFake(b, qdranttest.Options{APIKey: testKey})
+			srv.AddCollection(qdranttest.TextbookHybrid())
+			s := open(b, Options{URL: srv.URL(), APIKey: testKey, Collection: coll})
+			ctx := context.Background()
+			q := "How does Nav2 plan a path around obstacles?"
+			req := retrieval.SearchRequest{Vector: qdranttest.Embed(q), Text: q, Limit: 10}
+			if _, err := s.Search(ctx, req); err != nil { // warm up: collection info, version
+				b.Fatal(err)
+			}
+			srv.SetLatency(50 * time.Millisecond)
+			for b.Loop() {
+				hits, err := s.Search(ctx, req)
+				if err != nil || len(hits) != 10 {
+					b.Fatal(err, len(hits))
+				}
+			}
+		})
+	}
+}

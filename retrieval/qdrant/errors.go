@@ -27,6 +27,9 @@ const (
 	KindVectorSize  = "vector_size"
 	KindCanceled    = "canceled"
 	KindServer      = "server"
+	// KindSparseModel: the collection's sparse vector is made by a model
+	// ragscope cannot encode questions for.
+	KindSparseModel = "sparse_model"
 )
 
 // Error is a Qdrant failure with a message a person can act on. It matches
@@ -58,7 +61,7 @@ func (e *Error) Is(target error) bool {
 	case retrieval.ErrNotFound:
 		return e.Kind == KindNotFound
 	case retrieval.ErrConfig:
-		return e.Kind == KindVectorSize || e.Kind == KindBadRequest
+		return e.Kind == KindVectorSize || e.Kind == KindBadRequest || e.Kind == KindSparseModel
 	case retrieval.ErrUnavailable:
 		switch e.Kind {
 		case KindUnreachable, KindWrongPort, KindTLS, KindTimeout, KindRateLimit, KindServer:

@@ -52,9 +52,20 @@ type Options struct {
 	Collection string
 	// Mapping overrides payload keys; empty fields use DefaultMapping.
 	Mapping Mapping
-	// VectorName selects a named vector; empty means the collection's only
-	// (or unnamed) vector.
+	// VectorName selects the named dense vector; empty means the
+	// collection's only (or unnamed, or first named) vector.
 	VectorName string
+	// SparseVector selects the sparse vector of a hybrid search; empty
+	// means the collection's first. SparseModel names the model that made
+	// it; empty means qdrant/bm25 for a vector with the idf modifier.
+	SparseVector, SparseModel string
+	// Fusion is FusionAuto, FusionRRF, FusionDBSF, FusionDense or
+	// FusionSparse (see ParseFusion); RRFK the RRF constant (0: Qdrant's,
+	// DefaultRRFK); PrefetchLimit each arm's limit (0: PrefetchFactor ×
+	// the query's limit).
+	Fusion        string
+	RRFK          int
+	PrefetchLimit int
 	// Timeout bounds each call; default 10 s.
 	Timeout time.Duration
 	// TLSConfig replaces the default TLS settings (private CAs, tests).
@@ -76,11 +87,16 @@ type Store struct {
 	mapping    Mapping
 	wantVector string
 	timeout    time.Duration
-	log        *slog.Logger
+
+	wantSparse, sparseModel string
+	fusion                  string
+	rrfK, prefetchLimit     int
+	log                     *slog.Logger
 
 	mu       sync.Mutex
 	info     *collectionShape // nil until prepared
 	detected *Detection       // nil until sampled
+	version  *string          // the server's version, nil until asked
 }
 
 // collectionShape is what the store needs to know before searching.
@@ -90,6 +106,11 @@ type collectionShape struct {
 	distance   string
 	named      []string // names of all named vectors
 	quantized  bool     // the collection or the searched vector is quantized
+
+	sparseNames []string          // names of the sparse vectors
+	modifiers   map[string]string // sparse vector -> "idf" or "none"
+	plan        Plan
+	planErr     error // the plan cannot run (a sparse model ragscope cannot encode…)
 }
 
 var (
@@ -134,6 +155,14 @@ func Open(_ context.Context, opts Options) (*Store, error) {
 		wantVector: opts.VectorName,
 		timeout:    opts.Timeout,
 		log:        log,
+
+		wantSparse:    opts.SparseVector,
+		sparseModel:   opts.SparseModel,
+		rrfK:          opts.RRFK,
+		prefetchLimit: opts.PrefetchLimit,
+	}
+	if s.fusion, err = ParseFusion(opts.Fusion); err != nil {
+		return nil, fmt.Errorf("%w: fusion: %w", retrieval.ErrConfig, err)
 	}
 	if s.timeout <= 0 {
 		s.timeout = DefaultTimeout
@@ -253,8 +282,18 @@ func keep[T any](s *Store, slot **T, v *T) {
 	s.mu.Unlock()
 }
 
-// shapeOf reads vector size and distance, choosing the named vector.
+// shapeOf reads the vectors' configuration and decides the search plan.
 func (s *Store) shapeOf(info *qc.CollectionInfo) (*collectionShape, error) {
+	sh, err := s.denseShape(info)
+	if err != nil {
+		return nil, err
+	}
+	s.planSparse(info, sh)
+	return sh, nil
+}
+
+// denseShape reads vector size and distance, choosing the named vector.
+func (s *Store) denseShape(info *qc.CollectionInfo) (*collectionShape, error) {
 	vc := info.GetConfig().GetParams().GetVectorsConfig()
 	if p := vc.GetParams(); p != nil {
 		if s.wantVector != "" {
@@ -342,6 +381,9 @@ func (s *Store) CheckVectorSize(ctx context.Context, dim int) error {
 	if err != nil {
 		return err
 	}
+	if sh.planErr == nil && sh.plan.Fusion == FusionSparse {
+		return nil // the dense vector is not searched
+	}
 	if sh.vectorSize != dim {
 		return &VectorSizeError{Collection: s.collection, Have: sh.vectorSize, Want: dim}
 	}
@@ -350,40 +392,61 @@ func (s *Store) CheckVectorSize(ctx context.Context, dim int) error {
 
 // Search runs a dense vector query with the filters as a must of keyword
 // matches, one per filter field.
+//
+// On a hybrid collection it sends one QueryBatch: the fused query with a
+// prefetch per arm, and each arm alone, so every hit carries its rank and
+// score in each arm (ScoredChunk.Arms).
 func (s *Store) Search(ctx context.Context, req retrieval.SearchRequest) ([]retrieval.ScoredChunk, error) {
-	q, err := s.queryPoints(ctx, req)
+	qs, err := s.plannedQueries(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	points, err := fetch(ctx, s, "search", func(ctx context.Context) ([]*qc.ScoredPoint, error) { return s.client.Query(ctx, q) })
-	if err != nil {
-		return nil, s.withCollections(ctx, err)
+	if len(qs) == 1 {
+		points, err := fetch(ctx, s, "search", func(ctx context.Context) ([]*qc.ScoredPoint, error) { return s.client.Query(ctx, qs[0].q) })
+		if err != nil {
+			return nil, s.withCollections(ctx, err)
+		}
+		return s.decode(points), nil
 	}
-	return s.decode(points), nil
+	out, err := s.SearchBatch(ctx, []retrieval.SearchRequest{req})
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
 }
 
 // SearchBatch runs reqs in one QueryBatch call (retrieval.BatchSearcher);
 // each request keeps its own vector, limit, threshold and filters. Qdrant
 // fails the whole batch when one request is invalid.
 func (s *Store) SearchBatch(ctx context.Context, reqs []retrieval.SearchRequest) ([][]retrieval.ScoredChunk, error) {
-	batch := &qc.QueryBatchPoints{CollectionName: s.collection, QueryPoints: make([]*qc.QueryPoints, len(reqs))}
+	batch := &qc.QueryBatchPoints{CollectionName: s.collection}
+	planned := make([][]armQuery, len(reqs))
 	for i, req := range reqs {
-		q, err := s.queryPoints(ctx, req)
+		qs, err := s.plannedQueries(ctx, req)
 		if err != nil {
 			return nil, err
 		}
-		batch.QueryPoints[i] = q
+		planned[i] = qs
+		for _, q := range qs {
+			batch.QueryPoints = append(batch.QueryPoints, q.q)
+		}
 	}
 	results, err := fetch(ctx, s, "batch search", func(ctx context.Context) ([]*qc.BatchResult, error) { return s.client.QueryBatch(ctx, batch) })
 	if err != nil {
 		return nil, s.withCollections(ctx, err)
 	}
-	if len(results) != len(reqs) {
-		return nil, fmt.Errorf("qdrant answered %d of %d batched searches", len(results), len(reqs))
+	if len(results) != len(batch.QueryPoints) {
+		return nil, fmt.Errorf("qdrant answered %d of %d batched searches", len(results), len(batch.QueryPoints))
 	}
 	out := make([][]retrieval.ScoredChunk, len(reqs))
-	for i, r := range results {
-		out[i] = s.decode(r.GetResult())
+	next := 0
+	for i, qs := range planned {
+		lists := make([][]*qc.ScoredPoint, len(qs))
+		for j := range qs {
+			lists[j] = results[next].GetResult()
+			next++
+		}
+		out[i] = s.withArms(qs, lists, reqs[i].ArmHits)
 	}
 	return out, nil
 }
@@ -607,7 +670,13 @@ func (s *Store) Stats(ctx context.Context) (retrieval.Stats, error) {
 	}
 	keep(s, &s.info, sh)
 	st.VectorSize, st.Distance = sh.vectorSize, sh.distance
-	if len(sh.named) > 1 {
+	st.Vectors = vectorInfos(info, sh)
+	if sh.planErr != nil {
+		st.Notes = append(st.Notes, sh.planErr.Error())
+	} else {
+		st.Search = sh.plan.Describe("")
+	}
+	if len(sh.named) > 1 && !sh.plan.Hybrid() {
 		st.Notes = append(st.Notes, fmt.Sprintf("named vectors %s: searching %q", strings.Join(sh.named, ", "), sh.vectorName))
 	}
 	if pc := info.PointsCount; pc != nil {

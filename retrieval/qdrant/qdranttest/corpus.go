@@ -11,6 +11,7 @@ import (
 	qc "github.com/qdrant/go-client/qdrant"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/bm25"
 	"ragscope/retrieval/cohere/coheretest"
 	"ragscope/retrieval/embedx/fakeapi"
 )
@@ -22,6 +23,9 @@ const (
 	// CollectionB holds the textbook with schema B (LangChain-like nested
 	// metadata, named vector "dense").
 	CollectionB = "textbook_langchain"
+	// CollectionHybrid holds the textbook as a hybrid collection: named
+	// dense vector "dense" beside the BM25 sparse vector "bm25" (idf).
+	CollectionHybrid = "textbook_hybrid"
 	// BaseURL is the site the textbook's URLs point at.
 	BaseURL = "https://example.github.io/robotics-book"
 )
@@ -209,6 +213,20 @@ func TextbookB() Collection {
 			Vector:  Embed(ch.Text),
 			Payload: PayloadB(ch),
 		})
+	}
+	return c
+}
+
+// TextbookHybrid is the textbook as a hybrid collection (schema A
+// payload): the named dense vector "dense" and the sparse vector "bm25"
+// with the idf modifier, holding each chunk's qdrant/bm25 document
+// vector, as a chatbot's ingestion builds it.
+func TextbookHybrid() Collection {
+	c := TextbookA()
+	c.Name, c.VectorName = CollectionHybrid, "dense"
+	c.Sparse = map[string]qc.Modifier{"bm25": qc.Modifier_Idf}
+	for i, ch := range Textbook() {
+		c.Points[i].Sparse = map[string]bm25.Vector{"bm25": SparseBM25(ch.Text)}
 	}
 	return c
 }

@@ -35,6 +35,8 @@ import (
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+
+	"ragscope/retrieval/bm25"
 )
 
 // ReadOnlyMethods are the RPCs a read-only client may send.
@@ -59,6 +61,11 @@ type Point struct {
 	// params.exact never returns the point (as if the HNSW graph had no
 	// path to it), while an exact search, Scroll and Count see it.
 	Unreachable bool
+	// Sparse holds the point's sparse vectors by name (see
+	// Collection.Sparse); SparseBM25 builds a "qdrant/bm25" one.
+	Sparse map[string]bm25.Vector
+
+	key string // idKeyOf, set when the collection is added
 }
 
 // Collection is a named set of points with one vector configuration.
@@ -77,6 +84,13 @@ type Collection struct {
 	// with the points' quantized vectors (rescoring, the default, scores
 	// with the originals).
 	Quantized bool
+	// Sparse names the collection's sparse vectors and their modifier
+	// (qc.Modifier_Idf weighs each query index by its inverse document
+	// frequency, as Qdrant does for BM25).
+	Sparse map[string]qc.Modifier
+
+	// df holds each sparse vector's document frequencies, for idf.
+	df map[string]sparseStats
 }
 
 // Options configure a Server.
@@ -97,6 +111,9 @@ type Options struct {
 	// RefuseCount rejects Count calls, like a Qdrant whose strict mode or
 	// proxy does not allow them.
 	RefuseCount bool
+	// Version is the version HealthCheck reports, "1.17.0" when empty.
+	// Below 1.15.2 the server refuses Document (inference) queries.
+	Version string
 }
 
 // Server is a running fake Qdrant. Its methods are safe for concurrent use.
@@ -137,7 +154,7 @@ func Start(opts Options) (*Server, error) {
 	s.grpc = grpc.NewServer(sopts...)
 	qc.RegisterPointsServer(s.grpc, pointsService{s: s})
 	qc.RegisterCollectionsServer(s.grpc, collectionsService{s: s})
-	qc.RegisterQdrantServer(s.grpc, qdrantService{})
+	qc.RegisterQdrantServer(s.grpc, qdrantService{s: s})
 	go func() { _ = s.grpc.Serve(lis) }()
 	return s, nil
 }
@@ -171,6 +188,11 @@ func (s *Server) AddCollection(c Collection) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cp := c
+	cp.Points = append([]Point(nil), c.Points...)
+	for i := range cp.Points {
+		cp.Points[i].key = idKeyOf(cp.Points[i])
+	}
+	cp.df = documentFrequencies(&cp)
 	s.collections[c.Name] = &cp
 	delete(s.sorted, c.Name)
 }
@@ -260,12 +282,13 @@ type (
 	}
 	qdrantService struct {
 		qc.UnimplementedQdrantServer
+		s *Server
 	}
 )
 
-// HealthCheck answers like Qdrant 1.17.
-func (qdrantService) HealthCheck(context.Context, *qc.HealthCheckRequest) (*qc.HealthCheckReply, error) {
-	return &qc.HealthCheckReply{Title: "qdrant - vector search engine (fake)", Version: "1.17.0"}, nil
+// HealthCheck answers with the server's version (Options.Version).
+func (q qdrantService) HealthCheck(context.Context, *qc.HealthCheckRequest) (*qc.HealthCheckReply, error) {
+	return &qc.HealthCheckReply{Title: "qdrant - vector search engine (fake)", Version: q.s.version()}, nil
 }
 
 // List returns the collection names.
@@ -302,8 +325,19 @@ func (cs collectionsService) Get(_ context.Context, r *qc.GetCollectionInfoReque
 	}
 	params := &qc.VectorParams{Size: uint64(c.Dim), Distance: distance(c)}
 	vc := qc.NewVectorsConfig(params)
-	if c.VectorName != "" {
+	switch {
+	case c.VectorName != "":
 		vc = qc.NewVectorsConfigMap(map[string]*qc.VectorParams{c.VectorName: params})
+	case c.Dim == 0 && len(c.Sparse) > 0:
+		vc = qc.NewVectorsConfigMap(map[string]*qc.VectorParams{})
+	}
+	var sparse *qc.SparseVectorConfig
+	if len(c.Sparse) > 0 {
+		m := map[string]*qc.SparseVectorParams{}
+		for name, mod := range c.Sparse {
+			m[name] = &qc.SparseVectorParams{Modifier: qc.PtrOf(mod)}
+		}
+		sparse = qc.NewSparseVectorsConfig(m)
 	}
 	schema := map[string]*qc.PayloadSchemaInfo{}
 	for k, t := range c.Indexed {
@@ -315,7 +349,7 @@ func (cs collectionsService) Get(_ context.Context, r *qc.GetCollectionInfoReque
 		SegmentsCount: 1,
 		PointsCount:   &n,
 		Config: &qc.CollectionConfig{
-			Params:             &qc.CollectionParams{ShardNumber: 1, VectorsConfig: vc},
+			Params:             &qc.CollectionParams{ShardNumber: 1, VectorsConfig: vc, SparseVectorsConfig: sparse},
 			QuantizationConfig: quantization(c),
 		},
 		PayloadSchema: schema,
@@ -410,8 +444,14 @@ func (ps pointsService) Scroll(_ context.Context, r *qc.ScrollPoints) (*qc.Scrol
 	return resp, nil
 }
 
-// Query runs an exact nearest-neighbour search.
+// Query runs a query: an exact nearest-neighbour search on a dense or
+// sparse vector, or a fusion (RRF, DBSF) of prefetches; see query.go.
 func (ps pointsService) Query(_ context.Context, r *qc.QueryPoints) (*qc.QueryResponse, error) {
+	return ps.query(r, nil)
+}
+
+// query answers r, reusing the batch's answers in m (nil: none).
+func (ps pointsService) query(r *qc.QueryPoints, m memo) (*qc.QueryResponse, error) {
 	s := ps.s
 	c, err := s.collection(r.GetCollectionName())
 	if err != nil {
@@ -425,64 +465,19 @@ func (ps pointsService) Query(_ context.Context, r *qc.QueryPoints) (*qc.QueryRe
 	if s.opts.RefuseExact && r.GetParams().GetExact() {
 		return nil, status.Error(codes.InvalidArgument, "Bad request: Exact search disabled by strict mode")
 	}
-	vec := r.GetQuery().GetNearest().GetDense().GetData()
-	if vec == nil {
-		return nil, status.Error(codes.InvalidArgument, "fake qdrant: only nearest dense queries are supported")
+	top := node{
+		prefetch: r.GetPrefetch(), query: r.GetQuery(), using: r.GetUsing(), filter: r.GetFilter(),
+		params: r.GetParams(), threshold: r.ScoreThreshold, limit: r.Limit,
 	}
-	if r.GetUsing() != c.VectorName {
-		return nil, status.Errorf(codes.InvalidArgument, "Wrong input: Not existing vector name error: %s", r.GetUsing())
+	hits, err := s.run(c, top, nil, m)
+	if err != nil {
+		return nil, err
 	}
-	if len(vec) != c.Dim {
-		return nil, status.Errorf(codes.InvalidArgument, "Wrong input: Vector dimension error: expected dim: %d, got %d", c.Dim, len(vec))
-	}
-	limit := int(r.GetLimit())
-	if r.Limit == nil {
-		limit = 10
-	}
-	type scored struct {
-		p     *Point
-		score float32
-	}
-	var hits []scored
-	exact := r.GetParams().GetExact()
-	for i := range c.Points {
-		p := &c.Points[i]
-		if p.Unreachable && !exact {
-			continue
-		}
-		ok, err := matchFilter(r.GetFilter(), p)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
-		pv := p.Vector
-		if c.Quantized && !exact {
-			if qp := r.GetParams().GetQuantization(); qp != nil && qp.Rescore != nil && !qp.GetRescore() {
-				pv = quantize(pv)
-			}
-		}
-		sc := score(distance(c), vec, pv)
-		if r.ScoreThreshold != nil && sc < r.GetScoreThreshold() {
-			continue
-		}
-		hits = append(hits, scored{p, sc})
-	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].score != hits[j].score {
-			return hits[i].score > hits[j].score
-		}
-		return idKeyOf(*hits[i].p) < idKeyOf(*hits[j].p)
-	})
 	off := int(r.GetOffset())
 	if off > len(hits) {
 		off = len(hits)
 	}
 	hits = hits[off:]
-	if len(hits) > limit {
-		hits = hits[:limit]
-	}
 	resp := &qc.QueryResponse{Result: make([]*qc.ScoredPoint, len(hits))}
 	for i, h := range hits {
 		resp.Result[i] = &qc.ScoredPoint{Id: pointID(*h.p), Score: h.score, Payload: selectPayload(r.GetWithPayload(), h.p.Payload)}
@@ -492,12 +487,13 @@ func (ps pointsService) Query(_ context.Context, r *qc.QueryPoints) (*qc.QueryRe
 
 // QueryBatch runs each query against the batch's collection; like Qdrant,
 // one invalid query fails the whole batch.
-func (ps pointsService) QueryBatch(ctx context.Context, r *qc.QueryBatchPoints) (*qc.QueryBatchResponse, error) {
+func (ps pointsService) QueryBatch(_ context.Context, r *qc.QueryBatchPoints) (*qc.QueryBatchResponse, error) {
 	resp := &qc.QueryBatchResponse{Result: make([]*qc.BatchResult, len(r.GetQueryPoints()))}
+	m := memo{}
 	for i, q := range r.GetQueryPoints() {
 		one := proto.Clone(q).(*qc.QueryPoints)
 		one.CollectionName = r.GetCollectionName()
-		res, err := ps.Query(ctx, one)
+		res, err := ps.query(one, m)
 		if err != nil {
 			return nil, err
 		}

@@ -38,13 +38,14 @@ func main() {
 	}
 	qs.AddCollection(a)
 	qs.AddCollection(qdranttest.TextbookB())
+	qs.AddCollection(qdranttest.TextbookHybrid())
 	co := coheretest.NewServer(cohereKey)
 	defer co.Close()
 	co.SetLatency(*embedLatency)
 
 	fmt.Printf("export QDRANT_URL=%s\n", qs.URL())
 	fmt.Printf("export QDRANT_API_KEY=%s\n", qdrantKey)
-	fmt.Printf("export QDRANT_COLLECTION=%s   # or %s (nested LangChain-style payload)\n", qdranttest.CollectionA, qdranttest.CollectionB)
+	fmt.Printf("export QDRANT_COLLECTION=%s   # or %s (nested LangChain-style payload), %s (dense + bm25 sparse: hybrid)\n", qdranttest.CollectionA, qdranttest.CollectionB, qdranttest.CollectionHybrid)
 	fmt.Printf("export COHERE_API_KEY=%s\n", cohereKey)
 	fmt.Printf("export COHERE_BASE_URL=%s\n", co.URL)
 	// an OpenAI-compatible embeddings server too.

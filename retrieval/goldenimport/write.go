@@ -111,7 +111,7 @@ func EncodeSet(h Header, qs []Question) ([]byte, error) {
 	}
 	size := 8
 	for _, q := range qs {
-		size += len(q.Text) + 32
+		size += len(q.Text) + 48
 	}
 	b.Grow(size)
 	header := len(b.Bytes())

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +14,6 @@ import (
 	"ragscope/internal/readlimit"
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/eval"
 	"ragscope/retrieval/goldenimport"
 )
 
@@ -131,22 +129,20 @@ func (a *App) runGoldenImport(cmd *cobra.Command, file string, gf goldenImportFl
 		return Usagef("%s holds no question (%s)", source, goldenimport.Summary(st))
 	}
 
-	var buf bytes.Buffer
 	h := goldenimport.Header{Source: source, Field: gf.field, Column: gf.column, Stats: st, Date: time.Now()}
-	if err := goldenimport.WriteSet(&buf, h, qs); err != nil {
-		return err
-	}
-	// What is written is a set eval loads: checked before it is written.
-	if _, err := eval.Parse(buf.Bytes(), "golden.yaml"); err != nil {
+	// What is written is a set eval loads: EncodeSet loads it back
+	// before anything is written.
+	data, err := goldenimport.EncodeSet(h, qs)
+	if err != nil {
 		return fmt.Errorf("golden import made a set eval cannot load (a bug): %w", err)
 	}
 	report := cmd.OutOrStdout()
 	if toStdout(gf.out) {
 		report = cmd.ErrOrStderr() // the set owns standard output
-		if _, err := cmd.OutOrStdout().Write(buf.Bytes()); err != nil {
+		if _, err := cmd.OutOrStdout().Write(data); err != nil {
 			return fmt.Errorf("write the golden set: %w", err)
 		}
-	} else if err := platform.WriteFile(cmd.Context(), gf.out, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
+	} else if err := platform.WriteFile(cmd.Context(), gf.out, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 		return fmt.Errorf("%w: -o: %w", retrieval.ErrConfig, err)
 	}
 	writeImportReport(report, source, gf.out, st, drops)
@@ -178,12 +174,11 @@ func writeImportReport(w io.Writer, source, out string, st goldenimport.Stats, d
 		shown++
 		fmt.Fprintf(w, "  near duplicate: line %d %q repeats line %d %q\n", d.Question.Line, clip(d.Question.Text, 60), d.Of.Line, clip(d.Of.Text, 60))
 	}
-	ids := goldenimport.IDs(st.Kept)
 	dest := cleanLine(out)
 	if out == "-" {
 		dest = "standard output"
 	}
-	fmt.Fprintf(w, "Wrote %d unlabelled %s to %s (%s … %s).\n", st.Kept, present.Plural(st.Kept, "case", "cases"), dest, ids[0], ids[len(ids)-1])
+	fmt.Fprintf(w, "Wrote %d unlabelled %s to %s (%s … %s).\n", st.Kept, present.Plural(st.Kept, "case", "cases"), dest, goldenimport.ID(0, st.Kept), goldenimport.ID(st.Kept-1, st.Kept))
 	if out != "-" {
 		fmt.Fprintf(w, "Next: ragscope eval %s --threshold 0.35 (unlabelled cases report their best scores and the questions that find nothing above the threshold)\n", cleanLine(out))
 	}

@@ -269,11 +269,11 @@ func TestImportWritesALoadableSet(t *testing.T) {
 }
 
 func TestIDs(t *testing.T) {
-	if got := IDs(3); !reflect.DeepEqual(got, []string{"q-001", "q-002", "q-003"}) {
-		t.Errorf("IDs(3) = %q", got)
+	if got := []string{ID(0, 3), ID(1, 3), ID(2, 3)}; !reflect.DeepEqual(got, []string{"q-001", "q-002", "q-003"}) {
+		t.Errorf("ID(i, 3) = %q", got)
 	}
-	if got := IDs(1200); got[0] != "q-0001" || got[1199] != "q-1200" {
-		t.Errorf("IDs(1200) = %q … %q", got[0], got[1199])
+	if first, last := ID(0, 1200), ID(1199, 1200); first != "q-0001" || last != "q-1200" {
+		t.Errorf("ID(i, 1200) = %q … %q", first, last)
 	}
 }
 

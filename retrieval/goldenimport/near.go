@@ -121,7 +121,17 @@ func newNearIndex(qs []Question) *nearIndex {
 	for _, q := range qs {
 		segments += len(q.Text)/(NearDivisor-1) + 1
 	}
-	return &nearIndex{buckets: newSegmentTable(segments + len(qs))}
+	// The per-question and per-segment slices get their whole size at
+	// once: grown by appending, a million questions copy their entries
+	// over and over and leave the collector the old copies.
+	return &nearIndex{
+		buckets: newSegmentTable(segments + len(qs)),
+		kept:    make([]entry, 0, len(qs)),
+		pre:     make([]prefilter, 0, len(qs)),
+		seen:    make([]uint32, 0, len(qs)),
+		next:    make([]int32, 0, segments),
+		owner:   make([]int32, 0, segments),
+	}
 }
 
 // segmentTable maps keys to buckets by open addressing: most keys looked

@@ -233,13 +233,7 @@ func TestGoldenGenerateModelDownStopsEarly(t *testing.T) {
 // page, a timeout, a refused connection, 429 past the retries), nothing
 // is written and the run exits 3 naming the last failure, not 1.
 func TestGoldenGenerateChatModelDown(t *testing.T) {
-	many := func(f openaitest.Failure) []openaitest.Failure {
-		out := make([]openaitest.Failure, 30)
-		for i := range out {
-			out[i] = f
-		}
-		return out
-	}
+	many := func(f openaitest.Failure) []openaitest.Failure { return failuresOf(f, 30) }
 	for _, tc := range []struct {
 		name    string
 		fail    []openaitest.Failure

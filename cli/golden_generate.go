@@ -13,6 +13,7 @@ import (
 
 	"ragscope/app"
 	"ragscope/config"
+	"ragscope/retrieval/chattask"
 	"ragscope/retrieval/golden"
 )
 
@@ -157,6 +158,9 @@ func (a *App) runGoldenGenerate(cmd *cobra.Command, gf goldenGenerateFlags) erro
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
+	case !written && errors.As(runErr, new(*chattask.DownError)):
+		// The chat model is down: said as when every call failed.
+		return &ExitError{Code: ExitBackend, Err: fmt.Errorf("no question was kept: nothing written: %w", runErr)}
 	case runErr != nil:
 		return fmt.Errorf("golden generate: the chat model stopped the run after %d calls: %w", res.Calls, runErr)
 	case !written && res.CallErr != nil:

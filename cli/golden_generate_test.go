@@ -208,17 +208,32 @@ func TestGoldenGenerateInterruptedKeepsFinishedCases(t *testing.T) {
 	}
 }
 
+// golden generate against a chat model that answers 500 to everything
+// stops after chattask.MaxFailuresInARow failed calls instead of trying
+// every section, writes nothing and exits 3 with the cause.
+func TestGoldenGenerateModelDownStopsEarly(t *testing.T) {
+	srv, env := goldenServer(t, nil)
+	srv.Fail(failuresOf(openaitest.Failure{Status: 503}, 200)...)
+	out := filepath.Join(t.TempDir(), "set.yaml")
+	code, stdout, errs := run(t, env, "", "golden", "generate", bookDocs(t), "-n", "20", "--concurrency", "1", "-o", out)
+	if code != ExitBackend || !strings.Contains(errs, "the chat model failed 3 times in a row: The chat server is unavailable (503)") || !strings.Contains(errs, "; the other 7 sections were not tried") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, errs)
+	}
+	// 3 failed calls of 3 attempts, where each of the 10 sections was
+	// tried before (30 requests).
+	if srv.Requests() != 9 {
+		t.Errorf("%d requests, want 9", srv.Requests())
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("a file was written: %v", err)
+	}
+}
+
 // TestGoldenGenerateChatModelDown: when every call fails (5xx, an HTML
 // page, a timeout, a refused connection, 429 past the retries), nothing
 // is written and the run exits 3 naming the last failure, not 1.
 func TestGoldenGenerateChatModelDown(t *testing.T) {
-	many := func(f openaitest.Failure) []openaitest.Failure {
-		out := make([]openaitest.Failure, 30)
-		for i := range out {
-			out[i] = f
-		}
-		return out
-	}
+	many := func(f openaitest.Failure) []openaitest.Failure { return failuresOf(f, 30) }
 	for _, tc := range []struct {
 		name    string
 		fail    []openaitest.Failure

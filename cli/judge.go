@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"ragscope/app"
 	"ragscope/present"
 	"ragscope/retrieval"
+	"ragscope/retrieval/chattask"
 	"ragscope/retrieval/judge"
 )
 
@@ -55,6 +57,9 @@ type judgeRun struct {
 	j     *judge.Judge
 	js    []judge.Judgement
 	stats judge.Stats
+	// down stopped the judging: the chat model failed call after call
+	// (the hits judged before it are kept).
+	down *chattask.DownError
 	// faith is the answer's faithfulness (ask --judge); nil without one.
 	faith *judge.Faithfulness
 }
@@ -69,17 +74,20 @@ func (a *App) judgeResult(cmd *cobra.Command, j *judge.Judge, res retrieval.Resu
 		items[i] = judge.Item{Question: res.Question, Hit: h}
 	}
 	js, st, err := j.Relevance(cmd.Context(), items, nil)
-	if err != nil {
+	var down *chattask.DownError
+	if err != nil && !errors.As(err, &down) {
 		return nil, err
 	}
-	return &judgeRun{j: j, js: js, stats: st}, nil
+	// The model down: the hits are still shown, each judged or not, and
+	// gate fails the run with the cause.
+	return &judgeRun{j: j, js: js, stats: st, down: down}, nil
 }
 
 // judgeAnswer checks ans against res's sources (ask --judge): its claims
 // and which the sources support. Nothing to check (no judge, no answer, a
 // refusal) is no call.
 func (a *App) judgeAnswer(cmd *cobra.Command, r *judgeRun, res retrieval.Result, ans retrieval.Answer, ansErr error) error {
-	if r == nil || ansErr != nil || ans.Refused || strings.TrimSpace(ans.Text) == "" {
+	if r == nil || r.down != nil || ansErr != nil || ans.Refused || strings.TrimSpace(ans.Text) == "" {
 		return nil
 	}
 	item := judge.FaithItem{Question: res.Question, Answer: ans.Text, Sources: judge.SourcesOf(retrieval.NewPrompt(res))}
@@ -97,6 +105,12 @@ func (a *App) judgeAnswer(cmd *cobra.Command, r *judgeRun, res retrieval.Result,
 func (r *judgeRun) gate() error {
 	if r == nil {
 		return nil
+	}
+	if r.down != nil {
+		if n, _ := judge.Unjudged(r.js); n < len(r.js) {
+			return fmt.Errorf("--judge: the judge could not judge %d of %d hits: %w", n, len(r.js), r.down)
+		}
+		return fmt.Errorf("--judge: %w", &judge.NoneJudgedError{Hits: len(r.js), Why: r.down.Error()})
 	}
 	if err := judge.Gate(r.js); err != nil {
 		return fmt.Errorf("--judge: %w", err)

@@ -234,3 +234,41 @@ func TestEvalJudgePartlyJudged(t *testing.T) {
 		t.Errorf("stderr: %s", errs)
 	}
 }
+
+// eval --judge against a judge's model that answers 500 to everything:
+// the judge stops after chattask.MaxFailuresInARow failed calls (each
+// with its retries) instead of trying every hit, the reports are still
+// written, and the run exits 3 naming the cause and what was not tried.
+func TestEvalJudgeModelDownStopsEarly(t *testing.T) {
+	srv, env, file := judgeEvalEnv(t)
+	srv.Fail(failuresOf(openaitest.Failure{Status: http.StatusInternalServerError}, 200)...)
+	junit := filepath.Join(t.TempDir(), "junit.xml")
+	code, out, errs := run(t, env, "", "eval", "--judge", "--judge-concurrency", "1", "--latency-sample", "0", "--junit", junit, file)
+	if code != ExitBackend {
+		t.Fatalf("exit %d, want 3\n%s\n%s", code, out, errs)
+	}
+	// 3 failed calls of 3 attempts each, where every one of the 15 hits
+	// was tried before (45 requests).
+	if srv.Requests() != 9 {
+		t.Errorf("%d requests, want 9", srv.Requests())
+	}
+	want := "eval --judge: the judge could judge none of the 15 hits (talk, sim, labelled): the chat model failed 3 times in a row: The chat server is unavailable (500)"
+	if !strings.Contains(errs, want) || !strings.Contains(errs, "; the other 12 hits were not tried") {
+		t.Errorf("stderr:\n%s\nwant %q", errs, want)
+	}
+	if !strings.Contains(out, "not judged: 15 of 15 hits: the chat model failed 3 times in a row: ") {
+		t.Errorf("the text report:\n%s", out)
+	}
+	if x, err := os.ReadFile(junit); err != nil || !bytes.Contains(x, []byte(`errors="3"`)) {
+		t.Errorf("JUnit: %v\n%s", err, x)
+	}
+}
+
+// failuresOf is n copies of f.
+func failuresOf(f openaitest.Failure, n int) []openaitest.Failure {
+	out := make([]openaitest.Failure, n)
+	for i := range out {
+		out[i] = f
+	}
+	return out
+}

@@ -232,3 +232,25 @@ func TestAskJudgeNothingJudgedFailsClosed(t *testing.T) {
 		t.Errorf("the answer is printed, and the cause said:\n%s\n%s", out, errs)
 	}
 }
+
+// query --judge whose model goes down after one answer: the judged hit
+// is kept and shown, the judge stops after 3 failed calls, and the run
+// exits 3 saying how many hits were not judged and why.
+func TestQueryJudgeModelGoesDownMidway(t *testing.T) {
+	srv := openaitest.NewServer("sk-judge")
+	t.Cleanup(srv.Close)
+	var once sync.Once
+	srv.Structured(func(openaitest.ChatRequest) string {
+		once.Do(func() { srv.Fail(failuresOf(openaitest.Failure{Status: http.StatusBadGateway}, 50)...) })
+		return `{"grade": 3, "reason": "answers"}`
+	})
+	env := map[string]string{"OPENAI_API_KEY": "sk-judge", "OPENAI_BASE_URL": srv.URL, "RAGSCOPE_CHAT_PROVIDER": "openai", "XDG_CACHE_HOME": t.TempDir()}
+	code, out, errs := run(t, env, "", "query", "--judge", "--judge-concurrency", "1", "how do ROS 2 nodes communicate?")
+	if code != ExitBackend || !strings.Contains(errs, "--judge: the judge could not judge 4 of 5 hits: the chat model failed 3 times in a row: ") ||
+		!strings.Contains(errs, "(502)") || !strings.Contains(errs, "; the other hit was not tried") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if strings.Count(out, "[not judged]") != 4 || !strings.Contains(out, "[3 answers]") || srv.Requests() != 1+3*3 {
+		t.Fatalf("%d requests\n%s", srv.Requests(), out)
+	}
+}

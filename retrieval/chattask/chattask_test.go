@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 
@@ -80,5 +81,87 @@ func TestLoadPrompt(t *testing.T) {
 	}
 	if _, err := LoadPrompt(fsys, "p/bad-v1.txt"); err == nil {
 		t.Fatal("a prompt without a user part loaded")
+	}
+}
+
+// downGen fails every call it is asked to fail (fail(n), n counting from
+// 1) as an unavailable model would, and answers the others; it counts
+// the calls.
+type downGen struct {
+	calls atomic.Int32
+	fail  func(n int) bool
+}
+
+func (g *downGen) Stream(ctx context.Context, _ retrieval.Prompt, emit func(retrieval.Delta)) error {
+	n := int(g.calls.Add(1))
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if g.fail(n) {
+		return fmt.Errorf("%w: the chat server is unavailable (500)", retrieval.ErrUnavailable)
+	}
+	emit(retrieval.Delta{Text: "ok"})
+	return nil
+}
+func (g *downGen) Model() string    { return "m" }
+func (g *downGen) Provider() string { return "fake" }
+
+// runAsk runs n items through Ask on gen, concurrency at a time, and
+// returns the skip reasons by item.
+func runAsk(t *testing.T, gen retrieval.Generator, concurrency, n int) (Counts, map[int]string, error) {
+	t.Helper()
+	var mu sync.Mutex
+	skipped := map[int]string{}
+	c, err := Run(context.Background(), concurrency, n, nil, Task{
+		Noun:   "hit",
+		Cached: func(int) bool { return false },
+		Ask: func(ctx context.Context, _ int) (bool, retrieval.Usage, error) {
+			_, u, err := Ask(ctx, gen, retrieval.Prompt{Question: "q"})
+			return err == nil, u, err
+		},
+		Skip: func(i int, why string) { mu.Lock(); skipped[i] = why; mu.Unlock() },
+	})
+	return c, skipped, err
+}
+
+// The model failing MaxFailuresInARow calls in a row stops the run: the
+// other items are not sent, and the error names the cause and the count.
+func TestRunStopsWhenTheModelFailsInARow(t *testing.T) {
+	gen := &downGen{fail: func(int) bool { return true }}
+	c, skipped, err := runAsk(t, gen, 1, 10)
+	var down *DownError
+	if !errors.As(err, &down) || !errors.Is(err, retrieval.ErrUnavailable) || gen.calls.Load() != MaxFailuresInARow || c.Calls != MaxFailuresInARow || c.Failed != 10 {
+		t.Fatalf("%+v, %v, %d calls", c, err, gen.calls.Load())
+	}
+	if want := "the chat model failed 3 times in a row: backend unavailable: the chat server is unavailable (500); the other 7 hits were not tried"; err.Error() != want {
+		t.Fatalf("err %q, want %q", err, want)
+	}
+	if len(skipped) != 7 || !strings.HasPrefix(skipped[9], "not sent: the chat model failed 3 times in a row: ") {
+		t.Fatalf("skipped %v", skipped)
+	}
+}
+
+// A success between failures resets the count: failing two calls of
+// every three never stops the run.
+func TestRunSuccessResetsTheFailuresInARow(t *testing.T) {
+	gen := &downGen{fail: func(n int) bool { return n%3 != 0 }}
+	c, skipped, err := runAsk(t, gen, 1, 12)
+	if err != nil || gen.calls.Load() != 12 || len(skipped) != 0 || c.Failed != 8 {
+		t.Fatalf("%+v, %v, %d calls, skipped %v", c, err, gen.calls.Load(), skipped)
+	}
+}
+
+// Many calls in parallel against a model that is down: at most the
+// failures in a row plus the calls in flight are made (run with -race).
+func TestRunStopsInParallel(t *testing.T) {
+	const conc = 8
+	gen := &downGen{fail: func(int) bool { return true }}
+	c, skipped, err := runAsk(t, gen, conc, 500)
+	var down *DownError
+	if !errors.As(err, &down) || int(gen.calls.Load()) > MaxFailuresInARow+conc || c.Failed != 500 {
+		t.Fatalf("%+v, %v, %d calls", c, err, gen.calls.Load())
+	}
+	if len(skipped) != down.NotTried || down.NotTried < 500-MaxFailuresInARow-conc {
+		t.Fatalf("%d skipped, %d not tried", len(skipped), down.NotTried)
 	}
 }

@@ -2,11 +2,13 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/chattask"
 	"ragscope/retrieval/judge"
 )
 
@@ -208,6 +210,14 @@ func (r *runner) judgeAll(ctx context.Context, set Set) (*JudgeReport, error) {
 	}
 	rep.Hits = len(js)
 	rep.NotJudged, rep.NotJudgedWhy = judge.Unjudged(js)
+	var down *chattask.DownError
+	if errors.As(err, &down) && rep.NotJudged > 0 {
+		// The judge's model is down: the hits it left fail the run
+		// (Shortfall, exit 3) with this cause, once the reports are
+		// written, as any hit not judged does.
+		rep.NotJudgedWhy = down.Error()
+		err = nil
+	}
 	// Every case with kept hits gets its figures (nothing judged: nil).
 	for i := range r.results {
 		cr := &r.results[i]

@@ -180,7 +180,8 @@ type sectionRun struct {
 // Run works on secs, Concurrency sections at a time: the questions of
 // each, then the check of each question. A section the cache answers
 // wholly makes no call. An error no call can get past (retrieval.ErrAuth,
-// retrieval.ErrConfig) or ctx ending stops the run: the result then holds
+// retrieval.ErrConfig), the chat model failing call after call (a
+// *chattask.DownError) or ctx ending stops the run: the result then holds
 // the sections finished so far and the error is returned. progress, when
 // set, is called after each section.
 func (g *Generator) Run(ctx context.Context, secs []Section, progress func(done, total int)) (Result, error) {
@@ -192,6 +193,7 @@ func (g *Generator) Run(ctx context.Context, secs []Section, progress func(done,
 		callErr error
 	)
 	_, err := chattask.Run(ctx, g.concurrency, len(secs), progress, chattask.Task{
+		Noun: "section",
 		Cached: func(i int) bool {
 			r := &sectionRun{g: g, sec: secs[i]}
 			if err := r.run(ctx); err != nil || r.miss {

@@ -12,6 +12,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/chatcache"
+	"ragscope/retrieval/chattask"
 	"ragscope/retrieval/cohere"
 	"ragscope/retrieval/cohere/coheretest"
 	"ragscope/retrieval/eval"
@@ -205,6 +206,27 @@ func TestRunFaults(t *testing.T) {
 		res, err := g.Run(context.Background(), secs, nil)
 		if err != nil || res.Dropped[CallFailed] != 2 || len(res.Questions) != 4 {
 			t.Fatalf("err %v, dropped %v, %d kept", err, res.Dropped, len(res.Questions))
+		}
+	})
+	t.Run("a model down stops after failures in a row", func(t *testing.T) {
+		srv := bookServer(t)
+		many := make([]Section, 12)
+		for i := range many {
+			many[i] = sec(fmt.Sprintf("p%d", i), "Part", "wheel")
+		}
+		fails := make([]openaitest.Failure, 10*len(many)*openai.DefaultMaxAttempts)
+		for i := range fails {
+			fails[i] = openaitest.Failure{Status: 500}
+		}
+		srv.Fail(fails...)
+		const conc = 2
+		res, err := newGen(t, srv, "", conc).Run(context.Background(), many, nil)
+		var down *chattask.DownError
+		if !errors.As(err, &down) || !errors.Is(err, retrieval.ErrUnavailable) || !strings.Contains(err.Error(), "sections were not tried") || len(res.Questions) != 0 {
+			t.Fatalf("err %v, %+v", err, res)
+		}
+		if limit := (chattask.MaxFailuresInARow + conc) * openai.DefaultMaxAttempts; srv.Requests() > limit {
+			t.Fatalf("%d requests for %d sections, want at most %d", srv.Requests(), len(many), limit)
 		}
 	})
 	t.Run("429 with Retry-After is waited out", func(t *testing.T) {

@@ -131,7 +131,7 @@ func (j *Judge) PendingFaithfulness(items []FaithItem) int { return pending(item
 // Faithfulness checks each answer against its sources, one call per
 // answer, as Relevance does (cache, concurrency, failures).
 func (j *Judge) Faithfulness(ctx context.Context, items []FaithItem, progress func(done, total int)) ([]Faithfulness, Stats, error) {
-	return judgeEach(ctx, j, items, progress, j.faithCached, j.oneFaith,
+	return judgeEach(ctx, j, "answer", items, progress, j.faithCached, j.oneFaith,
 		func(f Faithfulness) bool { return f.Status == Judged },
 		func(why string) Faithfulness { return Faithfulness{Status: Skipped, Detail: why, Claims: []Claim{}} })
 }

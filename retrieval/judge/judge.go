@@ -165,23 +165,26 @@ func pending[I, R any](items []I, cached func(I) (R, bool)) int {
 // Relevance grades each item, in order. Cached judgements cost no call;
 // the rest are asked, Concurrency at a time. A failed call leaves its hit
 // Failed; an error that no call can get past (a refused key, an unknown
-// model: retrieval.ErrAuth or ErrConfig) or ctx ending stops the judge,
-// leaves the rest Skipped and is returned. progress, when set, is called
-// after each item.
+// model: retrieval.ErrAuth or ErrConfig), the model failing call after
+// call (a *chattask.DownError) or ctx ending stops the judge, leaves the
+// rest Skipped and is returned with the judgements made. progress, when
+// set, is called after each item.
 func (j *Judge) Relevance(ctx context.Context, items []Item, progress func(done, total int)) ([]Judgement, Stats, error) {
-	return judgeEach(ctx, j, items, progress, j.cached, j.one, Judgement.IsJudged,
+	return judgeEach(ctx, j, "hit", items, progress, j.cached, j.one, Judgement.IsJudged,
 		func(why string) Judgement { return Judgement{Status: Skipped, Detail: why} })
 }
 
 // judgeEach answers each item, in order, with chattask.Run, Concurrency
 // at a time: from the cache when cached can, else with ask, whose answer
 // counts as a call judged when judged says so. skipped is the answer of
-// an item left when the judge stops, with why on one line.
-func judgeEach[I, R any](ctx context.Context, j *Judge, items []I, progress func(done, total int),
+// an item left when the judge stops, with why on one line; noun names one
+// item in the messages.
+func judgeEach[I, R any](ctx context.Context, j *Judge, noun string, items []I, progress func(done, total int),
 	cached func(I) (R, bool), ask func(context.Context, I) (R, retrieval.Usage, error),
 	judged func(R) bool, skipped func(why string) R) ([]R, Stats, error) {
 	out := make([]R, len(items))
 	c, err := chattask.Run(ctx, j.concurrency, len(items), progress, chattask.Task{
+		Noun: noun,
 		Cached: func(i int) bool {
 			r, ok := cached(items[i])
 			out[i] = r

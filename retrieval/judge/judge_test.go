@@ -11,6 +11,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/chatcache"
+	"ragscope/retrieval/chattask"
 	"ragscope/retrieval/cohere"
 	"ragscope/retrieval/cohere/coheretest"
 	"ragscope/retrieval/openai"
@@ -244,5 +245,85 @@ func TestGateFailsClosedWithTheCause(t *testing.T) {
 	}
 	if err := Gate(nil); err != nil {
 		t.Fatalf("nothing to judge: %v", err)
+	}
+}
+
+// failures is n copies of f, for a fake that keeps failing.
+func failures(f openaitest.Failure, n int) []openaitest.Failure {
+	out := make([]openaitest.Failure, n)
+	for i := range out {
+		out[i] = f
+	}
+	return out
+}
+
+// The judge's model answering 500 to everything: the judge stops after
+// chattask.MaxFailuresInARow failed calls (plus those in flight), not
+// one call per hit; the judgements cached before stay valid.
+func TestRelevanceStopsWhenTheModelIsDown(t *testing.T) {
+	srv := openaitest.NewServer("sk-test")
+	defer srv.Close()
+	srv.Structured(func(openaitest.ChatRequest) string { return `{"grade": 3, "reason": "answers"}` })
+	gen, err := openai.NewChat(openai.ChatOptions{APIKey: srv.Key, BaseURL: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const conc, hits = 4, 100
+	j, _ := New(gen, Options{Concurrency: conc, Cache: chatcache.Open(filepath.Join(t.TempDir(), "judge"))})
+	items := make([]Item, hits)
+	for i := range items {
+		items[i] = item("q", fmt.Sprintf("passage %d", i))
+	}
+	if _, _, err := j.Relevance(context.Background(), items[:2], nil); err != nil {
+		t.Fatal(err)
+	}
+	srv.Fail(failures(openaitest.Failure{Status: 500}, 10*hits*openai.DefaultMaxAttempts)...)
+	before := srv.Requests()
+	js, st, err := j.Relevance(context.Background(), items, nil)
+	made := srv.Requests() - before
+	var down *chattask.DownError
+	if !errors.As(err, &down) || !errors.Is(err, retrieval.ErrUnavailable) || !strings.Contains(err.Error(), "the chat model failed 3 times in a row: The chat server is unavailable (500)") {
+		t.Fatalf("err %v", err)
+	}
+	if limit := (chattask.MaxFailuresInARow + conc) * openai.DefaultMaxAttempts; made > limit {
+		t.Fatalf("%d requests for %d hits, want at most %d", made, hits, limit)
+	}
+	if !js[0].IsJudged() || !js[0].Cached || !js[1].IsJudged() || st.Cached != 2 || st.NotJudged != hits-2 {
+		t.Fatalf("the cached judgements were not kept: %+v %+v", js[:2], st)
+	}
+	if js[hits-1].Status != Skipped || !strings.HasPrefix(js[hits-1].Detail, "not sent: the chat model failed 3 times in a row") {
+		t.Fatalf("last hit %+v", js[hits-1])
+	}
+	if !strings.HasSuffix(err.Error(), fmt.Sprintf("the other %d hits were not tried", down.NotTried)) || down.NotTried < hits-2-chattask.MaxFailuresInARow-conc {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// Two failed calls, then a success, three times over: a success resets
+// the count, so a judge whose model fails now and then goes on.
+func TestRelevanceSuccessResetsTheBreaker(t *testing.T) {
+	srv := openaitest.NewServer("sk-test")
+	defer srv.Close()
+	srv.Structured(func(openaitest.ChatRequest) string { return `{"grade": 3, "reason": "answers"}` })
+	gen, err := openai.NewChat(openai.ChatOptions{APIKey: srv.Key, BaseURL: srv.URL, MaxAttempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _ := New(gen, Options{Concurrency: 1})
+	items := make([]Item, 9)
+	for i := range items {
+		items[i] = item("q", fmt.Sprintf("passage %d", i))
+	}
+	// One call at a time: the failure for item i is queued once item i-1
+	// is done; items 2, 5 and 8 are answered.
+	failIf := func(i int) {
+		if i%3 != 2 {
+			srv.Fail(openaitest.Failure{Status: 500})
+		}
+	}
+	failIf(0)
+	js, st, err := j.Relevance(context.Background(), items, func(done, _ int) { failIf(done) })
+	if err != nil || srv.Requests() != 9 || st.Calls != 9 || st.NotJudged != 6 || !js[8].IsJudged() {
+		t.Fatalf("err %v, %d requests, %+v", err, srv.Requests(), st)
 	}
 }

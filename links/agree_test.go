@@ -32,7 +32,7 @@ func TestChunkerURLBuilderAndCheckerAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			chunks, _, err := local.ChunkDocs(fsys, local.ChunkOptions{DocsDir: site.Config.DocsPath})
+			chunks, _, err := local.ChunkDocs(t.Context(), fsys, local.ChunkOptions{DocsDir: site.Config.DocsPath})
 			if err != nil {
 				t.Fatal(err)
 			}

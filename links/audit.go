@@ -339,6 +339,9 @@ func checkAll(ctx context.Context, opts AuditOptions, urls []string, progress fu
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
+				if ctx.Err() != nil {
+					continue // cancelled: the jobs left are drained, not checked
+				}
 				if urls[i] == "" {
 					results[i] = Result{Status: StatusNoURL}
 				} else {
@@ -353,6 +356,11 @@ func checkAll(ctx context.Context, opts AuditOptions, urls []string, progress fu
 	}
 feed:
 	for i := range urls {
+		// A waiting worker and the cancel can both be ready (select
+		// picks either): no URL is handed out once the audit is cancelled.
+		if ctx.Err() != nil {
+			break
+		}
 		select {
 		case jobs <- i:
 		case <-ctx.Done():

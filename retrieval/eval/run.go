@@ -235,11 +235,20 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			acquired := false
 			select {
 			case embedSem <- struct{}{}:
+				acquired = true
 			case <-ctx.Done():
+			}
+			// A free slot and a cancel can both be ready (select picks
+			// either): no batch is sent once the run is cancelled.
+			if err := ctx.Err(); err != nil {
+				if acquired {
+					<-embedSem
+				}
 				for _, pe := range batch {
-					r.fail(pe.i, set.Cases[pe.i], pe.q, fmt.Errorf("embed: %w", ctx.Err()))
+					r.fail(pe.i, set.Cases[pe.i], pe.q, fmt.Errorf("embed: %w", err))
 				}
 				return
 			}

@@ -136,7 +136,7 @@ func (c *Corpus) URLBuilder(style docusaurus.SlugStyle) retrieval.URLBuilder {
 // with the configured slug style and the corpus's DocsBase.
 func Build(ctx context.Context, fsys fs.FS, opts BuildOptions) (*Index, *Corpus, error) {
 	_, statErr := fs.Stat(fsys, opts.Chunk.docsDir())
-	chunks, warns, err := ChunkDocs(fsys, opts.Chunk)
+	chunks, warns, err := ChunkDocs(ctx, fsys, opts.Chunk)
 	if statErr == nil && errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrNoMarkdown) {
 		// A folder vanished between being listed and being read.
 		return nil, nil, fmt.Errorf("%w: docs folder %s changed or disappeared while it was being indexed (%w): nothing was written; run the command again",

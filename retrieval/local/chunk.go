@@ -2,6 +2,7 @@ package local
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -111,8 +112,10 @@ func (o ChunkOptions) warn(w Warning) {
 // folder is called, so retrieval.DocRoute maps them to the site's routes.
 // Files and folders whose names start with "_" or "." are skipped, as
 // Docusaurus skips them. Problems in single files are returned as warnings;
-// a folder without markdown is an error matching ErrNoMarkdown.
-func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, error) {
+// a folder without markdown is an error matching ErrNoMarkdown. The walk
+// and the chunking check ctx at every file: once it is done, ChunkDocs
+// returns its error (wrapped) and no chunks.
+func ChunkDocs(ctx context.Context, fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, error) {
 	dir := opts.docsDir()
 	info, err := fs.Stat(fsys, dir)
 	if err != nil {
@@ -150,6 +153,9 @@ func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, err
 	walk = func(root string, followed []string) error {
 		return fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
+				return err
+			}
+			if err := ctx.Err(); err != nil {
 				return err
 			}
 			name := d.Name()
@@ -211,7 +217,7 @@ func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, err
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(files) {
+				if i >= len(files) || ctx.Err() != nil {
 					return
 				}
 				r := &results[i]
@@ -228,6 +234,9 @@ func ChunkDocs(fsys fs.FS, opts ChunkOptions) ([]retrieval.Chunk, []Warning, err
 		})
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, warns, fmt.Errorf("chunk docs folder %s: %w", dir, err)
+	}
 	n := 0
 	for _, r := range results {
 		n += len(r.chunks)

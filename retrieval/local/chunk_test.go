@@ -351,7 +351,7 @@ func TestChunkDocsFolder(t *testing.T) {
 		"site/docs/.hidden/secret.md":        {Data: []byte("## Hidden\n\nno\n")},
 		"site/docs/m1/deeper/03-c/index.mdx": {Data: []byte("Index page.\n")},
 	}
-	cs, warns, err := ChunkDocs(fsys, ChunkOptions{DocsDir: "site/docs"})
+	cs, warns, err := ChunkDocs(t.Context(), fsys, ChunkOptions{DocsDir: "site/docs"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,12 +385,12 @@ func TestChunkDocsNoMarkdown(t *testing.T) {
 		"only txt":  {"docs/a.txt": {Data: []byte("x")}},
 		"binary md": {"docs/a.md": {Data: []byte{0, 1, 2}}},
 	} {
-		_, _, err := ChunkDocs(fsys, ChunkOptions{})
+		_, _, err := ChunkDocs(t.Context(), fsys, ChunkOptions{})
 		if !errors.Is(err, ErrNoMarkdown) || !strings.Contains(err.Error(), "no markdown files found under docs") {
 			t.Errorf("%s: err = %v", name, err)
 		}
 	}
-	_, _, err := ChunkDocs(fstest.MapFS{}, ChunkOptions{DocsDir: "nope"})
+	_, _, err := ChunkDocs(t.Context(), fstest.MapFS{}, ChunkOptions{DocsDir: "nope"})
 	if err == nil || !strings.Contains(err.Error(), "docs folder nope") {
 		t.Errorf("missing folder: err = %v", err)
 	}
@@ -418,7 +418,7 @@ func TestChunkDocsKeepsPathOrder(t *testing.T) {
 	}
 	var streamed []Warning
 	opts := ChunkOptions{Warn: func(w Warning) { streamed = append(streamed, w) }}
-	got, warns, err := ChunkDocs(fsys, opts)
+	got, warns, err := ChunkDocs(t.Context(), fsys, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,7 +463,7 @@ func TestChunkDocsReadsPartials(t *testing.T) {
 		"docs/_parts/_install.mdx": {Data: []byte("## Install\n\nInstall the workspace with colcon build, then source the overlay.\n\n### Setup\n\nTorque sensors report the load of every joint.\n")},
 		"docs/plain.md":            {Data: []byte("# Plain\n\nimport X from './_parts/_install.mdx';\n\n<X />\n\nThe chunker reads .md files as plain markdown: nothing is inlined.\n")},
 	}
-	chunks, _, err := ChunkDocs(fsys, ChunkOptions{})
+	chunks, _, err := ChunkDocs(t.Context(), fsys, ChunkOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // chapter label" per doc path.
 func facetsOf(t *testing.T, fsys fstest.MapFS, opts FacetOptions) map[string]string {
 	t.Helper()
-	cs, _, err := ChunkDocs(fsys, ChunkOptions{Facets: opts})
+	cs, _, err := ChunkDocs(t.Context(), fsys, ChunkOptions{Facets: opts})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,7 +107,7 @@ func (m *Model) countCorpus(ctx context.Context, docs []string, workers int) err
 		parallel(workers, func(w int) {
 			seen := make(map[uint64]struct{})
 			counts := words[w]
-			for i := lo + w; i < hi; i += workers {
+			for i := lo + w; i < hi && ctx.Err() == nil; i += workers {
 				toks := tokenize(docs[i])
 				clear(seen)
 				keys := uniq[i-lo][:0]
@@ -127,6 +127,11 @@ func (m *Model) countCorpus(ctx context.Context, docs []string, workers int) err
 				totals[w] += len(toks)
 			}
 		})
+		// A batch takes about a second on a busy machine: its documents
+		// stop at a cancel, and a batch cut short is not counted.
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("fit the embedder: %w", err)
+		}
 		parallel(workers, func(w int) {
 			df := shards[w]
 			for _, keys := range uniq[:hi-lo] {
@@ -205,7 +210,7 @@ func (m *Model) fillPostings(ctx context.Context, docs []string, vecs []float32,
 		}
 		hi := min(lo+fitBatch, len(docs))
 		parallel(workers, func(w int) {
-			for i := lo + w; i < hi; i += workers {
+			for i := lo + w; i < hi && ctx.Err() == nil; i += workers {
 				toks := tokenize(docs[i])
 				v := vecs[i*dim : (i+1)*dim]
 				m.sifSum(toks, v[:gloveDim])
@@ -215,6 +220,10 @@ func (m *Model) fillPostings(ctx context.Context, docs []string, vecs []float32,
 				feats[i-lo] = unit(f)
 			}
 		})
+		// As in countCorpus: a batch cut short by a cancel is not posted.
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("embed %d documents: %w", len(docs), err)
+		}
 		// Postings in document order, split by feature row; covariance
 		// in document order, split by row of the matrix: each element
 		// sums the same terms in the same order as a serial loop.

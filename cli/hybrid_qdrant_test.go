@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -102,11 +103,17 @@ func TestQdrantHybridExpect(t *testing.T) {
 	for _, want := range []string{
 		", bm25: no query word in the chunk, fused #", // Gazebo's page has no word of the question
 		", cut by top_k 3",
-		"ranked #1 (0.700), dense #4, bm25 #1, fused #1, in the results at #1",
+		"expected docs/module-4-vla/02-voice-commands.md dense #4, bm25 #1, fused #1, in the results at #1 (0.700)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q:\n%s", want, out)
 		}
+	}
+	// The arms place the chunk in the fused ranking itself, which counts
+	// the near-duplicates the list leaves out: its fused rank is the -k
+	// that reaches it, not the list's rank.
+	if m := regexp.MustCompile(`fused #(\d+), cut by top_k 3; \d+ near-duplicates? above it left out of the list, so -k (\d+) reaches it`).FindStringSubmatch(out); m == nil || m[1] != m[2] {
+		t.Errorf("the fused rank is not the -k that reaches the chunk (%q):\n%s", m, out)
 	}
 }
 

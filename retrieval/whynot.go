@@ -772,7 +772,7 @@ func (p *Pipeline) explain(q Query, res *Result, cands []ScoredChunk, store Stor
 		e.Rank = e.ExactRank
 		p.cutOf(q, res, cands, store, sc, e, d.approxOnly, d.window)
 		if e.Arms != nil {
-			e.Detail = armsDetail(e.Arms, e.Rank) + ", " + e.Detail
+			e.Detail = armsDetail(e.Arms, e.ExactRank) + ", " + e.Detail
 		}
 	}
 	return out

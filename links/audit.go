@@ -196,7 +196,10 @@ func Audit(ctx context.Context, w retrieval.Walker, opts AuditOptions) (*Report,
 		if opts.WrongSection == "" {
 			opts.WrongSection = ContentFail
 		}
-		content = newContentChecker(opts.Site, opts.WrongSection, siteHosts(opts))
+		var err error
+		if content, err = newContentChecker(ctx, opts.Site, opts.WrongSection, siteHosts(opts)); err != nil {
+			return nil, err
+		}
 	}
 	aggs := map[string]*urlAgg{}
 	var order []string

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
+	"testing/fstest"
 
 	"ragscope/retrieval"
 )
@@ -52,5 +53,27 @@ func TestAuditStopsAtTheFirstProgressTick(t *testing.T) {
 				t.Fatalf("%d URLs checked and %d chunks walked of %d after the cancel", n, walked.Load(), total)
 			}
 		})
+	}
+}
+
+// TestContentIndexStopsWhenCancelled: building a site's text index stops
+// at a cancel, keeps nothing, and a later call builds it whole.
+func TestContentIndexStopsWhenCancelled(t *testing.T) {
+	fsys := fstest.MapFS{}
+	for i := range 50 {
+		fsys[fmt.Sprintf("docs/p%d.md", i)] = &fstest.MapFile{Data: []byte(fmt.Sprintf("# Page %d\n\nSome words of page number %d for the shingles.\n", i, i))}
+	}
+	site, err := LoadSite(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if ix, err := site.contentOf(ctx); !errors.Is(err, context.Canceled) || ix != nil || site.content != nil {
+		t.Fatalf("cancelled build: index %v, err %v, kept %v", ix, err, site.content != nil)
+	}
+	ix, err := site.contentOf(t.Context())
+	if err != nil || len(ix.pages) != 50 {
+		t.Fatalf("build after a cancel: %v pages, err %v", ix, err)
 	}
 }

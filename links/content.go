@@ -1,6 +1,7 @@
 package links
 
 import (
+	"context"
 	"fmt"
 	"html"
 	"net/url"
@@ -139,25 +140,33 @@ func (ix *contentIndex) at(h uint64, fn func(loc)) bool {
 	return true
 }
 
-// contentOf builds (once) the site's shingle index.
-func (s *Site) contentOf() *contentIndex {
-	s.contentOnce.Do(func() {
-		ix := &contentIndex{first: map[uint64]loc{}, more: map[uint64][]loc{}}
-		for _, p := range s.Pages {
-			if p.Generated || p.Draft {
-				continue
-			}
-			pi := int32(len(ix.pages))
-			ix.pages = append(ix.pages, p)
-			toks, secs := pageTokens(p)
-			_, hs := shingles(toks, nil, nil)
-			for i, h := range hs {
-				ix.add(h, loc{pi, secs[i]})
-			}
+// contentOf builds (once) the site's shingle index. A build that ctx
+// stops returns ctx's error and keeps nothing, so a later call builds it
+// whole.
+func (s *Site) contentOf(ctx context.Context) (*contentIndex, error) {
+	s.contentMu.Lock()
+	defer s.contentMu.Unlock()
+	if s.content != nil {
+		return s.content, nil
+	}
+	ix := &contentIndex{first: map[uint64]loc{}, more: map[uint64][]loc{}}
+	for _, p := range s.Pages {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("index the site's text: %w", err)
 		}
-		s.content = ix
-	})
-	return s.content
+		if p.Generated || p.Draft {
+			continue
+		}
+		pi := int32(len(ix.pages))
+		ix.pages = append(ix.pages, p)
+		toks, secs := pageTokens(p)
+		_, hs := shingles(toks, nil, nil)
+		for i, h := range hs {
+			ix.add(h, loc{pi, secs[i]})
+		}
+	}
+	s.content = ix
+	return ix, nil
 }
 
 // pageTokens returns the page's words in order, each with the own-section
@@ -312,14 +321,17 @@ type contentChecker struct {
 	wh, out []uint64
 }
 
-func newContentChecker(site *Site, policy ContentPolicy, hosts map[string]bool) *contentChecker {
-	ix := site.contentOf()
+func newContentChecker(ctx context.Context, site *Site, policy ContentPolicy, hosts map[string]bool) (*contentChecker, error) {
+	ix, err := site.contentOf(ctx)
+	if err != nil {
+		return nil, err
+	}
 	c := &contentChecker{site: site, ix: ix, hosts: hosts, scopes: map[string]scope{}, pageIx: map[*Page]int32{},
 		rep: &ContentReport{Policy: policy, Findings: []ContentFinding{}}}
 	for i, p := range ix.pages {
 		c.pageIx[p] = int32(i)
 	}
-	return c
+	return c, nil
 }
 
 // scopeOf resolves a citation URL to the part of a page it points at; ok
@@ -501,6 +513,6 @@ func anchorOf(p *Page, sec int) (anchor, heading string) {
 
 // siteContent is the lazily built shingle index a Site carries.
 type siteContent struct {
-	contentOnce sync.Once
-	content     *contentIndex
+	contentMu sync.Mutex
+	content   *contentIndex
 }

@@ -19,7 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
-	"github.com/spaolacci/murmur3"
+	"github.com/twmb/murmur3"
 )
 
 // Model is the model name Qdrant's inference and FastEmbed use.
@@ -63,7 +63,7 @@ func Tokens(text string) []string {
 
 // TokenID is a stem's index: |int32(murmur3_32(stem, seed 0))|.
 func TokenID(stem string) uint32 {
-	h := int64(int32(murmur3.Sum32WithSeed([]byte(stem), 0)))
+	h := int64(int32(murmur3.SeedSum32(0, []byte(stem))))
 	if h < 0 {
 		h = -h
 	}

@@ -15,10 +15,9 @@ import (
 
 // fakeExplain explains any chunk with one word and ranks any edit #1.
 type fakeExplain struct {
-	mu      sync.Mutex
-	asked   []string
-	edited  []string
-	editors string
+	mu     sync.Mutex
+	asked  []string
+	edited []string
 }
 
 func (f *fakeExplain) setup(editor string) ExplainSetup {

@@ -51,7 +51,7 @@ func TestContextPaneShowsSourceRanks(t *testing.T) {
 	if !strings.Contains(v, "[Source 1: Nodes and Topics - Overview] (rank #1)") || !strings.Contains(v, "Each source's (rank #M) is its rank") {
 		t.Fatalf("context pane:\n%s", v)
 	}
-	m = feed(t, m, keyRunes("Y"))
+	feed(t, m, keyRunes("Y"))
 	if len(*copied) != 1 || strings.Contains((*copied)[0], "(rank #") || !strings.Contains((*copied)[0], "[Source 1: Nodes and Topics - Overview]\n") {
 		t.Fatalf("copied %q", *copied)
 	}

@@ -15,15 +15,10 @@ import (
 	"ragscope/retrieval/qdrant/qdranttest"
 )
 
-// qdrantWorld is an eval of n cases against the in-process Qdrant gRPC
-// server (50 ms a call) and Cohere server (300 ms a call), through the
-// real clients: the budget scenario of the README (300 ms embed, 50 ms search).
-func qdrantWorld(b *testing.B, n int) (*retrieval.Pipeline, eval.Set, *qdranttest.Server, *coheretest.Server) {
-	b.Helper()
-	return qdrantWorldOf(b, n, qdranttest.TextbookA())
-}
-
-// qdrantWorldOf is qdrantWorld on collection coll.
+// qdrantWorldOf is an eval of n cases against the in-process Qdrant gRPC
+// server (50 ms a call) holding coll and Cohere server (300 ms a call),
+// through the real clients: the budget scenario of the README (300 ms
+// embed, 50 ms search).
 func qdrantWorldOf(b *testing.B, n int, coll qdranttest.Collection) (*retrieval.Pipeline, eval.Set, *qdranttest.Server, *coheretest.Server) {
 	b.Helper()
 	qdrant.SilenceGRPCLogs(nil)

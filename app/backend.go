@@ -13,8 +13,8 @@ import (
 	"ragscope/config"
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
-	"ragscope/retrieval/local"
-	"ragscope/retrieval/local/demo"
+	"ragscope/retrieval/store/local"
+	"ragscope/retrieval/store/local/demo"
 )
 
 // Backend is an opened setup: the pipeline over its embedder and store,

@@ -9,8 +9,8 @@ import (
 	"ragscope/config"
 	"ragscope/links"
 	"ragscope/retrieval"
-	"ragscope/retrieval/chunkaudit"
-	"ragscope/retrieval/qdrant"
+	"ragscope/retrieval/assess/chunkaudit"
+	"ragscope/retrieval/store/qdrant"
 )
 
 // fieldWalker is a store that can scroll only the payload fields a

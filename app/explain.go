@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/explain"
+	"ragscope/retrieval/assess/explain"
 	"ragscope/ui"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"ragscope/config"
 	"ragscope/retrieval"
-	"ragscope/retrieval/local"
+	"ragscope/retrieval/store/local"
 	"ragscope/ui"
 )
 

@@ -8,7 +8,7 @@ import (
 	"sort"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/qdrant"
+	"ragscope/retrieval/store/qdrant"
 	"ragscope/ui"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/judge"
+	"ragscope/retrieval/assess/judge"
 	"ragscope/ui"
 )
 

@@ -12,8 +12,8 @@ import (
 
 	"ragscope/config"
 	"ragscope/retrieval"
-	"ragscope/retrieval/eval"
-	"ragscope/retrieval/local/demo"
+	"ragscope/retrieval/assess/eval"
+	"ragscope/retrieval/store/local/demo"
 	"ragscope/ui"
 )
 

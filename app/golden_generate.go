@@ -8,8 +8,8 @@ import (
 
 	"ragscope/config"
 	"ragscope/retrieval"
-	"ragscope/retrieval/chatcache"
-	"ragscope/retrieval/golden"
+	"ragscope/retrieval/assess/golden"
+	"ragscope/retrieval/provider/chatcache"
 )
 
 // CacheDir is the cache folder of a kind of chat-model answer ("judge",

@@ -9,8 +9,8 @@ import (
 	"ragscope/config"
 	"ragscope/internal/platform"
 	"ragscope/retrieval"
-	"ragscope/retrieval/embedcache"
-	"ragscope/retrieval/local"
+	"ragscope/retrieval/provider/embedcache"
+	"ragscope/retrieval/store/local"
 )
 
 // IndexJob describes a local index build: the docs folder, the file to

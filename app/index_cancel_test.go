@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"ragscope/config"
-	"ragscope/retrieval/local"
+	"ragscope/retrieval/store/local"
 )
 
 // bookDocs writes a docs folder of pages pages of sections sections each

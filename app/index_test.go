@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"ragscope/config"
-	"ragscope/retrieval/cohere/coheretest"
-	"ragscope/retrieval/embedcache"
+	"ragscope/retrieval/provider/cohere/coheretest"
+	"ragscope/retrieval/provider/embedcache"
 )
 
 // Ctrl+C half-way through a provider build: the old index stays, and the

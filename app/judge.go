@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/chatcache"
-	"ragscope/retrieval/judge"
+	"ragscope/retrieval/assess/judge"
+	"ragscope/retrieval/provider/chatcache"
 )
 
 // JudgeCacheDir is the judge's cache folder: $XDG_CACHE_HOME/ragscope/judge

@@ -8,7 +8,7 @@ import (
 
 	"ragscope/config"
 	"ragscope/retrieval"
-	"ragscope/retrieval/local"
+	"ragscope/retrieval/store/local"
 )
 
 // openReranker gives be's pipeline the reranker its setup names (issue

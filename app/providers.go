@@ -9,10 +9,10 @@ import (
 
 	"ragscope/config"
 	"ragscope/retrieval"
-	"ragscope/retrieval/cohere"
-	"ragscope/retrieval/embedx"
-	"ragscope/retrieval/gemini"
-	"ragscope/retrieval/openai"
+	"ragscope/retrieval/provider/cohere"
+	"ragscope/retrieval/provider/embedx"
+	"ragscope/retrieval/provider/gemini"
+	"ragscope/retrieval/provider/openai"
 )
 
 // Provider is one row of the provider table: a service that embeds

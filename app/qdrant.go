@@ -10,7 +10,7 @@ import (
 
 	"ragscope/config"
 	"ragscope/retrieval"
-	"ragscope/retrieval/qdrant"
+	"ragscope/retrieval/store/qdrant"
 )
 
 // openQdrant connects the Qdrant store and the query embedder. Nothing is

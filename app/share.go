@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/local"
+	"ragscope/retrieval/store/local"
 )
 
 // OpenAll opens setups concurrently for one comparison (eval --vs, query

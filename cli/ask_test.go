@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/cohere/coheretest"
-	"ragscope/retrieval/openai/openaitest"
+	"ragscope/retrieval/provider/cohere/coheretest"
+	"ragscope/retrieval/provider/openai/openaitest"
 )
 
 const testChatKey = "co-chat-e2e-7f3a"

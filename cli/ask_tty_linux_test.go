@@ -11,7 +11,7 @@ import (
 	"time"
 	"unsafe"
 
-	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/provider/cohere/coheretest"
 )
 
 // openPTY opens a pseudo-terminal pair (Linux /dev/ptmx) for tests that

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"ragscope/retrieval/openai/openaitest"
+	"ragscope/retrieval/provider/openai/openaitest"
 )
 
 // A server that reports no token use is not printed as "0 input + 0

@@ -11,7 +11,7 @@ import (
 	"ragscope/app"
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/chunkaudit"
+	"ragscope/retrieval/assess/chunkaudit"
 )
 
 type chunksFlags struct {

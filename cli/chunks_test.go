@@ -14,10 +14,10 @@ import (
 
 	qc "github.com/qdrant/go-client/qdrant"
 
-	"ragscope/retrieval/chunkaudit"
-	"ragscope/retrieval/cohere/coheretest"
-	"ragscope/retrieval/qdrant"
-	"ragscope/retrieval/qdrant/qdranttest"
+	"ragscope/retrieval/assess/chunkaudit"
+	"ragscope/retrieval/provider/cohere/coheretest"
+	"ragscope/retrieval/store/qdrant"
+	"ragscope/retrieval/store/qdrant/qdranttest"
 )
 
 // chunksReport is the part of `chunks --json` the tests read.

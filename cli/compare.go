@@ -17,7 +17,7 @@ import (
 	"ragscope/config"
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/eval"
+	"ragscope/retrieval/assess/eval"
 )
 
 // CompareSchema names the version of the `eval --vs` JSON document.

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"ragscope/retrieval/cohere/coheretest"
-	"ragscope/retrieval/qdrant"
-	"ragscope/retrieval/qdrant/qdranttest"
+	"ragscope/retrieval/provider/cohere/coheretest"
+	"ragscope/retrieval/store/qdrant"
+	"ragscope/retrieval/store/qdrant/qdranttest"
 )
 
 // BenchmarkEvalVs measures the budget of `eval --setup A --vs B` (at most

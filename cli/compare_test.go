@@ -10,8 +10,8 @@ import (
 
 	"ragscope/app"
 	"ragscope/present"
-	"ragscope/retrieval/eval"
-	"ragscope/retrieval/qdrant/qdranttest"
+	"ragscope/retrieval/assess/eval"
+	"ragscope/retrieval/store/qdrant/qdranttest"
 )
 
 // setupsDir is a working directory whose ragscope.toml holds body.

@@ -15,7 +15,7 @@ import (
 	"ragscope/internal/readlimit"
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/eval"
+	"ragscope/retrieval/assess/eval"
 )
 
 type evalFlags struct {

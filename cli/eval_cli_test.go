@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"ragscope/retrieval/eval"
+	"ragscope/retrieval/assess/eval"
 )
 
 // runEvalCLI runs ragscope in an isolated environment (no environment

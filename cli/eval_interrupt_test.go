@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"ragscope/retrieval/qdrant/qdranttest"
+	"ragscope/retrieval/store/qdrant/qdranttest"
 )
 
 // TestEvalInterruptedWritesNothing: Ctrl+C while eval's first embed call

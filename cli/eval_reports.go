@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"ragscope/retrieval/eval"
+	"ragscope/retrieval/assess/eval"
 )
 
 // checkReportFiles checks, before the run, that every report file asked

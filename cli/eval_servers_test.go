@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"ragscope/retrieval/cohere/coheretest"
-	"ragscope/retrieval/eval"
-	"ragscope/retrieval/qdrant"
-	"ragscope/retrieval/qdrant/qdranttest"
+	"ragscope/retrieval/assess/eval"
+	"ragscope/retrieval/provider/cohere/coheretest"
+	"ragscope/retrieval/store/qdrant"
+	"ragscope/retrieval/store/qdrant/qdranttest"
 )
 
 // An end-to-end eval through the real Qdrant and Cohere clients against

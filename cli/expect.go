@@ -10,7 +10,7 @@ import (
 
 	"ragscope/app"
 	"ragscope/retrieval"
-	"ragscope/retrieval/eval"
+	"ragscope/retrieval/assess/eval"
 )
 
 // diagFlags are the query command's "Why not this chunk?" flags: expected

@@ -12,9 +12,9 @@ import (
 	qc "github.com/qdrant/go-client/qdrant"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/eval"
-	"ragscope/retrieval/qdrant"
-	"ragscope/retrieval/qdrant/qdranttest"
+	"ragscope/retrieval/assess/eval"
+	"ragscope/retrieval/store/qdrant"
+	"ragscope/retrieval/store/qdrant/qdranttest"
 )
 
 const jointsQ = "how do I describe a robot's joints?"

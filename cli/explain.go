@@ -15,7 +15,7 @@ import (
 	"ragscope/internal/readlimit"
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/explain"
+	"ragscope/retrieval/assess/explain"
 )
 
 // explainFlags are the query command's explanation flags: --explain takes

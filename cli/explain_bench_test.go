@@ -4,9 +4,9 @@ import (
 	"testing"
 	"time"
 
-	"ragscope/retrieval/cohere/coheretest"
-	"ragscope/retrieval/qdrant"
-	"ragscope/retrieval/qdrant/qdranttest"
+	"ragscope/retrieval/provider/cohere/coheretest"
+	"ragscope/retrieval/store/qdrant"
+	"ragscope/retrieval/store/qdrant/qdranttest"
 )
 
 // benchRatio runs each of runs as a whole process b.N times and reports

@@ -8,8 +8,8 @@ import (
 
 	"ragscope/app"
 	"ragscope/retrieval"
-	"ragscope/retrieval/eval"
-	"ragscope/retrieval/explain"
+	"ragscope/retrieval/assess/eval"
+	"ragscope/retrieval/assess/explain"
 )
 
 // explainSet explains eval's missed ranking cases: each expected source

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/cohere/coheretest"
-	"ragscope/retrieval/openai/openaitest"
+	"ragscope/retrieval/provider/cohere/coheretest"
+	"ragscope/retrieval/provider/openai/openaitest"
 	"ragscope/ui"
 )
 

@@ -14,7 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/provider/cohere/coheretest"
 	"ragscope/ui"
 )
 

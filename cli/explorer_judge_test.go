@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"ragscope/retrieval/openai/openaitest"
+	"ragscope/retrieval/provider/openai/openaitest"
 	"ragscope/ui"
 )
 

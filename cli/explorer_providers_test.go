@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"ragscope/retrieval/gemini/geminitest"
+	"ragscope/retrieval/provider/gemini/geminitest"
 	"ragscope/ui"
 )
 

@@ -12,7 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"ragscope/retrieval/qdrant/qdranttest"
+	"ragscope/retrieval/store/qdrant/qdranttest"
 	"ragscope/ui"
 )
 

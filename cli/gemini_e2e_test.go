@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"ragscope/retrieval/gemini/geminitest"
+	"ragscope/retrieval/provider/gemini/geminitest"
 )
 
 const testGeminiKey = "gm-e2e-key-31f0"

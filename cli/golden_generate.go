@@ -13,8 +13,8 @@ import (
 
 	"ragscope/app"
 	"ragscope/config"
-	"ragscope/retrieval/chattask"
-	"ragscope/retrieval/golden"
+	"ragscope/retrieval/assess/golden"
+	"ragscope/retrieval/provider/chattask"
 )
 
 // goldenGenerateFlags are golden generate's flags.

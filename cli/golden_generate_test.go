@@ -10,15 +10,15 @@ import (
 	"testing"
 	"time"
 
-	"ragscope/retrieval/eval"
-	"ragscope/retrieval/golden"
-	"ragscope/retrieval/openai/openaitest"
+	"ragscope/retrieval/assess/eval"
+	"ragscope/retrieval/assess/golden"
+	"ragscope/retrieval/provider/openai/openaitest"
 )
 
 // bookDocs is a real public Docusaurus textbook committed for tests.
 func bookDocs(t *testing.T) string {
 	t.Helper()
-	d, err := filepath.Abs("../retrieval/local/testdata/readers/robotics-textbook/docs")
+	d, err := filepath.Abs("../retrieval/store/local/testdata/readers/robotics-textbook/docs")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"ragscope/internal/readlimit"
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/goldenimport"
+	"ragscope/retrieval/assess/goldenimport"
 )
 
 // nearExamples is how many near duplicates golden import shows.

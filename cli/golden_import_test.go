@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"ragscope/retrieval/eval"
+	"ragscope/retrieval/assess/eval"
 )
 
 // chatLog is a JSONL chatbot log of 50 lines: 40 distinct questions about

@@ -14,8 +14,8 @@ import (
 	qc "github.com/qdrant/go-client/qdrant"
 	"github.com/spf13/cobra"
 
-	"ragscope/retrieval/openai/openaitest"
-	"ragscope/retrieval/qdrant/qdranttest"
+	"ragscope/retrieval/provider/openai/openaitest"
+	"ragscope/retrieval/store/qdrant/qdranttest"
 )
 
 // hostileText is what a hostile collection writes into every field: an

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"ragscope/retrieval/qdrant/qdranttest"
+	"ragscope/retrieval/store/qdrant/qdranttest"
 )
 
 // A collection with a BM25 sparse vector beside the dense one is searched

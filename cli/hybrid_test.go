@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"ragscope/config"
-	"ragscope/retrieval/local"
+	"ragscope/retrieval/store/local"
 )
 
 // TestLocalSearchModes: the demo ranks with BM25 alone by default and

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/provider/cohere/coheretest"
 )
 
 // BenchmarkIndexCohere is the budget: index --embedder cohere of a

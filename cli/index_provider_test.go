@@ -14,9 +14,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"ragscope/retrieval/cohere/coheretest"
-	"ragscope/retrieval/gemini/geminitest"
-	"ragscope/retrieval/openai/openaitest"
+	"ragscope/retrieval/provider/cohere/coheretest"
+	"ragscope/retrieval/provider/gemini/geminitest"
+	"ragscope/retrieval/provider/openai/openaitest"
 )
 
 // providerDocs writes a docs folder of pages pages, each with sections

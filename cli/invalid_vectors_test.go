@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"ragscope/retrieval/cohere/coheretest"
-	"ragscope/retrieval/openai/openaitest"
+	"ragscope/retrieval/provider/cohere/coheretest"
+	"ragscope/retrieval/provider/openai/openaitest"
 )
 
 // zeroServer answers every embedding call of its provider with vectors

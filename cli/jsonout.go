@@ -4,7 +4,7 @@ import (
 	"ragscope/app"
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/explain"
+	"ragscope/retrieval/assess/explain"
 )
 
 // QuerySchema names the version of the query JSON document.

@@ -11,8 +11,8 @@ import (
 	"ragscope/app"
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/chattask"
-	"ragscope/retrieval/judge"
+	"ragscope/retrieval/assess/judge"
+	"ragscope/retrieval/provider/chattask"
 )
 
 // judgeFlags are the flags of a command that can judge its hits.

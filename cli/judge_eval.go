@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"ragscope/retrieval/eval"
+	"ragscope/retrieval/assess/eval"
 )
 
 // setupEvalJudge opens the judge for eval --judge and sets how the calls

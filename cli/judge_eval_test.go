@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"ragscope/retrieval/eval"
-	"ragscope/retrieval/openai/openaitest"
+	"ragscope/retrieval/assess/eval"
+	"ragscope/retrieval/provider/openai/openaitest"
 )
 
 // judgeEvalEnv is a chat fake that grades a passage 2 when it mentions

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"ragscope/retrieval/openai/openaitest"
+	"ragscope/retrieval/provider/openai/openaitest"
 )
 
 // judgeServer is a chat fake whose structured answers are, call by call:

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"ragscope/retrieval/openai/openaitest"
-	"ragscope/retrieval/qdrant/qdranttest"
+	"ragscope/retrieval/provider/openai/openaitest"
+	"ragscope/retrieval/store/qdrant/qdranttest"
 )
 
 const testOpenAIKey = "sk-openai-e2e-5d2e"

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"ragscope/retrieval/eval"
+	"ragscope/retrieval/assess/eval"
 )
 
 // linkTo makes a symbolic link at link to target (skipping the test where

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/provider/cohere/coheretest"
 )
 
 // runWithin is runEvalCLI (or run with env, when env is not nil) that

@@ -10,7 +10,7 @@ import (
 	"ragscope/app"
 	"ragscope/config"
 	"ragscope/retrieval"
-	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/provider/cohere/coheretest"
 )
 
 // fakeEmbedder is the fake provider's query embedder: one vector for

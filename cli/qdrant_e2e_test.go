@@ -10,9 +10,9 @@ import (
 
 	qc "github.com/qdrant/go-client/qdrant"
 
-	"ragscope/retrieval/cohere/coheretest"
-	"ragscope/retrieval/qdrant"
-	"ragscope/retrieval/qdrant/qdranttest"
+	"ragscope/retrieval/provider/cohere/coheretest"
+	"ragscope/retrieval/store/qdrant"
+	"ragscope/retrieval/store/qdrant/qdranttest"
 )
 
 const (

@@ -11,7 +11,7 @@ import (
 	"ragscope/internal/readlimit"
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/judge"
+	"ragscope/retrieval/assess/judge"
 )
 
 type queryFlags struct {

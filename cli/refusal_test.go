@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"ragscope/retrieval/gemini/geminitest"
-	"ragscope/retrieval/openai/openaitest"
-	"ragscope/retrieval/qdrant/qdranttest"
+	"ragscope/retrieval/provider/gemini/geminitest"
+	"ragscope/retrieval/provider/openai/openaitest"
+	"ragscope/retrieval/store/qdrant/qdranttest"
 )
 
 // TestOneRuleForRefusals holds the README's rule for every provider: a

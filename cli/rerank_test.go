@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"ragscope/retrieval/cohere/coheretest"
+	"ragscope/retrieval/provider/cohere/coheretest"
 )
 
 func TestQueryRerankBM25(t *testing.T) {

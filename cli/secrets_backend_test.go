@@ -15,9 +15,9 @@ import (
 	"testing"
 
 	"ragscope/config"
-	"ragscope/retrieval/gemini/geminitest"
-	"ragscope/retrieval/openai/openaitest"
-	"ragscope/retrieval/qdrant/qdranttest"
+	"ragscope/retrieval/provider/gemini/geminitest"
+	"ragscope/retrieval/provider/openai/openaitest"
+	"ragscope/retrieval/store/qdrant/qdranttest"
 )
 
 // TestPlantedSecretsOnBackendFailures plants distinctive keys in every

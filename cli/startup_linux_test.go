@@ -252,7 +252,7 @@ func BenchmarkProcessIndexQuery(b *testing.B) {
 		b.Run("pages="+strconv.Itoa(pages), func(b *testing.B) {
 			dir := b.TempDir()
 			docs := filepath.Join(dir, "site")
-			gen := exec.Command("go", "run", "./retrieval/local/testdata/gencorpus", "-pages", strconv.Itoa(pages), "-out", docs)
+			gen := exec.Command("go", "run", "./retrieval/store/local/testdata/gencorpus", "-pages", strconv.Itoa(pages), "-out", docs)
 			gen.Dir = ".."
 			if out, err := gen.CombinedOutput(); err != nil {
 				b.Fatalf("gencorpus: %v\n%s", err, out)

@@ -14,7 +14,7 @@ import (
 
 	"ragscope/retrieval/docusaurus"
 	"ragscope/retrieval/docusaurus/oracle"
-	"ragscope/retrieval/local"
+	"ragscope/retrieval/store/local"
 )
 
 // TestChunkerURLBuilderAndCheckerAgree builds each real-build fixture site

@@ -345,7 +345,7 @@ func TestAuditProgressAndCancel(t *testing.T) {
 // The embedded demo textbook, when present: chunks made from its own
 // headings (as a chunker would) and cited with the github rule all resolve.
 func TestDemoSiteSelfConsistent(t *testing.T) {
-	const dir = "../retrieval/local/demo/site"
+	const dir = "../retrieval/store/local/demo/site"
 	if _, err := os.Stat(dir + "/docusaurus.config.js"); err != nil {
 		t.Skip("demo site not present")
 	}

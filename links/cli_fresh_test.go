@@ -16,9 +16,9 @@ func TestCLILinksFreshIndexOfTextbooks(t *testing.T) {
 		t.Skip("chunks two textbooks")
 	}
 	for _, site := range []string{
-		"../retrieval/local/testdata/readers/robotics-textbook",
-		"../retrieval/local/testdata/readers/humanoid-course",
-		"../retrieval/local/demo/site",
+		"../retrieval/store/local/testdata/readers/robotics-textbook",
+		"../retrieval/store/local/testdata/readers/humanoid-course",
+		"../retrieval/store/local/demo/site",
 	} {
 		t.Run(filepath.Base(site), func(t *testing.T) {
 			code, out, errs := runCLI(t, "links", "--docs", filepath.Join(site, "docs"), "--site", site)

@@ -10,7 +10,7 @@ import (
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
 	"ragscope/retrieval/docusaurus/oracle"
-	"ragscope/retrieval/local"
+	"ragscope/retrieval/store/local"
 )
 
 // contentSite is a small site whose sections hold distinct prose, with

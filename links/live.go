@@ -20,7 +20,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
-	"ragscope/retrieval/netx"
+	"ragscope/retrieval/provider/netx"
 )
 
 // LiveOptions tune a LiveChecker. Zero values take the defaults.

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"ragscope/retrieval/chunkaudit"
+	"ragscope/retrieval/assess/chunkaudit"
 	"ragscope/termsafe"
 )
 

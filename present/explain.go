@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/explain"
+	"ragscope/retrieval/assess/explain"
 	"ragscope/termsafe"
 )
 

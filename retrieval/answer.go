@@ -15,7 +15,7 @@ import (
 var ErrNoGenerator = fmt.Errorf("%w: no chat model configured", ErrConfig)
 
 // Generator writes an answer from a prompt with a chat model. Providers
-// implement it in their own packages (retrieval/cohere, retrieval/openai).
+// implement it in their own packages (retrieval/provider/cohere, retrieval/provider/openai).
 // Implementations must be safe for concurrent use and honour ctx: when it
 // ends, Stream stops and emit is not called again.
 type Generator interface {

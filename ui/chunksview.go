@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/present"
-	"ragscope/retrieval/chunkaudit"
+	"ragscope/retrieval/assess/chunkaudit"
 	"ragscope/termsafe"
 )
 

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/chunkaudit"
+	"ragscope/retrieval/assess/chunkaudit"
 )
 
 // auditFixture is the audit report of 60 pages of two chunks each, one

@@ -11,7 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"ragscope/present"
-	"ragscope/retrieval/eval"
+	"ragscope/retrieval/assess/eval"
 	"ragscope/termsafe"
 )
 

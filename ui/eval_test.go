@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/eval"
+	"ragscope/retrieval/assess/eval"
 )
 
 // fakeReport is a fixed run of five cases: two ranking hits, a ranking

@@ -14,7 +14,7 @@ import (
 
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/explain"
+	"ragscope/retrieval/assess/explain"
 )
 
 // ExplainSetup offers "why this score" on the selected row (key X: the

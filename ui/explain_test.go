@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/explain"
+	"ragscope/retrieval/assess/explain"
 )
 
 // fakeExplain explains any chunk with one word and ranks any edit #1.

@@ -12,7 +12,7 @@ import (
 
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/judge"
+	"ragscope/retrieval/assess/judge"
 	"ragscope/termsafe"
 )
 

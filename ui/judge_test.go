@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/judge"
+	"ragscope/retrieval/assess/judge"
 )
 
 // fakeJudge grades hits by title (Services: an answer out of the schema;

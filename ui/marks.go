@@ -13,7 +13,7 @@ import (
 
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/eval"
+	"ragscope/retrieval/assess/eval"
 	"ragscope/termsafe"
 )
 

@@ -17,7 +17,7 @@ import (
 
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/eval"
+	"ragscope/retrieval/assess/eval"
 	"ragscope/termsafe"
 	"ragscope/ui/history"
 )

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/eval"
+	"ragscope/retrieval/assess/eval"
 )
 
 // deferredOptions are options whose backend opens only once release is

@@ -13,7 +13,7 @@ import (
 
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/chunkaudit"
+	"ragscope/retrieval/assess/chunkaudit"
 	"ragscope/termsafe"
 )
 

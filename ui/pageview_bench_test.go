@@ -13,7 +13,7 @@ import (
 // chunks of about 2,000 characters (every tenth over embed-english-v3.0's
 // 512 tokens), at 200x60: the key press, the listing's reply (measured,
 // sanitised, cut) and the first frame. The listing itself is the store's
-// (retrieval/local and retrieval/qdrant). Budget: 50 ms (issue 33).
+// (retrieval/store/local and retrieval/store/qdrant). Budget: 50 ms (issue 33).
 func BenchmarkOpenPage200Chunks(b *testing.B) {
 	const n = 200
 	para := strings.Repeat("A node is the unit of computation; topics carry its messages to subscribers. ", 26)

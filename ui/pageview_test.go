@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/chunkaudit"
+	"ragscope/retrieval/assess/chunkaudit"
 )
 
 // pageFixture is a page of n chunks in which the fake corpus's first hit

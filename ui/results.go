@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"ragscope/retrieval/explain"
+	"ragscope/retrieval/assess/explain"
 	"slices"
 	"sort"
 	"strconv"
@@ -13,7 +13,7 @@ import (
 
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/retrieval/judge"
+	"ragscope/retrieval/assess/judge"
 	"ragscope/termsafe"
 )
 

@@ -134,7 +134,7 @@ type Options struct {
 	// the what-if editor (key E); zero hides both.
 	Explain ExplainSetup
 	// EmbedModel names the embedding model whose input limit (the table
-	// in retrieval/chunkaudit) marks the chunks the page view shows over
+	// in retrieval/assess/chunkaudit) marks the chunks the page view shows over
 	// it; "" checks no limit.
 	EmbedModel string
 	// Compare offers the split view (key V): the question on show beside

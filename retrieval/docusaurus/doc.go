@@ -1,5 +1,5 @@
 // Package docusaurus is ragscope's one model of a Docusaurus site, shared by
-// the local backend's chunker (retrieval/local), the citation URL builder
+// the local backend's chunker (retrieval/store/local), the citation URL builder
 // (retrieval.URLBuilder) and the link checker (links), so that what a
 // chunk cites is what the checker expects the site to publish:
 //   - the site's configuration (url, baseUrl, trailingSlash, markdown

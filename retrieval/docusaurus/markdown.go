@@ -9,7 +9,7 @@ import (
 )
 
 // Line is one source line of a doc's body with what the block scanner
-// learnt about it. The chunker (retrieval/local) and the link checker
+// learnt about it. The chunker (retrieval/store/local) and the link checker
 // (links) both read a body through ScanMarkdown, so they agree on what is
 // a heading and what is code.
 type Line struct {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"ragscope/retrieval/openai/openaitest"
+	"ragscope/retrieval/provider/openai/openaitest"
 )
 
 // newServer is the fake chat server: answers for plain chats (openaitest's

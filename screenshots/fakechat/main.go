@@ -1,5 +1,5 @@
 // Command fakechat serves the in-process fake of OpenAI's chat completions
-// API (retrieval/openai/openaitest) on a loopback port, so that every chat
+// API (retrieval/provider/openai/openaitest) on a loopback port, so that every chat
 // task of ragscope can be tried without a network or a key, and so that
 // screenshots/make.sh can show the Answer pane. It writes the base URL to
 // the file named by -url-file and serves until it is interrupted:

@@ -1,0 +1,180 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"ragscope/retrieval"
+	"ragscope/retrieval/store/local/embed"
+)
+
+var _ retrieval.ScoreExplainer = (*Index)(nil)
+
+// ExplainScore takes chunk id's score for req apart as the index's search
+// makes it (retrieval.ScoreExplainer): each question term's BM25 part,
+// read from the index's postings (its IDF, the term-frequency factor the
+// index stored and the length normalisation that factor holds), the
+// title match and, in the hybrid and embedder modes, the cosine (the
+// embedder search's own score for the chunk).
+func (ix *Index) ExplainScore(ctx context.Context, req retrieval.SearchRequest, id string) (retrieval.ScoreBreakdown, error) {
+	i := slices.IndexFunc(ix.chunks, func(c retrieval.Chunk) bool { return c.ID == id })
+	if i < 0 {
+		return retrieval.ScoreBreakdown{}, fmt.Errorf("explain: the index has no chunk %q", id)
+	}
+	return ix.breakdown(ctx, req, &ix.chunks[i], i)
+}
+
+// ScoreChunk scores c, a chunk the index does not hold, as a BM25 search
+// scores its own chunks: the index's IDFs and average length, the same
+// tokenizer and title match (retrieval.ScoreExplainer). The hybrid and
+// embedder modes would need the chunk embedded into the embedder's fitted
+// lexical space, which a saved index cannot do: they are refused.
+func (ix *Index) ScoreChunk(ctx context.Context, req retrieval.SearchRequest, c retrieval.Chunk) (retrieval.ScoreBreakdown, error) {
+	if m := ix.Mode(); m != ModeBM25 {
+		return retrieval.ScoreBreakdown{}, fmt.Errorf("%w: a what-if on a local index scores BM25; this one searches in %s mode: run the what-if with --local-search bm25", retrieval.ErrConfig, m)
+	}
+	return ix.breakdown(ctx, req, &c, -1)
+}
+
+// breakdown is c's score parts; i is its place in the index, -1 for a
+// chunk the index does not hold (its TF factors are computed with the
+// index's average length, as the index computed its own).
+func (ix *Index) breakdown(ctx context.Context, req retrieval.SearchRequest, c *retrieval.Chunk, i int) (retrieval.ScoreBreakdown, error) {
+	if err := ctx.Err(); err != nil {
+		return retrieval.ScoreBreakdown{}, fmt.Errorf("explain: %w", err)
+	}
+	mode := ix.Mode()
+	f := defaultFusion
+	if ix.fusion != nil {
+		f = *ix.fusion
+	}
+	b := retrieval.ScoreBreakdown{Ranking: ix.Ranking(), Fusion: mode.Describe()}
+	if mode != ModeEmbedder && ix.bm25 != nil {
+		lexW := 1 / (1 + f.title)
+		if mode == ModeHybrid {
+			lexW = (1 - f.vec) / (1 + f.title)
+		}
+		q := ix.bm25.query(req.Text)
+		docTerms := embed.Terms(bm25Doc(c))
+		counts := map[string]int{}
+		for _, t := range docTerms {
+			counts[t]++
+		}
+		avgdl := 0.0
+		if i < 0 {
+			avgdl = ix.avgDocLen()
+		}
+		norm := 0.0
+		qTerms := orderedTerms(req.Text)
+		for _, t := range qTerms {
+			p := retrieval.TermPart{Term: t, Count: counts[t], IDF: ix.bm25.idfOf(t)}
+			switch {
+			case p.Count == 0:
+			case i >= 0:
+				p.TF = ix.bm25.tfOf(t, i)
+				if p.TF > 0 {
+					// The stored factor holds the chunk's length norm.
+					f := float64(p.Count)
+					norm = (f*(bm25K1+1)/p.TF - f) / bm25K1
+				}
+			default:
+				p.TF = bm25TF(float64(p.Count), float64(len(docTerms)), avgdl)
+				norm = 1 - bm25B + bm25B*float64(len(docTerms))/max(avgdl, 1)
+			}
+			if q.best > 0 && q.known {
+				p.Contribution = lexW * p.IDF * p.TF / q.best
+			}
+			b.Terms = append(b.Terms, p)
+			b.Score += p.Contribution
+		}
+		if norm == 0 && avgdl > 0 {
+			norm = 1 - bm25B + bm25B*float64(len(docTerms))/max(avgdl, 1)
+		}
+		for k := range b.Terms {
+			b.Terms[k].LengthNorm = norm
+		}
+		if q.known {
+			b.TitleMatch = titleMatch(distinct(qTerms), c)
+			b.TitleContribution = f.title * b.TitleMatch / (1 + f.title)
+			b.Score += b.TitleContribution
+		}
+	}
+	if mode != ModeBM25 && i >= 0 {
+		cos, err := ix.cosineOf(ctx, req, c.ID)
+		if err != nil {
+			return b, err
+		}
+		b.Cosine = &cos
+		if mode == ModeHybrid {
+			b.CosineContribution = f.vec * cos / (1 + f.title)
+		} else {
+			b.CosineContribution = cos
+		}
+		b.Score += b.CosineContribution
+	}
+	return b, nil
+}
+
+// orderedTerms is text's distinct index terms in the order they occur.
+func orderedTerms(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range embed.Terms(text) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// cosineOf is the embedder search's score of chunk id for req: the cosine
+// exactly as Search computes it.
+func (ix *Index) cosineOf(ctx context.Context, req retrieval.SearchRequest, id string) (float64, error) {
+	v, err := ix.WithMode(ModeEmbedder)
+	if err != nil {
+		return 0, err
+	}
+	req.Filters = retrieval.Filters{IDs: []string{id}}
+	req.Limit, req.Threshold = 1, 0
+	got, err := v.Search(ctx, req)
+	if err != nil {
+		return 0, fmt.Errorf("explain: %w", err)
+	}
+	if len(got) == 0 {
+		return 0, nil
+	}
+	return got[0].Score, nil
+}
+
+// avgDocLen is the average number of BM25 terms a chunk has, as
+// newBM25Index computed it, counted on first use.
+func (ix *Index) avgDocLen() float64 {
+	ix.lazy.avgdlOnce.Do(func() {
+		total := 0
+		for i := range ix.chunks {
+			total += len(embed.Terms(bm25Doc(&ix.chunks[i])))
+		}
+		ix.lazy.avgdl = 1
+		if len(ix.chunks) > 0 {
+			ix.lazy.avgdl = max(1, float64(total)/float64(len(ix.chunks)))
+		}
+	})
+	return ix.lazy.avgdl
+}
+
+// tfOf is the term-frequency factor the index stored for term in chunk i
+// (0 when the chunk lacks it).
+func (ix *bm25Index) tfOf(term string, i int) float64 {
+	j, ok := slices.BinarySearch(ix.keys, termKey(term))
+	if !ok {
+		return 0
+	}
+	lo, hi := ix.start[j], ix.start[j+1]
+	p, ok := slices.BinarySearch(ix.doc[lo:hi], int32(i))
+	if !ok {
+		return 0
+	}
+	return float64(ix.tf[lo+int32(p)])
+}

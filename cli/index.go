@@ -29,15 +29,12 @@ func embedUsage(r app.IndexResult) string {
 // buildGCPercent is the garbage collector's target while an index builds.
 const buildGCPercent = 50
 
-// indexFlags are index's flags.
+// indexFlags are index's flags: -o, --model and --split; --follow-symlinks;
+// --concurrency, --chunk-size and --overlap.
 type indexFlags struct {
-	out         string
-	follow      bool
-	model       string
-	concurrency int
-	chunkChars  int
-	overlap     int
-	split       string
+	out, model, split                string
+	follow                           bool
+	concurrency, chunkChars, overlap int
 }
 
 func (a *App) newIndexCmd() *cobra.Command {

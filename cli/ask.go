@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -71,7 +70,7 @@ func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 		writeQueryText(out, be, res, qf.context || noModel, jr.judgements())
 		fmt.Fprintln(out)
 	}
-	ans, ansErr := answerAsk(cmd.Context(), out, gen, genErr, res, qf.json)
+	ans, ansErr := answerAsk(cmd, gen, genErr, res, qf.json)
 	if err := a.judgeAnswer(cmd, jr, res, ans, ansErr); err != nil {
 		return err
 	}
@@ -95,10 +94,11 @@ func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 
 // answerAsk answers the question from res: the refusal when the context
 // is not sufficient (nothing is sent), genErr when no chat model is
-// configured, else gen's answer, streamed to out when out is a terminal
-// and the output is not JSON. A failed generation keeps the text it
-// streamed, if any.
-func answerAsk(ctx context.Context, out io.Writer, gen retrieval.Generator, genErr error, res retrieval.Result, json bool) (retrieval.Answer, error) {
+// configured, else gen's answer, streamed to standard output when it is
+// a terminal and the output is not JSON. A failed generation keeps the
+// text it streamed, if any.
+func answerAsk(cmd *cobra.Command, gen retrieval.Generator, genErr error, res retrieval.Result, json bool) (retrieval.Answer, error) {
+	ctx, out := cmd.Context(), cmd.OutOrStdout()
 	switch {
 	case !res.Grounded.Sufficient:
 		ans, _ := retrieval.Generate(ctx, nil, res, nil) // the refusal; nothing is sent

@@ -168,7 +168,7 @@ func (as *Assembler) explorerGenerator(s Setup) (retrieval.Generator, string) {
 	return nil, "The chat model cannot be used: " + Message(err)
 }
 
-// explorerRerank offers reranking in the explorer (issue 15): the model of
+// explorerRerank offers reranking in the explorer: the model of
 // --rerank first (and on at start), then bm25 (offline), then the rerank
 // provider's default model when its key is set. Each model's reranker is
 // built the way query --rerank builds it, once, on its first question.

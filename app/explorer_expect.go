@@ -15,7 +15,7 @@ import (
 // sourceFields are the chunk fields the expected-source picker reads.
 var sourceFields = []string{qdrant.FieldURL, qdrant.FieldTitle, qdrant.FieldSection, qdrant.FieldDocPath, qdrant.FieldPageSlug, qdrant.FieldHeadingID}
 
-// explorerExpect offers "Why not this chunk?" in the explorer (issue 27):
+// explorerExpect offers "Why not this chunk?" in the explorer:
 // the picker lists the collection's pages and sections (a walk of the
 // store, only the payload fields it needs on Qdrant), and the diagnosis
 // is the one `query --expect --ann-check` prints (Pipeline.Diagnose), on

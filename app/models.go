@@ -11,8 +11,8 @@ import (
 	"ragscope/retrieval/store/local"
 )
 
-// openReranker gives be's pipeline the reranker its setup names (issue
-// 15): "bm25" is the offline lexical reranker (term statistics from the
+// openReranker gives be's pipeline the reranker its setup names:
+// "bm25" is the offline lexical reranker (term statistics from the
 // whole local index, or from each query's candidates for Qdrant); any
 // other name is a rerank model of the first provider that reranks.
 func (as *Assembler) openReranker(ctx context.Context, be *Backend) error {

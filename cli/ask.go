@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"ragscope/app"
 	"ragscope/present"
 	"ragscope/retrieval"
 )
@@ -69,48 +70,12 @@ func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 		writeQueryText(out, be, res, qf.context || noModel, jr.judgements())
 		fmt.Fprintln(out)
 	}
-	var (
-		ans    retrieval.Answer
-		ansErr error
-	)
-	switch {
-	case !res.Grounded.Sufficient:
-		ans, _ = retrieval.Generate(cmd.Context(), nil, res, nil) // the refusal; nothing is sent
-	case gen == nil:
-		ansErr = genErr
-	default:
-		stream := !qf.json && isTerminal(out)
-		if !qf.json {
-			fmt.Fprintf(out, "Answer · %s %s\n", gen.Provider(), cleanLine(gen.Model()))
-		}
-		var onDelta func(retrieval.Delta)
-		if stream {
-			onDelta = func(d retrieval.Delta) { fmt.Fprint(out, cleanText(d.Text)) }
-		}
-		ans, ansErr = retrieval.Generate(cmd.Context(), gen, res, onDelta)
-		if stream && ans.Text != "" {
-			fmt.Fprintln(out)
-		}
-		if ansErr != nil && ans.Text == "" {
-			ans = retrieval.Answer{}
-		}
-	}
+	ans, ansErr := answerAsk(cmd, gen, genErr, res, qf.json)
 	if err := a.judgeAnswer(cmd, jr, res, ans, ansErr); err != nil {
 		return err
 	}
-	if qf.json {
-		doc := AskJSON{QueryJSON: queryJSON(be, res)}
-		jr.addJSON(&doc.QueryJSON)
-		if ansErr == nil || ans.Text != "" {
-			aj := answerJSON(ans, res.Grounded.Sufficient)
-			doc.Answer = &aj
-		}
-		if err := writeJSON(out, doc); err != nil {
-			return err
-		}
-	} else {
-		writeAnswerText(out, res, ans, ansErr == nil && res.Grounded.Sufficient && !isTerminal(out))
-		jr.writeText(out)
+	if err := writeAsk(out, be, res, jr, ans, ansErr, qf.json); err != nil {
+		return err
 	}
 	for _, n := range be.Notes {
 		fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", cleanLine(n))
@@ -125,6 +90,55 @@ func (a *App) runAsk(cmd *cobra.Command, question string, qf queryFlags) error {
 	}
 	// A judging that graded none of the hits fails closed.
 	return jr.gate()
+}
+
+// answerAsk answers the question from res: the refusal when the context
+// is not sufficient (nothing is sent), genErr when no chat model is
+// configured, else gen's answer, streamed to standard output when it is
+// a terminal and the output is not JSON. A failed generation keeps the
+// text it streamed, if any.
+func answerAsk(cmd *cobra.Command, gen retrieval.Generator, genErr error, res retrieval.Result, json bool) (retrieval.Answer, error) {
+	ctx, out := cmd.Context(), cmd.OutOrStdout()
+	switch {
+	case !res.Grounded.Sufficient:
+		ans, _ := retrieval.Generate(ctx, nil, res, nil) // the refusal; nothing is sent
+		return ans, nil
+	case gen == nil:
+		return retrieval.Answer{}, genErr
+	}
+	stream := !json && isTerminal(out)
+	if !json {
+		fmt.Fprintf(out, "Answer · %s %s\n", gen.Provider(), cleanLine(gen.Model()))
+	}
+	var onDelta func(retrieval.Delta)
+	if stream {
+		onDelta = func(d retrieval.Delta) { fmt.Fprint(out, cleanText(d.Text)) }
+	}
+	ans, err := retrieval.Generate(ctx, gen, res, onDelta)
+	if stream && ans.Text != "" {
+		fmt.Fprintln(out)
+	}
+	if err != nil && ans.Text == "" {
+		ans = retrieval.Answer{}
+	}
+	return ans, err
+}
+
+// writeAsk prints the retrieval's JSON with the answer (none when the
+// generation failed with no text), or the answer's text and the judging.
+func writeAsk(out io.Writer, be *app.Backend, res retrieval.Result, jr *judgeRun, ans retrieval.Answer, ansErr error, json bool) error {
+	if !json {
+		writeAnswerText(out, res, ans, ansErr == nil && res.Grounded.Sufficient && !isTerminal(out))
+		jr.writeText(out)
+		return nil
+	}
+	doc := AskJSON{QueryJSON: queryJSON(be, res)}
+	jr.addJSON(&doc.QueryJSON)
+	if ansErr == nil || ans.Text != "" {
+		aj := answerJSON(ans, res.Grounded.Sufficient)
+		doc.Answer = &aj
+	}
+	return writeJSON(out, doc)
 }
 
 // noModelError is what ask says, first, when no chat model is configured:

@@ -8,7 +8,7 @@ import (
 )
 
 // A server that reports no token use is not printed as "0 input + 0
-// output tokens" (issue 25, point 12).
+// output tokens".
 func TestAskUsageNotReported(t *testing.T) {
 	oa := openaitest.NewServer("")
 	defer oa.Close()

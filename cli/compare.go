@@ -203,6 +203,36 @@ func (a *App) runEvalVs(cmd *cobra.Command, file string, ef evalFlags, vs []stri
 		return err
 	}
 	ctx := cmd.Context()
+	runs, err := a.runArms(ctx, set, arms, opts)
+	if err != nil {
+		return err
+	}
+	doc := compareDoc(set, arms, runs)
+	out := cmd.OutOrStdout()
+	if mdPath != "" && toStdout(mdPath) {
+		out = cmd.ErrOrStderr() // the report owns standard output
+	}
+	if ef.json {
+		if err := writeJSON(out, doc); err != nil {
+			return err
+		}
+	} else {
+		writeCompareText(out, doc)
+	}
+	if mdPath != "" {
+		if err := writeOutFile(ctx, mdPath, cmd.OutOrStdout(), func(w io.Writer) error { writeCompareMarkdown(w, doc); return nil }); err != nil {
+			return fmt.Errorf("--markdown: %w", err)
+		}
+	}
+	return compareExit(arms, runs, doc)
+}
+
+// runArms runs set on every setup at once, each with opts over its own
+// rerank, timeout and question embedder, one progress bar over them all.
+// A setup whose every case failed on its backend is an outage its run
+// records (the comparison says so); any other error interrupts the
+// comparison.
+func (a *App) runArms(ctx context.Context, set eval.Set, arms []*arm, opts eval.Options) ([]armRun, error) {
 	bar := newBar(a.Stderr, false)
 	var mu sync.Mutex
 	done := make([]int, len(arms))
@@ -238,27 +268,10 @@ func (a *App) runEvalVs(cmd *cobra.Command, file string, ef evalFlags, vs []stri
 	bar.clear()
 	for i, err := range errs {
 		if err != nil {
-			return fmt.Errorf("eval --vs: setup %s interrupted: %w", arms[i].name, err)
+			return nil, fmt.Errorf("eval --vs: setup %s interrupted: %w", arms[i].name, err)
 		}
 	}
-	doc := compareDoc(set, arms, runs)
-	out := cmd.OutOrStdout()
-	if mdPath != "" && toStdout(mdPath) {
-		out = cmd.ErrOrStderr() // the report owns standard output
-	}
-	if ef.json {
-		if err := writeJSON(out, doc); err != nil {
-			return err
-		}
-	} else {
-		writeCompareText(out, doc)
-	}
-	if mdPath != "" {
-		if err := writeOutFile(ctx, mdPath, cmd.OutOrStdout(), func(w io.Writer) error { writeCompareMarkdown(w, doc); return nil }); err != nil {
-			return fmt.Errorf("--markdown: %w", err)
-		}
-	}
-	return compareExit(arms, runs, doc)
+	return runs, nil
 }
 
 // compareExit is the comparison's exit: 3 (2 for a configuration error)

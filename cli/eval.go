@@ -1,19 +1,18 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"ragscope/app"
 	"ragscope/internal/readlimit"
-	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
 )
@@ -102,6 +101,14 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 			return a.runEval(cmd, file, ef)
 		},
 	}
+	ef.register(cmd)
+	registerVs(cmd, true)
+	return cmd
+}
+
+// register defines eval's own flags on cmd, bound to ef (the judge's
+// included; --vs is registerVs's).
+func (ef *evalFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.Float64Var(&ef.minHitAtK, "min-hit-at-k", 0, "fail when mean hit@k is below this, 0..1 (overrides the file)")
 	f.Float64Var(&ef.minMRR, "min-mrr", 0, "fail when MRR is below this, 0..1 (overrides the file)")
@@ -121,8 +128,6 @@ Exit codes: 0 passed, 2 missing config, 3 backend unreachable or refused,
 	f.BoolVar(&ef.explain, "explain", false, "after the misses, the set's vocabulary gaps (question words absent from the expected chunk in 2+ missed cases, with the page's nearest words) and each miss's suggestion")
 	f.BoolVar(&ef.answer, "answer", false, "also answer every case with the chat model (--chat-provider) and check refuse, answer_keywords and citations")
 	ef.judge.register(cmd, true)
-	registerVs(cmd, true)
-	return cmd
 }
 
 // evalOptions are the run options eval's flags give (a usage error for a
@@ -189,41 +194,20 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	if err != nil {
 		return err
 	}
-	var base *eval.Report
-	if ef.baseline != "" {
-		f, _, err := readlimit.Open(ef.baseline)
-		if err != nil {
-			return usageError{fmt.Errorf("--baseline: %w", err)}
-		}
-		b, err := eval.ReadReport(readlimit.Reader(f, readlimit.Report))
-		f.Close()
-		if err != nil {
-			return usageError{fmt.Errorf("--baseline %s: %w", ef.baseline, err)}
-		}
-		base = &b
+	base, err := readBaseline(ef.baseline)
+	if err != nil {
+		return err
 	}
-
 	if ef.answer {
-		gen, err := a.assembler().Generator(a.setup())
-		if errors.Is(err, retrieval.ErrNoGenerator) {
-			return fmt.Errorf("%w: --answer needs a chat model: %s", retrieval.ErrConfig, a.providers().ChatHint())
-		}
-		if err != nil {
+		if err := a.setupEvalAnswer(&opts); err != nil {
 			return err
 		}
-		opts.Generator = gen
 	}
 	if err := a.setupEvalJudge(&opts, ef.judge); err != nil {
 		return err
 	}
 	ctx := cmd.Context()
-	selectionOnly := true
-	for _, c := range set.Cases {
-		if eval.KindOf(c) != eval.KindSelectedText {
-			selectionOnly = false
-		}
-	}
-	be, err := a.OpenBackend(ctx, selectionOnly)
+	be, err := a.OpenBackend(ctx, selectionOnly(set))
 	if err != nil {
 		return err
 	}
@@ -239,24 +223,8 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	wireJudgeBar(&opts, bar)
 	rep, err := eval.Run(ctx, be.Pipeline, set, opts)
 	bar.clear()
-	var outage *eval.OutageError
-	if errors.As(err, &outage) {
-		// An outage or a refused key is not a regression: exit 3 (2 for a
-		// configuration error) with the backend's message, never 4.
-		if werr := writeReportFiles(ctx, ef, stdout, rep); werr != nil {
-			return werr
-		}
-		code := ExitCode(outage.Err)
-		if code != ExitConfig {
-			code = ExitBackend
-		}
-		return &ExitError{Code: code, Err: fmt.Errorf("eval: %w", err)}
-	}
-	if jerr := judgeStopped(ctx, rep, err); jerr != nil {
-		return jerr
-	}
-	if err != nil {
-		return fmt.Errorf("eval interrupted after %d of %d cases: %w", countDone(rep), len(set.Cases), err)
+	if err := evalStopped(ctx, ef, stdout, rep, len(set.Cases), err); err != nil {
+		return err
 	}
 	if ef.explain {
 		if rep.Explain, err = explainSet(ctx, be, rep); err != nil {
@@ -264,12 +232,7 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		}
 	}
 	if base != nil {
-		d := eval.Compare(*base, rep)
-		rep.Baseline = &d
-		if ef.failOnRegression && len(d.Regressions) > 0 {
-			rep.Passed = false
-			rep.Reasons = append(rep.Reasons, "regressions against the baseline: "+strings.Join(d.Regressions, ", "))
-		}
+		applyBaseline(&rep, *base, ef.failOnRegression)
 	}
 	if ef.json {
 		if err := writeJSON(out, rep); err != nil {
@@ -283,6 +246,50 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	if err := writeReportFiles(ctx, ef, stdout, rep); err != nil {
 		return err
 	}
+	return evalExit(rep)
+}
+
+// evalStopped is the exit of a run that ended early (nil when it ran to
+// its end): an outage or a refused key is not a regression, so exit 3 (2
+// for a configuration error) with the backend's message and the report
+// files written, never 4; a judge that stopped says why; any other error
+// is an interrupt after cases of total.
+func evalStopped(ctx context.Context, ef evalFlags, stdout io.Writer, rep eval.Report, total int, err error) error {
+	var outage *eval.OutageError
+	if errors.As(err, &outage) {
+		if werr := writeReportFiles(ctx, ef, stdout, rep); werr != nil {
+			return werr
+		}
+		code := ExitCode(outage.Err)
+		if code != ExitConfig {
+			code = ExitBackend
+		}
+		return &ExitError{Code: code, Err: fmt.Errorf("eval: %w", err)}
+	}
+	if jerr := judgeStopped(ctx, rep, err); jerr != nil {
+		return jerr
+	}
+	if err != nil {
+		return fmt.Errorf("eval interrupted after %d of %d cases: %w", countDone(rep), total, err)
+	}
+	return nil
+}
+
+// applyBaseline adds to rep its deltas against base and, with
+// failOnRegression, fails it when a case that hit before misses now.
+func applyBaseline(rep *eval.Report, base eval.Report, failOnRegression bool) {
+	d := eval.Compare(base, *rep)
+	rep.Baseline = &d
+	if failOnRegression && len(d.Regressions) > 0 {
+		rep.Passed = false
+		rep.Reasons = append(rep.Reasons, "regressions against the baseline: "+strings.Join(d.Regressions, ", "))
+	}
+}
+
+// evalExit is the exit of a run that finished and wrote its reports: the
+// reranker or the judge failing every case is an outage (exit 3, or 2 for
+// a refused setting), a failed gate exit 4.
+func evalExit(rep eval.Report) error {
 	if rep.Rerank.Outage() {
 		// The reranker failed every case: nothing was compared (exit 3, or
 		// 2 when it refused the settings), whatever the vector run gave.
@@ -301,6 +308,49 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		return &ExitError{Code: ExitCheck}
 	}
 	return nil
+}
+
+// readBaseline reads the --baseline report at path (nil when path is
+// ""): a file that cannot be read or is not a report is a usage error.
+func readBaseline(path string) (*eval.Report, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, _, err := readlimit.Open(path)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--baseline: %w", err)}
+	}
+	b, err := eval.ReadReport(readlimit.Reader(f, readlimit.Report))
+	f.Close()
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--baseline %s: %w", path, err)}
+	}
+	return &b, nil
+}
+
+// setupEvalAnswer gives opts the chat model --answer answers every case
+// with; none configured is a configuration error that says how to set one.
+func (a *App) setupEvalAnswer(opts *eval.Options) error {
+	gen, err := a.assembler().Generator(a.setup())
+	if errors.Is(err, retrieval.ErrNoGenerator) {
+		return fmt.Errorf("%w: --answer needs a chat model: %s", retrieval.ErrConfig, a.providers().ChatHint())
+	}
+	if err != nil {
+		return err
+	}
+	opts.Generator = gen
+	return nil
+}
+
+// selectionOnly reports whether every case of set is a selected-text
+// case, which needs no search backend.
+func selectionOnly(set eval.Set) bool {
+	for _, c := range set.Cases {
+		if eval.KindOf(c) != eval.KindSelectedText {
+			return false
+		}
+	}
+	return true
 }
 
 // loadEvalSet reads FILE, or the embedded demo set when file is "" and the
@@ -335,389 +385,4 @@ func countDone(rep eval.Report) int {
 		}
 	}
 	return n
-}
-
-// writeEvalText prints the report for people. Case ids, questions,
-// categories and paths come from files and collections: all go through
-// cleanLine.
-func writeEvalText(w io.Writer, set eval.Set, rep eval.Report, baselinePath string) {
-	src := rep.Source
-	if src == "" {
-		src = "?"
-	}
-	fmt.Fprintf(w, "Golden set: %s (%s) · %d cases · top_k %d · threshold %.2f · concurrency %d\n\n",
-		cleanLine(rep.Set), cleanLine(src), len(rep.Cases), rep.Params.TopK, rep.Params.Threshold, rep.Params.Concurrency)
-
-	// A batched case's time is its share of shared calls, not its own:
-	// only the cases run alone (the latency sample) show one, as in the
-	// explorer; the others say "batched".
-	alone := sampledIDs(rep.LatencySample)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tCATEGORY\tHIT@1\tRANK\tRR\tNDCG\tKW\tMS ALONE\tRESULT")
-	for _, c := range rep.Cases {
-		hit1, rank, rr, ndcg := "-", "-", "-", "-"
-		if c.Kind == eval.KindRanking {
-			hit1 = yesNo(c.HitAt1)
-			if c.FirstRelevantRank > 0 {
-				rank = strconv.Itoa(c.FirstRelevantRank)
-			} else {
-				rank = "miss"
-			}
-			rr, ndcg = fmt.Sprintf("%.2f", c.ReciprocalRank), fmt.Sprintf("%.2f", c.NDCG)
-		}
-		kw := "-"
-		if c.KeywordCoverage != nil {
-			kw = fmt.Sprintf("%.2f", *c.KeywordCoverage)
-		}
-		lat := "-"
-		switch {
-		case c.Status == eval.StatusError:
-		case alone[c.ID]:
-			lat = fmt.Sprintf("%.1f", c.Latency.TotalMS)
-		case c.Mode == retrieval.ModeNormal:
-			lat = "batched"
-		}
-		result := strings.ToUpper(c.Status.String())
-		switch {
-		case c.Kind == eval.KindUnlabelled && c.Status == eval.StatusPass:
-			// Nothing to pass: its best score is what there is to see.
-			result = "UNLABELLED  nothing retrieved"
-			if h, ok := c.BestHit(); ok {
-				result = fmt.Sprintf("UNLABELLED  best %.3f", h.Score)
-				if h.BelowThreshold {
-					result += fmt.Sprintf(" (below the threshold %.2f)", rep.Params.Threshold)
-				}
-			}
-		case c.Kind != eval.KindRanking && c.Kind != eval.KindKeywords:
-			result += " (" + strings.ReplaceAll(c.Kind.String(), "_", "-") + ")"
-		}
-		if len(c.Reasons) > 0 {
-			result += "  " + strings.Join(c.Reasons, "; ")
-		}
-		if c.AnswerCheck != "" {
-			result += "  (answer check: " + c.AnswerCheck + ")"
-		}
-		if l := c.Labels; l != nil && l.Note != "" {
-			result += "  note: " + l.Note
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", clip(c.ID, 32), clip(orDash(c.Category), 20),
-			hit1, rank, rr, ndcg, kw, lat, cleanLine(result))
-	}
-	tw.Flush()
-
-	s := rep.Summary
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Overall (%d ranking cases of %d)\n", s.RankingCases, s.Cases)
-	rm := func(v float64) string {
-		if s.RankingCases == 0 {
-			return "-"
-		}
-		return fmt.Sprintf("%.3f", v)
-	}
-	fmt.Fprintf(w, "  hit@1 %s · hit@k %s · MRR %s · nDCG@k %s · recall@k %s\n", rm(s.HitAt1), rm(s.HitAtK), rm(s.MRR), rm(s.NDCG), rm(s.Recall))
-	if len(s.Arms) > 0 {
-		parts := make([]string, 0, len(s.Arms)+1)
-		for _, a := range s.Arms {
-			parts = append(parts, fmt.Sprintf("%s hit@k %.3f · MRR %.3f", a.Label, a.HitAtK, a.MRR))
-		}
-		parts = append(parts, fmt.Sprintf("fused hit@k %.3f · MRR %.3f", s.HitAtK, s.MRR))
-		fmt.Fprintf(w, "  each arm alone: %s\n", cleanLine(strings.Join(parts, "; ")))
-	}
-	fmt.Fprintf(w, "  keyword coverage %s · metadata completeness %s\n", optFloat(s.KeywordCoverage), optFloat(s.MetadataCompleteness))
-	if s.LabelledCases > 0 {
-		fmt.Fprintf(w, "  not-relevant marks: %d %s · precision over labelled hits %s · %d with a hit marked not relevant above the relevant one\n",
-			s.LabelledCases, present.Plural(s.LabelledCases, "case", "cases"), optFloat(s.LabelledPrecision), s.NotRelevantAbove)
-	}
-	if ls := rep.LatencySample; ls != nil {
-		fmt.Fprintf(w, "  query latency p50 %.1f ms · p95 %.1f ms · max %.1f ms (%d %s run singly; batched times are shared, not per question)\n",
-			ls.P50MS, ls.P95MS, ls.MaxMS, ls.Cases, present.Plural(ls.Cases, "case", "cases"))
-	} else {
-		fmt.Fprintf(w, "  query latency not sampled (--latency-sample 0); batched run p95 %.1f ms (shared calls, not per question)\n", s.Latency.P95MS)
-	}
-	fmt.Fprintf(w, "  throughput %.1f cases/s\n", rep.ThroughputPerSec)
-	writeANNText(w, rep.ANN)
-	for _, n := range rep.Notes {
-		fmt.Fprintf(w, "  note: %s\n", cleanLine(n))
-	}
-	// Unlabelled cases neither pass nor fail: they are counted apart.
-	unlabelled, passed := "", s.Passed
-	if s.Unlabelled > 0 {
-		unlabelled = fmt.Sprintf(" · %d unlabelled", s.Unlabelled)
-		passed -= eval.UnlabelledRan(rep.Cases)
-	}
-	fmt.Fprintf(w, "  %d pass%s · %d miss · %d fail · %d error · wall %.0f ms · %d embed %s\n",
-		passed, unlabelled, s.Missed, s.Failed, s.Errors, rep.WallMS, rep.Params.EmbedCalls, present.Plural(rep.Params.EmbedCalls, "call", "calls"))
-	fmt.Fprintf(w, "  checks: retrieval context, all %d %s", s.Cases, present.Plural(s.Cases, "case", "cases"))
-	if s.Answers > 0 {
-		cov := "-"
-		if s.CitationCoverage != nil {
-			cov = fmt.Sprintf("%.2f", *s.CitationCoverage)
-		}
-		fmt.Fprintf(w, " · answers: %d generated, %d failed their checks, citation coverage %s (answered ranking cases citing a relevant hit)", s.Answers, s.AnswerChecksFailed, cov)
-	}
-	if s.AnswerChecksNotRun > 0 {
-		fmt.Fprintf(w, " · answer check: not run (%d %s an answer; --answer generates one)", s.AnswerChecksNotRun, present.Plural(s.AnswerChecksNotRun, "case expects", "cases expect"))
-	}
-	fmt.Fprintln(w)
-
-	if len(rep.Categories) > 1 {
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "By category")
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		// Each category's p95 is over its cases run alone, like the
-		// overall p95; without a sample, the batched run's, and the
-		// header says so.
-		p95Head := "P95 MS ALONE"
-		if rep.LatencySample == nil {
-			p95Head = "P95 MS BATCHED"
-		}
-		fmt.Fprintln(tw, "  CATEGORY\tCASES\tPASS\tHIT@1\tHIT@K\tMRR\tNDCG\t"+p95Head)
-		for _, c := range rep.Categories {
-			m := func(v float64) string {
-				if c.RankingCases == 0 {
-					return "-"
-				}
-				return fmt.Sprintf("%.2f", v)
-			}
-			p95 := "-"
-			if rep.LatencySample == nil {
-				if c.Latency.Cases > 0 {
-					p95 = fmt.Sprintf("%.1f", c.Latency.P95MS)
-				}
-			} else if lat := categoryAlone(rep.Cases, c.Category, alone); len(lat) > 0 {
-				p95 = fmt.Sprintf("%.1f", eval.Percentile(lat, 95))
-			}
-			fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", clip(orDash(c.Category), 24), c.Cases, c.Passed,
-				m(c.HitAt1), m(c.HitAtK), m(c.MRR), m(c.NDCG), p95)
-		}
-		tw.Flush()
-	}
-
-	writeCalibration(w, rep.Calibration, rep.Params.Threshold)
-	writeUnlabelledText(w, rep.Unlabelled)
-	if rep.Baseline != nil {
-		writeBaseline(w, *rep.Baseline, baselinePath)
-	}
-	writeRerankEval(w, rep.Rerank, present.FirstStage(rep.Backend.Ranking))
-
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Thresholds: %s\n", thresholdText(rep))
-	if rep.Passed {
-		word := "PASS"
-		if n := eval.UnlabelledRan(rep.Cases); n > 0 && n == len(rep.Cases) {
-			word = "NO LABELS" // nothing passed: nothing could fail
-		}
-		fmt.Fprintf(w, "%s: %s\n", word, cleanLine(rep.Verdict))
-		return
-	}
-	fmt.Fprintf(w, "FAIL (%d %s)\n", len(rep.Reasons), present.Plural(len(rep.Reasons), "reason", "reasons"))
-	for _, r := range rep.Reasons {
-		fmt.Fprintf(w, "  - %s\n", cleanLine(r))
-	}
-}
-
-func writeCalibration(w io.Writer, cal eval.Calibration, threshold float64) {
-	if cal.Relevant+cal.NonRelevant == 0 {
-		return
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Score calibration (%d relevant, %d non-relevant top-k hits)\n", cal.Relevant, cal.NonRelevant)
-	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight)
-	row := func(label string, cell func(b eval.Bin) string) {
-		fmt.Fprintf(tw, "  %s\t", label)
-		for _, b := range cal.Bins {
-			fmt.Fprintf(tw, "%s\t", cell(b))
-		}
-		fmt.Fprintln(tw)
-	}
-	row("score ≥", func(b eval.Bin) string { return fmt.Sprintf("%.1f", b.Lo) })
-	row("relevant", func(b eval.Bin) string { return strconv.Itoa(b.Relevant) })
-	row("non-relevant", func(b eval.Bin) string { return strconv.Itoa(b.NonRelevant) })
-	tw.Flush()
-	if cal.Suggested == nil {
-		fmt.Fprintf(w, "  no suggested threshold: %s\n", cal.Note)
-		return
-	}
-	fmt.Fprintf(w, "  suggested threshold %.3f (Youden's J %.2f: keeps %.0f%% of relevant and %.0f%% of non-relevant hits; run used %.2f)\n",
-		*cal.Suggested, cal.J, cal.TPR*100, cal.FPR*100, threshold)
-}
-
-func writeBaseline(w io.Writer, d eval.Diff, path string) {
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Against baseline %s (%s)\n", cleanLine(path), cleanLine(d.OldStarted))
-	writeDiff(w, d, diffLabels{regression: "REGRESSION", fixed: "fixed"})
-	if len(d.Regressions) > 0 {
-		fmt.Fprintf(w, "  regressions (hit before, miss now): %s\n", cleanLine(strings.Join(d.Regressions, ", ")))
-	}
-	if len(d.Added) > 0 {
-		fmt.Fprintf(w, "  new cases: %s\n", cleanLine(strings.Join(d.Added, ", ")))
-	}
-	if len(d.Removed) > 0 {
-		fmt.Fprintf(w, "  cases no longer in the set: %s\n", cleanLine(strings.Join(d.Removed, ", ")))
-	}
-}
-
-// diffLabels name a Diff's sides in its case table.
-type diffLabels struct {
-	regression, fixed string
-	// latency adds each case's latency delta (ΔMS).
-	latency bool
-}
-
-// writeDiff prints a Diff's overall deltas and the cases that changed.
-func writeDiff(w io.Writer, d eval.Diff, l diffLabels) {
-	var parts []string
-	for _, m := range d.Overall {
-		mark := ""
-		if m.Worse() {
-			mark = " !"
-		}
-		f := "%s %.3f → %.3f (%+.3f)%s"
-		switch {
-		case m.Metric == "passed":
-			f = "%s %.0f → %.0f (%+.0f)%s"
-		case !m.HigherIsBetter:
-			f = "%s %.1f → %.1f (%+.1f)%s"
-		}
-		parts = append(parts, fmt.Sprintf(f, m.Metric, m.Old, m.New, m.Delta, mark))
-	}
-	for i := 0; i < len(parts); i += 3 {
-		fmt.Fprintf(w, "  %s\n", strings.Join(parts[i:min(i+3, len(parts))], " · "))
-	}
-	changed := 0
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, c := range d.Cases {
-		if c.OldStatus == c.NewStatus && c.OldRank == c.NewRank {
-			continue
-		}
-		if changed == 0 {
-			head := "  CASE\tSTATUS\tRANK\tΔRR\tΔNDCG\t"
-			if l.latency {
-				head += "ΔMS\t"
-			}
-			fmt.Fprintln(tw, head)
-		}
-		changed++
-		mark := ""
-		switch {
-		case c.Regression:
-			mark = l.regression
-		case c.Fixed:
-			mark = l.fixed
-		}
-		ms := ""
-		if l.latency {
-			ms = fmt.Sprintf("%+.1f\t", c.DeltaTotalMS)
-		}
-		fmt.Fprintf(tw, "  %s\t%s → %s\t%s → %s\t%+.2f\t%+.2f\t%s%s\n", clip(c.ID, 32), c.OldStatus, c.NewStatus,
-			rankText(c.OldRank), rankText(c.NewRank), c.DeltaRR, c.DeltaNDCG, ms, mark)
-	}
-	tw.Flush()
-	if changed == 0 {
-		fmt.Fprintln(w, "  no case changed status or rank")
-	}
-}
-
-func thresholdText(rep eval.Report) string {
-	th, s := rep.Thresholds, rep.Summary
-	var parts []string
-	check := func(ok bool) string {
-		if ok {
-			return "ok"
-		}
-		return "FAILED"
-	}
-	if th.MinHitAtK != nil {
-		parts = append(parts, fmt.Sprintf("hit@k %.3f (min %.2f) %s", s.HitAtK, *th.MinHitAtK, check(s.RankingCases == 0 || s.HitAtK >= *th.MinHitAtK-1e-9)))
-	}
-	if th.MinMRR != nil {
-		parts = append(parts, fmt.Sprintf("MRR %.3f (min %.2f) %s", s.MRR, *th.MinMRR, check(s.RankingCases == 0 || s.MRR >= *th.MinMRR-1e-9)))
-	}
-	if th.MinKeywordCoverage != nil && s.KeywordCoverage != nil {
-		parts = append(parts, fmt.Sprintf("keyword coverage %.3f (min %.2f) %s", *s.KeywordCoverage, *th.MinKeywordCoverage, check(*s.KeywordCoverage >= *th.MinKeywordCoverage-1e-9)))
-	}
-	if th.MaxP95MS != nil {
-		p95 := s.Latency.P95MS // the batched run's, when no case ran singly
-		if ls := rep.LatencySample; ls != nil {
-			p95 = ls.P95MS
-		}
-		parts = append(parts, fmt.Sprintf("p95 %.1f ms (max %g ms) %s", p95, *th.MaxP95MS, check(p95 <= *th.MaxP95MS)))
-	}
-	if len(parts) == 0 {
-		return "none set (strict: every case must pass)"
-	}
-	return strings.Join(parts, " · ")
-}
-
-func rankText(r int) string {
-	if r == 0 {
-		return "miss"
-	}
-	return strconv.Itoa(r)
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-func optFloat(p *float64) string {
-	if p == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%.3f", *p)
-}
-
-// optFloat2 is optFloat with two decimals.
-func optFloat2(p *float64) string {
-	if p == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f", *p)
-}
-
-// clipMiddle cleans s and fits it in n cells by cutting its middle
-// (present.Middle): for sources and ids, whose end tells two apart.
-func clipMiddle(s string, n int) string { return present.Middle(cleanLine(s), n) }
-
-// clip cleans s and cuts it to n characters.
-func clip(s string, n int) string {
-	s = cleanLine(s)
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// sampledIDs is the set of cases that ran alone for the latency sample;
-// with no sample (--latency-sample 0) none did.
-func sampledIDs(ls *eval.LatencySample) map[string]bool {
-	out := map[string]bool{}
-	if ls != nil {
-		for _, id := range ls.IDs {
-			out[id] = true
-		}
-	}
-	return out
-}
-
-// categoryAlone is the total latency of category's cases that ran alone.
-func categoryAlone(cases []eval.CaseResult, category string, alone map[string]bool) []float64 {
-	var out []float64
-	for _, c := range cases {
-		if c.Category == category && alone[c.ID] && c.Status != eval.StatusError {
-			out = append(out, c.Latency.TotalMS)
-		}
-	}
-	return out
 }

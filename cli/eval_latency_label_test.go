@@ -13,7 +13,7 @@ var caseRow = regexp.MustCompile(`(?m)^\S+\s+\S+\s+(?:yes|no|-)\s+\S+\s+\S+\s+\S
 
 // The per-case and per-category latencies are labelled like the overall
 // p95: a time only for cases run alone (the sample), "batched" for the
-// others, and category p95 over the cases run alone (issue 25 #12).
+// others, and category p95 over the cases run alone.
 func TestEvalTextLabelsBatchedLatency(t *testing.T) {
 	code, out, errs := run(t, nil, "", "eval")
 	if code != ExitOK {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"ragscope/app"
 	"ragscope/config"
 	"ragscope/internal/platform"
@@ -28,16 +29,16 @@ func embedUsage(r app.IndexResult) string {
 // buildGCPercent is the garbage collector's target while an index builds.
 const buildGCPercent = 50
 
+// indexFlags are index's flags: -o, --model and --split; --follow-symlinks;
+// --concurrency, --chunk-size and --overlap.
+type indexFlags struct {
+	out, model, split                string
+	follow                           bool
+	concurrency, chunkChars, overlap int
+}
+
 func (a *App) newIndexCmd() *cobra.Command {
-	var (
-		out         string
-		follow      bool
-		model       string
-		concurrency int
-		chunkChars  int
-		overlap     int
-		split       string
-	)
+	var xf indexFlags
 	cmd := &cobra.Command{
 		Use:   "index DOCS_DIR -o FILE",
 		Short: "Build a local index of a Docusaurus docs folder",
@@ -87,77 +88,94 @@ far stay cached), 130 interrupted (the cache is kept).`,
 			if len(args) != 1 {
 				return Usagef("index takes one DOCS_DIR argument, got %d", len(args))
 			}
-			if out == "" {
+			if xf.out == "" {
 				return Usagef("index needs -o FILE: where to save the index")
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			start := time.Now()
-			// A build's heap is mostly the postings and vectors it keeps:
-			// collecting at 50% growth instead of 100% held a 44,000-chunk
-			// build at about 825 MB instead of 894 MB (30%: 780 MB, but a
-			// 10,000-chunk build took a fifth more CPU). A GOGC the user
-			// set wins.
-			if _, set := a.LookupEnv("GOGC"); !set {
-				defer debug.SetGCPercent(debug.SetGCPercent(buildGCPercent))
-			}
-			w := cmd.ErrOrStderr()
-			bar := newBar(a.Stderr, true)
-			job := app.IndexJob{
-				Docs: args[0], Out: out, FollowSymlinks: follow, Settings: a.Cfg,
-				Note:     func(msg string) { fmt.Fprintf(w, "note: %s\n", cleanLine(msg)) },
-				Warn:     func(msg string) { fmt.Fprintf(w, "warning: %s\n", cleanLine(msg)) },
-				Progress: bar.update,
-				Clear:    bar.clear,
-				Before:   a.beforeBuild,
-				Check: func(ctx context.Context, ix retrieval.Walker) error {
-					return auditBuilt(ctx, w, ix, model, out)
-				},
-				Concurrency: concurrency, ChunkChars: chunkChars, Overlap: overlap, Split: split,
-				Providers: a.providers(),
-			}
-			if app.IndexEmbedder(a.Cfg.Embedder) {
-				job.Embedder, job.Model, job.Dimensions = a.Cfg.Embedder, model, a.Cfg.EmbedDimensions
-				if job.Model == "" && a.Cfg.EmbedModel != config.DefaultEmbedModel {
-					job.Model = a.Cfg.EmbedModel // RAGSCOPE_EMBED_MODEL, embedder.model
-				}
-				// No cache folder: nothing is kept between runs.
-				job.CacheDir, _ = app.EmbedCacheDir(a.LookupEnv)
-			}
-			res, err := app.BuildIndex(cmd.Context(), job)
-			if err != nil {
-				if res.Embedded > 0 && job.CacheDir != "" {
-					fmt.Fprintf(w, "note: the %d chunks embedded before the failure are cached in %s: a new run embeds only the rest\n", res.Embedded, cleanLine(job.CacheDir))
-				}
-				return err
-			}
-			base := res.DocsBase
-			if base == "" {
-				base = "/docs/ (no --base-url and no docusaurus.config.js found: citation URLs are site-relative)"
-			}
-			sum := cmd.OutOrStdout()
-			if platform.IsStdout(out) {
-				sum = w // the index owns standard output (-o /dev/stdout)
-			}
-			fmt.Fprintf(sum, "Indexed %d pages, %d chunks (%d files skipped) from %s into %s in %s\nModel: %s (dim %d)\nCitation base: %s\n",
-				res.Pages, res.Chunks, res.Skipped, cleanLine(res.Docs), cleanLine(out), time.Since(start).Round(time.Millisecond), res.Model, res.Dim, cleanLine(base))
-			if res.Layout != "" {
-				fmt.Fprintln(sum, "Modules: "+cleanLine(res.Layout))
-			}
-			fmt.Fprintln(sum, "Chunking: "+res.Chunking.String())
-			if res.Provider != "" {
-				fmt.Fprintln(sum, "Embedding: "+embedUsage(res))
-			}
-			return nil
+			return a.runIndex(cmd, args[0], xf)
 		},
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "", "file to write the index to")
-	cmd.Flags().BoolVar(&follow, "follow-symlinks", false, "index files whose symbolic links lead outside DOCS_DIR")
-	cmd.Flags().StringVar(&model, "model", "", "with --embedder, the provider's model; else warn when a chunk is longer than this embedding model reads (e.g. embed-english-v3.0: 512 tokens)")
-	cmd.Flags().IntVar(&concurrency, "concurrency", 0, "with --embedder, embedding calls in flight (default: the provider's, 4)")
-	cmd.Flags().IntVar(&chunkChars, "chunk-size", app.DefaultChunkChars, "largest chunk in characters")
-	cmd.Flags().IntVar(&overlap, "overlap", app.DefaultOverlap, "words of a chunk's end the next chunk of its section repeats (0: none)")
-	cmd.Flags().StringVar(&split, "split", app.DefaultSplit, "cut pages at their headings ("+app.SplitHeadings+") or by size across them ("+app.SplitSize+")")
+	xf.register(cmd)
 	return cmd
+}
+
+// register defines index's flags on cmd, bound to xf.
+func (xf *indexFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVarP(&xf.out, "output", "o", "", "file to write the index to")
+	f.BoolVar(&xf.follow, "follow-symlinks", false, "index files whose symbolic links lead outside DOCS_DIR")
+	f.StringVar(&xf.model, "model", "", "with --embedder, the provider's model; else warn when a chunk is longer than this embedding model reads (e.g. embed-english-v3.0: 512 tokens)")
+	f.IntVar(&xf.concurrency, "concurrency", 0, "with --embedder, embedding calls in flight (default: the provider's, 4)")
+	f.IntVar(&xf.chunkChars, "chunk-size", app.DefaultChunkChars, "largest chunk in characters")
+	f.IntVar(&xf.overlap, "overlap", app.DefaultOverlap, "words of a chunk's end the next chunk of its section repeats (0: none)")
+	f.StringVar(&xf.split, "split", app.DefaultSplit, "cut pages at their headings ("+app.SplitHeadings+") or by size across them ("+app.SplitSize+")")
+}
+
+// runIndex builds the index of docs into xf.out and prints its summary.
+func (a *App) runIndex(cmd *cobra.Command, docs string, xf indexFlags) error {
+	start := time.Now()
+	// A build's heap is mostly the postings and vectors it keeps:
+	// collecting at 50% growth instead of 100% held a 44,000-chunk
+	// build at about 825 MB instead of 894 MB (30%: 780 MB, but a
+	// 10,000-chunk build took a fifth more CPU). A GOGC the user
+	// set wins.
+	if _, set := a.LookupEnv("GOGC"); !set {
+		defer debug.SetGCPercent(debug.SetGCPercent(buildGCPercent))
+	}
+	w := cmd.ErrOrStderr()
+	bar := newBar(a.Stderr, true)
+	job := app.IndexJob{
+		Docs: docs, Out: xf.out, FollowSymlinks: xf.follow, Settings: a.Cfg,
+		Note:     func(msg string) { fmt.Fprintf(w, "note: %s\n", cleanLine(msg)) },
+		Warn:     func(msg string) { fmt.Fprintf(w, "warning: %s\n", cleanLine(msg)) },
+		Progress: bar.update,
+		Clear:    bar.clear,
+		Before:   a.beforeBuild,
+		Check: func(ctx context.Context, ix retrieval.Walker) error {
+			return auditBuilt(ctx, w, ix, xf.model, xf.out)
+		},
+		Concurrency: xf.concurrency, ChunkChars: xf.chunkChars, Overlap: xf.overlap, Split: xf.split,
+		Providers: a.providers(),
+	}
+	if app.IndexEmbedder(a.Cfg.Embedder) {
+		job.Embedder, job.Model, job.Dimensions = a.Cfg.Embedder, xf.model, a.Cfg.EmbedDimensions
+		if job.Model == "" && a.Cfg.EmbedModel != config.DefaultEmbedModel {
+			job.Model = a.Cfg.EmbedModel // RAGSCOPE_EMBED_MODEL, embedder.model
+		}
+		// No cache folder: nothing is kept between runs.
+		job.CacheDir, _ = app.EmbedCacheDir(a.LookupEnv)
+	}
+	res, err := app.BuildIndex(cmd.Context(), job)
+	if err != nil {
+		if res.Embedded > 0 && job.CacheDir != "" {
+			fmt.Fprintf(w, "note: the %d chunks embedded before the failure are cached in %s: a new run embeds only the rest\n", res.Embedded, cleanLine(job.CacheDir))
+		}
+		return err
+	}
+	sum := cmd.OutOrStdout()
+	if platform.IsStdout(xf.out) {
+		sum = w // the index owns standard output (-o /dev/stdout)
+	}
+	writeIndexSummary(sum, res, xf.out, time.Since(start))
+	return nil
+}
+
+// writeIndexSummary prints what a build saved into out and how: pages,
+// chunks, model, citation base, modules, chunking and the embedding calls.
+func writeIndexSummary(w io.Writer, res app.IndexResult, out string, took time.Duration) {
+	base := res.DocsBase
+	if base == "" {
+		base = "/docs/ (no --base-url and no docusaurus.config.js found: citation URLs are site-relative)"
+	}
+	fmt.Fprintf(w, "Indexed %d pages, %d chunks (%d files skipped) from %s into %s in %s\nModel: %s (dim %d)\nCitation base: %s\n",
+		res.Pages, res.Chunks, res.Skipped, cleanLine(res.Docs), cleanLine(out), took.Round(time.Millisecond), res.Model, res.Dim, cleanLine(base))
+	if res.Layout != "" {
+		fmt.Fprintln(w, "Modules: "+cleanLine(res.Layout))
+	}
+	fmt.Fprintln(w, "Chunking: "+res.Chunking.String())
+	if res.Provider != "" {
+		fmt.Fprintln(w, "Embedding: "+embedUsage(res))
+	}
 }

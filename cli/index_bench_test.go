@@ -10,7 +10,7 @@ import (
 	"ragscope/retrieval/provider/cohere/coheretest"
 )
 
-// BenchmarkIndexCohere is the budget: index --embedder cohere of a
+// BenchmarkIndexCohere is the budget of index --embedder cohere of a
 // 2,000-chunk book with every call taking 300 ms, against the ideal of
 // ceil(2000/96) = 21 calls spread over the 4 in flight (6 rounds, 1.8 s);
 // then a re-index after editing one page (100 chunks). It reports the

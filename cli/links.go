@@ -201,8 +201,29 @@ func writeLinksText(w io.Writer, be *app.Backend, rep *links.Report, hint string
 	for _, n := range rep.Warnings {
 		fmt.Fprintln(w, "warning: "+cleanLine(n))
 	}
+	writeURLGroups(w, rep.URLs)
+	if s.ChunksWithoutURL > 0 {
+		fmt.Fprintf(w, "\n%d %s have no citation URL (neither a payload URL nor a doc path).\n", s.ChunksWithoutURL, present.Plural(s.ChunksWithoutURL, "chunk", "chunks"))
+	}
+	writeContentText(w, rep.Content, maxList)
+	if rep.Coverage != nil {
+		writeCoverageText(w, rep.Coverage, maxList)
+	}
+	verdict := linksVerdict(s)
+	content := ""
+	if rep.Content != nil {
+		content = fmt.Sprintf(" · %d wrong section · %d text not found", s.WrongSection, s.TextNotFound)
+	}
+	fmt.Fprintf(w, "\n%d ok · %d redirected · %d page missing · %d anchor missing · %d errors · %d external%s · %s\n",
+		s.OK, s.Redirected, s.PageMissing, s.AnchorMissing, s.Errors, s.External, content, verdict)
+}
+
+// writeURLGroups prints the URLs that need a look, by status: broken, then
+// redirected (their causes said once per run of equal causes), then those
+// not on the site.
+func writeURLGroups(w io.Writer, urls []links.URLReport) {
 	var problems, redirected, external []links.URLReport
-	for _, u := range rep.URLs {
+	for _, u := range urls {
 		switch {
 		case u.Status.Failed():
 			problems = append(problems, u)
@@ -237,29 +258,33 @@ func writeLinksText(w io.Writer, be *app.Backend, rep *links.Report, hint string
 			fmt.Fprintf(w, "  %s (%d %s)\n", cleanLine(u.URL), u.Chunks, present.Plural(u.Chunks, "chunk", "chunks"))
 		}
 	}
-	if s.ChunksWithoutURL > 0 {
-		fmt.Fprintf(w, "\n%d %s have no citation URL (neither a payload URL nor a doc path).\n", s.ChunksWithoutURL, present.Plural(s.ChunksWithoutURL, "chunk", "chunks"))
-	}
-	writeContentText(w, rep.Content, maxList)
-	if c := rep.Coverage; c != nil {
-		fmt.Fprintf(w, "\nCoverage: %d/%d pages and %d/%d sections are cited by some chunk.\n", c.CitedPages, c.Pages, c.CitedSections, c.Sections)
-		if len(c.UncitedPages) > 0 {
-			fmt.Fprintf(w, "  Pages no chunk cites (%d):\n", len(c.UncitedPages))
-			for _, p := range c.UncitedPages {
-				fmt.Fprintf(w, "    %s  (%s)\n", cleanLine(p.Route), cleanLine(p.Source))
-			}
-		}
-		if len(c.UncitedSections) > 0 {
-			fmt.Fprintf(w, "  Sections no chunk cites (%d):\n", len(c.UncitedSections))
-			for i, sec := range c.UncitedSections {
-				if maxList > 0 && i == maxList {
-					fmt.Fprintf(w, "    … and %d more (--max-list 0 or --json for all)\n", len(c.UncitedSections)-maxList)
-					break
-				}
-				fmt.Fprintf(w, "    %s#%s  %q\n", cleanLine(sec.Route), cleanLine(sec.Anchor), cleanLine(sec.Heading))
-			}
+}
+
+// writeCoverageText prints which pages and sections no chunk cites, at
+// most maxList sections (0: all).
+func writeCoverageText(w io.Writer, c *links.Coverage, maxList int) {
+	fmt.Fprintf(w, "\nCoverage: %d/%d pages and %d/%d sections are cited by some chunk.\n", c.CitedPages, c.Pages, c.CitedSections, c.Sections)
+	if len(c.UncitedPages) > 0 {
+		fmt.Fprintf(w, "  Pages no chunk cites (%d):\n", len(c.UncitedPages))
+		for _, p := range c.UncitedPages {
+			fmt.Fprintf(w, "    %s  (%s)\n", cleanLine(p.Route), cleanLine(p.Source))
 		}
 	}
+	if len(c.UncitedSections) > 0 {
+		fmt.Fprintf(w, "  Sections no chunk cites (%d):\n", len(c.UncitedSections))
+		for i, sec := range c.UncitedSections {
+			if maxList > 0 && i == maxList {
+				fmt.Fprintf(w, "    … and %d more (--max-list 0 or --json for all)\n", len(c.UncitedSections)-maxList)
+				break
+			}
+			fmt.Fprintf(w, "    %s#%s  %q\n", cleanLine(sec.Route), cleanLine(sec.Anchor), cleanLine(sec.Heading))
+		}
+	}
+}
+
+// linksVerdict is the audit's last word: PASSED, or FAILED with what
+// failed it.
+func linksVerdict(s links.Summary) string {
 	verdict := "PASSED"
 	if !s.Passed {
 		var why []string
@@ -271,12 +296,7 @@ func writeLinksText(w io.Writer, be *app.Backend, rep *links.Report, hint string
 		}
 		verdict = "FAILED: " + strings.Join(why, "; ")
 	}
-	content := ""
-	if rep.Content != nil {
-		content = fmt.Sprintf(" · %d wrong section · %d text not found", s.WrongSection, s.TextNotFound)
-	}
-	fmt.Fprintf(w, "\n%d ok · %d redirected · %d page missing · %d anchor missing · %d errors · %d external%s · %s\n",
-		s.OK, s.Redirected, s.PageMissing, s.AnchorMissing, s.Errors, s.External, content, verdict)
+	return verdict
 }
 
 func writeURLReport(w io.Writer, u links.URLReport) {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strconv"
 	"time"
@@ -50,4 +51,47 @@ func (a *App) withTimeout(ctx context.Context) (context.Context, context.CancelF
 // ms is d in milliseconds, for JSON.
 func ms(d time.Duration) float64 {
 	return float64(d.Microseconds()) / 1000
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func optFloat(p *float64) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", *p)
+}
+
+// optFloat2 is optFloat with two decimals.
+func optFloat2(p *float64) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", *p)
+}
+
+// clipMiddle cleans s and fits it in n cells by cutting its middle
+// (present.Middle): for sources and ids, whose end tells two apart.
+func clipMiddle(s string, n int) string { return present.Middle(cleanLine(s), n) }
+
+// clip cleans s and cuts it to n characters.
+func clip(s string, n int) string {
+	s = cleanLine(s)
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }

@@ -262,7 +262,34 @@ offline embedder, so it works with no keys at all.`,
 	f := root.PersistentFlags()
 	f.StringVar(&a.flags.configFile, "config", "", "config file (default ./ragscope.toml; env RAGSCOPE_CONFIG)")
 	f.StringVar(&a.flags.setup, "setup", "", "use the named setup of ragscope.toml ([setups.NAME]: its keys over the file's top level and the environment; 'ragscope setups' lists them)")
-	// Every other persistent flag is a row of config.Settings.
+	a.registerSettingFlags(f)
+	a.registerExplorerFlags(root.Flags())
+
+	root.Flags().String(vsFlag, "", "the explorer's setup B: the named setup of ragscope.toml that key V sets beside --setup's ranking")
+
+	root.AddCommand(
+		// subcommands
+		a.newEvalCmd(),
+		a.newGoldenCmd(),
+		registerVs(a.newQueryCmd(), false),
+		a.newAskCmd(),
+		a.newStatsCmd(),
+		a.newIndexCmd(),
+		a.newLinksCmd(),
+		a.newChunksCmd(),
+		a.newSetupsCmd(),
+		a.newVersionCmd(),
+	)
+	// `ragscope --version` prints the same line as `ragscope version`.
+	root.SetVersionTemplate("{{.Version}}\n")
+	a.setHelp(root)
+	return root
+}
+
+// registerSettingFlags defines on f (the root's persistent flags) one flag
+// a row of config.Settings that has one, its help from the provider table
+// where it names providers, with its environment variables.
+func (a *App) registerSettingFlags(f *pflag.FlagSet) {
 	a.flags.settings = map[string]*settingFlag{}
 	defaults := config.Default()
 	for _, st := range config.Settings() {
@@ -287,10 +314,14 @@ offline embedder, so it works with no keys at all.`,
 			fl.DefValue = st.Get(defaults)
 		}
 	}
+}
 
-	// The explorer's starting top_k and threshold: the settings that
-	// subcommands define as their own flags, also on the root command
-	// (not inherited, so query's --top-k/-k stays its own).
+// registerExplorerFlags defines on f (the root's own flags) the explorer's
+// starting top_k and threshold: the settings that subcommands define as
+// their own flags, also on the root command (not inherited, so query's
+// --top-k/-k stays its own).
+func (a *App) registerExplorerFlags(f *pflag.FlagSet) {
+	defaults := config.Default()
 	a.flags.explorer = map[string]*settingFlag{}
 	for _, st := range config.Settings() {
 		if st.CommandFlag == "" || st.Flag != "" {
@@ -302,32 +333,18 @@ offline embedder, so it works with no keys at all.`,
 		if st.CommandFlag == "top-k" {
 			short = "k"
 		}
-		fl := root.Flags().VarPF(v, st.CommandFlag, short, "the explorer's starting "+st.Help)
+		fl := f.VarPF(v, st.CommandFlag, short, "the explorer's starting "+st.Help)
 		if st.Get != nil {
 			fl.DefValue = st.Get(defaults)
 		}
 	}
+}
 
-	root.Flags().String(vsFlag, "", "the explorer's setup B: the named setup of ragscope.toml that key V sets beside --setup's ranking")
-
-	root.AddCommand(
-		// subcommands
-		a.newEvalCmd(),
-		a.newGoldenCmd(),
-		registerVs(a.newQueryCmd(), false),
-		a.newAskCmd(),
-		a.newStatsCmd(),
-		a.newIndexCmd(),
-		a.newLinksCmd(),
-		a.newChunksCmd(),
-		a.newSetupsCmd(),
-		a.newVersionCmd(),
-	)
-	// `ragscope --version` prints the same line as `ragscope version`.
-	root.SetVersionTemplate("{{.Version}}\n")
-	// Help is cobra's own, then the environment and exit codes: written
-	// after it, not through a help template, which cobra parses and runs
-	// by reflection on every --help (cobra's default is a plain function).
+// setHelp makes root's help cobra's own, then the environment and exit
+// codes: written after it, not through a help template, which cobra
+// parses and runs by reflection on every --help (cobra's default is a
+// plain function).
+func (a *App) setHelp(root *cobra.Command) {
 	defaultHelp := root.HelpFunc()
 	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
 		a.showEffectiveDefaults(cmd)
@@ -343,7 +360,6 @@ offline embedder, so it works with no keys at all.`,
 		defaultHelp(cmd, args)
 		fmt.Fprint(cmd.OutOrStdout(), envHelp(a.providers()))
 	})
-	return root
 }
 
 // globalHelpPointer ends a subcommand's --help: where the settings every

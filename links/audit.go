@@ -164,6 +164,15 @@ type urlAgg struct {
 	sample []ChunkRef
 }
 
+// citations are the distinct citation URLs of a walk, in first-seen
+// order, each with how many chunks cite it and a sample of them.
+type citations struct {
+	aggs  map[string]*urlAgg
+	order []string
+	// chunks is the number of chunks walked.
+	chunks int
+}
+
 // Audit walks every chunk of w, computes its citation URL with opts.URLs
 // (as the pipeline does), checks each distinct URL once with opts.Checker
 // and reports per URL, with summary counts and, when opts.Site is set,
@@ -201,18 +210,51 @@ func Audit(ctx context.Context, w retrieval.Walker, opts AuditOptions) (*Report,
 			return nil, err
 		}
 	}
-	aggs := map[string]*urlAgg{}
-	var order []string
-	done := 0
+	cits, err := walkCitations(ctx, w, opts, content, progress)
+	if err != nil {
+		return nil, fmt.Errorf("walk chunks: %w", err)
+	}
+	rep.Summary.Chunks = cits.chunks
+
+	results := checkAll(ctx, opts, cits.order, progress)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("check links: %w", err)
+	}
+	if u, ok := opts.Checker.(interface{ Unreachable() error }); ok {
+		if err := u.Unreachable(); err != nil {
+			return nil, err
+		}
+	}
+	rep.tally(cits, results)
+	if content != nil {
+		rep.Content = content.rep
+		s := &rep.Summary
+		s.WrongSection, s.TextNotFound = content.rep.WrongSection, content.rep.TextNotFound
+		if opts.WrongSection == ContentFail && s.WrongSection+s.TextNotFound > 0 {
+			s.Passed = false
+		}
+	}
+	sortURLs(rep.URLs)
+	if opts.Site != nil {
+		rep.Coverage = computeCoverage(opts.Site, rep.URLs)
+	}
+	return rep, nil
+}
+
+// walkCitations walks every chunk of w and gathers the distinct URLs its
+// chunks cite (opts.URLs.Cite, as the pipeline does), checking each
+// chunk's content on the way when content is set.
+func walkCitations(ctx context.Context, w retrieval.Walker, opts AuditOptions, content *contentChecker, progress func(string, int, int)) (citations, error) {
+	cits := citations{aggs: map[string]*urlAgg{}}
 	err := w.Walk(ctx, func(page []retrieval.Chunk, total int) error {
 		for i := range page {
 			c := &page[i]
 			cit := opts.URLs.Cite(c)
-			a, ok := aggs[cit.URL]
+			a, ok := cits.aggs[cit.URL]
 			if !ok {
 				a = &urlAgg{}
-				aggs[cit.URL] = a
-				order = append(order, cit.URL)
+				cits.aggs[cit.URL] = a
+				cits.order = append(cits.order, cit.URL)
 			}
 			a.n++
 			ref := ChunkRef{ID: c.ID, DocPath: c.DocPath, Section: c.Section}
@@ -223,29 +265,20 @@ func Audit(ctx context.Context, w retrieval.Walker, opts AuditOptions) (*Report,
 				content.check(ref, c.Text, cit.URL)
 			}
 		}
-		done += len(page)
-		progress(PhaseWalk, done, total)
+		cits.chunks += len(page)
+		progress(PhaseWalk, cits.chunks, total)
 		return ctx.Err()
 	})
-	if err != nil {
-		return nil, fmt.Errorf("walk chunks: %w", err)
-	}
-	rep.Summary.Chunks = done
+	return cits, err
+}
 
-	results := checkAll(ctx, opts, order, progress)
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("check links: %w", err)
-	}
-	if u, ok := opts.Checker.(interface{ Unreachable() error }); ok {
-		if err := u.Unreachable(); err != nil {
-			return nil, err
-		}
-	}
-
-	rep.URLs = make([]URLReport, 0, len(order))
+// tally fills the report's URLs (results[i] is cits.order[i]'s) and
+// counts them by status in its summary; it passes when no URL failed.
+func (rep *Report) tally(cits citations, results []Result) {
+	rep.URLs = make([]URLReport, 0, len(cits.order))
 	s := &rep.Summary
-	for i, u := range order {
-		a := aggs[u]
+	for i, u := range cits.order {
+		a := cits.aggs[u]
 		if a.sample == nil {
 			a.sample = []ChunkRef{}
 		}
@@ -275,15 +308,13 @@ func Audit(ctx context.Context, w retrieval.Walker, opts AuditOptions) (*Report,
 		}
 	}
 	s.Passed = s.PageMissing+s.AnchorMissing+s.Errors == 0
-	if content != nil {
-		rep.Content = content.rep
-		s.WrongSection, s.TextNotFound = content.rep.WrongSection, content.rep.TextNotFound
-		if opts.WrongSection == ContentFail && s.WrongSection+s.TextNotFound > 0 {
-			s.Passed = false
-		}
-	}
-	sort.SliceStable(rep.URLs, func(i, j int) bool {
-		a, b := rep.URLs[i], rep.URLs[j]
+}
+
+// sortURLs puts failures first, then redirected, external and ok; the
+// more-cited first within a status, then by URL.
+func sortURLs(urls []URLReport) {
+	sort.SliceStable(urls, func(i, j int) bool {
+		a, b := urls[i], urls[j]
 		if ra, rb := statusRank(a.Status), statusRank(b.Status); ra != rb {
 			return ra < rb
 		}
@@ -292,10 +323,6 @@ func Audit(ctx context.Context, w retrieval.Walker, opts AuditOptions) (*Report,
 		}
 		return a.URL < b.URL
 	})
-	if opts.Site != nil {
-		rep.Coverage = computeCoverage(opts.Site, rep.URLs)
-	}
-	return rep, nil
 }
 
 // siteHosts are the hosts whose URLs are the site's: the local checker's,

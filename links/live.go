@@ -220,39 +220,43 @@ func (c *LiveChecker) load(ctx context.Context, pageURL string, pf *pageFetch) {
 	// The one retry rule every ragscope client follows (netx.Policy): a
 	// Retry-After past MaxBackoff is not waited, and not retried.
 	p := netx.Policy{Attempts: c.opts.Retries + 1, Base: c.opts.Backoff, Max: c.opts.MaxBackoff, MaxWait: c.opts.MaxBackoff}
-	for attempt := 1; ; attempt++ {
-		status, final, body, retryAfter, err := c.do(ctx, host, pageURL)
+	var (
+		status int
+		final  string
+		body   []byte
+		err    error
+	)
+	_, _, serr := p.Retry(ctx, nil, func(int) (bool, time.Duration) {
+		var retryAfter time.Duration
+		status, final, body, retryAfter, err = c.do(ctx, host, pageURL)
 		if err != nil && unreachable(err) {
-			// No name or no connection: retrying, or asking for the
-			// host's other pages, cannot help. Every later URL on the
-			// host fails at once and the audit reports the outage.
-			c.mu.Lock()
-			if c.down[host] == nil {
-				c.down[host] = &UnreachableError{Host: host, Err: err}
-			}
-			c.mu.Unlock()
-			pf.err = fmt.Errorf("fetch %s: %w", pageURL, err)
-			return
+			return false, 0
 		}
-		var step netx.Step
-		if err != nil || status == http.StatusTooManyRequests || status >= 500 {
-			step = p.Next(ctx, attempt, retryAfter)
+		return err != nil || status == http.StatusTooManyRequests || status >= 500, retryAfter
+	})
+	if serr != nil {
+		pf.err = fmt.Errorf("fetch %s: %w", pageURL, serr)
+		return
+	}
+	if err != nil && unreachable(err) {
+		// No name or no connection: retrying, or asking for the host's
+		// other pages, cannot help. Every later URL on the host fails at
+		// once and the audit reports the outage.
+		c.mu.Lock()
+		if c.down[host] == nil {
+			c.down[host] = &UnreachableError{Host: host, Err: err}
 		}
-		if !step.Retry {
-			pf.status, pf.final = status, final
-			if err != nil {
-				pf.err = fmt.Errorf("fetch %s: %w", pageURL, err)
-				return
-			}
-			if status < 400 {
-				pf.ids, pf.anchors, pf.heads = parseHTMLAnchors(body)
-			}
-			return
-		}
-		if err := netx.Sleep(ctx, step.Wait); err != nil {
-			pf.err = fmt.Errorf("fetch %s: %w", pageURL, err)
-			return
-		}
+		c.mu.Unlock()
+		pf.err = fmt.Errorf("fetch %s: %w", pageURL, err)
+		return
+	}
+	pf.status, pf.final = status, final
+	if err != nil {
+		pf.err = fmt.Errorf("fetch %s: %w", pageURL, err)
+		return
+	}
+	if status < 400 {
+		pf.ids, pf.anchors, pf.heads = parseHTMLAnchors(body)
 	}
 }
 

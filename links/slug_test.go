@@ -7,7 +7,7 @@ import (
 
 // Markdown heading source -> the id Docusaurus gives it. Expected values
 // follow the rules in /work/shared/API-NOTES.md section 3 (text content
-// with markup removed, then github-slugger): the "1.1 Intro" is
+// with markup removed, then github-slugger): a numbered "1.1 Intro" is
 // "11-intro"; Docusaurus's own docs show "### Hello World {#my-explicit-id}".
 func TestMarkdownHeadingIDs(t *testing.T) {
 	tests := []struct{ md, want string }{

@@ -11,7 +11,7 @@ import (
 )
 
 // The chunk audit's text, shared by `ragscope chunks` and the explorer's
-// Chunks view (issue 33, point 1): both print the same sentences, table,
+// Chunks view: both print the same sentences, table,
 // histogram and lists from one chunkaudit.Report.
 
 // WriteChunkSizes prints the audit's chunk count and model, the token and

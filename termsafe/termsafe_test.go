@@ -57,7 +57,7 @@ func FuzzText(f *testing.F) {
 	})
 }
 
-// poison is the payload of the clipboard audit (issue 25, point 1): every
+// poison is the payload of the clipboard audit: every
 // way a pasted text could drive a terminal or a shell.
 const poison = "\x1b[31m\x1b]52;c;ZXZpbA==\x07\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\" +
 	"\x1b]0;title\x07\x1bPqpayload\x1b\\\x1b_apc\x1b\\\u009b31m\x9b2m" + "rm -rf ~\r\x08\x08ls\u202efdp.exe"
@@ -147,7 +147,7 @@ func TestURL(t *testing.T) {
 }
 
 // Characters the width library and terminals measure differently are
-// dropped from screen text (issue 25, point 6: a ZWJ shifted a border).
+// dropped from screen text (a ZWJ would shift a border).
 func TestTextWidthAgrees(t *testing.T) {
 	for _, s := range []string{"👩\u200d💻 coder", "a\u200db", "☺\ufe0f smile", "❤\ufe0f"} {
 		got := Text(s)

@@ -10,7 +10,7 @@ import (
 	"ragscope/retrieval"
 )
 
-// TestSignTest: the normal form, worked by hand, gives the issue's two
+// TestSignTest: the normal form, worked by hand, gives these two
 // verdicts: 11 wins, 3 losses: z = 8/√14 = 2.138, p = 0.0325 ("p =
 // 0.03"); 5 wins, 4 losses: z = 1/3, p = 0.739 ("p = 0.74").
 func TestSignTest(t *testing.T) {

@@ -18,7 +18,7 @@ name: my-book
 top_k: 5
 
 cases:
-  # the QoS question, from issue 12
+  # the QoS question
   - id: qos
     question: "My subscriber never gets any data. Why?"   # quoted on purpose
     expect:
@@ -267,7 +267,7 @@ func bigSet(n int) []byte {
 }
 
 // BenchmarkSaveCase2000 saves a marked turn into a 2,000-case file
-// (issue 28's budget: 50 ms, comments intact), reading and writing the
+// (budget: 50 ms, comments intact), reading and writing the
 // file as the explorer does.
 func BenchmarkSaveCase2000(b *testing.B) {
 	data := bigSet(2000)

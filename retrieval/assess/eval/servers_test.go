@@ -15,7 +15,7 @@ import (
 	"ragscope/retrieval/provider/embedx/fakeapi"
 )
 
-// Issue 5's budget: 100 cases with 300 ms embedding latency and 50 ms
+// eval's budget: 100 cases with 300 ms embedding latency and 50 ms
 // search latency under 1.5 s (serially: about 100 x 350 ms = 35 s).
 const (
 	embedLatency  = 300 * time.Millisecond

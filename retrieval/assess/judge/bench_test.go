@@ -41,7 +41,7 @@ func benchItems(cases, hits int) []Item {
 
 // BenchmarkRelevance1000Cases judges 1,000 cases × 5 hits, one call per
 // hit (calls/case 5), at the default concurrency (4), each call taking
-// 3 ms: the 300 ms scaled down 100× so a run takes seconds, not
+// 3 ms: a model's 300 ms scaled down 100× so a run takes seconds, not
 // six minutes (the pool's overhead does not scale with the latency).
 // Budget: ratio = wall / (calls / concurrency × latency) ≤ 1.3.
 func BenchmarkRelevance1000Cases(b *testing.B) {

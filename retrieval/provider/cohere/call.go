@@ -93,26 +93,27 @@ func retryPolicy(attempts int, timeout time.Duration) netx.Policy {
 // Retry-After past the time left ends them at once, noted in the
 // StatusError (Stop). It returns the number of attempts made.
 func retry[T any](ctx context.Context, c *conn, do func() (T, error)) (T, int, error) {
-	p := c.policy()
-	for attempt := 1; ; attempt++ {
-		v, err := do()
-		if err == nil {
-			return v, attempt, nil
+	var (
+		v   T
+		err error
+		se  *StatusError
+	)
+	attempts, stop, serr := c.policy().Retry(ctx, c.sleep, func(int) (bool, time.Duration) {
+		v, err = do()
+		se = nil
+		if err == nil || ctx.Err() != nil || !errors.As(err, &se) || !embedx.Retryable(se.Status) {
+			return false, 0
 		}
-		var se *StatusError
-		if ctx.Err() != nil || !errors.As(err, &se) || !embedx.Retryable(se.Status) {
-			return v, attempt, err
-		}
-		step := p.Next(ctx, attempt, se.RetryAfter)
-		if !step.Retry {
-			se.Stop = step
-			return v, attempt, err
-		}
-		if serr := c.sleep(ctx, step.Wait); serr != nil {
-			// The last answer stays the cause a message names.
-			return v, attempt, errors.Join(serr, err)
-		}
+		return true, se.RetryAfter
+	})
+	if serr != nil {
+		// The last answer stays the cause a message names.
+		return v, attempts, errors.Join(serr, err)
 	}
+	if stop != (netx.Step{}) {
+		se.Stop = stop
+	}
+	return v, attempts, err
 }
 
 // endpoint names a Cohere endpoint in messages.

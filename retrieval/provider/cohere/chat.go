@@ -161,9 +161,11 @@ func (c *Chat) attempt(ctx context.Context, req *cohereapi.V2ChatStreamRequest, 
 	// newline after "data: " and hands every other fragment, the blank line
 	// that ends each event or half an event that arrived in two reads, to
 	// json.Unmarshal: against a standard event stream every second Recv
-	// fails with "unexpected end of JSON input" (cohere-go issue #103). The transport hands the event stream here
-	// instead, and it is read as server-sent events; cohere-go still builds
-	// the request and decodes each event into its own types.
+	// fails with "unexpected end of JSON input" (a cohere-go bug,
+	// https://github.com/cohere-ai/cohere-go/issues/103). The transport
+	// hands the event stream here instead, and it is read as server-sent
+	// events; cohere-go still builds the request and decodes each event
+	// into its own types.
 	slot := new(io.ReadCloser)
 	stream, err := c.co.ChatStream(context.WithValue(actx, bodyKey{}, slot), req)
 	if err != nil {

@@ -5,18 +5,20 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"ragscope/internal/readlimit"
 )
 
 // Read bounds of every provider response. They are the one place the
 // limits live: every provider's HTTP client goes through Client.
 const (
 	// MaxResponse bounds one response body that is read whole: an embed,
-	// rerank or error answer (64 MB; a 96-text 1024-dimensional Cohere
-	// answer is about 2 MB).
+	// rerank or error answer (64 MiB; a 96-text 1024-dimensional Cohere
+	// answer is about 2 MiB).
 	MaxResponse = 64 << 20
-	// MaxStream bounds all of one chat answer stream (64 MB).
+	// MaxStream bounds all of one chat answer stream (64 MiB).
 	MaxStream = 64 << 20
-	// MaxEvent bounds one server-sent event of a stream (4 MB).
+	// MaxEvent bounds one server-sent event of a stream (4 MiB).
 	MaxEvent = 4 << 20
 )
 
@@ -63,22 +65,11 @@ type OversizedError struct {
 func (e *OversizedError) Error() string {
 	switch e.What {
 	case "event":
-		return "one event of the answer stream passed " + Size(e.Limit)
+		return "one event of the answer stream passed " + readlimit.Size(e.Limit)
 	case "answer stream":
-		return "the answer stream passed " + Size(e.Limit)
+		return "the answer stream passed " + readlimit.Size(e.Limit)
 	}
-	return "the response passed " + Size(e.Limit)
-}
-
-// Size writes n bytes for a message: "64 MB", "4 MB", "512 KB", "100 bytes".
-func Size(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
+	return "the response passed " + readlimit.Size(e.Limit)
 }
 
 // Client returns a copy of hc (a new client when hc is nil) whose
@@ -187,7 +178,7 @@ func (b *boundedBody) Close() error { return b.rc.Close() }
 // OversizedFailure is the provider error for a response that passed a
 // read bound: who (the provider and where, "Cohere at https://…")
 // "answered with an oversized response (HTTP 200): the response passed
-// 64 MB.", then fix (what to check). It is an invalid answer, so it
+// 64 MiB.", then fix (what to check). It is an invalid answer, so it
 // matches retrieval.ErrUnavailable (exit 3), and its cause is oe.
 func OversizedFailure(who, fix string, oe *OversizedError) *Error {
 	return &Error{Status: oe.Status, Invalid: true, Err: oe,

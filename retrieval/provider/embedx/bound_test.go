@@ -46,7 +46,7 @@ func TestClientBoundsEveryBody(t *testing.T) {
 		if !errors.As(err, &oe) || oe.What != "response" || oe.Limit != 1<<10 || oe.Status != 200 || len(b) > 1<<10 {
 			t.Fatalf("Content-Length %v: read %d bytes, err %v", length, len(b), err)
 		}
-		if err.Error() != "the response passed 1 KB" {
+		if err.Error() != "the response passed 1 KiB" {
 			t.Errorf("message %q", err)
 		}
 	}
@@ -56,7 +56,7 @@ func TestClientBoundsEveryBody(t *testing.T) {
 		t.Fatalf("a stream under its bound: %d bytes, %v", len(b), err)
 	}
 	_, err := read(t, serve(t, "text/event-stream", strings.Repeat(ev, 50), false), l)
-	if !errors.As(err, &oe) || oe.What != "answer stream" || err.Error() != "the answer stream passed 4 KB" {
+	if !errors.As(err, &oe) || oe.What != "answer stream" || err.Error() != "the answer stream passed 4 KiB" {
 		t.Fatalf("a stream past its bound: %v", err)
 	}
 	// One event of many data lines (no blank line between them).
@@ -69,7 +69,7 @@ func TestClientBoundsEveryBody(t *testing.T) {
 func TestOversizedFailureIsAnInvalidAnswer(t *testing.T) {
 	oe := &OversizedError{What: "response", Limit: MaxResponse, Status: 200}
 	err := OversizedFailure("Gemini at http://h", "Check GEMINI_BASE_URL.", oe)
-	if err.Error() != "Gemini at http://h answered with an oversized response (HTTP 200): the response passed 64 MB. Check GEMINI_BASE_URL." {
+	if err.Error() != "Gemini at http://h answered with an oversized response (HTTP 200): the response passed 64 MiB. Check GEMINI_BASE_URL." {
 		t.Fatalf("message %q", err)
 	}
 	var got *OversizedError

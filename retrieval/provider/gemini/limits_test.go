@@ -47,7 +47,7 @@ func TestHugeAnswerStopsAtTheDefaultBound(t *testing.T) {
 			if !errors.Is(err, retrieval.ErrUnavailable) {
 				t.Fatalf("err %v", err)
 			}
-			want := "Gemini at " + srv.URL + " answered with an oversized response (HTTP 200): the response passed 64 MB. Check GEMINI_BASE_URL."
+			want := "Gemini at " + srv.URL + " answered with an oversized response (HTTP 200): the response passed 64 MiB. Check GEMINI_BASE_URL."
 			if err.Error() != want {
 				t.Fatalf("message %q\nwant    %q", err, want)
 			}

@@ -62,8 +62,8 @@ func TestChatStreamPastItsBound(t *testing.T) {
 		reply  openaitest.ChatReply
 		say    string
 	}{
-		{"stream", embedx.Limits{Stream: 8 << 10}, openaitest.ChatReply{Pieces: strings.Split(strings.Repeat("word ", 400), " ")}, "the answer stream passed 8 KB"},
-		{"event", embedx.Limits{Event: 2 << 10}, openaitest.ChatReply{Pieces: []string{"ok ", strings.Repeat("x", 4<<10)}}, "one event of the answer stream passed 2 KB"},
+		{"stream", embedx.Limits{Stream: 8 << 10}, openaitest.ChatReply{Pieces: strings.Split(strings.Repeat("word ", 400), " ")}, "the answer stream passed 8 KiB"},
+		{"event", embedx.Limits{Event: 2 << 10}, openaitest.ChatReply{Pieces: []string{"ok ", strings.Repeat("x", 4<<10)}}, "one event of the answer stream passed 2 KiB"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			srv := openaitest.NewServer("sk")

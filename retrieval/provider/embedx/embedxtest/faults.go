@@ -101,11 +101,11 @@ func faults() []fault {
 			body:  func(w Wire) string { return w.Vectors(vec(w.Dim, "-0.0e0")) },
 			class: retrieval.ErrUnavailable, say: invalid("all zeros"), never: notReach},
 		{name: "a response past the read bound", status: 200, ctype: "application/json",
-			body:   func(w Wire) string { return w.Vectors(vec(w.Dim, "0.1")) }, // 4 bytes a value: past 2 KB
+			body:   func(w Wire) string { return w.Vectors(vec(w.Dim, "0.1")) }, // 4 bytes a value: past 2 KiB
 			limits: embedx.Limits{Response: 2 << 10},
 			class:  retrieval.ErrUnavailable,
 			say: func(w Wire) []string {
-				return []string{w.Name, "answered with an oversized response (HTTP 200): the response passed 2 KB"}
+				return []string{w.Name, "answered with an oversized response (HTTP 200): the response passed 2 KiB"}
 			},
 			never: append(notReach, "did not answer", "invalid response")},
 		{name: "strings for numbers", status: 200, ctype: "application/json",

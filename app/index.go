@@ -84,12 +84,6 @@ const (
 	charsPerWord = 6
 )
 
-// EmbedCacheDir is the document vector cache's folder:
-// $XDG_CACHE_HOME/ragscope/embed (CacheDir).
-func EmbedCacheDir(lookupEnv func(string) (string, bool)) (string, error) {
-	return CacheDir(lookupEnv, embedcache.Kind)
-}
-
 // chunkOptions are the job's chunker options, checked: the error matches
 // retrieval.ErrConfig.
 func (job IndexJob) chunkOptions() (local.ChunkOptions, error) {

@@ -13,10 +13,17 @@
 // cli owns flags, output and exit codes; app owns which packages are
 // opened with which settings. cli imports no provider or store package
 // (retrieval/provider/..., retrieval/store/...): whatever it needs of
-// them, app opens and hands back (see the test in cli that keeps this
-// true). Where a feature spans the layers, its files carry the same name
-// in each: cli/golden_generate.go, app/golden_generate.go and package
-// retrieval/assess/golden; cli/judge.go, app/judge.go and package
-// retrieval/assess/judge; cli/eval.go, app/eval.go and package
-// retrieval/assess/eval.
+// them, app opens and hands back (a test in cli keeps this true).
+//
+// Where a feature spans the layers, its files carry one name in each:
+// the command in cli/<feature>.go, its assembly in app/<feature>.go, its
+// work in package retrieval/assess/<feature> — cli/judge.go, app/judge.go
+// and retrieval/assess/judge; cli/golden_generate.go,
+// app/golden_generate.go and retrieval/assess/golden; cli/compare.go
+// (--vs), app/compare.go (OpenAll) and the paired comparison in
+// retrieval/assess/eval. What a feature adds to the explorer is wired in
+// app/explorer_<feature>.go (explorer_eval.go, explorer_judge.go,
+// explorer_expect.go, explorer_compare.go); app/goldenset.go loads the
+// golden sets that eval runs, whose format is retrieval/assess/eval's
+// goldenset.go.
 package app

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 
 	"ragscope/retrieval"
@@ -29,4 +30,15 @@ func (as *Assembler) Judge(s Setup, cacheDir string, concurrency int) (*judge.Ju
 // kept between runs).
 func newJudge(gen retrieval.Generator, cacheDir string, concurrency int) (*judge.Judge, error) {
 	return judge.New(gen, judge.Options{Cache: openChatCache(cacheDir), Concurrency: concurrency})
+}
+
+// JudgeHits grades the relevance of hits to question with j: the one way
+// the commands (query --judge, ask --judge) and the explorer (key J) ask
+// the judge about a result.
+func JudgeHits(ctx context.Context, j *judge.Judge, question string, hits []retrieval.Hit) ([]judge.Judgement, judge.Stats, error) {
+	items := make([]judge.Item, len(hits))
+	for i, h := range hits {
+		items[i] = judge.Item{Question: question, Hit: h}
+	}
+	return j.Relevance(ctx, items, nil)
 }

@@ -68,11 +68,7 @@ func (a *App) judgeResult(cmd *cobra.Command, j *judge.Judge, res retrieval.Resu
 	if j == nil {
 		return nil, nil
 	}
-	items := make([]judge.Item, len(res.Hits))
-	for i, h := range res.Hits {
-		items[i] = judge.Item{Question: res.Question, Hit: h}
-	}
-	js, st, err := j.Relevance(cmd.Context(), items, nil)
+	js, st, err := app.JudgeHits(cmd.Context(), j, res.Question, res.Hits)
 	var down *app.ChatDownError
 	if err != nil && !errors.As(err, &down) {
 		return nil, err

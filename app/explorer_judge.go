@@ -22,11 +22,7 @@ func (as *Assembler) explorerJudge(gen retrieval.Generator) ui.JudgeSetup {
 	return ui.JudgeSetup{
 		Model: j.Model(),
 		Relevance: func(ctx context.Context, question string, hits []retrieval.Hit) ([]judge.Judgement, judge.Stats, error) {
-			items := make([]judge.Item, len(hits))
-			for i, h := range hits {
-				items[i] = judge.Item{Question: question, Hit: h}
-			}
-			return j.Relevance(ctx, items, nil)
+			return JudgeHits(ctx, j, question, hits)
 		},
 		Faithfulness: func(ctx context.Context, res retrieval.Result, ans retrieval.Answer) (judge.Faithfulness, judge.Stats, error) {
 			item := judge.FaithItem{Question: res.Question, Answer: ans.Text, Sources: judge.SourcesOf(retrieval.NewPrompt(res))}

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"ragscope/config"
@@ -11,18 +10,6 @@ import (
 	"ragscope/retrieval/assess/golden"
 	"ragscope/retrieval/provider/chatcache"
 )
-
-// CacheDir is the cache folder of a kind of chat-model answer ("judge",
-// "golden"): $XDG_CACHE_HOME/ragscope/kind when lookupEnv finds an
-// absolute XDG_CACHE_HOME, else under os.UserCacheDir.
-func CacheDir(lookupEnv func(string) (string, bool), kind string) (string, error) {
-	if lookupEnv != nil {
-		if v, ok := lookupEnv("XDG_CACHE_HOME"); ok && filepath.IsAbs(v) {
-			return filepath.Join(v, "ragscope", kind), nil
-		}
-	}
-	return chatcache.Dir(kind)
-}
 
 // GoldenGenerator builds the golden question writer of the setup's chat
 // model, caching in cacheDir ("" keeps nothing between runs), working on
@@ -33,11 +20,7 @@ func (as *Assembler) GoldenGenerator(s Setup, cacheDir string, concurrency int) 
 	if err != nil {
 		return nil, err
 	}
-	var cache *chatcache.Cache
-	if cacheDir != "" {
-		cache = chatcache.Open(cacheDir)
-	}
-	return golden.New(gen, golden.Options{Cache: cache, Concurrency: concurrency})
+	return golden.New(gen, golden.Options{Cache: openChatCache(cacheDir), Concurrency: concurrency})
 }
 
 // GoldenBook reads every chunk of be (WalkChunks) into the book's sections

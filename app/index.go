@@ -84,12 +84,6 @@ const (
 	charsPerWord = 6
 )
 
-// EmbedCacheDir is the document vector cache's folder:
-// $XDG_CACHE_HOME/ragscope/embed (CacheDir).
-func EmbedCacheDir(lookupEnv func(string) (string, bool)) (string, error) {
-	return CacheDir(lookupEnv, embedcache.Kind)
-}
-
 // chunkOptions are the job's chunker options, checked: the error matches
 // retrieval.ErrConfig.
 func (job IndexJob) chunkOptions() (local.ChunkOptions, error) {
@@ -210,21 +204,6 @@ type IndexResult struct {
 // output is checked and locked before any work: a second build writing
 // the same file stops at once, and a failed one leaves the old file.
 func BuildIndex(ctx context.Context, job IndexJob) (IndexResult, error) {
-	note := func(msg string) {
-		if job.Note != nil {
-			job.Note(msg)
-		}
-	}
-	progress := func(stage string, done, total int) {
-		if job.Progress != nil {
-			job.Progress(stage, done, total)
-		}
-	}
-	clear := func() {
-		if job.Clear != nil {
-			job.Clear()
-		}
-	}
 	chunkOpts, err := job.chunkOptions()
 	if err != nil {
 		return IndexResult{}, err
@@ -234,59 +213,28 @@ func BuildIndex(ctx context.Context, job IndexJob) (IndexResult, error) {
 	if err != nil {
 		return res, err
 	}
-	// -o LINK writes through the link: its target is replaced
-	// (atomically, next to it) and the link kept. A named pipe or a
-	// device is written to directly.
-	o, err := platform.ResolveOutput(job.Out)
+	target, unlock, err := job.claimOutput()
 	if err != nil {
-		return IndexResult{}, fmt.Errorf("%w: cannot write the index to %s: %w", retrieval.ErrConfig, job.Out, err)
-	}
-	target := o.Target
-	if o.Linked() {
-		note(job.Out + " is a symbolic link: the index is written to the file it leads to, " + target + " (the link is kept)")
-	}
-	// A read-only or missing output folder fails now, not after the build.
-	if err := local.CheckWritable(target); err != nil {
 		return IndexResult{}, err
 	}
-	if !o.Stream() {
-		// Two runs replacing the same file: the second stops now. A
-		// pipe or a device is not replaced: nothing to race for.
-		unlock, err := local.LockOutput(target)
-		if err != nil {
-			return IndexResult{}, err
-		}
-		defer unlock()
-	}
+	defer unlock()
 	if job.Before != nil {
 		job.Before()
 	}
 	docsDir := job.Docs
 	if d, ok := SiteDocsDir(docsDir); ok {
-		note(docsDir + " is a Docusaurus site folder: indexing its docs folder " + d)
+		job.note(docsDir + " is a Docusaurus site folder: indexing its docs folder " + d)
 		docsDir = d
 	}
-	progress("reading "+docsDir, 0, 1)
-	ix, corpus, err := local.BuildDir(ctx, docsDir, local.BuildOptions{
-		BaseURL: job.Settings.DocsBaseURL, FollowSymlinks: job.FollowSymlinks, Progress: progress, Chunk: chunkOpts, Docs: docs,
+	ix, corpus, err := job.build(ctx, docsDir, local.BuildOptions{
+		BaseURL: job.Settings.DocsBaseURL, FollowSymlinks: job.FollowSymlinks, Progress: job.progress, Chunk: chunkOpts, Docs: docs,
 	})
-	clear()
 	if err != nil {
 		return res, err
 	}
-	for _, w := range corpus.Warnings {
-		if job.Warn != nil {
-			job.Warn(w.String())
-		}
-	}
-	if job.Check != nil {
-		if err := job.Check(ctx, ix); err != nil {
-			return res, err
-		}
-	}
-	progress("saving "+job.Out, 0, 1)
+	job.progress("saving "+job.Out, 0, 1)
 	err = local.SaveIndex(ctx, target, ix, corpus)
-	clear()
+	job.clear()
 	if err != nil {
 		return res, err
 	}
@@ -295,4 +243,76 @@ func BuildIndex(ctx context.Context, job IndexJob) (IndexResult, error) {
 	res.Model, res.Dim, res.DocsBase = ix.Info().Model, ix.Dim(), corpus.DocsBase
 	res.Layout, res.Chunking = LayoutNote(job.Settings, docsDir), ix.Info().Chunking
 	return res, nil
+}
+
+// claimOutput checks the job's output before any work and locks it: the
+// file the index is written to (through a symbolic link -o names, which
+// is kept) and the unlock to call once the index is saved. A read-only or
+// missing folder, or another build writing the same file, is an error
+// now rather than after the build. A named pipe or a device is written to
+// directly: nothing to lock.
+func (job IndexJob) claimOutput() (target string, unlock func(), err error) {
+	o, err := platform.ResolveOutput(job.Out)
+	if err != nil {
+		return "", nil, fmt.Errorf("%w: cannot write the index to %s: %w", retrieval.ErrConfig, job.Out, err)
+	}
+	target = o.Target
+	if o.Linked() {
+		job.note(job.Out + " is a symbolic link: the index is written to the file it leads to, " + target + " (the link is kept)")
+	}
+	if err := local.CheckWritable(target); err != nil {
+		return "", nil, err
+	}
+	if o.Stream() {
+		return target, func() {}, nil
+	}
+	unlock, err = local.LockOutput(target)
+	if err != nil {
+		return "", nil, err
+	}
+	return target, unlock, nil
+}
+
+// build reads and chunks the pages under docsDir and embeds them, passes
+// the build's warnings on, and lets the job's Check read the index before
+// it is saved.
+func (job IndexJob) build(ctx context.Context, docsDir string, opts local.BuildOptions) (*local.Index, *local.Corpus, error) {
+	job.progress("reading "+docsDir, 0, 1)
+	ix, corpus, err := local.BuildDir(ctx, docsDir, opts)
+	job.clear()
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, w := range corpus.Warnings {
+		if job.Warn != nil {
+			job.Warn(w.String())
+		}
+	}
+	if job.Check != nil {
+		if err := job.Check(ctx, ix); err != nil {
+			return nil, nil, err
+		}
+	}
+	return ix, corpus, nil
+}
+
+// note passes msg to the job's Note, when set.
+func (job IndexJob) note(msg string) {
+	if job.Note != nil {
+		job.Note(msg)
+	}
+}
+
+// progress shows a stage's progress through the job's Progress, when set.
+func (job IndexJob) progress(stage string, done, total int) {
+	if job.Progress != nil {
+		job.Progress(stage, done, total)
+	}
+}
+
+// clear clears the progress through the job's Clear, when set.
+func (job IndexJob) clear() {
+	if job.Clear != nil {
+		job.Clear()
+	}
 }

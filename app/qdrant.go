@@ -23,43 +23,15 @@ func (as *Assembler) openQdrant(ctx context.Context, s Setup, mode Mode) (*Backe
 	// grpc-go logs transport errors to stderr by default, which would
 	// scribble over the TUI; the debug log gets them when asked for.
 	qdrant.SilenceGRPCLogs(as.logWriter())
-	ep, notes, err := qdrant.ParseURL(cfg.QdrantURL)
+	be, err := qdrantBackend(cfg, s)
 	if err != nil {
-		if !errors.Is(err, retrieval.ErrConfig) {
-			err = fmt.Errorf("%w: QDRANT_URL: %w", retrieval.ErrConfig, err)
-		}
 		return nil, err
-	}
-	be := &Backend{
-		Kind:       config.BackendQdrant,
-		Label:      "qdrant " + ep.String(),
-		Collection: s.Collection,
-		Points:     -1,
-		Notes:      notes,
 	}
 	if mode == SelectionOnly {
 		be.Pipeline = &retrieval.Pipeline{URLs: urlBuilder(cfg, nil), Backend: string(be.Kind), Collection: be.Collection}
 		return be, nil
 	}
-	mapping, err := qdrant.ParseMapping(cfg.Mapping)
-	if err != nil {
-		return nil, err
-	}
-	store, err := qdrant.Open(ctx, qdrant.Options{
-		URL:        cfg.QdrantURL,
-		APIKey:     cfg.QdrantAPIKey.Reveal(),
-		Collection: s.Collection,
-		Mapping:    mapping,
-		Timeout:    cfg.Timeout,
-		Logger:     as.logger(),
-
-		VectorName:    cfg.DenseVector,
-		SparseVector:  cfg.SparseVector,
-		SparseModel:   cfg.SparseModel,
-		Fusion:        cfg.Fusion,
-		RRFK:          cfg.RRFK,
-		PrefetchLimit: cfg.PrefetchLimit,
-	})
+	store, err := as.openQdrantStore(ctx, cfg, s)
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +46,59 @@ func (as *Assembler) openQdrant(ctx context.Context, s Setup, mode Mode) (*Backe
 		_ = store.Close()
 		return nil, err
 	}
+	as.searchQdrant(be, cfg, s, store, emb)
+	return be, nil
+}
+
+// qdrantBackend is the Backend of the setup's Qdrant collection before
+// anything is opened: its label and the notes of its URL (a mapped port).
+// A URL that cannot be read is an error matching retrieval.ErrConfig.
+func qdrantBackend(cfg config.Config, s Setup) (*Backend, error) {
+	ep, notes, err := qdrant.ParseURL(cfg.QdrantURL)
+	if err != nil {
+		if !errors.Is(err, retrieval.ErrConfig) {
+			err = fmt.Errorf("%w: QDRANT_URL: %w", retrieval.ErrConfig, err)
+		}
+		return nil, err
+	}
+	return &Backend{
+		Kind:       config.BackendQdrant,
+		Label:      "qdrant " + ep.String(),
+		Collection: s.Collection,
+		Points:     -1,
+		Notes:      notes,
+	}, nil
+}
+
+// openQdrantStore opens the store on the setup's collection with its
+// payload mapping and its hybrid search settings.
+func (as *Assembler) openQdrantStore(ctx context.Context, cfg config.Config, s Setup) (*qdrant.Store, error) {
+	mapping, err := qdrant.ParseMapping(cfg.Mapping)
+	if err != nil {
+		return nil, err
+	}
+	return qdrant.Open(ctx, qdrant.Options{
+		URL:        cfg.QdrantURL,
+		APIKey:     cfg.QdrantAPIKey.Reveal(),
+		Collection: s.Collection,
+		Mapping:    mapping,
+		Timeout:    cfg.Timeout,
+		Logger:     as.logger(),
+
+		VectorName:    cfg.DenseVector,
+		SparseVector:  cfg.SparseVector,
+		SparseModel:   cfg.SparseModel,
+		Fusion:        cfg.Fusion,
+		RRFK:          cfg.RRFK,
+		PrefetchLimit: cfg.PrefetchLimit,
+	})
+}
+
+// searchQdrant makes be search store with emb: the pipeline, the search
+// plan and notes the store reports, the document embedder of what-ifs,
+// and the vector-size check that runs before the first embedding call
+// (Check's, and the pipeline's when the model can shorten its vectors).
+func (as *Assembler) searchQdrant(be *Backend, cfg config.Config, s Setup, store *qdrant.Store, emb QueryEmbedder) {
 	be.Close = store.Close
 	be.Walker = store
 	be.searchPlan = func() string {
@@ -105,7 +130,6 @@ func (as *Assembler) openQdrant(ctx context.Context, s Setup, mode Mode) (*Backe
 		// collection's size before the first call, not only Check's.
 		be.Pipeline.Embedder = &sizeFirst{QueryEmbedder: emb, settle: settle}
 	}
-	return be, nil
 }
 
 // sizeFirst settles a shortable model's vector size against the

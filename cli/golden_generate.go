@@ -14,7 +14,6 @@ import (
 	"ragscope/app"
 	"ragscope/config"
 	"ragscope/retrieval/assess/golden"
-	"ragscope/retrieval/provider/chattask"
 )
 
 // goldenGenerateFlags are golden generate's flags.
@@ -158,7 +157,7 @@ func (a *App) runGoldenGenerate(cmd *cobra.Command, gf goldenGenerateFlags) erro
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
-	case !written && errors.As(runErr, new(*chattask.DownError)):
+	case !written && errors.As(runErr, new(*app.ChatDownError)):
 		// The chat model is down: said as when every call failed.
 		return &ExitError{Code: ExitBackend, Err: fmt.Errorf("no question was kept: nothing written: %w", runErr)}
 	case runErr != nil:

@@ -12,7 +12,6 @@ import (
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/judge"
-	"ragscope/retrieval/provider/chattask"
 )
 
 // judgeFlags are the flags of a command that can judge its hits.
@@ -59,7 +58,7 @@ type judgeRun struct {
 	stats judge.Stats
 	// down stopped the judging: the chat model failed call after call
 	// (the hits judged before it are kept).
-	down *chattask.DownError
+	down *app.ChatDownError
 	// faith is the answer's faithfulness (ask --judge); nil without one.
 	faith *judge.Faithfulness
 }
@@ -69,12 +68,8 @@ func (a *App) judgeResult(cmd *cobra.Command, j *judge.Judge, res retrieval.Resu
 	if j == nil {
 		return nil, nil
 	}
-	items := make([]judge.Item, len(res.Hits))
-	for i, h := range res.Hits {
-		items[i] = judge.Item{Question: res.Question, Hit: h}
-	}
-	js, st, err := j.Relevance(cmd.Context(), items, nil)
-	var down *chattask.DownError
+	js, st, err := app.JudgeHits(cmd.Context(), j, res.Question, res.Hits)
+	var down *app.ChatDownError
 	if err != nil && !errors.As(err, &down) {
 		return nil, err
 	}

@@ -1,7 +1,8 @@
-// Package docusaurus is ragscope's one model of a Docusaurus site, shared by
-// the local backend's chunker (retrieval/store/local), the citation URL builder
-// (retrieval.URLBuilder) and the link checker (links), so that what a
-// chunk cites is what the checker expects the site to publish:
+// Package docusaurus is ragscope's one model of a Docusaurus site. The
+// local backend's chunker (retrieval/store/local), the citation URL
+// builder (retrieval.URLBuilder) and the link checker (links) share it, so
+// that what a chunk cites is what the checker expects the site to publish.
+// It models:
 //   - the site's configuration (url, baseUrl, trailingSlash, markdown
 //     format, each docs instance's path and routeBasePath, versions);
 //   - front matter (SplitFrontMatter, ParseFields);

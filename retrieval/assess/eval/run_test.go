@@ -625,7 +625,7 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 		got := rep.Cases[i]
 		got.Latency, one.Latency = Latency{}, Latency{}
 		// A run also says where a miss's expected source went and what a
-		// filter leaves (whynot_test.go): not part of the case's scoring.
+		// filter leaves (misses.go): not part of the case's scoring.
 		got.Reasons = got.Reasons[:len(got.Reasons)-len(got.Expected)]
 		got.Expected, got.FilterPoints = nil, nil
 		if !reflect.DeepEqual(got, one) {

@@ -373,7 +373,7 @@ func (p *Pipeline) diagnose(ctx context.Context, q Query, vec []float32, embedTo
 			}
 		}
 	}
-	d.Expected = p.explain(nq, &res, b.cands, store, refs, resolved, &diag)
+	d.Expected = p.expectedOf(nq, &res, b.cands, store, refs, resolved, &diag)
 	return res, d, nil
 }
 
@@ -726,10 +726,10 @@ func searchAll(ctx context.Context, store Store, reqs []SearchRequest) ([][]Scor
 	return out, errors.Join(errs...)
 }
 
-// explain turns the located chunks into Expected entries: each is ranked
+// expectedOf turns the located chunks into Expected entries: each is ranked
 // among the top points (with the query's filters when they keep it) and
 // its cut read from the query's record.
-func (p *Pipeline) explain(q Query, res *Result, cands []ScoredChunk, store Store, refs, resolved []ExpectRef, d *diagSearch) []Expected {
+func (p *Pipeline) expectedOf(q Query, res *Result, cands []ScoredChunk, store Store, refs, resolved []ExpectRef, d *diagSearch) []Expected {
 	out := make([]Expected, len(refs))
 	for i, r := range refs {
 		e := &out[i]

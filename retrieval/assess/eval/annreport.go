@@ -127,7 +127,7 @@ func (b *annBatch) compare(c Case, q retrieval.Query, approx retrieval.Result, j
 	}
 	vq := q
 	vq.Rerank = retrieval.RerankOptions{}
-	ac := compareANN(c, vq, approx.VectorResult(), b.exact[j])
+	ac := annCaseOf(c, vq, approx.VectorResult(), b.exact[j])
 	if b.off != nil {
 		off := retrieval.Result{Hits: []retrieval.Hit{}, Dropped: []retrieval.DroppedHit{}}
 		retrieval.PostProcess(b.off[j], vq, retrieval.URLBuilder{}, &off)
@@ -155,8 +155,8 @@ func recallOf(a, e []string) float64 {
 	return float64(n) / float64(len(e))
 }
 
-// compareANN compares case c's approximate result with its exact one.
-func compareANN(c Case, q retrieval.Query, approx, exact retrieval.Result) annCase {
+// annCaseOf compares case c's approximate result with its exact one.
+func annCaseOf(c Case, q retrieval.Query, approx, exact retrieval.Result) annCase {
 	ac := annCase{counted: true, recall: recallOf(candidateKeys(approx, q.TopK), candidateKeys(exact, q.TopK))}
 	as, es := Evaluate(c, q, approx).Status, Evaluate(c, q, exact).Status
 	ac.indexMiss = as == StatusMiss && es == StatusPass

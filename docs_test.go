@@ -271,3 +271,48 @@ func TestWhereAChangeGoesPathsExist(t *testing.T) {
 		t.Errorf("the table names only %d paths", named)
 	}
 }
+
+// The README's two commands are true: the first runs ragscope from the
+// repository's root, and CI (.ci/run) runs the second, the test command,
+// with -race added and nothing taken away.
+func TestReadmeTwoCommands(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "\n## The two commands\n")
+	if !ok {
+		t.Fatal("the README has no section \"The two commands\"")
+	}
+	_, rest, _ = strings.Cut(rest, "```sh\n")
+	block, _, _ := strings.Cut(rest, "```")
+	var cmds []string
+	for _, l := range strings.Split(strings.TrimSpace(block), "\n") {
+		cmd, _, _ := strings.Cut(l, "#")
+		cmds = append(cmds, strings.TrimSpace(cmd))
+	}
+	if len(cmds) != 2 || cmds[0] != "go run ." {
+		t.Fatalf("the two commands are %q", cmds)
+	}
+	if _, err := os.Stat("main.go"); err != nil {
+		t.Errorf("`go run .` needs the command at the root: %v", err)
+	}
+	ci, err := os.ReadFile(".ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := strings.Fields(cmds[1]) // go test [flags] packages
+	for _, l := range strings.Split(string(ci), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 || f[0] != "go" || f[1] != "test" || !slices.Contains(f, "-race") {
+			continue
+		}
+		for _, arg := range test[2:] {
+			if !slices.Contains(f, arg) {
+				t.Errorf(".ci/run runs %q, without the README's %q", l, arg)
+			}
+		}
+		return
+	}
+	t.Errorf(".ci/run runs no go test -race: the README says CI runs %q with -race", cmds[1])
+}

@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-var updateReadme = flag.Bool("update-readme", false, "rewrite the README's example outputs from the program (go test ./cli -run TestReadmeExampleOutputs -update-readme)")
+var updateReadme = flag.Bool("update-readme", false, "rewrite the example outputs of the README and docs/*.md from the program (go test ./cli -run TestReadmeExampleOutputs -update-readme)")
 
-// readmeExample is a README code block that shows a command ("$ ragscope
+// readmeExample is a code block of the README or a docs page that shows a command ("$ ragscope
 // …", continued with "\" lines) and its output: all of it, or, after a
 // line "…", an excerpt that starts at a heading line of the output and
 // runs over as many paragraphs (to a blank line) as the block shows.
@@ -21,7 +21,7 @@ type readmeExample struct {
 	output     []string
 }
 
-// readmeExamples finds the README's example blocks that run on the demo
+// readmeExamples finds a documentation page's example blocks that run on the demo
 // with no file, key or setup of the reader's.
 func readmeExamples(lines []string) []readmeExample {
 	var out []readmeExample
@@ -95,30 +95,58 @@ func (ex readmeExample) shown(t *testing.T, out string) []string {
 	return nil
 }
 
-// The README's example outputs are the program's: each block that shows a
-// command and what it prints on the demo is run, and what it shows must be
-// what the command prints today. -update-readme rewrites them.
+// userDocs returns the user documentation, the README and the pages
+// under docs/, by path.
+func userDocs(t *testing.T) []string {
+	t.Helper()
+	pages, err := filepath.Glob("../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{"../README.md"}, pages...)
+}
+
+// The documentation's example outputs are the program's: each block of the
+// README or a docs page that shows a command and what it prints on the
+// demo is run, and what it shows must be what the command prints today.
+// -update-readme rewrites them.
 func TestReadmeExampleOutputs(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
+	setups, err := os.ReadFile("../docs/comparing.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The examples run where ragscope.toml holds the setups of the
+	// comparing page that need no file of the reader's (hybrid, lexical).
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "ragscope.toml"), []byte(readmeDemoSetups(t, string(setups))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, page := range userDocs(t) {
+		total += checkPageExamples(t, page, dir)
+	}
+	if total < 2 {
+		t.Fatalf("only %d examples with their output in the README and docs/", total)
+	}
+}
+
+// checkPageExamples runs the example blocks of one page in dir, reports
+// each whose output differs (or, with -update-readme, rewrites it) and
+// returns how many it ran.
+func checkPageExamples(t *testing.T, page, dir string) int {
+	t.Helper()
+	b, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(string(b), "\n")
 	examples := readmeExamples(lines)
-	// The examples run where ragscope.toml holds the README's setups that
-	// need no file of the reader's (hybrid, lexical).
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "ragscope.toml"), []byte(readmeDemoSetups(t, string(b))), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if len(examples) < 2 {
-		t.Fatalf("only %d README examples with their output", len(examples))
-	}
+	changed := false
 	for k := len(examples) - 1; k >= 0; k-- { // from the end: rewrites keep earlier line numbers
 		ex := examples[k]
 		code, out, errs := run(t, map[string]string{"__DIR": dir}, "", ex.args...)
 		if code != ExitOK {
-			t.Errorf("$ ragscope %s: exit %d: %s", strings.Join(ex.args, " "), code, errs)
+			t.Errorf("%s line %d: $ ragscope %s: exit %d: %s", page, ex.start, strings.Join(ex.args, " "), code, errs)
 			continue
 		}
 		want := ex.shown(t, out)
@@ -126,8 +154,8 @@ func TestReadmeExampleOutputs(t *testing.T) {
 			continue
 		}
 		if !*updateReadme {
-			t.Errorf("README line %d: $ ragscope %s shows\n%s\nbut prints\n%s\n(go test ./cli -run TestReadmeExampleOutputs -update-readme rewrites it)",
-				ex.start+1, strings.Join(ex.args, " "), strings.Join(ex.output, "\n"), strings.Join(want, "\n"))
+			t.Errorf("%s line %d: $ ragscope %s shows\n%s\nbut prints\n%s\n(go test ./cli -run TestReadmeExampleOutputs -update-readme rewrites it)",
+				page, ex.start+1, strings.Join(ex.args, " "), strings.Join(ex.output, "\n"), strings.Join(want, "\n"))
 			continue
 		}
 		from := ex.start
@@ -135,26 +163,28 @@ func TestReadmeExampleOutputs(t *testing.T) {
 			from++
 		}
 		lines = append(lines[:from], append(want, lines[ex.end:]...)...)
+		changed = true
 	}
-	if *updateReadme {
-		if err := os.WriteFile("../README.md", []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+	if changed {
+		if err := os.WriteFile(page, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return len(examples)
 }
 
-// readmeDemoSetups is the README's ragscope.toml example (the one after
-// "## Which setup is better?") without its top level and the setups that
-// name the reader's files or collection.
-func readmeDemoSetups(t *testing.T, readme string) string {
+// readmeDemoSetups is the ragscope.toml example of the comparing page (the
+// one after "## Which setup is better?") without its top level and the
+// setups that name the reader's files or collection.
+func readmeDemoSetups(t *testing.T, page string) string {
 	t.Helper()
-	_, rest, ok := strings.Cut(readme, "## Which setup is better?")
+	_, rest, ok := strings.Cut(page, "## Which setup is better?")
 	if !ok {
-		t.Fatal("the README has no setups section")
+		t.Fatal("docs/comparing.md has no setups section")
 	}
 	_, rest, ok = strings.Cut(rest, "```toml\n")
 	if !ok {
-		t.Fatal("the README's setups section has no ragscope.toml example")
+		t.Fatal("docs/comparing.md's setups section has no ragscope.toml example")
 	}
 	block, _, _ := strings.Cut(rest, "```")
 	var out strings.Builder

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+
+	"ragscope/internal/splitmix"
 )
 
 // Feature kinds, hashed into a feature's key so that the word "ros" and the
@@ -588,7 +590,7 @@ func hashFeature(kind byte, a, b string) uint64 {
 			h = (h ^ uint64(b[i])) * fnvPrime
 		}
 	}
-	return mix64(h)
+	return splitmix.Mix64(h)
 }
 
 func hashBytes(kind byte, s []byte) uint64 {
@@ -597,14 +599,5 @@ func hashBytes(kind byte, s []byte) uint64 {
 	for _, c := range s {
 		h = (h ^ uint64(c)) * fnvPrime
 	}
-	return mix64(h)
-}
-
-func mix64(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
+	return splitmix.Mix64(h)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"ragscope/retrieval/provider/embedx/fakeapi"
 	"sort"
 	"strings"
 	"unicode"
@@ -122,8 +123,7 @@ func (s *Server) rerank(w http.ResponseWriter, body []byte) {
 			res[i].RelevanceScore = tamper(res[i].Index, res[i].RelevanceScore)
 		}
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(map[string]any{
+	fakeapi.WriteJSON(w, http.StatusOK, map[string]any{
 		"id":      "fake-rerank-id",
 		"results": res[:n],
 		"meta": map[string]any{

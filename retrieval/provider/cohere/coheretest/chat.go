@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"ragscope/retrieval/provider/embedx/fakeapi"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"ragscope/retrieval/provider/embedx/fakeapi"
 )
 
 // ChatRequest is the body of a POST /v2/chat, as the server decoded it.

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"ragscope/retrieval/provider/embedx/fakeapi"
 	"sort"
 	"strings"
 	"unicode"
+
+	"ragscope/retrieval/provider/embedx/fakeapi"
 )
 
 // RerankRequest is the body of a rerank call, as the server decoded it.

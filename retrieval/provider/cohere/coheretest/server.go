@@ -9,9 +9,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"ragscope/retrieval/provider/embedx/fakeapi"
 	"strings"
 	"sync"
+
+	"ragscope/retrieval/provider/embedx/fakeapi"
 )
 
 // MaxTexts is the most texts Cohere accepts in one embed call.

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"ragscope/retrieval/provider/embedx/fakeapi"
 	"strings"
 	"time"
+
+	"ragscope/retrieval/provider/embedx/fakeapi"
 )
 
 // ChatRequest is the body of a POST /v1/chat/completions, as decoded.

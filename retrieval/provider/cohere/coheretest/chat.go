@@ -14,12 +14,9 @@ import (
 
 // ChatRequest is the body of a POST /v2/chat, as the server decoded it.
 type ChatRequest struct {
-	Model    string `json:"model"`
-	Stream   bool   `json:"stream"`
-	Messages []struct {
-		Role    string `json:"role"`
-		Content string `json:"content"`
-	} `json:"messages"`
+	Model     string            `json:"model"`
+	Stream    bool              `json:"stream"`
+	Messages  []fakeapi.Message `json:"messages"`
 	Documents []struct {
 		ID   string            `json:"id"`
 		Data map[string]string `json:"data"`

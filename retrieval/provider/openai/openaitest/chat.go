@@ -13,12 +13,9 @@ import (
 
 // ChatRequest is the body of a POST /v1/chat/completions, as decoded.
 type ChatRequest struct {
-	Model    string `json:"model"`
-	Stream   bool   `json:"stream"`
-	Messages []struct {
-		Role    string `json:"role"`
-		Content string `json:"content"`
-	} `json:"messages"`
+	Model         string            `json:"model"`
+	Stream        bool              `json:"stream"`
+	Messages      []fakeapi.Message `json:"messages"`
 	StreamOptions struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`

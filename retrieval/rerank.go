@@ -241,26 +241,8 @@ func (p *Pipeline) rerank(ctx context.Context, q Query, scored []ScoredChunk, re
 	postSorted(sorted, q, p.URLs, res, keyOf)
 	info := &RerankInfo{Model: p.Reranker.Name(), Searched: CandidateLimit(q), Threshold: q.Rerank.Threshold, FellOut: []Hit{}}
 	res.Rerank = info
-	pos := make(map[string]int, len(sorted))
-	cands := make([]ScoredChunk, 0, len(sorted))
-	for i := range sorted {
-		k := chunkKey(&sorted[i].Chunk)
-		if _, dup := pos[k]; !dup {
-			pos[k] = i + 1
-		}
-		if !Below(sorted[i].Score, q.Threshold) {
-			cands = append(cands, sorted[i])
-		}
-	}
-	markVector := func(hs []Hit) {
-		for i := range hs {
-			hs[i].VectorRank, hs[i].VectorScore = pos[chunkKey(&hs[i].Chunk)], hs[i].Score
-		}
-	}
-	markVector(res.Hits)
-	for i := range res.Dropped {
-		res.Dropped[i].VectorRank, res.Dropped[i].VectorScore = pos[chunkKey(&res.Dropped[i].Chunk)], res.Dropped[i].Score
-	}
+	pos, cands := rerankCandidates(sorted, q.Threshold)
+	markVectorRanks(res, pos)
 	info.Vector, info.VectorDropped = res.Hits, res.Dropped
 	info.Candidates = len(cands)
 	post := time.Since(t0)
@@ -286,22 +268,7 @@ func (p *Pipeline) rerank(ctx context.Context, q Query, scored []ScoredChunk, re
 		return
 	}
 	info.Returned = len(rel)
-	sort.SliceStable(rel, func(i, j int) bool {
-		if rel[i].Score != rel[j].Score {
-			return rel[i].Score > rel[j].Score
-		}
-		return rel[i].Index < rel[j].Index
-	})
-	if len(rel) > q.TopK {
-		rel = rel[:q.TopK]
-	}
-	hits := make([]Hit, len(rel))
-	for i, r := range rel {
-		sc := &cands[r.Index]
-		score := r.Score
-		hits[i] = Hit{Score: score, Chunk: sc.Chunk, Citation: p.URLs.Cite(&sc.Chunk),
-			VectorRank: pos[chunkKey(&sc.Chunk)], VectorScore: sc.Score, RerankScore: &score}
-	}
+	hits := p.rerankedHits(rel, cands, pos, q.TopK)
 	var below []DroppedHit
 	for _, d := range res.Dropped {
 		if d.Reason == ReasonBelowThreshold {
@@ -321,6 +288,60 @@ func (p *Pipeline) rerank(ctx context.Context, q Query, scored []ScoredChunk, re
 			info.FellOut = append(info.FellOut, h)
 		}
 	}
+}
+
+// rerankCandidates returns each chunk's place in the vector order
+// (sorted; a repeated chunk keeps its first), and the chunks the
+// reranker is sent: those at or above the score threshold.
+func rerankCandidates(sorted []ScoredChunk, threshold float64) (map[string]int, []ScoredChunk) {
+	pos := make(map[string]int, len(sorted))
+	cands := make([]ScoredChunk, 0, len(sorted))
+	for i := range sorted {
+		k := chunkKey(&sorted[i].Chunk)
+		if _, dup := pos[k]; !dup {
+			pos[k] = i + 1
+		}
+		if !Below(sorted[i].Score, threshold) {
+			cands = append(cands, sorted[i])
+		}
+	}
+	return pos, cands
+}
+
+// markVectorRanks records on res's hits and dropped chunks (the vector
+// result) their vector rank and score.
+func markVectorRanks(res *Result, pos map[string]int) {
+	for i := range res.Hits {
+		h := &res.Hits[i]
+		h.VectorRank, h.VectorScore = pos[chunkKey(&h.Chunk)], h.Score
+	}
+	for i := range res.Dropped {
+		d := &res.Dropped[i]
+		d.VectorRank, d.VectorScore = pos[chunkKey(&d.Chunk)], d.Score
+	}
+}
+
+// rerankedHits are the candidates in the reranker's order (rel, most
+// relevant first, ties by candidate order), at most topK, each scored by
+// its relevance and keeping its vector rank and score.
+func (p *Pipeline) rerankedHits(rel []Relevance, cands []ScoredChunk, pos map[string]int, topK int) []Hit {
+	sort.SliceStable(rel, func(i, j int) bool {
+		if rel[i].Score != rel[j].Score {
+			return rel[i].Score > rel[j].Score
+		}
+		return rel[i].Index < rel[j].Index
+	})
+	if len(rel) > topK {
+		rel = rel[:topK]
+	}
+	hits := make([]Hit, len(rel))
+	for i, r := range rel {
+		sc := &cands[r.Index]
+		score := r.Score
+		hits[i] = Hit{Score: score, Chunk: sc.Chunk, Citation: p.URLs.Cite(&sc.Chunk),
+			VectorRank: pos[chunkKey(&sc.Chunk)], VectorScore: sc.Score, RerankScore: &score}
+	}
+	return hits
 }
 
 // VectorResult is the result r would have been without reranking (the

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"ragscope/internal/splitmix"
 )
 
 // The near-duplicate search finds, for each question, the kept questions
@@ -209,7 +211,7 @@ type prefilter struct {
 // lengthKey is the key (in the index's table, beside the segments') that
 // says some kept question has l runes and numbers that hash to digits.
 func lengthKey(digits uint64, l int) uint64 {
-	return mix(digits*0xD6E8FEB86659FD93 + uint64(l) + 1<<62)
+	return splitmix.Mix64(digits*0xD6E8FEB86659FD93 + uint64(l) + 1<<62)
 }
 
 func (ix *nearIndex) hasLength(digits uint64, l int) bool {
@@ -369,17 +371,7 @@ func (ix *nearIndex) hashPrefix(rs []rune) {
 // whose numbers hash to digits.
 func (ix *nearIndex) key(digits uint64, l, i, start, length int) uint64 {
 	h := ix.prefix[start+length] - ix.prefix[start]*ix.pow[length]
-	return mix(h ^ digits*0x9E3779B97F4A7C15 ^ uint64(l)<<40 ^ uint64(i)<<20)
-}
-
-// mix is splitmix64's finaliser: it spreads a key's bits.
-func mix(h uint64) uint64 {
-	h ^= h >> 30
-	h *= 0xBF58476D1CE4E5B9
-	h ^= h >> 27
-	h *= 0x94D049BB133111EB
-	h ^= h >> 31
-	return h
+	return splitmix.Mix64(h ^ digits*0x9E3779B97F4A7C15 ^ uint64(l)<<40 ^ uint64(i)<<20)
 }
 
 func hashString(s string) uint64 {

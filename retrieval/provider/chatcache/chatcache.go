@@ -2,7 +2,8 @@
 // question generation): small JSON values keyed by a hash of what decides
 // them (model, prompt version, question, content hash), so a re-run with
 // unchanged inputs makes no call. Writes are atomic (a temporary file
-// renamed into place) and reads are bounded; a damaged or oversized entry
+// renamed into place by platform.ReplaceFile, which waits out a reader
+// that holds the entry open on Windows) and reads are bounded; a damaged or oversized entry
 // is a miss, never an error.
 package chatcache
 
@@ -16,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"ragscope/internal/platform"
 	"ragscope/internal/readlimit"
 )
 
@@ -116,7 +118,7 @@ func (c *Cache) Put(key string, value []byte) error {
 		_ = os.Remove(tmp.Name())
 		return fmt.Errorf("chatcache: write %s: %w", p, err)
 	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
+	if err := platform.ReplaceFile(tmp.Name(), p); err != nil {
 		_ = os.Remove(tmp.Name())
 		return fmt.Errorf("chatcache: %w", err)
 	}

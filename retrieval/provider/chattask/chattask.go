@@ -69,101 +69,128 @@ type Counts struct {
 // *DownError wrapping the last failure. Items finished before are kept.
 // progress, when set, is called after each item.
 func Run(ctx context.Context, concurrency, n int, progress func(done, total int), t Task) (Counts, error) {
-	var (
-		mu       sync.Mutex
-		st       Counts
-		fatal    error
-		done     int
-		notTried int
-	)
-	count := func(called, ok, cached bool, u retrieval.Usage) {
-		mu.Lock()
-		defer mu.Unlock()
-		if called {
-			st.Calls++
-			st.Usage.InputTokens += u.InputTokens
-			st.Usage.OutputTokens += u.OutputTokens
-		}
-		if cached {
-			st.Cached++
-		}
-		if !ok {
-			st.Failed++
-		}
-		done++
-		if progress != nil {
-			progress(done, n)
-		}
-	}
+	r := &run{task: t, total: n, progress: progress}
 	var todo []int
 	for i := range n {
 		if t.Cached(i) {
-			count(false, true, true, retrieval.Usage{})
+			r.count(false, true, true, retrieval.Usage{})
 		} else {
 			todo = append(todo, i)
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stop := func(err error) {
-		mu.Lock()
-		if fatal == nil {
-			fatal = err
-		}
-		mu.Unlock()
-		cancel()
-	}
-	skip := func(i int) {
-		mu.Lock()
-		why := SkipReason(ctx, fatal)
-		notTried++
-		mu.Unlock()
-		t.Skip(i, why)
-	}
-	b := &breaker{limit: MaxFailuresInARow, trip: stop}
+	r.cancel = cancel
+	b := &breaker{limit: MaxFailuresInARow, trip: r.stop}
 	askCtx := context.WithValue(ctx, breakerKey{}, b)
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < min(max(concurrency, 1), len(todo)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range next {
-				if ctx.Err() != nil {
-					skip(i)
-					count(false, false, false, retrieval.Usage{})
-					continue
-				}
-				ok, u, err := t.Ask(askCtx, i)
-				if err != nil && ctx.Err() == nil && IsFatal(err) {
-					stop(err)
-				}
-				if err != nil && b.down() != nil && (errors.Is(err, errNotSent) || errors.Is(err, context.Canceled)) {
-					// Cut off by the breaker (not sent, or cancelled
-					// in flight): not tried, whatever it answered.
-					skip(i)
-				}
-				count(!errors.Is(err, errNotSent), ok, false, u)
+				r.ask(ctx, askCtx, b, i)
 			}
-		}()
+		})
 	}
 	for _, i := range todo {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
-	if fatal == nil && ctx.Err() != nil {
-		fatal = ctx.Err()
+	if r.fatal == nil && ctx.Err() != nil {
+		r.fatal = ctx.Err()
 	}
+	return r.st, r.stoppedBy()
+}
+
+// run is the state one Run's workers share.
+type run struct {
+	task     Task
+	total    int
+	progress func(done, total int)
+	// cancel cancels the calls in flight and stops the rest.
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	st       Counts
+	fatal    error // what stopped the run; nil while none did
+	done     int
+	notTried int
+}
+
+// ask asks the task about item i, unless ctx is done (the run stopped):
+// then the item is skipped. A fatal error stops the run; a call the
+// breaker cut off (not sent, or cancelled in flight) is not tried,
+// whatever it answered.
+func (r *run) ask(ctx, askCtx context.Context, b *breaker, i int) {
+	if ctx.Err() != nil {
+		r.skip(ctx, i)
+		r.count(false, false, false, retrieval.Usage{})
+		return
+	}
+	ok, u, err := r.task.Ask(askCtx, i)
+	if err != nil && ctx.Err() == nil && IsFatal(err) {
+		r.stop(err)
+	}
+	if err != nil && b.down() != nil && (errors.Is(err, errNotSent) || errors.Is(err, context.Canceled)) {
+		r.skip(ctx, i)
+	}
+	r.count(!errors.Is(err, errNotSent), ok, false, u)
+}
+
+// count counts an item finished: called (its call's usage u counts),
+// answered well or not, from the cache or not; and reports progress.
+func (r *run) count(called, ok, cached bool, u retrieval.Usage) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if called {
+		r.st.Calls++
+		r.st.Usage.InputTokens += u.InputTokens
+		r.st.Usage.OutputTokens += u.OutputTokens
+	}
+	if cached {
+		r.st.Cached++
+	}
+	if !ok {
+		r.st.Failed++
+	}
+	r.done++
+	if r.progress != nil {
+		r.progress(r.done, r.total)
+	}
+}
+
+// stop ends the run with err (the first error that stops it is kept).
+func (r *run) stop(err error) {
+	r.mu.Lock()
+	if r.fatal == nil {
+		r.fatal = err
+	}
+	r.mu.Unlock()
+	r.cancel()
+}
+
+// skip tells the task item i was not tried, and why.
+func (r *run) skip(ctx context.Context, i int) {
+	r.mu.Lock()
+	why := SkipReason(ctx, r.fatal)
+	r.notTried++
+	r.mu.Unlock()
+	r.task.Skip(i, why)
+}
+
+// stoppedBy is the error Run returns: what stopped it, a *DownError
+// completed with the items not tried and the task's noun.
+func (r *run) stoppedBy() error {
 	var down *DownError
-	if errors.As(fatal, &down) {
-		noun := t.Noun
-		if noun == "" {
-			noun = "item"
-		}
-		fatal = &DownError{Failures: down.Failures, Err: down.Err, NotTried: notTried, Noun: noun}
+	if !errors.As(r.fatal, &down) {
+		return r.fatal
 	}
-	return st, fatal
+	noun := r.task.Noun
+	if noun == "" {
+		noun = "item"
+	}
+	return &DownError{Failures: down.Failures, Err: down.Err, NotTried: r.notTried, Noun: noun}
 }
 
 // DownError is a Run stopped because the chat model failed Failures

@@ -9,15 +9,13 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"ragscope/internal/lazyre"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
-	"ragscope/internal/readlimit"
+	"ragscope/internal/lazyre"
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
 )
@@ -139,78 +137,38 @@ func ChunkDocs(ctx context.Context, fsys fs.FS, opts ChunkOptions) ([]retrieval.
 	// The folder is walked first, then its files are read and chunked
 	// across the CPUs, and their chunks and warnings gathered in path
 	// order: the result is the walk's, file by file.
-	type file struct{ path, docPath string }
-	var files []file
-	docPathOf := func(p string) string { return "docs/" + strings.TrimPrefix(strings.TrimPrefix(p, dir), "/") }
-	// Symbolic links to folders are walked as folders when the file
-	// system says where they lead (on disk, BuildDir): those that lead
-	// outside the docs folder only with --follow-symlinks, as files. A
-	// link to a folder it is in, or to one the links it was reached
-	// through lead to, is a loop: skipped with a warning. followed holds
-	// the real paths of the docs folder and of the links walked through.
-	lr, _ := fsys.(linkResolver)
-	var walk func(root string, followed []string) error
-	walk = func(root string, followed []string) error {
-		return fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			name := d.Name()
-			if p != root && (strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".")) {
-				if d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if p != root && d.Type()&fs.ModeSymlink != 0 && !isMarkdownName(name) && lr != nil {
-				real, info, refused, err := lr.resolveLink(p)
-				if err != nil || !info.IsDir() {
-					return nil // dangling, or a link to a file that is no page
-				}
-				if refused != nil {
-					fileOpts.Warn(Warning{File: docPathOf(p), Message: "a folder that " + errOutsideDocs.Error() + "; skipped"})
-					return nil
-				}
-				parent, err := lr.realPath(path.Dir(p))
-				if err != nil {
-					return nil
-				}
-				for _, f := range append(followed, parent) {
-					if within(f, real) {
-						fileOpts.Warn(Warning{File: docPathOf(p), Message: "symbolic link to a folder it is in (a loop); skipped"})
-						return nil
-					}
-				}
-				return walk(p, append(slices.Clip(followed), real))
-			}
-			if d.IsDir() || !isMarkdownName(name) {
-				return nil
-			}
-			files = append(files, file{p, docPathOf(p)})
-			return nil
-		})
-	}
-	var followed []string
-	if lr != nil {
-		if real, err := lr.realPath(dir); err == nil {
-			followed = append(followed, real)
-		}
-	}
-	err = walk(dir, followed)
+	files, err := findPages(ctx, fsys, dir, fileOpts.Warn)
 	if err != nil {
 		return nil, warns, fmt.Errorf("walk docs folder %s: %w", dir, err)
 	}
-	type result struct {
-		chunks  []retrieval.Chunk
-		draft   bool
-		err     error
-		readErr error
-		warns   []Warning
+	results := chunkPages(ctx, fsys, files, fileOpts)
+	if err := ctx.Err(); err != nil {
+		return nil, warns, fmt.Errorf("chunk docs folder %s: %w", dir, err)
 	}
-	results := make([]result, len(files))
+	chunks, found, err := gatherPages(files, results, fileOpts.Warn)
+	if err != nil {
+		return nil, warns, fmt.Errorf("walk docs folder %s: %w", dir, err)
+	}
+	if found == 0 {
+		return nil, warns, fmt.Errorf("%w under %s: add .md or .mdx files, or point to the folder that holds them", ErrNoMarkdown, dir)
+	}
+	return chunks, warns, nil
+}
+
+// pageChunks is what reading and chunking one page gave.
+type pageChunks struct {
+	chunks  []retrieval.Chunk
+	draft   bool
+	err     error
+	readErr error
+	warns   []Warning
+}
+
+// chunkPages reads and chunks files across the CPUs, each page's result
+// (and its warnings, held back) at its index; it stops taking pages once
+// ctx is done.
+func chunkPages(ctx context.Context, fsys fs.FS, files []pageFile, fileOpts ChunkOptions) []pageChunks {
+	results := make([]pageChunks, len(files))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range max(1, min(runtime.GOMAXPROCS(0), len(files))) {
@@ -234,74 +192,43 @@ func ChunkDocs(ctx context.Context, fsys fs.FS, opts ChunkOptions) ([]retrieval.
 		})
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, warns, fmt.Errorf("chunk docs folder %s: %w", dir, err)
-	}
+	return results
+}
+
+// gatherPages joins the pages' chunks in path order and passes on their
+// warnings, each page's where it stands; an unreadable or binary page is
+// skipped with a warning, any other error ends the gathering. found
+// counts the pages chunked (a draft or an empty page counts).
+func gatherPages(files []pageFile, results []pageChunks, warn func(Warning)) (chunks []retrieval.Chunk, found int, err error) {
 	n := 0
 	for _, r := range results {
 		n += len(r.chunks)
 	}
-	chunks := make([]retrieval.Chunk, 0, n)
-	found := 0
+	chunks = make([]retrieval.Chunk, 0, n)
 	for i, r := range results {
 		docPath := files[i].docPath
 		if r.readErr != nil {
-			fileOpts.Warn(Warning{File: docPath, Message: "cannot read: " + r.readErr.Error() + "; skipped"})
+			warn(Warning{File: docPath, Message: "cannot read: " + r.readErr.Error() + "; skipped"})
 			continue
 		}
 		for _, w := range r.warns {
-			fileOpts.Warn(w)
+			warn(w)
 		}
 		if errors.Is(r.err, ErrBinary) {
-			fileOpts.Warn(Warning{File: docPath, Message: "binary content in a markdown file; skipped"})
+			warn(Warning{File: docPath, Message: "binary content in a markdown file; skipped"})
 			continue
 		}
 		if r.err != nil {
-			return nil, warns, fmt.Errorf("walk docs folder %s: %w", dir, r.err)
+			return nil, found, r.err
 		}
 		found++
 		if len(r.chunks) == 0 && !r.draft {
-			fileOpts.Warn(Warning{File: docPath, Message: "no text to index"})
+			warn(Warning{File: docPath, Message: "no text to index"})
 		}
 		chunks = append(chunks, r.chunks...)
-		results[i] = result{}
+		results[i] = pageChunks{}
 	}
-	if found == 0 {
-		return nil, warns, fmt.Errorf("%w under %s: add .md or .mdx files, or point to the folder that holds them", ErrNoMarkdown, dir)
-	}
-	return chunks, warns, nil
-}
-
-// readPage reads a markdown page of the docs folder: a regular file of at
-// most readlimit.Markdown bytes. A named pipe (which would block the
-// build), a device or a larger file is an error, which skips the page
-// with a warning.
-func readPage(fsys fs.FS, name string) ([]byte, error) {
-	st, err := fs.Stat(fsys, name)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, &readlimit.NotRegularError{Path: name, Mode: st.Mode()}
-	}
-	if st.Size() > readlimit.Markdown {
-		return nil, &readlimit.TooLargeError{Path: name, Limit: readlimit.Markdown}
-	}
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := readlimit.Read(f, readlimit.Markdown)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return b, nil
-}
-
-func isMarkdownName(name string) bool {
-	ext := strings.ToLower(path.Ext(name))
-	return ext == ".md" || ext == ".mdx"
+	return chunks, found, nil
 }
 
 // section is a run of a page under one ## or ### heading (or the intro
@@ -339,17 +266,10 @@ func ChunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 // chunkMarkdown is ChunkMarkdown that also says whether the page is a
 // draft (skipped, so it has no chunks and needs no "no text" warning).
 func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.Chunk, bool, error) {
-	if looksBinary(src) {
-		return nil, false, fmt.Errorf("%s: %w", docPath, ErrBinary)
+	text, err := pageText(docPath, src, opts)
+	if err != nil {
+		return nil, false, err
 	}
-	if !utf8.Valid(src) {
-		opts.warn(Warning{File: docPath, Message: "invalid UTF-8 bytes replaced with U+FFFD"})
-		src = bytes.ToValidUTF8(src, []byte("\uFFFD"))
-	}
-	text := strings.TrimPrefix(string(src), "\uFEFF")
-	text = strings.ReplaceAll(text, "\r\n", "\n")
-	text = strings.ReplaceAll(text, "\r", "\n")
-
 	fm, body, bodyLine, warns := splitFrontMatter(docPath, text)
 	for _, w := range warns {
 		opts.warn(w)
@@ -384,19 +304,7 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 	if fm.Chapter != "" {
 		chapter, pl.chapterLabel = fm.Chapter, ""
 	}
-	title := fm.Title
-	if title == "" {
-		for _, l := range lines {
-			if l.level == 1 {
-				t, _ := docusaurus.SplitHeadingID(l.heading)
-				title = docusaurus.HeadingText(t)
-				break
-			}
-		}
-	}
-	if title == "" {
-		title = fileTitle(docPath)
-	}
+	title := pageTitle(docPath, fm, lines)
 	pageSlug := fm.Slug
 	if pageSlug == "" && fm.ID != "" && !strings.Contains(fm.ID, "/") {
 		// Docusaurus puts a doc with an id at "<folder>/<id>", but an index
@@ -422,6 +330,48 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 			Tags:        append([]string(nil), fm.Tags...),
 		})
 	}
+	numberChunks(docPath, chunks, map[string]string{"description": fm.Description, retrieval.ExtraModuleLabel: pl.moduleLabel, retrieval.ExtraChapterLabel: pl.chapterLabel})
+	return chunks, false, nil
+}
+
+// pageText is a page's bytes as the chunker reads them: refused
+// (ErrBinary) when they look binary, invalid UTF-8 replaced with U+FFFD
+// (with a warning), without a byte-order mark, with "\n" line ends.
+func pageText(docPath string, src []byte, opts ChunkOptions) (string, error) {
+	if looksBinary(src) {
+		return "", fmt.Errorf("%s: %w", docPath, ErrBinary)
+	}
+	if !utf8.Valid(src) {
+		opts.warn(Warning{File: docPath, Message: "invalid UTF-8 bytes replaced with U+FFFD"})
+		src = bytes.ToValidUTF8(src, []byte("\uFFFD"))
+	}
+	text := strings.TrimPrefix(string(src), "\uFEFF")
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	return strings.ReplaceAll(text, "\r", "\n"), nil
+}
+
+// pageTitle is the page's title: the front matter's, else its first
+// "# " heading's text, else one made from the file name.
+func pageTitle(docPath string, fm frontMatter, lines []line) string {
+	if fm.Title != "" {
+		return fm.Title
+	}
+	for _, l := range lines {
+		if l.level == 1 {
+			t, _ := docusaurus.SplitHeadingID(l.heading)
+			if title := docusaurus.HeadingText(t); title != "" {
+				return title
+			}
+			break
+		}
+	}
+	return fileTitle(docPath)
+}
+
+// numberChunks gives a page's chunks, in order, their IDs
+// ("<docPath>#<i>"), their place among the page's chunks, the hash of
+// their text, and the page's non-empty extra fields.
+func numberChunks(docPath string, chunks []retrieval.Chunk, extra map[string]string) {
 	for i := range chunks {
 		c := &chunks[i]
 		c.ID = fmt.Sprintf("%s#%d", docPath, i)
@@ -429,7 +379,7 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 		c.TotalChunks = retrieval.IntPtr(len(chunks))
 		sum := sha256.Sum256([]byte(c.Text))
 		c.ContentHash = hex.EncodeToString(sum[:])
-		for k, v := range map[string]string{"description": fm.Description, retrieval.ExtraModuleLabel: pl.moduleLabel, retrieval.ExtraChapterLabel: pl.chapterLabel} {
+		for k, v := range extra {
 			if v == "" {
 				continue
 			}
@@ -439,7 +389,6 @@ func chunkMarkdown(docPath string, src []byte, opts ChunkOptions) ([]retrieval.C
 			c.Extra[k] = v
 		}
 	}
-	return chunks, false, nil
 }
 
 // hasText reports a line with text (not blank, not a heading).

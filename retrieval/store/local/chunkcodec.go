@@ -111,8 +111,38 @@ func decodeChunks(b []byte) ([]retrieval.Chunk, error) {
 	}
 	offs := flat.Int32s(b[head : head+4*(ns+1)])
 	words := flat.Int32s(b[head+4*(ns+1) : head+4*(ns+1+nw)])
-	blob := flat.String(b[head+4*(ns+1+nw):])
-	strs := make([]string, ns)
+	strs, err := chunkStringTable(offs, flat.String(b[head+4*(ns+1+nw):]))
+	if err != nil {
+		return nil, err
+	}
+	r := &chunkReader{
+		words: words,
+		strs:  strs,
+		nums:  make([]int, 2*nc),
+		// The encoder stores each distinct string once, so chunks share an
+		// ID exactly when they share its string: a bit per string finds them.
+		idSeen: make([]uint64, (ns+63)/64),
+	}
+	chunks := make([]retrieval.Chunk, nc)
+	k := 0
+	for ; r.p < len(r.words); k++ {
+		if uint64(k) >= nc {
+			return nil, errChunks
+		}
+		if err := r.chunk(&chunks[k], k); err != nil {
+			return nil, err
+		}
+	}
+	if uint64(k) != nc {
+		return nil, errChunks
+	}
+	return chunks, nil
+}
+
+// chunkStringTable cuts the section's strings out of blob at their end
+// offsets (offs[0] is 0, the rest never fall back nor pass its end).
+func chunkStringTable(offs []int32, blob string) ([]string, error) {
+	strs := make([]string, len(offs)-1)
 	prev := int32(0)
 	if offs[0] != 0 {
 		return nil, errChunks
@@ -125,105 +155,109 @@ func decodeChunks(b []byte) ([]retrieval.Chunk, error) {
 		strs[i] = blob[prev:end]
 		prev = end
 	}
-	p := 0
-	next := func() (uint32, bool) {
-		if p >= len(words) {
-			return 0, false
-		}
-		p++
-		return uint32(words[p-1]), true
-	}
-	str := func() (string, bool) {
-		w, ok := next()
-		if !ok || uint64(w) >= ns {
-			return "", false
-		}
-		return strs[w], true
-	}
+	return strs, nil
+}
+
+// chunkReader reads the records of a chunks section, word by word.
+type chunkReader struct {
+	words []int32
+	// p is the next word's index.
+	p    int
+	strs []string
 	// The lists and the numbers of all chunks are cut from a few large
-	// slices rather than allocated one by one.
-	var slab []string
-	list := func() ([]string, bool) {
-		n, ok := next()
-		if !ok || int(n) > len(words)-p {
+	// slices (slab, nums) rather than allocated one by one.
+	slab []string
+	nums []int
+	// idSeen has a bit per string, set once a chunk has it as its ID.
+	idSeen []uint64
+}
+
+func (r *chunkReader) next() (uint32, bool) {
+	if r.p >= len(r.words) {
+		return 0, false
+	}
+	r.p++
+	return uint32(r.words[r.p-1]), true
+}
+
+func (r *chunkReader) str() (string, bool) {
+	w, ok := r.next()
+	if !ok || int(w) >= len(r.strs) {
+		return "", false
+	}
+	return r.strs[w], true
+}
+
+// list reads a counted list of strings.
+func (r *chunkReader) list() ([]string, bool) {
+	n, ok := r.next()
+	if !ok || int(n) > len(r.words)-r.p {
+		return nil, false
+	}
+	if n == 0 {
+		return nil, true
+	}
+	if int(n) > len(r.slab) {
+		r.slab = make([]string, max(int(n), 4096))
+	}
+	out := r.slab[:n:n]
+	r.slab = r.slab[n:]
+	for i := range out {
+		if out[i], ok = r.str(); !ok {
 			return nil, false
 		}
-		if n == 0 {
-			return nil, true
-		}
-		if int(n) > len(slab) {
-			slab = make([]string, max(int(n), 4096))
-		}
-		out := slab[:n:n]
-		slab = slab[n:]
-		for i := range out {
-			if out[i], ok = str(); !ok {
-				return nil, false
-			}
-		}
-		return out, true
 	}
-	chunks := make([]retrieval.Chunk, nc)
-	nums := make([]int, 2*nc)
-	// The encoder stores each distinct string once, so chunks share an ID
-	// exactly when they share its string: a bit per string finds them.
-	idSeen := make([]uint64, (ns+63)/64)
-	k := 0
-	for ; p < len(words); k++ {
-		if uint64(k) >= nc {
-			return nil, errChunks
+	return out, true
+}
+
+// chunk reads the k-th record into c.
+func (r *chunkReader) chunk(c *retrieval.Chunk, k int) error {
+	var f [chunkFields]string
+	for i := range f {
+		w, ok := r.next()
+		if !ok || int(w) >= len(r.strs) {
+			return errChunks
 		}
-		c := &chunks[k]
-		var f [chunkFields]string
-		for i := range f {
-			w, ok := next()
-			if !ok || uint64(w) >= ns {
-				return nil, errChunks
+		if i == 0 {
+			if r.idSeen[w/64]&(1<<(w%64)) != 0 {
+				return fmt.Errorf("%w: two chunks have the id %q", errChunks, r.strs[w])
 			}
-			if i == 0 {
-				if idSeen[w/64]&(1<<(w%64)) != 0 {
-					return nil, fmt.Errorf("%w: two chunks have the id %q", errChunks, strs[w])
-				}
-				idSeen[w/64] |= 1 << (w % 64)
-			}
-			f[i] = strs[w]
+			r.idSeen[w/64] |= 1 << (w % 64)
 		}
-		c.ID, c.Text, c.URL, c.DocPath, c.PageSlug, c.Title = f[0], f[1], f[2], f[3], f[4], f[5]
-		c.Section, c.HeadingID, c.Module, c.Chapter, c.ContentType, c.ContentHash = f[6], f[7], f[8], f[9], f[10], f[11]
-		flags, ok1 := next()
-		ci, ok2 := next()
-		tc, ok3 := next()
-		if !ok1 || !ok2 || !ok3 || flags > 3 {
-			return nil, errChunks
-		}
-		if flags&1 != 0 {
-			nums[2*k] = int(int32(ci))
-			c.ChunkIndex = &nums[2*k]
-		}
-		if flags&2 != 0 {
-			nums[2*k+1] = int(int32(tc))
-			c.TotalChunks = &nums[2*k+1]
-		}
-		var ok bool
-		if c.Breadcrumb, ok = list(); !ok {
-			return nil, errChunks
-		}
-		if c.Tags, ok = list(); !ok {
-			return nil, errChunks
-		}
-		kv, ok := list()
-		if !ok || len(kv)%2 != 0 {
-			return nil, errChunks
-		}
-		if len(kv) > 0 {
-			c.Extra = make(map[string]string, len(kv)/2)
-			for i := 0; i < len(kv); i += 2 {
-				c.Extra[kv[i]] = kv[i+1]
-			}
+		f[i] = r.strs[w]
+	}
+	c.ID, c.Text, c.URL, c.DocPath, c.PageSlug, c.Title = f[0], f[1], f[2], f[3], f[4], f[5]
+	c.Section, c.HeadingID, c.Module, c.Chapter, c.ContentType, c.ContentHash = f[6], f[7], f[8], f[9], f[10], f[11]
+	flags, ok1 := r.next()
+	ci, ok2 := r.next()
+	tc, ok3 := r.next()
+	if !ok1 || !ok2 || !ok3 || flags > 3 {
+		return errChunks
+	}
+	if flags&1 != 0 {
+		r.nums[2*k] = int(int32(ci))
+		c.ChunkIndex = &r.nums[2*k]
+	}
+	if flags&2 != 0 {
+		r.nums[2*k+1] = int(int32(tc))
+		c.TotalChunks = &r.nums[2*k+1]
+	}
+	var ok bool
+	if c.Breadcrumb, ok = r.list(); !ok {
+		return errChunks
+	}
+	if c.Tags, ok = r.list(); !ok {
+		return errChunks
+	}
+	kv, ok := r.list()
+	if !ok || len(kv)%2 != 0 {
+		return errChunks
+	}
+	if len(kv) > 0 {
+		c.Extra = make(map[string]string, len(kv)/2)
+		for i := 0; i < len(kv); i += 2 {
+			c.Extra[kv[i]] = kv[i+1]
 		}
 	}
-	if uint64(k) != nc {
-		return nil, errChunks
-	}
-	return chunks, nil
+	return nil
 }

@@ -361,16 +361,12 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 		}
 	}()
 	// The embedder's state is restored beside the decoding too.
-	type restored struct {
-		m   *embed.Model
-		err error
-	}
-	var restoring chan restored
+	var restoring chan restoredModel
 	if lo, hi := stateRange(raw[:max(len(raw)-4, 0)]); opts.NewEmbedder == nil && hi > lo && !olderFormat(raw) {
-		restoring = make(chan restored, 1)
+		restoring = make(chan restoredModel, 1)
 		go func() {
 			m, err := embed.Restore(raw[lo:hi])
-			restoring <- restored{m, err}
+			restoring <- restoredModel{m, err}
 		}()
 	}
 	f, err := decodeUnchecked(raw)
@@ -378,38 +374,10 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 		return nil, nil, fmt.Errorf("load index %s: %w", path, err)
 	}
 	chunks := f.Chunks
-	backend := f.Backend
-	if backend == "" {
-		backend = BackendLocal
-	}
-	info := IndexInfo{Backend: backend, Name: f.Name, Model: f.Model, Provider: f.Provider, Dimensions: f.Dimensions}
-	if f.Chunking != nil {
-		info.Chunking = *f.Chunking
-	}
-	var emb retrieval.Embedder
-	if f.Provider != "" {
-		emb, err = providerEmbedder(ctx, path, info, f.Dim, opts)
-		if err != nil {
-			return nil, nil, err
-		}
-	} else if opts.NewEmbedder == nil && len(f.Embedder) > 0 {
-		var r restored
-		if restoring != nil {
-			r = <-restoring // decodeUnchecked found the state where stateRange did
-		} else {
-			r.m, r.err = embed.Restore(f.Embedder)
-		}
-		m, err := r.m, r.err
-		if err != nil {
-			return nil, nil, fmt.Errorf("load index %s: %w: %w: rebuild it with \"ragscope index\"", path, ErrIncompatibleIndex, err)
-		}
-		emb = m
-	} else {
-		emb = opts.NewEmbedder.orDefault()(embedTexts(chunks))
-	}
-	if f.Provider == "" && emb.Name() != f.Model {
-		return nil, nil, fmt.Errorf("load index %s: %w: it was built with the embedder %q, this ragscope has %q: rebuild it with \"ragscope index\"",
-			path, ErrIncompatibleIndex, f.Model, emb.Name())
+	info := f.info()
+	emb, err := fileEmbedder(ctx, path, f, info, opts, restoring)
+	if err != nil {
+		return nil, nil, err
 	}
 	if f.Provider == "" {
 		// A provider's vectors are not re-embedded to be checked: that
@@ -439,6 +407,56 @@ func loadIndexBytes(ctx context.Context, path string, raw []byte, opts LoadOptio
 	return ix, c, nil
 }
 
+// info is what the index file says of how it was built.
+func (f *indexFile) info() IndexInfo {
+	backend := f.Backend
+	if backend == "" {
+		backend = BackendLocal
+	}
+	info := IndexInfo{Backend: backend, Name: f.Name, Model: f.Model, Provider: f.Provider, Dimensions: f.Dimensions}
+	if f.Chunking != nil {
+		info.Chunking = *f.Chunking
+	}
+	return info
+}
+
+// restoredModel is the embedder restored from an index file's state.
+type restoredModel struct {
+	m   *embed.Model
+	err error
+}
+
+// fileEmbedder is the query embedder of the index file f: its
+// provider's (providerEmbedder); else the one restored from its state
+// (by restoring, when the load started that beside the decoding); else
+// one LoadOptions.NewEmbedder fits to its chunks. A built-in embedder
+// must have the name the file recorded.
+func fileEmbedder(ctx context.Context, path string, f *indexFile, info IndexInfo, opts LoadOptions, restoring <-chan restoredModel) (retrieval.Embedder, error) {
+	if f.Provider != "" {
+		return providerEmbedder(ctx, path, info, f.Dim, opts)
+	}
+	var emb retrieval.Embedder
+	if opts.NewEmbedder == nil && len(f.Embedder) > 0 {
+		var r restoredModel
+		if restoring != nil {
+			r = <-restoring // decodeUnchecked found the state where stateRange did
+		} else {
+			r.m, r.err = embed.Restore(f.Embedder)
+		}
+		if r.err != nil {
+			return nil, fmt.Errorf("load index %s: %w: %w: rebuild it with \"ragscope index\"", path, ErrIncompatibleIndex, r.err)
+		}
+		emb = r.m
+	} else {
+		emb = opts.NewEmbedder.orDefault()(embedTexts(f.Chunks))
+	}
+	if emb.Name() != f.Model {
+		return nil, fmt.Errorf("load index %s: %w: it was built with the embedder %q, this ragscope has %q: rebuild it with \"ragscope index\"",
+			path, ErrIncompatibleIndex, f.Model, emb.Name())
+	}
+	return emb, nil
+}
+
 // providerEmbedder is the query embedder of an index whose vectors come
 // from info's provider (LoadOptions.QueryEmbedder), checked against the
 // stored vector size when it knows its own.
@@ -458,178 +476,6 @@ func providerEmbedder(ctx context.Context, path string, info IndexInfo, dim int,
 			path, ErrIncompatibleIndex, dim, info.EmbedderLabel(), d, info.Provider)
 	}
 	return emb, nil
-}
-
-// errChecksum is a file whose checksum does not match.
-var errChecksum = fmt.Errorf("%w: checksum mismatch (truncated or damaged): rebuild it with \"ragscope index DOCS_DIR -o FILE\"", ErrCorruptIndex)
-
-// checksum starts checking b's trailing CRC-32 in the background: reading
-// a large file's every byte takes as long as the rest of a load, which
-// runs meanwhile. The returned function waits for the check and returns
-// errChecksum on a mismatch. A file too short to hold one is left to
-// decodeIndexFile.
-func checksum(b []byte) func() error {
-	if len(b) < headerLen+4 {
-		return func() error { return nil }
-	}
-	done := make(chan bool, 1)
-	go func() {
-		body := b[:len(b)-4]
-		lo, hi := stateRange(body)
-		done <- crcOf(crcOf(0, body[:lo]), body[hi:]) == binary.LittleEndian.Uint32(b[len(b)-4:])
-	}()
-	return func() error {
-		if !<-done {
-			return errChecksum
-		}
-		return nil
-	}
-}
-
-// crcStep is how many bytes crcOf checks per call. The checksum's
-// assembly cannot be preempted: one call over a 200 MB file kept the
-// garbage collector spinning (and signalling the thread) until it ended,
-// which took a whole core from the load beside it.
-const crcStep = 1 << 20
-
-// crcOf is crc updated with b, computed a crcStep at a time.
-func crcOf(crc uint32, b []byte) uint32 {
-	for len(b) > 0 {
-		n := min(len(b), crcStep)
-		crc = crc32.Update(crc, crcTable, b[:n])
-		b = b[n:]
-	}
-	return crc
-}
-
-// stateRange is where the embedder's state lies in an index file's body,
-// which the file's checksum leaves out; an empty range when the sections
-// before it do not fit in body (the checksum then fails).
-func stateRange(body []byte) (lo, hi int) {
-	le := binary.LittleEndian
-	off := headerLen
-	for i := range 3 {
-		if len(body)-off < 8 {
-			return 0, 0
-		}
-		n := le.Uint64(body[off:])
-		off += 8
-		if n > uint64(len(body)-off) {
-			return 0, 0
-		}
-		if i == 2 {
-			return off, off + int(n)
-		}
-		off += int(n) + flat.PadLen(int(n))
-	}
-	return 0, 0
-}
-
-// decodeIndexFile checks and decodes a whole index file.
-func decodeIndexFile(b []byte) (*indexFile, error) {
-	wait := checksum(b)
-	f, err := decodeUnchecked(b)
-	if cerr := wait(); cerr != nil && !olderFormat(b) && isIndexHeader(b) {
-		return nil, cerr
-	}
-	return f, err
-}
-
-// olderFormat tells whether b's header is another format version's (whose
-// checksum is not this one's): that, not a checksum mismatch, is what to
-// tell the user.
-func olderFormat(b []byte) bool {
-	if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
-		return true
-	}
-	return len(b) >= headerLen && string(b[:len(indexMagic)]) == indexMagic && binary.LittleEndian.Uint32(b[len(indexMagic):]) != indexVersion
-}
-
-// decodeUnchecked decodes an index file without its checksum (see
-// checksum): damaged data gives an error, never a panic.
-func decodeUnchecked(b []byte) (*indexFile, error) {
-	const build = "build one with \"ragscope index DOCS_DIR -o FILE\""
-	const rebuild = "rebuild it with \"ragscope index DOCS_DIR -o FILE\""
-	le := binary.LittleEndian
-	if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
-		return nil, fmt.Errorf("%w: it has the format of ragscope's first index files (version 1), which refitted the embedder on every load: %s",
-			ErrIncompatibleIndex, rebuild)
-	}
-	if len(b) < len(indexMagic) || string(b[:len(indexMagic)]) != indexMagic {
-		return nil, fmt.Errorf("%w: not a ragscope index (it does not start with the index header): %s", ErrCorruptIndex, build)
-	}
-	if len(b) < headerLen+4 {
-		return nil, fmt.Errorf("%w: truncated (%d bytes): %s", ErrCorruptIndex, len(b), rebuild)
-	}
-	if v := le.Uint32(b[len(indexMagic):]); v != indexVersion {
-		return nil, fmt.Errorf("%w: format version %d, this ragscope reads version %d: %s", ErrIncompatibleIndex, v, indexVersion, rebuild)
-	}
-	body := b[:len(b)-4]
-	off := headerLen
-	section := func(size int) ([]byte, error) {
-		if len(body)-off < 8 {
-			return nil, errors.New("missing section")
-		}
-		n := le.Uint64(body[off:])
-		off += 8
-		if n > uint64((len(body)-off)/size) {
-			return nil, errors.New("section longer than the file")
-		}
-		s := body[off : off+int(n)*size]
-		off += int(n)*size + flat.PadLen(int(n)*size)
-		if off > len(body) {
-			return nil, errors.New("section longer than the file")
-		}
-		return s, nil
-	}
-	meta, err := section(1)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w: %s", ErrCorruptIndex, err, rebuild)
-	}
-	var f indexFile
-	if err := json.Unmarshal(meta, &f); err != nil {
-		return nil, fmt.Errorf("%w (%v): %s", ErrCorruptIndex, err, rebuild)
-	}
-	if f.Format != indexFormat {
-		return nil, fmt.Errorf("%w: format %q, want %q", ErrCorruptIndex, f.Format, indexFormat)
-	}
-	f.Version = indexVersion
-	chunks, err := section(1)
-	if err == nil {
-		f.Chunks, err = decodeChunks(chunks)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w: %s", ErrCorruptIndex, err, rebuild)
-	}
-	if f.Embedder, err = section(1); err != nil {
-		return nil, fmt.Errorf("%w: %w: %s", ErrCorruptIndex, err, rebuild)
-	}
-	lex, err := section(1)
-	if err == nil {
-		f.BM25, err = decodeBM25Index(lex, len(f.Chunks))
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w: %s", ErrCorruptIndex, err, rebuild)
-	}
-	vecs, err := section(4)
-	if err != nil || off != len(body) {
-		return nil, fmt.Errorf("%w: vectors section: %s", ErrCorruptIndex, rebuild)
-	}
-	stride := f.Dim
-	if f.Stride != 0 {
-		stride = f.Stride
-	}
-	if f.Dim < 0 || stride < 0 || stride > f.Dim || (len(f.Chunks) > 0 && stride == 0) || len(vecs) != 4*stride*len(f.Chunks) {
-		return nil, fmt.Errorf("%w: %d bytes of vectors for %d chunks of dimension %d (%d stored)", ErrCorruptIndex, len(vecs), len(f.Chunks), f.Dim, stride)
-	}
-	f.Stride = stride
-	f.Vectors = flat.Float32s(vecs)
-	for _, x := range f.Vectors {
-		if x != x || x > 1 || x < -1 { // NaN or not a unit vector's component
-			return nil, fmt.Errorf("%w: vector component %v: %s", ErrCorruptIndex, x, rebuild)
-		}
-	}
-	return &f, nil
 }
 
 // spotCheck re-embeds a few chunks and compares them with the stored

@@ -128,190 +128,230 @@ func ids(hits []retrieval.ScoredChunk) []string {
 // Run runs the contract suite. newStore is described in the package doc.
 func Run(t *testing.T, newStore func(t *testing.T, chunks []retrieval.Chunk, vectors [][]float32) retrieval.Store) {
 	chunks, vecs := Corpus()
-	store := newStore(t, chunks, vecs)
-	ctx := context.Background()
-	byID := map[string]retrieval.Chunk{}
+	s := &suite{store: newStore(t, chunks, vecs), newStore: newStore, chunks: chunks, byID: map[string]retrieval.Chunk{}}
 	for _, c := range chunks {
-		byID[c.ID] = c
+		s.byID[c.ID] = c
 	}
+	for _, c := range []struct {
+		name string
+		run  func(t *testing.T)
+	}{
+		{"ordering and scores", s.orderingAndScores},
+		{"chunk fields round-trip", s.fieldsRoundTrip},
+		{"limit", s.limit},
+		{"threshold", s.threshold},
+		{"filters", s.filters},
+		{"empty results", s.emptyResults},
+		{"concurrent searches", s.concurrentSearches},
+		{"cancelled context", s.cancelledContext},
+		{"stats", s.stats},
+		{"walk", s.walk},
+		{"empty store", s.emptyStore},
+	} {
+		t.Run(c.name, c.run)
+	}
+}
 
-	search := func(t *testing.T, req retrieval.SearchRequest) []retrieval.ScoredChunk {
-		t.Helper()
-		if req.Vector == nil {
-			req.Vector = Query()
-		}
-		hits, err := store.Search(ctx, req)
-		if err != nil {
-			t.Fatalf("Search(%+v): %v", req.Filters, err)
-		}
-		return hits
-	}
-	check := func(t *testing.T, req retrieval.SearchRequest) {
-		t.Helper()
-		got := ids(search(t, req))
-		want := expected(chunks, req.Filters, req.Threshold, req.Limit)
-		if want == nil {
-			want = []string{}
-		}
-		if !slices.Equal(got, want) {
-			t.Errorf("filters %+v threshold %.2f limit %d: got ids %v, want %v", req.Filters, req.Threshold, req.Limit, got, want)
-		}
-	}
+// suite is one run of the contract suite: the store under test, holding
+// the suite's chunks.
+type suite struct {
+	store    retrieval.Store
+	newStore func(t *testing.T, chunks []retrieval.Chunk, vectors [][]float32) retrieval.Store
+	chunks   []retrieval.Chunk
+	byID     map[string]retrieval.Chunk
+}
 
-	t.Run("ordering and scores", func(t *testing.T) {
-		hits := search(t, retrieval.SearchRequest{Limit: 100})
-		if len(hits) != len(chunks) {
-			t.Fatalf("got %d hits, want all %d", len(hits), len(chunks))
+// search runs req (with Query's vector when it has none) or fails t.
+func (s *suite) search(t *testing.T, req retrieval.SearchRequest) []retrieval.ScoredChunk {
+	t.Helper()
+	if req.Vector == nil {
+		req.Vector = Query()
+	}
+	hits, err := s.store.Search(context.Background(), req)
+	if err != nil {
+		t.Fatalf("Search(%+v): %v", req.Filters, err)
+	}
+	return hits
+}
+
+// check compares req's hits with what the fixtures say it must find.
+func (s *suite) check(t *testing.T, req retrieval.SearchRequest) {
+	t.Helper()
+	got := ids(s.search(t, req))
+	want := expected(s.chunks, req.Filters, req.Threshold, req.Limit)
+	if want == nil {
+		want = []string{}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("filters %+v threshold %.2f limit %d: got ids %v, want %v", req.Filters, req.Threshold, req.Limit, got, want)
+	}
+}
+
+func (s *suite) orderingAndScores(t *testing.T) {
+	hits := s.search(t, retrieval.SearchRequest{Limit: 100})
+	if len(hits) != len(s.chunks) {
+		t.Fatalf("got %d hits, want all %d", len(hits), len(s.chunks))
+	}
+	for i, h := range hits {
+		if i > 0 && h.Score > hits[i-1].Score {
+			t.Errorf("hit %d score %.4f above hit %d's %.4f", i, h.Score, i-1, hits[i-1].Score)
 		}
-		for i, h := range hits {
-			if i > 0 && h.Score > hits[i-1].Score {
-				t.Errorf("hit %d score %.4f above hit %d's %.4f", i, h.Score, i-1, hits[i-1].Score)
-			}
-			idx, ok := h.Chunk.Index()
-			if !ok {
-				t.Fatalf("hit %s lost its chunk index", h.Chunk.ID)
-			}
-			if math.Abs(h.Score-score(idx)) > 1e-4 {
-				t.Errorf("hit %s score %.5f, want %.5f", h.Chunk.ID, h.Score, score(idx))
-			}
-		}
-	})
-	t.Run("chunk fields round-trip", func(t *testing.T) {
-		for _, h := range search(t, retrieval.SearchRequest{Limit: 100}) {
-			want := byID[h.Chunk.ID]
-			got := h.Chunk
-			if got.Text != want.Text || got.URL != want.URL || got.DocPath != want.DocPath || got.Title != want.Title ||
-				got.Section != want.Section || got.Module != want.Module || got.Chapter != want.Chapter ||
-				got.ContentType != want.ContentType || got.ContentHash != want.ContentHash ||
-				!slices.Equal(got.Tags, want.Tags) || !eqInt(got.ChunkIndex, want.ChunkIndex) || !eqInt(got.TotalChunks, want.TotalChunks) {
-				t.Errorf("chunk %s:\n got %+v\nwant %+v", want.ID, got, want)
-			}
-		}
-	})
-	t.Run("limit", func(t *testing.T) {
-		for _, n := range []int{1, 3, 10} {
-			check(t, retrieval.SearchRequest{Limit: n})
-		}
-	})
-	t.Run("threshold", func(t *testing.T) {
-		for _, th := range []float64{0.1, 0.5, 0.82, 0.9} {
-			check(t, retrieval.SearchRequest{Limit: 100, Threshold: th})
-		}
-	})
-	t.Run("filters", func(t *testing.T) {
-		for _, f := range []retrieval.Filters{
-			{Modules: []string{"mod-a"}},
-			{Modules: []string{"mod-a", "mod-c"}},                    // any of, within a field
-			{Modules: []string{"mod-a"}, Chapters: []string{"ch-1"}}, // AND across fields
-			{Chapters: []string{"ch-2", "ch-3"}, ContentTypes: []string{"lesson"}},
-			{Tags: []string{"sim"}},                                      // list field
-			{Tags: []string{"intro", "sim"}},                             // any of the tags
-			{Tags: []string{"ros"}, Modules: []string{"mod-b", "mod-c"}}, // list AND scalar
-			{Modules: []string{"mod-b"}, ContentTypes: []string{"lab"}, Tags: []string{"ros"}, Chapters: []string{"ch-2"}},
-		} {
-			check(t, retrieval.SearchRequest{Limit: 100, Filters: f})
-			check(t, retrieval.SearchRequest{Limit: 2, Threshold: 0.5, Filters: f})
-		}
-	})
-	t.Run("empty results", func(t *testing.T) {
-		for _, req := range []retrieval.SearchRequest{
-			{Limit: 10, Threshold: 0.99},
-			{Limit: 10, Filters: retrieval.Filters{Modules: []string{"no-such-module"}}},
-			{Limit: 10, Filters: retrieval.Filters{Modules: []string{"mod-a"}, Chapters: []string{"ch-1"}, Tags: []string{"sim"}}},
-		} {
-			if hits := search(t, req); len(hits) != 0 {
-				t.Errorf("%+v: got %v, want no hits", req, ids(hits))
-			}
-		}
-	})
-	t.Run("concurrent searches", func(t *testing.T) {
-		var wg sync.WaitGroup
-		errs := make(chan error, 8)
-		for i := 0; i < 8; i++ {
-			wg.Add(1)
-			go func(n int) {
-				defer wg.Done()
-				hits, err := store.Search(ctx, retrieval.SearchRequest{Vector: Query(), Limit: 1 + n%4})
-				if err == nil && len(hits) != 1+n%4 {
-					err = fmt.Errorf("got %d hits, want %d", len(hits), 1+n%4)
-				}
-				errs <- err
-			}(i)
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			if err != nil {
-				t.Error(err)
-			}
-		}
-	})
-	t.Run("cancelled context", func(t *testing.T) {
-		cctx, cancel := context.WithCancel(ctx)
-		cancel()
-		if _, err := store.Search(cctx, retrieval.SearchRequest{Vector: Query(), Limit: 3}); !errors.Is(err, context.Canceled) {
-			t.Errorf("Search with a cancelled context: err = %v, want context.Canceled", err)
-		}
-	})
-	t.Run("stats", func(t *testing.T) {
-		st, err := store.Stats(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if st.Status != retrieval.StatusReady || st.Points != int64(len(chunks)) || st.VectorSize != Dim {
-			t.Errorf("stats = status %q points %d vector size %d, want ready %d %d", st.Status, st.Points, st.VectorSize, len(chunks), Dim)
-		}
-		if st.Facets != nil {
-			if got := st.Facets["module"]; !slices.Equal(got, []string{"mod-a", "mod-b", "mod-c"}) {
-				t.Errorf("module facet = %v", got)
-			}
-			if got := st.Facets["tag"]; !slices.Equal(got, []string{"intro", "ros", "sim"}) {
-				t.Errorf("tag facet = %v", got)
-			}
-		}
-	})
-	t.Run("walk", func(t *testing.T) {
-		w, ok := store.(retrieval.Walker)
+		idx, ok := h.Chunk.Index()
 		if !ok {
-			t.Skip("store is not a Walker")
+			t.Fatalf("hit %s lost its chunk index", h.Chunk.ID)
 		}
-		seen := map[string]int{}
-		err := w.Walk(ctx, func(page []retrieval.Chunk, total int) error {
-			if total != -1 && total != len(chunks) {
-				return fmt.Errorf("total = %d, want %d", total, len(chunks))
+		if math.Abs(h.Score-score(idx)) > 1e-4 {
+			t.Errorf("hit %s score %.5f, want %.5f", h.Chunk.ID, h.Score, score(idx))
+		}
+	}
+}
+
+func (s *suite) fieldsRoundTrip(t *testing.T) {
+	for _, h := range s.search(t, retrieval.SearchRequest{Limit: 100}) {
+		want := s.byID[h.Chunk.ID]
+		got := h.Chunk
+		if got.Text != want.Text || got.URL != want.URL || got.DocPath != want.DocPath || got.Title != want.Title ||
+			got.Section != want.Section || got.Module != want.Module || got.Chapter != want.Chapter ||
+			got.ContentType != want.ContentType || got.ContentHash != want.ContentHash ||
+			!slices.Equal(got.Tags, want.Tags) || !eqInt(got.ChunkIndex, want.ChunkIndex) || !eqInt(got.TotalChunks, want.TotalChunks) {
+			t.Errorf("chunk %s:\n got %+v\nwant %+v", want.ID, got, want)
+		}
+	}
+}
+
+func (s *suite) limit(t *testing.T) {
+	for _, n := range []int{1, 3, 10} {
+		s.check(t, retrieval.SearchRequest{Limit: n})
+	}
+}
+
+func (s *suite) threshold(t *testing.T) {
+	for _, th := range []float64{0.1, 0.5, 0.82, 0.9} {
+		s.check(t, retrieval.SearchRequest{Limit: 100, Threshold: th})
+	}
+}
+
+func (s *suite) filters(t *testing.T) {
+	for _, f := range []retrieval.Filters{
+		{Modules: []string{"mod-a"}},
+		{Modules: []string{"mod-a", "mod-c"}},                    // any of, within a field
+		{Modules: []string{"mod-a"}, Chapters: []string{"ch-1"}}, // AND across fields
+		{Chapters: []string{"ch-2", "ch-3"}, ContentTypes: []string{"lesson"}},
+		{Tags: []string{"sim"}},                                      // list field
+		{Tags: []string{"intro", "sim"}},                             // any of the tags
+		{Tags: []string{"ros"}, Modules: []string{"mod-b", "mod-c"}}, // list AND scalar
+		{Modules: []string{"mod-b"}, ContentTypes: []string{"lab"}, Tags: []string{"ros"}, Chapters: []string{"ch-2"}},
+	} {
+		s.check(t, retrieval.SearchRequest{Limit: 100, Filters: f})
+		s.check(t, retrieval.SearchRequest{Limit: 2, Threshold: 0.5, Filters: f})
+	}
+}
+
+func (s *suite) emptyResults(t *testing.T) {
+	for _, req := range []retrieval.SearchRequest{
+		{Limit: 10, Threshold: 0.99},
+		{Limit: 10, Filters: retrieval.Filters{Modules: []string{"no-such-module"}}},
+		{Limit: 10, Filters: retrieval.Filters{Modules: []string{"mod-a"}, Chapters: []string{"ch-1"}, Tags: []string{"sim"}}},
+	} {
+		if hits := s.search(t, req); len(hits) != 0 {
+			t.Errorf("%+v: got %v, want no hits", req, ids(hits))
+		}
+	}
+}
+
+func (s *suite) concurrentSearches(t *testing.T) {
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func(n int) {
+			defer wg.Done()
+			hits, err := s.store.Search(context.Background(), retrieval.SearchRequest{Vector: Query(), Limit: 1 + n%4})
+			if err == nil && len(hits) != 1+n%4 {
+				err = fmt.Errorf("got %d hits, want %d", len(hits), 1+n%4)
 			}
-			for _, c := range page {
-				seen[c.ID]++
-			}
-			return nil
-		})
+			errs <- err
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
 		if err != nil {
-			t.Fatal(err)
+			t.Error(err)
 		}
-		for _, c := range chunks {
-			if seen[c.ID] != 1 {
-				t.Errorf("walk saw chunk %s %d times", c.ID, seen[c.ID])
-			}
+	}
+}
+
+func (s *suite) cancelledContext(t *testing.T) {
+	cctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.store.Search(cctx, retrieval.SearchRequest{Vector: Query(), Limit: 3}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Search with a cancelled context: err = %v, want context.Canceled", err)
+	}
+}
+
+func (s *suite) stats(t *testing.T) {
+	st, err := s.store.Stats(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Status != retrieval.StatusReady || st.Points != int64(len(s.chunks)) || st.VectorSize != Dim {
+		t.Errorf("stats = status %q points %d vector size %d, want ready %d %d", st.Status, st.Points, st.VectorSize, len(s.chunks), Dim)
+	}
+	if st.Facets != nil {
+		if got := st.Facets["module"]; !slices.Equal(got, []string{"mod-a", "mod-b", "mod-c"}) {
+			t.Errorf("module facet = %v", got)
 		}
-		stop := errors.New("stop")
-		if err := w.Walk(ctx, func([]retrieval.Chunk, int) error { return stop }); !errors.Is(err, stop) {
-			t.Errorf("Walk did not return fn's error: %v", err)
+		if got := st.Facets["tag"]; !slices.Equal(got, []string{"intro", "ros", "sim"}) {
+			t.Errorf("tag facet = %v", got)
 		}
+	}
+}
+
+func (s *suite) walk(t *testing.T) {
+	w, ok := s.store.(retrieval.Walker)
+	if !ok {
+		t.Skip("store is not a Walker")
+	}
+	ctx := context.Background()
+	seen := map[string]int{}
+	err := w.Walk(ctx, func(page []retrieval.Chunk, total int) error {
+		if total != -1 && total != len(s.chunks) {
+			return fmt.Errorf("total = %d, want %d", total, len(s.chunks))
+		}
+		for _, c := range page {
+			seen[c.ID]++
+		}
+		return nil
 	})
-	t.Run("empty store", func(t *testing.T) {
-		empty := newStore(t, nil, nil)
-		st, err := empty.Stats(ctx)
-		if err != nil {
-			t.Fatal(err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range s.chunks {
+		if seen[c.ID] != 1 {
+			t.Errorf("walk saw chunk %s %d times", c.ID, seen[c.ID])
 		}
-		if st.Status != retrieval.StatusEmpty || st.Points != 0 {
-			t.Errorf("empty store stats: status %q points %d", st.Status, st.Points)
-		}
-		hits, err := empty.Search(ctx, retrieval.SearchRequest{Vector: Query(), Limit: 5})
-		if err != nil || len(hits) != 0 {
-			t.Errorf("empty store search: %v, %v", ids(hits), err)
-		}
-	})
+	}
+	stop := errors.New("stop")
+	if err := w.Walk(ctx, func([]retrieval.Chunk, int) error { return stop }); !errors.Is(err, stop) {
+		t.Errorf("Walk did not return fn's error: %v", err)
+	}
+}
+
+func (s *suite) emptyStore(t *testing.T) {
+	ctx := context.Background()
+	empty := s.newStore(t, nil, nil)
+	st, err := empty.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Status != retrieval.StatusEmpty || st.Points != 0 {
+		t.Errorf("empty store stats: status %q points %d", st.Status, st.Points)
+	}
+	hits, err := empty.Search(ctx, retrieval.SearchRequest{Vector: Query(), Limit: 5})
+	if err != nil || len(hits) != 0 {
+		t.Errorf("empty store search: %v, %v", ids(hits), err)
+	}
 }
 
 func eqInt(a, b *int) bool {

@@ -1,23 +1,22 @@
 package coheretest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"ragscope/retrieval/provider/embedx/fakeapi"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"ragscope/retrieval/provider/embedx/fakeapi"
 )
 
 // ChatRequest is the body of a POST /v2/chat, as the server decoded it.
 type ChatRequest struct {
-	Model    string `json:"model"`
-	Stream   bool   `json:"stream"`
-	Messages []struct {
-		Role    string `json:"role"`
-		Content string `json:"content"`
-	} `json:"messages"`
+	Model     string            `json:"model"`
+	Stream    bool              `json:"stream"`
+	Messages  []fakeapi.Message `json:"messages"`
 	Documents []struct {
 		ID   string            `json:"id"`
 		Data map[string]string `json:"data"`
@@ -72,37 +71,41 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 		writeError(w, http.StatusBadRequest, "", "invalid request body: "+err.Error())
 		return
 	}
-	switch {
-	case !chatModels[req.Model]:
-		writeError(w, http.StatusNotFound, "", fmt.Sprintf("model '%s' not found, make sure the correct model ID was used", req.Model))
-		return
-	case !req.Stream:
-		writeError(w, http.StatusBadRequest, "", "the fake answers streamed chats only")
-		return
-	case len(req.Messages) == 0:
-		writeError(w, http.StatusBadRequest, "", "messages must not be empty")
-		return
-	case req.ResponseFormat != nil && (req.ResponseFormat.Type != "json_object" || req.Schema()["type"] != "object"):
-		writeError(w, http.StatusBadRequest, "", "response_format must be json_object with a json_schema of type object")
+	if status, msg := checkChat(req); status != 0 {
+		writeError(w, status, "", msg)
 		return
 	}
 	reply := s.Next(req, s.defaultFor)
+	streamChat(r.Context(), fakeapi.OpenStream(w, r), req, reply)
+}
 
-	flusher, _ := w.(http.Flusher)
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
+// checkChat refuses a chat the fake cannot answer as Cohere would: an
+// unknown model, an unstreamed chat, no messages, a response format
+// other than a JSON object's schema. It returns the status and message
+// of the refusal, or 0.
+func checkChat(req ChatRequest) (int, string) {
+	switch {
+	case !chatModels[req.Model]:
+		return http.StatusNotFound, fmt.Sprintf("model '%s' not found, make sure the correct model ID was used", req.Model)
+	case !req.Stream:
+		return http.StatusBadRequest, "the fake answers streamed chats only"
+	case len(req.Messages) == 0:
+		return http.StatusBadRequest, "messages must not be empty"
+	case req.ResponseFormat != nil && (req.ResponseFormat.Type != "json_object" || req.Schema()["type"] != "object"):
+		return http.StatusBadRequest, "response_format must be json_object with a json_schema of type object"
+	}
+	return 0, ""
+}
+
+// streamChat streams reply to req as Cohere's v2 chat events: the
+// message and content starts, a content delta per piece with each
+// citation once the piece holding its end was sent, the content end and
+// (unless reply.NoEnd) the message end with the usage. It stops when
+// the client goes away (ctx).
+func streamChat(ctx context.Context, st *fakeapi.Stream, req ChatRequest, reply ChatReply) {
 	send := func(typ string, ev map[string]any) bool {
 		ev["type"] = typ
-		b, _ := json.Marshal(ev)
-		// One write per event, as a server flushing each event does.
-		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ, b); err != nil {
-			return false
-		}
-		if flusher != nil {
-			flusher.Flush()
-		}
-		return r.Context().Err() == nil
+		return st.Send(typ, ev)
 	}
 	docs := map[string]map[string]string{}
 	for _, d := range req.Documents {
@@ -114,7 +117,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 	cited := make([]bool, len(reply.Citations))
 	full := strings.Join(reply.Pieces, "")
 	for i, p := range reply.Pieces {
-		if !fakeapi.Pace(r.Context(), i, reply.Stall, reply.Hold, reply.Delay) {
+		if !fakeapi.Pace(ctx, i, reply.Stall, reply.Hold, reply.Delay) {
 			return
 		}
 		if !send("content-delta", map[string]any{"index": 0, "delta": map[string]any{"message": map[string]any{"content": map[string]any{"text": p}}}}) {
@@ -138,9 +141,15 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 		}
 	}
 	send("content-end", map[string]any{"index": 0})
-	if reply.NoEnd {
-		return
+	if !reply.NoEnd {
+		send("message-end", map[string]any{"delta": map[string]any{"finish_reason": "COMPLETE", "usage": chatUsage(req, full)}})
 	}
+}
+
+// chatUsage is the usage of a chat that answered full: its words, and
+// the words of the messages and documents as its input (ten more tokens
+// than billed).
+func chatUsage(req ChatRequest, full string) map[string]any {
 	in := 0
 	for _, m := range req.Messages {
 		in += len(strings.Fields(m.Content))
@@ -149,13 +158,10 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 		in += len(strings.Fields(d.Data["text"]))
 	}
 	out := len(strings.Fields(full))
-	send("message-end", map[string]any{"delta": map[string]any{
-		"finish_reason": "COMPLETE",
-		"usage": map[string]any{
-			"billed_units": map[string]any{"input_tokens": in, "output_tokens": out},
-			"tokens":       map[string]any{"input_tokens": in + 10, "output_tokens": out},
-		},
-	}})
+	return map[string]any{
+		"billed_units": map[string]any{"input_tokens": in, "output_tokens": out},
+		"tokens":       map[string]any{"input_tokens": in + 10, "output_tokens": out},
+	}
 }
 
 // defaultReply answers with the first sentence of the first document,

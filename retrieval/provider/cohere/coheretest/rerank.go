@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"ragscope/retrieval/provider/embedx/fakeapi"
 )
 
 // RerankRequest is the body of a rerank call, as the server decoded it.
@@ -122,8 +124,7 @@ func (s *Server) rerank(w http.ResponseWriter, body []byte) {
 			res[i].RelevanceScore = tamper(res[i].Index, res[i].RelevanceScore)
 		}
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(map[string]any{
+	fakeapi.WriteJSON(w, http.StatusOK, map[string]any{
 		"id":      "fake-rerank-id",
 		"results": res[:n],
 		"meta": map[string]any{

@@ -8,11 +8,11 @@ package coheretest
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"ragscope/retrieval/provider/embedx/fakeapi"
 	"strings"
 	"sync"
+
+	"ragscope/retrieval/provider/embedx/fakeapi"
 )
 
 // MaxTexts is the most texts Cohere accepts in one embed call.
@@ -83,11 +83,8 @@ func NewServer(key string) *Server {
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
-	latency, fail := s.Begin()
-	// Read the body first: net/http only notices a client that went away
-	// (and cancels r.Context) once the body has been consumed.
-	body, readErr := io.ReadAll(io.LimitReader(r.Body, 8<<20))
-	if !fakeapi.Wait(r.Context(), latency) {
+	body, readErr, fail, ok := s.Receive(r, 8<<20)
+	if !ok {
 		return
 	}
 	if r.Method != http.MethodPost || (r.URL.Path != "/v2/embed" && r.URL.Path != "/v2/rerank" && r.URL.Path != "/v2/chat") {
@@ -113,11 +110,15 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/v2/rerank":
 		s.rerank(w, body)
-		return
 	case "/v2/chat":
 		s.chat(w, r, body)
-		return
+	default:
+		s.embed(w, body, readErr)
 	}
+}
+
+// embed answers POST /v2/embed.
+func (s *Server) embed(w http.ResponseWriter, body []byte, readErr error) {
 	var req Request
 	if readErr != nil {
 		writeError(w, http.StatusBadRequest, "", "cannot read body: "+readErr.Error())
@@ -153,8 +154,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		vecs[i] = fakeapi.Vector(t, dim)
 		tokens += len(strings.Fields(t))
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(map[string]any{
+	fakeapi.WriteJSON(w, http.StatusOK, map[string]any{
 		"id":            "fake-embed-id",
 		"response_type": "embeddings_by_type",
 		"embeddings":    map[string]any{"float": vecs},
@@ -170,7 +170,5 @@ func writeError(w http.ResponseWriter, status int, retryAfter, msg string) {
 	if retryAfter != "" {
 		w.Header().Set("Retry-After", retryAfter)
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]string{"message": msg})
+	fakeapi.WriteJSON(w, status, map[string]string{"message": msg})
 }

@@ -129,184 +129,217 @@ func faults() []fault {
 }
 
 // Run runs the fault table against w, one in-process server per fault,
-// then the timeout, closed-port and cancellation cases.
+// then the timeout, Retry-After, retry, closed-port and cancellation
+// cases.
 func Run(t *testing.T, w Wire) {
 	t.Helper()
 	for _, f := range faults() {
-		t.Run(f.name, func(t *testing.T) {
+		t.Run(f.name, func(t *testing.T) { runFault(t, w, f) })
+	}
+	for _, c := range []struct {
+		name string
+		run  func(t *testing.T, w Wire)
+	}{
+		{"no answer within the timeout", noAnswer},
+		{"a Retry-After past the time left", retryAfterPastTimeLeft},
+		{"retries ended by the deadline name the last answer", retriesEndedByDeadline},
+		{"closed port", closedPort},
+		{"cancelled", cancelled},
+	} {
+		t.Run(c.name, func(t *testing.T) { c.run(t, w) })
+	}
+}
+
+// runFault serves f's answer to one embed call of w's embedder and
+// checks the error's class and message, that the key never shows and
+// that the call was not retried.
+func runFault(t *testing.T, w Wire, f fault) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		_, _ = io.Copy(io.Discard, r.Body)
+		rw.Header().Set("Content-Type", f.ctype)
+		rw.WriteHeader(f.status)
+		_, _ = io.WriteString(rw, f.body(w))
+	}))
+	defer srv.Close()
+	e, err := w.New(w.Base(srv.URL), 5*time.Second, f.limits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Embed(context.Background(), []string{"what is ROS 2?"})
+	checkClass(t, err, f.class)
+	msg := err.Error()
+	for _, s := range f.say(w) {
+		if !strings.Contains(msg, s) {
+			t.Errorf("message does not say %q: %s", s, msg)
+		}
+	}
+	for _, s := range f.never {
+		if strings.Contains(msg, s) {
+			t.Errorf("message says %q: %s", s, msg)
+		}
+	}
+	checkNoKey(t, err)
+	if n := calls.Load(); n != 1 {
+		t.Errorf("%d requests, want 1 (this answer is not worth a retry)", n)
+	}
+}
+
+// noAnswer checks that a server holding the call past the per-attempt
+// timeout "did not answer", in a message naming the provider.
+func noAnswer(t *testing.T, w Wire) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		// net/http notices a client that went away only once the
+		// body has been read.
+		_, _ = io.Copy(io.Discard, r.Body)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	e, err := w.New(w.Base(srv.URL), 100*time.Millisecond, embedx.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err = e.Embed(ctx, []string{"q"})
+	checkClass(t, err, retrieval.ErrUnavailable)
+	if msg := err.Error(); !strings.Contains(msg, w.Name) || !strings.Contains(msg, "did not answer") {
+		t.Errorf("a timeout must name %s and say it did not answer: %s", w.Name, msg)
+	}
+	checkNoKey(t, err)
+}
+
+// retryAfterPastTimeLeft checks that a 429 asking for a wait longer
+// than the time left (the per-call timeout, or the deadline when it
+// comes first) is neither waited for nor retried.
+func retryAfterPastTimeLeft(t *testing.T, w Wire) {
+	// No deadline: the per-call timeout is the time left. With one,
+	// the deadline when it comes first.
+	for _, c := range []struct {
+		name     string
+		timeout  time.Duration
+		deadline time.Duration
+		limit    string
+	}{
+		{"per-call timeout", 4 * time.Second, 0, "past the 4 s timeout"},
+		{"deadline", 20 * time.Second, 3 * time.Second, "s left"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
 			var calls atomic.Int32
 			srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 				calls.Add(1)
 				_, _ = io.Copy(io.Discard, r.Body)
-				rw.Header().Set("Content-Type", f.ctype)
-				rw.WriteHeader(f.status)
-				_, _ = io.WriteString(rw, f.body(w))
+				rw.Header().Set("Content-Type", "application/json")
+				rw.Header().Set("Retry-After", "3600")
+				rw.WriteHeader(http.StatusTooManyRequests)
+				_, _ = io.WriteString(rw, w.Error(http.StatusTooManyRequests, "slow down"))
 			}))
 			defer srv.Close()
-			e, err := w.New(w.Base(srv.URL), 5*time.Second, f.limits)
+			e, err := w.New(w.Base(srv.URL), c.timeout, embedx.Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = e.Embed(context.Background(), []string{"what is ROS 2?"})
-			checkClass(t, err, f.class)
+			ctx := context.Background()
+			if c.deadline > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, c.deadline)
+				defer cancel()
+			}
+			_, err = e.Embed(ctx, []string{"q"})
+			checkClass(t, err, retrieval.ErrUnavailable)
 			msg := err.Error()
-			for _, s := range f.say(w) {
+			for _, s := range []string{w.Name, "(429)", "asked to wait 1 h", c.limit, "not retried"} {
 				if !strings.Contains(msg, s) {
 					t.Errorf("message does not say %q: %s", s, msg)
 				}
 			}
-			for _, s := range f.never {
-				if strings.Contains(msg, s) {
-					t.Errorf("message says %q: %s", s, msg)
-				}
-			}
-			checkNoKey(t, err)
 			if n := calls.Load(); n != 1 {
-				t.Errorf("%d requests, want 1 (this answer is not worth a retry)", n)
+				t.Errorf("%d requests, want 1: a wait past the time left is not made", n)
 			}
 		})
 	}
-	t.Run("no answer within the timeout", func(t *testing.T) {
-		release := make(chan struct{})
-		srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			// net/http notices a client that went away only once the
-			// body has been read.
-			_, _ = io.Copy(io.Discard, r.Body)
-			select {
-			case <-release:
-			case <-r.Context().Done():
-			case <-time.After(5 * time.Second):
+}
+
+// retriesEndedByDeadline checks that when the deadline ends the
+// retries, the error names the last answer, not a timeout.
+func retriesEndedByDeadline(t *testing.T, w Wire) {
+	for _, status := range []int{http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+				_, _ = io.Copy(io.Discard, r.Body)
+				rw.Header().Set("Content-Type", "application/json")
+				rw.WriteHeader(status)
+				_, _ = io.WriteString(rw, w.Error(status, "try later"))
+			}))
+			defer srv.Close()
+			// Each answer comes at once; the backoff (from 0.5 s) is
+			// past the time left.
+			e, err := w.New(w.Base(srv.URL), 300*time.Millisecond, embedx.Limits{})
+			if err != nil {
+				t.Fatal(err)
 			}
-		}))
-		defer srv.Close()
-		defer close(release)
-		e, err := w.New(w.Base(srv.URL), 100*time.Millisecond, embedx.Limits{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-		defer cancel()
-		_, err = e.Embed(ctx, []string{"q"})
-		checkClass(t, err, retrieval.ErrUnavailable)
-		if msg := err.Error(); !strings.Contains(msg, w.Name) || !strings.Contains(msg, "did not answer") {
-			t.Errorf("a timeout must name %s and say it did not answer: %s", w.Name, msg)
-		}
-		checkNoKey(t, err)
-	})
-	t.Run("a Retry-After past the time left", func(t *testing.T) {
-		// No deadline: the per-call timeout is the time left. With one,
-		// the deadline when it comes first.
-		for _, c := range []struct {
-			name     string
-			timeout  time.Duration
-			deadline time.Duration
-			limit    string
-		}{
-			{"per-call timeout", 4 * time.Second, 0, "past the 4 s timeout"},
-			{"deadline", 20 * time.Second, 3 * time.Second, "s left"},
-		} {
-			t.Run(c.name, func(t *testing.T) {
-				var calls atomic.Int32
-				srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-					calls.Add(1)
-					_, _ = io.Copy(io.Discard, r.Body)
-					rw.Header().Set("Content-Type", "application/json")
-					rw.Header().Set("Retry-After", "3600")
-					rw.WriteHeader(http.StatusTooManyRequests)
-					_, _ = io.WriteString(rw, w.Error(http.StatusTooManyRequests, "slow down"))
-				}))
-				defer srv.Close()
-				e, err := w.New(w.Base(srv.URL), c.timeout, embedx.Limits{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				ctx := context.Background()
-				if c.deadline > 0 {
-					var cancel context.CancelFunc
-					ctx, cancel = context.WithTimeout(ctx, c.deadline)
-					defer cancel()
-				}
-				_, err = e.Embed(ctx, []string{"q"})
-				checkClass(t, err, retrieval.ErrUnavailable)
-				msg := err.Error()
-				for _, s := range []string{w.Name, "(429)", "asked to wait 1 h", c.limit, "not retried"} {
-					if !strings.Contains(msg, s) {
-						t.Errorf("message does not say %q: %s", s, msg)
-					}
-				}
-				if n := calls.Load(); n != 1 {
-					t.Errorf("%d requests, want 1: a wait past the time left is not made", n)
-				}
-			})
-		}
-	})
-	t.Run("retries ended by the deadline name the last answer", func(t *testing.T) {
-		for _, status := range []int{http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway} {
-			t.Run(fmt.Sprint(status), func(t *testing.T) {
-				srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-					_, _ = io.Copy(io.Discard, r.Body)
-					rw.Header().Set("Content-Type", "application/json")
-					rw.WriteHeader(status)
-					_, _ = io.WriteString(rw, w.Error(status, "try later"))
-				}))
-				defer srv.Close()
-				// Each answer comes at once; the backoff (from 0.5 s) is
-				// past the time left.
-				e, err := w.New(w.Base(srv.URL), 300*time.Millisecond, embedx.Limits{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				_, err = e.Embed(context.Background(), []string{"q"})
-				checkClass(t, err, retrieval.ErrUnavailable)
-				if msg := err.Error(); !strings.Contains(msg, fmt.Sprintf("(%d)", status)) || strings.Contains(msg, "did not answer") {
-					t.Errorf("the last answer (%d) is the cause, not a timeout: %s", status, msg)
-				}
-			})
-		}
-	})
-	t.Run("closed port", func(t *testing.T) {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		root := "http://" + ln.Addr().String()
-		ln.Close()
-		e, err := w.New(w.Base(root), 2*time.Second, embedx.Limits{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = e.Embed(context.Background(), []string{"q"})
-		checkClass(t, err, retrieval.ErrUnavailable)
-		if msg := err.Error(); !strings.Contains(msg, "Cannot reach") {
-			t.Errorf("a closed port is 'Cannot reach': %s", msg)
-		}
-		checkNoKey(t, err)
-	})
-	t.Run("cancelled", func(t *testing.T) {
-		srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-			_, _ = io.Copy(io.Discard, r.Body)
-			select {
-			case <-r.Context().Done():
-			case <-time.After(5 * time.Second):
+			_, err = e.Embed(context.Background(), []string{"q"})
+			checkClass(t, err, retrieval.ErrUnavailable)
+			if msg := err.Error(); !strings.Contains(msg, fmt.Sprintf("(%d)", status)) || strings.Contains(msg, "did not answer") {
+				t.Errorf("the last answer (%d) is the cause, not a timeout: %s", status, msg)
 			}
-		}))
-		defer srv.Close()
-		e, err := w.New(w.Base(srv.URL), 5*time.Second, embedx.Limits{})
-		if err != nil {
-			t.Fatal(err)
+		})
+	}
+}
+
+// closedPort checks that a port nothing listens on is "Cannot reach".
+func closedPort(t *testing.T, w Wire) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := "http://" + ln.Addr().String()
+	ln.Close()
+	e, err := w.New(w.Base(root), 2*time.Second, embedx.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.Embed(context.Background(), []string{"q"})
+	checkClass(t, err, retrieval.ErrUnavailable)
+	if msg := err.Error(); !strings.Contains(msg, "Cannot reach") {
+		t.Errorf("a closed port is 'Cannot reach': %s", msg)
+	}
+	checkNoKey(t, err)
+}
+
+// cancelled checks that a cancelled call is context.Canceled and of no
+// failure class (it exits 130).
+func cancelled(t *testing.T, w Wire) {
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		time.AfterFunc(50*time.Millisecond, cancel)
-		_, err = e.Embed(ctx, []string{"q"})
-		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("err = %v, want context.Canceled", err)
+	}))
+	defer srv.Close()
+	e, err := w.New(w.Base(srv.URL), 5*time.Second, embedx.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	_, err = e.Embed(ctx, []string{"q"})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	for _, c := range []error{retrieval.ErrUnavailable, retrieval.ErrAuth, retrieval.ErrConfig} {
+		if errors.Is(err, c) {
+			t.Errorf("a cancelled call matches %v (it must exit 130, not as a failure)", c)
 		}
-		for _, c := range []error{retrieval.ErrUnavailable, retrieval.ErrAuth, retrieval.ErrConfig} {
-			if errors.Is(err, c) {
-				t.Errorf("a cancelled call matches %v (it must exit 130, not as a failure)", c)
-			}
-		}
-	})
+	}
 }
 
 // checkClass fails unless err matches want and no other backend class.

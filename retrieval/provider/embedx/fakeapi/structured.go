@@ -5,6 +5,13 @@ import (
 	"sync"
 )
 
+// Message is one message of a chat request, as Cohere's v2 chat and
+// OpenAI's chat completions both send it.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
 // Structured is how a fake chat server answers chats that ask for
 // structured output (a JSON schema) when no reply is queued (Req is the
 // fake's chat request type). Its methods are safe for concurrent use; the

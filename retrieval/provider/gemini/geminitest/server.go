@@ -7,7 +7,6 @@ package geminitest
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
@@ -63,9 +62,8 @@ type Request struct {
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
-	latency, fail := s.Begin()
-	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
-	if !fakeapi.Wait(r.Context(), latency) {
+	body, _, fail, ok := s.Receive(r, 64<<20)
+	if !ok {
 		return
 	}
 	path := strings.TrimPrefix(r.URL.Path, "/v1beta/models/")
@@ -80,11 +78,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	if fail != nil {
 		if fail.Raw != "" {
-			w.Header().Set("Content-Type", "text/html")
-			if fail.Status != 0 {
-				w.WriteHeader(fail.Status)
-			}
-			_, _ = io.WriteString(w, fail.Raw)
+			fakeapi.WriteRaw(w, fail.Status, "text/html", fail.Raw)
 			return
 		}
 		writeError(w, fail.Status, "UNAVAILABLE", fail.Message)
@@ -95,6 +89,23 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "NOT_FOUND", fmt.Sprintf("models/%s is not found for API version v1beta, or is not supported for embedContent.", model))
 		return
 	}
+	reqs, refused := decodeEmbed(method, body)
+	if refused != nil {
+		writeError(w, refused.code, refused.status, refused.msg)
+		return
+	}
+	s.embed(w, method, native, reqs)
+}
+
+// refusal is an error answer: its HTTP code, Google status and message.
+type refusal struct {
+	code        int
+	status, msg string
+}
+
+// decodeEmbed decodes the body of an embedContent call (one request) or
+// of a batchEmbedContents call (1 to 100), or says how to refuse it.
+func decodeEmbed(method string, body []byte) ([]Request, *refusal) {
 	var reqs []Request
 	switch method {
 	case "batchEmbedContents":
@@ -102,25 +113,27 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 			Requests []Request `json:"requests"`
 		}
 		if json.Unmarshal(body, &b) != nil {
-			writeError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "invalid JSON")
-			return
+			return nil, &refusal{http.StatusBadRequest, "INVALID_ARGUMENT", "invalid JSON"}
 		}
 		reqs = b.Requests
 	case "embedContent":
 		var one Request
 		if json.Unmarshal(body, &one) != nil {
-			writeError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "invalid JSON")
-			return
+			return nil, &refusal{http.StatusBadRequest, "INVALID_ARGUMENT", "invalid JSON"}
 		}
 		reqs = []Request{one}
 	default:
-		writeError(w, http.StatusNotFound, "NOT_FOUND", "unknown method "+method)
-		return
+		return nil, &refusal{http.StatusNotFound, "NOT_FOUND", "unknown method " + method}
 	}
 	if len(reqs) == 0 || len(reqs) > 100 {
-		writeError(w, http.StatusBadRequest, "INVALID_ARGUMENT", "requests must hold 1..100 items")
-		return
+		return nil, &refusal{http.StatusBadRequest, "INVALID_ARGUMENT", "requests must hold 1..100 items"}
 	}
+	return reqs, nil
+}
+
+// embed answers the embedding requests reqs of a model whose vectors
+// have native dimensions, in method's shape.
+func (s *Server) embed(w http.ResponseWriter, method string, native int, reqs []Request) {
 	type emb struct {
 		Values []float32 `json:"values"`
 	}
@@ -141,16 +154,13 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		out[i] = emb{Values: fakeapi.Vector(text, dim)}
 	}
 	s.Record(reqs[0], len(reqs))
-	w.Header().Set("Content-Type", "application/json")
 	if method == "embedContent" {
-		_ = json.NewEncoder(w).Encode(map[string]any{"embedding": out[0]})
+		fakeapi.WriteJSON(w, http.StatusOK, map[string]any{"embedding": out[0]})
 		return
 	}
-	_ = json.NewEncoder(w).Encode(map[string]any{"embeddings": out})
+	fakeapi.WriteJSON(w, http.StatusOK, map[string]any{"embeddings": out})
 }
 
 func writeError(w http.ResponseWriter, code int, status, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(code)
-	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"code": code, "message": msg, "status": status}})
+	fakeapi.WriteJSON(w, code, map[string]any{"error": map[string]any{"code": code, "message": msg, "status": status}})
 }

@@ -1,22 +1,21 @@
 package openaitest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"ragscope/retrieval/provider/embedx/fakeapi"
 	"strings"
 	"time"
+
+	"ragscope/retrieval/provider/embedx/fakeapi"
 )
 
 // ChatRequest is the body of a POST /v1/chat/completions, as decoded.
 type ChatRequest struct {
-	Model    string `json:"model"`
-	Stream   bool   `json:"stream"`
-	Messages []struct {
-		Role    string `json:"role"`
-		Content string `json:"content"`
-	} `json:"messages"`
+	Model         string            `json:"model"`
+	Stream        bool              `json:"stream"`
+	Messages      []fakeapi.Message `json:"messages"`
 	StreamOptions struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
@@ -77,33 +76,27 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 		return
 	}
 	reply := s.Next(req, s.defaultFor)
+	streamChat(r.Context(), fakeapi.OpenStream(w, r), req, reply)
+}
 
-	flusher, _ := w.(http.Flusher)
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.WriteHeader(http.StatusOK)
-	send := func(v any) bool {
-		b, _ := json.Marshal(v)
-		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
-			return false
-		}
-		if flusher != nil {
-			flusher.Flush()
-		}
-		return r.Context().Err() == nil
-	}
+// streamChat streams reply to req as OpenAI's chat completion chunks: the
+// role, a chunk per piece and (unless reply.NoDone) the finish reason,
+// the usage when asked for (and not reply.NoUsage) and [DONE]. It stops
+// when the client goes away (ctx).
+func streamChat(ctx context.Context, st *fakeapi.Stream, req ChatRequest, reply ChatReply) {
 	chunk := func(delta map[string]any, finish any) map[string]any {
 		return map[string]any{
 			"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1700000000, "model": req.Model,
 			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}},
 		}
 	}
-	send(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+	st.Send("", chunk(map[string]any{"role": "assistant", "content": ""}, nil))
 	out := 0
 	for i, p := range reply.Pieces {
-		if !fakeapi.Pace(r.Context(), i, reply.Stall, nil, reply.Delay) {
+		if !fakeapi.Pace(ctx, i, reply.Stall, nil, reply.Delay) {
 			return
 		}
-		if !send(chunk(map[string]any{"content": p}, nil)) {
+		if !st.Send("", chunk(map[string]any{"content": p}, nil)) {
 			return
 		}
 		out += len(strings.Fields(p))
@@ -111,18 +104,18 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 	if reply.NoDone {
 		return
 	}
-	send(chunk(map[string]any{}, "stop"))
+	st.Send("", chunk(map[string]any{}, "stop"))
 	if req.StreamOptions.IncludeUsage && !reply.NoUsage {
 		in := 0
 		for _, m := range req.Messages {
 			in += len(strings.Fields(m.Content))
 		}
-		send(map[string]any{
+		st.Send("", map[string]any{
 			"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1700000000, "model": req.Model,
 			"choices": []any{}, "usage": map[string]int{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out},
 		})
 	}
-	_, _ = fmt.Fprint(w, "data: [DONE]\n\n")
+	st.Data("", "[DONE]")
 }
 
 // defaultReply cites the first sentence of the context's first source.

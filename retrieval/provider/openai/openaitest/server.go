@@ -7,7 +7,6 @@ package openaitest
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"sync"
 
@@ -93,13 +92,11 @@ func (s *Server) LastHeaders() http.Header {
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
-	latency, fail := s.Begin()
 	s.mu.Lock()
 	s.headers = r.Header.Clone()
 	s.mu.Unlock()
-
-	body, readErr := io.ReadAll(io.LimitReader(r.Body, 64<<20))
-	if !fakeapi.Wait(r.Context(), latency) {
+	body, readErr, fail, ok := s.Receive(r, 64<<20)
+	if !ok {
 		return
 	}
 	if r.Method != http.MethodPost || (r.URL.Path != "/v1/embeddings" && r.URL.Path != "/v1/chat/completions") {
@@ -112,15 +109,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	if fail != nil && fail.Dim == 0 {
 		if fail.Raw != "" {
-			if fail.ContentType != "" {
-				w.Header().Set("Content-Type", fail.ContentType)
-			}
-			st := fail.Status
-			if st == 0 {
-				st = http.StatusOK
-			}
-			w.WriteHeader(st)
-			_, _ = io.WriteString(w, fail.Raw)
+			fakeapi.WriteRaw(w, fail.Status, fail.ContentType, fail.Raw)
 			return
 		}
 		msg := fail.Message
@@ -134,6 +123,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		s.chat(w, r, body)
 		return
 	}
+	s.embed(w, body, readErr, fail)
+}
+
+// embed answers POST /v1/embeddings; fail, when set, asks for vectors of
+// its Dim.
+func (s *Server) embed(w http.ResponseWriter, body []byte, readErr error, fail *Failure) {
 	var req Request
 	if readErr != nil || json.Unmarshal(body, &req) != nil || len(req.Input) == 0 {
 		writeError(w, http.StatusBadRequest, "", "'input' must be a non-empty array of strings", "invalid_request_error")
@@ -169,8 +164,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	for i, t := range req.Input {
 		data[i] = item{Object: "embedding", Index: i, Embedding: fakeapi.Vector(t, dim)}
 	}
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(map[string]any{
+	fakeapi.WriteJSON(w, http.StatusOK, map[string]any{
 		"object": "list", "data": data, "model": req.Model,
 		"usage": map[string]int{"prompt_tokens": len(req.Input), "total_tokens": len(req.Input)},
 	})
@@ -180,7 +174,5 @@ func writeError(w http.ResponseWriter, status int, retryAfter, msg, typ string) 
 	if retryAfter != "" {
 		w.Header().Set("Retry-After", retryAfter)
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": nil}})
+	fakeapi.WriteJSON(w, status, map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": nil}})
 }

@@ -143,7 +143,16 @@ func (m *Model) countCorpus(ctx context.Context, docs []string, workers int) err
 			}
 		})
 	}
-	// IDF and the postings' layout, as fitLexical makes them.
+	m.tableFromCounts(shards, len(docs))
+	m.sharesFromCounts(words, totals)
+	return nil
+}
+
+// tableFromCounts makes the lexical table (IDF and the postings' layout,
+// as fitLexical makes them) from the document frequencies counted in
+// shards, a feature in shard key%len(shards), over a corpus of docs
+// documents; it empties the shards.
+func (m *Model) tableFromCounts(shards []map[uint64]int32, docs int) {
 	nkeys := 0
 	for _, s := range shards {
 		nkeys += len(s)
@@ -153,21 +162,26 @@ func (m *Model) countCorpus(ctx context.Context, docs []string, workers int) err
 		keys = slices.AppendSeq(keys, maps.Keys(s))
 	}
 	slices.Sort(keys)
-	m.docs = len(docs)
-	n := float64(len(docs))
+	m.docs = docs
+	n := float64(docs)
 	m.unseenIDF = float32(math.Log(n+1) + 1)
 	t := &lexTable{keys: keys}
 	t.idf = make([]float32, len(keys))
 	t.start = make([]int32, len(keys)+1)
 	for j, k := range keys {
-		c := shards[int(k%uint64(workers))][k]
+		c := shards[int(k%uint64(len(shards)))][k]
 		t.idf[j] = float32(math.Log((n+1)/(float64(c)+1)) + 1)
 		t.start[j+1] = t.start[j] + c
 	}
 	clear(shards)
 	t.hashSlots()
 	m.lex = t
-	// Word shares, as fitSemantic makes them.
+}
+
+// sharesFromCounts sets each word's share of the corpus, as fitSemantic
+// makes them, from the workers' word counts and token totals (words[0]
+// becomes the sum).
+func (m *Model) sharesFromCounts(words []map[string]int, totals []int) {
 	total := 0
 	for _, c := range totals {
 		total += c
@@ -182,7 +196,6 @@ func (m *Model) countCorpus(ctx context.Context, docs []string, workers int) err
 	for w, c := range all {
 		m.pCorpus[w] = float32(float64(c) / float64(total))
 	}
-	return nil
 }
 
 // fillPostings is FitEmbed's second pass: it computes each document's

@@ -285,12 +285,7 @@ func Restore(state []byte) (*Model, error) {
 	wAt := r.off - len(wRaw)
 	t.doc, t.w = flat.Int32s(docRaw), flat.Float32s(wRaw)
 	m.lex = t
-	n := r.count(5)
-	m.pCorpus = make(map[string]float32, n)
-	for range n {
-		w := r.string()
-		m.pCorpus[w] = math.Float32frombits(r.u32())
-	}
+	m.pCorpus = r.wordProbs()
 	m.pc = r.float32s()
 	if len(m.pc) == 0 {
 		m.pc = nil
@@ -298,23 +293,7 @@ func Restore(state []byte) (*Model, error) {
 		r.err = fmt.Errorf("common component of length %d", len(m.pc))
 	}
 	if hasProj := r.bytes(1); r.err == nil && hasProj[0] == 1 {
-		p := &projection{rank: int(r.u32())}
-		nl := r.count(8)
-		p.l = make([]float64, nl)
-		for i := range p.l {
-			p.l[i] = math.Float64frombits(r.u64())
-		}
-		keys := r.uint64s()
-		ix := &invIndex{ids: make(map[uint64]int32, len(keys))}
-		for i, k := range keys {
-			ix.ids[k] = int32(i)
-		}
-		ix.start, ix.vec, ix.w = r.int32s(), r.int32s(), r.float32s()
-		p.pivots = ix
-		if r.err == nil {
-			r.err = p.validate(m.cfg.lexDim)
-		}
-		m.proj = p
+		m.proj = r.projection(m.cfg.lexDim)
 	}
 	if block := r.u32(); r.err == nil && block != postingsBlock {
 		r.err = fmt.Errorf("postings blocks of %d bytes, want %d", block, postingsBlock)
@@ -346,6 +325,40 @@ func Restore(state []byte) (*Model, error) {
 	t.lazy = &lazyPostings{docs: m.docs, doc: docRaw, w: wRaw, docSums: docSums, wSums: wSums,
 		checked: make([]atomic.Uint64, (len(docSums)+63)/64)}
 	return m, nil
+}
+
+// wordProbs reads the corpus's word probabilities: a count, then each
+// word and its probability's bits.
+func (r *stateReader) wordProbs() map[string]float32 {
+	n := r.count(5)
+	probs := make(map[string]float32, n)
+	for range n {
+		w := r.string()
+		probs[w] = math.Float32frombits(r.u32())
+	}
+	return probs
+}
+
+// projection reads the lexical projection (its rank, its l values and
+// its pivots' inverted index) and checks it against lexDim dimensions.
+func (r *stateReader) projection(lexDim int) *projection {
+	p := &projection{rank: int(r.u32())}
+	nl := r.count(8)
+	p.l = make([]float64, nl)
+	for i := range p.l {
+		p.l[i] = math.Float64frombits(r.u64())
+	}
+	keys := r.uint64s()
+	ix := &invIndex{ids: make(map[uint64]int32, len(keys))}
+	for i, k := range keys {
+		ix.ids[k] = int32(i)
+	}
+	ix.start, ix.vec, ix.w = r.int32s(), r.int32s(), r.float32s()
+	p.pivots = ix
+	if r.err == nil {
+		r.err = p.validate(lexDim)
+	}
+	return p
 }
 
 // validate checks the sizes and order LexicalCosines and the binary search

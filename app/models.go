@@ -8,6 +8,7 @@ import (
 
 	"ragscope/config"
 	"ragscope/retrieval"
+	"ragscope/retrieval/assess/chunkaudit"
 	"ragscope/retrieval/store/local"
 )
 
@@ -90,6 +91,10 @@ func (as *Assembler) Generator(s Setup) (retrieval.Generator, error) {
 	}
 	return nil, fmt.Errorf("%w: %s", retrieval.ErrNoGenerator, t.ChatHint())
 }
+
+// InputLimit is the input limit of b's query embedding model, from the
+// provider table's rows.
+func (b *Backend) InputLimit() chunkaudit.Limit { return b.Limits.For(b.Model()) }
 
 // Message is the line a person sees for err: validation errors are shown
 // as their actionable text without the wrapping chain.

@@ -9,6 +9,7 @@ import (
 
 	"ragscope/config"
 	"ragscope/retrieval"
+	"ragscope/retrieval/assess/chunkaudit"
 	"ragscope/retrieval/provider/cohere"
 	"ragscope/retrieval/provider/embedx"
 	"ragscope/retrieval/provider/gemini"
@@ -19,21 +20,17 @@ import (
 // questions, reranks or answers, with the settings that reach it, how its
 // model names are recognised, its defaults and limits, and its
 // constructors. A nil constructor means the provider does not do that job.
-// Adding a provider is one row (in Providers) plus its package.
+// Adding a provider is one row (in Providers) plus its package and its
+// fake server (docs/providers.md).
 type Provider struct {
-	// Name is the value of --embedder and --chat-provider ("cohere").
-	Name string
-	// Title names the provider in messages ("Cohere").
-	Title string
-	// KeyEnv lists the API key's environment variables, preferred first;
-	// KeyTOML is its ragscope.toml key ("cohere.api_key").
-	KeyEnv  []string
-	KeyTOML string
-	// BaseURLEnv lists the base URL's environment variables.
-	BaseURLEnv []string
-	// Key and BaseURL read the provider's settings from a configuration.
-	Key     func(c config.Config) config.Secret
-	BaseURL func(c config.Config) string
+	// ProviderRow is what the configuration reads of the provider: its
+	// name, title and the environment variables of its key (a secret:
+	// hidden from every message, log and file) and base URL
+	// (config.ProviderRow).
+	config.ProviderRow
+	// Models are the provider's embedding models ragscope knows: their
+	// input limits (the chunk audit's) and vector sizes.
+	Models []Model
 	// KeyOptional reports whether the configuration reaches a server that
 	// needs no key (a local OpenAI-compatible server).
 	KeyOptional func(c config.Config) bool
@@ -74,6 +71,51 @@ type Provider struct {
 	NewReranker func(o ModelOptions) (retrieval.Reranker, error)
 	// NewChat builds a chat model.
 	NewChat func(o ModelOptions) (retrieval.Generator, error)
+}
+
+// Model is what ragscope knows of one embedding model of a provider.
+type Model struct {
+	// Name is the model's name, or a name prefix ending in "*"
+	// ("text-embedding-3-*").
+	Name string
+	// InputTokens is the tokens the model reads of one text before it
+	// cuts the rest (0: the whole text).
+	InputTokens int
+	// Dim is the model's native vector size (0: not known).
+	Dim int
+}
+
+// matches reports whether the model name m (bare, as bareModel gives
+// it) is this model or starts with its prefix.
+func (m Model) matches(name string) bool {
+	if p, ok := strings.CutSuffix(m.Name, "*"); ok {
+		return strings.HasPrefix(name, p)
+	}
+	return m.Name == name
+}
+
+// model is the row's model named name (any case, "models/" prefix
+// ignored).
+func (p Provider) model(name string) (Model, bool) {
+	b := bareModel(name)
+	for _, m := range p.Models {
+		if m.matches(b) {
+			return m, true
+		}
+	}
+	return Model{}, false
+}
+
+// Limits are the input limits of every model of the table, for the
+// chunk audit (chunkaudit.Limits.For).
+func (t Table) Limits() chunkaudit.Limits {
+	var out chunkaudit.Limits
+	for _, p := range t {
+		for _, m := range p.Models {
+			out = append(out, chunkaudit.ModelLimit{Model: m.Name, Tokens: m.InputTokens})
+		}
+	}
+	return out
 }
 
 // EmbedOptions are what a provider's query embedder is built from.
@@ -124,35 +166,46 @@ type Table []Provider
 // Gemini and the offline embedder of local indexes. Each call returns a
 // new table, which a caller may extend.
 func Providers() Table {
-	return Table{cohereRow(), openAIRow(), geminiRow(), {
-		Name: config.EmbedderLocal, Title: "local",
-		NoQdrant: "embeds with the offline model of a local index and cannot search a Qdrant collection",
-	}}
+	return Table{cohereRow(), openAIRow(), geminiRow(), localRow()}
 }
 
-// row is a provider's row with its settings: the key and base URL read by
-// key and base, their variables and ragscope.toml key from config.Settings
-// ("<name>_api_key", "<name>_base_url").
-func row(name, title string, key func(config.Config) config.Secret, base func(config.Config) string) Provider {
-	return Provider{
-		Name: name, Title: title, Key: key, BaseURL: base,
-		KeyEnv: settingEnv(name + "_api_key"), KeyTOML: name + ".api_key", BaseURLEnv: settingEnv(name + "_base_url"),
-	}
+// row is a provider's row with its settings: the environment variables
+// of its key and of its base URL.
+func row(name, title string, keyEnv, baseURLEnv []string) Provider {
+	return Provider{ProviderRow: config.ProviderRow{Name: name, Title: title, KeyEnv: keyEnv, BaseURLEnv: baseURLEnv}}
+}
+
+// localRow is the offline embedder of local indexes: no key, no server,
+// and it reads whole chunks.
+func localRow() Provider {
+	p := row(config.EmbedderLocal, "local", nil, nil)
+	p.Models = []Model{{Name: "ragscope-local-*"}}
+	p.NoQdrant = "embeds with the offline model of a local index and cannot search a Qdrant collection"
+	return p
 }
 
 // cohereRow is Cohere: embeddings, rerank and chat.
 func cohereRow() Provider {
-	p := row(config.EmbedderCohere, "Cohere", func(c config.Config) config.Secret { return c.CohereAPIKey }, func(c config.Config) string { return c.CohereBaseURL })
+	p := row(config.EmbedderCohere, "Cohere", []string{"COHERE_API_KEY", "CO_API_KEY"}, []string{"COHERE_BASE_URL"})
+	p.BaseURLHelp = "Cohere API base URL, for proxies (default https://api.cohere.com)"
+	// The v3 embed models read 512 tokens and cut the rest (truncate=END
+	// by default).
+	p.Models = []Model{
+		{Name: "embed-english-v3.0", InputTokens: 512, Dim: 1024},
+		{Name: "embed-multilingual-v3.0", InputTokens: 512, Dim: 1024},
+		{Name: "embed-english-light-v3.0", InputTokens: 512, Dim: 384},
+		{Name: "embed-multilingual-light-v3.0", InputTokens: 512, Dim: 384},
+	}
 	p.OwnsEmbedModel = func(m string) bool { return strings.HasPrefix(bareModel(m), "embed-") }
 	p.OwnsChatModel = func(m string) bool { return strings.HasPrefix(bareModel(m), "command") }
 	p.DefaultEmbedModel, p.DefaultChatModel, p.DefaultRerankModel = cohere.DefaultModel, cohere.DefaultChatModel, cohere.DefaultRerankModel
 	p.MaxBatch, p.IndexCalls, p.DocInputType = cohere.MaxBatch, 4, "search_document"
 	p.NewEmbedder = func(_ context.Context, o EmbedOptions) (QueryEmbedder, error) {
 		model := cmp.Or(o.Model, o.Config.EmbedModel)
-		if o.Dimensions > 0 && o.Dimensions != cohere.KnownDim(model) {
+		if m, _ := p.model(model); o.Dimensions > 0 && o.Dimensions != m.Dim {
 			return nil, fmt.Errorf("%w: --dimensions %d: Cohere's %s cannot be asked for another vector size; use --embedder openai with text-embedding-3-small/-large, or drop --dimensions", retrieval.ErrConfig, o.Dimensions, model)
 		}
-		return cohere.New(cohere.Options{APIKey: o.Config.CohereAPIKey.Reveal(), BaseURL: o.Config.CohereBaseURL, Model: model, Timeout: o.Timeout,
+		return cohere.New(cohere.Options{APIKey: o.Config.Key(p.Name).Reveal(), BaseURL: o.Config.BaseURL(p.Name), Model: model, Timeout: o.Timeout,
 			Documents: o.Documents, MaxAttempts: o.MaxAttempts, CacheSize: o.cacheSize()})
 	}
 	p.NewReranker = func(o ModelOptions) (retrieval.Reranker, error) { return cohere.NewReranker(o.client(p)) }
@@ -163,8 +216,18 @@ func cohereRow() Provider {
 // openAIRow is OpenAI or any OpenAI-compatible server: embeddings and
 // chat; a local server needs no key.
 func openAIRow() Provider {
-	p := row(config.EmbedderOpenAI, "OpenAI", func(c config.Config) config.Secret { return c.OpenAIAPIKey }, func(c config.Config) string { return c.OpenAIBaseURL })
-	p.KeyOptional = func(c config.Config) bool { return c.OpenAIBaseURL != "" && !openAIOwnAPI(c.OpenAIBaseURL) }
+	p := row(config.EmbedderOpenAI, "OpenAI", []string{"OPENAI_API_KEY"}, []string{"OPENAI_BASE_URL"})
+	p.KeyHelp, p.BaseURLHelp = "OpenAI-compatible API key (never printed)", "OpenAI-compatible API base URL"
+	// 8191 tokens (cl100k_base) for the third-generation models and ada-002.
+	p.Models = []Model{
+		{Name: "text-embedding-3-small", InputTokens: 8191, Dim: 1536},
+		{Name: "text-embedding-3-large", InputTokens: 8191, Dim: 3072},
+		{Name: "text-embedding-3-*", InputTokens: 8191},
+		{Name: "text-embedding-ada-002", InputTokens: 8191, Dim: 1536},
+	}
+	p.KeyOptional = func(c config.Config) bool {
+		return c.BaseURL(p.Name) != "" && !openAIOwnAPI(c.BaseURL(p.Name))
+	}
 	p.LocalServer = "a local OpenAI-compatible server such as Ollama (http://localhost:11434/v1, with --chat-model llama3.2)"
 	p.KeyNote = "; a local OpenAI-compatible server needs only OPENAI_BASE_URL (e.g. http://localhost:11434/v1)"
 	p.BaseURLPicks = true
@@ -182,7 +245,11 @@ func openAIRow() Provider {
 
 // geminiRow is Google's Gemini API: embeddings.
 func geminiRow() Provider {
-	p := row(config.EmbedderGemini, "Gemini", func(c config.Config) config.Secret { return c.GeminiAPIKey }, func(c config.Config) string { return c.GeminiBaseURL })
+	p := row(config.EmbedderGemini, "Gemini", []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, []string{"GEMINI_BASE_URL"})
+	p.Models = []Model{
+		{Name: "gemini-embedding-001", InputTokens: 2048, Dim: 3072},
+		{Name: "text-embedding-004", Dim: 768},
+	}
 	p.BaseURLPicks = true
 	p.OwnsEmbedModel = func(m string) bool {
 		m = bareModel(m)
@@ -195,23 +262,13 @@ func geminiRow() Provider {
 
 // embedx is the options of p's embedder.
 func (o EmbedOptions) embedx(p Provider) embedx.Options {
-	return embedx.Options{APIKey: p.Key(o.Config).Reveal(), BaseURL: p.BaseURL(o.Config), Model: o.Model, Dimensions: o.Dimensions, Timeout: o.Timeout,
+	return embedx.Options{APIKey: o.Config.Key(p.Name).Reveal(), BaseURL: o.Config.BaseURL(p.Name), Model: o.Model, Dimensions: o.Dimensions, Timeout: o.Timeout,
 		Documents: o.Documents, MaxAttempts: o.MaxAttempts, CacheSize: o.cacheSize()}
 }
 
 // client is the options of p's chat model or reranker.
 func (o ModelOptions) client(p Provider) embedx.ClientOptions {
-	return embedx.ClientOptions{APIKey: p.Key(o.Config).Reveal(), BaseURL: p.BaseURL(o.Config), Model: o.Model, Timeout: o.Timeout}
-}
-
-// settingEnv is the environment variables of the named setting.
-func settingEnv(setting string) []string {
-	for _, s := range config.Settings() {
-		if s.Name == setting {
-			return s.Env
-		}
-	}
-	return nil
+	return embedx.ClientOptions{APIKey: o.Config.Key(p.Name).Reveal(), BaseURL: o.Config.BaseURL(p.Name), Model: o.Model, Timeout: o.Timeout}
 }
 
 // bareModel is a model name without case, spaces or a "models/" prefix.
@@ -242,10 +299,10 @@ func (t Table) Lookup(name string) (Provider, bool) {
 }
 
 // hasKey reports whether p's key is set in c.
-func (p Provider) hasKey(c config.Config) bool { return p.Key != nil && p.Key(c).IsSet() }
+func (p Provider) hasKey(c config.Config) bool { return len(p.KeyEnv) > 0 && c.Key(p.Name).IsSet() }
 
 // hasBaseURL reports whether p's base URL is set in c.
-func (p Provider) hasBaseURL(c config.Config) bool { return p.BaseURL != nil && p.BaseURL(c) != "" }
+func (p Provider) hasBaseURL(c config.Config) bool { return c.BaseURL(p.Name) != "" }
 
 // keyName is the first name of p's key variable.
 func (p Provider) keyName() string {
@@ -287,7 +344,7 @@ func (t Table) ModelProvider(model string) string {
 // base URL picks it (a local OpenAI-compatible server needs no key), else
 // the first row.
 func (t Table) ResolveEmbedder(c config.Config) (provider, why string) {
-	e, _ := t.Names().ParseEmbedder(c.Embedder)
+	e, _ := t.ConfigRows().ParseEmbedder(c.Embedder)
 	if e != config.EmbedderAuto {
 		return e, ""
 	}
@@ -321,13 +378,13 @@ func (t Table) ResolvedEmbedder(c config.Config) string {
 // EmbedderChoice explains an auto choice when it was not obvious (more than
 // one provider key set); "" otherwise.
 func (t Table) EmbedderChoice(c config.Config) string {
-	e, _ := t.Names().ParseEmbedder(c.Embedder)
+	e, _ := t.ConfigRows().ParseEmbedder(c.Embedder)
 	if e != config.EmbedderAuto {
 		return ""
 	}
 	var set, order []string
 	for _, p := range t {
-		if p.NewEmbedder == nil || p.Key == nil {
+		if p.NewEmbedder == nil || len(p.KeyEnv) == 0 {
 			continue
 		}
 		order = append(order, p.Name)
@@ -351,7 +408,7 @@ func (t Table) EmbedderChoice(c config.Config) string {
 // can chat (a key, or a base URL of a server that needs none). "" means no
 // chat model is configured.
 func (t Table) ResolvedChatProvider(c config.Config) string {
-	name, _ := t.Names().ParseChatProvider(c.ChatProvider)
+	name, _ := t.ConfigRows().ParseChatProvider(c.ChatProvider)
 	if name != config.ChatAuto {
 		return name
 	}
@@ -418,13 +475,17 @@ func (t Table) names(does func(Provider) bool) []string {
 	return out
 }
 
-// Names are the provider names --embedder (every row) and
-// --chat-provider (the rows that answer) accept, for config.Load.
-func (t Table) Names() config.ProviderNames {
-	n := config.ProviderNames{Embedders: []string{}, Chat: []string{}}
-	n.Embedders = append(n.Embedders, t.names(func(Provider) bool { return true })...)
-	n.Chat = append(n.Chat, t.chatNames()...)
-	return n
+// ConfigRows is the configuration's part of every row (config.Load's
+// LoadOptions.Providers): the names --embedder (every row) and
+// --chat-provider (the rows that answer) accept, and the settings of each
+// provider's key and base URL.
+func (t Table) ConfigRows() config.ProviderTable {
+	out := make(config.ProviderTable, len(t))
+	for i, p := range t {
+		out[i] = p.ProviderRow
+		out[i].Chats = p.NewChat != nil
+	}
+	return out
 }
 
 // SettingHelp is the --help text of the settings that list providers
@@ -467,7 +528,7 @@ func listOr(items []string, sep, last string) string {
 // GOOGLE_API_KEY, or [gemini] api_key in ragscope.toml)".
 func (p Provider) keyText() string {
 	alts := append([]string(nil), p.KeyEnv[1:]...)
-	if sec, key, ok := strings.Cut(p.KeyTOML, "."); ok {
+	if sec, key, ok := strings.Cut(p.KeyTOML(), "."); ok {
 		alts = append(alts, "["+sec+"] "+key+" in ragscope.toml")
 	}
 	if len(alts) == 0 {
@@ -523,7 +584,7 @@ func (t Table) Validate(c config.Config) error { return t.validate(c, true) }
 func (t Table) ValidateStore(c config.Config) error { return t.validate(c, false) }
 
 func (t Table) validate(c config.Config, embeds bool) error {
-	c.Providers = t.Names()
+	c.Providers = t.ConfigRows()
 	probs := c.Problems()
 	if c.Resolved() == config.BackendQdrant {
 		probs = append(probs, t.embedderProblems(c, embeds)...)
@@ -543,7 +604,7 @@ func (t Table) rerankProblems(c config.Config) []string {
 	switch {
 	case !ok:
 		return []string{fmt.Sprintf("--rerank %s: no provider reranks in this build; use --rerank bm25 (offline, no key)", m)}
-	case p.Key != nil && !p.hasKey(c):
+	case len(p.KeyEnv) > 0 && !p.hasKey(c):
 		return []string{fmt.Sprintf("--rerank %s is a %s rerank model: set %s, or use --rerank bm25 (offline, no key)", m, p.Title, p.keyEnvText())}
 	}
 	return nil

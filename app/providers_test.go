@@ -98,7 +98,7 @@ func TestProviderRowsComplete(t *testing.T) {
 			}
 			continue
 		}
-		if len(p.KeyEnv) == 0 || p.Key == nil || p.OwnsEmbedModel == nil || p.DefaultEmbedModel == "" || p.MaxBatch <= 0 {
+		if len(p.KeyEnv) == 0 || p.OwnsEmbedModel == nil || p.DefaultEmbedModel == "" || p.MaxBatch <= 0 {
 			t.Errorf("row %s is incomplete: %+v", p.Name, p)
 		}
 		if !p.OwnsEmbedModel(p.DefaultEmbedModel) {

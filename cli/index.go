@@ -112,7 +112,7 @@ far stay cached), 130 interrupted (the cache is kept).`,
 				Clear:    bar.clear,
 				Before:   a.beforeBuild,
 				Check: func(ctx context.Context, ix retrieval.Walker) error {
-					return auditBuilt(ctx, w, ix, model, out)
+					return auditBuilt(ctx, w, ix, a.providers().Limits(), model, out)
 				},
 				Concurrency: concurrency, ChunkChars: chunkChars, Overlap: overlap, Split: split,
 				Providers: a.providers(),

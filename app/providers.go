@@ -488,19 +488,12 @@ func (t Table) ConfigRows() config.ProviderTable {
 	return out
 }
 
-// SettingHelp is the --help text of the settings that list providers
-// (embedder, chat_provider, chat_model), from the table; ok is false for
-// other settings.
+// SettingHelp is the --help text of the settings whose help names the
+// providers' models (chat_model, rerank_model), from the table; ok is
+// false for other settings (the embedder's and chat provider's list the
+// table's names from config.ProviderTable.Settings).
 func (t Table) SettingHelp(setting string) (help string, ok bool) {
 	switch setting {
-	case "embedder":
-		names := []string{config.EmbedderAuto}
-		for _, p := range t {
-			names = append(names, p.Name)
-		}
-		return "embedder: " + listOr(names, ", ", " or "), true
-	case "chat_provider":
-		return "chat model provider for answers (ask, eval --answer): " + listOr(append([]string{config.ChatAuto}, t.chatNames()...), ", ", " or "), true
 	case "chat_model":
 		var defs []string
 		for _, p := range t {
@@ -509,6 +502,12 @@ func (t Table) SettingHelp(setting string) (help string, ok bool) {
 			}
 		}
 		return "chat model for answers (default: " + strings.Join(defs, ", ") + ")", true
+	case "rerank_model":
+		p, ok := t.rerankProvider()
+		if !ok {
+			return "", false
+		}
+		return fmt.Sprintf("rerank the candidates with this model: a %s model (%s; needs %s) or bm25 (offline, no key); empty: no reranking", p.Title, p.DefaultRerankModel, p.keyName()), true
 	}
 	return "", false
 }

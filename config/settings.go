@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -59,7 +60,28 @@ func (t ProviderTable) Settings() []Setting {
 	out := make([]Setting, 0, len(b.head)+len(b.tail)+2*len(t))
 	out = append(out, b.head...)
 	out = append(out, t.settings()...)
-	return append(out, b.tail...)
+	out = append(out, b.tail...)
+	if len(t) == 0 {
+		return out
+	}
+	for i, s := range out {
+		switch s.Name {
+		case "embedder":
+			out[i].Help = "embedder: " + orList(t.names(func(ProviderRow) bool { return true }))
+		case "chat_provider":
+			out[i].Help = "chat model provider for answers (ask, eval --answer): " + orList(t.names(func(r ProviderRow) bool { return r.Chats }))
+		}
+	}
+	return out
+}
+
+// orList is auto and names: "auto, cohere or local".
+func orList(names []string) string {
+	all := append([]string{EmbedderAuto}, names...)
+	if len(all) == 1 {
+		return all[0]
+	}
+	return strings.Join(all[:len(all)-1], ", ") + " or " + all[len(all)-1]
 }
 
 // settingTable is the settings that do not depend on the providers:
@@ -100,7 +122,7 @@ func storeSettings() []Setting {
 func embedderSettings() []Setting {
 	return []Setting{
 		{Name: "embedder", Flag: "embedder", Env: []string{"RAGSCOPE_EMBEDDER"}, TOML: []string{"embedder.provider"},
-			Help: "embedder: auto, cohere, openai, gemini or local",
+			Help: "embedder: auto or a provider of the table (ProviderTable.Settings names them)",
 			Set:  func(c *Config, s string) (err error) { c.Embedder, err = c.Providers.ParseEmbedder(s); return err },
 			Get:  func(c Config) string { return c.Embedder }},
 		{Name: "embed_model", Flag: "model", Env: []string{"RAGSCOPE_EMBED_MODEL", "EMBEDDING_MODEL"}, TOML: []string{"embedder.model", "cohere.model"},
@@ -124,14 +146,14 @@ func embedderSettings() []Setting {
 func chatSettings() []Setting {
 	return []Setting{
 		{Name: "chat_provider", Flag: "chat-provider", Env: []string{"RAGSCOPE_CHAT_PROVIDER"}, TOML: []string{"chat.provider"},
-			Help: "chat model provider for answers (ask, eval --answer): auto, cohere or openai",
+			Help: "chat model provider for answers (ask, eval --answer): auto or a provider that answers (ProviderTable.Settings names them)",
 			Set: func(c *Config, s string) (err error) {
 				c.ChatProvider, err = c.Providers.ParseChatProvider(s)
 				return err
 			},
 			Get: func(c Config) string { return c.ChatProvider }},
 		{Name: "chat_model", Flag: "chat-model", Env: []string{"RAGSCOPE_CHAT_MODEL"}, TOML: []string{"chat.model"},
-			Help: "chat model for answers (default: command-a-03-2025 on Cohere, gpt-4o-mini on OpenAI)",
+			Help: "chat model for answers (default: the provider's)",
 			Set:  str(func(c *Config) *string { return &c.ChatModel })},
 	}
 }
@@ -200,7 +222,7 @@ func rankSettings() []Setting {
 			},
 			Get: func(c Config) string { return strconv.FormatBool(c.Dedup) }},
 		{Name: "rerank_model", Flag: "rerank", Env: []string{"RAGSCOPE_RERANK_MODEL"}, TOML: []string{"rerank.model"},
-			Help: "rerank the candidates with this model: a Cohere model (rerank-v3.5; needs COHERE_API_KEY) or bm25 (offline, no key); empty: no reranking",
+			Help: "rerank the candidates with this model: a provider's rerank model or bm25 (offline, no key); empty: no reranking",
 			Set:  str(func(c *Config) *string { return &c.RerankModel }),
 			Get:  func(c Config) string { return c.RerankModel }},
 		{Name: "rerank_candidates", Flag: "rerank-candidates", Env: []string{"RAGSCOPE_RERANK_CANDIDATES"}, TOML: []string{"rerank.candidates"}, Type: "int",

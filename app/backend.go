@@ -424,7 +424,7 @@ func (as *Assembler) indexEmbedder(s Setup, mode Mode, be *Backend) func(ctx con
 		if err != nil {
 			return nil, err
 		}
-		if d := s.Dimensions; d > 0 && d != info.Dimensions && !(info.Dimensions == 0 && emb.Dim() == d) {
+		if d := s.EmbedDimensions; d > 0 && d != info.Dimensions && !(info.Dimensions == 0 && emb.Dim() == d) {
 			return nil, other(fmt.Sprintf("--dimensions %d", d))
 		}
 		return emb, nil

@@ -94,7 +94,7 @@ func (as *Assembler) Explorer(ctx context.Context, s Setup, base ui.Options) (ui
 		Collection: be.Collection,
 		Model:      explorerModelLabel(be, opts.LocalSearch),
 		Points:     be.Points,
-		Setup:      s.Name,
+		Setup:      s.Name(),
 	}
 	return opts, be, nil
 }
@@ -307,8 +307,8 @@ func (as *Assembler) ExplorerCompare(a string, setups []Setup, vs string) (ui.Co
 	arms := map[string]*compareArm{}
 	quiet := as.quiet() // the explorer owns the screen while B opens
 	for _, s := range setups {
-		c.Setups = append(c.Setups, s.Name)
-		arms[s.Name] = &compareArm{as: quiet, s: s}
+		c.Setups = append(c.Setups, s.Name())
+		arms[s.Name()] = &compareArm{as: quiet, s: s}
 	}
 	if len(arms) > 0 {
 		c.Retrieve = func(ctx context.Context, setup, question string) (retrieval.Result, error) {
@@ -359,7 +359,7 @@ func (c *compareArm) open(ctx context.Context) (*checkedRetriever, error) {
 	if c.cr == nil {
 		be, err := c.as.Open(ctx, c.s, Search)
 		if err != nil {
-			return nil, fmt.Errorf("open setup %s: %w", c.s.Name, err)
+			return nil, fmt.Errorf("open setup %s: %w", c.s.Name(), err)
 		}
 		c.cr = &checkedRetriever{be: be}
 	}

@@ -100,7 +100,7 @@ func (as *Assembler) openQdrant(ctx context.Context, s Setup, mode Mode) (*Backe
 	}
 	settle := func(ctx context.Context) error { return checkVectorSize(ctx, cfg, be.Provider, store, emb) }
 	be.check = settle
-	if se, ok := emb.(shortable); ok && s.Dimensions == 0 && se.Shortable() > 0 {
+	if se, ok := emb.(shortable); ok && s.EmbedDimensions == 0 && se.Shortable() > 0 {
 		// Every path that embeds (query, eval batches, the TUI) takes the
 		// collection's size before the first call, not only Check's.
 		be.Pipeline.Embedder = &sizeFirst{QueryEmbedder: emb, settle: settle}

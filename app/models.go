@@ -59,7 +59,7 @@ func (as *Assembler) Reranker(ctx context.Context, be *Backend, model string) (r
 		return nil, fmt.Errorf("%w: --rerank %s: no provider reranks in this build; use --rerank bm25", retrieval.ErrConfig, model)
 	}
 	cfg := be.Setup.Config()
-	return p.NewReranker(ModelOptions{Config: cfg, Model: model, Timeout: cfg.Timeout})
+	return p.NewReranker(ModelOptions{Config: cfg, Model: model, Timeout: cfg.Timeout, Log: as.Log})
 }
 
 // RerankLabel names be's reranker for headers, with what it costs:
@@ -87,7 +87,7 @@ func (as *Assembler) Generator(s Setup) (retrieval.Generator, error) {
 	t := as.providers()
 	cfg := s.Config()
 	if p, ok := t.Lookup(t.ResolvedChatProvider(cfg)); ok && p.NewChat != nil {
-		return p.NewChat(ModelOptions{Config: cfg, Model: s.ChatModel, Timeout: cfg.Timeout})
+		return p.NewChat(ModelOptions{Config: cfg, Model: s.ChatModel, Timeout: cfg.Timeout, Log: as.Log})
 	}
 	return nil, fmt.Errorf("%w: %s", retrieval.ErrNoGenerator, t.ChatHint())
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -133,6 +134,9 @@ type EmbedOptions struct {
 	Documents   bool
 	MaxAttempts int
 	NoCache     bool
+	// Log is the debug log (nil: none), where a provider may record its
+	// calls; every record is redacted by the configuration's secrets.
+	Log *slog.Logger
 }
 
 // cacheSize is the in-memory cache size the options ask for (0: the
@@ -150,6 +154,8 @@ type ModelOptions struct {
 	Config  config.Config
 	Model   string
 	Timeout time.Duration
+	// Log is the debug log (nil: none), as EmbedOptions.Log.
+	Log *slog.Logger
 }
 
 // QueryEmbedder is what a Qdrant backend needs of a provider's embedder.

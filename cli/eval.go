@@ -243,7 +243,7 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	if errors.As(err, &outage) {
 		// An outage or a refused key is not a regression: exit 3 (2 for a
 		// configuration error) with the backend's message, never 4.
-		if werr := writeReportFiles(ctx, ef, stdout, rep); werr != nil {
+		if werr := writeReportFiles(ctx, ef, stdout, rep, a.secrets()); werr != nil {
 			return werr
 		}
 		code := ExitCode(outage.Err)
@@ -280,7 +280,7 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		writeExplainSet(out, rep.Explain)
 		writeJudgeEval(out, rep.Judging)
 	}
-	if err := writeReportFiles(ctx, ef, stdout, rep); err != nil {
+	if err := writeReportFiles(ctx, ef, stdout, rep, a.secrets()); err != nil {
 		return err
 	}
 	if rep.Rerank.Outage() {

@@ -32,7 +32,12 @@ const MinSecretLen = 6
 // text that may echo a key: a provider's error, a message, a log record,
 // a written file. Longer secrets are replaced first; empty ones are skipped; a caller filters short ones
 // (MinSecretLen) when they are not known to be keys.
-func Secrets(s string, secrets ...string) string {
+func Secrets(s string, secrets ...string) string { return Text(Hide(s, secrets...)) }
+
+// Hide returns s with every occurrence of each of secrets replaced by
+// Mark, the longest first, and nothing else changed: for text whose URLs
+// are data to keep as they are (a report quoting the chunks' text).
+func Hide(s string, secrets ...string) string {
 	if len(secrets) > 1 {
 		// The longest first: a secret inside another is not left to cut
 		// the longer one in two.
@@ -44,7 +49,7 @@ func Secrets(s string, secrets ...string) string {
 			s = strings.ReplaceAll(s, k, Mark)
 		}
 	}
-	return Text(s)
+	return s
 }
 
 // credentialWords are the endings of a normalised parameter name

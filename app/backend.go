@@ -12,6 +12,7 @@ import (
 
 	"ragscope/config"
 	"ragscope/retrieval"
+	"ragscope/retrieval/assess/chunkaudit"
 	"ragscope/retrieval/docusaurus"
 	"ragscope/retrieval/store/local"
 	"ragscope/retrieval/store/local/demo"
@@ -40,6 +41,9 @@ type Backend struct {
 	// Provider is the query embedder's provider (cohere, openai), "" for
 	// the local and demo backends' offline embedder.
 	Provider string
+	// Limits are the embedding models' input limits, from the provider
+	// table (InputLimit).
+	Limits chunkaudit.Limits
 	// Notes are remarks for headers (e.g. a mapped port, index warnings).
 	Notes []string
 	// Close releases connections.
@@ -194,6 +198,7 @@ func (as *Assembler) Open(ctx context.Context, s Setup, mode Mode) (*Backend, er
 		return nil, err
 	}
 	be.Setup = s
+	be.Limits = t.Limits()
 	if s.LocalSearch == "" {
 		// No mode configured: the one the index chose (fillLocal).
 		be.Setup.LocalSearch = be.localMode
@@ -400,7 +405,7 @@ func (as *Assembler) indexEmbedder(s Setup, mode Mode, be *Backend) func(ctx con
 			return fmt.Errorf("%w: index %s holds vectors of %s, so questions are embedded by it; %s asks for another: leave it out, or build an index with it (ragscope index DOCS --embedder PROVIDER --model MODEL -o FILE)",
 				retrieval.ErrConfig, s.IndexFile, label, what)
 		}
-		if e, _ := t.Names().ParseEmbedder(s.Embedder); e != "" && e != config.EmbedderAuto && e != info.Provider {
+		if e, _ := t.ConfigRows().ParseEmbedder(s.Embedder); e != "" && e != config.EmbedderAuto && e != info.Provider {
 			return nil, other("--embedder " + e)
 		}
 		if m := strings.TrimSpace(s.EmbedModel); m != "" && m != config.DefaultEmbedModel && bareModel(m) != bareModel(info.Model) {
@@ -411,7 +416,7 @@ func (as *Assembler) indexEmbedder(s Setup, mode Mode, be *Backend) func(ctx con
 			return nil, fmt.Errorf("%w: index %s holds vectors of %s, a provider this ragscope cannot embed questions with: rebuild it with \"ragscope index\"", local.ErrIncompatibleIndex, s.IndexFile, label)
 		}
 		be.Provider = p.Name
-		emb, err := p.NewEmbedder(ctx, EmbedOptions{Config: cfg, Model: info.Model, Dimensions: info.Dimensions, Timeout: cfg.Timeout})
+		emb, err := p.NewEmbedder(ctx, EmbedOptions{Config: cfg, Model: info.Model, Dimensions: info.Dimensions, Timeout: cfg.Timeout, Log: as.Log})
 		if err != nil && mode == StoreOnly && errors.Is(err, retrieval.ErrConfig) {
 			be.Notes = append(be.Notes, "questions need "+label+"'s query embedder, which is not set up ("+Message(err)+"); stats and links do without")
 			return nil, nil
@@ -419,7 +424,7 @@ func (as *Assembler) indexEmbedder(s Setup, mode Mode, be *Backend) func(ctx con
 		if err != nil {
 			return nil, err
 		}
-		if d := s.Dimensions; d > 0 && d != info.Dimensions && !(info.Dimensions == 0 && emb.Dim() == d) {
+		if d := s.EmbedDimensions; d > 0 && d != info.Dimensions && !(info.Dimensions == 0 && emb.Dim() == d) {
 			return nil, other(fmt.Sprintf("--dimensions %d", d))
 		}
 		return emb, nil

@@ -117,7 +117,7 @@ func AuditChunks(ctx context.Context, be *Backend, opts chunkaudit.Options, prog
 // the site's coverage when there is a site.
 func ExplorerAudit(be *Backend) func(ctx context.Context, progress func(read, total int)) (*chunkaudit.Report, error) {
 	return func(ctx context.Context, progress func(read, total int)) (*chunkaudit.Report, error) {
-		opts := chunkaudit.Options{Limit: chunkaudit.LimitFor(be.Model())}
+		opts := chunkaudit.Options{Limit: be.InputLimit()}
 		site, err := AuditSite(be)
 		if err != nil {
 			return nil, err

@@ -151,7 +151,7 @@ func TestExplorerCompareOpensQuietly(t *testing.T) {
 	idx := siteIndex(t)
 	as, shown := recordingProgress()
 	b := FromConfig(config.Default())
-	b.Name, b.Backend, b.IndexFile = "b", config.BackendLocal, idx
+	b.Setup, b.Backend, b.IndexFile = "b", config.BackendLocal, idx
 	if _, err := as.Open(ctx, b, Search); err != nil || len(*shown) != 1 {
 		t.Fatalf("a command's open shows its progress: %v %q", err, *shown)
 	}

@@ -36,7 +36,7 @@ func TestResolvedChatProvider(t *testing.T) {
 		{"the chat model's publisher", map[string]string{"COHERE_API_KEY": "k", "OPENAI_API_KEY": "k", "RAGSCOPE_CHAT_MODEL": "gpt-4.1"}, config.ChatOpenAI},
 		{"asked for", map[string]string{"RAGSCOPE_CHAT_PROVIDER": "Cohere"}, config.ChatCohere},
 	} {
-		cfg, err := config.Load(config.LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(tc.env)})
+		cfg, err := config.Load(config.LoadOptions{Providers: Providers().ConfigRows(), Dir: t.TempDir(), LookupEnv: envOf(tc.env)})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -44,7 +44,7 @@ func TestResolvedChatProvider(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
-	_, err := config.Load(config.LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(map[string]string{"RAGSCOPE_CHAT_PROVIDER": "gemini"})})
+	_, err := config.Load(config.LoadOptions{Providers: Providers().ConfigRows(), Dir: t.TempDir(), LookupEnv: envOf(map[string]string{"RAGSCOPE_CHAT_PROVIDER": "gemini"})})
 	if !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(err.Error(), "RAGSCOPE_CHAT_PROVIDER") || !strings.Contains(err.Error(), "auto, cohere or openai") {
 		t.Errorf("bad provider: %v", err)
 	}
@@ -56,16 +56,16 @@ func TestResolvedEmbedderAndValidate(t *testing.T) {
 	if Providers().ResolvedEmbedder(c) != config.EmbedderCohere || Providers().Validate(c) == nil {
 		t.Fatal("no key: cohere is asked for and missing")
 	}
-	c.OpenAIAPIKey = "sk"
+	c = c.WithKey("openai", "sk")
 	if Providers().ResolvedEmbedder(c) != config.EmbedderOpenAI || Providers().Validate(c) != nil || Providers().EmbedderChoice(c) != "" {
 		t.Fatalf("OpenAI key only: %s, %v", Providers().ResolvedEmbedder(c), Providers().Validate(c))
 	}
-	c.CohereAPIKey = "co"
+	c = c.WithKey("cohere", "co")
 	if Providers().ResolvedEmbedder(c) != config.EmbedderCohere || !strings.Contains(Providers().EmbedderChoice(c), "COHERE_API_KEY and OPENAI_API_KEY are all set") {
 		t.Fatal("both keys: cohere, and a note saying why")
 	}
 	c.Embedder = config.EmbedderOpenAI
-	c.OpenAIAPIKey = ""
+	c = c.WithKey("openai", "")
 	if err := Providers().Validate(c); err == nil || !strings.Contains(err.Error(), "--embedder openai needs OPENAI_API_KEY") {
 		t.Fatalf("err = %v", err)
 	}
@@ -87,7 +87,7 @@ func TestModelProvider(t *testing.T) {
 func TestAutoEmbedderFromModelThenKeysThenBaseURL(t *testing.T) {
 	c := config.Default()
 	c.QdrantURL, c.Collection = "http://q:6333", "book"
-	c.CohereAPIKey, c.OpenAIAPIKey, c.GeminiAPIKey = "co", "sk", "g"
+	c = c.WithKey("cohere", "co").WithKey("openai", "sk").WithKey("gemini", "g")
 	// The model's publisher wins over the key order, and the note says so.
 	c.EmbedModel = "gemini-embedding-001"
 	if Providers().ResolvedEmbedder(c) != config.EmbedderGemini || !strings.Contains(Providers().EmbedderChoice(c), "the model gemini-embedding-001 is gemini's") {
@@ -104,24 +104,24 @@ func TestAutoEmbedderFromModelThenKeysThenBaseURL(t *testing.T) {
 	}
 	// No key at all: a base URL picks the provider, and a local
 	// OpenAI-compatible server needs no key.
-	c.CohereAPIKey, c.OpenAIAPIKey, c.GeminiAPIKey = "", "", ""
-	c.OpenAIBaseURL = "http://localhost:11434/v1"
+	c = c.WithKey("cohere", "").WithKey("openai", "").WithKey("gemini", "")
+	c = c.WithBaseURL("openai", "http://localhost:11434/v1")
 	if Providers().ResolvedEmbedder(c) != config.EmbedderOpenAI || Providers().Validate(c) != nil {
 		t.Fatalf("local base URL: %s, %v", Providers().ResolvedEmbedder(c), Providers().Validate(c))
 	}
 	// OpenAI's own API still needs the key.
-	c.OpenAIBaseURL = "https://api.openai.com/v1"
+	c = c.WithBaseURL("openai", "https://api.openai.com/v1")
 	if err := Providers().Validate(c); err == nil || !strings.Contains(err.Error(), "needs OPENAI_API_KEY") {
 		t.Fatalf("api.openai.com without a key: %v", err)
 	}
-	c.OpenAIBaseURL, c.GeminiBaseURL = "", "http://proxy/gemini"
+	c = c.WithBaseURL("openai", "").WithBaseURL("gemini", "http://proxy/gemini")
 	if Providers().ResolvedEmbedder(c) != config.EmbedderGemini {
 		t.Fatalf("Gemini base URL: %s", Providers().ResolvedEmbedder(c))
 	}
 }
 
 func TestDefaultsAndBackendChoice(t *testing.T) {
-	cfg, err := config.Load(config.LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(nil)})
+	cfg, err := config.Load(config.LoadOptions{Providers: Providers().ConfigRows(), Dir: t.TempDir(), LookupEnv: envOf(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,13 +146,13 @@ func TestDefaultsAndBackendChoice(t *testing.T) {
 }
 
 func TestAliases(t *testing.T) {
-	cfg, err := config.Load(config.LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(map[string]string{
+	cfg, err := config.Load(config.LoadOptions{Providers: Providers().ConfigRows(), Dir: t.TempDir(), LookupEnv: envOf(map[string]string{
 		"COLLECTION_NAME": "book_embeddings", "CO_API_KEY": "k", "QDRANT_URL": "localhost",
 	})})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Collection != "book_embeddings" || cfg.CohereAPIKey.Reveal() != "k" {
+	if cfg.Collection != "book_embeddings" || cfg.Key("cohere").Reveal() != "k" {
 		t.Fatalf("aliases not read: %+v", cfg)
 	}
 	if err := Providers().Validate(cfg); err != nil {
@@ -185,7 +185,7 @@ func TestValidateMessages(t *testing.T) {
 }
 
 func TestRerankSettings(t *testing.T) {
-	cfg, err := config.Load(config.LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(nil)})
+	cfg, err := config.Load(config.LoadOptions{Providers: Providers().ConfigRows(), Dir: t.TempDir(), LookupEnv: envOf(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestRerankSettings(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, config.DefaultFileName), []byte("[rerank]\nmodel = \"bm25\"\ncandidates = 3\nthreshold = 0.2\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err = config.Load(config.LoadOptions{Dir: dir, LookupEnv: envOf(map[string]string{"RAGSCOPE_RERANK_CANDIDATES": "8"})})
+	cfg, err = config.Load(config.LoadOptions{Providers: Providers().ConfigRows(), Dir: dir, LookupEnv: envOf(map[string]string{"RAGSCOPE_RERANK_CANDIDATES": "8"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestRerankSettings(t *testing.T) {
 	if err := Providers().Validate(cfg); err != nil {
 		t.Fatalf("bm25 needs no key: %v", err)
 	}
-	cfg, err = config.Load(config.LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(map[string]string{"RAGSCOPE_RERANK_MODEL": "rerank-v3.5"})})
+	cfg, err = config.Load(config.LoadOptions{Providers: Providers().ConfigRows(), Dir: t.TempDir(), LookupEnv: envOf(map[string]string{"RAGSCOPE_RERANK_MODEL": "rerank-v3.5"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestRerankSettings(t *testing.T) {
 			t.Errorf("%d / %v: %v", bad.RerankCandidates, bad.RerankThreshold, err)
 		}
 	}
-	if _, err := config.Load(config.LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(map[string]string{"RAGSCOPE_RERANK_CANDIDATES": "many"})}); !errors.Is(err, retrieval.ErrConfig) {
+	if _, err := config.Load(config.LoadOptions{Providers: Providers().ConfigRows(), Dir: t.TempDir(), LookupEnv: envOf(map[string]string{"RAGSCOPE_RERANK_CANDIDATES": "many"})}); !errors.Is(err, retrieval.ErrConfig) {
 		t.Fatalf("unparsable candidates: %v", err)
 	}
 }

@@ -18,9 +18,9 @@ func (b *Backend) Explainer(q retrieval.Query) *explain.Explainer {
 	if err != nil {
 		store = b.Pipeline.Store
 	}
-	x := &explain.Explainer{Store: store, Embedder: b.Pipeline.Embedder, Ranking: b.Pipeline.Ranking(q.SearchMode), Model: b.Model()}
+	x := &explain.Explainer{Store: store, Embedder: b.Pipeline.Embedder, Ranking: b.Pipeline.Ranking(q.SearchMode), Limit: b.InputLimit()}
 	if b.Index != nil {
-		x.Model = b.Index.Model
+		x.Limit = b.Limits.For(b.Index.Model)
 	}
 	if x.Embedder == nil {
 		x.NoEmbedder = "no query embedder is set up (its key is not set)"

@@ -81,7 +81,7 @@ func (as *Assembler) Explorer(ctx context.Context, s Setup, base ui.Options) (ui
 	if pc, ok := be.Walker.(retrieval.PageChunker); ok {
 		opts.PageChunks = pc.PageChunks
 	}
-	opts.EmbedModel = be.Model()
+	opts.EmbedLimit = be.InputLimit()
 	// The Chunks view (C) audits every chunk the backend can list.
 	if be.Walker != nil {
 		opts.Audit = ExplorerAudit(be)
@@ -94,7 +94,7 @@ func (as *Assembler) Explorer(ctx context.Context, s Setup, base ui.Options) (ui
 		Collection: be.Collection,
 		Model:      explorerModelLabel(be, opts.LocalSearch),
 		Points:     be.Points,
-		Setup:      s.Name,
+		Setup:      s.Name(),
 	}
 	return opts, be, nil
 }

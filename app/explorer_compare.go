@@ -25,8 +25,8 @@ func (as *Assembler) ExplorerCompare(a string, setups []Setup, vs string) (ui.Co
 	arms := map[string]*compareArm{}
 	quiet := as.quiet() // the explorer owns the screen while B opens
 	for _, s := range setups {
-		c.Setups = append(c.Setups, s.Name)
-		arms[s.Name] = &compareArm{as: quiet, s: s}
+		c.Setups = append(c.Setups, s.Name())
+		arms[s.Name()] = &compareArm{as: quiet, s: s}
 	}
 	if len(arms) > 0 {
 		c.Retrieve = func(ctx context.Context, setup, question string) (retrieval.Result, error) {
@@ -77,7 +77,7 @@ func (c *compareArm) open(ctx context.Context) (*checkedRetriever, error) {
 	if c.cr == nil {
 		be, err := c.as.Open(ctx, c.s, Search)
 		if err != nil {
-			return nil, fmt.Errorf("open setup %s: %w", c.s.Name, err)
+			return nil, fmt.Errorf("open setup %s: %w", c.s.Name(), err)
 		}
 		c.cr = &checkedRetriever{be: be}
 	}

@@ -36,7 +36,7 @@ func TestIndexInterruptedKeepsCacheAndOldIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := config.Default()
-	cfg.CohereAPIKey, cfg.CohereBaseURL = config.Secret("co-key"), co.URL
+	cfg = cfg.WithKey("cohere", "co-key").WithBaseURL("cohere", co.URL)
 	cache := filepath.Join(root, "cache")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -8,6 +8,7 @@ import (
 
 	"ragscope/config"
 	"ragscope/retrieval"
+	"ragscope/retrieval/assess/chunkaudit"
 	"ragscope/retrieval/store/local"
 )
 
@@ -58,7 +59,7 @@ func (as *Assembler) Reranker(ctx context.Context, be *Backend, model string) (r
 		return nil, fmt.Errorf("%w: --rerank %s: no provider reranks in this build; use --rerank bm25", retrieval.ErrConfig, model)
 	}
 	cfg := be.Setup.Config()
-	return p.NewReranker(ModelOptions{Config: cfg, Model: model, Timeout: cfg.Timeout})
+	return p.NewReranker(ModelOptions{Config: cfg, Model: model, Timeout: cfg.Timeout, Log: as.Log})
 }
 
 // RerankLabel names be's reranker for headers, with what it costs:
@@ -86,10 +87,14 @@ func (as *Assembler) Generator(s Setup) (retrieval.Generator, error) {
 	t := as.providers()
 	cfg := s.Config()
 	if p, ok := t.Lookup(t.ResolvedChatProvider(cfg)); ok && p.NewChat != nil {
-		return p.NewChat(ModelOptions{Config: cfg, Model: s.ChatModel, Timeout: cfg.Timeout})
+		return p.NewChat(ModelOptions{Config: cfg, Model: s.ChatModel, Timeout: cfg.Timeout, Log: as.Log})
 	}
 	return nil, fmt.Errorf("%w: %s", retrieval.ErrNoGenerator, t.ChatHint())
 }
+
+// InputLimit is the input limit of b's query embedding model, from the
+// provider table's rows.
+func (b *Backend) InputLimit() chunkaudit.Limit { return b.Limits.For(b.Model()) }
 
 // Message is the line a person sees for err: validation errors are shown
 // as their actionable text without the wrapping chain.

@@ -1,39 +1,33 @@
 package app
 
 import (
-	"cmp"
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
 	"ragscope/config"
 	"ragscope/retrieval"
-	"ragscope/retrieval/provider/cohere"
+	"ragscope/retrieval/assess/chunkaudit"
 	"ragscope/retrieval/provider/embedx"
-	"ragscope/retrieval/provider/gemini"
-	"ragscope/retrieval/provider/openai"
 )
 
 // Provider is one row of the provider table: a service that embeds
 // questions, reranks or answers, with the settings that reach it, how its
 // model names are recognised, its defaults and limits, and its
 // constructors. A nil constructor means the provider does not do that job.
-// Adding a provider is one row (in Providers) plus its package.
+// Adding a provider is one row (in Providers) plus its package and its
+// fake server (docs/providers.md).
 type Provider struct {
-	// Name is the value of --embedder and --chat-provider ("cohere").
-	Name string
-	// Title names the provider in messages ("Cohere").
-	Title string
-	// KeyEnv lists the API key's environment variables, preferred first;
-	// KeyTOML is its ragscope.toml key ("cohere.api_key").
-	KeyEnv  []string
-	KeyTOML string
-	// BaseURLEnv lists the base URL's environment variables.
-	BaseURLEnv []string
-	// Key and BaseURL read the provider's settings from a configuration.
-	Key     func(c config.Config) config.Secret
-	BaseURL func(c config.Config) string
+	// ProviderRow is what the configuration reads of the provider: its
+	// name, title and the environment variables of its key (a secret:
+	// hidden from every message, log and file) and base URL
+	// (config.ProviderRow).
+	config.ProviderRow
+	// Models are the provider's embedding models ragscope knows: their
+	// input limits (the chunk audit's) and vector sizes.
+	Models []Model
 	// KeyOptional reports whether the configuration reaches a server that
 	// needs no key (a local OpenAI-compatible server).
 	KeyOptional func(c config.Config) bool
@@ -76,6 +70,51 @@ type Provider struct {
 	NewChat func(o ModelOptions) (retrieval.Generator, error)
 }
 
+// Model is what ragscope knows of one embedding model of a provider.
+type Model struct {
+	// Name is the model's name, or a name prefix ending in "*"
+	// ("text-embedding-3-*").
+	Name string
+	// InputTokens is the tokens the model reads of one text before it
+	// cuts the rest (0: the whole text).
+	InputTokens int
+	// Dim is the model's native vector size (0: not known).
+	Dim int
+}
+
+// matches reports whether the model name m (bare, as bareModel gives
+// it) is this model or starts with its prefix.
+func (m Model) matches(name string) bool {
+	if p, ok := strings.CutSuffix(m.Name, "*"); ok {
+		return strings.HasPrefix(name, p)
+	}
+	return m.Name == name
+}
+
+// model is the row's model named name (any case, "models/" prefix
+// ignored).
+func (p Provider) model(name string) (Model, bool) {
+	b := bareModel(name)
+	for _, m := range p.Models {
+		if m.matches(b) {
+			return m, true
+		}
+	}
+	return Model{}, false
+}
+
+// Limits are the input limits of every model of the table, for the
+// chunk audit (chunkaudit.Limits.For).
+func (t Table) Limits() chunkaudit.Limits {
+	var out chunkaudit.Limits
+	for _, p := range t {
+		for _, m := range p.Models {
+			out = append(out, chunkaudit.ModelLimit{Model: m.Name, Tokens: m.InputTokens})
+		}
+	}
+	return out
+}
+
 // EmbedOptions are what a provider's query embedder is built from.
 type EmbedOptions struct {
 	// Config is the whole configuration (keys, base URLs).
@@ -91,6 +130,9 @@ type EmbedOptions struct {
 	Documents   bool
 	MaxAttempts int
 	NoCache     bool
+	// Log is the debug log (nil: none), where a provider may record its
+	// calls; every record is redacted by the configuration's secrets.
+	Log *slog.Logger
 }
 
 // cacheSize is the in-memory cache size the options ask for (0: the
@@ -108,6 +150,8 @@ type ModelOptions struct {
 	Config  config.Config
 	Model   string
 	Timeout time.Duration
+	// Log is the debug log (nil: none), as EmbedOptions.Log.
+	Log *slog.Logger
 }
 
 // QueryEmbedder is what a Qdrant backend needs of a provider's embedder.
@@ -120,98 +164,15 @@ type QueryEmbedder interface {
 // the first whose key is set, and the first row when none is).
 type Table []Provider
 
-// Providers returns the default provider table: Cohere, OpenAI-compatible,
-// Gemini and the offline embedder of local indexes. Each call returns a
-// new table, which a caller may extend.
-func Providers() Table {
-	return Table{cohereRow(), openAIRow(), geminiRow(), {
-		Name: config.EmbedderLocal, Title: "local",
-		NoQdrant: "embeds with the offline model of a local index and cannot search a Qdrant collection",
-	}}
-}
-
-// row is a provider's row with its settings: the key and base URL read by
-// key and base, their variables and ragscope.toml key from config.Settings
-// ("<name>_api_key", "<name>_base_url").
-func row(name, title string, key func(config.Config) config.Secret, base func(config.Config) string) Provider {
-	return Provider{
-		Name: name, Title: title, Key: key, BaseURL: base,
-		KeyEnv: settingEnv(name + "_api_key"), KeyTOML: name + ".api_key", BaseURLEnv: settingEnv(name + "_base_url"),
-	}
-}
-
-// cohereRow is Cohere: embeddings, rerank and chat.
-func cohereRow() Provider {
-	p := row(config.EmbedderCohere, "Cohere", func(c config.Config) config.Secret { return c.CohereAPIKey }, func(c config.Config) string { return c.CohereBaseURL })
-	p.OwnsEmbedModel = func(m string) bool { return strings.HasPrefix(bareModel(m), "embed-") }
-	p.OwnsChatModel = func(m string) bool { return strings.HasPrefix(bareModel(m), "command") }
-	p.DefaultEmbedModel, p.DefaultChatModel, p.DefaultRerankModel = cohere.DefaultModel, cohere.DefaultChatModel, cohere.DefaultRerankModel
-	p.MaxBatch, p.IndexCalls, p.DocInputType = cohere.MaxBatch, 4, "search_document"
-	p.NewEmbedder = func(_ context.Context, o EmbedOptions) (QueryEmbedder, error) {
-		model := cmp.Or(o.Model, o.Config.EmbedModel)
-		if o.Dimensions > 0 && o.Dimensions != cohere.KnownDim(model) {
-			return nil, fmt.Errorf("%w: --dimensions %d: Cohere's %s cannot be asked for another vector size; use --embedder openai with text-embedding-3-small/-large, or drop --dimensions", retrieval.ErrConfig, o.Dimensions, model)
-		}
-		return cohere.New(cohere.Options{APIKey: o.Config.CohereAPIKey.Reveal(), BaseURL: o.Config.CohereBaseURL, Model: model, Timeout: o.Timeout,
-			Documents: o.Documents, MaxAttempts: o.MaxAttempts, CacheSize: o.cacheSize()})
-	}
-	p.NewReranker = func(o ModelOptions) (retrieval.Reranker, error) { return cohere.NewReranker(o.client(p)) }
-	p.NewChat = func(o ModelOptions) (retrieval.Generator, error) { return cohere.NewChat(o.client(p)) }
-	return p
-}
-
-// openAIRow is OpenAI or any OpenAI-compatible server: embeddings and
-// chat; a local server needs no key.
-func openAIRow() Provider {
-	p := row(config.EmbedderOpenAI, "OpenAI", func(c config.Config) config.Secret { return c.OpenAIAPIKey }, func(c config.Config) string { return c.OpenAIBaseURL })
-	p.KeyOptional = func(c config.Config) bool { return c.OpenAIBaseURL != "" && !openAIOwnAPI(c.OpenAIBaseURL) }
-	p.LocalServer = "a local OpenAI-compatible server such as Ollama (http://localhost:11434/v1, with --chat-model llama3.2)"
-	p.KeyNote = "; a local OpenAI-compatible server needs only OPENAI_BASE_URL (e.g. http://localhost:11434/v1)"
-	p.BaseURLPicks = true
-	p.OwnsEmbedModel = func(m string) bool {
-		m = bareModel(m)
-		return strings.HasPrefix(m, "text-embedding-3-") || m == "text-embedding-ada-002"
-	}
-	p.OwnsChatModel = func(m string) bool { return strings.HasPrefix(bareModel(m), "gpt-") }
-	p.DefaultEmbedModel, p.DefaultChatModel, p.MaxBatch, p.IndexCalls = openai.DefaultModel, openai.DefaultChatModel, openai.MaxBatch, 4
-	p.MaxBatchTokens = 300_000
-	p.NewEmbedder = func(_ context.Context, o EmbedOptions) (QueryEmbedder, error) { return openai.New(o.embedx(p)) }
-	p.NewChat = func(o ModelOptions) (retrieval.Generator, error) { return openai.NewChat(o.client(p)) }
-	return p
-}
-
-// geminiRow is Google's Gemini API: embeddings.
-func geminiRow() Provider {
-	p := row(config.EmbedderGemini, "Gemini", func(c config.Config) config.Secret { return c.GeminiAPIKey }, func(c config.Config) string { return c.GeminiBaseURL })
-	p.BaseURLPicks = true
-	p.OwnsEmbedModel = func(m string) bool {
-		m = bareModel(m)
-		return strings.HasPrefix(m, "gemini-embedding-") || m == "text-embedding-004"
-	}
-	p.DefaultEmbedModel, p.MaxBatch, p.IndexCalls, p.DocInputType = gemini.DefaultModel, gemini.MaxBatch, 4, "RETRIEVAL_DOCUMENT"
-	p.NewEmbedder = func(ctx context.Context, o EmbedOptions) (QueryEmbedder, error) { return gemini.New(ctx, o.embedx(p)) }
-	return p
-}
-
 // embedx is the options of p's embedder.
 func (o EmbedOptions) embedx(p Provider) embedx.Options {
-	return embedx.Options{APIKey: p.Key(o.Config).Reveal(), BaseURL: p.BaseURL(o.Config), Model: o.Model, Dimensions: o.Dimensions, Timeout: o.Timeout,
+	return embedx.Options{APIKey: o.Config.Key(p.Name).Reveal(), BaseURL: o.Config.BaseURL(p.Name), Model: o.Model, Dimensions: o.Dimensions, Timeout: o.Timeout,
 		Documents: o.Documents, MaxAttempts: o.MaxAttempts, CacheSize: o.cacheSize()}
 }
 
 // client is the options of p's chat model or reranker.
 func (o ModelOptions) client(p Provider) embedx.ClientOptions {
-	return embedx.ClientOptions{APIKey: p.Key(o.Config).Reveal(), BaseURL: p.BaseURL(o.Config), Model: o.Model, Timeout: o.Timeout}
-}
-
-// settingEnv is the environment variables of the named setting.
-func settingEnv(setting string) []string {
-	for _, s := range config.Settings() {
-		if s.Name == setting {
-			return s.Env
-		}
-	}
-	return nil
+	return embedx.ClientOptions{APIKey: o.Config.Key(p.Name).Reveal(), BaseURL: o.Config.BaseURL(p.Name), Model: o.Model, Timeout: o.Timeout}
 }
 
 // bareModel is a model name without case, spaces or a "models/" prefix.
@@ -242,10 +203,10 @@ func (t Table) Lookup(name string) (Provider, bool) {
 }
 
 // hasKey reports whether p's key is set in c.
-func (p Provider) hasKey(c config.Config) bool { return p.Key != nil && p.Key(c).IsSet() }
+func (p Provider) hasKey(c config.Config) bool { return len(p.KeyEnv) > 0 && c.Key(p.Name).IsSet() }
 
 // hasBaseURL reports whether p's base URL is set in c.
-func (p Provider) hasBaseURL(c config.Config) bool { return p.BaseURL != nil && p.BaseURL(c) != "" }
+func (p Provider) hasBaseURL(c config.Config) bool { return c.BaseURL(p.Name) != "" }
 
 // keyName is the first name of p's key variable.
 func (p Provider) keyName() string {
@@ -287,7 +248,7 @@ func (t Table) ModelProvider(model string) string {
 // base URL picks it (a local OpenAI-compatible server needs no key), else
 // the first row.
 func (t Table) ResolveEmbedder(c config.Config) (provider, why string) {
-	e, _ := t.Names().ParseEmbedder(c.Embedder)
+	e, _ := t.ConfigRows().ParseEmbedder(c.Embedder)
 	if e != config.EmbedderAuto {
 		return e, ""
 	}
@@ -321,13 +282,13 @@ func (t Table) ResolvedEmbedder(c config.Config) string {
 // EmbedderChoice explains an auto choice when it was not obvious (more than
 // one provider key set); "" otherwise.
 func (t Table) EmbedderChoice(c config.Config) string {
-	e, _ := t.Names().ParseEmbedder(c.Embedder)
+	e, _ := t.ConfigRows().ParseEmbedder(c.Embedder)
 	if e != config.EmbedderAuto {
 		return ""
 	}
 	var set, order []string
 	for _, p := range t {
-		if p.NewEmbedder == nil || p.Key == nil {
+		if p.NewEmbedder == nil || len(p.KeyEnv) == 0 {
 			continue
 		}
 		order = append(order, p.Name)
@@ -351,7 +312,7 @@ func (t Table) EmbedderChoice(c config.Config) string {
 // can chat (a key, or a base URL of a server that needs none). "" means no
 // chat model is configured.
 func (t Table) ResolvedChatProvider(c config.Config) string {
-	name, _ := t.Names().ParseChatProvider(c.ChatProvider)
+	name, _ := t.ConfigRows().ParseChatProvider(c.ChatProvider)
 	if name != config.ChatAuto {
 		return name
 	}
@@ -418,28 +379,25 @@ func (t Table) names(does func(Provider) bool) []string {
 	return out
 }
 
-// Names are the provider names --embedder (every row) and
-// --chat-provider (the rows that answer) accept, for config.Load.
-func (t Table) Names() config.ProviderNames {
-	n := config.ProviderNames{Embedders: []string{}, Chat: []string{}}
-	n.Embedders = append(n.Embedders, t.names(func(Provider) bool { return true })...)
-	n.Chat = append(n.Chat, t.chatNames()...)
-	return n
+// ConfigRows is the configuration's part of every row (config.Load's
+// LoadOptions.Providers): the names --embedder (every row) and
+// --chat-provider (the rows that answer) accept, and the settings of each
+// provider's key and base URL.
+func (t Table) ConfigRows() config.ProviderTable {
+	out := make(config.ProviderTable, len(t))
+	for i, p := range t {
+		out[i] = p.ProviderRow
+		out[i].Chats = p.NewChat != nil
+	}
+	return out
 }
 
-// SettingHelp is the --help text of the settings that list providers
-// (embedder, chat_provider, chat_model), from the table; ok is false for
-// other settings.
+// SettingHelp is the --help text of the settings whose help names the
+// providers' models (chat_model, rerank_model), from the table; ok is
+// false for other settings (the embedder's and chat provider's list the
+// table's names from config.ProviderTable.Settings).
 func (t Table) SettingHelp(setting string) (help string, ok bool) {
 	switch setting {
-	case "embedder":
-		names := []string{config.EmbedderAuto}
-		for _, p := range t {
-			names = append(names, p.Name)
-		}
-		return "embedder: " + listOr(names, ", ", " or "), true
-	case "chat_provider":
-		return "chat model provider for answers (ask, eval --answer): " + listOr(append([]string{config.ChatAuto}, t.chatNames()...), ", ", " or "), true
 	case "chat_model":
 		var defs []string
 		for _, p := range t {
@@ -448,6 +406,12 @@ func (t Table) SettingHelp(setting string) (help string, ok bool) {
 			}
 		}
 		return "chat model for answers (default: " + strings.Join(defs, ", ") + ")", true
+	case "rerank_model":
+		p, ok := t.rerankProvider()
+		if !ok {
+			return "", false
+		}
+		return fmt.Sprintf("rerank the candidates with this model: a %s model (%s; needs %s) or bm25 (offline, no key); empty: no reranking", p.Title, p.DefaultRerankModel, p.keyName()), true
 	}
 	return "", false
 }
@@ -467,7 +431,7 @@ func listOr(items []string, sep, last string) string {
 // GOOGLE_API_KEY, or [gemini] api_key in ragscope.toml)".
 func (p Provider) keyText() string {
 	alts := append([]string(nil), p.KeyEnv[1:]...)
-	if sec, key, ok := strings.Cut(p.KeyTOML, "."); ok {
+	if sec, key, ok := strings.Cut(p.KeyTOML(), "."); ok {
 		alts = append(alts, "["+sec+"] "+key+" in ragscope.toml")
 	}
 	if len(alts) == 0 {
@@ -523,7 +487,7 @@ func (t Table) Validate(c config.Config) error { return t.validate(c, true) }
 func (t Table) ValidateStore(c config.Config) error { return t.validate(c, false) }
 
 func (t Table) validate(c config.Config, embeds bool) error {
-	c.Providers = t.Names()
+	c.Providers = t.ConfigRows()
 	probs := c.Problems()
 	if c.Resolved() == config.BackendQdrant {
 		probs = append(probs, t.embedderProblems(c, embeds)...)
@@ -543,7 +507,7 @@ func (t Table) rerankProblems(c config.Config) []string {
 	switch {
 	case !ok:
 		return []string{fmt.Sprintf("--rerank %s: no provider reranks in this build; use --rerank bm25 (offline, no key)", m)}
-	case p.Key != nil && !p.hasKey(c):
+	case len(p.KeyEnv) > 0 && !p.hasKey(c):
 		return []string{fmt.Sprintf("--rerank %s is a %s rerank model: set %s, or use --rerank bm25 (offline, no key)", m, p.Title, p.keyEnvText())}
 	}
 	return nil

@@ -5,6 +5,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"ragscope/config"
+	"ragscope/retrieval/provider/cohere"
+	"ragscope/retrieval/provider/gemini"
+	"ragscope/retrieval/provider/openai"
 )
 
 // readmeTable returns the rows of the README table whose header starts
@@ -98,7 +103,7 @@ func TestProviderRowsComplete(t *testing.T) {
 			}
 			continue
 		}
-		if len(p.KeyEnv) == 0 || p.Key == nil || p.OwnsEmbedModel == nil || p.DefaultEmbedModel == "" || p.MaxBatch <= 0 {
+		if len(p.KeyEnv) == 0 || p.OwnsEmbedModel == nil || p.DefaultEmbedModel == "" || p.MaxBatch <= 0 {
 			t.Errorf("row %s is incomplete: %+v", p.Name, p)
 		}
 		if !p.OwnsEmbedModel(p.DefaultEmbedModel) {
@@ -106,6 +111,40 @@ func TestProviderRowsComplete(t *testing.T) {
 		}
 		if p.NewChat != nil && (p.OwnsChatModel == nil || !p.OwnsChatModel(p.DefaultChatModel)) {
 			t.Errorf("%s does not recognise its own default chat model %s", p.Name, p.DefaultChatModel)
+		}
+	}
+}
+
+// The input limits of the models ragscope knows come from the rows:
+// Cohere's v3 models read 512 tokens, OpenAI's 8191, Gemini's 2048, and
+// the offline embedder reads whole texts.
+func TestLimitsFromTheTable(t *testing.T) {
+	l := Providers().Limits()
+	for model, want := range map[string]int{
+		"embed-english-v3.0": 512, "text-embedding-3-small": 8191, "text-embedding-3-large": 8191,
+		"gemini-embedding-001": 2048, "models/gemini-embedding-001": 2048, "ragscope-local-glove100-sif+chargram-v2": 0,
+	} {
+		if got := l.For(model); !got.Known || got.Tokens != want {
+			t.Errorf("limit of %s = %+v, want %d", model, got, want)
+		}
+	}
+	if got := l.For("some-other-model"); got.Known {
+		t.Errorf("an unknown model has a limit: %+v", got)
+	}
+}
+
+// The rows' vector sizes agree with what each provider's package checks
+// its server's answers against.
+func TestRowDimsMatchPackages(t *testing.T) {
+	known := map[string]func(string) int{config.EmbedderCohere: cohere.KnownDim, config.EmbedderOpenAI: openai.KnownDim, config.EmbedderGemini: gemini.KnownDim}
+	for _, p := range Providers() {
+		for _, m := range p.Models {
+			if m.Dim == 0 {
+				continue
+			}
+			if got := known[p.Name](m.Name); got != m.Dim {
+				t.Errorf("%s %s: the row says %d dimensions, its package %d", p.Name, m.Name, m.Dim, got)
+			}
 		}
 	}
 }

@@ -125,7 +125,7 @@ func (as *Assembler) searchQdrant(be *Backend, cfg config.Config, s Setup, store
 	}
 	settle := func(ctx context.Context) error { return checkVectorSize(ctx, cfg, be.Provider, store, emb) }
 	be.check = settle
-	if se, ok := emb.(shortable); ok && s.Dimensions == 0 && se.Shortable() > 0 {
+	if se, ok := emb.(shortable); ok && s.EmbedDimensions == 0 && se.Shortable() > 0 {
 		// Every path that embeds (query, eval batches, the TUI) takes the
 		// collection's size before the first call, not only Check's.
 		be.Pipeline.Embedder = &sizeFirst{QueryEmbedder: emb, settle: settle}
@@ -188,7 +188,7 @@ func (as *Assembler) openEmbedder(ctx context.Context, cfg config.Config, be *Ba
 	if !ok || p.NewEmbedder == nil {
 		return nil, fmt.Errorf("%w: --embedder %s cannot embed questions for a Qdrant collection in this build: use %s", retrieval.ErrConfig, be.Provider, listOr(t.embedNames(), ", ", " or "))
 	}
-	return p.NewEmbedder(ctx, EmbedOptions{Config: cfg, Model: embedModel(cfg, p), Dimensions: cfg.EmbedDimensions, Timeout: cfg.Timeout})
+	return p.NewEmbedder(ctx, EmbedOptions{Config: cfg, Model: embedModel(cfg, p), Dimensions: cfg.EmbedDimensions, Timeout: cfg.Timeout, Log: as.Log})
 }
 
 // embedModel is the model cfg asks of provider p ("" for its default).
@@ -216,7 +216,7 @@ func (as *Assembler) docEmbedder(ctx context.Context, cfg config.Config, provide
 			dims = d
 		}
 	}
-	return p.NewEmbedder(ctx, EmbedOptions{Config: cfg, Model: embedModel(cfg, p), Dimensions: dims, Timeout: cfg.Timeout, Documents: true})
+	return p.NewEmbedder(ctx, EmbedOptions{Config: cfg, Model: embedModel(cfg, p), Dimensions: dims, Timeout: cfg.Timeout, Documents: true, Log: as.Log})
 }
 
 // checkVectorSize compares the collection's vector size with the model's.

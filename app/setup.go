@@ -9,75 +9,39 @@ import (
 	"ragscope/retrieval"
 )
 
+// Settings is the configuration a setup describes (config.Config),
+// under the name Setup embeds it by.
+type Settings = config.Config
+
 // Setup fully describes one retrieval configuration: where the chunks
 // come from, how questions are embedded and ranked, what is cut, and who
 // answers. Assembler.Open turns it into a pipeline; two setups may be
 // opened in one process and share nothing mutable.
+//
+// Every setting lives in the embedded configuration (s.TopK,
+// s.EmbedModel, s.Collection…): a setup is a resolved config.Config, its
+// name (s.Setup, Name) from [setups.NAME], its backend resolved (never
+// auto), plus the starting query's filters. A new setting is added to
+// config alone.
 type Setup struct {
-	// Name is the setup's name in ragscope.toml ([setups.NAME]), "" for
-	// the file's top level.
-	Name string
-	// Backend is demo, local or qdrant (resolved, never auto).
-	Backend config.Backend
-	// Collection is the Qdrant collection; IndexFile the saved local
-	// index; DocsDir the docs folder indexed on the fly.
-	Collection, IndexFile, DocsDir string
-	// Embedder is the query embedder's provider as asked for (auto
-	// resolves through the provider table), EmbedModel its model and
-	// Dimensions the vector size asked of it (0: the model's).
-	Embedder, EmbedModel string
-	Dimensions           int
-	// LocalSearch is how the demo and local indexes rank (hybrid, bm25,
-	// embedder).
-	LocalSearch string
-	// RerankModel reranks the candidates ("" none; bm25 or a provider's
-	// rerank model); RerankCandidates and RerankThreshold as --rerank-*.
-	RerankModel      string
-	RerankCandidates int
-	RerankThreshold  float64
-	// TopK, Threshold, Dedup and Filters are the starting query's.
-	TopK      int
-	Threshold float64
-	Dedup     bool
-	Filters   retrieval.Filters
-	// ChatProvider (auto resolves) and ChatModel answer.
-	ChatProvider, ChatModel string
-
-	// Settings holds the rest of the configuration: where the services
-	// are, their keys, timeouts, the site and payload mapping. The fields
-	// above win over its own.
-	Settings config.Config
+	Settings
+	// Filters are the starting query's filters.
+	Filters retrieval.Filters
 }
 
-// FromConfig is the setup a resolved configuration describes.
+// FromConfig is the setup a resolved configuration describes: c with its
+// backend resolved (config.Config.Resolved).
 func FromConfig(c config.Config) Setup {
-	return Setup{
-		Name:       c.Setup,
-		Backend:    c.Resolved(),
-		Collection: c.Collection, IndexFile: c.IndexFile, DocsDir: c.DocsDir,
-		Embedder: c.Embedder, EmbedModel: c.EmbedModel, Dimensions: c.EmbedDimensions,
-		LocalSearch: c.LocalSearch,
-		RerankModel: c.RerankModel, RerankCandidates: c.RerankCandidates, RerankThreshold: c.RerankThreshold,
-		TopK: c.TopK, Threshold: c.Threshold, Dedup: c.Dedup,
-		ChatProvider: c.ChatProvider, ChatModel: c.ChatModel,
-		Settings: c,
-	}
+	c.Backend = c.Resolved()
+	return Setup{Settings: c}
 }
 
-// Config is the configuration the setup describes: Settings with the
-// setup's own fields written over it.
-func (s Setup) Config() config.Config {
-	c := s.Settings
-	c.Setup = s.Name
-	c.Backend = s.Backend
-	c.Collection, c.IndexFile, c.DocsDir = s.Collection, s.IndexFile, s.DocsDir
-	c.Embedder, c.EmbedModel, c.EmbedDimensions = s.Embedder, s.EmbedModel, s.Dimensions
-	c.LocalSearch = s.LocalSearch
-	c.RerankModel, c.RerankCandidates, c.RerankThreshold = s.RerankModel, s.RerankCandidates, s.RerankThreshold
-	c.TopK, c.Threshold, c.Dedup = s.TopK, s.Threshold, s.Dedup
-	c.ChatProvider, c.ChatModel = s.ChatProvider, s.ChatModel
-	return c
-}
+// Name is the setup's name in ragscope.toml ([setups.NAME]), "" for the
+// file's top level.
+func (s Setup) Name() string { return s.Setup }
+
+// Config is the configuration the setup describes.
+func (s Setup) Config() config.Config { return s.Settings }
 
 // Query is the setup's starting query for question (top_k, threshold,
 // dedup, filters, rerank, search mode).
@@ -179,8 +143,8 @@ func (as *Assembler) logWriter() io.Writer {
 // Labelled is label with the setup's name before it ("setup small ·
 // local index small.idx"), label alone for the top level.
 func (s Setup) Labelled(label string) string {
-	if s.Name == "" {
+	if s.Setup == "" {
 		return label
 	}
-	return "setup " + s.Name + " · " + label
+	return "setup " + s.Setup + " · " + label
 }

@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -86,8 +88,8 @@ func TestNamedSetupInHeaders(t *testing.T) {
 	cfg := config.Default()
 	cfg.Setup, cfg.LocalSearch = "lexical", "bm25"
 	s := FromConfig(cfg)
-	if s.Name != "lexical" || s.Config().Setup != "lexical" {
-		t.Fatalf("setup name %q, config %q", s.Name, s.Config().Setup)
+	if s.Name() != "lexical" || s.Config().Setup != "lexical" {
+		t.Fatalf("setup name %q, config %q", s.Name(), s.Config().Setup)
 	}
 	opts, be, err := (&Assembler{}).Explorer(context.Background(), s, ui.Options{})
 	if err != nil {
@@ -99,4 +101,55 @@ func TestNamedSetupInHeaders(t *testing.T) {
 	if top := FromConfig(config.Default()); top.Labelled("demo") != "demo" {
 		t.Errorf("the top level is labelled %q", top.Labelled("demo"))
 	}
+}
+
+// A setting has one home: whatever setting of the table is changed on a
+// setup (through the setting's own parser, on the setup's configuration)
+// is what the setup's configuration and its starting query say, exactly
+// as when the configuration it came from had it.
+func TestSetupSettingHasOneHome(t *testing.T) {
+	rows := Providers().ConfigRows()
+	sample := map[string]string{
+		"backend": "local", "embedder": "openai", "chat_provider": "openai", "local_search": "embedder",
+		"fusion": "dbsf", "slug_style": "simple", "module_dir_depth": "2",
+	}
+	byType := map[string]string{"int": "7", "float": "0.5", "bool": "false", "duration": "7s", "": "http://x.example/v1"}
+	base := config.Default()
+	base.Providers = rows
+	for _, st := range rows.Settings() {
+		v, ok := sample[st.Name]
+		if !ok {
+			v = byType[st.Type]
+		}
+		want := FromConfig(base).Config()
+		if err := st.Set(&want, v); err != nil {
+			t.Fatalf("%s: %v", st.Name, err)
+		}
+		s := FromConfig(base)
+		if err := st.Set(&s.Settings, v); err != nil {
+			t.Fatalf("%s: %v", st.Name, err)
+		}
+		if gb, eb := fmt.Sprintf("%#v", revealed(s.Config())), fmt.Sprintf("%#v", revealed(want)); gb != eb {
+			t.Errorf("setting %s set on the setup is lost:\n got %s\nwant %s", st.Name, gb, eb)
+		}
+		if q, wq := s.Query("q"), (Setup{Settings: want}).Query("q"); !reflect.DeepEqual(q, wq) {
+			t.Errorf("setting %s: the setup's query %+v, want %+v", st.Name, q, wq)
+		}
+	}
+}
+
+// revealed is c with its secrets as values, so that two configurations
+// that differ only in a key compare different.
+func revealed(c config.Config) any {
+	keys := map[string]string{}
+	for k, v := range c.Keys {
+		keys[k] = v.Reveal()
+	}
+	c.Keys = nil
+	c.Providers = nil
+	return struct {
+		C    config.Config
+		Keys map[string]string
+		Qd   string
+	}{c, keys, c.QdrantAPIKey.Reveal()}
 }

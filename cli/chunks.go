@@ -96,7 +96,7 @@ func (a *App) runChunks(cmd *cobra.Command, cf chunksFlags, rules []chunkaudit.R
 	if model == "" {
 		model = be.Model()
 	}
-	limit := chunkaudit.LimitFor(model)
+	limit := be.Limits.For(model)
 	if cf.limit > 0 {
 		limit = chunkaudit.Limit{Model: model, Tokens: cf.limit, Known: true}
 	}
@@ -156,9 +156,10 @@ func writeChunksText(w io.Writer, be *app.Backend, r *chunkaudit.Report, maxList
 // w, what it found: chunks over model's input limit (index --model) as a
 // warning, tiny, empty and duplicate chunks as notes, each pointing at
 // 'ragscope chunks' for the list. Without --model the offline embedder's
-// limit applies (it reads whole chunks).
-func auditBuilt(ctx context.Context, w io.Writer, walker retrieval.Walker, model, file string) error {
-	limit := chunkaudit.LimitFor(model)
+// limit applies (it reads whole chunks). The limits are the provider
+// table's.
+func auditBuilt(ctx context.Context, w io.Writer, walker retrieval.Walker, limits chunkaudit.Limits, model, file string) error {
+	limit := limits.For(model)
 	if model != "" && !limit.Known {
 		fmt.Fprintf(w, "warning: the input limit of %s is not known: run 'ragscope --index %s chunks --model %s --limit TOKENS' to check the chunks\n", cleanLine(model), cleanLine(file), cleanLine(model))
 	}

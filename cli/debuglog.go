@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 
 	"ragscope/config"
 	"ragscope/internal/platform"
@@ -36,42 +35,21 @@ func (a *App) debugLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(a.debugWriter(), &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-// minSecretLen is the shortest credential hidden wherever it appears in a
-// line: a shorter one ("u" in u:pw@host) would hide ordinary words. It is
-// still hidden where it belongs (its URL; the providers' own redaction of
-// their key).
-const minSecretLen = 6
-
-// secrets are the credential values of the configuration (and of the
-// setups a comparison opened): every API key,
-// and the credentials written in every URL setting (redact.Values).
+// secrets are the credential values of the configuration and of the
+// setups a comparison opened (config.Config.Secrets: every secret setting,
+// the providers' keys among them, and the credentials written in every
+// URL setting).
 func (a *App) secrets() []string {
-	var vals []string
-	for _, c := range append([]config.Config{a.Cfg}, a.armCfgs...) {
-		vals = append(vals, c.CohereAPIKey.Reveal(), c.QdrantAPIKey.Reveal(), c.OpenAIAPIKey.Reveal(), c.GeminiAPIKey.Reveal())
-		for _, s := range config.URLSettings() {
-			vals = append(vals, redact.Values(*s.URL(&c))...)
-		}
-	}
 	var out []string
-	for _, v := range vals {
-		if len(v) >= minSecretLen {
-			out = append(out, v)
-		}
+	for _, c := range append([]config.Config{a.Cfg}, a.armCfgs...) {
+		out = append(out, c.Secrets()...)
 	}
 	return out
 }
 
 // redactText is s with the configuration's secrets and every URL
-// credential (redact.Text) hidden.
-func (a *App) redactText(s string) string { return redactSecrets(s, a.secrets()) }
-
-func redactSecrets(s string, secrets []string) string {
-	for _, k := range secrets {
-		s = strings.ReplaceAll(s, k, redact.Mark)
-	}
-	return redact.Text(s)
-}
+// credential hidden (redact.Secrets).
+func (a *App) redactText(s string) string { return redact.Secrets(s, a.secrets()...) }
 
 // redacting wraps w so that every write hides the configuration's secrets
 // as they are now and every URL credential (redactText). Loggers write a
@@ -86,7 +64,7 @@ type redactingWriter struct {
 // Write writes p redacted; it reports len(p) on success, as the caller's
 // bytes were all consumed.
 func (r redactingWriter) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(r.w, redactSecrets(string(p), r.secrets)); err != nil {
+	if _, err := io.WriteString(r.w, redact.Secrets(string(p), r.secrets...)); err != nil {
 		return 0, err
 	}
 	return len(p), nil

@@ -223,7 +223,7 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	wireJudgeBar(&opts, bar)
 	rep, err := eval.Run(ctx, be.Pipeline, set, opts)
 	bar.clear()
-	if err := evalStopped(ctx, ef, stdout, rep, len(set.Cases), err); err != nil {
+	if err := evalStopped(ctx, ef, stdout, rep, len(set.Cases), a.secrets(), err); err != nil {
 		return err
 	}
 	if ef.explain {
@@ -243,7 +243,7 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		writeExplainSet(out, rep.Explain)
 		writeJudgeEval(out, rep.Judging)
 	}
-	if err := writeReportFiles(ctx, ef, stdout, rep); err != nil {
+	if err := writeReportFiles(ctx, ef, stdout, rep, a.secrets()); err != nil {
 		return err
 	}
 	return evalExit(rep)
@@ -254,10 +254,10 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 // for a configuration error) with the backend's message and the report
 // files written, never 4; a judge that stopped says why; any other error
 // is an interrupt after cases of total.
-func evalStopped(ctx context.Context, ef evalFlags, stdout io.Writer, rep eval.Report, total int, err error) error {
+func evalStopped(ctx context.Context, ef evalFlags, stdout io.Writer, rep eval.Report, total int, secrets []string, err error) error {
 	var outage *eval.OutageError
 	if errors.As(err, &outage) {
-		if werr := writeReportFiles(ctx, ef, stdout, rep); werr != nil {
+		if werr := writeReportFiles(ctx, ef, stdout, rep, secrets); werr != nil {
 			return werr
 		}
 		code := ExitCode(outage.Err)

@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"strings"
 
+	"ragscope/internal/redact"
 	"ragscope/retrieval/assess/eval"
 )
 
@@ -45,10 +47,17 @@ func reportOnStdout(ef evalFlags) bool {
 
 // writeReportFiles writes every report file asked for (writeOutFile),
 // each atomically: a reader (a CI step, a later --baseline) sees the old
-// file or the whole new one.
-func writeReportFiles(ctx context.Context, ef evalFlags, stdout io.Writer, rep eval.Report) error {
+// file or the whole new one. Each is written whole, without the
+// configuration's secrets (a provider's error quoting its key is hidden,
+// whatever provider it is).
+func writeReportFiles(ctx context.Context, ef evalFlags, stdout io.Writer, rep eval.Report, secrets []string) error {
 	for _, f := range reportFiles(ef) {
-		if err := writeOutFile(ctx, f.path, stdout, func(w io.Writer) error { return f.write(w, rep) }); err != nil {
+		var buf bytes.Buffer
+		if err := f.write(&buf, rep); err != nil {
+			return fmt.Errorf("%s: %w", f.flag, err)
+		}
+		text := redact.Hide(buf.String(), secrets...)
+		if err := writeOutFile(ctx, f.path, stdout, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
 			return fmt.Errorf("%s: %w", f.flag, err)
 		}
 	}

@@ -25,8 +25,8 @@ func TestTUIPageView(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := tuiOptionsFor(t, tc.env)
-			if opts.PageChunks == nil || opts.EmbedModel == "" {
-				t.Fatalf("page view not wired: lister %v, model %q", opts.PageChunks != nil, opts.EmbedModel)
+			if opts.PageChunks == nil || !opts.EmbedLimit.Known {
+				t.Fatalf("page view not wired: lister %v, limit %+v", opts.PageChunks != nil, opts.EmbedLimit)
 			}
 			d := newTUIDriver(t, opts)
 			d.ask("What is ROS 2?")

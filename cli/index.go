@@ -134,7 +134,7 @@ func (a *App) runIndex(cmd *cobra.Command, docs string, xf indexFlags) error {
 		Clear:    bar.clear,
 		Before:   a.beforeBuild,
 		Check: func(ctx context.Context, ix retrieval.Walker) error {
-			return auditBuilt(ctx, w, ix, xf.model, xf.out)
+			return auditBuilt(ctx, w, ix, a.providers().Limits(), xf.model, xf.out)
 		},
 		Concurrency: xf.concurrency, ChunkChars: xf.chunkChars, Overlap: xf.overlap, Split: xf.split,
 		Providers: a.providers(),

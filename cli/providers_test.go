@@ -33,12 +33,12 @@ func (fakeEmbedder) Dim() int     { return coheretest.Dim }
 var errFakeChat = errors.New("the fake chat model was built")
 
 // fakeProvider is a provider row added by a test alone: its key is
-// FAKE_API_KEY, read from env.
-func fakeProvider(env map[string]string) app.Provider {
+// FAKE_API_KEY, its base URL FAKE_BASE_URL, its models fake-embed-*
+// (300 input tokens, the test collection's vector size).
+func fakeProvider() app.Provider {
 	return app.Provider{
-		Name: "fake", Title: "Fake",
-		KeyEnv: []string{"FAKE_API_KEY"}, KeyTOML: "fake.api_key",
-		Key:              func(config.Config) config.Secret { return config.Secret(env["FAKE_API_KEY"]) },
+		ProviderRow:      config.ProviderRow{Name: "fake", Title: "Fake", KeyEnv: []string{"FAKE_API_KEY"}, BaseURLEnv: []string{"FAKE_BASE_URL"}},
+		Models:           []app.Model{{Name: "fake-embed-*", InputTokens: 300, Dim: coheretest.Dim}},
 		DefaultChatModel: "fake-chat-1",
 		NewEmbedder: func(context.Context, app.EmbedOptions) (app.QueryEmbedder, error) {
 			return fakeEmbedder{}, nil
@@ -74,7 +74,7 @@ func runWith(t *testing.T, table app.Table, env map[string]string, args ...strin
 func TestProviderRowIsWiredEverywhere(t *testing.T) {
 	_, _, env := fakes(t)
 	delete(env, "COHERE_API_KEY")
-	table := append(app.Providers(), fakeProvider(env))
+	table := append(app.Providers(), fakeProvider())
 
 	// --help lists it with the embedders and chat providers, and its
 	// default chat model.
@@ -155,7 +155,7 @@ func TestRerankRowComesFromTheTable(t *testing.T) {
 	for i := range table {
 		table[i].NewReranker = nil
 	}
-	table = append(table, fakeProvider(env))
+	table = append(table, fakeProvider())
 
 	code, out, errs := runWith(t, table, env, "query", "--rerank", "fake-rerank-1", "how do nodes talk?")
 	if code != ExitConfig || !strings.Contains(out+errs, "--rerank fake-rerank-1 is a Fake rerank model: set FAKE_API_KEY, or use --rerank bm25") {

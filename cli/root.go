@@ -292,7 +292,7 @@ offline embedder, so it works with no keys at all.`,
 func (a *App) registerSettingFlags(f *pflag.FlagSet) {
 	a.flags.settings = map[string]*settingFlag{}
 	defaults := config.Default()
-	for _, st := range config.Settings() {
+	for _, st := range a.providers().ConfigRows().Settings() {
 		if st.Flag == "" {
 			continue
 		}
@@ -323,7 +323,7 @@ func (a *App) registerSettingFlags(f *pflag.FlagSet) {
 func (a *App) registerExplorerFlags(f *pflag.FlagSet) {
 	defaults := config.Default()
 	a.flags.explorer = map[string]*settingFlag{}
-	for _, st := range config.Settings() {
+	for _, st := range a.providers().ConfigRows().Settings() {
 		if st.CommandFlag == "" || st.Flag != "" {
 			continue
 		}
@@ -371,14 +371,14 @@ const globalHelpPointer = "\nGlobal flags (--index, --docs, --backend, --setup, 
 // exit codes.
 func envHelp(t app.Table) string {
 	setting := map[string]string{} // first variable -> setting name
-	for _, st := range config.Settings() {
+	for _, st := range t.ConfigRows().Settings() {
 		if len(st.Env) > 0 {
 			setting[st.Env[0]] = st.Name
 		}
 	}
 	var b strings.Builder
 	b.WriteString("\nEnvironment (flags win over the environment, which wins over ragscope.toml;\na .env file in the working directory is read too):\n")
-	for _, v := range config.EnvVars() {
+	for _, v := range t.ConfigRows().EnvVars() {
 		help := v.Help
 		if h, ok := t.SettingHelp(setting[v.Names[0]]); ok {
 			help = h
@@ -431,7 +431,7 @@ func (a *App) resolveConfig(cmd *cobra.Command) error {
 // applies the flags that were set: the flags win over the setup, and in a
 // comparison (--vs) apply to every setup alike.
 func (a *App) loadConfig(cmd *cobra.Command, setup string) (config.Config, error) {
-	cfg, err := config.Load(config.LoadOptions{Dir: a.Dir, File: a.flags.configFile, LookupEnv: a.LookupEnv, Providers: a.providers().Names(), Setup: setup})
+	cfg, err := config.Load(config.LoadOptions{Dir: a.Dir, File: a.flags.configFile, LookupEnv: a.LookupEnv, Providers: a.providers().ConfigRows(), Setup: setup})
 	if err != nil {
 		return cfg, err
 	}
@@ -440,7 +440,7 @@ func (a *App) loadConfig(cmd *cobra.Command, setup string) (config.Config, error
 		f := fl.Lookup(name)
 		return f != nil && f.Changed
 	}
-	for _, st := range config.Settings() {
+	for _, st := range a.providers().ConfigRows().Settings() {
 		if st.Flag == "" || !changed(st.Flag) {
 			continue
 		}
@@ -449,7 +449,7 @@ func (a *App) loadConfig(cmd *cobra.Command, setup string) (config.Config, error
 		}
 	}
 	if cmd.Parent() == nil {
-		for _, st := range config.Settings() {
+		for _, st := range a.providers().ConfigRows().Settings() {
 			if v := a.flags.explorer[st.CommandFlag]; v != nil && st.CommandFlag != "" && changed(st.CommandFlag) {
 				if err := st.Set(&cfg, strings.TrimSpace(v.raw)); err != nil {
 					return cfg, usageError{fmt.Errorf("--%s: %w (the value is not shown)", st.CommandFlag, err)}
@@ -487,7 +487,7 @@ func (a *App) loadConfig(cmd *cobra.Command, setup string) (config.Config, error
 // left alone. A configuration that does not load shows the built-in
 // defaults.
 func (a *App) showEffectiveDefaults(cmd *cobra.Command) {
-	cfg, err := config.Load(config.LoadOptions{Dir: a.Dir, File: a.flags.configFile, LookupEnv: a.LookupEnv, Providers: a.providers().Names(), Setup: a.flags.setup})
+	cfg, err := config.Load(config.LoadOptions{Dir: a.Dir, File: a.flags.configFile, LookupEnv: a.LookupEnv, Providers: a.providers().ConfigRows(), Setup: a.flags.setup})
 	if err != nil {
 		return
 	}

@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"ragscope/config"
+	"ragscope/app"
 	"ragscope/retrieval/provider/gemini/geminitest"
 	"ragscope/retrieval/provider/openai/openaitest"
 	"ragscope/retrieval/store/qdrant/qdranttest"
@@ -247,7 +247,7 @@ func TestPlantedURLCredentials(t *testing.T) {
 		{"userinfo", func(u string) string { return strings.Replace(u, "://", "://user"+mark+":pw"+mark+"@", 1) }},
 		{"query", func(u string) string { return u + "?alt=json&key=" + mark + "q&X-Goog-Api-Key=" + mark + "g" }},
 	}
-	urls := config.URLSettings()
+	urls := app.Providers().ConfigRows().URLSettings()
 	if len(urls) < 6 {
 		t.Fatalf("only %d URL settings", len(urls))
 	}

@@ -159,8 +159,8 @@ func TestDebugLogHidesURLCredentials(t *testing.T) {
 	logFile := filepath.Join(dir, "debug.log")
 	a := &App{LookupEnv: func(string) (string, bool) { return "", false }, Dir: dir}
 	a.Cfg.DebugLog = logFile
-	a.Cfg.OpenAIAPIKey = "sk-PLANTEDx9-openai"
-	a.Cfg.GeminiBaseURL = "http://user:PLANTEDx9pw@gemini.example/?key=PLANTEDx9key"
+	a.Cfg = a.Cfg.WithKey("openai", "sk-PLANTEDx9-openai")
+	a.Cfg = a.Cfg.WithBaseURL("gemini", "http://user:PLANTEDx9pw@gemini.example/?key=PLANTEDx9key")
 	a.debugLogger().Debug("request", "url", "https://h.example/v1?alt=json&token=PLANTEDx9tok", "err", `Post "http://gemini.example/?key=PLANTEDx9key": dial tcp: refused`)
 	a.debugLogger().Debug("echo", "body", "the key PLANTEDx9key and the password PLANTEDx9pw, auth sk-PLANTEDx9-openai")
 	restore, err := a.routeLogs()

@@ -15,7 +15,7 @@ func BenchmarkLoad(b *testing.B) {
 	env := envOf(map[string]string{"RAGSCOPE_TOP_K": "9"})
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Load(LoadOptions{Dir: dir, LookupEnv: env}); err != nil {
+		if _, err := Load(LoadOptions{Providers: testProviders, Dir: dir, LookupEnv: env}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,14 +1,10 @@
 package config
 
 // Chat providers (--chat-provider, RAGSCOPE_CHAT_PROVIDER, [chat]
-// provider): auto (app.Table.ResolvedChatProvider picks), or the provider
-// of the same name, which answers with Cohere's Chat v2 API or OpenAI's
-// (or a compatible server's) chat completions.
+// provider): auto (app.Table.ResolvedChatProvider picks), or a provider
+// of the table that answers (ProviderRow.Chats).
 const (
 	ChatAuto   = EmbedderAuto
 	ChatCohere = EmbedderCohere
 	ChatOpenAI = EmbedderOpenAI
 )
-
-// ParseChatProvider accepts auto, cohere and openai (any case); "" is auto.
-func ParseChatProvider(s string) (string, error) { return ProviderNames{}.ParseChatProvider(s) }

@@ -8,7 +8,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,9 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
-
-	"ragscope/internal/readlimit"
 	"ragscope/internal/redact"
 	"ragscope/retrieval"
 	"ragscope/retrieval/docusaurus"
@@ -72,33 +68,6 @@ func ParseTimeout(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// Secret is a credential. It prints as "[redacted]" in every format, JSON
-// included; Reveal returns the value for the client that needs it.
-type Secret string
-
-// String redacts the secret.
-func (s Secret) String() string {
-	if s == "" {
-		return ""
-	}
-	return redact.Mark
-}
-
-// GoString redacts the secret under %#v.
-func (s Secret) GoString() string { return strconv.Quote(s.String()) }
-
-// MarshalJSON redacts the secret.
-func (s Secret) MarshalJSON() ([]byte, error) { return []byte(strconv.Quote(s.String())), nil }
-
-// MarshalText redacts the secret (TOML, YAML and friends).
-func (s Secret) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
-// Reveal returns the secret's value.
-func (s Secret) Reveal() string { return string(s) }
-
-// IsSet reports whether the secret has a value.
-func (s Secret) IsSet() bool { return s != "" }
-
 // Defaults.
 const (
 	DefaultEmbedModel = "embed-english-v3.0"
@@ -112,21 +81,21 @@ type Config struct {
 	// Backend is the requested backend; Resolved is what auto chose.
 	Backend Backend `json:"backend"`
 
-	QdrantURL     string `json:"qdrant_url,omitempty"`
-	QdrantAPIKey  Secret `json:"qdrant_api_key,omitempty"`
-	Collection    string `json:"collection,omitempty"`
-	CohereAPIKey  Secret `json:"cohere_api_key,omitempty"`
-	CohereBaseURL string `json:"cohere_base_url,omitempty"`
-	EmbedModel    string `json:"embed_model"`
-	// Embedder is auto, cohere, openai, gemini or local.
+	QdrantURL    string `json:"qdrant_url,omitempty"`
+	QdrantAPIKey Secret `json:"qdrant_api_key,omitempty"`
+	Collection   string `json:"collection,omitempty"`
+	EmbedModel   string `json:"embed_model"`
+	// Embedder is auto or a provider of the table (Providers).
 	Embedder string `json:"embedder"`
 	// EmbedDimensions asks the embedder for vectors of this size (0: the model's).
-	EmbedDimensions int    `json:"embed_dimensions,omitempty"`
-	OpenAIAPIKey    Secret `json:"openai_api_key,omitempty"`
-	OpenAIBaseURL   string `json:"openai_base_url,omitempty"`
-	GeminiAPIKey    Secret `json:"gemini_api_key,omitempty"`
-	GeminiBaseURL   string `json:"gemini_base_url,omitempty"`
-	// ChatProvider is auto, cohere or openai; ChatModel the chat model
+	EmbedDimensions int `json:"embed_dimensions,omitempty"`
+	// Keys and BaseURLs are the providers' API keys and base URLs, by
+	// provider name (Key, BaseURL); the settings that fill them come from
+	// the provider table's rows. The maps are shared between copies of a
+	// Config and replaced, never written, by a setting's parser.
+	Keys     map[string]Secret `json:"api_keys,omitempty"`
+	BaseURLs map[string]string `json:"base_urls,omitempty"`
+	// ChatProvider is auto or a provider that answers; ChatModel the chat model
 	// ("": the provider's default).
 	ChatProvider string `json:"chat_provider"`
 	ChatModel    string `json:"chat_model,omitempty"`
@@ -195,9 +164,10 @@ type Config struct {
 	SetupNames []string `json:"-"`
 	// file is the ragscope.toml read (nil: none), for applySetup.
 	file *tomlFile
-	// Providers are the provider names Embedder and ChatProvider may take
-	// (LoadOptions.Providers; the zero value: the built-in providers).
-	Providers ProviderNames `json:"-"`
+	// Providers is the provider table (LoadOptions.Providers): the names
+	// Embedder and ChatProvider may take and the settings of each
+	// provider's key and base URL.
+	Providers ProviderTable `json:"-"`
 }
 
 // Default returns the defaults.
@@ -227,10 +197,10 @@ type LoadOptions struct {
 	LookupEnv func(string) (string, bool)
 	// SkipDotEnv disables reading Dir/.env.
 	SkipDotEnv bool
-	// Providers are the provider names --embedder and --chat-provider
-	// accept, from the provider table (app.Table.Names); the zero value
-	// means the built-in providers.
-	Providers ProviderNames
+	// Providers is the provider table (app.Table.ConfigRows): the names
+	// --embedder and --chat-provider accept and the settings of each
+	// provider's key and base URL. Without it no provider is known.
+	Providers ProviderTable
 	// Setup names a [setups.NAME] table of ragscope.toml whose keys are
 	// applied over the top level and the environment ("": none).
 	Setup string
@@ -255,7 +225,7 @@ func Load(opts LoadOptions) (Config, error) {
 		p := filepath.Join(dir, ".env")
 		if d, err := readDotEnv(p); err == nil {
 			cfg.EnvFile = p
-			if err := d.check(env); err != nil {
+			if err := d.check(env, cfg.Providers); err != nil {
 				return cfg, err
 			}
 			env = d.lookup(env)
@@ -289,264 +259,18 @@ func Load(opts LoadOptions) (Config, error) {
 	return cfg, nil
 }
 
-// readFile reads path and applies its top-level keys; the named setups
-// it defines are kept for applySetup.
-func (c *Config) readFile(path string, mustExist bool) error {
-	f, err := parseFile(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) && !mustExist {
-			return nil
-		}
-		return err
-	}
-	c.File = path
-	top := f.doc
-	if raw, ok := top[setupsKey]; ok {
-		tbl, ok := raw.(map[string]any)
-		if !ok {
-			return fmt.Errorf("%w: %s line %d: %s must be tables, e.g. [setups.small]", retrieval.ErrConfig, path, f.line(setupsKey), setupsKey)
-		}
-		top = maps.Clone(top)
-		delete(top, setupsKey)
-		f.setups = tbl
-		// Every setup's keys are checked now, chosen or not: a typo
-		// surfaces on the first run, not on the day the setup is used.
-		for name, v := range tbl {
-			if strings.TrimSpace(name) == "" {
-				return fmt.Errorf("%w: %s line %d: [setups.%q] has no name: name the setup, e.g. [setups.small], and choose it with --setup small", retrieval.ErrConfig, path, f.line(joinKey(setupsKey, name)), name)
-			}
-			if sub, ok := v.(map[string]any); ok {
-				if _, err := f.checkKeys(joinKey(setupsKey, name), sub); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	c.file = f
-	c.SetupNames = f.setupNames()
-	return c.applyTable(f, "", top)
-}
-
-// tomlFile is a parsed ragscope.toml: its document, the line of each key
-// (for errors) and the [setups.NAME] tables.
-type tomlFile struct {
-	path   string
-	doc    map[string]any
-	lines  map[string]int
-	setups map[string]any
-}
-
-// parseFile reads and decodes a ragscope.toml; a syntax error names the
-// file and line and never quotes a value.
-func parseFile(path string) (*tomlFile, error) {
-	var doc map[string]any
-	data, err := readlimit.ReadFile(path, readlimit.ConfigFile)
-	if err == nil {
-		_, err = toml.Decode(string(data), &doc)
-	}
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, err
-		}
-		var perr toml.ParseError
-		if errors.As(err, &perr) {
-			where := ""
-			if perr.LastKey != "" {
-				where = fmt.Sprintf(" (key %s)", perr.LastKey)
-			}
-			return nil, fmt.Errorf("%w: %s line %d%s: %s", retrieval.ErrConfig, path, perr.Position.Line, where, withoutQuoted(perr.Message))
-		}
-		return nil, fmt.Errorf("%w: read %s: %w", retrieval.ErrConfig, path, err)
-	}
-	return &tomlFile{path: path, doc: doc, lines: keyLines(string(data))}, nil
-}
-
-// applyTable applies the settings of one table of f: the top level
-// (prefix "") or a setup's ("setups.NAME"). Unknown keys are an error
-// naming the file and each key's line.
-func (c *Config) applyTable(f *tomlFile, prefix string, doc map[string]any) error {
-	path := f.path
-	full := func(k string) string { return joinKey(prefix, k) }
-	vals, err := f.checkKeys(prefix, doc)
-	if err != nil {
-		return err
-	}
-	for _, s := range Settings() {
-		// The preferred key wins: apply the others first.
-		for i := len(s.TOML) - 1; i >= 0; i-- {
-			v, ok := vals[s.TOML[i]]
-			if !ok {
-				continue
-			}
-			text, err := tomlValue(v)
-			if err == nil && strings.TrimSpace(text) == "" {
-				continue
-			}
-			if err == nil {
-				err = s.Set(c, strings.TrimSpace(text))
-			}
-			if err != nil {
-				return fmt.Errorf("%w: %s line %d: %s: %w (the value is not shown)", retrieval.ErrConfig, path, f.line(full(s.TOML[i])), full(s.TOML[i]), err)
-			}
-		}
-	}
-	if err := c.readModulePrefixes(path, doc); err != nil {
-		return err
-	}
-	if m, ok := doc["mapping"]; ok {
-		tbl, ok := m.(map[string]any)
-		if !ok {
-			return fmt.Errorf("%w: %s: mapping must be a table", retrieval.ErrConfig, path)
-		}
-		c.Mapping = map[string][]string{}
-		for field, v := range tbl {
-			switch t := v.(type) {
-			case string:
-				c.Mapping[field] = []string{t}
-			case []any:
-				for _, e := range t {
-					s, ok := e.(string)
-					if !ok {
-						return fmt.Errorf("%w: %s: mapping.%s must list payload keys as strings", retrieval.ErrConfig, path, field)
-					}
-					c.Mapping[field] = append(c.Mapping[field], s)
-				}
-			default:
-				return fmt.Errorf("%w: %s: mapping.%s must be a string or a list of strings", retrieval.ErrConfig, path, field)
-			}
-		}
-	}
-	return nil
-}
-
-// checkKeys flattens one table of f (the top level, prefix "", or a
-// setup's) and checks its keys: unknown ones are an error naming the file
-// and each key's line.
-func (f *tomlFile) checkKeys(prefix string, doc map[string]any) (map[string]any, error) {
-	vals := map[string]any{}
-	flattenTOML("", doc, vals)
-	known := map[string]bool{}
-	for _, s := range Settings() {
-		for _, k := range s.TOML {
-			known[k] = true
-		}
-	}
-	var unknown []string
-	for k := range vals {
-		if !known[k] && k != "mapping" && !strings.HasPrefix(k, "mapping.") && k != "facets" && k != modulesKey && !strings.HasPrefix(k, modulesKey+".") {
-			unknown = append(unknown, joinKey(prefix, k))
-		}
-	}
-	if len(unknown) == 0 {
-		return vals, nil
-	}
-	sort.Slice(unknown, func(i, j int) bool {
-		li, lj := f.line(unknown[i]), f.line(unknown[j])
-		if li != lj {
-			return li < lj
-		}
-		return unknown[i] < unknown[j]
-	})
-	msgs := make([]string, len(unknown))
-	for i, k := range unknown {
-		msgs[i] = fmt.Sprintf("line %d: unknown setting %s", f.line(k), k)
-	}
-	return nil, fmt.Errorf("%w: %s %s (see README, Configuration)", retrieval.ErrConfig, f.path, strings.Join(msgs, "; "))
-}
-
-// joinKey is key under prefix ("" for the top level).
-func joinKey(prefix, key string) string {
-	if prefix == "" {
-		return key
-	}
-	return prefix + "." + key
-}
-
-// modulesKey is the ragscope.toml table of path prefix -> module name.
-const modulesKey = "facets.modules"
-
-// readModulePrefixes reads [facets.modules]: "path/under/docs" = "module".
-func (c *Config) readModulePrefixes(path string, doc map[string]any) error {
-	facets, ok := doc["facets"].(map[string]any)
-	if !ok {
-		return nil
-	}
-	m, ok := facets["modules"]
-	if !ok {
-		return nil
-	}
-	tbl, ok := m.(map[string]any)
-	if !ok {
-		return fmt.Errorf("%w: %s: %s must be a table of \"path/under/docs\" = \"module\"", retrieval.ErrConfig, path, modulesKey)
-	}
-	c.ModulePrefixes = map[string]string{}
-	for prefix, v := range tbl {
-		name, ok := v.(string)
-		if !ok || strings.TrimSpace(name) == "" || strings.TrimSpace(prefix) == "" {
-			return fmt.Errorf("%w: %s: %s: %q must map a folder under docs to a module name (a string), e.g. \"modules/module-1\" = \"ros2\"", retrieval.ErrConfig, path, modulesKey, prefix)
-		}
-		c.ModulePrefixes[prefix] = strings.TrimSpace(name)
-	}
-	return nil
-}
-
-// flattenTOML records every key of a decoded document under its dotted
-// name ("retrieval.top_k"); tables are recorded too, under their own name.
-func flattenTOML(prefix string, tbl map[string]any, out map[string]any) {
-	for k, v := range tbl {
-		name := k
-		if prefix != "" {
-			name = prefix + "." + k
-		}
-		if sub, ok := v.(map[string]any); ok {
-			if name == "mapping" {
-				out[name] = v
-				continue
-			}
-			flattenTOML(name, sub, out)
-			continue
-		}
-		out[name] = v
-	}
-}
-
-// withoutQuoted replaces quoted text in a parser's message ('…' or "…"),
-// which may be part of a value, with "…": errors about configuration
-// sources never echo a value.
-func withoutQuoted(msg string) string {
-	var b strings.Builder
-	var quote rune
-	for _, r := range msg {
-		switch {
-		case quote != 0 && r == quote:
-			quote = 0
-			b.WriteString("…")
-			b.WriteRune(r)
-		case quote != 0:
-		case r == '\'' || r == '"':
-			quote = r
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	if quote != 0 {
-		b.WriteString("…")
-	}
-	return b.String()
-}
-
 // EnvVar documents one environment variable.
 type EnvVar struct {
 	Names []string
 	Help  string
 }
 
-// EnvVars lists every environment variable ragscope reads, first name
-// preferred, for help texts and the README; it is derived from Settings.
-func EnvVars() []EnvVar {
+// EnvVars lists every environment variable ragscope reads with the
+// providers of t, first name preferred, for help texts and the README; it
+// is derived from Settings.
+func (t ProviderTable) EnvVars() []EnvVar {
 	var out []EnvVar
-	for _, s := range Settings() {
+	for _, s := range t.Settings() {
 		if len(s.Env) > 0 {
 			out = append(out, EnvVar{s.Env, s.Help})
 		}
@@ -560,7 +284,7 @@ func EnvVars() []EnvVar {
 // readEnv applies the environment variables of Settings; a value that does
 // not parse is a configuration error naming the variable, never the value.
 func (c *Config) readEnv(env func(string) (string, bool)) error {
-	for _, s := range Settings() {
+	for _, s := range c.Providers.Settings() {
 		for i, name := range s.Env {
 			v, ok := env(name)
 			if !ok || strings.TrimSpace(v) == "" {
@@ -710,9 +434,9 @@ func (c Config) URLBuilder() retrieval.URLBuilder {
 // the one rule of redact.URL (user information and credential query
 // parameters such as key=, token=, sig=).
 func (c Config) Redacted() Config {
-	for _, s := range URLSettings() {
-		if p := s.URL(&c); *p != "" {
-			*p = redact.URL(*p)
+	for _, s := range c.Providers.URLSettings() {
+		if v := s.Reveal(c); v != "" && redact.URL(v) != v {
+			_ = s.Set(&c, redact.URL(v)) // a URL setting's parser takes any text
 		}
 	}
 	return c

@@ -38,14 +38,14 @@ text = ["body", "text"]
 url = "link"
 `)
 	write(".env", "QDRANT_COLLECTION=from-dotenv\nCOHERE_API_KEY=dotenv-key\n")
-	cfg, err := Load(LoadOptions{Dir: dir, LookupEnv: envOf(map[string]string{"COHERE_API_KEY": "env-key"})})
+	cfg, err := Load(LoadOptions{Providers: testProviders, Dir: dir, LookupEnv: envOf(map[string]string{"COHERE_API_KEY": "env-key"})})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.Collection != "from-dotenv" {
 		t.Errorf(".env should beat the file: %q", cfg.Collection)
 	}
-	if cfg.CohereAPIKey.Reveal() != "env-key" {
+	if cfg.Key("cohere").Reveal() != "env-key" {
 		t.Errorf("the environment should beat .env")
 	}
 	if cfg.QdrantURL != "https://file.example:6333" || cfg.TopK != 7 || cfg.Threshold != 0.25 || cfg.Dedup || cfg.Timeout != 5*time.Second || cfg.SlugStyle != "simple" {
@@ -64,22 +64,22 @@ func TestBadFileAndEnv(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "ragscope.toml"), []byte("[retrieval]\ntop_k = \"five\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Load(LoadOptions{Dir: dir, LookupEnv: envOf(nil)})
+	_, err := Load(LoadOptions{Providers: testProviders, Dir: dir, LookupEnv: envOf(nil)})
 	if err == nil || !strings.Contains(err.Error(), "line") {
 		t.Errorf("broken toml: %v", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "ragscope.toml"), []byte("[retrieval]\ntopk = 5\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Load(LoadOptions{Dir: dir, LookupEnv: envOf(nil)})
+	_, err = Load(LoadOptions{Providers: testProviders, Dir: dir, LookupEnv: envOf(nil)})
 	if err == nil || !strings.Contains(err.Error(), "retrieval.topk") {
 		t.Errorf("unknown key: %v", err)
 	}
-	_, err = Load(LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(map[string]string{"RAGSCOPE_TOP_K": "many"})})
+	_, err = Load(LoadOptions{Providers: testProviders, Dir: t.TempDir(), LookupEnv: envOf(map[string]string{"RAGSCOPE_TOP_K": "many"})})
 	if err == nil || !strings.Contains(err.Error(), "RAGSCOPE_TOP_K") {
 		t.Errorf("bad env: %v", err)
 	}
-	_, err = Load(LoadOptions{Dir: t.TempDir(), File: filepath.Join(dir, "missing.toml"), LookupEnv: envOf(nil)})
+	_, err = Load(LoadOptions{Providers: testProviders, Dir: t.TempDir(), File: filepath.Join(dir, "missing.toml"), LookupEnv: envOf(nil)})
 	if err == nil {
 		t.Error("an explicit missing config file is an error")
 	}
@@ -87,12 +87,12 @@ func TestBadFileAndEnv(t *testing.T) {
 
 func TestSecretsRedacted(t *testing.T) {
 	cfg := Default()
-	cfg.CohereAPIKey = "co-very-secret"
+	cfg.Keys = map[string]Secret{"cohere": "co-very-secret"}
 	cfg.QdrantAPIKey = "qd-very-secret"
 	cfg.QdrantURL = "https://user:pw-secret@host:6333"
 	red := cfg.Redacted()
 	b, _ := json.Marshal(red)
-	outs := []string{string(b), fmt.Sprintf("%v", red), fmt.Sprintf("%+v", red), fmt.Sprintf("%#v", red), fmt.Sprint(cfg.CohereAPIKey), cfg.QdrantAPIKey.String()}
+	outs := []string{string(b), fmt.Sprintf("%v", red), fmt.Sprintf("%+v", red), fmt.Sprintf("%#v", red), fmt.Sprint(cfg.Key("cohere")), cfg.QdrantAPIKey.String()}
 	for _, s := range outs {
 		for _, secret := range []string{"co-very-secret", "qd-very-secret", "pw-secret"} {
 			if strings.Contains(s, secret) {
@@ -103,7 +103,7 @@ func TestSecretsRedacted(t *testing.T) {
 	if !strings.Contains(string(b), "[redacted]") {
 		t.Errorf("redaction marker missing: %s", b)
 	}
-	if cfg.CohereAPIKey.Reveal() != "co-very-secret" {
+	if cfg.Key("cohere").Reveal() != "co-very-secret" {
 		t.Error("Reveal lost the value")
 	}
 }
@@ -113,7 +113,7 @@ func TestSecretsRedacted(t *testing.T) {
 // environment: the redacted configuration, in every format, holds neither,
 // and still names the host.
 func TestRedactedURLSettings(t *testing.T) {
-	urls := URLSettings()
+	urls := testProviders.URLSettings()
 	if len(urls) < 6 {
 		t.Fatalf("only %d URL settings", len(urls))
 	}
@@ -121,7 +121,7 @@ func TestRedactedURLSettings(t *testing.T) {
 	for i, s := range urls {
 		env[s.Env[0]] = fmt.Sprintf("https://user%d:PLANTEDpw%d@host%d.example/v1?alt=json&key=PLANTEDkey%d&X-Goog-Api-Key=PLANTEDgk%d#access_token=PLANTEDfr%d", i, i, i, i, i, i)
 	}
-	cfg, err := Load(LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(env), SkipDotEnv: true})
+	cfg, err := Load(LoadOptions{Providers: testProviders, Dir: t.TempDir(), LookupEnv: envOf(env), SkipDotEnv: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestRedactedURLSettings(t *testing.T) {
 	// client, marked when printed; the docs base and site origin, only
 	// ever shown, drop them.
 	for _, s := range urls {
-		v := *s.URL(&cfg)
+		v := s.Reveal(cfg)
 		switch s.Name {
 		case "base_url", "site_url":
 			if strings.Contains(v, "PLANTED") || !strings.HasSuffix(v, ".example/v1?alt=json") {
@@ -166,11 +166,11 @@ func TestRedactedURLSettings(t *testing.T) {
 // (Setting.URL), so Redacted and the planted-secret tests cover a new URL
 // setting without being told.
 func TestURLSettingsMarked(t *testing.T) {
-	for _, s := range Settings() {
-		if strings.HasSuffix(strings.ToLower(s.Name), "url") && s.URL == nil {
+	for _, s := range testProviders.Settings() {
+		if strings.HasSuffix(strings.ToLower(s.Name), "url") && !s.URL {
 			t.Errorf("setting %s holds a URL but has no Setting.URL", s.Name)
 		}
-		if s.URL != nil && len(s.Env) == 0 {
+		if s.URL && len(s.Env) == 0 {
 			t.Errorf("URL setting %s has no environment variable to plant a secret in", s.Name)
 		}
 	}

@@ -55,9 +55,10 @@ func (d *dotEnv) lookup(env func(string) (string, bool)) func(string) (string, b
 // setting that env (the environment) leaves to it, so that a bad one is
 // reported with the file and line it is on, as a bad line is: "PATH line
 // 3: RAGSCOPE_TOP_K: not a whole number (the value is not shown)". The
-// variables are tried in the order Config.readEnv tries them.
-func (d *dotEnv) check(env func(string) (string, bool)) error {
-	for _, s := range Settings() {
+// variables are tried in the order Config.readEnv tries them; the
+// providers' settings are those of providers.
+func (d *dotEnv) check(env func(string) (string, bool), providers ProviderTable) error {
+	for _, s := range providers.Settings() {
 		for _, name := range s.Env {
 			if v, ok := env(name); ok && strings.TrimSpace(v) != "" {
 				break // the environment's value is the one used
@@ -67,6 +68,7 @@ func (d *dotEnv) check(env func(string) (string, bool)) error {
 				continue
 			}
 			scratch := Default()
+			scratch.Providers = providers
 			if err := s.Set(&scratch, strings.TrimSpace(v)); err != nil {
 				return fmt.Errorf("%w: %s line %d: %s: %w (the value is not shown)", retrieval.ErrConfig, d.path, d.lines[name], name, err)
 			}
@@ -122,48 +124,12 @@ func parseDotEnvLines(name, src string) (map[string]string, map[string]int, erro
 			}
 			vals[key], at[key] = raw[1:end+1], lineNo
 		case strings.HasPrefix(raw, `"`):
-			// A double-quoted value may continue on the next lines.
-			text := raw[1:]
-			startLine := lineNo
-			var b strings.Builder
-			closed := false
-			for !closed {
-				for j := 0; j < len(text); j++ {
-					c := text[j]
-					if c == '\\' && j+1 < len(text) {
-						j++
-						switch text[j] {
-						case 'n':
-							b.WriteByte('\n')
-						case 't':
-							b.WriteByte('\t')
-						case 'r':
-							b.WriteByte('\r')
-						default:
-							b.WriteByte(text[j])
-						}
-						continue
-					}
-					if c == '"' {
-						if tail := strings.TrimSpace(text[j+1:]); tail != "" && !strings.HasPrefix(tail, "#") {
-							return nil, nil, bad(i+1, "%s: unexpected text after the closing quote", key)
-						}
-						closed = true
-						break
-					}
-					b.WriteByte(c)
-				}
-				if closed {
-					break
-				}
-				if i+1 >= len(lines) {
-					return nil, nil, bad(startLine, "%s: unterminated double-quoted value (the value is not shown)", key)
-				}
-				i++
-				b.WriteByte('\n')
-				text = lines[i]
+			v, last, err := doubleQuoted(lines, i, raw[1:])
+			if err != nil {
+				return nil, nil, bad(err.line, "%s: %s", key, err.msg)
 			}
-			vals[key], at[key] = b.String(), startLine
+			vals[key], at[key] = v, lineNo
+			i = last
 		default:
 			if k := strings.Index(raw, " #"); k >= 0 {
 				raw = raw[:k]
@@ -174,6 +140,58 @@ func parseDotEnvLines(name, src string) (map[string]string, map[string]int, erro
 		}
 	}
 	return vals, at, nil
+}
+
+// quoteError is a problem of a quoted value at a line (1-based).
+type quoteError struct {
+	line int
+	msg  string
+}
+
+// doubleQuoted reads a double-quoted value that starts with text (after
+// the opening quote) on lines[i] and may continue on the next lines,
+// with \n, \t, \r and \<char> escapes. It returns the value and the
+// index of the line it closes on.
+func doubleQuoted(lines []string, i int, text string) (string, int, *quoteError) {
+	start := i
+	var b strings.Builder
+	for {
+		for j := 0; j < len(text); j++ {
+			c := text[j]
+			if c == '\\' && j+1 < len(text) {
+				j++
+				b.WriteByte(unescapeDotEnv(text[j]))
+				continue
+			}
+			if c == '"' {
+				if tail := strings.TrimSpace(text[j+1:]); tail != "" && !strings.HasPrefix(tail, "#") {
+					return "", i, &quoteError{i + 1, "unexpected text after the closing quote"}
+				}
+				return b.String(), i, nil
+			}
+			b.WriteByte(c)
+		}
+		if i+1 >= len(lines) {
+			return "", i, &quoteError{start + 1, "unterminated double-quoted value (the value is not shown)"}
+		}
+		i++
+		b.WriteByte('\n')
+		text = lines[i]
+	}
+}
+
+// unescapeDotEnv is the byte an escape \c stands for in a double-quoted
+// value: a newline, tab or carriage return for n, t and r, else c itself.
+func unescapeDotEnv(c byte) byte {
+	switch c {
+	case 'n':
+		return '\n'
+	case 't':
+		return '\t'
+	case 'r':
+		return '\r'
+	}
+	return c
 }
 
 // validEnvName reports whether s is a variable name: a letter or _, then

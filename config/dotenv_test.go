@@ -74,7 +74,7 @@ func TestParseTimeoutOneRule(t *testing.T) {
 		}
 	}
 	// The environment takes what the flag takes.
-	cfg, err := Load(LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(map[string]string{"RAGSCOPE_TIMEOUT": "10"})})
+	cfg, err := Load(LoadOptions{Providers: testProviders, Dir: t.TempDir(), LookupEnv: envOf(map[string]string{"RAGSCOPE_TIMEOUT": "10"})})
 	if err != nil || cfg.Timeout != 10*time.Second {
 		t.Errorf("RAGSCOPE_TIMEOUT=10: %v, %v", cfg.Timeout, err)
 	}
@@ -82,12 +82,12 @@ func TestParseTimeoutOneRule(t *testing.T) {
 
 func TestProviderSettings(t *testing.T) {
 	for in, want := range map[string]string{"": "auto", "OpenAI": "openai", " gemini ": "gemini", "local": "local", "cohere": "cohere"} {
-		if got, err := ParseEmbedder(in); err != nil || got != want {
-			t.Errorf("ParseEmbedder(%q) = %q, %v", in, got, err)
+		if got, err := testProviders.ParseEmbedder(in); err != nil || got != want {
+			t.Errorf("testProviders.ParseEmbedder(%q) = %q, %v", in, got, err)
 		}
 	}
-	if _, err := ParseEmbedder("bert"); err == nil {
-		t.Error("ParseEmbedder(bert) accepted")
+	if _, err := testProviders.ParseEmbedder("bert"); err == nil {
+		t.Error("testProviders.ParseEmbedder(bert) accepted")
 	}
 	dir := t.TempDir()
 	write := func(name, body string) {
@@ -97,22 +97,22 @@ func TestProviderSettings(t *testing.T) {
 		}
 	}
 	write("ragscope.toml", "[embedder]\nprovider = \"openai\"\nmodel = \"text-embedding-3-small\"\ndimensions = 256\n[openai]\napi_key = \"file-key\"\nbase_url = \"http://proxy\"\n[gemini]\nbase_url = \"http://g\"\n")
-	cfg, err := Load(LoadOptions{Dir: dir, LookupEnv: envOf(map[string]string{"GOOGLE_API_KEY": "gk"})})
+	cfg, err := Load(LoadOptions{Providers: testProviders, Dir: dir, LookupEnv: envOf(map[string]string{"GOOGLE_API_KEY": "gk"})})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.Embedder != "openai" || cfg.EmbedModel != "text-embedding-3-small" || cfg.EmbedDimensions != 256 ||
-		cfg.OpenAIAPIKey.Reveal() != "file-key" || cfg.OpenAIBaseURL != "http://proxy" || cfg.GeminiBaseURL != "http://g" || cfg.GeminiAPIKey.Reveal() != "gk" {
+		cfg.Key("openai").Reveal() != "file-key" || cfg.BaseURL("openai") != "http://proxy" || cfg.BaseURL("gemini") != "http://g" || cfg.Key("gemini").Reveal() != "gk" {
 		t.Errorf("provider settings: %+v", cfg)
 	}
-	cfg, err = Load(LoadOptions{Dir: dir, LookupEnv: envOf(map[string]string{"RAGSCOPE_EMBEDDER": "gemini", "RAGSCOPE_EMBED_DIMENSIONS": "768", "GEMINI_API_KEY": "g1", "GOOGLE_API_KEY": "g2"})})
+	cfg, err = Load(LoadOptions{Providers: testProviders, Dir: dir, LookupEnv: envOf(map[string]string{"RAGSCOPE_EMBEDDER": "gemini", "RAGSCOPE_EMBED_DIMENSIONS": "768", "GEMINI_API_KEY": "g1", "GOOGLE_API_KEY": "g2"})})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Embedder != "gemini" || cfg.EmbedDimensions != 768 || cfg.GeminiAPIKey.Reveal() != "g1" {
+	if cfg.Embedder != "gemini" || cfg.EmbedDimensions != 768 || cfg.Key("gemini").Reveal() != "g1" {
 		t.Errorf("environment should win: %+v", cfg)
 	}
-	if _, err := Load(LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(map[string]string{"RAGSCOPE_EMBEDDER": "bert"})}); !errors.Is(err, retrieval.ErrConfig) {
+	if _, err := Load(LoadOptions{Providers: testProviders, Dir: t.TempDir(), LookupEnv: envOf(map[string]string{"RAGSCOPE_EMBEDDER": "bert"})}); !errors.Is(err, retrieval.ErrConfig) {
 		t.Errorf("bad RAGSCOPE_EMBEDDER: %v", err)
 	}
 }
@@ -132,12 +132,12 @@ func TestDotEnvBadValueNamesFileAndLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	noEnv := func(string) (string, bool) { return "", false }
-	_, err := Load(LoadOptions{Dir: dir, LookupEnv: noEnv})
+	_, err := Load(LoadOptions{Providers: testProviders, Dir: dir, LookupEnv: noEnv})
 	want := filepath.Join(dir, ".env") + " line 4: RAGSCOPE_TOP_K: "
 	if !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(fmt.Sprint(err), want) || strings.Contains(fmt.Sprint(err), "PLANTED") {
 		t.Errorf("err = %v, want a configuration error naming %q and no value", err, want)
 	}
-	cfg, err := Load(LoadOptions{Dir: dir, LookupEnv: func(k string) (string, bool) {
+	cfg, err := Load(LoadOptions{Providers: testProviders, Dir: dir, LookupEnv: func(k string) (string, bool) {
 		if k == "RAGSCOPE_TOP_K" {
 			return "7", true
 		}
@@ -165,7 +165,7 @@ func TestConfigFilesBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.Close()
-		_, err = Load(LoadOptions{Dir: dir, LookupEnv: noEnv})
+		_, err = Load(LoadOptions{Providers: testProviders, Dir: dir, LookupEnv: noEnv})
 		if !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(fmt.Sprint(err), p+" is larger than 1 MiB") {
 			t.Errorf("%s past its bound: %v", name, err)
 		}
@@ -173,7 +173,7 @@ func TestConfigFilesBounded(t *testing.T) {
 		if err := os.Mkdir(p, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		_, err = Load(LoadOptions{Dir: dir, LookupEnv: noEnv})
+		_, err = Load(LoadOptions{Providers: testProviders, Dir: dir, LookupEnv: noEnv})
 		if !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(fmt.Sprint(err), p+" is a folder") {
 			t.Errorf("%s a folder: %v", name, err)
 		}

@@ -12,7 +12,7 @@ func TestFacetsFromTOML(t *testing.T) {
 		if err := writeFile(dir, "ragscope.toml", body); err != nil {
 			t.Fatal(err)
 		}
-		return Load(LoadOptions{Dir: dir, LookupEnv: envOf(env)})
+		return Load(LoadOptions{Providers: testProviders, Dir: dir, LookupEnv: envOf(env)})
 	}
 	cfg, err := load("[facets]\nmodule_dir_depth = 2\n\n[facets.modules]\n\"modules/module-1\" = \"ros2\"\n\"extra\" = \"appendix\"\n", nil)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,27 +37,68 @@ type Setting struct {
 	Help string
 	// Secret settings are never shown, not even their default.
 	Secret bool
-	// URL, for a setting whose value is a URL, points at its field:
-	// Config.Redacted hides the credentials of every such field
-	// (redact.URL), and the planted-secret tests plant them in each.
-	URL func(c *Config) *string
+	// URL marks a setting whose value is a URL: Config.Redacted hides its
+	// credentials (redact.URL), Config.Secrets hides them wherever they
+	// appear, and the planted-secret tests plant them in each.
+	URL bool
+	// Reveal returns the value of a Secret or URL setting, for redaction
+	// and the planted-secret tests; never shown.
+	Reveal func(c Config) string
 	// Set parses s and stores it: the setting's one parser.
 	Set func(c *Config, s string) error
 	// Get formats the current value for --help ("" for none).
 	Get func(c Config) string
 }
 
-// Settings is the table of every setting ragscope reads: a copy of one
-// table built on first use (every command reads it several times; their
-// Env and TOML lists are shared, read them only).
-func Settings() []Setting { return slices.Clone(settingsTable()) }
+// Settings is the table of every setting ragscope reads with the
+// providers of t: the settings of the store, the embedder, each
+// provider's key and base URL (ProviderRow), the chat model, local
+// indexes, hybrid search, ranking and the site. It is a new slice on
+// each call; the Env and TOML lists are shared, read them only.
+func (t ProviderTable) Settings() []Setting {
+	b := baseSettings()
+	out := make([]Setting, 0, len(b.head)+len(b.tail)+2*len(t))
+	out = append(out, b.head...)
+	out = append(out, t.settings()...)
+	out = append(out, b.tail...)
+	if len(t) == 0 {
+		return out
+	}
+	for i, s := range out {
+		switch s.Name {
+		case "embedder":
+			out[i].Help = "embedder: " + orList(t.names(func(ProviderRow) bool { return true }))
+		case "chat_provider":
+			out[i].Help = "chat model provider for answers (ask, eval --answer): " + orList(t.names(func(r ProviderRow) bool { return r.Chats }))
+		}
+	}
+	return out
+}
 
-// settingsTable is the table of settings, built once.
-var settingsTable = sync.OnceValue(newSettings)
+// orList is auto and names: "auto, cohere or local".
+func orList(names []string) string {
+	all := append([]string{EmbedderAuto}, names...)
+	if len(all) == 1 {
+		return all[0]
+	}
+	return strings.Join(all[:len(all)-1], ", ") + " or " + all[len(all)-1]
+}
 
-// newSettings builds the table of settings. Adding a setting is one entry
-// here plus its Config field (and its default in Default).
-func newSettings() []Setting {
+// settingTable is the settings that do not depend on the providers:
+// those before the providers' (head) and after them (tail).
+type settingTable struct{ head, tail []Setting }
+
+// baseSettings is the settings that do not depend on the providers, built
+// once.
+var baseSettings = sync.OnceValue(func() settingTable {
+	return settingTable{
+		head: slices.Concat(storeSettings(), embedderSettings()),
+		tail: slices.Concat(chatSettings(), localSettings(), hybridSettings(), rankSettings(), siteSettings()),
+	}
+})
+
+// storeSettings are where chunks come from: the backend and the Qdrant collection.
+func storeSettings() []Setting {
 	return []Setting{
 		{Name: "backend", Flag: "backend", Env: []string{"RAGSCOPE_BACKEND"}, TOML: []string{"backend"},
 			Help: "auto, demo, local or qdrant (auto: qdrant if QDRANT_URL is set, local if --index/--docs, else demo)",
@@ -64,16 +106,23 @@ func newSettings() []Setting {
 			Get:  func(c Config) string { return string(c.Backend) }},
 		{Name: "qdrant_url", Flag: "qdrant-url", Env: []string{"QDRANT_URL"}, TOML: []string{"qdrant.url"},
 			Help: "Qdrant URL, REST or gRPC form (https://host:6333, host:6334, …); selects the Qdrant backend",
-			URL:  func(c *Config) *string { return &c.QdrantURL },
-			Set:  str(func(c *Config) *string { return &c.QdrantURL })},
+			URL:  true, Reveal: func(c Config) string { return c.QdrantURL },
+			Set: str(func(c *Config) *string { return &c.QdrantURL })},
 		{Name: "qdrant_api_key", Env: []string{"QDRANT_API_KEY"}, TOML: []string{"qdrant.api_key"}, Secret: true,
-			Help: "Qdrant API key (sent as gRPC metadata; never printed)",
-			Set:  secret(func(c *Config) *Secret { return &c.QdrantAPIKey })},
+			Reveal: func(c Config) string { return c.QdrantAPIKey.Reveal() },
+			Help:   "Qdrant API key (sent as gRPC metadata; never printed)",
+			Set:    secret(func(c *Config) *Secret { return &c.QdrantAPIKey })},
 		{Name: "collection", Flag: "collection", Env: []string{"QDRANT_COLLECTION", "COLLECTION_NAME"}, TOML: []string{"qdrant.collection"},
 			Help: "Qdrant collection name",
 			Set:  str(func(c *Config) *string { return &c.Collection })},
+	}
+}
+
+// embedderSettings are how questions are embedded (the providers' keys and base URLs come from the provider table).
+func embedderSettings() []Setting {
+	return []Setting{
 		{Name: "embedder", Flag: "embedder", Env: []string{"RAGSCOPE_EMBEDDER"}, TOML: []string{"embedder.provider"},
-			Help: "embedder: auto, cohere, openai, gemini or local",
+			Help: "embedder: auto or a provider of the table (ProviderTable.Settings names them)",
 			Set:  func(c *Config, s string) (err error) { c.Embedder, err = c.Providers.ParseEmbedder(s); return err },
 			Get:  func(c Config) string { return c.Embedder }},
 		{Name: "embed_model", Flag: "model", Env: []string{"RAGSCOPE_EMBED_MODEL", "EMBEDDING_MODEL"}, TOML: []string{"embedder.model", "cohere.model"},
@@ -90,37 +139,28 @@ func newSettings() []Setting {
 				c.EmbedDimensions = n
 				return nil
 			}},
-		{Name: "cohere_api_key", Env: []string{"COHERE_API_KEY", "CO_API_KEY"}, TOML: []string{"cohere.api_key"}, Secret: true,
-			Help: "Cohere API key (never printed)",
-			Set:  secret(func(c *Config) *Secret { return &c.CohereAPIKey })},
-		{Name: "cohere_base_url", Env: []string{"COHERE_BASE_URL"}, TOML: []string{"cohere.base_url"},
-			Help: "Cohere API base URL, for proxies (default https://api.cohere.com)",
-			URL:  func(c *Config) *string { return &c.CohereBaseURL },
-			Set:  str(func(c *Config) *string { return &c.CohereBaseURL })},
-		{Name: "openai_api_key", Env: []string{"OPENAI_API_KEY"}, TOML: []string{"openai.api_key"}, Secret: true,
-			Help: "OpenAI-compatible API key (never printed)",
-			Set:  secret(func(c *Config) *Secret { return &c.OpenAIAPIKey })},
-		{Name: "openai_base_url", Env: []string{"OPENAI_BASE_URL"}, TOML: []string{"openai.base_url"},
-			Help: "OpenAI-compatible API base URL",
-			URL:  func(c *Config) *string { return &c.OpenAIBaseURL },
-			Set:  str(func(c *Config) *string { return &c.OpenAIBaseURL })},
-		{Name: "gemini_api_key", Env: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, TOML: []string{"gemini.api_key"}, Secret: true,
-			Help: "Gemini API key (never printed)",
-			Set:  secret(func(c *Config) *Secret { return &c.GeminiAPIKey })},
-		{Name: "gemini_base_url", Env: []string{"GEMINI_BASE_URL"}, TOML: []string{"gemini.base_url"},
-			Help: "Gemini API base URL",
-			URL:  func(c *Config) *string { return &c.GeminiBaseURL },
-			Set:  str(func(c *Config) *string { return &c.GeminiBaseURL })},
+	}
+}
+
+// chatSettings are who answers.
+func chatSettings() []Setting {
+	return []Setting{
 		{Name: "chat_provider", Flag: "chat-provider", Env: []string{"RAGSCOPE_CHAT_PROVIDER"}, TOML: []string{"chat.provider"},
-			Help: "chat model provider for answers (ask, eval --answer): auto, cohere or openai",
+			Help: "chat model provider for answers (ask, eval --answer): auto or a provider that answers (ProviderTable.Settings names them)",
 			Set: func(c *Config, s string) (err error) {
 				c.ChatProvider, err = c.Providers.ParseChatProvider(s)
 				return err
 			},
 			Get: func(c Config) string { return c.ChatProvider }},
 		{Name: "chat_model", Flag: "chat-model", Env: []string{"RAGSCOPE_CHAT_MODEL"}, TOML: []string{"chat.model"},
-			Help: "chat model for answers (default: command-a-03-2025 on Cohere, gpt-4o-mini on OpenAI)",
+			Help: "chat model for answers (default: the provider's)",
 			Set:  str(func(c *Config) *string { return &c.ChatModel })},
+	}
+}
+
+// localSettings are the demo's and local indexes' source and ranking.
+func localSettings() []Setting {
+	return []Setting{
 		{Name: "index", Flag: "index", Env: []string{"RAGSCOPE_INDEX"}, TOML: []string{"local.index"},
 			Help: "explore a saved local index file made by 'ragscope index'",
 			Set:  str(func(c *Config) *string { return &c.IndexFile })},
@@ -131,6 +171,12 @@ func newSettings() []Setting {
 			Help: "how the demo and local indexes rank: bm25 (the default with the offline embedder), hybrid (BM25 fused with the index's embedder; the default for an index built with a provider's embeddings) or embedder",
 			Set:  func(c *Config, s string) (err error) { c.LocalSearch, err = ParseLocalSearch(s); return err },
 			Get:  func(c Config) string { return c.LocalSearch }},
+	}
+}
+
+// hybridSettings are how a collection with a dense and a sparse vector is searched.
+func hybridSettings() []Setting {
+	return []Setting{
 		{Name: "fusion", Flag: "fusion", Env: []string{"RAGSCOPE_FUSION"}, TOML: []string{"retrieval.fusion"},
 			Help: "how a collection with a sparse vector beside the dense one is searched: rrf, dbsf (both vectors, fused), dense or sparse (one); auto: rrf when it has both",
 			Set:  func(c *Config, s string) (err error) { c.Fusion, err = ParseFusion(s); return err },
@@ -150,6 +196,12 @@ func newSettings() []Setting {
 		{Name: "sparse_model", Env: []string{"RAGSCOPE_SPARSE_MODEL"}, TOML: []string{"qdrant.sparse_model"},
 			Help: "the model that made the sparse vector (default: qdrant/bm25 for a vector with the idf modifier); ragscope runs qdrant/bm25 only",
 			Set:  str(func(c *Config) *string { return &c.SparseModel })},
+	}
+}
+
+// rankSettings are what a query keeps: how many chunks, the cuts, the reranker and the timeout.
+func rankSettings() []Setting {
+	return []Setting{
 		{Name: "top_k", CommandFlag: "top-k", Env: []string{"RAGSCOPE_TOP_K"}, TOML: []string{"retrieval.top_k"}, Type: "int",
 			Help: fmt.Sprintf("number of chunks to retrieve, %d..%d", retrieval.MinTopK, retrieval.MaxTopK),
 			Set:  intSetting(func(c *Config) *int { return &c.TopK }),
@@ -169,9 +221,8 @@ func newSettings() []Setting {
 				return nil
 			},
 			Get: func(c Config) string { return strconv.FormatBool(c.Dedup) }},
-		// rerank
 		{Name: "rerank_model", Flag: "rerank", Env: []string{"RAGSCOPE_RERANK_MODEL"}, TOML: []string{"rerank.model"},
-			Help: "rerank the candidates with this model: a Cohere model (rerank-v3.5; needs COHERE_API_KEY) or bm25 (offline, no key); empty: no reranking",
+			Help: "rerank the candidates with this model: a provider's rerank model or bm25 (offline, no key); empty: no reranking",
 			Set:  str(func(c *Config) *string { return &c.RerankModel }),
 			Get:  func(c Config) string { return c.RerankModel }},
 		{Name: "rerank_candidates", Flag: "rerank-candidates", Env: []string{"RAGSCOPE_RERANK_CANDIDATES"}, TOML: []string{"rerank.candidates"}, Type: "int",
@@ -186,14 +237,20 @@ func newSettings() []Setting {
 			Help: "timeout of each network call, e.g. 10s or 10",
 			Set:  func(c *Config, s string) (err error) { c.Timeout, err = ParseTimeout(s); return err },
 			Get:  func(c Config) string { return c.Timeout.String() }},
+	}
+}
+
+// siteSettings are the site citations are built on, its facets and the debug log.
+func siteSettings() []Setting {
+	return []Setting{
 		{Name: "base_url", Flag: "base-url", Env: []string{"RAGSCOPE_BASE_URL"}, TOML: []string{"site.base_url"},
 			Help: "URL of the docs route citation URLs are built on, e.g. https://me.github.io/book/docs/",
-			URL:  func(c *Config) *string { return &c.DocsBaseURL },
-			Set:  shownURL("base_url", func(c *Config) *string { return &c.DocsBaseURL })},
+			URL:  true, Reveal: func(c Config) string { return c.DocsBaseURL },
+			Set: shownURL("base_url", func(c *Config) *string { return &c.DocsBaseURL })},
 		{Name: "site_url", Flag: "site-url", Env: []string{"RAGSCOPE_SITE_URL"}, TOML: []string{"site.site_url"},
 			Help: "site origin joined to site-relative payload URLs",
-			URL:  func(c *Config) *string { return &c.SiteURL },
-			Set:  shownURL("site_url", func(c *Config) *string { return &c.SiteURL })},
+			URL:  true, Reveal: func(c Config) string { return c.SiteURL },
+			Set: shownURL("site_url", func(c *Config) *string { return &c.SiteURL })},
 		{Name: "slug_style", Flag: "slug-style", Env: []string{"RAGSCOPE_SLUG_STYLE"}, TOML: []string{"site.slug_style"},
 			Help: "heading anchor rule: github (as Docusaurus) or simple",
 			Set: func(c *Config, s string) error {
@@ -246,10 +303,10 @@ func shownURL(name string, field func(*Config) *string) func(*Config, string) er
 }
 
 // URLSettings returns the settings whose value is a URL.
-func URLSettings() []Setting {
+func (t ProviderTable) URLSettings() []Setting {
 	var out []Setting
-	for _, s := range settingsTable() {
-		if s.URL != nil {
+	for _, s := range t.Settings() {
+		if s.URL {
 			out = append(out, s)
 		}
 	}
@@ -287,9 +344,12 @@ func secret(field func(*Config) *Secret) func(*Config, string) error {
 
 // Lookup returns the setting with the given persistent or command flag.
 func Lookup(flag string) (Setting, bool) {
-	for _, s := range settingsTable() {
-		if flag != "" && (s.Flag == flag || s.CommandFlag == flag) {
-			return s, true
+	b := baseSettings()
+	for _, list := range [][]Setting{b.head, b.tail} {
+		for _, s := range list {
+			if flag != "" && (s.Flag == flag || s.CommandFlag == flag) {
+				return s, true
+			}
 		}
 	}
 	return Setting{}, false

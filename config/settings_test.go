@@ -22,7 +22,7 @@ func TestSettingsTableConsistent(t *testing.T) {
 		}
 		seen[k] = name
 	}
-	for _, s := range Settings() {
+	for _, s := range testProviders.Settings() {
 		if s.Set == nil || s.Name == "" || s.Help == "" {
 			t.Errorf("setting %q lacks a name, parser or help", s.Name)
 		}
@@ -47,7 +47,7 @@ func TestTOMLFromTable(t *testing.T) {
 		if err := writeFile(dir, "ragscope.toml", body); err != nil {
 			t.Fatal(err)
 		}
-		return Load(LoadOptions{Dir: dir, LookupEnv: envOf(env)})
+		return Load(LoadOptions{Providers: testProviders, Dir: dir, LookupEnv: envOf(env)})
 	}
 	cfg, err := load("[cohere]\nmodel = \"old\"\n[embedder]\nmodel = \"new\"\n[retrieval]\ndedup = false\ntimeout = 10\nthreshold = 0.25\n", nil)
 	if err != nil {

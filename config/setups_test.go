@@ -35,7 +35,7 @@ func loadSetup(t *testing.T, body, setup string, env map[string]string) (Config,
 	if err := writeFile(dir, "ragscope.toml", body); err != nil {
 		t.Fatal(err)
 	}
-	return Load(LoadOptions{Dir: dir, LookupEnv: envOf(env), Setup: setup, SkipDotEnv: true})
+	return Load(LoadOptions{Providers: testProviders, Dir: dir, LookupEnv: envOf(env), Setup: setup, SkipDotEnv: true})
 }
 
 // TestSetupInherits: a setup's keys win over the top level and the
@@ -125,7 +125,7 @@ func TestSetupErrorsNameFileAndLine(t *testing.T) {
 		}
 	}
 	// No file at all.
-	_, err := Load(LoadOptions{Dir: t.TempDir(), LookupEnv: envOf(nil), Setup: "x", SkipDotEnv: true})
+	_, err := Load(LoadOptions{Providers: testProviders, Dir: t.TempDir(), LookupEnv: envOf(nil), Setup: "x", SkipDotEnv: true})
 	if !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(err.Error(), "no ragscope.toml was read") {
 		t.Errorf("no file: %v", err)
 	}

@@ -18,7 +18,7 @@ import (
 // over embed-english-v3.0's 512 tokens, one duplicate pair, and a page
 // title carrying escape sequences.
 func auditFixture() *chunkaudit.Report {
-	aud := chunkaudit.New(chunkaudit.Options{Limit: chunkaudit.LimitFor("embed-english-v3.0")})
+	aud := chunkaudit.New(chunkaudit.Options{Limit: chunkaudit.Limit{Model: "embed-english-v3.0", Tokens: 512, Known: true}})
 	for p := range 60 {
 		for i := range 2 {
 			c := retrieval.Chunk{ID: fmt.Sprintf("p%02d-%d", p, i), DocPath: fmt.Sprintf("docs/page-%02d.md", p),

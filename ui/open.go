@@ -112,7 +112,7 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 	m.opts.LocalSearch = o.LocalSearch
 	m.initLocalSearch()
 	m.opts.Generator, m.opts.ChatHint = o.Generator, o.ChatHint
-	m.opts.PageChunks, m.opts.EmbedModel = o.PageChunks, o.EmbedModel
+	m.opts.PageChunks, m.opts.EmbedLimit = o.PageChunks, o.EmbedLimit
 	m.opts.Audit = o.Audit
 	m.opts.Expect = o.Expect
 	m.opts.Explain = o.Explain

@@ -431,7 +431,7 @@ func (m *Model) openPage() tea.Cmd {
 		m.setStatus(statusErr, "This hit has no doc path: its page cannot be listed.")
 		return nil
 	}
-	seq := m.page.Open(it.Hit.Chunk, chunkaudit.LimitFor(m.opts.EmbedModel))
+	seq := m.page.Open(it.Hit.Chunk, m.opts.EmbedLimit)
 	ctx, cancel := withTimeout(m.base, m.opts.Timeout)
 	m.page.cancel = cancel
 	return tea.Batch(m.setFocus(focusPage), pageCmd(ctx, cancel, m.opts.PageChunks, seq, it.Hit.Chunk.DocPath))

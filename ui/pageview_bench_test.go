@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/assess/chunkaudit"
 )
 
 // BenchmarkOpenPage200Chunks is the page view's opening on a page of 200
@@ -28,7 +29,7 @@ func BenchmarkOpenPage200Chunks(b *testing.B) {
 	}
 	chunks[100].ID = "chunk-00"
 	opts, _ := testOptions(&fakeRetriever{})
-	opts.EmbedModel = "embed-english-v3.0"
+	opts.EmbedLimit = chunkaudit.Limit{Model: "embed-english-v3.0", Tokens: 512, Known: true}
 	opts.PageChunks = func(context.Context, string) ([]retrieval.Chunk, error) { return chunks, nil }
 	m := sized(b, opts, 200, 60)
 	m = ask(b, m, "How do nodes talk?")

@@ -41,7 +41,7 @@ func pageFixture(docPath string, n int) []retrieval.Chunk {
 // chunks) that records the doc paths asked.
 func pageOptions(n int, asked *[]string) Options {
 	opts, _ := testOptions(&fakeRetriever{})
-	opts.EmbedModel = "embed-english-v3.0"
+	opts.EmbedLimit = chunkaudit.Limit{Model: "embed-english-v3.0", Tokens: 512, Known: true}
 	opts.PageChunks = func(_ context.Context, docPath string) ([]retrieval.Chunk, error) {
 		*asked = append(*asked, docPath)
 		cs := pageFixture(docPath, n)

@@ -25,6 +25,7 @@ import (
 
 	"ragscope/links"
 	"ragscope/retrieval"
+	"ragscope/retrieval/assess/chunkaudit"
 )
 
 // Retriever answers a query. *retrieval.Pipeline implements it.
@@ -133,10 +134,10 @@ type Options struct {
 	// Explain offers "why this score" on the selected row (key X) and
 	// the what-if editor (key E); zero hides both.
 	Explain ExplainSetup
-	// EmbedModel names the embedding model whose input limit (the table
-	// in retrieval/assess/chunkaudit) marks the chunks the page view shows over
-	// it; "" checks no limit.
-	EmbedModel string
+	// EmbedLimit is the embedding model's input limit (the provider
+	// table's) that marks the chunks the page view shows over it; the
+	// zero value checks no limit.
+	EmbedLimit chunkaudit.Limit
 	// Compare offers the split view (key V): the question on show beside
 	// another named setup's ranking; zero makes the key say how to get
 	// one.

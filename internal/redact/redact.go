@@ -13,11 +13,44 @@ package redact
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 )
 
 // Mark replaces a hidden credential.
 const Mark = "[redacted]"
+
+// MinSecretLen is the shortest credential hidden wherever it appears in a
+// text (Secrets, for the values a configuration collects): a shorter one
+// ("u" in u:pw@host) would hide ordinary words. It is still hidden where
+// it belongs (its URL, by Text).
+const MinSecretLen = 6
+
+// Secrets returns s with every occurrence of each of secrets (an API key,
+// a credential taken from a configured URL) replaced by Mark, and the
+// credentials of every URL in it hidden (Text). It is the one scanner for
+// text that may echo a key: a provider's error, a message, a log record,
+// a written file. Longer secrets are replaced first; empty ones are skipped; a caller filters short ones
+// (MinSecretLen) when they are not known to be keys.
+func Secrets(s string, secrets ...string) string { return Text(Hide(s, secrets...)) }
+
+// Hide returns s with every occurrence of each of secrets replaced by
+// Mark, the longest first, and nothing else changed: for text whose URLs
+// are data to keep as they are (a report quoting the chunks' text).
+func Hide(s string, secrets ...string) string {
+	if len(secrets) > 1 {
+		// The longest first: a secret inside another is not left to cut
+		// the longer one in two.
+		secrets = slices.Clone(secrets)
+		slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) })
+	}
+	for _, k := range secrets {
+		if k != "" {
+			s = strings.ReplaceAll(s, k, Mark)
+		}
+	}
+	return s
+}
 
 // credentialWords are the endings of a normalised parameter name
 // (CredentialParam) that carry a credential: key (key, api_key, apikey,

@@ -51,20 +51,26 @@ func TestTokensEstimate(t *testing.T) {
 	}
 }
 
-func TestLimitFor(t *testing.T) {
-	for model, want := range map[string]int{
-		"embed-english-v3.0": 512, "text-embedding-3-small": 8191, "text-embedding-3-large": 8191,
-		"gemini-embedding-001": 2048, "models/gemini-embedding-001": 2048, "ragscope-local-glove100-sif+chargram-v2": 0,
-	} {
-		l := LimitFor(model)
-		if !l.Known || l.Tokens != want {
-			t.Errorf("LimitFor(%q) = %+v, want %d", model, l, want)
+// TestLimitsFor: a model is matched by its name or a prefix row, in any
+// case and without a "models/" prefix; the first matching row wins, and
+// an unknown model has no limit.
+func TestLimitsFor(t *testing.T) {
+	l := Limits{{Model: "fake-embed-1", Tokens: 300}, {Model: "fake-*", Tokens: 900}, {Model: "whole-*", Tokens: 0}}
+	for model, want := range map[string]int{"fake-embed-1": 300, "Fake-Embed-1": 300, "models/fake-embed-1": 300, "fake-embed-2": 900, "whole-text": 0} {
+		if got := l.For(model); !got.Known || got.Tokens != want || got.Model != model {
+			t.Errorf("For(%q) = %+v, want %d", model, got, want)
 		}
 	}
-	if l := LimitFor("some-other-model"); l.Known {
-		t.Errorf("an unknown model has a limit: %+v", l)
+	if got := l.For("other"); got.Known {
+		t.Errorf("an unknown model has a limit: %+v", got)
+	}
+	if got := Limits(nil).For("fake-embed-1"); got.Known {
+		t.Errorf("no table, yet a limit: %+v", got)
 	}
 }
+
+// cohereLimit is embed-english-v3.0's input limit.
+var cohereLimit = Limit{Model: "embed-english-v3.0", Tokens: 512, Known: true}
 
 func TestOverLimitShareAndSentence(t *testing.T) {
 	r := audit(Options{Limit: Limit{Model: "embed-english-v3.0", Tokens: 100, Known: true}},
@@ -105,7 +111,7 @@ func TestOverLimitShareAndSentence(t *testing.T) {
 }
 
 func TestTinyAndEmpty(t *testing.T) {
-	r := audit(Options{Limit: LimitFor("embed-english-v3.0")},
+	r := audit(Options{Limit: cohereLimit},
 		chunk("h", "a.md", "Setup", "## Setup"),
 		chunk("t", "a.md", "Note", "Short note here."),
 		chunk("e", "a.md", "Blank", "   \n"),
@@ -126,7 +132,7 @@ func TestDuplicatesExactAndNear(t *testing.T) {
 	base := words(0, 60)
 	near := strings.Replace(base, "w7 ", "changed ", 1) // Jaccard 59/61
 	other := words(500, 60)
-	r := audit(Options{Limit: LimitFor("embed-english-v3.0")},
+	r := audit(Options{Limit: cohereLimit},
 		chunk("1", "a.md", "S", base),
 		chunk("2", "b.md", "S", base),
 		chunk("3", "c.md", "S", near),
@@ -193,7 +199,7 @@ func TestHistogram(t *testing.T) {
 // their first 80 characters; a local index's report names ragscope's
 // chunker.
 func TestTinyClasses(t *testing.T) {
-	r := audit(Options{Limit: LimitFor("embed-english-v3.0"), OwnChunker: true},
+	r := audit(Options{Limit: cohereLimit, OwnChunker: true},
 		chunk("h", "a.md", "Setup", "### Setup\n\n#### IMU"),
 		chunk("s", "a.md", "Part", "## Part\n\n---"),
 		chunk("c", "a.md", "Code", "## Code\n\n  </robot>\n```"),

@@ -74,9 +74,9 @@ type Explainer struct {
 	// Ranking is how the store ranks ("bm25", "hybrid", "" for vector
 	// similarity): BM25 alone needs no leave-one-out, its parts are exact.
 	Ranking string
-	// Model is the embedding model of the collection's vectors, for its
-	// input limit.
-	Model string
+	// Limit is the input limit of the embedding model of the
+	// collection's vectors (the provider table's).
+	Limit chunkaudit.Limit
 	// NoAttribution embeds the question alone (a what-if needs its
 	// vector, not its words' shares).
 	NoAttribution bool
@@ -278,7 +278,7 @@ func (x *Explainer) one(ctx context.Context, q retrieval.Query, sc *retrieval.Sc
 	if e.Missing == nil {
 		e.Missing = []Missing{}
 	}
-	if l := chunkaudit.LimitFor(x.Model); l.Known {
+	if l := x.Limit; l.Known {
 		e.TokenLimit = l.Tokens
 	}
 	if se, ok := x.Store.(retrieval.ScoreExplainer); ok {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"ragscope/retrieval"
+	"ragscope/retrieval/assess/chunkaudit"
 	"ragscope/retrieval/store/local"
 	"ragscope/retrieval/store/local/embed"
 )
@@ -82,7 +83,7 @@ func run(t *testing.T, p *retrieval.Pipeline, x *Explainer, q retrieval.Query, r
 }
 
 func explainer(p *retrieval.Pipeline, ix *local.Index) *Explainer {
-	return &Explainer{Store: ix, Embedder: p.Embedder, Ranking: ix.Ranking(), Model: ix.Info().Model}
+	return &Explainer{Store: ix, Embedder: p.Embedder, Ranking: ix.Ranking(), Limit: chunkaudit.Limit{Model: ix.Info().Model, Known: true}}
 }
 
 func term(e *Explanation, w string) Term {
@@ -190,7 +191,7 @@ func TestSuggestionsFromTheCuts(t *testing.T) {
 func TestSuggestionOverTheModelsLimit(t *testing.T) {
 	p, ix := fixture(t)
 	x := explainer(p, ix)
-	x.Model = "embed-english-v3.0"
+	x.Limit = chunkaudit.Limit{Model: "embed-english-v3.0", Tokens: 512, Known: true}
 	_, _, rep := run(t, p, x, retrieval.Query{Question: "what reads the angle of a costmap?", TopK: 1}, "docs/motors.md")
 	e := rep.Explained[len(rep.Explained)-1]
 	if e.Tokens <= 512 || e.TokenLimit != 512 {

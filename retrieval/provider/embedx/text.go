@@ -3,7 +3,6 @@ package embedx
 import (
 	"errors"
 	"net/url"
-	"strings"
 
 	"ragscope/internal/redact"
 )
@@ -13,12 +12,7 @@ import (
 // credential query parameters, as net/http quotes them in `Post "URL":
 // …`): what every provider does to text that may echo its key or its
 // base URL before it reaches a message.
-func Redact(s, key string) string {
-	if key != "" {
-		s = strings.ReplaceAll(s, key, redact.Mark)
-	}
-	return redact.Text(s)
-}
+func Redact(s, key string) string { return redact.Secrets(s, key) }
 
 // ShortCause is err's text for a message: the transport error without the
 // *url.Error's method and URL prefix, with key and URL credentials redacted.

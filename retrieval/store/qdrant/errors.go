@@ -174,12 +174,7 @@ func shortReason(m string) string {
 }
 
 // redact hides key and the credentials of every URL in s (redact.Text).
-func redact(s, key string) string {
-	if key != "" {
-		s = strings.ReplaceAll(s, key, urlredact.Mark)
-	}
-	return urlredact.Text(s)
-}
+func redact(s, key string) string { return urlredact.Secrets(s, key) }
 
 // VectorSizeError says the collection's vectors and the embedding model's
 // differ. It matches retrieval.ErrConfig.

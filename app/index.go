@@ -68,7 +68,7 @@ const (
 // headings, 1500 characters, no overlap. Measured against the other
 // chunkings on the tuning halves of the reader-phrased sets and confirmed
 // on their held-back halves (local's TestTuneReaderChunking and
-// TestChunkingDefaultChosenOnHeldBack; the README's chunking table).
+// TestChunkingDefaultChosenOnHeldBack; the chunking table in docs/performance.md).
 const (
 	DefaultSplit      = local.SplitHeadings
 	DefaultChunkChars = local.DefaultMaxChars

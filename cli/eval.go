@@ -65,7 +65,7 @@ the run (exit 4) and the summary names it. Thresholds (--min-hit-at-k,
 min_keyword_coverage: flags win) are how misses are accepted, and the verdict says which rule
 decided. A case's own check failing (max_latency_ms, no_answer,
 selected-text grounding, or an error) fails the run too. The file format
-and metric formulas are in the README.
+and metric formulas are in docs/golden-sets.md.
 
 With --rerank MODEL, each case is searched once and both the vector order
 and the reranked order are scored: the deltas (hit@1, hit@k, MRR, nDCG,

@@ -63,7 +63,7 @@ list or admonition is cut only when it alone is longer, into parts of
 near-equal size (a code block into valid code blocks). --overlap N starts
 each chunk of a section with the last N words of the one before, and
 --split size packs across headings. The default was chosen by measurement
-on reader-phrased questions (the README's chunking table). The index
+on reader-phrased questions (the chunking table in docs/performance.md). The index
 records its chunking and embedder: 'ragscope stats' shows them.
 
 Citation URLs are built on --base-url, or on the url and baseUrl of a

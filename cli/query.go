@@ -93,7 +93,7 @@ Exit codes: 0 results found, 1 no results, 2 missing credentials or config,
 	f.StringArrayVar(&qf.types, "type", nil, "only chunks of this content type (repeatable: any of)")
 	f.StringArrayVar(&qf.tags, "tag", nil, "only chunks with this tag (repeatable: any of)")
 	f.BoolVar(&qf.noDedup, "no-dedup", false, "keep near-duplicate chunks")
-	f.BoolVar(&qf.json, "json", false, "print the result as JSON (schema in the README)")
+	f.BoolVar(&qf.json, "json", false, "print the result as JSON (schema: docs/reference.md)")
 	f.BoolVar(&qf.context, "context", false, "also print the grounded system instruction and context")
 	f.StringVar(&qf.selected, "selected-text", "", "selected-text mode: TEXT, or - to read it from standard input")
 	f.StringVar(&qf.sourceDoc, "source-doc", "", "selected-text mode: doc path the selection comes from")

@@ -22,7 +22,7 @@ import (
 	"ragscope/termsafe"
 )
 
-// Exit codes, as documented in the README: a value the command line gives
+// Exit codes, as documented in docs/reference.md: a value the command line gives
 // that its parser rejects is a usage error (64); a configuration that cannot
 // be used, wherever it comes from, is a configuration error (2).
 const (

@@ -16,7 +16,7 @@ import (
 
 // Setting is one configuration setting: where it is read from, its one
 // parser and how to show its value. Flags, the environment, ragscope.toml,
-// --help and the README's table are all derived from Settings, so a setting
+// --help and the table in docs/configuration.md are all derived from Settings, so a setting
 // has one parser and one default (the one in Default).
 type Setting struct {
 	// Name is the setting's name in messages.

@@ -177,7 +177,7 @@ func (f *tomlFile) checkKeys(settings []Setting, prefix string, doc map[string]a
 	for i, k := range unknown {
 		msgs[i] = fmt.Sprintf("line %d: unknown setting %s", f.line(k), k)
 	}
-	return nil, fmt.Errorf("%w: %s %s (see README, Configuration)", retrieval.ErrConfig, f.path, strings.Join(msgs, "; "))
+	return nil, fmt.Errorf("%w: %s %s (see docs/configuration.md)", retrieval.ErrConfig, f.path, strings.Join(msgs, "; "))
 }
 
 // joinKey is key under prefix ("" for the top level).

@@ -36,7 +36,7 @@ func chunkingCandidates() []ChunkOptions {
 
 // TestTuneReaderChunking compares chunkings on the tuning halves of the
 // reader sets in the default search mode (RAGSCOPE_TUNE=chunking): how
-// the default chunking was chosen (the README's chunking table). It
+// the default chunking was chosen (the chunking table in docs/performance.md). It
 // never looks at the held-back halves.
 func TestTuneReaderChunking(t *testing.T) {
 	if os.Getenv("RAGSCOPE_TUNE") != "chunking" {

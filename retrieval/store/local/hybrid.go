@@ -30,7 +30,7 @@ func SearchModes() []SearchMode { return []SearchMode{DefaultMode, ModeHybrid, M
 // DefaultMode is the mode of an index no mode was chosen for: BM25, which
 // no fusion with the offline embedder tried beat, together with the
 // embedder alone, on the held-back halves of the reader-phrased sets
-// (TestDefaultChosenOnHeldBack; the README's local-search section).
+// (TestDefaultChosenOnHeldBack; the local-search section of docs/retrieval.md).
 const DefaultMode = ModeBM25
 
 // ParseSearchMode reads a mode name ("" is the default, DefaultMode).
@@ -94,7 +94,7 @@ const (
 )
 
 // defaultFusion is the fusion a hybrid search uses. The weights were
-// chosen with the paraphrase golden sets (TestTuneFusion; the README's
+// chosen with the paraphrase golden sets (TestTuneFusion; docs/performance.md's
 // benchmark table): the demo's, on the demo and on the demo hidden among
 // generated pages (2,400 and 11,000 chunks), and the generated pages' own.
 // Of the cosine weights 0.5..0.9, 0.8 and 0.9 beat both BM25 and the

@@ -322,7 +322,7 @@ func TestSuggestionsAfterARerank(t *testing.T) {
 	}
 	// One candidate goes to the reranker: the chunk, lower, is not sent.
 	exp, got := suggestions(t, firstFirst{}, retrieval.Query{Rerank: retrieval.RerankOptions{On: true, Candidates: 1}})
-	want := fmt.Sprintf("-k alone does not bring it: it ranks #%d in the vector search, beyond the 1 candidates sent to the reranker; --rerank-candidates %d (rerank_candidates: top_k 1 × %[2]d = %[2]d candidates) sends it, and the reranker then places it", exp.Rank, exp.Rank)
+	want := fmt.Sprintf("-k alone does not bring it: it ranks #%d in the vector search, beyond the 1 candidate sent to the reranker; --rerank-candidates %d (rerank_candidates: top_k 1 × %[2]d = %[2]d candidates) sends it, and the reranker then places it", exp.Rank, exp.Rank)
 	if exp.Cut != retrieval.CutTopK || exp.Rank < 2 || !slices.Contains(got, want) {
 		t.Fatalf("beyond the pool: cut %s rank %d: %q, want %q", exp.Cut, exp.Rank, got, want)
 	}

@@ -107,7 +107,7 @@ func rerankPool(q retrieval.Query, res *retrieval.Result, exp *retrieval.Expecte
 		return fmt.Sprintf("it ranks #%d in the vector search, beyond the most candidates a rerank takes (%d): no -k or --rerank-candidates sends it to the reranker; the page's words must change", exp.Rank, retrieval.MaxRerankCandidates)
 	}
 	c := (exp.Rank + q.TopK - 1) / q.TopK
-	return fmt.Sprintf("-k alone does not bring it: it ranks #%d in the vector search, beyond the %d candidates sent to the reranker; --rerank-candidates %d (rerank_candidates: top_k %d × %d = %d candidates) sends it, and the reranker then places it", exp.Rank, pool, c, q.TopK, c, q.TopK*c)
+	return fmt.Sprintf("-k alone does not bring it: it ranks #%d in the vector search, beyond the %s sent to the reranker; --rerank-candidates %d (rerank_candidates: top_k %d × %d = %d candidates) sends it, and the reranker then places it", exp.Rank, candidates(pool), c, q.TopK, c, q.TopK*c)
 }
 
 // reranked is the way past the reranker's cut, read from the record: a
@@ -126,7 +126,15 @@ func reranked(q retrieval.Query, res *retrieval.Result, exp *retrieval.Expected)
 	if res.Rerank != nil {
 		pool = res.Rerank.Searched
 	}
-	return fmt.Sprintf("the reranker placed it below its top %d of the %d candidates (it returns no more, so its place among them is not recorded): without --rerank it ranks #%d", q.TopK, pool, exp.Rank)
+	return fmt.Sprintf("the reranker placed it below its top %d of the %s (it returns no more, so its place among them is not recorded): without --rerank it ranks #%d", q.TopK, candidates(pool), exp.Rank)
+}
+
+// candidates is "1 candidate", "20 candidates".
+func candidates(n int) string {
+	if n == 1 {
+		return "1 candidate"
+	}
+	return strconv.Itoa(n) + " candidates"
 }
 
 func quote(s string) string { return "\"" + s + "\"" }

@@ -232,7 +232,7 @@ func TestVisibleAndEscapeURL(t *testing.T) {
 		t.Errorf("Visible = %+q", got)
 	}
 	for in, want := range map[string]string{
-		"https://x.example/a#b":             "https://x.example/a#b",
+		"https://x.example/a#b":              "https://x.example/a#b",
 		"https://x.example/#\ufe0f-love":     "https://x.example/#%EF%B8%8F-love",
 		"https://x.example/#über\u200dx\x07": "https://x.example/#über%E2%80%8Dx%07",
 		"https://x.example/#a\xffb":          "https://x.example/#a%FFb",

@@ -340,7 +340,9 @@ func TestSuggestionsAfterARerank(t *testing.T) {
 	// its threshold.
 	q := retrieval.Query{Question: question, TopK: 1, Rerank: retrieval.RerankOptions{On: true, Candidates: 6, Threshold: 0.5}}
 	exp, got = suggestions(t, firstFirst{rel: []float64{0.1, 0.234, 0.1, 0.1, 0.1, 0.1}}, q)
-	if exp.Cut != retrieval.CutRerank || !slices.ContainsFunc(got, func(s string) bool { return s == "--rerank-threshold 0.23 would keep it (its relevance 0.234 is below 0.50)" }) {
+	if exp.Cut != retrieval.CutRerank || !slices.ContainsFunc(got, func(s string) bool {
+		return s == "--rerank-threshold 0.23 would keep it (its relevance 0.234 is below 0.50)"
+	}) {
 		t.Fatalf("below the rerank threshold: cut %s %q: %q", exp.Cut, exp.Detail, got)
 	}
 }

@@ -28,6 +28,28 @@ func (b *Backend) Explainer(q retrieval.Query) *explain.Explainer {
 	return x
 }
 
+// fusedRecord is the query's record a hit's explanation needs after a
+// fused (hybrid) search: its fused score and arms, which depend on the
+// other chunks the arms return. The explorer hands over the row's id
+// only, so the query runs again on the question's vector from p (no
+// other embed call); an expected row carries its own arms, and other
+// searches need no record.
+func fusedRecord(ctx context.Context, be *Backend, x *explain.Explainer, p *explain.Pending, q retrieval.Query, exp *retrieval.Expected) (*retrieval.Result, error) {
+	af, ok := x.Store.(explain.ArmFuser)
+	if !ok || exp != nil {
+		return &retrieval.Result{}, nil
+	}
+	vec, err := p.Vector(ctx)
+	if method, _ := af.ArmFusion(); method == "" || vec == nil || err != nil {
+		return &retrieval.Result{}, err
+	}
+	res, err := be.Pipeline.RetrieveVector(ctx, q, vec, 0)
+	if err != nil {
+		return nil, fmt.Errorf("run the query again for its fused scores: %w", err)
+	}
+	return &res, nil
+}
+
 // explorerExplain offers "why this score" (X) and the what-if editor (E)
 // in the explorer: the explanation `query --explain` prints and the
 // what-if `query --what-if` ranks, on the backend that answered; editor
@@ -49,7 +71,12 @@ func explorerExplain(be *Backend, cr *checkedRetriever, editor string) ui.Explai
 				targets = append(targets, explain.Target{ID: top, Rank: 1})
 			}
 		}
-		rep, err := x.Explain(ctx, x.Start(ctx, q.Question), q, &retrieval.Result{}, targets)
+		p := x.Start(ctx, q.Question)
+		res, err := fusedRecord(ctx, be, x, p, q, exp)
+		if err != nil {
+			return nil, err
+		}
+		rep, err := x.Explain(ctx, p, q, res, targets)
 		if err != nil {
 			return nil, err
 		}

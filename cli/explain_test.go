@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +11,8 @@ import (
 	"testing"
 
 	qc "github.com/qdrant/go-client/qdrant"
+
+	"ragscope/retrieval/store/qdrant/qdranttest"
 )
 
 const (
@@ -187,5 +191,117 @@ func TestExplainLeaveOneOutOneCall(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// fusionOf reads an explain object's fusion: method, k and each arm's
+// contribution, which add up to the fused score.
+func fusionOf(t *testing.T, what string, x map[string]any) (string, float64, []map[string]any) {
+	t.Helper()
+	f := hasKeys(t, what+".fusion", x["fusion"], "method", "arms")
+	var arms []map[string]any
+	sum := 0.0
+	for _, a := range f["arms"].([]any) {
+		am := hasKeys(t, what+" arm", a, "label", "vector", "rank", "score", "contribution")
+		c, ok := am["contribution"].(float64)
+		if !ok {
+			t.Fatalf("%s: arm %v has no contribution", what, am)
+		}
+		sum += c
+		arms = append(arms, am)
+	}
+	if s := x["score"].(float64); math.Abs(sum-s) > 1e-6 {
+		t.Errorf("%s: the arms' parts add up to %.6f, the fused score is %.6f", what, sum, s)
+	}
+	if x["scorer"] != "hybrid" {
+		t.Errorf("%s: scorer %v", what, x["scorer"])
+	}
+	return f["method"].(string), sum, arms
+}
+
+// On a hybrid collection the score is taken apart by arm: each arm's
+// rank and score, its part of the fused score (RRF 1/(k + rank − 1),
+// DBSF the normalised score) adding up to the fused score, the BM25
+// word table under the bm25 arm and the leave-one-out attribution of the
+// dense arm's score (the fused score restricted to the explained chunks
+// would say nothing).
+func TestExplainHybridQdrantByArm(t *testing.T) {
+	_, _, env := fakes(t)
+	e := with(env, "QDRANT_COLLECTION", qdranttest.CollectionHybrid)
+	code, out, errs := run(t, e, "", "query", "-k", "3", "--explain", "--expect", "docs/module-4-vla/02-voice-commands.md", "Whisper voice commands")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"Why #2? Voice commands with Whisper - Speech recognition (hybrid 0.667)",
+		"  dense #1 0.72 → 0.500 · bm25 #5 13.4 → 0.167 · fused 0.667 (RRF k=2)",
+		"Why #1? docs/module-4-vla/02-voice-commands.md (hybrid 0.700)",
+		"  dense #4 0.72 → 0.200 · bm25 #1 13.6 → 0.500 · fused 0.700 (RRF k=2)",
+		"  bm25 arm 13.6, the question's words:\n    whisper: in text ×2 and title\n",
+		"  dense arm 0.720 (leave-one-out): ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "(dense ") {
+		t.Errorf("a fused score is called dense:\n%s", out)
+	}
+	for _, fusion := range []string{"rrf", "dbsf"} {
+		doc := rawQuery(t, e, "-k", "3", "--explain", "--fusion", fusion, "--expect", "docs/module-4-vla/02-voice-commands.md", "Whisper voice commands")
+		x := hasKeys(t, "expected[0].explain", doc["expected"].([]any)[0].(map[string]any)["explain"], "fusion", "attribution")
+		method, _, arms := fusionOf(t, fusion+" expected", x)
+		if method != fusion || arms[0]["label"] != "dense" || arms[1]["label"] != "bm25" {
+			t.Errorf("%s: method %q arms %v", fusion, method, arms)
+		}
+		for i, r := range doc["results"].([]any) {
+			rx := r.(map[string]any)["explain"].(map[string]any)
+			fusionOf(t, fmt.Sprintf("%s results[%d]", fusion, i), rx)
+			if rx["score"].(float64) != r.(map[string]any)["score"].(float64) {
+				t.Errorf("%s results[%d]: explained %v, the hit scores %v", fusion, i, rx["score"], r.(map[string]any)["score"])
+			}
+		}
+		if fusion == "rrf" {
+			if k := x["fusion"].(map[string]any)["k"]; k != 2.0 {
+				t.Errorf("rrf k %v", k)
+			}
+		}
+	}
+}
+
+// A local index's hybrid mode with a fusion set fuses its arms as Qdrant
+// does, and is taken apart the same way; the BM25 word table's parts add
+// up to the bm25 arm's score.
+func TestExplainHybridLocalByArm(t *testing.T) {
+	code, out, errs := run(t, nil, "", "--local-search", "hybrid", "--fusion", "rrf", "query", "-k", "3", "--expect", voiceRef, voiceQ)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"Why #1? " + voiceRef + " (hybrid 0.833)",
+		"  dense #1 0.258 → 0.500 · bm25 #2 0.224 → 0.333 · fused 0.833 (RRF k=2)",
+		"  bm25 arm 0.224, the question's words:\n",
+		"    spoken: in text ×1 · +0.126 (idf 2.97 × tf 1.28, length 0.59)",
+		"  dense arm 0.258 (leave-one-out): spoken carries +0.090",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, fusion := range []string{"rrf", "dbsf"} {
+		doc := rawQuery(t, nil, "--local-search", "hybrid", "--fusion", fusion, "-k", "3", "--explain", "--expect", voiceRef, voiceQ)
+		for i, r := range doc["results"].([]any) {
+			rx := r.(map[string]any)["explain"].(map[string]any)
+			_, _, arms := fusionOf(t, fmt.Sprintf("%s results[%d]", fusion, i), rx)
+			bm25 := 0.0
+			for _, tm := range rx["terms"].([]any) {
+				if c, ok := tm.(map[string]any)["contribution"].(float64); ok {
+					bm25 += c
+				}
+			}
+			if s, ok := arms[1]["score"].(float64); ok && math.Abs(s-bm25) > 1e-6 {
+				t.Errorf("%s results[%d]: the words' parts add up to %.6f, the bm25 arm scores %.6f", fusion, i, bm25, s)
+			}
+		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"ragscope/retrieval/store/qdrant/qdranttest"
 )
 
 // On the demo: appending the question's missing words moves the expected
@@ -78,5 +80,22 @@ func TestWhatIfQdrantOneDocumentCall(t *testing.T) {
 	w := doc["what_if"].([]any)[0].(map[string]any)
 	if w["rank"].(float64) >= w["from_rank"].(float64) {
 		t.Fatalf("what-if %v: the question's words did not move it up", w)
+	}
+}
+
+// A what-if on a hybrid collection cannot be ranked (an edit's BM25 arm
+// score needs Qdrant's term statistics): exit 2 saying so and what does
+// work, the dense arm alone, which ranks it.
+func TestWhatIfQdrantHybridRefused(t *testing.T) {
+	_, _, env := fakes(t)
+	e := with(env, "QDRANT_COLLECTION", qdranttest.CollectionHybrid)
+	ref := "docs/module-4-vla/02-voice-commands.md"
+	code, out, errs := run(t, e, "", "query", "-k", "3", "--what-if-add", ref+"=microphone", "Whisper voice commands")
+	if code != ExitConfig || !strings.Contains(errs, "hybrid (RRF) search") || !strings.Contains(errs, "--fusion dense") {
+		t.Fatalf("exit %d:\n%s%s", code, out, errs)
+	}
+	code, out, errs = run(t, e, "", "query", "-k", "3", "--fusion", "dense", "--what-if-add", ref+"=microphone", "Whisper voice commands")
+	if code != ExitOK || !strings.Contains(out, "with your edit, "+ref+" would rank #") {
+		t.Fatalf("--fusion dense: exit %d:\n%s%s", code, out, errs)
 	}
 }

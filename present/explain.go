@@ -63,20 +63,27 @@ func WhatIfLine(w explain.WhatIf) string {
 func ExplainLines(e *explain.Explanation) []string {
 	var out []string
 	add := func(format string, a ...any) { out = append(out, termsafe.Line(fmt.Sprintf(format, a...))) }
+	// After a fusion the word table is the bm25 arm's, under its head.
+	indent := ""
+	if e.Fusion != nil {
+		add("%s", FusionLine(e.Fusion, e.Score))
+		add("%s", armHead(e.Fusion, "bm25", "the question's words"))
+		indent = "  "
+	}
 	if len(e.Terms) == 0 {
-		add("the question has no content word the lexical search indexes")
+		out = append(out, indent+"the question has no content word the lexical search indexes")
 	}
 	for _, t := range e.Terms {
-		add("%s", termLine(t, e))
+		out = append(out, indent+termsafe.Line(termLine(t, e)))
 	}
 	if e.TitleMatch != nil && *e.TitleMatch > 0 {
 		add("title match %.2f → %+.3f", *e.TitleMatch, *e.TitleContribution)
 	}
-	if e.Cosine != nil {
+	if e.Cosine != nil && e.Fusion == nil {
 		add("cosine %.3f → %+.3f", *e.Cosine, *e.CosineContribution)
 	}
-	if e.Fusion != "" && (e.Contributions() || e.Cosine != nil) {
-		add("score %.3f = %s", e.Score, e.Fusion)
+	if e.Formula != "" && e.Fusion == nil && (e.Contributions() || e.Cosine != nil) {
+		add("score %.3f = %s", e.Score, e.Formula)
 	}
 	if len(e.Attribution) > 0 {
 		var parts []string
@@ -86,8 +93,8 @@ func ExplainLines(e *explain.Explanation) []string {
 			}
 			parts = append(parts, fmt.Sprintf("%s carries %+.3f", a.Word, a.Delta))
 		}
-		add("of %.3f (leave-one-out): %s", e.Score, strings.Join(parts, ", "))
-	} else if e.AttributionNote != "" && !e.Contributions() {
+		add("%s %.3f (leave-one-out): %s", attributedName(e), attributedScore(e), strings.Join(parts, ", "))
+	} else if e.AttributionNote != "" && (!e.Contributions() || e.Fusion != nil) {
 		add("no attribution: %s", e.AttributionNote)
 	}
 	if v := e.Versus; v != nil && v.Winner != nil {
@@ -98,6 +105,67 @@ func ExplainLines(e *explain.Explanation) []string {
 		add("→ %s", s)
 	}
 	return out
+}
+
+// FusionLine is a fused score taken apart by arm, e.g. "dense #3 0.61 →
+// 0.250 · bm25 #1 12.4 → 0.500 · fused 0.750 (RRF k=2)": each arm's rank
+// and score and its part of the fused score (RRF: 1/(k + rank − 1), the
+// rank zero-based as Qdrant counts it; DBSF: the normalised score); "–"
+// for an arm that did not return the chunk, "?" for a part the search
+// could not tell.
+func FusionLine(f *explain.Fusion, fused float64) string {
+	parts := make([]string, 0, len(f.Arms)+1)
+	for _, a := range f.Arms {
+		s := termsafe.Line(a.Label) + " –"
+		if a.Rank != nil {
+			s = fmt.Sprintf("%s #%d %s", termsafe.Line(a.Label), *a.Rank, Score3(*a.Score))
+		}
+		if a.Contribution != nil {
+			s += fmt.Sprintf(" → %.3f", *a.Contribution)
+		} else {
+			s += " → ?"
+		}
+		parts = append(parts, s)
+	}
+	how := "fused"
+	switch f.Method {
+	case "rrf":
+		how = fmt.Sprintf("RRF k=%d", f.K)
+	case "dbsf":
+		how = "DBSF"
+	}
+	return strings.Join(parts, " · ") + fmt.Sprintf(" · fused %.3f (%s)", fused, how)
+}
+
+// armHead heads the lines of one arm of a fusion: "bm25 arm 12.4, the
+// question's words:".
+func armHead(f *explain.Fusion, label, what string) string {
+	for _, a := range f.Arms {
+		if a.Label == label && a.Score != nil {
+			return fmt.Sprintf("%s arm %s, %s:", label, Score3(*a.Score), what)
+		}
+	}
+	return fmt.Sprintf("%s arm (did not return the chunk), %s:", label, what)
+}
+
+// attributedName names the score the attribution takes apart: "of", or
+// "dense arm" after a fusion.
+func attributedName(e *explain.Explanation) string {
+	if e.Fusion != nil {
+		return "dense arm"
+	}
+	return "of"
+}
+
+// attributedScore is the score the attribution takes apart: a fusion's
+// dense arm's, else the score.
+func attributedScore(e *explain.Explanation) float64 {
+	if e.Fusion != nil {
+		if a := e.Fusion.DenseArm(); a != nil && a.Score != nil {
+			return *a.Score
+		}
+	}
+	return e.Score
 }
 
 // termLine is one question word against the chunk.

@@ -239,6 +239,11 @@ type Arm struct {
 	// its prefetch limit, did not return the chunk (Score is then 0).
 	Rank  int     `json:"rank"`
 	Score float64 `json:"score"`
+	// Part is the arm's part of the fused score, as the fusion made it
+	// (RRF: 1/(k + rank − 1); DBSF: the arm's normalised score); 0 for
+	// an arm that did not return the chunk, nil when the store cannot
+	// tell (an arm ranking cut short of the prefetch limit).
+	Part *float64 `json:"part,omitempty"`
 }
 
 // ScoreParts are the components of a hybrid search's score: a lexical

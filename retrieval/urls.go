@@ -37,10 +37,13 @@ func (b URLBuilder) Cite(c *Chunk) Citation {
 	case c.URL != "" && strings.HasPrefix(c.URL, "/"):
 		cit.URL, cit.Source = joinSite(b.SiteURL, c.URL), "payload"
 	case c.DocPath != "":
-		// The anchor is slugged from the heading as it is shown: with its
-		// terminal control sequences removed ("Evil \x1b[5mblink" is shown
-		// "Evil blink" and cited #evil-blink, not #evil-5mblink).
-		cit.URL, cit.Source = b.Build(c.DocPath, c.PageSlug, termsafe.Line(c.Section), c.HeadingID), "built"
+		// The anchor is slugged from the heading as the page shows it:
+		// its terminal escape sequences removed ("Evil \x1b[5mblink" is
+		// cited #evil-blink, not #evil-5mblink), every character it shows
+		// kept, the emoji presentation selector too, which the site's
+		// heading id keeps ("❤️ Love" is #%EF%B8%8F-love). The section is
+		// sanitised where it is shown, not here.
+		cit.URL, cit.Source = b.Build(c.DocPath, c.PageSlug, termsafe.Visible(c.Section), c.HeadingID), "built"
 	case c.URL != "":
 		cit.URL, cit.Source = c.URL, "payload"
 	default:
@@ -57,7 +60,8 @@ func (b URLBuilder) Cite(c *Chunk) Citation {
 // Steps, as Docusaurus routes docs: strip everything up to a
 // "docs/" directory, strip ".md"/".mdx", strip number prefixes ("01-intro"
 // -> "intro"), map "index"/"README" to its folder with a trailing slash,
-// apply the front matter slug, prepend DocsBase, append "#anchor".
+// apply the front matter slug, prepend DocsBase, append "#anchor" (its
+// characters a link may not carry raw percent-encoded: termsafe.EscapeURL).
 func (b URLBuilder) Build(docPath, pageSlug, section, headingID string) string {
 	route := DocRoute(docPath, pageSlug)
 	u := joinBase(b.DocsBase, route)
@@ -76,7 +80,9 @@ func (b URLBuilder) Build(docPath, pageSlug, section, headingID string) string {
 		anchor = style.Slug(docusaurus.StripInlineMarkup(section))
 	}
 	if anchor != "" {
-		u += "#" + anchor
+		// Percent-encoded where it holds what a link may not carry raw
+		// (U+FE0F): browsers decode it back to the heading's id.
+		u += "#" + termsafe.EscapeURL(anchor)
 	}
 	return u
 }

@@ -59,11 +59,55 @@ func URL(u string) (string, error) {
 		return "", fmt.Errorf("%w (invalid UTF-8)", ErrUnsafeURL)
 	}
 	for i, r := range u {
-		if isControl(r) || isBidiControl(r) || isWidthAmbiguous(r) || isZeroWidth(r) {
+		if urlUnsafe(r) {
 			return "", fmt.Errorf("%w (%U at byte %d)", ErrUnsafeURL, r, i)
 		}
 	}
 	return u, nil
+}
+
+// Visible returns s as a page shows it: without terminal escape
+// sequences, control or bidirectional characters (newlines and tabs
+// kept as they are), but with the
+// width-ambiguous ones Text drops (the zero-width joiner, the emoji
+// presentation selector), which are part of the text. It is for what is
+// derived from the text as the page derives it (a heading's id), never
+// for the screen: use Text or Line there.
+func Visible(s string) string {
+	return clean(s, "\t", false)
+}
+
+// EscapeURL percent-encodes, as UTF-8 bytes, each character of u that URL
+// refuses (and invalid UTF-8), leaving the rest as it is, so that a link
+// holding one can be copied and opened: a Docusaurus heading id keeps the
+// emoji presentation selector (U+FE0F) of "❤️ Love", and a browser
+// decodes "#%EF%B8%8F-love" back to that id, as it encodes the raw one
+// itself. A URL that needs none is returned unchanged.
+func EscapeURL(u string) string {
+	var b strings.Builder
+	for i := 0; i < len(u); {
+		r, n := utf8.DecodeRuneInString(u[i:])
+		if (r == utf8.RuneError && n <= 1) || urlUnsafe(r) {
+			if b.Len() == 0 {
+				b.WriteString(u[:i])
+			}
+			for _, c := range []byte(u[i : i+n]) {
+				fmt.Fprintf(&b, "%%%02X", c)
+			}
+		} else if b.Len() > 0 {
+			b.WriteString(u[i : i+n])
+		}
+		i += n
+	}
+	if b.Len() == 0 {
+		return u
+	}
+	return b.String()
+}
+
+// urlUnsafe reports a character URL refuses.
+func urlUnsafe(r rune) bool {
+	return isControl(r) || isBidiControl(r) || isWidthAmbiguous(r) || isZeroWidth(r)
 }
 
 // clean is Text, Outbound and Writer: tab is what a tab becomes;

@@ -223,3 +223,26 @@ func TestWriterFd(t *testing.T) {
 		t.Errorf("Fd of a buffer = %d, want none", fd)
 	}
 }
+
+// Visible keeps what a page shows (the width-ambiguous characters too)
+// and drops escape sequences and controls; EscapeURL encodes exactly what
+// URL refuses, so the result passes URL and decodes back.
+func TestVisibleAndEscapeURL(t *testing.T) {
+	if got := Visible("\x1b[1m❤\ufe0f Love\x1b[0m\u202e"); got != "❤\ufe0f Love" {
+		t.Errorf("Visible = %+q", got)
+	}
+	for in, want := range map[string]string{
+		"https://x.example/a#b":              "https://x.example/a#b",
+		"https://x.example/#\ufe0f-love":     "https://x.example/#%EF%B8%8F-love",
+		"https://x.example/#über\u200dx\x07": "https://x.example/#über%E2%80%8Dx%07",
+		"https://x.example/#a\xffb":          "https://x.example/#a%FFb",
+	} {
+		got := EscapeURL(in)
+		if got != want {
+			t.Errorf("EscapeURL(%+q) = %q, want %q", in, got, want)
+		}
+		if _, err := URL(got); err != nil {
+			t.Errorf("URL(EscapeURL(%+q)): %v", in, err)
+		}
+	}
+}

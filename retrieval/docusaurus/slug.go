@@ -8,6 +8,8 @@ import (
 	"golang.org/x/text/cases"
 	"golang.org/x/text/language"
 	"golang.org/x/text/unicode/rangetable"
+
+	"ragscope/internal/wordjoin"
 )
 
 // SlugStyle names a heading-anchor rule.
@@ -113,20 +115,7 @@ func slugDeleted(r rune) bool {
 // SimpleSlug is the simple slug rule: lowercase, every run of characters that
 // are not letters or digits becomes one hyphen, hyphens trimmed at both ends.
 func SimpleSlug(text string) string {
-	var b strings.Builder
-	pending := false
-	for _, r := range strings.ToLower(text) {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if pending && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			pending = false
-			b.WriteRune(r)
-			continue
-		}
-		pending = true
-	}
-	return b.String()
+	return wordjoin.Join(text, '-', unicode.IsDigit)
 }
 
 // Slugger gives heading ids for one page, adding "-1", "-2", … to repeats as

@@ -26,8 +26,12 @@ type Explanation struct {
 	Missing []Missing `json:"missing"`
 	// Scorer names how the score was made ("bm25", "hybrid", "dense").
 	Scorer string `json:"scorer"`
-	// Fusion describes how the parts combine (local index).
-	Fusion string `json:"fusion,omitempty"`
+	// Formula says how the parts below combine (local index).
+	Formula string `json:"formula,omitempty"`
+	// Fusion, after a search that fused arms (a hybrid of a dense and a
+	// BM25 arm), takes the fused score apart by arm: then the terms are
+	// the BM25 arm's, and the attribution the dense arm's score's.
+	Fusion *Fusion `json:"fusion,omitempty"`
 	// TitleMatch and TitleContribution: how well the question names the
 	// page, and its part of the score (local BM25 and hybrid).
 	TitleMatch        *float64 `json:"title_match,omitempty"`
@@ -48,6 +52,79 @@ type Explanation struct {
 	Versus *Versus `json:"versus,omitempty"`
 	// Suggestions are one line each, from the measured facts.
 	Suggestions []string `json:"suggestions"`
+}
+
+// Fusion is a fused score taken apart by arm.
+type Fusion struct {
+	// Method is "rrf" or "dbsf" ("" when the store does not say); K is
+	// RRF's constant.
+	Method string `json:"method"`
+	K      int    `json:"k,omitempty"`
+	// Arms are the chunk's place in each arm, in the search's order.
+	Arms []FusionArm `json:"arms"`
+}
+
+// FusionArm is a chunk's place in one arm and its part of the fused
+// score: the fields of the hit's --json "arms" (vector, rank, score; rank
+// and score null when the arm did not return the chunk) with the arm's
+// label and its contribution (RRF: 1/(k + rank − 1), rank zero-based as
+// Qdrant counts it; DBSF: the arm's normalised score; null when the
+// search cannot tell).
+type FusionArm struct {
+	Label        string   `json:"label"`
+	Vector       string   `json:"vector"`
+	Rank         *int     `json:"rank"`
+	Score        *float64 `json:"score"`
+	Contribution *float64 `json:"contribution"`
+}
+
+// ArmFuser is a store whose hybrid search fuses arms as Qdrant does (a
+// Qdrant collection with a sparse vector; a local index's hybrid mode
+// with a fusion set): ArmFusion names the fusion, "rrf" with its k or
+// "dbsf", "" when it fuses none.
+type ArmFuser interface {
+	ArmFusion() (method string, k int)
+}
+
+// fusionOf takes a fused score apart by the arms the search recorded.
+func (x *Explainer) fusionOf(arms []retrieval.Arm) *Fusion {
+	f := &Fusion{Arms: make([]FusionArm, len(arms))}
+	if af, ok := x.Store.(ArmFuser); ok {
+		f.Method, f.K = af.ArmFusion()
+	}
+	for i, a := range arms {
+		fa := FusionArm{Label: a.Label, Vector: a.Vector, Contribution: a.Part}
+		if a.Rank > 0 {
+			fa.Rank, fa.Score = new(a.Rank), new(a.Score)
+		}
+		f.Arms[i] = fa
+	}
+	return f
+}
+
+// DenseArm is the fusion's dense arm (nil when it has none).
+func (f *Fusion) DenseArm() *FusionArm {
+	for i := range f.Arms {
+		if f.Arms[i].Label == denseArm {
+			return &f.Arms[i]
+		}
+	}
+	return nil
+}
+
+// denseArm labels a fused search's dense arm.
+const denseArm = "dense"
+
+// attributed is the score of s the attribution takes apart: a fused
+// search's dense arm's (leaving a word out moves the arms' ranks among
+// the chunks scored together, not the query's), else the score.
+func attributed(s retrieval.ScoredChunk) float64 {
+	for _, a := range s.Arms {
+		if a.Label == denseArm {
+			return a.Score
+		}
+	}
+	return s.Score
 }
 
 // Versus is the #1 hit beside an expected chunk that is not #1.
@@ -146,108 +223,189 @@ type Report struct {
 // for the question and each variant.
 func (x *Explainer) Explain(ctx context.Context, p *Pending, q retrieval.Query, res *retrieval.Result, targets []Target) (Report, error) {
 	var rep Report
+	if err := p.wait(ctx); err != nil {
+		return rep, err
+	}
+	if p.err != nil {
+		rep.Notes = append(rep.Notes, "no attribution: "+p.err.Error())
+	}
+	sc, err := x.read(ctx, p, res, targets, &rep)
+	if err != nil {
+		return rep, err
+	}
+	rep.Explained = make([]*Explanation, len(targets))
+	for i, t := range targets {
+		if rep.Explained[i], err = x.target(ctx, q, p, sc, t); err != nil {
+			return rep, err
+		}
+	}
+	x.besideWinner(ctx, q, res, targets, rep.Explained)
+	return rep, nil
+}
+
+// wait waits for the leave-one-out embedding; a cancelled call is the
+// explanation's error, any other failure is p.err's note.
+func (p *Pending) wait(ctx context.Context) error {
 	select {
 	case <-p.done:
 	case <-ctx.Done():
-		return rep, fmt.Errorf("explain: %w", ctx.Err())
+		return fmt.Errorf("explain: %w", ctx.Err())
 	}
-	if p.err != nil {
-		if errors.Is(p.err, context.Canceled) || errors.Is(p.err, context.DeadlineExceeded) {
-			return rep, p.err
-		}
-		rep.Notes = append(rep.Notes, "no attribution: "+p.err.Error())
+	if p.err != nil && (errors.Is(p.err, context.Canceled) || errors.Is(p.err, context.DeadlineExceeded)) {
+		return p.err
 	}
+	return nil
+}
+
+// Vector waits for the embedding and returns the question's vector (nil
+// when none was made: no embedder, or its call failed).
+func (p *Pending) Vector(ctx context.Context) ([]float32, error) {
+	if err := p.wait(ctx); err != nil {
+		return nil, err
+	}
+	if p.vecs == nil {
+		return nil, nil
+	}
+	return p.vecs.Vecs[0], nil
+}
+
+// readings are what Explain reads for its targets: each chunk with the
+// score the query gave it (a fused score, with its arms, after a hybrid
+// search), and the batch's scores the attribution takes apart (a
+// hybrid's dense arm): the whole question's by id, and each variant's.
+type readings struct {
+	chunks map[string]retrieval.ScoredChunk
+	full   map[string]float64
+	per    []map[string]float64
+}
+
+// read gathers the targets' chunks and scores: the batch (the question
+// and its variants), then an expected chunk's page when the batch did
+// not run, then the hits' own records.
+func (x *Explainer) read(ctx context.Context, p *Pending, res *retrieval.Result, targets []Target, rep *Report) (*readings, error) {
 	ids := make([]string, 0, len(targets))
 	for _, t := range targets {
 		if t.ID != "" && !slices.Contains(ids, t.ID) {
 			ids = append(ids, t.ID)
 		}
 	}
-	chunks := map[string]retrieval.ScoredChunk{}
-	var per []map[string]float64
+	r := &readings{chunks: map[string]retrieval.ScoredChunk{}}
 	if p.vecs != nil {
-		full, v, err := scoreBatch(ctx, x.Store, p.vecs, ids, len(p.vecs.Variants) > 0)
+		full, per, err := scoreBatch(ctx, x.Store, p.vecs, ids, len(p.vecs.Variants) > 0)
 		if err != nil {
-			return rep, err
+			return nil, err
 		}
-		per = v
+		r.per, r.full = per, make(map[string]float64, len(full))
 		for _, s := range full {
-			chunks[s.Chunk.ID] = s
+			r.chunks[s.Chunk.ID] = s
+			r.full[s.Chunk.ID] = attributed(s)
 		}
 	}
-	// Without the batch (no embedder, or its call failed), an expected
-	// chunk is read from its page.
-	if pc, ok := x.Store.(retrieval.PageChunker); ok {
-		for _, t := range targets {
-			if _, have := chunks[t.ID]; have || t.Expected == nil || t.Expected.DocPath == "" || t.Expected.Score == nil {
-				continue
-			}
-			page, err := pc.PageChunks(ctx, t.Expected.DocPath)
-			if err != nil {
-				rep.Notes = append(rep.Notes, "read "+t.Expected.DocPath+": "+err.Error())
-				continue
-			}
-			for _, c := range page {
-				if c.ID == t.ID {
-					chunks[t.ID] = retrieval.ScoredChunk{Chunk: c, Score: *t.Expected.Score}
-				}
-			}
-		}
-	}
-	// Hits carry their chunks; expected ones come from the batch.
+	rep.Notes = append(rep.Notes, x.readPages(ctx, targets, r.chunks)...)
 	for _, h := range res.Hits {
-		if _, ok := chunks[h.Chunk.ID]; !ok {
+		if _, ok := r.chunks[h.Chunk.ID]; !ok || h.Arms != nil {
 			score := h.Score
 			if h.RerankScore != nil || h.VectorRank > 0 {
 				score = h.VectorScore // the store's score, not the reranker's
 			}
-			chunks[h.Chunk.ID] = retrieval.ScoredChunk{Chunk: h.Chunk, Score: score}
+			r.chunks[h.Chunk.ID] = retrieval.ScoredChunk{Chunk: h.Chunk, Score: score, Arms: h.Arms}
 		}
 	}
-	note := p.note
-	if p.err != nil {
-		note = "the leave-one-out embed call failed"
-	}
-	if !p.started && note == "" {
-		note = "no query embedder"
-	}
-	x.chunks = make(map[string]retrieval.Chunk, len(chunks))
-	for id, sc := range chunks {
-		x.chunks[id] = sc.Chunk
-	}
-	rep.Explained = make([]*Explanation, len(targets))
-	for i, t := range targets {
-		sc, ok := chunks[t.ID]
-		if !ok {
+	// A fused score depends on the other chunks the arms return: an
+	// expected chunk's, when it is not a hit, is the one its place in
+	// the fused ranking gave.
+	for _, t := range targets {
+		if slices.ContainsFunc(res.Hits, func(h retrieval.Hit) bool { return h.Chunk.ID == t.ID }) {
 			continue
 		}
-		var vec []float32
-		if p.vecs != nil {
-			vec = p.vecs.Vecs[0]
+		if e := t.Expected; e != nil && e.Arms != nil && e.Score != nil {
+			if c, ok := r.chunks[t.ID]; ok {
+				c.Score, c.Arms = *e.Score, e.Arms
+				r.chunks[t.ID] = c
+			}
 		}
-		e, err := x.one(ctx, q, &sc, t.Rank, vec)
-		if err != nil {
-			return rep, err
-		}
-		switch {
-		case per != nil:
-			e.Attribution = attribute(p.vecs, sc.Score, per, t.ID)
-		case x.Ranking == "bm25" && e.Contributions():
-			e.AttributionNote = "the BM25 parts are the whole score"
-		default:
-			e.AttributionNote = note
-		}
-		rep.Explained[i] = e
 	}
-	// The expected beside the winner, then the suggestions.
+	x.chunks = make(map[string]retrieval.Chunk, len(r.chunks))
+	for id, sc := range r.chunks {
+		x.chunks[id] = sc.Chunk
+	}
+	return r, nil
+}
+
+// readPages reads, from its page, each expected chunk the batch did not
+// score (no embedder, or its call failed); it returns what it could not
+// read.
+func (x *Explainer) readPages(ctx context.Context, targets []Target, chunks map[string]retrieval.ScoredChunk) []string {
+	pc, ok := x.Store.(retrieval.PageChunker)
+	if !ok {
+		return nil
+	}
+	var notes []string
+	for _, t := range targets {
+		if _, have := chunks[t.ID]; have || t.Expected == nil || t.Expected.DocPath == "" || t.Expected.Score == nil {
+			continue
+		}
+		page, err := pc.PageChunks(ctx, t.Expected.DocPath)
+		if err != nil {
+			notes = append(notes, "read "+t.Expected.DocPath+": "+err.Error())
+			continue
+		}
+		for _, c := range page {
+			if c.ID == t.ID {
+				chunks[t.ID] = retrieval.ScoredChunk{Chunk: c, Score: *t.Expected.Score, Arms: t.Expected.Arms}
+			}
+		}
+	}
+	return notes
+}
+
+// target explains one target (nil when its chunk could not be read).
+func (x *Explainer) target(ctx context.Context, q retrieval.Query, p *Pending, r *readings, t Target) (*Explanation, error) {
+	sc, ok := r.chunks[t.ID]
+	if !ok {
+		return nil, nil
+	}
+	var vec []float32
+	if p.vecs != nil {
+		vec = p.vecs.Vecs[0]
+	}
+	e, err := x.one(ctx, q, &sc, t.Rank, vec)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case r.per != nil:
+		e.Attribution = attribute(p.vecs, r.full[t.ID], r.per, t.ID)
+	case x.Ranking == "bm25" && e.Contributions():
+		e.AttributionNote = "the BM25 parts are the whole score"
+	default:
+		e.AttributionNote = p.attributionNote()
+	}
+	return e, nil
+}
+
+// attributionNote says why there is no attribution.
+func (p *Pending) attributionNote() string {
+	switch {
+	case p.err != nil:
+		return "the leave-one-out embed call failed"
+	case !p.started && p.note == "":
+		return "no query embedder"
+	}
+	return p.note
+}
+
+// besideWinner sets each expected chunk's comparison with the #1 hit and
+// its suggestions.
+func (x *Explainer) besideWinner(ctx context.Context, q retrieval.Query, res *retrieval.Result, targets []Target, explained []*Explanation) {
 	var winner *Explanation
 	for i, t := range targets {
 		if t.Expected == nil && t.Rank == 1 {
-			winner = rep.Explained[i]
+			winner = explained[i]
 		}
 	}
 	for i, t := range targets {
-		e := rep.Explained[i]
+		e := explained[i]
 		if e == nil || t.Expected == nil {
 			continue
 		}
@@ -256,7 +414,6 @@ func (x *Explainer) Explain(ctx context.Context, p *Pending, q retrieval.Query, 
 		}
 		e.Suggestions = x.suggest(ctx, q, res, t.Expected, e)
 	}
-	return rep, nil
 }
 
 // Contributions reports whether the terms carry BM25 contributions.
@@ -275,6 +432,9 @@ func (x *Explainer) one(ctx context.Context, q retrieval.Query, sc *retrieval.Sc
 		ChunkID: c.ID, DocPath: c.DocPath, Title: c.Title, Section: c.Section, Rank: rank, Score: sc.Score,
 		Terms: terms, Missing: missing, Scorer: x.scorer(), Tokens: chunkaudit.Tokens(c.Text),
 	}
+	if sc.Arms != nil {
+		e.Scorer, e.Fusion = "hybrid", x.fusionOf(sc.Arms)
+	}
 	if e.Missing == nil {
 		e.Missing = []Missing{}
 	}
@@ -292,7 +452,7 @@ func (x *Explainer) one(ctx context.Context, q retrieval.Query, sc *retrieval.Sc
 
 // apply copies a store's breakdown onto e.
 func (e *Explanation) apply(b retrieval.ScoreBreakdown) {
-	e.Fusion = b.Fusion
+	e.Formula = b.Fusion
 	parts := map[string]retrieval.TermPart{}
 	for _, p := range b.Terms {
 		parts[p.Term] = p

@@ -1,6 +1,7 @@
 package explain
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -273,5 +274,76 @@ func TestAttributionAndItsAbsence(t *testing.T) {
 	_, _, rep = run(t, p, x, q, "docs/curriculum.md")
 	if e := rep.Explained[1]; e == nil || e.AttributionNote != "COHERE_API_KEY is not set" || len(e.Terms) != 4 {
 		t.Fatalf("without an embedder: %+v", e)
+	}
+}
+
+// firstFirst is a reranker that gives document i the relevance rel[i]
+// (0.9 − i/100 when not given: the vector order).
+type firstFirst struct{ rel []float64 }
+
+func (f firstFirst) Name() string { return "first-first" }
+
+func (f firstFirst) Rerank(_ context.Context, _ string, docs []string, topN int) ([]retrieval.Relevance, error) {
+	var out []retrieval.Relevance
+	for i := range docs {
+		r := 0.9 - float64(i)/100
+		if i < len(f.rel) {
+			r = f.rel[i]
+		}
+		out = append(out, retrieval.Relevance{Index: i, Score: r})
+	}
+	slices.SortStableFunc(out, func(a, b retrieval.Relevance) int { return cmp.Compare(b.Score, a.Score) })
+	return out[:min(topN, len(out))], nil
+}
+
+// After a rerank, the way past a cut reads the reranker's record: a
+// chunk beyond the candidates sent to the reranker is placed by no -k
+// alone (a larger pool sends it); one the reranker placed below its
+// top_k, or below its threshold, says so.
+func TestSuggestionsAfterARerank(t *testing.T) {
+	p, ix := fixture(t)
+	x := explainer(p, ix)
+	const question = "how does the robot joint motor work in gazebo?"
+	suggestions := func(t *testing.T, rr firstFirst, q retrieval.Query) (retrieval.Expected, []string) {
+		t.Helper()
+		rp := *p
+		rp.Reranker = rr
+		q.Question, q.TopK = question, 1
+		_, exp, rep := run(t, &rp, x, q, "docs/sim.md")
+		e := rep.Explained[len(rep.Explained)-1]
+		if e == nil {
+			t.Fatalf("not explained: %+v", exp)
+		}
+		return exp[0], e.Suggestions
+	}
+	// The plain query: -k reaches it.
+	_, plain := suggestions(t, firstFirst{}, retrieval.Query{})
+	if !slices.ContainsFunc(plain, func(s string) bool { return strings.HasPrefix(s, "-k ") }) {
+		t.Fatalf("without a rerank: %q", plain)
+	}
+	// One candidate goes to the reranker: the chunk, lower, is not sent.
+	exp, got := suggestions(t, firstFirst{}, retrieval.Query{Rerank: retrieval.RerankOptions{On: true, Candidates: 1}})
+	want := fmt.Sprintf("-k alone does not bring it: it ranks #%d in the vector search, beyond the 1 candidate sent to the reranker; --rerank-candidates %d (rerank_candidates: top_k 1 × %[2]d = %[2]d candidates) sends it, and the reranker then places it", exp.Rank, exp.Rank)
+	if exp.Cut != retrieval.CutTopK || exp.Rank < 2 || !slices.Contains(got, want) {
+		t.Fatalf("beyond the pool: cut %s rank %d: %q, want %q", exp.Cut, exp.Rank, got, want)
+	}
+	if slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "-k ") && strings.Contains(s, "would include it") }) {
+		t.Errorf("a -k that cannot place it: %q", got)
+	}
+	// All six go to the reranker, which keeps the vector order: the chunk
+	// is below its top 1.
+	exp, got = suggestions(t, firstFirst{}, retrieval.Query{Rerank: retrieval.RerankOptions{On: true, Candidates: 6}})
+	want = fmt.Sprintf("the reranker placed it below its top 1 of the 6 candidates (it returns no more, so its place among them is not recorded): without --rerank it ranks #%d", exp.Rank)
+	if exp.Cut != retrieval.CutRerank || !slices.Contains(got, want) {
+		t.Fatalf("below the reranker's top_k: cut %s: %q, want %q", exp.Cut, got, want)
+	}
+	// The chunk (the vector search's #2) is the reranker's first, below
+	// its threshold.
+	q := retrieval.Query{Question: question, TopK: 1, Rerank: retrieval.RerankOptions{On: true, Candidates: 6, Threshold: 0.5}}
+	exp, got = suggestions(t, firstFirst{rel: []float64{0.1, 0.234, 0.1, 0.1, 0.1, 0.1}}, q)
+	if exp.Cut != retrieval.CutRerank || !slices.ContainsFunc(got, func(s string) bool {
+		return s == "--rerank-threshold 0.23 would keep it (its relevance 0.234 is below 0.50)"
+	}) {
+		t.Fatalf("below the rerank threshold: cut %s %q: %q", exp.Cut, exp.Detail, got)
 	}
 }

@@ -129,7 +129,8 @@ func EmbedVariants(ctx context.Context, emb retrieval.Embedder, question string,
 // one batched search (one round trip on Qdrant), each search restricted
 // to those ids and exact, so the scores are the store's own (the
 // chunks' vectors are never embedded again). It returns the whole
-// question's hits (with their chunks) and each variant's score per id.
+// question's hits (with their chunks) and each variant's score per id
+// (a fused search's dense arm's: see attributed).
 func scoreBatch(ctx context.Context, store retrieval.Store, v *Vectors, ids []string, withVariants bool) ([]retrieval.ScoredChunk, []map[string]float64, error) {
 	if len(ids) == 0 {
 		return nil, nil, nil
@@ -153,7 +154,7 @@ func scoreBatch(ctx context.Context, store retrieval.Store, v *Vectors, ids []st
 	for _, g := range got[1:] {
 		m := make(map[string]float64, len(g))
 		for _, s := range g {
-			m[s.Chunk.ID] = s.Score
+			m[s.Chunk.ID] = attributed(s)
 		}
 		per = append(per, m)
 	}

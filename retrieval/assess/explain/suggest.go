@@ -18,7 +18,7 @@ const MaxTopK = 100
 // input limit, and the words the winner has.
 func (x *Explainer) suggest(ctx context.Context, q retrieval.Query, res *retrieval.Result, exp *retrieval.Expected, e *Explanation) []string {
 	out := []string{}
-	if s := x.cutSuggestion(ctx, q, exp); s != "" {
+	if s := x.cutSuggestion(ctx, q, res, exp); s != "" {
 		out = append(out, s)
 	}
 	var lacks, words []string
@@ -48,9 +48,12 @@ func (x *Explainer) suggest(ctx context.Context, q retrieval.Query, res *retriev
 }
 
 // cutSuggestion is the way past the cut the expected chunk met.
-func (x *Explainer) cutSuggestion(ctx context.Context, q retrieval.Query, exp *retrieval.Expected) string {
+func (x *Explainer) cutSuggestion(ctx context.Context, q retrieval.Query, res *retrieval.Result, exp *retrieval.Expected) string {
 	switch exp.Cut {
 	case retrieval.CutTopK:
+		if s := rerankPool(q, res, exp); s != "" {
+			return s
+		}
 		switch {
 		case exp.Beyond:
 			return "it ranks beyond #1,000: no -k reaches it; the page's words must change"
@@ -74,11 +77,64 @@ func (x *Explainer) cutSuggestion(ctx context.Context, q retrieval.Query, exp *r
 	case retrieval.CutDuplicate:
 		return "it was folded into a near-duplicate: --no-dedup keeps it"
 	case retrieval.CutRerank:
-		return fmt.Sprintf("the reranker moved it out: without --rerank it ranks #%d", exp.Rank)
+		return reranked(q, res, exp)
 	case retrieval.CutApproximate:
 		return fmt.Sprintf("--exact finds it (exact rank #%d): the approximate index missed it", exp.ExactRank)
 	}
 	return ""
+}
+
+// rerankPool is the way past a top_k cut after a rerank, "" when the
+// query was not reranked: the reranker orders only the candidates the
+// vector search sent it (top_k × rerank_candidates), so a chunk beyond
+// them is placed by no -k; a larger pool sends it, and the reranker then
+// places it. After a failed rerank the vector order stood.
+func rerankPool(q retrieval.Query, res *retrieval.Result, exp *retrieval.Expected) string {
+	if !q.Rerank.On || exp.Rank <= 0 || exp.Beyond {
+		return ""
+	}
+	pool := retrieval.CandidateLimit(q)
+	if res.Rerank != nil {
+		if res.Rerank.Err != nil {
+			return fmt.Sprintf("the rerank failed, so the vector order stood: in it, -k %d would include it (it ranks #%d)", exp.Rank, exp.Rank)
+		}
+		pool = res.Rerank.Searched
+	}
+	if exp.Rank <= pool {
+		return ""
+	}
+	if exp.Rank > retrieval.MaxRerankCandidates {
+		return fmt.Sprintf("it ranks #%d in the vector search, beyond the most candidates a rerank takes (%d): no -k or --rerank-candidates sends it to the reranker; the page's words must change", exp.Rank, retrieval.MaxRerankCandidates)
+	}
+	c := (exp.Rank + q.TopK - 1) / q.TopK
+	return fmt.Sprintf("-k alone does not bring it: it ranks #%d in the vector search, beyond the %s sent to the reranker; --rerank-candidates %d (rerank_candidates: top_k %d × %d = %d candidates) sends it, and the reranker then places it", exp.Rank, candidates(pool), c, q.TopK, c, q.TopK*c)
+}
+
+// reranked is the way past the reranker's cut, read from the record: a
+// relevance below the rerank threshold gives the threshold that keeps
+// it; else the reranker placed it below its top_k (it returns no more,
+// so its place is not recorded), and without the reranker it ranks where
+// the vector search put it.
+func reranked(q retrieval.Query, res *retrieval.Result, exp *retrieval.Expected) string {
+	for _, d := range res.Dropped {
+		if d.Chunk.ID == exp.PointID && d.Reason == retrieval.ReasonBelowRerankThreshold && d.RerankScore != nil {
+			t := math.Floor(*d.RerankScore*100) / 100
+			return fmt.Sprintf("--rerank-threshold %.2f would keep it (its relevance %.3f is below %.2f)", t, *d.RerankScore, q.Rerank.Threshold)
+		}
+	}
+	pool := retrieval.CandidateLimit(q)
+	if res.Rerank != nil {
+		pool = res.Rerank.Searched
+	}
+	return fmt.Sprintf("the reranker placed it below its top %d of the %s (it returns no more, so its place among them is not recorded): without --rerank it ranks #%d", q.TopK, candidates(pool), exp.Rank)
+}
+
+// candidates is "1 candidate", "20 candidates".
+func candidates(n int) string {
+	if n == 1 {
+		return "1 candidate"
+	}
+	return strconv.Itoa(n) + " candidates"
 }
 
 func quote(s string) string { return "\"" + s + "\"" }

@@ -59,6 +59,9 @@ func (x *Explainer) WhatIfs(ctx context.Context, p *Pending, q retrieval.Query, 
 	if p == nil || p.vecs == nil {
 		return nil, fmt.Errorf("what-if: the question's vector is missing (%s)", p.failure())
 	}
+	if err := x.fusedWhatIf(); err != nil {
+		return nil, err
+	}
 	qvec := p.vecs.Vecs[0]
 	chunks := make([]retrieval.Chunk, len(edits))
 	out := make([]WhatIf, len(edits))
@@ -107,6 +110,23 @@ func (x *Explainer) WhatIfs(ctx context.Context, p *Pending, q retrieval.Query, 
 		}
 	}
 	return out, nil
+}
+
+// fusedWhatIf refuses a what-if on a store that fuses arms without
+// scoring chunks itself (a hybrid Qdrant collection): an edited chunk's
+// fused score is its rank in each arm, and its BM25 arm's score needs the
+// collection's term statistics, which Qdrant does not give out; a cosine
+// set among fused scores would place it anywhere.
+func (x *Explainer) fusedWhatIf() error {
+	if _, own := x.Store.(retrieval.ScoreExplainer); own {
+		return nil
+	}
+	if af, ok := x.Store.(ArmFuser); ok {
+		if method, _ := af.ArmFusion(); method != "" {
+			return fmt.Errorf("%w: a what-if cannot rank an edit in a hybrid (%s) search: the BM25 arm's score of the edited text needs the collection's term statistics, which Qdrant does not give out; rank it in the dense arm alone with --fusion dense", retrieval.ErrConfig, strings.ToUpper(method))
+		}
+	}
+	return nil
 }
 
 // scoreEdits scores each chunk for the question as the store scores its

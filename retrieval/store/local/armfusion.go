@@ -2,7 +2,6 @@ package local
 
 import (
 	"fmt"
-	"math"
 
 	"ragscope/retrieval"
 )
@@ -27,6 +26,16 @@ type armFusion struct {
 	method   string // FusionRRF or FusionDBSF
 	k        int
 	prefetch int
+}
+
+// ArmFusion names the fusion of the view's hybrid mode when it fuses
+// its arms as Qdrant does: "rrf" with its k, or "dbsf"; "" when the view
+// blends its scores or is not hybrid.
+func (ix *Index) ArmFusion() (method string, k int) {
+	if ix.arms == nil || ix.Mode() != ModeHybrid {
+		return "", 0
+	}
+	return ix.arms.method, ix.arms.k
 }
 
 func (a armFusion) describe() string {
@@ -72,20 +81,21 @@ func (ix *Index) fuseArms(a armFusion, lex, vec []float64, pass func(int) bool, 
 	}
 	sum := map[int]float64{}
 	rank := map[int][2]int{}
+	part := map[int][2]float64{}
 	for side, list := range arms {
 		var norm []float64
 		if a.method == FusionDBSF {
 			norm = dbsfNorm(list)
 		}
 		for r, s := range list {
+			pt := retrieval.RRFPart(r+1, a.k)
 			if a.method == FusionDBSF {
-				sum[s.i] += norm[r]
-			} else {
-				sum[s.i] += 1 / float64(r+a.k)
+				pt = norm[r]
 			}
-			rr := rank[s.i]
-			rr[side] = r + 1
-			rank[s.i] = rr
+			sum[s.i] += pt
+			rr, pp := rank[s.i], part[s.i]
+			rr[side], pp[side] = r+1, pt
+			rank[s.i], part[s.i] = rr, pp
 		}
 	}
 	fused := make([]scored, 0, len(sum))
@@ -98,48 +108,27 @@ func (ix *Index) fuseArms(a armFusion, lex, vec []float64, pass func(int) bool, 
 	fused = ix.best(fused, req.Limit)
 	out := make([]retrieval.ScoredChunk, len(fused))
 	for n, s := range fused {
-		r := rank[s.i]
-		armOf := func(label string, rk int, sc float64) retrieval.Arm {
-			if rk == 0 {
-				return retrieval.Arm{Label: label, Vector: label}
+		r, pt := rank[s.i], part[s.i]
+		armOf := func(label string, side int, sc float64) retrieval.Arm {
+			if r[side] == 0 {
+				return retrieval.Arm{Label: label, Vector: label, Part: new(0.0)}
 			}
-			return retrieval.Arm{Label: label, Vector: label, Rank: rk, Score: sc}
+			return retrieval.Arm{Label: label, Vector: label, Rank: r[side], Score: sc, Part: new(pt[side])}
 		}
 		out[n] = retrieval.ScoredChunk{
 			Chunk: cloneChunk(&ix.chunks[s.i]),
 			Score: s.score,
-			Arms:  []retrieval.Arm{armOf("dense", r[0], vec[s.i]), armOf("bm25", r[1], lex[s.i])},
+			Arms:  []retrieval.Arm{armOf("dense", 0, vec[s.i]), armOf("bm25", 1, lex[s.i])},
 		}
 	}
 	return out
 }
 
-// dbsfNorm maps a list's scores by (s − (μ − 3σ)) / 6σ, σ the sample
-// standard deviation; a single score, or equal ones, map to 0.5.
+// dbsfNorm is retrieval.DBSFNorm of a list's scores.
 func dbsfNorm(list []scored) []float64 {
-	out := make([]float64, len(list))
-	if len(list) < 2 {
-		for i := range out {
-			out[i] = 0.5
-		}
-		return out
-	}
-	var mean float64
-	for _, s := range list {
-		mean += s.score
-	}
-	mean /= float64(len(list))
-	var ss float64
-	for _, s := range list {
-		ss += (s.score - mean) * (s.score - mean)
-	}
-	sd := math.Sqrt(ss / float64(len(list)-1))
+	scores := make([]float64, len(list))
 	for i, s := range list {
-		if sd == 0 {
-			out[i] = 0.5
-			continue
-		}
-		out[i] = (s.score - mean + 3*sd) / (6 * sd)
+		scores[i] = s.score
 	}
-	return out
+	return retrieval.DBSFNorm(scores)
 }

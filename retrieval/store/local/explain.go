@@ -16,7 +16,9 @@ var _ retrieval.ScoreExplainer = (*Index)(nil)
 // read from the index's postings (its IDF, the term-frequency factor the
 // index stored and the length normalisation that factor holds), the
 // title match and, in the hybrid and embedder modes, the cosine (the
-// embedder search's own score for the chunk).
+// embedder search's own score for the chunk). A hybrid that fuses its
+// arms (WithFusion) gives its BM25 arm's score apart and its dense arm's
+// cosine, with no title match (the arm fusion has none).
 func (ix *Index) ExplainScore(ctx context.Context, req retrieval.SearchRequest, id string) (retrieval.ScoreBreakdown, error) {
 	i := slices.IndexFunc(ix.chunks, func(c retrieval.Chunk) bool { return c.ID == id })
 	if i < 0 {
@@ -50,9 +52,19 @@ func (ix *Index) breakdown(ctx context.Context, req retrieval.SearchRequest, c *
 		f = *ix.fusion
 	}
 	b := retrieval.ScoreBreakdown{Ranking: ix.Ranking(), Fusion: mode.Describe()}
+	// A hybrid that fuses its arms as Qdrant does: the terms take the
+	// BM25 arm's score apart and the cosine is the dense arm's; their
+	// parts of the fused score are the hits' Arms.
+	armed := ix.arms != nil && mode == ModeHybrid
+	if armed {
+		b.Fusion = ix.arms.describe()
+	}
 	if mode != ModeEmbedder && ix.bm25 != nil {
 		lexW := 1 / (1 + f.title)
-		if mode == ModeHybrid {
+		switch {
+		case armed:
+			lexW = 1
+		case mode == ModeHybrid:
 			lexW = (1 - f.vec) / (1 + f.title)
 		}
 		q := ix.bm25.query(req.Text)
@@ -94,7 +106,7 @@ func (ix *Index) breakdown(ctx context.Context, req retrieval.SearchRequest, c *
 		for k := range b.Terms {
 			b.Terms[k].LengthNorm = norm
 		}
-		if q.known {
+		if q.known && !armed {
 			b.TitleMatch = titleMatch(distinct(qTerms), c)
 			b.TitleContribution = f.title * b.TitleMatch / (1 + f.title)
 			b.Score += b.TitleContribution
@@ -106,9 +118,12 @@ func (ix *Index) breakdown(ctx context.Context, req retrieval.SearchRequest, c *
 			return b, err
 		}
 		b.Cosine = &cos
-		if mode == ModeHybrid {
+		switch {
+		case armed:
+			return b, nil
+		case mode == ModeHybrid:
 			b.CosineContribution = f.vec * cos / (1 + f.title)
-		} else {
+		default:
 			b.CosineContribution = cos
 		}
 		b.Score += b.CosineContribution

@@ -124,6 +124,20 @@ func (s *Store) KnownPlan() (Plan, bool) {
 	return sh.plan, true
 }
 
+// ArmFusion names how a hybrid search fuses its arms: "rrf" with its k,
+// or "dbsf"; "" for a search of one arm, and before a call has read the
+// collection.
+func (s *Store) ArmFusion() (method string, k int) {
+	p, ok := s.KnownPlan()
+	switch {
+	case !ok || !p.Hybrid():
+		return "", 0
+	case p.Fusion == FusionRRF:
+		return p.Fusion, p.RRFK
+	}
+	return p.Fusion, 0
+}
+
 // planSparse reads the sparse vectors of info into sh and decides the
 // plan; a plan that cannot run is kept in sh.planErr (stats still
 // describe the collection).
@@ -372,21 +386,53 @@ func (s *Store) withArms(qs []armQuery, results [][]*qc.ScoredPoint, armHits *[]
 	type place struct {
 		rank  int
 		score float64
+		part  *float64
 	}
+	plan, known := s.KnownPlan()
 	places := make([]map[string]place, len(qs)-1)
 	for i, r := range results[1:] {
 		places[i] = make(map[string]place, len(r))
+		parts := armParts(plan, known && armHits == nil, r)
 		for j, p := range r {
-			places[i][pointID(p.GetId())] = place{j + 1, float64(p.GetScore())}
+			places[i][pointID(p.GetId())] = place{j + 1, float64(p.GetScore()), parts[j]}
 		}
 	}
 	for i := range out {
 		arms := make([]retrieval.Arm, len(places))
 		for a, m := range places {
-			pl := m[out[i].Chunk.ID]
-			arms[a] = retrieval.Arm{Label: qs[a+1].label, Vector: qs[a+1].vector, Rank: pl.rank, Score: pl.score}
+			pl, ok := m[out[i].Chunk.ID]
+			if !ok && known && armHits == nil {
+				// The arm, queried to the prefetch limit, did not
+				// return the point: it adds nothing to the fusion.
+				pl.part = new(0.0)
+			}
+			arms[a] = retrieval.Arm{Label: qs[a+1].label, Vector: qs[a+1].vector, Rank: pl.rank, Score: pl.score, Part: pl.part}
 		}
 		out[i].Arms = arms
+	}
+	return out
+}
+
+// armParts is each point's part of the fused score in one arm's own
+// ranking r, as the server's fusion under plan counts it (RRF from the
+// rank, DBSF from the arm's scores normalised); nil where it cannot be
+// told: DBSF on an arm ranking that is not the whole prefetch (whole
+// false), or a plan not known.
+func armParts(plan Plan, whole bool, r []*qc.ScoredPoint) []*float64 {
+	out := make([]*float64, len(r))
+	switch {
+	case plan.Fusion == FusionRRF:
+		for j := range r {
+			out[j] = new(retrieval.RRFPart(j+1, plan.RRFK))
+		}
+	case plan.Fusion == FusionDBSF && whole:
+		scores := make([]float64, len(r))
+		for j, p := range r {
+			scores[j] = float64(p.GetScore())
+		}
+		for j, v := range retrieval.DBSFNorm(scores) {
+			out[j] = new(v)
+		}
 	}
 	return out
 }

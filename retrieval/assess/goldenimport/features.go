@@ -4,6 +4,8 @@ import (
 	"context"
 	"runtime"
 	"sync"
+
+	"ragscope/internal/textnorm"
 )
 
 // features are what the near-duplicate search reads of a question, none
@@ -20,7 +22,7 @@ type features struct {
 }
 
 func featuresOf(text string) features {
-	norm := Normalize(text)
+	norm := textnorm.Normalize(text)
 	joined := make([]byte, 1, len(norm)+1) // NUL: no normalised text starts with it
 	for i := range len(norm) {
 		if norm[i] != ' ' {

@@ -220,7 +220,7 @@ func (ix *nearIndex) hasLength(digits uint64, l int) bool {
 // Dedup drops exact and near duplicates from qs, keeping the first of
 // each group in input order, and returns the questions kept and the drops
 // (each with the kept question it repeats). Exact duplicates have the
-// same text; near duplicates the same normalised text (Normalize: case,
+// same text; near duplicates the same normalised text (textnorm.Normalize: case,
 // punctuation and spacing aside, "ROS2" and "ROS 2" alike), or one within
 // NearDivisor's edits whose numbers are the same and whose other words are
 // typos of its words. It stops with ctx's error when ctx is done.

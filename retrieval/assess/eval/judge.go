@@ -124,42 +124,14 @@ type AgreementReport struct {
 func (r *runner) judgeAll(ctx context.Context, set Set) (*JudgeReport, error) {
 	j := r.opts.Judge
 	rep := &JudgeReport{Model: j.Model(), PromptVersion: j.PromptVersion(), NothingAnswers: []string{}, Categories: []JudgeCategory{}}
-	type at struct{ c, h int }
-	var (
-		items []judge.Item
-		where []at
-	)
-	for i := range set.Cases {
-		res, cr := r.res[i], r.results[i]
-		if res == nil || cr.Status == StatusError {
-			continue
-		}
-		kept := res.Hits
-		if k := cr.Query.TopK; k > 0 && len(kept) > k {
-			kept = kept[:k]
-		}
-		for h, hit := range kept {
-			if h >= len(cr.Hits) || cr.Hits[h].ChunkID != hit.Chunk.ID {
-				break
-			}
-			items = append(items, judge.Item{Question: res.Question, Hit: hit})
-			where = append(where, at{i, h})
-		}
-	}
+	items, where := r.judgeItems(set)
 	// With answers, each answer is checked against its sources too.
 	var (
 		faith   []judge.FaithItem
 		faithAt []int
 	)
 	if r.opts.Generator != nil {
-		for i := range set.Cases {
-			res, cr := r.res[i], r.results[i]
-			if res == nil || cr.Answer == nil || cr.Answer.Refused || cr.Answer.Error != "" || strings.TrimSpace(cr.Answer.Text) == "" {
-				continue
-			}
-			faith = append(faith, judge.FaithItem{Question: res.Question, Answer: cr.Answer.Text, Sources: judge.SourcesOf(retrieval.NewPrompt(*res))})
-			faithAt = append(faithAt, i)
-		}
+		faith, faithAt = r.faithItems(set)
 	}
 	rep.Planned = j.Pending(items) + j.PendingFaithfulness(faith)
 	if rep.Planned > 0 && r.opts.ConfirmJudge != nil && !r.opts.ConfirmJudge(rep.Planned) {
@@ -180,26 +152,7 @@ func (r *runner) judgeAll(ctx context.Context, set Set) (*JudgeReport, error) {
 		var fst judge.Stats
 		fs, fst, err = j.Faithfulness(ctx, faith, progress(len(items)))
 		rep.Stats.Add(fst)
-		fr := &FaithReport{Unsupported: []UnsupportedClaim{}}
-		for n, i := range faithAt {
-			f := fs[n]
-			r.results[i].Answer.Faithfulness = &f
-			if f.Status != judge.Judged {
-				fr.NotJudged++
-				continue
-			}
-			fr.Answers++
-			fr.Claims += f.Judged
-			fr.Supported += f.Supported
-			for _, c := range f.Unsupported() {
-				fr.Unsupported = append(fr.Unsupported, UnsupportedClaim{Case: r.results[i].ID, Claim: c.Text, Reason: c.Reason})
-			}
-		}
-		if fr.Claims > 0 {
-			sh := float64(fr.Supported) / float64(fr.Claims)
-			fr.Share = &sh
-		}
-		rep.Faithfulness = fr
+		rep.Faithfulness = r.faithReport(fs, faithAt)
 	}
 	if err != nil {
 		rep.Error = err.Error()
@@ -218,7 +171,86 @@ func (r *runner) judgeAll(ctx context.Context, set Set) (*JudgeReport, error) {
 		rep.NotJudgedWhy = down.Error()
 		err = nil
 	}
-	// Every case with kept hits gets its figures (nothing judged: nil).
+	r.judgedFigures()
+	return rep, err
+}
+
+// hitAt places a judged hit: case c's hit h.
+type hitAt struct{ c, h int }
+
+// judgeItems are the kept hits of every case that ran, as the judge
+// grades them, and where each belongs.
+func (r *runner) judgeItems(set Set) ([]judge.Item, []hitAt) {
+	var (
+		items []judge.Item
+		where []hitAt
+	)
+	for i := range set.Cases {
+		res, cr := r.res[i], r.results[i]
+		if res == nil || cr.Status == StatusError {
+			continue
+		}
+		kept := res.Hits
+		if k := cr.Query.TopK; k > 0 && len(kept) > k {
+			kept = kept[:k]
+		}
+		for h, hit := range kept {
+			if h >= len(cr.Hits) || cr.Hits[h].ChunkID != hit.Chunk.ID {
+				break
+			}
+			items = append(items, judge.Item{Question: res.Question, Hit: hit})
+			where = append(where, hitAt{i, h})
+		}
+	}
+	return items, where
+}
+
+// faithItems are the answers to check against their sources (those not
+// refused, failed or empty) and their cases.
+func (r *runner) faithItems(set Set) ([]judge.FaithItem, []int) {
+	var (
+		faith   []judge.FaithItem
+		faithAt []int
+	)
+	for i := range set.Cases {
+		res, cr := r.res[i], r.results[i]
+		if res == nil || cr.Answer == nil || cr.Answer.Refused || cr.Answer.Error != "" || strings.TrimSpace(cr.Answer.Text) == "" {
+			continue
+		}
+		faith = append(faith, judge.FaithItem{Question: res.Question, Answer: cr.Answer.Text, Sources: judge.SourcesOf(retrieval.NewPrompt(*res))})
+		faithAt = append(faithAt, i)
+	}
+	return faith, faithAt
+}
+
+// faithReport puts each answer's faithfulness (fs[n] is case faithAt[n]'s)
+// in its case and sums them up.
+func (r *runner) faithReport(fs []judge.Faithfulness, faithAt []int) *FaithReport {
+	fr := &FaithReport{Unsupported: []UnsupportedClaim{}}
+	for n, i := range faithAt {
+		f := fs[n]
+		r.results[i].Answer.Faithfulness = &f
+		if f.Status != judge.Judged {
+			fr.NotJudged++
+			continue
+		}
+		fr.Answers++
+		fr.Claims += f.Judged
+		fr.Supported += f.Supported
+		for _, c := range f.Unsupported() {
+			fr.Unsupported = append(fr.Unsupported, UnsupportedClaim{Case: r.results[i].ID, Claim: c.Text, Reason: c.Reason})
+		}
+	}
+	if fr.Claims > 0 {
+		sh := float64(fr.Supported) / float64(fr.Claims)
+		fr.Share = &sh
+	}
+	return fr
+}
+
+// judgedFigures gives every case with judged hits its figures (nothing
+// judged: nil).
+func (r *runner) judgedFigures() {
 	for i := range r.results {
 		cr := &r.results[i]
 		var cjs []judge.Judgement
@@ -234,7 +266,6 @@ func (r *runner) judgeAll(ctx context.Context, set Set) (*JudgeReport, error) {
 		cr.Judged = &CaseJudged{K: m.K, Judged: m.Judged, Precision: m.Precision, NDCG: m.NDCG, NothingAnswers: m.NothingAnswers}
 		cr.Judged.NotJudged, cr.Judged.NotJudgedWhy = judge.Unjudged(cjs)
 	}
-	return rep, err
 }
 
 // Shortfall is the run's reason to fail when the judge left hits

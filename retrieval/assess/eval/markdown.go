@@ -52,17 +52,42 @@ func WriteMarkdown(w io.Writer, r Report) error {
 		s.Cases, s.Passed-ranUnlabelled, s.Missed, s.Failed, s.Errors, s.Unlabelled,
 		mdMetric(s, s.HitAt1), mdMetric(s, s.HitAtK), mdMetric(s, s.MRR), mdMetric(s, s.NDCG), mdMetric(s, s.Recall), p95)
 
+	mdCategories(&b, r)
+	mdNotPassed(&b, r)
+	mdUnlabelled(&b, r.Unlabelled)
+	writeExplainMarkdown(&b, r.Explain)
+
+	if !r.Passed && len(r.Reasons) > 0 {
+		b.WriteString("### Why the run failed\n\n")
+		for _, reason := range r.Reasons {
+			fmt.Fprintf(&b, "- %s\n", mdCell(reason))
+		}
+		b.WriteString("\n")
+	}
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("write Markdown report: %w", err)
+	}
+	return nil
+}
+
+// mdCategories writes the figures by category, when there are several.
+func mdCategories(b *bytes.Buffer, r Report) {
 	if len(r.Categories) > 1 {
 		b.WriteString("### By category\n\n")
 		b.WriteString("| category | cases | pass | hit@1 | hit@k | MRR | nDCG@k |\n")
 		b.WriteString("|---|---:|---:|---:|---:|---:|---:|\n")
 		for _, c := range r.Categories {
-			fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %s | %s |\n", mdCell(orDefault(c.Category, "-")), c.Cases, c.Passed-unlabelledRanIn(r.Cases, c.Category),
+			fmt.Fprintf(b, "| %s | %d | %d | %s | %s | %s | %s |\n", mdCell(orDefault(c.Category, "-")), c.Cases, c.Passed-unlabelledRanIn(r.Cases, c.Category),
 				mdMetric(c.Summary, c.HitAt1), mdMetric(c.Summary, c.HitAtK), mdMetric(c.Summary, c.MRR), mdMetric(c.Summary, c.NDCG))
 		}
 		b.WriteString("\n")
 	}
 
+}
+
+// mdNotPassed writes the cases that did not pass, at most
+// MarkdownCaseRows of them.
+func mdNotPassed(b *bytes.Buffer, r Report) {
 	var notPassed []CaseResult
 	for _, c := range r.Cases {
 		if c.Status != StatusPass || JudgeFailed(c) {
@@ -70,7 +95,7 @@ func WriteMarkdown(w io.Writer, r Report) error {
 		}
 	}
 	if len(notPassed) > 0 {
-		fmt.Fprintf(&b, "### Cases that did not pass (%d)\n\n", len(notPassed))
+		fmt.Fprintf(b, "### Cases that did not pass (%d)\n\n", len(notPassed))
 		b.WriteString("| case | category | status | reason |\n|---|---|---|---|\n")
 		for _, c := range notPassed[:min(len(notPassed), MarkdownCaseRows)] {
 			status := string(c.Status)
@@ -86,21 +111,26 @@ func WriteMarkdown(w io.Writer, r Report) error {
 				}
 				reasons = append(slices.Clip(reasons), p)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCell(c.ID), mdCell(orDefault(c.Category, "-")), mdCell(status),
+			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", mdCell(c.ID), mdCell(orDefault(c.Category, "-")), mdCell(status),
 				mdCell(clipText(strings.Join(reasons, "; "), 300)))
 		}
 		if n := len(notPassed) - MarkdownCaseRows; n > 0 {
-			fmt.Fprintf(&b, "\n…and %d more (the JSON report, --out, has every case).\n", n)
+			fmt.Fprintf(b, "\n…and %d more (the JSON report, --out, has every case).\n", n)
 		}
 		b.WriteString("\n")
 	}
 
-	if u := r.Unlabelled; u != nil {
-		fmt.Fprintf(&b, "### Unlabelled questions (%d)\n\n", u.Cases)
-		fmt.Fprintf(&b, "%s.\n\n", mdCell(u.GapLine()))
+}
+
+// mdUnlabelled writes the unlabelled questions' best scores and the
+// lowest of them (content gaps).
+func mdUnlabelled(b *bytes.Buffer, u *UnlabelledReport) {
+	if u != nil {
+		fmt.Fprintf(b, "### Unlabelled questions (%d)\n\n", u.Cases)
+		fmt.Fprintf(b, "%s.\n\n", mdCell(u.GapLine()))
 		if u.Cases > u.NoHits {
 			d := u.BestScore
-			fmt.Fprintf(&b, "Best score: min %.3f · p10 %.3f · p25 %.3f · p50 %.3f · p75 %.3f · p90 %.3f · max %.3f\n\n",
+			fmt.Fprintf(b, "Best score: min %.3f · p10 %.3f · p25 %.3f · p50 %.3f · p75 %.3f · p90 %.3f · max %.3f\n\n",
 				d.Min, d.P10, d.P25, d.P50, d.P75, d.P90, d.Max)
 		}
 		if len(u.Lowest) > 0 {
@@ -113,25 +143,12 @@ func WriteMarkdown(w io.Writer, r Report) error {
 				if g.Gap {
 					gap = "gap"
 				}
-				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", mdCell(g.ID), score, gap, mdCell(clipText(g.Question, 200)), mdCell(g.Best))
+				fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", mdCell(g.ID), score, gap, mdCell(clipText(g.Question, 200)), mdCell(g.Best))
 			}
 			b.WriteString("\n")
 		}
 	}
 
-	writeExplainMarkdown(&b, r.Explain)
-
-	if !r.Passed && len(r.Reasons) > 0 {
-		b.WriteString("### Why the run failed\n\n")
-		for _, reason := range r.Reasons {
-			fmt.Fprintf(&b, "- %s\n", mdCell(reason))
-		}
-		b.WriteString("\n")
-	}
-	if _, err := w.Write(b.Bytes()); err != nil {
-		return fmt.Errorf("write Markdown report: %w", err)
-	}
-	return nil
 }
 
 // unlabelledRanIn is UnlabelledRan over the cases of category cat.

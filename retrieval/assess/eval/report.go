@@ -415,93 +415,116 @@ func ReadReport(rd io.Reader) (Report, error) {
 // Summarize aggregates results (see Summary for which cases count where).
 func Summarize(results []CaseResult) Summary {
 	var s Summary
-	var hit1, hitk, rr, ndcg, rec, kw, lat, emb, srch []float64
-	var mdSum float64
-	var mdN, citing, citesRelevant int
+	var sums summarySums
 	for _, c := range results {
-		s.Cases++
-		switch c.Status {
-		case StatusPass:
-			s.Passed++
-		case StatusMiss:
-			s.Missed++
-		case StatusFail:
-			s.Failed++
-		case StatusError:
-			s.Errors++
+		s.count(c)
+		sums.add(&s, c)
+	}
+	sums.fill(&s)
+	labelsSummary(&s, results)
+	return s
+}
+
+// count counts c by status and kind.
+func (s *Summary) count(c CaseResult) {
+	s.Cases++
+	switch c.Status {
+	case StatusPass:
+		s.Passed++
+	case StatusMiss:
+		s.Missed++
+	case StatusFail:
+		s.Failed++
+	case StatusError:
+		s.Errors++
+	}
+	if c.Kind == KindUnlabelled {
+		s.Unlabelled++
+	}
+}
+
+// summarySums gather the cases' figures that a Summary gives the mean or
+// a percentile of.
+type summarySums struct {
+	hit1, hitk, rr, ndcg, rec, kw, lat, emb, srch []float64
+	mdSum                                         float64
+	mdN, citing, citesRelevant                    int
+}
+
+// add takes c's figures: ranking metrics (and the arms'), keyword
+// coverage, answers and, for a case that searched, its latency and
+// metadata completeness.
+func (a *summarySums) add(s *Summary, c CaseResult) {
+	if c.Kind == KindRanking {
+		s.RankingCases++
+		a.hit1 = append(a.hit1, b2f(c.HitAt1))
+		a.hitk = append(a.hitk, b2f(c.HitAtK))
+		a.rr = append(a.rr, c.ReciprocalRank)
+		a.ndcg = append(a.ndcg, c.NDCG)
+		a.rec = append(a.rec, c.Recall)
+		addArms(s, c.Arms)
+	}
+	if c.KeywordCoverage != nil {
+		a.kw = append(a.kw, *c.KeywordCoverage)
+	}
+	if strings.HasPrefix(c.AnswerCheck, "not run") {
+		s.AnswerChecksNotRun++
+	}
+	if ans := c.Answer; ans != nil && ans.Error == "" {
+		s.Answers++
+		if strings.HasPrefix(c.AnswerCheck, "fail") {
+			s.AnswerChecksFailed++
 		}
-		if c.Kind == KindUnlabelled {
-			s.Unlabelled++
-		}
-		if c.Kind == KindRanking {
-			s.RankingCases++
-			hit1 = append(hit1, b2f(c.HitAt1))
-			hitk = append(hitk, b2f(c.HitAtK))
-			rr = append(rr, c.ReciprocalRank)
-			ndcg = append(ndcg, c.NDCG)
-			rec = append(rec, c.Recall)
-			addArms(&s, c.Arms)
-		}
-		if c.KeywordCoverage != nil {
-			kw = append(kw, *c.KeywordCoverage)
-		}
-		if strings.HasPrefix(c.AnswerCheck, "not run") {
-			s.AnswerChecksNotRun++
-		}
-		if a := c.Answer; a != nil && a.Error == "" {
-			s.Answers++
-			if strings.HasPrefix(c.AnswerCheck, "fail") {
-				s.AnswerChecksFailed++
-			}
-			if a.CitesRelevant != nil {
-				citing++
-				if *a.CitesRelevant {
-					citesRelevant++
-				}
-			}
-		}
-		if c.Mode != retrieval.ModeSelectedText && c.Status != StatusError {
-			lat = append(lat, c.Latency.TotalMS)
-			emb = append(emb, c.Latency.EmbedMS)
-			srch = append(srch, c.Latency.SearchMS)
-			for _, h := range c.Hits {
-				if !h.BelowThreshold {
-					mdSum += metadataScore(h)
-					mdN++
-				}
+		if ans.CitesRelevant != nil {
+			a.citing++
+			if *ans.CitesRelevant {
+				a.citesRelevant++
 			}
 		}
 	}
-	s.HitAt1, s.HitAtK, s.MRR, s.NDCG, s.Recall = Mean(hit1), Mean(hitk), Mean(rr), Mean(ndcg), Mean(rec)
+	if c.Mode != retrieval.ModeSelectedText && c.Status != StatusError {
+		a.lat = append(a.lat, c.Latency.TotalMS)
+		a.emb = append(a.emb, c.Latency.EmbedMS)
+		a.srch = append(a.srch, c.Latency.SearchMS)
+		for _, h := range c.Hits {
+			if !h.BelowThreshold {
+				a.mdSum += metadataScore(h)
+				a.mdN++
+			}
+		}
+	}
+}
+
+// fill sets s's means, shares and latency percentiles from the sums.
+func (a *summarySums) fill(s *Summary) {
+	s.HitAt1, s.HitAtK, s.MRR, s.NDCG, s.Recall = Mean(a.hit1), Mean(a.hitk), Mean(a.rr), Mean(a.ndcg), Mean(a.rec)
 	for i := range s.Arms {
 		if s.RankingCases > 0 {
 			s.Arms[i].HitAtK /= float64(s.RankingCases)
 			s.Arms[i].MRR /= float64(s.RankingCases)
 		}
 	}
-	if len(kw) > 0 {
-		m := Mean(kw)
+	if len(a.kw) > 0 {
+		m := Mean(a.kw)
 		s.KeywordCoverage = &m
 	}
-	if citing > 0 {
-		m := float64(citesRelevant) / float64(citing)
+	if a.citing > 0 {
+		m := float64(a.citesRelevant) / float64(a.citing)
 		s.CitationCoverage = &m
 	}
-	if mdN > 0 {
-		m := mdSum / float64(mdN)
+	if a.mdN > 0 {
+		m := a.mdSum / float64(a.mdN)
 		s.MetadataCompleteness = &m
 	}
 	s.Latency = LatencySummary{
-		P50MS: Percentile(lat, 50), P95MS: Percentile(lat, 95), MeanMS: Mean(lat),
-		MeanEmbedMS: Mean(emb), MeanSearchMS: Mean(srch), Cases: len(lat),
+		P50MS: Percentile(a.lat, 50), P95MS: Percentile(a.lat, 95), MeanMS: Mean(a.lat),
+		MeanEmbedMS: Mean(a.emb), MeanSearchMS: Mean(a.srch), Cases: len(a.lat),
 	}
-	for _, v := range lat {
+	for _, v := range a.lat {
 		if v > s.Latency.MaxMS {
 			s.Latency.MaxMS = v
 		}
 	}
-	labelsSummary(&s, results)
-	return s
 }
 
 // Categorize returns one summary per category, sorted by name.
@@ -516,136 +539,6 @@ func Categorize(results []CaseResult) []CategorySummary {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Category < out[j].Category })
 	return out
-}
-
-// Judge applies th and the case checks to r: it sets r.Passed, r.Reasons
-// and r.Verdict. The gate is strict by default: a missed case fails the run
-// unless a threshold covering its kind of miss is set (min_hit_at_k or
-// min_mrr for a ranking miss, min_keyword_coverage for missing keywords),
-// and then the threshold decides. Aggregate thresholds over ranking cases
-// are skipped when the run has none.
-func Judge(r *Report, th Thresholds) {
-	var reasons []string
-	for _, c := range r.Cases {
-		if c.Status == StatusFail || c.Status == StatusError {
-			reasons = append(reasons, fmt.Sprintf("case %s: %s", c.ID, strings.Join(c.Reasons, "; ")))
-		}
-	}
-	// Misses: each is allowed by the threshold that covers it, or not.
-	allowed := map[string]int{}
-	var rules []string
-	var unallowed []CaseResult
-	for _, c := range r.Cases {
-		if c.Status != StatusMiss {
-			continue
-		}
-		rule := missRule(c, th)
-		if rule == "" {
-			unallowed = append(unallowed, c)
-			continue
-		}
-		if allowed[rule] == 0 {
-			rules = append(rules, rule)
-		}
-		allowed[rule]++
-	}
-	if n := len(unallowed); n > 0 {
-		ids := idList(unallowed, func(CaseResult) bool { return true })
-		what := "no thresholds are set"
-		if th != (Thresholds{}) {
-			what = "no threshold allows it (set min_hit_at_k or min_mrr for ranking misses, min_keyword_coverage for missing keywords)"
-		}
-		reasons = append(reasons, fmt.Sprintf("%d %s missed and %s: %s", n, plural(n, "case", "cases"), what, ids))
-	}
-	s := r.Summary
-	if th.MinHitAtK != nil && s.RankingCases > 0 && s.HitAtK < *th.MinHitAtK-1e-9 {
-		reasons = append(reasons, fmt.Sprintf("hit@k %.3f is below the minimum %.3f (missed: %s)",
-			s.HitAtK, *th.MinHitAtK, idList(r.Cases, func(c CaseResult) bool { return c.Kind == KindRanking && !c.HitAtK })))
-	}
-	if th.MinMRR != nil && s.RankingCases > 0 && s.MRR < *th.MinMRR-1e-9 {
-		reasons = append(reasons, fmt.Sprintf("MRR %.3f is below the minimum %.3f (rank > 1: %s)",
-			s.MRR, *th.MinMRR, idList(r.Cases, func(c CaseResult) bool { return c.Kind == KindRanking && !c.HitAt1 })))
-	}
-	if th.MinKeywordCoverage != nil && s.KeywordCoverage != nil && *s.KeywordCoverage < *th.MinKeywordCoverage-1e-9 {
-		reasons = append(reasons, fmt.Sprintf("keyword coverage %.3f is below the minimum %.3f (missing keywords: %s)",
-			*s.KeywordCoverage, *th.MinKeywordCoverage, idList(r.Cases, func(c CaseResult) bool { return len(c.MissingKeywords) > 0 })))
-	}
-	if why := r.Judging.Shortfall(r.Cases); why != "" {
-		reasons = append(reasons, why)
-	}
-	p95, p95Cases, of := s.Latency.P95MS, s.Latency.Cases, "the batched run"
-	if ls := r.LatencySample; ls != nil && ls.Cases > 0 {
-		p95, p95Cases, of = ls.P95MS, ls.Cases, fmt.Sprintf("%d %s run singly", ls.Cases, plural(ls.Cases, "case", "cases"))
-	}
-	if th.MaxP95MS != nil && p95Cases > 0 && p95 > *th.MaxP95MS {
-		reasons = append(reasons, fmt.Sprintf("p95 latency %.1f ms (%s) is above the maximum %.1f ms", p95, of, *th.MaxP95MS))
-	}
-	r.Thresholds = th
-	r.Reasons = reasons
-	if r.Reasons == nil {
-		r.Reasons = []string{}
-	}
-	r.Passed = len(reasons) == 0
-	switch {
-	case !r.Passed:
-		r.Verdict = reasons[0]
-		if len(reasons) > 1 {
-			r.Verdict += fmt.Sprintf(" (and %d more %s)", len(reasons)-1, plural(len(reasons)-1, "reason", "reasons"))
-		}
-	case len(rules) > 0:
-		parts := make([]string, len(rules))
-		for i, rule := range rules {
-			parts[i] = fmt.Sprintf("%d %s allowed by %s", allowed[rule], plural(allowed[rule], "miss", "misses"), rule)
-		}
-		r.Verdict = strings.Join(parts, "; ")
-	case s.Unlabelled == len(r.Cases):
-		r.Verdict = fmt.Sprintf("%d unlabelled %s ran; none has an expectation to pass or fail", s.Unlabelled, plural(s.Unlabelled, "case", "cases"))
-	case s.Unlabelled > 0:
-		n := len(r.Cases) - s.Unlabelled
-		r.Verdict = fmt.Sprintf("all %d labelled %s passed; %d unlabelled ran without a check", n, plural(n, "case", "cases"), s.Unlabelled)
-	default:
-		r.Verdict = fmt.Sprintf("all %d %s passed", len(r.Cases), plural(len(r.Cases), "case", "cases"))
-	}
-}
-
-// missRule names the threshold that allows the missed case c ("min_hit_at_k
-// 0.80"), or "" when none does.
-func missRule(c CaseResult, th Thresholds) string {
-	if c.Kind == KindRanking && !c.HitAtK {
-		switch {
-		case th.MinHitAtK != nil:
-			return fmt.Sprintf("min_hit_at_k %.2f", *th.MinHitAtK)
-		case th.MinMRR != nil:
-			return fmt.Sprintf("min_mrr %.2f", *th.MinMRR)
-		}
-		return ""
-	}
-	if len(c.MissingKeywords) > 0 && th.MinKeywordCoverage != nil {
-		return fmt.Sprintf("min_keyword_coverage %.2f", *th.MinKeywordCoverage)
-	}
-	return ""
-}
-
-// idList names the cases that match, at most 12.
-func idList(cs []CaseResult, match func(CaseResult) bool) string {
-	var ids []string
-	n := 0
-	for _, c := range cs {
-		if match(c) {
-			n++
-			if len(ids) < 12 {
-				ids = append(ids, c.ID)
-			}
-		}
-	}
-	if n == 0 {
-		return "none"
-	}
-	s := strings.Join(ids, ", ")
-	if n > len(ids) {
-		s += fmt.Sprintf(" and %d more", n-len(ids))
-	}
-	return s
 }
 
 func metadataScore(h HitResult) float64 { return h.Metadata }

@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
-	"ragscope/internal/parallel"
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/judge"
 )
@@ -130,48 +128,10 @@ var ErrNoEmbedder = errors.New("the pipeline has no embedder or store")
 // report so far and ctx's error when ctx ends first.
 func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Report, error) {
 	start := time.Now()
-	conc := opts.Concurrency
-	if conc <= 0 {
-		conc = DefaultConcurrency
-	}
-	batchSize := opts.BatchSize
-	batchEmb := embedderOf(p)
-	if opts.BatchEmbedder != nil {
-		batchEmb = opts.BatchEmbedder
-	}
-	if mb, ok := batchEmb.(MaxBatcher); ok && batchSize <= 0 {
-		batchSize = mb.MaxBatch()
-	}
-	if batchSize <= 0 {
-		batchSize = DefaultBatchSize
-	}
-	topK := retrieval.TopKOrDefault(opts.TopK, set.TopK)
-	threshold := 0.0
-	if set.Threshold != nil {
-		threshold = *set.Threshold
-	}
-	if opts.Threshold != nil {
-		threshold = *opts.Threshold
-	}
-	rep := Report{
-		Schema:    Schema,
-		Set:       set.Name,
-		Source:    set.Source,
-		StartedAt: start.UTC().Truncate(time.Millisecond),
-		Params:    RunParams{TopK: topK, Threshold: threshold, Concurrency: conc, BatchSize: batchSize},
-	}
-	if p != nil {
-		rep.Backend = BackendInfo{Backend: p.Backend, Collection: p.Collection}
-		if p.Embedder != nil {
-			rep.Backend.Model = p.Embedder.Name()
-		}
-		rep.Backend.Ranking = p.Ranking(opts.SearchMode)
-	}
-
-	r := &runner{p: p, opts: opts, total: len(set.Cases), results: make([]CaseResult, len(set.Cases)), vector: make([]CaseResult, len(set.Cases)), rerankErr: make([]error, len(set.Cases)),
-		errs: make([]error, len(set.Cases)), needsBackend: make([]bool, len(set.Cases)), res: make([]*retrieval.Result, len(set.Cases)),
-		vecs: make([][]float32, len(set.Cases)), ann: make([]annCase, len(set.Cases))}
-	searchSem := make(chan struct{}, conc)
+	st := settle(p, set, opts)
+	rep := newReport(p, set, opts, st, start)
+	r := newRunner(p, opts, len(set.Cases))
+	searchSem := make(chan struct{}, st.conc)
 	embedConc := opts.EmbedConcurrency
 	if embedConc <= 0 {
 		embedConc = DefaultEmbedConcurrency
@@ -179,47 +139,7 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	embedSem := make(chan struct{}, embedConc)
 	var wg sync.WaitGroup
 
-	type pending struct {
-		i int
-		q retrieval.Query
-	}
-	var toEmbed []pending
-	for i, c := range set.Cases {
-		k := c.TopK
-		if k == 0 {
-			k = topK
-		}
-		q := retrieval.Query{
-			Question: c.Question, Mode: c.mode(), TopK: k, Threshold: threshold, Filters: c.Filters,
-			SelectedText: c.SelectedText, SourceDocPath: c.SourceDocPath, SourceSection: c.SourceSection,
-		}
-		if q.Mode != retrieval.ModeSelectedText {
-			q.Rerank = opts.Rerank
-			q.SearchMode = opts.SearchMode
-			q.WithArms = true
-		}
-		nq, _, _, err := retrieval.Normalize(q)
-		switch {
-		case err != nil:
-			r.fail(i, c, q, err)
-		case nq.Mode == retrieval.ModeSelectedText:
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				r.search(ctx, searchSem, i, c, q, nil, 0, 0)
-			}()
-		case p == nil || p.Embedder == nil || p.Store == nil:
-			r.fail(i, c, q, ErrNoEmbedder)
-		default:
-			// Embed the normalised (possibly truncated) question: what the
-			// pipeline would embed itself.
-			q.Question = nq.Question
-			toEmbed = append(toEmbed, pending{i, q})
-			r.needsBackend[i] = true
-			r.backendCases++
-		}
-	}
-
+	toEmbed := r.queue(ctx, set, st, &wg, searchSem)
 	// The latency sample runs beside the batched run: each sampled case
 	// alone through Pipeline.Retrieve (its own embed call and search).
 	sampleIdx := make([]int, len(toEmbed))
@@ -229,59 +149,12 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		queries[pe.i] = pe.q
 	}
 	sampled := r.startSample(ctx, pickSample(set, sampleIdx, opts.LatencySample), queries)
-
-	for b := 0; b < len(toEmbed); b += batchSize {
-		batch := toEmbed[b:min(b+batchSize, len(toEmbed))]
+	for b := 0; b < len(toEmbed); b += st.batchSize {
+		batch := toEmbed[b:min(b+st.batchSize, len(toEmbed))]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			acquired := false
-			select {
-			case embedSem <- struct{}{}:
-				acquired = true
-			case <-ctx.Done():
-			}
-			// A free slot and a cancel can both be ready (select picks
-			// either): no batch is sent once the run is cancelled.
-			if err := ctx.Err(); err != nil {
-				if acquired {
-					<-embedSem
-				}
-				for _, pe := range batch {
-					r.fail(pe.i, set.Cases[pe.i], pe.q, fmt.Errorf("embed: %w", err))
-				}
-				return
-			}
-			texts := make([]string, len(batch))
-			for j, pe := range batch {
-				texts[j] = pe.q.Question
-			}
-			cctx, cancel := r.callCtx(ctx)
-			t0 := time.Now()
-			vecs, err := batchEmb.Embed(cctx, texts)
-			took := time.Since(t0)
-			cancel()
-			<-embedSem
-			r.countEmbed()
-			if err == nil && len(vecs) != len(texts) {
-				err = fmt.Errorf("the embedder returned %d vectors for %d questions", len(vecs), len(texts))
-			}
-			if err != nil {
-				for _, pe := range batch {
-					r.fail(pe.i, set.Cases[pe.i], pe.q, fmt.Errorf("embed: %w", err))
-				}
-				return
-			}
-			// The batch's questions are searched as one batch (one
-			// QueryBatch on Qdrant), under the search concurrency bound.
-			share := took / time.Duration(len(batch))
-			idx := make([]int, len(batch))
-			qs := make([]retrieval.Query, len(batch))
-			tooks := make([]time.Duration, len(batch))
-			for j, pe := range batch {
-				idx[j], qs[j], tooks[j] = pe.i, pe.q, share
-			}
-			r.searchBatch(ctx, searchSem, set, idx, qs, vecs, tooks, took)
+			r.embedAndSearch(ctx, set, batch, st.batchEmb, embedSem, searchSem)
 		}()
 	}
 	wg.Wait()
@@ -290,40 +163,8 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 		rep.ThroughputPerSec = float64(n) / batchWall.Seconds()
 	}
 	rep.LatencySample = r.applySample(set, <-sampled)
-	if ctx.Err() == nil {
-		r.explainMisses(ctx, set, conc)
-	}
-	var answerOutage error
-	if opts.Generator != nil {
-		answerOutage = r.answerAll(ctx, set)
-	}
-
-	var judgeErr error
-	if opts.Judge != nil {
-		rep.Judging, judgeErr = r.judgeAll(ctx, set)
-	}
-
-	rep.ANN = r.annReport(set)
-	rep.Notes = r.notes
-	rep.Params.EmbedCalls = r.embedCalls
-	rep.Cases = r.results
-	rep.Summary = Summarize(rep.Cases)
-	rep.Categories = Categorize(rep.Cases)
-	rep.Calibration = Calibrate(CalibrationSamples(rep.Cases))
-	Judge(&rep, set.Thresholds.Merge(opts.Thresholds))
-	if opts.Rerank.On {
-		rep.Rerank = r.rerankReport(p, rep, opts.Rerank)
-		// The suggested threshold is for --threshold, a similarity: it is
-		// calibrated on the vector order, not on relevance scores.
-		rep.Calibration = Calibrate(CalibrationSamples(rep.Rerank.VectorCases))
-	}
-	// Content gaps are judged on the scores --threshold applies to: the
-	// vector order's when a reranker reorders the hits.
-	gapCases := rep.Cases
-	if rep.Rerank != nil && len(rep.Rerank.VectorCases) == len(rep.Cases) {
-		gapCases = rep.Rerank.VectorCases
-	}
-	rep.Unlabelled = Unlabelled(gapCases, threshold, rep.Calibration.Suggested)
+	answerOutage, judgeErr := r.afterSearch(ctx, set, st.conc, &rep)
+	r.summarise(&rep, set, st.threshold)
 	rep.WallMS = ms(time.Since(start))
 	if err := ctx.Err(); err != nil {
 		return rep, err
@@ -343,58 +184,206 @@ func Run(ctx context.Context, p *retrieval.Pipeline, set Set, opts Options) (Rep
 	return rep, nil
 }
 
-// OutageError is Run's error when the backend failed every case that needed
-// it (embedder or store), so the run judged nothing about retrieval quality:
-// an outage or a refused key, not a regression. Err is the first case's
-// error (in set order), so errors.Is sees retrieval.ErrAuth,
-// retrieval.ErrUnavailable, retrieval.ErrNotFound or retrieval.ErrConfig
-// through it. The report is still complete, every such case an error.
-type OutageError struct {
-	// Cases is the number of cases the backend failed.
-	Cases int
-	Err   error
+// runSettings are a run's bounds and defaults, settled from its options,
+// its set and its embedder.
+type runSettings struct {
+	conc, batchSize, topK int
+	threshold             float64
+	batchEmb              retrieval.Embedder
 }
 
-// Error returns the backend's message with how many cases it cost.
-func (e *OutageError) Error() string {
-	return fmt.Sprintf("the backend failed all %d %s that needed it, so nothing was judged: %v",
-		e.Cases, plural(e.Cases, "case", "cases"), e.Err)
+func settle(p *retrieval.Pipeline, set Set, opts Options) runSettings {
+	st := runSettings{conc: opts.Concurrency, batchSize: opts.BatchSize, batchEmb: embedderOf(p)}
+	if st.conc <= 0 {
+		st.conc = DefaultConcurrency
+	}
+	if opts.BatchEmbedder != nil {
+		st.batchEmb = opts.BatchEmbedder
+	}
+	if mb, ok := st.batchEmb.(MaxBatcher); ok && st.batchSize <= 0 {
+		st.batchSize = mb.MaxBatch()
+	}
+	if st.batchSize <= 0 {
+		st.batchSize = DefaultBatchSize
+	}
+	st.topK = retrieval.TopKOrDefault(opts.TopK, set.TopK)
+	if set.Threshold != nil {
+		st.threshold = *set.Threshold
+	}
+	if opts.Threshold != nil {
+		st.threshold = *opts.Threshold
+	}
+	return st
 }
 
-// Unwrap returns the backend's error.
-func (e *OutageError) Unwrap() error { return e.Err }
+// newReport is a run's report before any case ran: what ran against
+// what, with which parameters.
+func newReport(p *retrieval.Pipeline, set Set, opts Options, st runSettings, start time.Time) Report {
+	rep := Report{
+		Schema:    Schema,
+		Set:       set.Name,
+		Source:    set.Source,
+		StartedAt: start.UTC().Truncate(time.Millisecond),
+		Params:    RunParams{TopK: st.topK, Threshold: st.threshold, Concurrency: st.conc, BatchSize: st.batchSize},
+	}
+	if p != nil {
+		rep.Backend = BackendInfo{Backend: p.Backend, Collection: p.Collection}
+		if p.Embedder != nil {
+			rep.Backend.Model = p.Embedder.Name()
+		}
+		rep.Backend.Ranking = p.Ranking(opts.SearchMode)
+	}
+	return rep
+}
 
-// outage returns an *OutageError when every case that went to the backend
-// errored, and either every error is a backend error or all say the same
-// thing; nil otherwise.
-func (r *runner) outage() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.backendCases == 0 {
-		return nil
-	}
-	var first error
-	same, backend := true, true
-	n := 0
-	for i, err := range r.errs {
-		if !r.needsBackend[i] {
-			continue
+func newRunner(p *retrieval.Pipeline, opts Options, n int) *runner {
+	return &runner{p: p, opts: opts, total: n, results: make([]CaseResult, n), vector: make([]CaseResult, n), rerankErr: make([]error, n),
+		errs: make([]error, n), needsBackend: make([]bool, n), res: make([]*retrieval.Result, n),
+		vecs: make([][]float32, n), ann: make([]annCase, n)}
+}
+
+// pending is a case waiting for its question's vector.
+type pending struct {
+	i int
+	q retrieval.Query
+}
+
+// queue makes each case's query: a bad one fails its case, a
+// selected-text case is searched at once (no vector), and the rest are
+// returned, to be embedded in batches.
+func (r *runner) queue(ctx context.Context, set Set, st runSettings, wg *sync.WaitGroup, searchSem chan struct{}) []pending {
+	var toEmbed []pending
+	for i, c := range set.Cases {
+		k := c.TopK
+		if k == 0 {
+			k = st.topK
 		}
-		if err == nil {
-			return nil
+		q := retrieval.Query{
+			Question: c.Question, Mode: c.mode(), TopK: k, Threshold: st.threshold, Filters: c.Filters,
+			SelectedText: c.SelectedText, SourceDocPath: c.SourceDocPath, SourceSection: c.SourceSection,
 		}
-		n++
-		if first == nil {
-			first = err
-		} else if err.Error() != first.Error() {
-			same = false
+		if q.Mode != retrieval.ModeSelectedText {
+			q.Rerank = r.opts.Rerank
+			q.SearchMode = r.opts.SearchMode
+			q.WithArms = true
 		}
-		backend = backend && retrieval.IsBackendError(err)
+		nq, _, _, err := retrieval.Normalize(q)
+		switch {
+		case err != nil:
+			r.fail(i, c, q, err)
+		case nq.Mode == retrieval.ModeSelectedText:
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r.search(ctx, searchSem, i, c, q, nil, 0, 0)
+			}()
+		case r.p == nil || r.p.Embedder == nil || r.p.Store == nil:
+			r.fail(i, c, q, ErrNoEmbedder)
+		default:
+			// Embed the normalised (possibly truncated) question: what the
+			// pipeline would embed itself.
+			q.Question = nq.Question
+			toEmbed = append(toEmbed, pending{i, q})
+			r.needsBackend[i] = true
+			r.backendCases++
+		}
 	}
-	if n != r.backendCases || (!same && !backend) {
-		return nil
+	return toEmbed
+}
+
+// embedAndSearch embeds a batch's questions in one call, under the embed
+// concurrency bound, then searches them as one batch; a failed or
+// cancelled embed call fails the batch's cases.
+func (r *runner) embedAndSearch(ctx context.Context, set Set, batch []pending, emb retrieval.Embedder, embedSem, searchSem chan struct{}) {
+	acquired := false
+	select {
+	case embedSem <- struct{}{}:
+		acquired = true
+	case <-ctx.Done():
 	}
-	return &OutageError{Cases: n, Err: first}
+	// A free slot and a cancel can both be ready (select picks
+	// either): no batch is sent once the run is cancelled.
+	if err := ctx.Err(); err != nil {
+		if acquired {
+			<-embedSem
+		}
+		for _, pe := range batch {
+			r.fail(pe.i, set.Cases[pe.i], pe.q, fmt.Errorf("embed: %w", err))
+		}
+		return
+	}
+	texts := make([]string, len(batch))
+	for j, pe := range batch {
+		texts[j] = pe.q.Question
+	}
+	cctx, cancel := r.callCtx(ctx)
+	t0 := time.Now()
+	vecs, err := emb.Embed(cctx, texts)
+	took := time.Since(t0)
+	cancel()
+	<-embedSem
+	r.countEmbed()
+	if err == nil && len(vecs) != len(texts) {
+		err = fmt.Errorf("the embedder returned %d vectors for %d questions", len(vecs), len(texts))
+	}
+	if err != nil {
+		for _, pe := range batch {
+			r.fail(pe.i, set.Cases[pe.i], pe.q, fmt.Errorf("embed: %w", err))
+		}
+		return
+	}
+	// The batch's questions are searched as one batch (one
+	// QueryBatch on Qdrant), under the search concurrency bound.
+	share := took / time.Duration(len(batch))
+	idx := make([]int, len(batch))
+	qs := make([]retrieval.Query, len(batch))
+	tooks := make([]time.Duration, len(batch))
+	for j, pe := range batch {
+		idx[j], qs[j], tooks[j] = pe.i, pe.q, share
+	}
+	r.searchBatch(ctx, searchSem, set, idx, qs, vecs, tooks, took)
+}
+
+// afterSearch runs what follows the searches: the misses' explanations,
+// the answers and the judge, each when asked for. It returns the
+// answers' outage and the judge's error.
+func (r *runner) afterSearch(ctx context.Context, set Set, conc int, rep *Report) (answerOutage, judgeErr error) {
+	if ctx.Err() == nil {
+		r.explainMisses(ctx, set, conc)
+	}
+	if r.opts.Generator != nil {
+		answerOutage = r.answerAll(ctx, set)
+	}
+	if r.opts.Judge != nil {
+		rep.Judging, judgeErr = r.judgeAll(ctx, set)
+	}
+	return answerOutage, judgeErr
+}
+
+// summarise fills rep's figures from its cases: the summary, categories,
+// calibration, verdict, rerank comparison and content gaps.
+func (r *runner) summarise(rep *Report, set Set, threshold float64) {
+	rep.ANN = r.annReport(set)
+	rep.Notes = r.notes
+	rep.Params.EmbedCalls = r.embedCalls
+	rep.Cases = r.results
+	rep.Summary = Summarize(rep.Cases)
+	rep.Categories = Categorize(rep.Cases)
+	rep.Calibration = Calibrate(CalibrationSamples(rep.Cases))
+	Judge(rep, set.Thresholds.Merge(r.opts.Thresholds))
+	if r.opts.Rerank.On {
+		rep.Rerank = r.rerankReport(r.p, *rep, r.opts.Rerank)
+		// The suggested threshold is for --threshold, a similarity: it is
+		// calibrated on the vector order, not on relevance scores.
+		rep.Calibration = Calibrate(CalibrationSamples(rep.Rerank.VectorCases))
+	}
+	// Content gaps are judged on the scores --threshold applies to: the
+	// vector order's when a reranker reorders the hits.
+	gapCases := rep.Cases
+	if rep.Rerank != nil && len(rep.Rerank.VectorCases) == len(rep.Cases) {
+		gapCases = rep.Rerank.VectorCases
+	}
+	rep.Unlabelled = Unlabelled(gapCases, threshold, rep.Calibration.Suggested)
 }
 
 // runner holds a run's shared state; mu guards everything below it.
@@ -481,93 +470,6 @@ func (r *runner) record(i int, c Case, q retrieval.Query, res retrieval.Result, 
 	cr.Latency.EmbedCallMS = ms(call)
 	r.keep(i, res)
 	r.finish(i, cr)
-}
-
-// pickSample chooses the latency sample among the cases idx that go to the
-// backend: every case with max_latency_ms, plus n others evenly spaced (0:
-// DefaultLatencySample; negative: no sample at all).
-func pickSample(set Set, idx []int, n int) []int {
-	if n < 0 {
-		return nil
-	}
-	if n == 0 {
-		n = DefaultLatencySample
-	}
-	var rest, pick []int
-	for _, i := range idx {
-		if set.Cases[i].Expect.MaxLatencyMS > 0 {
-			pick = append(pick, i)
-		} else {
-			rest = append(rest, i)
-		}
-	}
-	if k := min(n-len(pick), len(rest)); k > 0 {
-		for j := 0; j < k; j++ {
-			pick = append(pick, rest[j*len(rest)/k])
-		}
-	}
-	return pick
-}
-
-// sampleRun is one sampled case's single run.
-type sampleRun struct {
-	i   int
-	res retrieval.Result
-	err error
-}
-
-// startSample runs the cases pick (queries[i] each) one query each, concurrently with each
-// other (at most DefaultEmbedConcurrency at once) and with the batched run,
-// and delivers their runs on the returned channel.
-func (r *runner) startSample(ctx context.Context, pick []int, queries map[int]retrieval.Query) <-chan []sampleRun {
-	out := make(chan []sampleRun, 1)
-	runs := make([]sampleRun, len(pick))
-	l := parallel.New(DefaultEmbedConcurrency)
-	for j, i := range pick {
-		l.Go(func() {
-			cctx, cancel := r.callCtx(ctx)
-			res, err := r.p.Retrieve(cctx, queries[i])
-			cancel()
-			runs[j] = sampleRun{i: i, res: res, err: err}
-		})
-	}
-	go func() {
-		l.Wait()
-		out <- runs
-	}()
-	return out
-}
-
-// applySample replaces the results of the sampled cases that ran in both
-// the batch and alone with the single runs' (identical but for latency)
-// and summarises their latency; nil when no case was sampled.
-func (r *runner) applySample(set Set, runs []sampleRun) *LatencySample {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	sample := &LatencySample{Method: SampleMethod, IDs: []string{}}
-	var lat []float64
-	for _, sr := range runs {
-		if sr.err != nil || r.errs[sr.i] != nil {
-			continue
-		}
-		q := r.results[sr.i].Query
-		cr := Evaluate(set.Cases[sr.i], q, sr.res)
-		cr.Index = sr.i
-		cr.Latency.EmbedCallMS = cr.Latency.EmbedMS
-		r.results[sr.i] = cr
-		r.res[sr.i] = &sr.res
-		lat = append(lat, cr.Latency.TotalMS)
-		sample.IDs = append(sample.IDs, cr.ID)
-	}
-	if len(lat) == 0 {
-		return nil
-	}
-	sample.Cases = len(lat)
-	sample.P50MS, sample.P95MS = Percentile(lat, 50), Percentile(lat, 95)
-	for _, v := range lat {
-		sample.MaxMS = max(sample.MaxMS, v)
-	}
-	return sample
 }
 
 // searchBatch searches the embedded cases idx (queries qs, vectors vecs)
@@ -658,220 +560,6 @@ func errorResult(i int, c Case, q retrieval.Query, err error) CaseResult {
 	}
 }
 
-// Evaluate scores one case's result: relevance grades, metrics, the
-// selected-text and no-answer checks, the latency bound and the status.
-func Evaluate(c Case, q retrieval.Query, res retrieval.Result) CaseResult {
-	cr := CaseResult{
-		ID: c.ID, Question: c.Question, Category: c.Category, Kind: KindOf(c), Mode: c.mode(),
-		Query: q, Status: StatusPass, Reasons: []string{}, AnswerCheck: answerCheck(c), Expect: c.Expect,
-		Latency: Latency{
-			EmbedMS: ms(res.Timings.Embed), SearchMS: ms(res.Timings.Search),
-			PostMS: ms(res.Timings.Post), TotalMS: ms(res.Timings.Total),
-		},
-	}
-	k := q.TopK
-	kept := res.Hits
-	if len(kept) > k {
-		kept = kept[:k]
-	}
-	grades := make([]int, len(kept))
-	cr.Hits = make([]HitResult, 0, len(kept)+len(res.Dropped))
-	for i, h := range kept {
-		grades[i] = Grade(h, c.Expect)
-		cr.Hits = append(cr.Hits, hitResult(h, grades[i], false))
-	}
-	for _, d := range res.Dropped {
-		if d.Reason == retrieval.ReasonBelowThreshold {
-			cr.Hits = append(cr.Hits, hitResult(d.Hit, Grade(d.Hit, c.Expect), true))
-		}
-	}
-	cr.Labels = caseLabels(kept, grades, c.Expect, cr.Hits)
-	if len(kept) > 0 {
-		top := kept[0].Score
-		cr.TopScore = &top
-		var md float64
-		for _, h := range cr.Hits[:len(kept)] {
-			md += h.Metadata
-		}
-		md /= float64(len(kept))
-		cr.MetadataCompleteness = &md
-	}
-	var miss, fail []string
-	switch cr.Kind {
-	case KindRanking:
-		cr.HitAt1 = HitAt(grades, 1)
-		cr.HitAtK = HitAt(grades, k)
-		cr.FirstRelevantRank = FirstRelevantRank(grades, k)
-		cr.ReciprocalRank = ReciprocalRank(grades, k)
-		cr.NDCG = NDCG(grades, grades, k)
-		cr.Arms = armFigures(res.Arms, c.Expect, k)
-		cr.KnownItems = c.Expect.knownItems()
-		if cr.KnownItems > 0 {
-			cr.FoundItems = foundItems(kept, c.Expect)
-			cr.Recall = Recall(cr.FoundItems, cr.KnownItems)
-		} else {
-			cr.Recall = b2f(cr.HitAtK)
-		}
-		if !cr.HitAtK {
-			miss = append(miss, fmt.Sprintf("no relevant hit in the top %d%s", k, topText(kept)))
-		}
-	case KindNoAnswer:
-		limit, what := q.Threshold, "the threshold"
-		if c.Expect.MaxScore != nil {
-			limit, what = *c.Expect.MaxScore, "max_score"
-		}
-		// Judged on every top-k score, kept or cut by the run threshold:
-		// max_score stands on its own.
-		for _, h := range cr.Hits {
-			if h.Score >= limit {
-				fail = append(fail, fmt.Sprintf("no-answer: %s scored %.3f, reaching %s %.3f", hitResultName(h), h.Score, what, limit))
-				break
-			}
-		}
-	case KindSelectedText:
-		fail = append(fail, checkSelection(c, res)...)
-	}
-	if len(c.Expect.Keywords) > 0 {
-		var text strings.Builder
-		for _, h := range kept {
-			text.WriteString(h.Chunk.Text)
-			text.WriteByte('\n')
-		}
-		cov, missing := KeywordCoverage(c.Expect.Keywords, text.String())
-		cr.KeywordCoverage = &cov
-		cr.MissingKeywords = missing
-		if len(missing) > 0 {
-			miss = append(miss, "missing keywords: "+strings.Join(missing, ", "))
-		}
-	}
-	if max := c.Expect.MaxLatencyMS; max > 0 && cr.Latency.TotalMS > max {
-		fail = append(fail, fmt.Sprintf("latency %.1f ms is above max_latency_ms %g", cr.Latency.TotalMS, max))
-	}
-	switch {
-	case len(fail) > 0:
-		cr.Status = StatusFail
-	case len(miss) > 0:
-		cr.Status = StatusMiss
-	}
-	cr.Reasons = append(append(cr.Reasons, fail...), miss...)
-	return cr
-}
-
-// checkSelection: the grounded context must hold the selection and
-// nothing retrieved (only the synthetic "selection" hit), under the
-// selected-text instruction.
-func checkSelection(c Case, res retrieval.Result) []string {
-	var fail []string
-	if !strings.Contains(res.Grounded.Context, strings.TrimSpace(c.SelectedText)) {
-		fail = append(fail, "selected text: the grounded context does not contain the selection")
-	}
-	for _, h := range res.Hits {
-		if h.Chunk.ID != "selection" {
-			fail = append(fail, fmt.Sprintf("selected text: retrieved chunk %q is in the context", h.Chunk.ID))
-			break
-		}
-	}
-	if len(res.Hits) != 1 || len(res.Dropped) > 0 {
-		fail = append(fail, fmt.Sprintf("selected text: want exactly the one selection hit, got %d hits and %d dropped", len(res.Hits), len(res.Dropped)))
-	}
-	if strings.Contains(res.Grounded.Context, "[Source ") {
-		fail = append(fail, "selected text: the context has retrieved [Source N] blocks")
-	}
-	if res.Grounded.Instruction != retrieval.InstructionSelectedText {
-		fail = append(fail, "selected text: the instruction is not the selected-text instruction")
-	}
-	return fail
-}
-
-func hitResult(h retrieval.Hit, grade int, below bool) HitResult {
-	hr := HitResult{
-		Rank: h.Rank, Score: h.Score, Grade: grade, Relevant: grade > 0,
-		ChunkID: h.Chunk.ID, Title: h.Chunk.Title, Section: h.Chunk.Section,
-		DocPath: hitDocPath(h), URL: hitURL(h), Module: h.Chunk.Module, Chapter: h.Chunk.Chapter,
-		BelowThreshold: below,
-	}
-	if below {
-		hr.Rank = 0
-	}
-	present := 0
-	check := func(name string, ok bool) {
-		if ok {
-			present++
-		} else {
-			hr.MissingMetadata = append(hr.MissingMetadata, name)
-		}
-	}
-	check("text", strings.TrimSpace(h.Chunk.Text) != "")
-	check("url", hitURL(h) != "")
-	check("title", h.Chunk.Title != "")
-	check("section", h.Chunk.Section != "")
-	check("module/chapter", h.Chunk.Module != "" || h.Chunk.Chapter != "")
-	hr.Metadata = float64(present) / 5
-	return hr
-}
-
-func hitName(h retrieval.Hit) string {
-	if p := hitDocPath(h); p != "" {
-		return p
-	}
-	if u := hitURL(h); u != "" {
-		return u
-	}
-	return h.Chunk.ID
-}
-
-// Name names the hit in reports: its doc path, else its URL, else its
-// chunk id.
-func (h HitResult) Name() string {
-	switch {
-	case h.DocPath != "":
-		return h.DocPath
-	case h.URL != "":
-		return h.URL
-	}
-	return h.ChunkID
-}
-
-func hitResultName(h HitResult) string {
-	name := h.Name()
-	if h.Rank > 0 {
-		return fmt.Sprintf("#%d %s", h.Rank, name)
-	}
-	return name + " (cut by the threshold)"
-}
-
-func topText(kept []retrieval.Hit) string {
-	if len(kept) == 0 {
-		return " (no hits)"
-	}
-	return fmt.Sprintf(" (#1 was %s)", hitName(kept[0]))
-}
-
 func ms(d time.Duration) float64 {
 	return float64(d.Microseconds()) / 1000
-}
-
-// armFigures grades each arm's own ranking of a fused search to k: its
-// hit@k and reciprocal rank alone.
-func armFigures(arms []retrieval.ArmList, e Expect, k int) []ArmFigures {
-	if len(arms) == 0 {
-		return nil
-	}
-	out := make([]ArmFigures, len(arms))
-	for i, a := range arms {
-		hits := a.Hits
-		if len(hits) > k {
-			hits = hits[:k]
-		}
-		grades := make([]int, len(hits))
-		for j, sc := range hits {
-			h := retrieval.Hit{Rank: j + 1, Score: sc.Score, Chunk: sc.Chunk}
-			if j < len(a.Cites) {
-				h.Citation = a.Cites[j]
-			}
-			grades[j] = Grade(h, e)
-		}
-		out[i] = ArmFigures{Label: a.Label, Vector: a.Vector, HitAtK: b2f(HitAt(grades, k)), MRR: ReciprocalRank(grades, k)}
-	}
-	return out
 }

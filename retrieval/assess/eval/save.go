@@ -93,26 +93,7 @@ func AddCase(data []byte, name string, c Case, replace bool) ([]byte, SaveResult
 		return nil, SaveResult{}, errors.New("save case: the question is empty")
 	}
 	if empty, comments := noCases(data); empty {
-		c.ID = cmpOr(c.ID, "case-1")
-		item, err := renderItem(c, 2, 2)
-		if err != nil {
-			return nil, SaveResult{}, err
-		}
-		if _, err := Parse(item, name); err != nil {
-			return nil, SaveResult{}, fmt.Errorf("save case: the case would not load, nothing written: %w", err)
-		}
-		if !comments {
-			out := append([]byte(newFileHeader), item...)
-			return out, SaveResult{ID: c.ID, Created: true, Cases: 1}, nil
-		}
-		// Comments alone (a header written before any case): they stay,
-		// and the case list starts below them.
-		out := bytes.Clone(data)
-		if out[len(out)-1] != '\n' {
-			out = append(out, '\n')
-		}
-		out = append(append(out, "cases:\n"...), item...)
-		return out, SaveResult{ID: c.ID, Cases: 1}, nil
+		return firstCase(data, name, c, comments)
 	}
 	root, err := yamlNode(data, name)
 	if err != nil {
@@ -164,7 +145,37 @@ func AddCase(data []byte, name string, c Case, replace bool) ([]byte, SaveResult
 	if _, err := Parse(item, name); err != nil {
 		return nil, SaveResult{}, fmt.Errorf("save case: the case would not load, nothing written: %w", err)
 	}
-	var out []byte
+	return e.place(list, listEnd, at, dashCol, item), res, nil
+}
+
+// firstCase writes c as the first case of a file without any: a new
+// file's header and c, or, below a file's comments alone, the case list.
+func firstCase(data []byte, name string, c Case, comments bool) ([]byte, SaveResult, error) {
+	c.ID = cmpOr(c.ID, "case-1")
+	item, err := renderItem(c, 2, 2)
+	if err != nil {
+		return nil, SaveResult{}, err
+	}
+	if _, err := Parse(item, name); err != nil {
+		return nil, SaveResult{}, fmt.Errorf("save case: the case would not load, nothing written: %w", err)
+	}
+	if !comments {
+		out := append([]byte(newFileHeader), item...)
+		return out, SaveResult{ID: c.ID, Created: true, Cases: 1}, nil
+	}
+	// Comments alone (a header written before any case): they stay,
+	// and the case list starts below them.
+	out := bytes.Clone(data)
+	if out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	out = append(append(out, "cases:\n"...), item...)
+	return out, SaveResult{ID: c.ID, Cases: 1}, nil
+}
+
+// place splices item into the case list in place of case at, or after
+// the last case when at is -1.
+func (e editor) place(list *yaml.Node, listEnd, at, dashCol int, item []byte) []byte {
 	if at >= 0 {
 		start := e.dashLine(resolve(list.Content[at]))
 		next := listEnd
@@ -172,13 +183,11 @@ func AddCase(data []byte, name string, c Case, replace bool) ([]byte, SaveResult
 			next = e.dashLine(resolve(list.Content[at+1]))
 		}
 		end := e.trimTail(start, next, dashCol)
-		out = e.splice(start, end, item)
-	} else {
-		last := e.dashLine(resolve(list.Content[len(list.Content)-1]))
-		end := e.trimTail(last, listEnd, dashCol)
-		out = e.splice(end, end, item)
+		return e.splice(start, end, item)
 	}
-	return out, res, nil
+	last := e.dashLine(resolve(list.Content[len(list.Content)-1]))
+	end := e.trimTail(last, listEnd, dashCol)
+	return e.splice(end, end, item)
 }
 
 // noCases reports data that holds no case: only blank lines (empty) or

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"ragscope/internal/textnorm"
 )
 
 // NearDuplicateJaccard is the share of shared words (Jaccard similarity
@@ -13,11 +15,6 @@ import (
 // left arm", "the right arm"; "joint 1", "joint 2"), so it is high: the
 // same words in another order, or one more word in a long question.
 const NearDuplicateJaccard = 0.8
-
-// words are s's words, lower-cased, punctuation dropped.
-func words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
 
 // isAskWord reports the words that make a heading a question without
 // adding anything of the reader's ("What is Quality of Service?").
@@ -47,7 +44,7 @@ func isStopWord(w string) bool {
 // the heading's words (two or more) in a row, or its words are the
 // heading's but for question words.
 func copiesHeading(q, h string) bool {
-	qw, hw := words(q), words(h)
+	qw, hw := textnorm.Words(q), textnorm.Words(h)
 	if len(hw) == 0 {
 		return false
 	}
@@ -70,7 +67,7 @@ func stripAsk(ws []string) []string {
 // contentWords are s's distinct words but question and stop words,
 // plurals folded ("joints": "joint"), sorted.
 func contentWords(s string) []string {
-	ws := slices.DeleteFunc(stripAsk(words(s)), func(w string) bool { return isStopWord(w) })
+	ws := slices.DeleteFunc(stripAsk(textnorm.Words(s)), func(w string) bool { return isStopWord(w) })
 	for i, w := range ws {
 		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
 			ws[i] = w[:len(w)-1]
@@ -111,7 +108,7 @@ const MinQuestionWords = 3
 // that names code ("What does rclpy.init() set up?") is one.
 func notAQuestion(q string) bool {
 	n := 0
-	for _, w := range words(q) {
+	for _, w := range textnorm.Words(q) {
 		if strings.ContainsFunc(w, unicode.IsLetter) {
 			n++
 		}
@@ -129,7 +126,7 @@ func notAQuestion(q string) bool {
 	if 2*code >= len(toks) {
 		return true
 	}
-	asks := strings.HasSuffix(q, "?") || isAskWord(words(q)[0]) || isCommandWord(words(q)[0])
+	asks := strings.HasSuffix(q, "?") || isAskWord(textnorm.Words(q)[0]) || isCommandWord(textnorm.Words(q)[0])
 	return code > 0 && !asks
 }
 

@@ -35,65 +35,6 @@ type Drop struct {
 	Of       Question
 }
 
-// Normalize is the text near duplicates are compared on: lower case,
-// every run of characters that are not letters or digits one space.
-func Normalize(s string) string {
-	if ascii(s) {
-		return normalizeASCII(s)
-	}
-	return normalizeRunes(s)
-}
-
-// normalizeRunes is Normalize of any text, rune by rune.
-func normalizeRunes(s string) string {
-	var b strings.Builder
-	space := false
-	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsNumber(r) {
-			if space && b.Len() > 0 {
-				b.WriteByte(' ')
-			}
-			space = false
-			b.WriteRune(r)
-			continue
-		}
-		space = true
-	}
-	return b.String()
-}
-
-func ascii(s string) bool {
-	for i := range len(s) {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
-// normalizeASCII is Normalize of an ASCII text, byte by byte.
-func normalizeASCII(s string) string {
-	b := make([]byte, 0, len(s))
-	space := false
-	for i := range len(s) {
-		c := s[i]
-		switch {
-		case c >= 'A' && c <= 'Z':
-			c += 'a' - 'A'
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-		default:
-			space = true
-			continue
-		}
-		if space && len(b) > 0 {
-			b = append(b, ' ')
-		}
-		space = false
-		b = append(b, c)
-	}
-	return string(b)
-}
-
 // signature is a 256-bit set of the hashed character bigrams of a
 // normalised text. One edit changes at most 4 bigrams of the set, so two
 // texts within d edits differ in at most 4·d bits: a cheap test that

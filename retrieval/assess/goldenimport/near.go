@@ -222,7 +222,7 @@ func (ix *nearIndex) hasLength(digits uint64, l int) bool {
 // Dedup drops exact and near duplicates from qs, keeping the first of
 // each group in input order, and returns the questions kept and the drops
 // (each with the kept question it repeats). Exact duplicates have the
-// same text; near duplicates the same normalised text (Normalize: case,
+// same text; near duplicates the same normalised text (textnorm.Normalize: case,
 // punctuation and spacing aside, "ROS2" and "ROS 2" alike), or one within
 // NearDivisor's edits whose numbers are the same and whose other words are
 // typos of its words. It stops with ctx's error when ctx is done.
@@ -232,42 +232,43 @@ func Dedup(ctx context.Context, qs []Question) ([]Question, []Drop, error) {
 	exact := make(map[string]Question, len(qs))
 	byNorm := make(map[string]Question, 2*len(qs)) // by normalised text, and by it without spaces
 	ix := newNearIndex(qs)
-	var joined []byte
-	var rs []rune
+	fctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream := featureStream(fctx, qs)
+	var chunk []features
 	for i, q := range qs {
 		if i%checkEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, nil, fmt.Errorf("drop duplicates: %w", err)
 			}
 		}
+		if i%featureChunk == 0 {
+			var ok bool
+			if chunk, ok = <-stream; !ok {
+				return nil, nil, fmt.Errorf("drop duplicates: %w", context.Cause(fctx))
+			}
+		}
+		f := &chunk[i%featureChunk]
 		if first, ok := exact[q.Text]; ok {
 			drops = append(drops, Drop{Question: q, Reason: ReasonExact, Of: first})
 			continue
 		}
 		exact[q.Text] = q
-		norm := Normalize(q.Text)
-		joined = append(joined[:0], 0) // NUL: no normalised text starts with it
-		for i := range len(norm) {
-			if norm[i] != ' ' {
-				joined = append(joined, norm[i])
-			}
-		}
-		if first, ok := byNorm[norm]; ok {
+		if first, ok := byNorm[f.norm]; ok {
 			drops = append(drops, Drop{Question: q, Reason: ReasonNear, Of: first})
 			continue
 		}
-		if first, ok := byNorm[string(joined)]; ok {
+		if first, ok := byNorm[f.joined]; ok {
 			drops = append(drops, Drop{Question: q, Reason: ReasonNear, Of: first})
 			continue
 		}
-		rs = append(rs[:0], []rune(norm)...)
-		e := entry{q: q, norm: norm, n: len(rs), sig: newSignature(rs), hist: newHistogram(rs), digits: numbers(norm)}
-		ix.hashPrefix(rs)
-		if first, ok := ix.nearest(e, rs); ok {
+		e := entry{q: q, norm: f.norm, n: len(f.rs), sig: f.sig, hist: f.hist, digits: f.digits}
+		ix.hashPrefix(f.rs)
+		if first, ok := ix.nearest(e, f.rs); ok {
 			drops = append(drops, Drop{Question: q, Reason: ReasonNear, Of: first})
 			continue
 		}
-		byNorm[norm], byNorm[string(joined)] = q, q
+		byNorm[f.norm], byNorm[f.joined] = q, q
 		ix.add(e)
 		out = append(out, q)
 	}

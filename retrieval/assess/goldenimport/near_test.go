@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ragscope/internal/editdist"
+	"ragscope/internal/textnorm"
 )
 
 // dedupPairwise is the near-duplicate pass by definition: each question
@@ -29,7 +30,7 @@ func dedupPairwise(qs []Question) ([]Question, []Drop) {
 			continue
 		}
 		exact[q.Text] = q
-		norm := Normalize(q.Text)
+		norm := textnorm.Normalize(q.Text)
 		joined := "\x00" + strings.ReplaceAll(norm, " ", "")
 		if first, ok := byNorm[norm]; ok {
 			drops = append(drops, Drop{Question: q, Reason: ReasonNear, Of: first})
@@ -326,9 +327,9 @@ func BenchmarkImportMillion(b *testing.B) {
 	}
 }
 
-// TestNormalizeAndCleanFastPaths: the byte-by-byte paths for ASCII text
-// give what the general ones give.
-func TestNormalizeAndCleanFastPaths(t *testing.T) {
+// TestCleanFastPath: the byte-by-byte path for ASCII text gives what the
+// general one gives.
+func TestCleanFastPath(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	const chars = "aZ09 ?!\t\x00\x1b-_.  \r\v\f\x7fQz"
 	for range 20000 {
@@ -337,9 +338,6 @@ func TestNormalizeAndCleanFastPaths(t *testing.T) {
 			b[i] = chars[r.IntN(len(chars))]
 		}
 		s := string(b)
-		if got, want := normalizeASCII(s), normalizeRunes(s); got != want {
-			t.Fatalf("normalizeASCII(%q) = %q, want %q", s, got, want)
-		}
 		if got, want := clean(s), strings.Join(strings.Fields(s), " "); got != want {
 			t.Fatalf("clean(%q) = %q, want %q", s, got, want)
 		}

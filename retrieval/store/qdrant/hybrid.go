@@ -302,10 +302,10 @@ func (s *Store) plannedQueries(ctx context.Context, req retrieval.SearchRequest)
 		q := &qc.QueryPoints{CollectionName: s.collection, Query: pf.Query, Using: pf.Using, Params: pf.Params,
 			Filter: filter, Limit: pf.Limit, WithPayload: qc.NewWithPayload(false)}
 		if req.ArmHits != nil {
-			// The arms' own rankings to the query's limit, with their
-			// payloads (eval grades them): the hits' arm ranks then
-			// reach that far only.
-			q.Limit, q.WithPayload = qc.PtrOf(uint64(limit)), qc.NewWithPayload(true)
+			// The arms' own rankings to the query's limit, with the
+			// payload eval grades them by (all but the text, the bulk of
+			// it): the hits' arm ranks then reach that far only.
+			q.Limit, q.WithPayload = qc.PtrOf(uint64(limit)), s.mapping.withoutText()
 		}
 		return q
 	}

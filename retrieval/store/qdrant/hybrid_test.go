@@ -3,6 +3,7 @@ package qdrant
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -195,5 +196,60 @@ func TestStatsListVectors(t *testing.T) {
 func TestFusionParse(t *testing.T) {
 	if _, err := Open(context.Background(), Options{URL: "http://127.0.0.1:6334", Collection: "x", Fusion: "max"}); !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(err.Error(), "rrf, dbsf, dense or sparse") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// The arms' own rankings (eval's per-arm figures) come without the text,
+// the bulk of a payload, and otherwise decode as the full payload does:
+// the page, section, module, chapter and URL eval grades them by.
+func TestHybridArmHitsLeaveOutTextOnly(t *testing.T) {
+	_, s := hybridStore(t, qdranttest.Options{}, Options{})
+	ctx := context.Background()
+	req := hybridReq("How does Visual SLAM estimate the camera pose?", 5)
+	var arms []retrieval.ArmList
+	req.ArmHits = &arms
+	if _, err := s.Search(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	full := map[string]retrieval.Chunk{}
+	for _, p := range qdranttest.TextbookHybrid().Points {
+		c := s.mapping.Decode(pointID(&qc.PointId{PointIdOptions: &qc.PointId_Num{Num: p.ID}}), p.Payload)
+		full[c.ID] = c
+	}
+	if len(arms) != 2 {
+		t.Fatalf("%d arms", len(arms))
+	}
+	for _, a := range arms {
+		if len(a.Hits) != 5 {
+			t.Fatalf("arm %s: %d hits", a.Label, len(a.Hits))
+		}
+		for _, h := range a.Hits {
+			want, ok := full[h.Chunk.ID]
+			if !ok {
+				t.Fatalf("arm %s: unknown id %s", a.Label, h.Chunk.ID)
+			}
+			if want.Text == "" || h.Chunk.Text != "" {
+				t.Errorf("arm %s hit %s: text %q, want it left out (full %d bytes)", a.Label, h.Chunk.ID, h.Chunk.Text, len(want.Text))
+			}
+			want.Text = ""
+			if !reflect.DeepEqual(h.Chunk, want) {
+				t.Errorf("arm %s hit %s:\n got %+v\nwant %+v", a.Label, h.Chunk.ID, h.Chunk, want)
+			}
+		}
+	}
+}
+
+// withoutText leaves out only the text's own top-level keys: a key
+// another field also reads, or a dotted path, stays.
+func TestMappingWithoutText(t *testing.T) {
+	m := DefaultMapping()
+	m.Text = []string{"content", "metadata.text", "section"}
+	got := m.withoutText().GetExclude().GetFields()
+	if !reflect.DeepEqual(got, []string{"content"}) {
+		t.Errorf("exclude = %v, want [content]", got)
+	}
+	m.Text = []string{"section"}
+	if sel := m.withoutText(); !sel.GetEnable() {
+		t.Errorf("nothing to leave out: %v, want the whole payload", sel)
 	}
 }

@@ -123,6 +123,30 @@ func (m Mapping) Candidates(field string) []string {
 	return nil
 }
 
+// withoutText selects every payload key but the top-level keys that only
+// the text reads: an arm hit graded by its page, module or chapter
+// decodes the same without them, and the text is most of a payload.
+func (m Mapping) withoutText() *qc.WithPayloadSelector {
+	others := map[string]bool{}
+	for _, f := range FieldNames() {
+		if f != FieldText {
+			for _, k := range m.Candidates(f) {
+				others[k] = true
+			}
+		}
+	}
+	var drop []string
+	for _, k := range m.Candidates(FieldText) {
+		if !others[k] && !strings.Contains(k, ".") {
+			drop = append(drop, k)
+		}
+	}
+	if len(drop) == 0 {
+		return qc.NewWithPayload(true)
+	}
+	return qc.NewWithPayloadExclude(drop...)
+}
+
 // WithDefaults returns m with every empty field taken from DefaultMapping.
 func (m Mapping) WithDefaults() Mapping {
 	d := DefaultMapping()

@@ -1,8 +1,9 @@
 package qdranttest
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -274,11 +275,11 @@ func ranked(order []*Point, sum map[*Point]float32) []scored {
 
 // sortScored orders by score, best first, then by id.
 func sortScored(hits []scored) {
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].score != hits[j].score {
-			return hits[i].score > hits[j].score
+	slices.SortStableFunc(hits, func(a, b scored) int {
+		if a.score != b.score {
+			return cmp.Compare(b.score, a.score)
 		}
-		return hits[i].p.idKey() < hits[j].p.idKey()
+		return strings.Compare(a.p.idKey(), b.p.idKey())
 	})
 }
 

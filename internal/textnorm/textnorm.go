@@ -1,7 +1,7 @@
-// Package textnorm is the one normal form questions are compared in:
-// lower case, every run of characters that are not letters or digits a
-// single space (golden generate's filters and golden import's duplicate
-// search both read it).
+// Package textnorm reduces a text to its words, the one rule that
+// question comparison (golden generate's filters, golden import's
+// duplicate search) and the simple heading slug ("Quality of Service!" →
+// quality-of-service) share, each with its own separator.
 package textnorm
 
 import (
@@ -13,10 +13,7 @@ import (
 // are not letters or numbers one space, none at either end: "How do I
 // run ROS2?" is "how do i run ros2".
 func Normalize(s string) string {
-	if ascii(s) {
-		return normalizeASCII(s)
-	}
-	return normalizeRunes(s)
+	return Join(s, ' ', unicode.IsNumber)
 }
 
 // Words are Normalize's words: "Quality-of-Service?" is [quality of
@@ -25,25 +22,36 @@ func Words(s string) []string {
 	return strings.Fields(Normalize(s))
 }
 
-// normalizeRunes is Normalize of any text, rune by rune.
-func normalizeRunes(s string) string {
+// Join lowercases s and writes its runs of letters and of the runes
+// number accepts (unicode.IsDigit, unicode.IsNumber) joined by one sep
+// each; every other rune separates words and is dropped, so the result
+// neither starts nor ends with sep. ASCII text takes a byte-wise path.
+func Join(s string, sep byte, number func(rune) bool) string {
+	if isASCII(s) {
+		return joinASCII(s, sep)
+	}
+	return joinRunes(s, sep, number)
+}
+
+// joinRunes is Join of any text, rune by rune.
+func joinRunes(s string, sep byte, number func(rune) bool) string {
 	var b strings.Builder
-	space := false
+	pending := false
 	for _, r := range strings.ToLower(s) {
-		if unicode.IsLetter(r) || unicode.IsNumber(r) {
-			if space && b.Len() > 0 {
-				b.WriteByte(' ')
+		if unicode.IsLetter(r) || number(r) {
+			if pending && b.Len() > 0 {
+				b.WriteByte(sep)
 			}
-			space = false
+			pending = false
 			b.WriteRune(r)
 			continue
 		}
-		space = true
+		pending = true
 	}
 	return b.String()
 }
 
-func ascii(s string) bool {
+func isASCII(s string) bool {
 	for i := range len(s) {
 		if s[i] >= 0x80 {
 			return false
@@ -52,10 +60,11 @@ func ascii(s string) bool {
 	return true
 }
 
-// normalizeASCII is Normalize of an ASCII text, byte by byte.
-func normalizeASCII(s string) string {
+// joinASCII is Join of an ASCII text (its only digits are 0-9, numbers
+// whichever test is asked), byte by byte.
+func joinASCII(s string, sep byte) string {
 	b := make([]byte, 0, len(s))
-	space := false
+	pending := false
 	for i := range len(s) {
 		c := s[i]
 		switch {
@@ -63,13 +72,13 @@ func normalizeASCII(s string) string {
 			c += 'a' - 'A'
 		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
 		default:
-			space = true
+			pending = true
 			continue
 		}
-		if space && len(b) > 0 {
-			b = append(b, ' ')
+		if pending && len(b) > 0 {
+			b = append(b, sep)
 		}
-		space = false
+		pending = false
 		b = append(b, c)
 	}
 	return string(b)

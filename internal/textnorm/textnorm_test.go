@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unicode"
 )
 
 func TestNormalize(t *testing.T) {
@@ -35,8 +36,28 @@ func TestNormalizeASCIIFastPath(t *testing.T) {
 			b[i] = chars[r.IntN(len(chars))]
 		}
 		s := string(b)
-		if got, want := normalizeASCII(s), normalizeRunes(s); got != want {
-			t.Fatalf("normalizeASCII(%q) = %q, want %q", s, got, want)
+		if got, want := joinASCII(s, ' '), joinRunes(s, ' ', unicode.IsNumber); got != want {
+			t.Fatalf("joinASCII(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func TestJoin(t *testing.T) {
+	for _, c := range []struct {
+		in, dash, space string
+	}{
+		{"Quality of Service!", "quality-of-service", "quality of service"},
+		{"  --ROS 2: nodes & topics--  ", "ros-2-nodes-topics", "ros 2 nodes topics"},
+		{"Überblick — Grundlagen", "überblick-grundlagen", "überblick grundlagen"},
+		{"x² and Ⅳ", "x-and", "x² and ⅳ"},
+		{"", "", ""},
+		{"!?", "", ""},
+	} {
+		if got := Join(c.in, '-', unicode.IsDigit); got != c.dash {
+			t.Errorf("Join(%q, '-', IsDigit) = %q, want %q", c.in, got, c.dash)
+		}
+		if got := Join(c.in, ' ', unicode.IsNumber); got != c.space {
+			t.Errorf("Join(%q, ' ', IsNumber) = %q, want %q", c.in, got, c.space)
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/unicode/rangetable"
 
-	"ragscope/internal/wordjoin"
+	"ragscope/internal/textnorm"
 )
 
 // SlugStyle names a heading-anchor rule.
@@ -115,7 +115,7 @@ func slugDeleted(r rune) bool {
 // SimpleSlug is the simple slug rule: lowercase, every run of characters that
 // are not letters or digits becomes one hyphen, hyphens trimmed at both ends.
 func SimpleSlug(text string) string {
-	return wordjoin.Join(text, '-', unicode.IsDigit)
+	return textnorm.Join(text, '-', unicode.IsDigit)
 }
 
 // Slugger gives heading ids for one page, adding "-1", "-2", … to repeats as

@@ -101,7 +101,7 @@ func parseNode(data []byte, name string) (*yaml.Node, error) {
 	ext := strings.ToLower(filepath.Ext(name))
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
-		return nil, &LoadError{File: name, Msg: "the file is empty; write a list of cases (see the README)"}
+		return nil, &LoadError{File: name, Msg: "the file is empty; write a list of cases (see docs/golden-sets.md)"}
 	}
 	looksJSON := trimmed[0] == '{' || trimmed[0] == '['
 	switch {

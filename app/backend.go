@@ -319,7 +319,7 @@ func (as *Assembler) openLocal(ctx context.Context, s Setup, mode Mode) (*Backen
 		done()
 		be.Label = "local docs " + docsDir
 		if err == nil {
-			if st, serr := os.Stat(filepath.Join(docsDir, "..", "docusaurus.config.js")); serr == nil && !st.IsDir() {
+			if docusaurus.HasConfig(filepath.Join(docsDir, "..")) {
 				be.Site = os.DirFS(filepath.Join(docsDir, ".."))
 			}
 		}
@@ -332,7 +332,7 @@ func (as *Assembler) openLocal(ctx context.Context, s Setup, mode Mode) (*Backen
 	if s.IndexFile != "" && corpus.SiteDir != "" {
 		// The index remembers the site it was built from: its links are
 		// audited against that folder while it is still there.
-		if st, serr := os.Stat(filepath.Join(corpus.SiteDir, "docusaurus.config.js")); serr == nil && !st.IsDir() {
+		if docusaurus.HasConfig(corpus.SiteDir) {
 			be.Site = os.DirFS(corpus.SiteDir)
 		}
 	}

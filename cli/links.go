@@ -148,7 +148,7 @@ func (a *App) noSiteError() error {
 	var why string
 	switch {
 	case a.Cfg.IndexFile != "":
-		why = fmt.Sprintf("the index %s was built from a docs folder with no docusaurus.config.js beside it, so it names no site", a.Cfg.IndexFile)
+		why = fmt.Sprintf("the index %s was built from a docs folder with no docusaurus.config.* beside it, so it names no site", a.Cfg.IndexFile)
 	case a.Cfg.DocsDir != "":
 		docs := filepath.Clean(a.Cfg.DocsDir)
 		why = fmt.Sprintf("the docs folder %s has no docusaurus.config.js beside it, so it names no site", docs)

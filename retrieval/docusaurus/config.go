@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"ragscope/internal/readlimit"
@@ -169,10 +171,26 @@ func (c SiteConfig) TrailingSlashSetting() string {
 	return "false"
 }
 
+// configExts are the endings of the config file names Docusaurus looks for in a site
+// folder, in its order.
+var configExts = [...]string{"js", "ts", "mjs", "cjs", "mts", "cts"}
+
+// HasConfig reports whether the folder dir (on disk) holds a Docusaurus
+// config file under any of the names Docusaurus reads
+// (docusaurus.config.js, .ts, .mjs, .cjs, .mts, .cts): a site folder.
+func HasConfig(dir string) bool {
+	for _, ext := range configExts {
+		if st, err := os.Stat(filepath.Join(dir, "docusaurus.config."+ext)); err == nil && st.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
 // FindConfig reads the first Docusaurus config in dir of fsys, trying the
 // names Docusaurus looks for in its order. ok is false when there is none.
 func FindConfig(fsys fs.FS, dir string) (cfg SiteConfig, file string, ok bool) {
-	for _, ext := range []string{"js", "ts", "mjs", "cjs", "mts", "cts"} {
+	for _, ext := range configExts {
 		name := "docusaurus.config." + ext
 		p := path.Join(dir, name)
 		b, err := readlimit.ReadFS(fsys, p, readlimit.SiteFile)

@@ -255,7 +255,7 @@ func BuildDir(ctx context.Context, dir string, opts BuildOptions) (*Index, *Corp
 	}
 	ix, c, err := Build(ctx, fsys, opts)
 	if err == nil {
-		if _, serr := os.Stat(filepath.Join(parent, "docusaurus.config.js")); serr == nil {
+		if docusaurus.HasConfig(parent) {
 			c.SiteDir = parent
 		}
 	}

@@ -306,7 +306,7 @@ func (s *Store) plannedQueries(ctx context.Context, req retrieval.SearchRequest)
 			// payload eval grades them by (not the text, the bulk of
 			// it, nor the other fields grading never reads): the hits'
 			// arm ranks then reach that far only.
-			q.Limit, q.WithPayload = qc.PtrOf(uint64(limit)), s.mapping.forGrading()
+			q.Limit, q.WithPayload = qc.PtrOf(uint64(limit)), s.forGrading
 		}
 		return q
 	}

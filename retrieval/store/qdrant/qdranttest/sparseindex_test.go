@@ -1,7 +1,6 @@
 package qdranttest
 
 import (
-	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -113,20 +112,13 @@ func TestSparseIndexMatchesScan(t *testing.T) {
 				q.Indices = append(q.Indices, q.Indices[0])
 				q.Values = append(q.Values, 0.5)
 			}
-			req := &qc.QueryPoints{CollectionName: "h", Query: qc.NewQuerySparse(q.Indices, q.Values), Using: qc.PtrOf("s"), Limit: qc.PtrOf(uint64(1000))}
+			req := &qc.QueryPoints{Query: qc.NewQuerySparse(q.Indices, q.Values), Using: qc.PtrOf("s"), Limit: qc.PtrOf(uint64(1000))}
 			keep := func(Point) bool { return true }
 			if r.IntN(2) == 0 {
 				req.Filter = &qc.Filter{Must: []*qc.Condition{qc.NewMatchKeyword("tag", "a")}}
 				keep = func(p Point) bool { return p.Payload["tag"].GetStringValue() == "a" }
 			}
-			res, err := c.Query(context.Background(), req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := make([]idScore, len(res))
-			for i, p := range res {
-				got[i] = idScore{p.GetId().GetNum(), float64(p.GetScore())}
-			}
+			got := query(t, c, req)
 			want := scanSparse(coll, "s", q, mod == qc.Modifier_Idf, keep)
 			if !slices.Equal(got, want) {
 				t.Fatalf("round %d, query %v:\ninverted %v\nscan     %v", round, q, got, want)

@@ -28,35 +28,29 @@ const inferenceSince = "1.15.2"
 func SparseBM25(text string) bm25.Vector { return bm25.Document(text) }
 
 // sparseIndex is one sparse vector's inverted index, as Qdrant keeps
-// it: for each index id, the posting list of the points holding it (in
-// point order, with their values), built when the collection is added.
-// A sparse search visits only the posting lists of the query's indices.
+// it: for each index id, the posting list of the points holding it
+// (their positions in Collection.Points, in order), built when the
+// collection is added. A sparse search visits only the posting lists of
+// the query's indices.
 type sparseIndex struct {
 	// n counts the points holding a non-empty vector.
 	n        int
-	postings map[uint32][]posting
-}
-
-// posting is one point holding an index: its position in
-// Collection.Points and its value there.
-type posting struct {
-	point int
-	value float32
+	postings map[uint32][]int
 }
 
 // sparseIndexes builds the inverted index of each of c's sparse vectors.
 func sparseIndexes(c *Collection) map[string]*sparseIndex {
 	out := map[string]*sparseIndex{}
 	for name := range c.Sparse {
-		ix := &sparseIndex{postings: map[uint32][]posting{}}
+		ix := &sparseIndex{postings: map[uint32][]int{}}
 		for i := range c.Points {
 			v, ok := c.Points[i].Sparse[name]
 			if !ok || v.Len() == 0 {
 				continue
 			}
 			ix.n++
-			for j, idx := range v.Indices {
-				ix.postings[idx] = append(ix.postings[idx], posting{i, v.Values[j]})
+			for _, idx := range v.Indices {
+				ix.postings[idx] = append(ix.postings[idx], i)
 			}
 		}
 		out[name] = ix
@@ -74,15 +68,16 @@ func (ix *sparseIndex) idf(idx uint32) float64 {
 }
 
 // candidates lists, in point order, the points holding any of the
-// indices in weights: the only points a sparse search can return.
+// indices in weights: the only points a sparse search can return (none:
+// an empty list, not nil).
 func (ix *sparseIndex) candidates(weights map[uint32]float64, points int) []int {
 	seen := make([]bool, points)
-	var out []int
+	out := []int{}
 	for idx := range weights {
 		for _, p := range ix.postings[idx] {
-			if !seen[p.point] {
-				seen[p.point] = true
-				out = append(out, p.point)
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ package qdranttest
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 
 	qc "github.com/qdrant/go-client/qdrant"
@@ -158,12 +159,12 @@ func selectPayload(sel *qc.WithPayloadSelector, p map[string]*qc.Value) map[stri
 		}
 		return out
 	case sel.GetExclude() != nil:
-		out := map[string]*qc.Value{}
+		drop := sel.GetExclude().GetFields()
+		out := make(map[string]*qc.Value, len(p))
 		for k, v := range p {
-			out[k] = v
-		}
-		for _, k := range sel.GetExclude().GetFields() {
-			delete(out, k)
+			if !slices.Contains(drop, k) {
+				out[k] = v
+			}
 		}
 		return out
 	}

@@ -2,6 +2,7 @@ package qdranttest
 
 import (
 	"cmp"
+	"encoding/binary"
 	"math"
 	"slices"
 	"strconv"
@@ -115,10 +116,27 @@ func (s *Server) version() string {
 type memo map[string][]scored
 
 // memoKey identifies a search: its query, vector, parameters and filters.
+// A dense query vector is written as its bits (marshalling it is most of
+// the cost of a key).
 func memoKey(n node, filters []*qc.Filter) (string, bool) {
 	var b strings.Builder
 	opts := proto.MarshalOptions{Deterministic: true}
-	for _, m := range []proto.Message{n.query, n.params} {
+	query := proto.Message(n.query)
+	if dense := n.query.GetNearest().GetDense(); dense != nil {
+		b.Grow(4*len(dense.GetData()) + 64)
+		b.WriteString("dense:")
+		var buf [4]byte
+		for _, x := range dense.GetData() {
+			binary.LittleEndian.PutUint32(buf[:], math.Float32bits(x))
+			b.Write(buf[:])
+		}
+		query = nil
+	}
+	for _, m := range []proto.Message{query, n.params} {
+		if m == nil {
+			b.WriteByte(0)
+			continue
+		}
 		raw, err := opts.Marshal(m)
 		if err != nil {
 			return "", false

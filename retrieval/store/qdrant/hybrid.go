@@ -435,8 +435,9 @@ func armParts(plan Plan, whole bool, r []*qc.ScoredPoint) []*float64 {
 }
 
 // armLists decodes the arms' own rankings (results[1:]). A point the
-// fused query also returned, with its whole payload, is that decoded
-// chunk: decoded once, and from a payload holding all its arm's does.
+// fused query also returned (with its whole payload) takes the fused
+// hit's decoded chunk: decoded once, from a payload holding all that the
+// arm's holds.
 func (s *Store) armLists(qs []armQuery, results [][]*qc.ScoredPoint, fused []retrieval.ScoredChunk) []retrieval.ArmList {
 	var byID map[string]*retrieval.Chunk
 	if qs[0].q.GetWithPayload().GetEnable() {

@@ -130,10 +130,10 @@ func gradedFields() []string {
 	return []string{FieldURL, FieldDocPath, FieldPageSlug, FieldSection, FieldHeadingID, FieldModule, FieldChapter}
 }
 
-// forGrading selects the payload an arm's hit is graded by: every key but
-// the top-level keys that only fields grading never reads (the text, the
-// bulk of a payload, the title, tags, content hash and type, the chunk
-// index and count) are named by. A key a graded field also names, or one
+// forGrading selects the payload an arm's hit is graded by: every key
+// except the top-level keys named only by fields grading never reads
+// (the text, the bulk of a payload; the title, tags, content hash and
+// type, chunk index and count). A key a graded field also names, or one
 // a graded field's dotted path starts with, stays. It is not an include
 // list of the graded fields' keys: a plain key is also looked for one
 // level down in nested objects ("metadata.url"), whose names the mapping

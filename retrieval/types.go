@@ -413,8 +413,10 @@ type SearchRequest struct {
 	// stores may leave the payload out.
 	IDsOnly bool
 	// ArmHits, when set, asks a store that fuses arms (a Qdrant hybrid
-	// search) for each arm's own ranking to Limit, payloads included, in
-	// the same round trip; it fills *ArmHits (nil for a search that was
+	// search) for each arm's own ranking to Limit, with the payload
+	// fields a hit is graded by (doc path, module, chapter, URL and what
+	// a citation is built from; the text may be left out), in the same
+	// round trip; it fills *ArmHits (nil for a search that was
 	// not fused). The hits' Arms then reach Limit, not the prefetch limit.
 	ArmHits *[]ArmList
 	// Rescore, when set, switches rescoring with the original vectors on

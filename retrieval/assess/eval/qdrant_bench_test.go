@@ -62,14 +62,17 @@ func benchEvalQdrantWith(b *testing.B, n int, opts eval.Options) {
 func benchEvalQdrantOn(b *testing.B, n int, opts eval.Options, coll qdranttest.Collection) {
 	p, set, srv, co := qdrantWorldOf(b, n, coll)
 	var batchRPCs, singleRPCs, embeds int
-	var wall time.Duration
+	var wall, cpu time.Duration
 	serverBefore := srv.ServerTime()
 	for b.Loop() {
 		srv.ResetCalls()
 		before := co.Requests()
 		t0 := time.Now()
+		cpu0, _ := processCPU()
 		rep, err := eval.Run(context.Background(), p, set, opts)
 		wall += time.Since(t0)
+		cpu1, _ := processCPU()
+		cpu += cpu1 - cpu0
 		if err != nil || rep.Summary.Errors > 0 {
 			b.Fatalf("run: %v %v", err, rep.Reasons)
 		}
@@ -82,6 +85,12 @@ func benchEvalQdrantOn(b *testing.B, n int, opts eval.Options, coll qdranttest.C
 		}
 	}
 	b.ReportMetric(float64(wall.Milliseconds())/float64(b.N), "ms/run")
+	// cpu-ms/run is the whole process's CPU time during the runs (the
+	// in-process servers' share included), steadier than wall time on a
+	// shared machine.
+	if _, ok := processCPU(); ok {
+		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/run")
+	}
 	// server-ms is the fake's own compute (exhaustive scans, not Qdrant's
 	// index), without its simulated latency.
 	b.ReportMetric(float64((srv.ServerTime()-serverBefore).Milliseconds())/float64(b.N), "server-ms/run")

@@ -303,9 +303,10 @@ func (s *Store) plannedQueries(ctx context.Context, req retrieval.SearchRequest)
 			Filter: filter, Limit: pf.Limit, WithPayload: qc.NewWithPayload(false)}
 		if req.ArmHits != nil {
 			// The arms' own rankings to the query's limit, with the
-			// payload eval grades them by (all but the text, the bulk of
-			// it): the hits' arm ranks then reach that far only.
-			q.Limit, q.WithPayload = qc.PtrOf(uint64(limit)), s.mapping.withoutText()
+			// payload eval grades them by (not the text, the bulk of
+			// it, nor the other fields grading never reads): the hits'
+			// arm ranks then reach that far only.
+			q.Limit, q.WithPayload = qc.PtrOf(uint64(limit)), s.forGrading
 		}
 		return q
 	}
@@ -377,11 +378,7 @@ func (s *Store) withArms(qs []armQuery, results [][]*qc.ScoredPoint, armHits *[]
 		return out
 	}
 	if armHits != nil {
-		lists := make([]retrieval.ArmList, len(qs)-1)
-		for i, r := range results[1:] {
-			lists[i] = retrieval.ArmList{Label: qs[i+1].label, Vector: qs[i+1].vector, Hits: s.decode(r)}
-		}
-		*armHits = lists
+		*armHits = s.armLists(qs, results, out)
 	}
 	type place struct {
 		rank  int
@@ -435,4 +432,32 @@ func armParts(plan Plan, whole bool, r []*qc.ScoredPoint) []*float64 {
 		}
 	}
 	return out
+}
+
+// armLists decodes the arms' own rankings (results[1:]). A point the
+// fused query also returned (with its whole payload) takes the fused
+// hit's decoded chunk: decoded once, from a payload holding all that the
+// arm's holds.
+func (s *Store) armLists(qs []armQuery, results [][]*qc.ScoredPoint, fused []retrieval.ScoredChunk) []retrieval.ArmList {
+	var byID map[string]*retrieval.Chunk
+	if qs[0].q.GetWithPayload().GetEnable() {
+		byID = make(map[string]*retrieval.Chunk, len(fused))
+		for i := range fused {
+			byID[fused[i].Chunk.ID] = &fused[i].Chunk
+		}
+	}
+	lists := make([]retrieval.ArmList, len(qs)-1)
+	for i, r := range results[1:] {
+		hits := make([]retrieval.ScoredChunk, len(r))
+		for j, p := range r {
+			id := pointID(p.GetId())
+			if c, ok := byID[id]; ok {
+				hits[j] = retrieval.ScoredChunk{Chunk: *c, Score: float64(p.GetScore())}
+				continue
+			}
+			hits[j] = retrieval.ScoredChunk{Chunk: s.mapping.Decode(id, p.GetPayload()), Score: float64(p.GetScore())}
+		}
+		lists[i] = retrieval.ArmList{Label: qs[i+1].label, Vector: qs[i+1].vector, Hits: hits}
+	}
+	return lists
 }

@@ -3,6 +3,7 @@ package qdrant
 import (
 	"context"
 	"errors"
+	"maps"
 	"reflect"
 	"strings"
 	"testing"
@@ -199,17 +200,31 @@ func TestFusionParse(t *testing.T) {
 	}
 }
 
-// The arms' own rankings (eval's per-arm figures) come without the text,
-// the bulk of a payload, and otherwise decode as the full payload does:
-// the page, section, module, chapter and URL eval grades them by.
-func TestHybridArmHitsLeaveOutTextOnly(t *testing.T) {
+// graded is what eval grades a hit by: its chunk's doc path, module,
+// chapter and URL, and the citation built from its page slug, section
+// and heading id.
+func graded(c retrieval.Chunk) [8]any {
+	return [8]any{c.DocPath, c.Module, c.Chapter, c.URL, c.PageSlug, c.Section, c.HeadingID, strings.Join(c.Breadcrumb, "/")}
+}
+
+// The arms' own rankings (eval's per-arm figures) decode what grading
+// reads as the full payload does. A point the fused query also returned
+// is its fused chunk (decoded once, from the whole payload); the others
+// come without the keys grading never reads (the text, the bulk of a
+// payload, the title, tags, hash, type and chunk index).
+func TestHybridArmHitsGradedFieldsOnly(t *testing.T) {
 	_, s := hybridStore(t, qdranttest.Options{}, Options{})
 	ctx := context.Background()
-	req := hybridReq("How does Visual SLAM estimate the camera pose?", 5)
+	req := hybridReq("camera pose estimation with lidar and wheel odometry", 5)
 	var arms []retrieval.ArmList
 	req.ArmHits = &arms
-	if _, err := s.Search(ctx, req); err != nil {
+	hits, err := s.Search(ctx, req)
+	if err != nil {
 		t.Fatal(err)
+	}
+	fused := map[string]bool{}
+	for _, h := range hits {
+		fused[h.Chunk.ID] = true
 	}
 	full := map[string]retrieval.Chunk{}
 	for _, p := range qdranttest.TextbookHybrid().Points {
@@ -219,6 +234,7 @@ func TestHybridArmHitsLeaveOutTextOnly(t *testing.T) {
 	if len(arms) != 2 {
 		t.Fatalf("%d arms", len(arms))
 	}
+	var shared, own int
 	for _, a := range arms {
 		if len(a.Hits) != 5 {
 			t.Fatalf("arm %s: %d hits", a.Label, len(a.Hits))
@@ -228,28 +244,61 @@ func TestHybridArmHitsLeaveOutTextOnly(t *testing.T) {
 			if !ok {
 				t.Fatalf("arm %s: unknown id %s", a.Label, h.Chunk.ID)
 			}
-			if want.Text == "" || h.Chunk.Text != "" {
-				t.Errorf("arm %s hit %s: text %q, want it left out (full %d bytes)", a.Label, h.Chunk.ID, h.Chunk.Text, len(want.Text))
+			if graded(h.Chunk) != graded(want) {
+				t.Errorf("arm %s hit %s graded by %v, want %v", a.Label, h.Chunk.ID, graded(h.Chunk), graded(want))
 			}
-			want.Text = ""
-			if !reflect.DeepEqual(h.Chunk, want) {
-				t.Errorf("arm %s hit %s:\n got %+v\nwant %+v", a.Label, h.Chunk.ID, h.Chunk, want)
+			if fused[h.Chunk.ID] {
+				shared++
+				if !reflect.DeepEqual(h.Chunk, want) {
+					t.Errorf("arm %s hit %s, also fused:\n got %+v\nwant the fused chunk %+v", a.Label, h.Chunk.ID, h.Chunk, want)
+				}
+				continue
+			}
+			own++
+			if h.Chunk.Text != "" || h.Chunk.Title != "" || h.Chunk.Tags != nil || h.Chunk.ContentHash != "" || h.Chunk.ChunkIndex != nil {
+				t.Errorf("arm %s hit %s: %+v, want the keys grading never reads left out", a.Label, h.Chunk.ID, h.Chunk)
 			}
 		}
 	}
+	if shared == 0 || own == 0 {
+		t.Fatalf("%d arm hits also fused, %d not: the case does not try both", shared, own)
+	}
 }
 
-// withoutText leaves out only the text's own top-level keys: a key
-// another field also reads, or a dotted path, stays.
-func TestMappingWithoutText(t *testing.T) {
+// forGrading leaves out the top-level keys only fields grading never
+// reads name; a key a graded field also names, or the head of a graded
+// dotted path, stays; a payload so cut decodes what grading reads as the
+// whole payload does, nested schemas included.
+func TestMappingForGrading(t *testing.T) {
 	m := DefaultMapping()
-	m.Text = []string{"content", "metadata.text", "section"}
-	got := m.withoutText().GetExclude().GetFields()
-	if !reflect.DeepEqual(got, []string{"content"}) {
-		t.Errorf("exclude = %v, want [content]", got)
+	m.Text = []string{"content", "metadata.text", "section", "meta"}
+	m.URL = []string{"meta.link", "url"}
+	got := m.forGrading().GetExclude().GetFields()
+	want := []string{"content", "title", "page_title", "chunk_index", "position", "chunk_sequence", "chunk_id", "total_chunks", "content_hash", "tags", "content_type"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("exclude = %v, want %v", got, want)
 	}
-	m.Text = []string{"section"}
-	if sel := m.withoutText(); !sel.GetEnable() {
+	var none Mapping
+	for _, f := range gradedFields() {
+		*none.slot(f) = []string{"k"}
+	}
+	if sel := none.forGrading(); !sel.GetEnable() {
 		t.Errorf("nothing to leave out: %v, want the whole payload", sel)
+	}
+	cut := func(sel *qc.WithPayloadSelector, p map[string]*qc.Value) map[string]*qc.Value {
+		out := maps.Clone(p)
+		for _, k := range sel.GetExclude().GetFields() {
+			delete(out, k)
+		}
+		return out
+	}
+	d := DefaultMapping()
+	for _, ch := range qdranttest.Textbook()[:30] {
+		for _, p := range []map[string]*qc.Value{qdranttest.PayloadA(ch), qdranttest.PayloadB(ch)} {
+			whole, part := d.Decode("1", p), d.Decode("1", cut(d.forGrading(), p))
+			if graded(whole) != graded(part) || whole.DocPath == "" || whole.Module == "" {
+				t.Fatalf("graded %v, want %v", graded(part), graded(whole))
+			}
+		}
 	}
 }

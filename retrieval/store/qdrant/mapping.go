@@ -123,22 +123,41 @@ func (m Mapping) Candidates(field string) []string {
 	return nil
 }
 
-// withoutText selects every payload key but the top-level keys that only
-// the text reads: an arm hit graded by its page, module or chapter
-// decodes the same without them, and the text is most of a payload.
-func (m Mapping) withoutText() *qc.WithPayloadSelector {
-	others := map[string]bool{}
-	for _, f := range FieldNames() {
-		if f != FieldText {
-			for _, k := range m.Candidates(f) {
-				others[k] = true
+// gradedFields are the chunk fields an arm's hit is graded by: its doc
+// path, module, chapter and URL, and the page slug, section and heading
+// id a citation URL is built from.
+func gradedFields() []string {
+	return []string{FieldURL, FieldDocPath, FieldPageSlug, FieldSection, FieldHeadingID, FieldModule, FieldChapter}
+}
+
+// forGrading selects the payload an arm's hit is graded by: every key
+// except the top-level keys named only by fields grading never reads
+// (the text, the bulk of a payload; the title, tags, content hash and
+// type, chunk index and count). A key a graded field also names, or one
+// a graded field's dotted path starts with, stays. It is not an include
+// list of the graded fields' keys: a plain key is also looked for one
+// level down in nested objects ("metadata.url"), whose names the mapping
+// does not hold.
+func (m Mapping) forGrading() *qc.WithPayloadSelector {
+	graded := map[string]bool{}
+	for _, f := range gradedFields() {
+		for _, k := range m.Candidates(f) {
+			graded[k] = true
+			if head, _, ok := strings.Cut(k, "."); ok {
+				graded[head] = true
 			}
 		}
 	}
 	var drop []string
-	for _, k := range m.Candidates(FieldText) {
-		if !others[k] && !strings.Contains(k, ".") {
-			drop = append(drop, k)
+	seen := map[string]bool{}
+	for _, f := range FieldNames() {
+		if slices.Contains(gradedFields(), f) {
+			continue
+		}
+		for _, k := range m.Candidates(f) {
+			if !graded[k] && !seen[k] && !strings.Contains(k, ".") {
+				drop, seen[k] = append(drop, k), true
+			}
 		}
 	}
 	if len(drop) == 0 {

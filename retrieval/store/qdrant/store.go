@@ -85,6 +85,9 @@ type Store struct {
 	apiKey     string
 	hasKey     bool
 	mapping    Mapping
+	// forGrading is mapping.forGrading(), made once: the payload an
+	// arm's own ranking is asked for.
+	forGrading *qc.WithPayloadSelector
 	wantVector string
 	timeout    time.Duration
 
@@ -161,6 +164,7 @@ func Open(_ context.Context, opts Options) (*Store, error) {
 		rrfK:          opts.RRFK,
 		prefetchLimit: opts.PrefetchLimit,
 	}
+	s.forGrading = s.mapping.forGrading()
 	if s.fusion, err = ParseFusion(opts.Fusion); err != nil {
 		return nil, fmt.Errorf("%w: fusion: %w", retrieval.ErrConfig, err)
 	}

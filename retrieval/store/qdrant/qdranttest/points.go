@@ -6,12 +6,12 @@ package qdranttest
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 
 	qc "github.com/qdrant/go-client/qdrant"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 )
 
 // Count counts the points matching the filter.
@@ -76,13 +76,14 @@ func (ps pointsService) Scroll(_ context.Context, r *qc.ScrollPoints) (*qc.Scrol
 // Query runs a query: an exact nearest-neighbour search on a dense or
 // sparse vector, or a fusion (RRF, DBSF) of prefetches; see query.go.
 func (ps pointsService) Query(_ context.Context, r *qc.QueryPoints) (*qc.QueryResponse, error) {
-	return ps.query(r, nil)
+	return ps.query(r.GetCollectionName(), r, nil)
 }
 
-// query answers r, reusing the batch's answers in m (nil: none).
-func (ps pointsService) query(r *qc.QueryPoints, m memo) (*qc.QueryResponse, error) {
+// query answers r on the collection named coll (a batch's, for a batched
+// query), reusing the batch's answers in m (nil: none).
+func (ps pointsService) query(coll string, r *qc.QueryPoints, m memo) (*qc.QueryResponse, error) {
 	s := ps.s
-	c, err := s.collection(r.GetCollectionName())
+	c, err := s.collection(coll)
 	if err != nil {
 		return nil, err
 	}
@@ -120,9 +121,7 @@ func (ps pointsService) QueryBatch(_ context.Context, r *qc.QueryBatchPoints) (*
 	resp := &qc.QueryBatchResponse{Result: make([]*qc.BatchResult, len(r.GetQueryPoints()))}
 	m := memo{}
 	for i, q := range r.GetQueryPoints() {
-		one := proto.Clone(q).(*qc.QueryPoints)
-		one.CollectionName = r.GetCollectionName()
-		res, err := ps.query(one, m)
+		res, err := ps.query(r.GetCollectionName(), q, m)
 		if err != nil {
 			return nil, err
 		}
@@ -160,12 +159,12 @@ func selectPayload(sel *qc.WithPayloadSelector, p map[string]*qc.Value) map[stri
 		}
 		return out
 	case sel.GetExclude() != nil:
-		out := map[string]*qc.Value{}
+		drop := sel.GetExclude().GetFields()
+		out := make(map[string]*qc.Value, len(p))
 		for k, v := range p {
-			out[k] = v
-		}
-		for _, k := range sel.GetExclude().GetFields() {
-			delete(out, k)
+			if !slices.Contains(drop, k) {
+				out[k] = v
+			}
 		}
 		return out
 	}

@@ -2,6 +2,7 @@ package qdranttest
 
 import (
 	"cmp"
+	"encoding/binary"
 	"math"
 	"slices"
 	"strconv"
@@ -27,38 +28,62 @@ const inferenceSince = "1.15.2"
 // ingestion script stores it.
 func SparseBM25(text string) bm25.Vector { return bm25.Document(text) }
 
-// sparseStats counts the points holding a sparse vector and, per index,
-// the points holding it (document frequency).
-type sparseStats struct {
-	n  int
-	df map[uint32]int
+// sparseIndex is one sparse vector's inverted index, as Qdrant keeps
+// it: for each index id, the posting list of the points holding it
+// (their positions in Collection.Points, in order), built when the
+// collection is added. A sparse search visits only the posting lists of
+// the query's indices.
+type sparseIndex struct {
+	// n counts the points holding a non-empty vector.
+	n        int
+	postings map[uint32][]int
 }
 
-func documentFrequencies(c *Collection) map[string]sparseStats {
-	out := map[string]sparseStats{}
+// sparseIndexes builds the inverted index of each of c's sparse vectors.
+func sparseIndexes(c *Collection) map[string]*sparseIndex {
+	out := map[string]*sparseIndex{}
 	for name := range c.Sparse {
-		st := sparseStats{df: map[uint32]int{}}
+		ix := &sparseIndex{postings: map[uint32][]int{}}
 		for i := range c.Points {
 			v, ok := c.Points[i].Sparse[name]
 			if !ok || v.Len() == 0 {
 				continue
 			}
-			st.n++
+			ix.n++
 			for _, idx := range v.Indices {
-				st.df[idx]++
+				ix.postings[idx] = append(ix.postings[idx], i)
 			}
 		}
-		out[name] = st
+		out[name] = ix
 	}
 	return out
 }
 
 // idf is Qdrant's inverse document frequency of an index held by df of n
-// points: ln((n − df + 0.5)/(df + 0.5) + 1).
-func (st sparseStats) idf(idx uint32) float64 {
-	df := float64(st.df[idx])
-	n := float64(st.n)
+// points (df the length of its posting list): ln((n − df + 0.5)/(df +
+// 0.5) + 1).
+func (ix *sparseIndex) idf(idx uint32) float64 {
+	df := float64(len(ix.postings[idx]))
+	n := float64(ix.n)
 	return math.Log((n-df+0.5)/(df+0.5) + 1)
+}
+
+// candidates lists, in point order, the points holding any of the
+// indices in weights: the only points a sparse search can return (none:
+// an empty list, not nil).
+func (ix *sparseIndex) candidates(weights map[uint32]float64, points int) []int {
+	seen := make([]bool, points)
+	out := []int{}
+	for idx := range weights {
+		for _, p := range ix.postings[idx] {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // node is a query or one of its prefetches: both search, or fuse their
@@ -91,10 +116,27 @@ func (s *Server) version() string {
 type memo map[string][]scored
 
 // memoKey identifies a search: its query, vector, parameters and filters.
+// A dense query vector is written as its bits (marshalling it is most of
+// the cost of a key).
 func memoKey(n node, filters []*qc.Filter) (string, bool) {
 	var b strings.Builder
 	opts := proto.MarshalOptions{Deterministic: true}
-	for _, m := range []proto.Message{n.query, n.params} {
+	query := proto.Message(n.query)
+	if dense := n.query.GetNearest().GetDense(); dense != nil {
+		b.Grow(4*len(dense.GetData()) + 64)
+		b.WriteString("dense:")
+		var buf [4]byte
+		for _, x := range dense.GetData() {
+			binary.LittleEndian.PutUint32(buf[:], math.Float32bits(x))
+			b.Write(buf[:])
+		}
+		query = nil
+	}
+	for _, m := range []proto.Message{query, n.params} {
+		if m == nil {
+			b.WriteByte(0)
+			continue
+		}
 		raw, err := opts.Marshal(m)
 		if err != nil {
 			return "", false
@@ -307,20 +349,30 @@ func (s *Server) memoNearest(c *Collection, n node, filters []*qc.Filter, m memo
 	return hits, err
 }
 
-// nearest scores every point (or only those in only, when set) that the
-// filters keep against n's nearest query on the vector n.using names.
+// nearest scores the points (only those in only, when set) that the
+// filters keep against n's nearest query on the vector n.using names: a
+// dense search scores every point, a sparse one the points its inverted
+// index lists for the query's indices.
 func (s *Server) nearest(c *Collection, n node, filters []*qc.Filter, only map[*Point]bool) ([]scored, error) {
 	in := n.query.GetNearest()
 	if in == nil {
 		return nil, status.Error(codes.InvalidArgument, "fake qdrant: only nearest and fusion queries are supported")
 	}
-	score, err := s.scorer(c, n, in)
+	score, cands, err := s.scorer(c, n, in)
 	if err != nil {
 		return nil, err
 	}
 	exact := n.params.GetExact()
 	var hits []scored
-	for i := range c.Points {
+	count := len(c.Points)
+	if cands != nil {
+		count = len(cands)
+	}
+	for k := range count {
+		i := k
+		if cands != nil {
+			i = cands[k]
+		}
 		p := &c.Points[i]
 		if only != nil && !only[p] {
 			continue
@@ -349,23 +401,27 @@ func (s *Server) nearest(c *Collection, n node, filters []*qc.Filter, only map[*
 
 // scorer returns how a point scores against the input on n.using, and
 // whether it is a hit (a sparse search only returns points sharing an
-// index with the query).
-func (s *Server) scorer(c *Collection, n node, in *qc.VectorInput) (func(*Point) (float32, bool), error) {
+// index with the query), with the points worth scoring: for a sparse
+// search those the inverted index lists, nil (every point) for a dense
+// one.
+func (s *Server) scorer(c *Collection, n node, in *qc.VectorInput) (func(*Point) (float32, bool), []int, error) {
 	if mod, ok := c.Sparse[n.using]; ok && n.using != "" {
 		q, err := s.sparseInput(in)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		weights := make(map[uint32]float64, q.Len())
-		st := c.df[n.using]
+		ix := c.sparse[n.using]
 		for i, idx := range q.Indices {
 			w := float64(q.Values[i])
 			if mod == qc.Modifier_Idf {
-				w *= st.idf(idx)
+				w *= ix.idf(idx)
 			}
 			weights[idx] += w
 		}
 		name := n.using
+		// Each candidate is scored over its own vector, in its order, so
+		// the sums are those of a scan of every point.
 		return func(p *Point) (float32, bool) {
 			v := p.Sparse[name]
 			var sum float64
@@ -377,20 +433,20 @@ func (s *Server) scorer(c *Collection, n node, in *qc.VectorInput) (func(*Point)
 				}
 			}
 			return float32(sum), hit
-		}, nil
+		}, ix.candidates(weights, len(c.Points)), nil
 	}
 	if n.using != c.VectorName {
-		return nil, status.Errorf(codes.InvalidArgument, "Wrong input: Not existing vector name error: %s", n.using)
+		return nil, nil, status.Errorf(codes.InvalidArgument, "Wrong input: Not existing vector name error: %s", n.using)
 	}
 	if doc := in.GetDocument(); doc != nil {
-		return nil, status.Errorf(codes.InvalidArgument, "Wrong input: fake qdrant has no inference for dense model %q", doc.GetModel())
+		return nil, nil, status.Errorf(codes.InvalidArgument, "Wrong input: fake qdrant has no inference for dense model %q", doc.GetModel())
 	}
 	vec := in.GetDense().GetData()
 	if vec == nil {
-		return nil, status.Error(codes.InvalidArgument, "Wrong input: a dense vector needs a dense query")
+		return nil, nil, status.Error(codes.InvalidArgument, "Wrong input: a dense vector needs a dense query")
 	}
 	if len(vec) != c.Dim {
-		return nil, status.Errorf(codes.InvalidArgument, "Wrong input: Vector dimension error: expected dim: %d, got %d", c.Dim, len(vec))
+		return nil, nil, status.Errorf(codes.InvalidArgument, "Wrong input: Vector dimension error: expected dim: %d, got %d", c.Dim, len(vec))
 	}
 	rescoreOff := false
 	if c.Quantized && !n.params.GetExact() {
@@ -405,7 +461,7 @@ func (s *Server) scorer(c *Collection, n node, in *qc.VectorInput) (func(*Point)
 			pv = quantize(pv)
 		}
 		return score(d, vec, pv), true
-	}, nil
+	}, nil, nil
 }
 
 // sparseInput is the query's sparse vector: given, or inferred from a

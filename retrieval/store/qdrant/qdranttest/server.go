@@ -87,8 +87,8 @@ type Collection struct {
 	// frequency, as Qdrant does for BM25).
 	Sparse map[string]qc.Modifier
 
-	// df holds each sparse vector's document frequencies, for idf.
-	df map[string]sparseStats
+	// sparse holds each sparse vector's inverted index.
+	sparse map[string]*sparseIndex
 }
 
 // Options configure a Server.
@@ -190,7 +190,7 @@ func (s *Server) AddCollection(c Collection) {
 	for i := range cp.Points {
 		cp.Points[i].key = idKeyOf(cp.Points[i])
 	}
-	cp.df = documentFrequencies(&cp)
+	cp.sparse = sparseIndexes(&cp)
 	s.collections[c.Name] = &cp
 	delete(s.sorted, c.Name)
 }

@@ -837,6 +837,9 @@ func (m Model) updateStats(msg statsMsg) Model {
 	if st.Points > 0 || m.backend.Points < 0 {
 		m.backend.Points = st.Points
 	}
+	if st.Search != "" {
+		m.backend.Search = st.Search
+	}
 	m.settings.SetFacets(st.Facets)
 	if st.Status == retrieval.StatusNotFound {
 		m.setStatus(statusErr, "Collection "+termsafe.Line(st.Collection)+" not found. Set QDRANT_COLLECTION to an existing collection.")

@@ -473,6 +473,12 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 		}
 		lead += ink.paint(it.Mark.String()) + r.meta.paint(" · ")
 	}
+	// A fused (hybrid) hit leads its place with its rank in each arm (the
+	// row's rank and score are the fusion's; the detail pane has the
+	// arms' scores).
+	if arms := present.ArmRanks(it.Hit.Arms); arms != "" {
+		place = arms + " · " + place
+	}
 	line2 := lead + r.meta.paint(place)
 	if it.Move != nil {
 		head += st.moveInk(*it.Move).paint(moveCell(*it.Move)) + " "

@@ -46,6 +46,11 @@ type BackendInfo struct {
 	Points int64
 	// Setup is the named setup of ragscope.toml (--setup), "" for none.
 	Setup string
+	// Search says how the backend searches when it is not a plain dense
+	// search, e.g. "hybrid: dense (embed-english-v3.0) + bm25
+	// (qdrant/bm25), RRF k=2"; the collection's stats (Stats.Search)
+	// set it once they arrive.
+	Search string
 }
 
 // Link states reported by a LinkStatus function: the link checker's own

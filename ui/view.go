@@ -104,18 +104,25 @@ func (m *Model) headerView() string {
 	if kind == "" {
 		kind = "backend"
 	}
-	parts := []headerPart{{kind, keepKind}}
+	parts := []headerPart{{text: kind, keep: keepKind}}
 	if b.Setup != "" {
-		parts = append(parts, headerPart{"setup " + termsafe.Line(b.Setup), keepSetup})
+		parts = append(parts, headerPart{text: "setup " + termsafe.Line(b.Setup), keep: keepSetup})
 	}
 	if b.Collection != "" {
-		parts = append(parts, headerPart{"collection " + termsafe.Line(b.Collection), keepCollection})
+		parts = append(parts, headerPart{text: "collection " + termsafe.Line(b.Collection), keep: keepCollection})
 	}
-	if b.Model != "" {
-		parts = append(parts, headerPart{termsafe.Line(b.Model), keepModel})
+	search := termsafe.Line(b.Search)
+	if b.Model != "" && search == "" {
+		parts = append(parts, headerPart{text: termsafe.Line(b.Model), keep: keepModel})
 	}
-	if s := m.searchHeader(); s != "" {
-		parts = append(parts, headerPart{s, keepSearch})
+	switch {
+	case m.searchHeader() != "":
+		parts = append(parts, headerPart{text: m.searchHeader(), keep: keepSearch})
+	case search != "":
+		// A hybrid search names the embedding model on its dense arm, in
+		// place of the model field; cut rather than dropped, it still
+		// says how the collection is searched.
+		parts = append(parts, headerPart{text: search, keep: keepSearch, cut: true})
 	}
 	var points string
 	if b.Points >= 0 {
@@ -279,6 +286,9 @@ const headerMinPart = 12
 type headerPart struct {
 	text string
 	keep int
+	// cut lets the field be cut to the room left (at least
+	// headerMinPart cells) rather than dropped.
+	cut bool
 }
 
 // The header's fields by what they are read for: the backend kind always,
@@ -321,7 +331,7 @@ func fitHeader(parts []headerPart, last string, w int) string {
 		switch room := w - used - sep; {
 		case pw <= room:
 			text[i] = parts[i].text
-		case n == 0 && room >= headerMinPart:
+		case (n == 0 || parts[i].cut) && room >= headerMinPart:
 			text[i] = truncate(parts[i].text, room)
 		default:
 			continue

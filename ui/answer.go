@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"ragscope/ui/common"
 	"strconv"
 	"strings"
 
@@ -110,8 +111,8 @@ func (s *answerStream) next() tea.Msg {
 // Nothing is generated until asked (the Answer key, or the setting that
 // answers after every retrieval).
 type answerPane struct {
-	paneBase
-	links map[string]LinkStatus
+	common.Base
+	links map[string]common.LinkStatus
 
 	base context.Context
 	gen  retrieval.Generator
@@ -147,19 +148,19 @@ type answerPane struct {
 	tailWrap wrapped
 }
 
-func newAnswerPane(ctx context.Context, keys *KeyMap, st *Styles, links map[string]LinkStatus, g retrieval.Generator, hint string) answerPane {
+func newAnswerPane(ctx context.Context, keys *common.KeyMap, st *common.Styles, links map[string]common.LinkStatus, g retrieval.Generator, hint string) answerPane {
 	return answerPane{
-		paneBase: paneBase{keys: keys, st: st}, links: links, base: ctx, gen: g, hint: hint,
+		Base: common.Base{Keys: keys, Styles: st}, links: links, base: ctx, gen: g, hint: hint,
 		spin: spinner.New(spinner.WithSpinner(spinner.Dot)), follow: true, wraps: map[string]wrapped{},
 	}
 }
 
 // SetSize sets the outer size and re-wraps.
 func (p *answerPane) SetSize(w, h int) tea.Cmd {
-	if p.width == w && p.height == h {
+	if p.Width == w && p.Height == h {
 		return nil
 	}
-	p.width, p.height = w, h
+	p.Width, p.Height = w, h
 	p.refresh()
 	return nil
 }
@@ -269,14 +270,14 @@ func (p *answerPane) Update(msg tea.Msg) tea.Cmd {
 // bodyHeight is the number of body lines that fit under the two heading
 // lines.
 func (p *answerPane) bodyHeight() int {
-	_, ih := innerSize(p.st.Pane, p.width, p.height)
+	_, ih := common.InnerSize(p.Styles.Pane, p.Width, p.Height)
 	return max(ih-2, 1)
 }
 
 func (p *answerPane) scroll(km tea.KeyPressMsg) {
 	h := p.bodyHeight()
 	last := max(len(p.lines)-h, 0)
-	k := p.keys
+	k := p.Keys
 	switch {
 	case key.Matches(km, k.Up):
 		p.offset--
@@ -299,7 +300,7 @@ func (p *answerPane) scroll(km tea.KeyPressMsg) {
 
 // refresh rebuilds the body lines of the turn on show.
 func (p *answerPane) refresh() {
-	iw, _ := innerSize(p.st.Pane, p.width, p.height)
+	iw, _ := common.InnerSize(p.Styles.Pane, p.Width, p.Height)
 	w := max(iw, 10)
 	if w != p.wrapW {
 		p.wraps, p.wrapW = map[string]wrapped{}, w
@@ -309,13 +310,13 @@ func (p *answerPane) refresh() {
 	st := p.shown
 	switch {
 	case !p.has:
-		p.addWrapped(p.st.Meta, "Ask a question first. Then "+p.keys.Answer.Help().Key+" answers it from exactly the grounded context the context pane shows; it costs tokens, so nothing is sent until you ask. The setting 'answer' (s) answers after every retrieval.")
+		p.addWrapped(p.Styles.Meta, "Ask a question first. Then "+p.Keys.Answer.Help().Key+" answers it from exactly the grounded context the context pane shows; it costs tokens, so nothing is sent until you ask. The setting 'answer' (s) answers after every retrieval.")
 	case st == nil && p.gen == nil && p.res.Grounded.Sufficient:
-		p.addWrapped(p.st.LinkWarn, "No chat model configured, so no answer can be generated.")
+		p.addWrapped(p.Styles.LinkWarn, "No chat model configured, so no answer can be generated.")
 		p.lines = append(p.lines, "")
-		p.addWrapped(p.st.Meta, p.hint)
+		p.addWrapped(p.Styles.Meta, p.hint)
 	case st == nil:
-		p.addWrapped(p.st.Meta, "Not answered yet. Press "+p.keys.Answer.Help().Key+" to answer "+strconv.Quote(termsafe.Line(p.res.Question))+
+		p.addWrapped(p.Styles.Meta, "Not answered yet. Press "+p.Keys.Answer.Help().Key+" to answer "+strconv.Quote(termsafe.Line(p.res.Question))+
 			" from its "+present.Count(len(p.res.Grounded.Sources), "source", "sources")+" (it costs tokens).")
 	default:
 		p.addAnswer(st, w)
@@ -329,7 +330,7 @@ func (p *answerPane) refresh() {
 
 // addWrapped adds text wrapped to the pane in style.
 func (p *answerPane) addWrapped(style interface{ Render(...string) string }, text string) {
-	for _, l := range strings.Split(wrapText(text, p.wrapW), "\n") {
+	for _, l := range strings.Split(common.WrapText(text, p.wrapW), "\n") {
 		p.lines = append(p.lines, style.Render(l))
 	}
 }
@@ -339,9 +340,9 @@ func (p *answerPane) addWrapped(style interface{ Render(...string) string }, tex
 func (p *answerPane) addAnswer(st *answerState, w int) {
 	a := st.answer()
 	if a.Refused {
-		p.addWrapped(p.st.LinkWarn, "Not generated: nothing relevant was retrieved, so nothing was sent. The refusal:")
+		p.addWrapped(p.Styles.LinkWarn, "Not generated: nothing relevant was retrieved, so nothing was sent. The refusal:")
 		p.lines = append(p.lines, "")
-		p.addWrapped(p.st.Value, a.Text)
+		p.addWrapped(p.Styles.Value, a.Text)
 		return
 	}
 	text := termsafe.Text(a.Annotated())
@@ -366,10 +367,10 @@ func (p *answerPane) addAnswer(st *answerState, w int) {
 	case answerStreaming:
 		return
 	case answerCancelled:
-		p.lines = append(p.lines, "", p.st.LinkWarn.Render("Cancelled: "+p.keys.Answer.Help().Key+" asks again."))
+		p.lines = append(p.lines, "", p.Styles.LinkWarn.Render("Cancelled: "+p.Keys.Answer.Help().Key+" asks again."))
 	case answerFailed:
 		p.lines = append(p.lines, "")
-		p.addWrapped(p.st.StatusErr, "✗ "+errorText(st.err))
+		p.addWrapped(p.Styles.StatusErr, "✗ "+common.ErrorText(st.err))
 	case answerDone:
 		p.addFaith(st)
 	}
@@ -377,28 +378,28 @@ func (p *answerPane) addAnswer(st *answerState, w int) {
 	for i := range p.res.Hits {
 		byRank[p.res.Hits[i].Rank] = &p.res.Hits[i]
 	}
-	r := &p.st.rows
+	r := &p.Styles.Rows
 	if len(a.Cited) > 0 {
-		p.lines = append(p.lines, "", p.st.Section.Render("Cited"))
+		p.lines = append(p.lines, "", p.Styles.Section.Render("Cited"))
 		for _, rank := range a.Cited {
 			h := byRank[rank]
 			if h == nil {
 				continue
 			}
-			head := " " + r.highlight.paint("["+strconv.Itoa(rank)+"]") + " "
+			head := " " + r.Highlight.Paint("["+strconv.Itoa(rank)+"]") + " "
 			title := present.Title(&h.Chunk)
 			u := h.Citation.URL
 			if u == "" {
-				p.lines = append(p.lines, truncate(head+title+" "+p.st.Missing.Render("(no citation URL)"), w))
+				p.lines = append(p.lines, common.Truncate(head+title+" "+p.Styles.Missing.Render("(no citation URL)"), w))
 				continue
 			}
 			mid := " · "
 			if ls, ok := p.links[u]; ok {
 				label := "checking…"
 				if ls.State != "" {
-					label = linkLabel(ls)
+					label = common.LinkLabel(ls)
 				}
-				mid += r.link(ls.State).paint(label) + " "
+				mid += r.Link(ls.State).Paint(label) + " "
 			}
 			// The URL keeps its end (the page and #anchor), as in the
 			// results list: it gets the room left by the title, and at
@@ -406,8 +407,8 @@ func (p *answerPane) addAnswer(st *answerState, w int) {
 			fixed := ansi.StringWidth(head) + ansi.StringWidth(mid)
 			uw := ansi.StringWidth(present.URL(u))
 			url := present.FitURL(u, min(uw, max(w-fixed-ansi.StringWidth(title), w/2)))
-			title = truncate(title, max(w-fixed-ansi.StringWidth(url), 1))
-			p.lines = append(p.lines, truncate(head+title+mid+r.url.paint(url), w))
+			title = common.Truncate(title, max(w-fixed-ansi.StringWidth(url), 1))
+			p.lines = append(p.lines, common.Truncate(head+title+mid+r.URL.Paint(url), w))
 		}
 	}
 	if len(a.Uncited) > 0 {
@@ -418,12 +419,12 @@ func (p *answerPane) addAnswer(st *answerState, w int) {
 			}
 		}
 		p.lines = append(p.lines, "")
-		p.addWrapped(p.st.Meta, "Not cited: "+strings.Join(parts, " · "))
+		p.addWrapped(p.Styles.Meta, "Not cited: "+strings.Join(parts, " · "))
 	}
 	if warns := a.Warnings(st.sufficient); len(warns) > 0 && st.phase == answerDone {
 		p.lines = append(p.lines, "")
 		for _, warn := range warns {
-			p.addWrapped(p.st.LinkWarn, "⚠ "+warn)
+			p.addWrapped(p.Styles.LinkWarn, "⚠ "+warn)
 		}
 	}
 }
@@ -460,8 +461,8 @@ func usageText(u retrieval.Usage) string {
 
 // View draws the pane.
 func (p *answerPane) View() string {
-	style, tstyle := p.st.pane(p.focus)
-	iw, _ := innerSize(style, p.width, p.height)
+	style, tstyle := p.Styles.Frame(p.Focused)
+	iw, _ := common.InnerSize(style, p.Width, p.Height)
 	title := "Answer"
 	if p.has {
 		title += " · turn #" + strconv.Itoa(p.turnN)
@@ -470,14 +471,14 @@ func (p *answerPane) View() string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(tstyle.Render(truncate(title, iw)) + "\n")
-	b.WriteString(p.st.Meta.Render(truncate(p.heading(), iw)))
+	b.WriteString(tstyle.Render(common.Truncate(title, iw)) + "\n")
+	b.WriteString(p.Styles.Meta.Render(common.Truncate(p.heading(), iw)))
 	end := min(p.offset+p.bodyHeight(), len(p.lines))
 	for i := p.offset; i < end; i++ {
 		b.WriteByte('\n')
 		b.WriteString(p.lines[i])
 	}
-	return box(style, p.width, p.height, b.String())
+	return common.Box(style, p.Width, p.Height, b.String())
 }
 
 // LinkChanged redraws the cited hits when url is one of the shown turn's.
@@ -495,17 +496,17 @@ func (p *answerPane) LinkChanged(url string) {
 
 // ShortHelp implements pane.
 func (p *answerPane) ShortHelp() []key.Binding {
-	k := p.keys
+	k := p.Keys
 	again := k.Answer
 	again.SetHelp(k.Answer.Help().Key, "answer again")
 	if p.shown == nil {
 		again = k.Answer
 	}
-	return append(append([]key.Binding{again}, k.judgeHelp()...), k.Down, k.PageDown, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane)
+	return append(append([]key.Binding{again}, k.JudgeHelp()...), k.Down, k.PageDown, common.LeaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane)
 }
 
 // FullHelp implements pane: the judge first.
-func (p *answerPane) FullHelp() [][]key.Binding { return [][]key.Binding{{p.keys.Judge}} }
+func (p *answerPane) FullHelp() [][]key.Binding { return [][]key.Binding{{p.Keys.Judge}} }
 
 // answerLine sums up a turn's answer in one line for the turn comparison.
 func answerLine(t *turn) string {
@@ -578,8 +579,8 @@ func (m *Model) autoAnswer() tea.Cmd {
 
 // answerCompare is the turn comparison's line for each turn's answer.
 func answerCompare(cur, old *turn, w int) string {
-	return truncate("answer #"+strconv.Itoa(cur.N)+": "+answerLine(cur), w) + "\n" +
-		truncate("answer #"+strconv.Itoa(old.N)+": "+answerLine(old), w) + "\n"
+	return common.Truncate("answer #"+strconv.Itoa(cur.N)+": "+answerLine(cur), w) + "\n" +
+		common.Truncate("answer #"+strconv.Itoa(old.N)+": "+answerLine(old), w) + "\n"
 }
 
 // answerLeft cancels the generation in flight when the Answer pane leaves

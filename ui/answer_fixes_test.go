@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"ragscope/ui/common"
 	"strings"
 	"testing"
 
@@ -33,7 +34,9 @@ func citedLines(m Model) []string {
 func TestAnswerCitedKeepsAnchor(t *testing.T) {
 	g := newFakeGen("Nodes exchange messages [Source 1]. ", "Services answer requests [Source 2].")
 	opts := answerOpts(g)
-	opts.LinkStatus = func(context.Context, string) (LinkStatus, error) { return LinkStatus{State: LinkOK}, nil }
+	opts.LinkStatus = func(context.Context, string) (common.LinkStatus, error) {
+		return common.LinkStatus{State: common.LinkOK}, nil
+	}
 	for _, w := range []int{80, 100, 120} {
 		m := sized(t, opts, w, 30)
 		m = ask(t, m, "How do nodes talk?")

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"ragscope/ui/common"
 	"strconv"
 	"strings"
 	"sync"
@@ -86,11 +87,11 @@ func sourceRank(t *testing.T, m Model, n int) int {
 func TestAnswerOnlyWhenAskedCitesRanksAndLinks(t *testing.T) {
 	g := newFakeGen("Nodes exchange messages ", "over topics [Source 2]. ", "Services answer ", "requests [Source 1].")
 	opts := answerOpts(g)
-	opts.LinkStatus = func(_ context.Context, u string) (LinkStatus, error) {
+	opts.LinkStatus = func(_ context.Context, u string) (common.LinkStatus, error) {
 		if strings.Contains(u, "services") {
-			return LinkStatus{State: LinkAnchorMissing}, nil
+			return common.LinkStatus{State: common.LinkAnchorMissing}, nil
 		}
-		return LinkStatus{State: LinkOK}, nil
+		return common.LinkStatus{State: common.LinkOK}, nil
 	}
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "How do nodes talk?")
@@ -331,11 +332,11 @@ func TestHostileAnswerNeverReachesTheScreen(t *testing.T) {
 func TestAnswerGolden(t *testing.T) {
 	g := newFakeGen("A node is the unit of computation [Source 1]. ", "Nodes exchange messages over topics, ", "and services answer requests [Source 2].")
 	opts := answerOpts(g)
-	opts.LinkStatus = func(_ context.Context, u string) (LinkStatus, error) {
+	opts.LinkStatus = func(_ context.Context, u string) (common.LinkStatus, error) {
 		if strings.Contains(u, "services") {
-			return LinkStatus{State: LinkAnchorMissing}, nil
+			return common.LinkStatus{State: common.LinkAnchorMissing}, nil
 		}
-		return LinkStatus{State: LinkOK}, nil
+		return common.LinkStatus{State: common.LinkOK}, nil
 	}
 	tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(120, 40),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))

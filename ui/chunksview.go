@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"ragscope/ui/common"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -46,11 +47,11 @@ type auditTickMsg struct{ Seq int }
 
 // chunksView shows the chunk audit; the report is kept for the session.
 type chunksView struct {
-	paneBase
+	common.Base
 	vp viewport.Model
 
 	// request is the audit in flight.
-	request
+	common.Request
 	// read and total are the audit's progress, written by its goroutine.
 	read, total *atomic.Int64
 
@@ -60,22 +61,22 @@ type chunksView struct {
 	text string
 }
 
-func newChunksView(keys *KeyMap, st *Styles) chunksView {
-	return chunksView{paneBase: paneBase{keys: keys, st: st}, vp: viewport.New(), read: new(atomic.Int64), total: new(atomic.Int64)}
+func newChunksView(keys *common.KeyMap, st *common.Styles) chunksView {
+	return chunksView{Base: common.Base{Keys: keys, Styles: st}, vp: viewport.New(), read: new(atomic.Int64), total: new(atomic.Int64)}
 }
 
 // Start begins an audit unless one runs or its report is kept; it
 // returns the command that runs it (nil when nothing starts).
 func (p *chunksView) Start(base context.Context, audit AuditFunc) tea.Cmd {
-	if p.loading || p.report != nil {
+	if p.Loading || p.report != nil {
 		return nil
 	}
-	seq := p.next()
+	seq := p.Next()
 	p.err = nil
 	p.read.Store(0)
 	p.total.Store(0)
 	ctx, cancel := context.WithCancel(base)
-	p.cancel = cancel
+	p.Cancel = cancel
 	read, total := p.read, p.total
 	run := func() tea.Msg {
 		defer cancel()
@@ -92,19 +93,19 @@ func (p *chunksView) Start(base context.Context, audit AuditFunc) tea.Cmd {
 }
 
 func (p *chunksView) tick() tea.Cmd {
-	seq := p.seq
+	seq := p.Seq
 	return tea.Tick(chunksTick, func(time.Time) tea.Msg { return auditTickMsg{Seq: seq} })
 }
 
 // Stop cancels the audit in flight; the next Start begins again.
 func (p *chunksView) Stop() {
-	p.abort()
-	p.loading = false
+	p.Abort()
+	p.Loading = false
 }
 
 // SetReport shows the reply to the audit seq; stale replies are dropped.
 func (p *chunksView) SetReport(msg auditMsg) bool {
-	if !p.settle(msg.Seq) {
+	if !p.Settle(msg.Seq) {
 		return false
 	}
 	if msg.Err != nil {
@@ -134,11 +135,11 @@ func (p *chunksView) progress() string {
 
 // SetSize sets the outer size and re-wraps the report.
 func (p *chunksView) SetSize(w, h int) tea.Cmd {
-	if p.width == w && p.height == h {
+	if p.Width == w && p.Height == h {
 		return nil
 	}
-	p.width, p.height = w, h
-	fitViewport(&p.vp, p.st.Pane, w, h)
+	p.Width, p.Height = w, h
+	common.FitViewport(&p.vp, p.Styles.Pane, w, h)
 	p.refresh()
 	return nil
 }
@@ -153,56 +154,56 @@ func (p *chunksView) refresh() {
 	lines := strings.Split(p.text, "\n")
 	for i, l := range lines {
 		if l != "" && l[0] != ' ' && strings.HasSuffix(l, ":") {
-			lines[i] = p.st.Section.Render(truncate(l, w))
+			lines[i] = p.Styles.Section.Render(common.Truncate(l, w))
 			continue
 		}
 		if ansi.StringWidth(l) > w {
 			// A hanging indent keeps a wrapped row readable as one.
-			l = strings.ReplaceAll(wrapText(l, w-4), "\n", "\n    ")
+			l = strings.ReplaceAll(common.WrapText(l, w-4), "\n", "\n    ")
 		}
 		lines[i] = l
 	}
-	setContent(&p.vp, strings.Join(lines, "\n"), false)
+	common.SetContent(&p.vp, strings.Join(lines, "\n"), false)
 }
 
 // Update scrolls.
 func (p *chunksView) Update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyPressMsg); ok && p.report != nil {
-		scroll(&p.vp, p.keys, km)
+		common.Scroll(&p.vp, p.Keys, km)
 	}
 	return nil
 }
 
 // View draws the pane.
 func (p *chunksView) View() string {
-	style, tstyle := p.st.pane(p.focus)
-	iw, _ := innerSize(style, p.width, p.height)
+	style, tstyle := p.Styles.Frame(p.Focused)
+	iw, _ := common.InnerSize(style, p.Width, p.Height)
 	title := "Chunks · chunk audit of the collection"
 	if r := p.report; r != nil {
-		title = "Chunks · audit of " + present.Int(r.Chunks) + " " + present.Plural(r.Chunks, "chunk", "chunks") + " · " + scrollPercent(&p.vp)
+		title = "Chunks · audit of " + present.Int(r.Chunks) + " " + present.Plural(r.Chunks, "chunk", "chunks") + " · " + common.ScrollPercent(&p.vp)
 	}
 	var b strings.Builder
-	b.WriteString(tstyle.Render(truncate(title, iw)) + "\n")
+	b.WriteString(tstyle.Render(common.Truncate(title, iw)) + "\n")
 	switch {
-	case p.loading:
-		b.WriteString(p.st.Meta.Render(wrapText(p.progress()+" (esc cancels)", iw)))
+	case p.Loading:
+		b.WriteString(p.Styles.Meta.Render(common.WrapText(p.progress()+" (esc cancels)", iw)))
 	case p.err != nil:
-		b.WriteString(p.st.StatusErr.Render(wrapText("Could not audit the chunks: "+errorText(p.err), iw)))
+		b.WriteString(p.Styles.StatusErr.Render(common.WrapText("Could not audit the chunks: "+common.ErrorText(p.err), iw)))
 	case p.report == nil:
-		b.WriteString(p.st.Meta.Render(wrapText("The audit was cancelled.", iw)))
+		b.WriteString(p.Styles.Meta.Render(common.WrapText("The audit was cancelled.", iw)))
 	default:
 		b.WriteString(p.vp.View())
 	}
-	return box(style, p.width, p.height, b.String())
+	return common.Box(style, p.Width, p.Height, b.String())
 }
 
 // ShortHelp implements pane.
 func (p *chunksView) ShortHelp() []key.Binding {
-	k := p.keys
-	if p.loading {
-		return []key.Binding{leaveHelp(k, "cancel audit"), k.QuitQ, k.Help}
+	k := p.Keys
+	if p.Loading {
+		return []key.Binding{common.LeaveHelp(k, "cancel audit"), k.QuitQ, k.Help}
 	}
-	return []key.Binding{k.Down, k.PageDown, k.Top, k.Bottom, leaveHelp(k, "close chunks"), k.QuitQ, k.Help}
+	return []key.Binding{k.Down, k.PageDown, k.Top, k.Bottom, common.LeaveHelp(k, "close chunks"), k.QuitQ, k.Help}
 }
 
 // FullHelp implements pane: every key of the pane is in the key map.
@@ -228,7 +229,7 @@ func (m *Model) openChunks() tea.Cmd {
 // closeChunks leaves the Chunks view for the results, cancelling an
 // audit in flight.
 func (m *Model) closeChunks() tea.Cmd {
-	if m.chunks.loading {
+	if m.chunks.Loading {
 		m.chunks.Stop()
 		m.setStatus(statusInfo, "Chunk audit cancelled.")
 	}
@@ -242,7 +243,7 @@ func (m *Model) updateAudit(msg auditMsg) {
 		return
 	}
 	if msg.Err != nil {
-		m.setStatus(statusErr, "Chunk audit: "+errorText(msg.Err))
+		m.setStatus(statusErr, "Chunk audit: "+common.ErrorText(msg.Err))
 		return
 	}
 	if s := msg.Report.Summary; len(s) > 0 {
@@ -252,7 +253,7 @@ func (m *Model) updateAudit(msg auditMsg) {
 
 // updateAuditTick redraws the audit's progress while it runs.
 func (m *Model) updateAuditTick(msg auditTickMsg) tea.Cmd {
-	if msg.Seq != m.chunks.seq || !m.chunks.loading {
+	if msg.Seq != m.chunks.Seq || !m.chunks.Loading {
 		return nil
 	}
 	return m.chunks.tick()

@@ -132,8 +132,8 @@ func TestChunksViewProgressCancelError(t *testing.T) {
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))
 	<-cancelled
-	if m.Focus() != string(focusResults) || m.chunks.loading || !strings.Contains(m.Status(), "cancelled") {
-		t.Fatalf("esc: focus %q, loading %v, status %q", m.Focus(), m.chunks.loading, m.Status())
+	if m.Focus() != string(focusResults) || m.chunks.Loading || !strings.Contains(m.Status(), "cancelled") {
+		t.Fatalf("esc: focus %q, loading %v, status %q", m.Focus(), m.chunks.Loading, m.Status())
 	}
 	m = feed(t, m, keyRunes("C"))
 	s := screen(m)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"ragscope/ui/common"
 	"runtime"
 	"strings"
 	"time"
@@ -99,7 +100,7 @@ func statsCmd(ctx context.Context, timeout time.Duration, stats func(context.Con
 		return nil
 	}
 	return func() tea.Msg {
-		ctx, cancel := withTimeout(ctx, timeout)
+		ctx, cancel := common.WithTimeout(ctx, timeout)
 		defer cancel()
 		st, err := stats(ctx)
 		if err != nil {
@@ -160,14 +161,6 @@ func renderCmd(key renderKey, text string) tea.Cmd {
 	return func() tea.Msg {
 		return renderedMsg{Key: key, Out: renderMarkdown(text, key.Width, key.Style)}
 	}
-}
-
-// withTimeout derives a context with d as deadline (none when d <= 0).
-func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	if d <= 0 {
-		return context.WithCancel(ctx)
-	}
-	return context.WithTimeout(ctx, d)
 }
 
 // DefaultOpenURL opens an http or https URL with the platform's opener

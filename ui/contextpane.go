@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"strconv"
 	"strings"
 
@@ -16,7 +17,7 @@ import (
 // contextPane shows the grounded system instruction and context exactly
 // as an answering agent receives them (wrapped for display only).
 type contextPane struct {
-	paneBase
+	common.Base
 	vp viewport.Model
 
 	g retrieval.Grounded
@@ -27,17 +28,17 @@ type contextPane struct {
 	has   bool
 }
 
-func newContextPane(keys *KeyMap, st *Styles) contextPane {
-	return contextPane{paneBase: paneBase{keys: keys, st: st}, vp: viewport.New()}
+func newContextPane(keys *common.KeyMap, st *common.Styles) contextPane {
+	return contextPane{Base: common.Base{Keys: keys, Styles: st}, vp: viewport.New()}
 }
 
 // SetSize sets the outer size and re-wraps the text.
 func (p *contextPane) SetSize(w, h int) tea.Cmd {
-	if p.width == w && p.height == h {
+	if p.Width == w && p.Height == h {
 		return nil
 	}
-	p.width, p.height = w, h
-	fitViewport(&p.vp, p.st.Pane, w, h)
+	p.Width, p.Height = w, h
+	common.FitViewport(&p.vp, p.Styles.Pane, w, h)
 	p.refresh(false)
 	return nil
 }
@@ -53,61 +54,61 @@ func (p *contextPane) refresh(top bool) {
 	if !p.has {
 		return
 	}
-	st := p.st
+	st := p.Styles
 	w := max(p.vp.Width(), 10)
 	var b strings.Builder
 	b.WriteString(st.Section.Render("System instruction") + "\n")
-	b.WriteString(wrapText(termsafe.Text(p.g.Instruction), w) + "\n\n")
+	b.WriteString(common.WrapText(termsafe.Text(p.g.Instruction), w) + "\n\n")
 	chars := len([]rune(p.g.Context))
 	head := "Context · " + present.Int(chars) + " chars · ~" + present.Int(present.Tokens(p.g.Context)) + " tokens · " +
 		strconv.Itoa(len(p.g.Sources)) + " " + present.Plural(len(p.g.Sources), "source", "sources")
-	b.WriteString(st.Section.Render(wrapText(head, w)) + "\n")
+	b.WriteString(st.Section.Render(common.WrapText(head, w)) + "\n")
 	if !p.g.Sufficient {
-		b.WriteString(st.LinkWarn.Render(wrapText("Not sufficient: nothing to ground an answer on, so the agent is told to refuse.", w)) + "\n")
+		b.WriteString(st.LinkWarn.Render(common.WrapText("Not sufficient: nothing to ground an answer on, so the agent is told to refuse.", w)) + "\n")
 	}
 	if p.g.Context == "" {
 		b.WriteString(st.Missing.Render("(empty)"))
 	} else {
 		if p.shown != p.g.Context {
-			b.WriteString(st.Meta.Render(wrapText(present.RankedContextNote, w)) + "\n")
+			b.WriteString(st.Meta.Render(common.WrapText(present.RankedContextNote, w)) + "\n")
 		}
-		b.WriteString(wrapText(termsafe.Text(p.shown), w))
+		b.WriteString(common.WrapText(termsafe.Text(p.shown), w))
 	}
-	setContent(&p.vp, b.String(), top)
+	common.SetContent(&p.vp, b.String(), top)
 }
 
 // Update scrolls.
 func (p *contextPane) Update(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyPressMsg); ok {
-		scroll(&p.vp, p.keys, km)
+		common.Scroll(&p.vp, p.Keys, km)
 	}
 	return nil
 }
 
 // View draws the pane.
 func (p *contextPane) View() string {
-	style, tstyle := p.st.pane(p.focus)
-	iw, _ := innerSize(style, p.width, p.height)
+	style, tstyle := p.Styles.Frame(p.Focused)
+	iw, _ := common.InnerSize(style, p.Width, p.Height)
 	title := "Grounded context"
 	if p.mode == retrieval.ModeSelectedText {
 		title += " (selected text)"
 	}
 	if p.has {
-		title += " · " + scrollPercent(&p.vp) + " · Y copies"
+		title += " · " + common.ScrollPercent(&p.vp) + " · Y copies"
 	}
-	content := tstyle.Render(truncate(title, iw)) + "\n"
+	content := tstyle.Render(common.Truncate(title, iw)) + "\n"
 	if !p.has {
-		content += p.st.Meta.Render(wrapText("The system instruction and context an answering agent would receive show here after a query.", iw))
+		content += p.Styles.Meta.Render(common.WrapText("The system instruction and context an answering agent would receive show here after a query.", iw))
 	} else {
 		content += p.vp.View()
 	}
-	return box(style, p.width, p.height, content)
+	return common.Box(style, p.Width, p.Height, content)
 }
 
 // ShortHelp implements pane.
 func (p *contextPane) ShortHelp() []key.Binding {
-	k := p.keys
-	return []key.Binding{k.Down, k.PageDown, k.CopyContext, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
+	k := p.Keys
+	return []key.Binding{k.Down, k.PageDown, k.CopyContext, common.LeaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
 }
 
 // FullHelp implements pane: every key of the pane is in the key map.

@@ -1,10 +1,10 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
@@ -19,14 +19,14 @@ import (
 // rendered as markdown. Rendering happens in a command and is cached per
 // chunk and width; View only draws.
 type detailPane struct {
-	paneBase
+	common.Base
 	vp viewport.Model
 
 	item  item
 	has   bool
 	cache map[renderKey]string
 	// links is the model's link-state map (shared, read-only here).
-	links map[string]LinkStatus
+	links map[string]common.LinkStatus
 
 	// search is the lower-case text searched for ("" when none);
 	// matchAt the content line of the match shown.
@@ -34,8 +34,8 @@ type detailPane struct {
 	matchAt int
 }
 
-func newDetailPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) detailPane {
-	return detailPane{paneBase: paneBase{keys: keys, st: st}, vp: viewport.New(), cache: map[renderKey]string{}, links: links}
+func newDetailPane(keys *common.KeyMap, st *common.Styles, links map[string]common.LinkStatus) detailPane {
+	return detailPane{Base: common.Base{Keys: keys, Styles: st}, vp: viewport.New(), cache: map[renderKey]string{}, links: links}
 }
 
 // LinkChanged redraws the metadata when url is the shown citation's link.
@@ -47,20 +47,20 @@ func (p *detailPane) LinkChanged(url string) {
 
 // textWidth is the width chunk text is rendered at.
 func (p *detailPane) textWidth() int {
-	iw, _ := innerSize(p.st.Pane, p.width, p.height)
+	iw, _ := common.InnerSize(p.Styles.Pane, p.Width, p.Height)
 	return max(iw, 10)
 }
 
 func (p *detailPane) key() renderKey {
 	c := &p.item.Hit.Chunk
-	return renderKey{ID: c.ID, Hash: c.ContentHash, Len: len(c.Text), Width: p.textWidth(), Style: p.st.Glamour}
+	return renderKey{ID: c.ID, Hash: c.ContentHash, Len: len(c.Text), Width: p.textWidth(), Style: p.Styles.Glamour}
 }
 
 // SetSize sets the outer size and re-renders for a new width.
 func (p *detailPane) SetSize(w, h int) tea.Cmd {
 	oldW := p.textWidth()
-	p.width, p.height = w, h
-	fitViewport(&p.vp, p.st.Pane, w, h)
+	p.Width, p.Height = w, h
+	common.FitViewport(&p.vp, p.Styles.Pane, w, h)
 	if !p.has {
 		return nil
 	}
@@ -98,10 +98,10 @@ func (p *detailPane) refresh(top bool) tea.Cmd {
 	body, ok := p.cache[k]
 	var cmd tea.Cmd
 	if !ok {
-		body = p.st.Meta.Render("rendering…")
+		body = p.Styles.Meta.Render("rendering…")
 		cmd = renderCmd(k, termsafe.Text(p.item.Hit.Chunk.Text))
 	}
-	setContent(&p.vp, p.metadata()+"\n"+body, top)
+	common.SetContent(&p.vp, p.metadata()+"\n"+body, top)
 	return cmd
 }
 
@@ -114,66 +114,48 @@ func (p *detailPane) Update(msg tea.Msg) tea.Cmd {
 			return p.refresh(false)
 		}
 	case tea.KeyPressMsg:
-		scroll(&p.vp, p.keys, msg)
+		common.Scroll(&p.vp, p.Keys, msg)
 	}
 	return nil
 }
 
-// scroll moves a viewport with the shared list keys.
-func scroll(vp *viewport.Model, k *KeyMap, msg tea.KeyPressMsg) {
-	switch {
-	case key.Matches(msg, k.Up):
-		vp.ScrollUp(1)
-	case key.Matches(msg, k.Down):
-		vp.ScrollDown(1)
-	case key.Matches(msg, k.PageUp):
-		vp.PageUp()
-	case key.Matches(msg, k.PageDown):
-		vp.PageDown()
-	case key.Matches(msg, k.Top):
-		vp.GotoTop()
-	case key.Matches(msg, k.Bottom):
-		vp.GotoBottom()
-	}
-}
-
 // metadata lists every field of the chunk; missing ones say so.
 func (p *detailPane) metadata() string {
-	st := p.st
+	st := p.Styles
 	h := &p.item.Hit
 	c := &h.Chunk
 	w := p.textWidth()
 	// One Render per style, not per row: rows are the key-press budget.
-	label, value, missing := inkOf(st.Label), inkOf(st.Value), st.Missing.Render("missing")
+	label, value, missing := common.InkOf(st.Label), common.InkOf(st.Value), st.Missing.Render("missing")
 	var b strings.Builder
 	if wi := p.item.WhatIf; wi != nil {
-		return st.Highlight.Render(wrapText(present.WhatIfLine(*wi), w)) + "\n" + explainText(st, p.item.Explain, w)
+		return st.Highlight.Render(common.WrapText(present.WhatIfLine(*wi), w)) + "\n" + explainText(st, p.item.Explain, w)
 	}
 	if e := p.item.Expect; e != nil && p.item.Pseudo {
 		return expectMetadata(st, e, w) + explainText(st, p.item.Explain, w)
 	}
-	b.WriteString(st.Title.Render(wrapText(present.Title(c), w)))
+	b.WriteString(st.Title.Render(common.WrapText(present.Title(c), w)))
 	b.WriteByte('\n')
 	if e := p.item.Expect; e != nil {
-		b.WriteString(st.Highlight.Render(wrapText("◇ expected source "+termsafe.Line(e.Ref)+": "+termsafe.Line(e.Detail), w)) + "\n")
+		b.WriteString(st.Highlight.Render(common.WrapText("◇ expected source "+termsafe.Line(e.Ref)+": "+termsafe.Line(e.Detail), w)) + "\n")
 	}
 	if p.item.Dropped {
 		b.WriteString(st.LinkWarn.Render("left out: "+p.item.Label) + "\n")
 	}
 	switch p.item.Mark {
 	case markRelevant:
-		b.WriteString(st.LinkOK.Render(wrapText("marked "+p.item.Mark.String()+": S saves its page as expected (u clears)", w)) + "\n")
+		b.WriteString(st.LinkOK.Render(common.WrapText("marked "+p.item.Mark.String()+": S saves its page as expected (u clears)", w)) + "\n")
 	case markNotRelevant:
-		b.WriteString(st.LinkBad.Render(wrapText("marked "+p.item.Mark.String()+": S saves its page as not relevant (u clears)", w)) + "\n")
+		b.WriteString(st.LinkBad.Render(common.WrapText("marked "+p.item.Mark.String()+": S saves its page as not relevant (u clears)", w)) + "\n")
 	}
 	b.WriteString(explainText(st, p.item.Explain, w))
 	row := func(k, v string) {
-		k = leftPadRight(k, 12)
+		k = common.PadRight(k, 12)
 		if v == "" {
-			b.WriteString(label.paint(k) + missing + "\n")
+			b.WriteString(label.Paint(k) + missing + "\n")
 			return
 		}
-		b.WriteString(label.paint(k) + value.paint(truncate(termsafe.Line(v), max(w-12, 4))) + "\n")
+		b.WriteString(label.Paint(k) + value.Paint(common.Truncate(termsafe.Line(v), max(w-12, 4))) + "\n")
 	}
 	rank := strconv.Itoa(h.Rank)
 	if p.item.Dropped {
@@ -189,12 +171,12 @@ func (p *detailPane) metadata() string {
 	}
 	rerankRows(&p.item, row)
 	if s := judgeText(&p.item); s != "" {
-		for i, ln := range strings.Split(wrapText(s, max(w-12, 10)), "\n") {
+		for i, ln := range strings.Split(common.WrapText(s, max(w-12, 10)), "\n") {
 			k := ""
 			if i == 0 {
 				k = "judge"
 			}
-			b.WriteString(label.paint(leftPadRight(k, 12)) + value.paint(ln) + "\n")
+			b.WriteString(label.Paint(common.PadRight(k, 12)) + value.Paint(ln) + "\n")
 		}
 	}
 	if h.Citation.URL == "" {
@@ -206,7 +188,7 @@ func (p *detailPane) metadata() string {
 			if i == 0 {
 				k = "citation"
 			}
-			b.WriteString(label.paint(leftPadRight(k, 12)) + value.paint(ln) + "\n")
+			b.WriteString(label.Paint(common.PadRight(k, 12)) + value.Paint(ln) + "\n")
 		}
 	}
 	row("anchor", present.Anchor(h))
@@ -214,21 +196,21 @@ func (p *detailPane) metadata() string {
 		row("url from", h.Citation.Source)
 	}
 	if ls, ok := p.links[h.Citation.URL]; ok && h.Citation.URL != "" {
-		text := linkLabel(ls)
+		text := common.LinkLabel(ls)
 		if text == "" {
 			text = "checking…"
 		}
 		style := st.Value
-		if ls.State == LinkPageMissing || ls.State == LinkAnchorMissing {
+		if ls.State == common.LinkPageMissing || ls.State == common.LinkAnchorMissing {
 			style = st.LinkWarn
 		}
-		b.WriteString(label.paint(leftPadRight("link", 12)) + style.Render(text) + "\n")
+		b.WriteString(label.Paint(common.PadRight("link", 12)) + style.Render(text) + "\n")
 		// Why a link is broken and where it should point, in full.
 		wrapped := func(k, v string, url bool) {
 			if v == "" {
 				return
 			}
-			lines := strings.Split(wrapText(termsafe.Line(v), max(w-12, 10)), "\n")
+			lines := strings.Split(common.WrapText(termsafe.Line(v), max(w-12, 10)), "\n")
 			if url {
 				lines = present.WrapURL(v, max(w-12, 10))
 			}
@@ -236,10 +218,10 @@ func (p *detailPane) metadata() string {
 				if i > 0 {
 					k = ""
 				}
-				b.WriteString(label.paint(leftPadRight(k, 12)) + value.paint(ln) + "\n")
+				b.WriteString(label.Paint(common.PadRight(k, 12)) + value.Paint(ln) + "\n")
 			}
 		}
-		if ls.State != LinkOK {
+		if ls.State != common.LinkOK {
 			wrapped("why", ls.Detail, false)
 			wrapped("right link", ls.Suggest, true)
 		}
@@ -284,43 +266,28 @@ func (p *detailPane) metadata() string {
 	return b.String()
 }
 
-func leftPadRight(s string, n int) string {
-	// Runes, not bytes: a movement ("↑3") is two cells but four bytes.
-	if w := utf8.RuneCountInString(s); w < n {
-		return s + strings.Repeat(" ", n-w)
-	}
-	return string([]rune(s)[:n-1]) + " "
-}
-
 // View draws the pane.
 func (p *detailPane) View() string {
-	style, tstyle := p.st.pane(p.focus)
-	iw, _ := innerSize(style, p.width, p.height)
+	style, tstyle := p.Styles.Frame(p.Focused)
+	iw, _ := common.InnerSize(style, p.Width, p.Height)
 	title := "Detail"
 	if p.has {
-		title += " · " + scrollPercent(&p.vp)
+		title += " · " + common.ScrollPercent(&p.vp)
 	}
-	content := tstyle.Render(truncate(title, iw)) + "\n"
+	content := tstyle.Render(common.Truncate(title, iw)) + "\n"
 	if !p.has {
-		content += p.st.Meta.Render(wrapText("The selected result's full text, metadata and citation show here.", iw))
+		content += p.Styles.Meta.Render(common.WrapText("The selected result's full text, metadata and citation show here.", iw))
 	} else {
-		content += markMatches(p.vp.View(), p.search, p.st)
+		content += markMatches(p.vp.View(), p.search, p.Styles)
 	}
-	return box(style, p.width, p.height, content)
-}
-
-func scrollPercent(vp *viewport.Model) string {
-	if vp.TotalLineCount() <= vp.Height() {
-		return "all"
-	}
-	return strconv.Itoa(int(vp.ScrollPercent()*100+0.5)) + "%"
+	return common.Box(style, p.Width, p.Height, content)
 }
 
 // ShortHelp implements pane.
 func (p *detailPane) ShortHelp() []key.Binding {
-	k := p.keys
-	return append([]key.Binding{k.Down, k.PageDown, k.Page, k.Search, k.CopyURL, k.OpenURL, leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}, k.judgeHelp()...)
+	k := p.Keys
+	return append([]key.Binding{k.Down, k.PageDown, k.Page, k.Search, k.CopyURL, k.OpenURL, common.LeaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}, k.JudgeHelp()...)
 }
 
 // FullHelp implements pane: the marks and the save come first.
-func (p *detailPane) FullHelp() [][]key.Binding { return markHelp(p.keys) }
+func (p *detailPane) FullHelp() [][]key.Binding { return markHelp(p.Keys) }

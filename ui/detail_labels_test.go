@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 // The detail pane shows a module's and chapter's sidebar labels beside
 // their values, not as extra payload rows.
 func TestDetailShowsFacetLabels(t *testing.T) {
-	p := newDetailPane(DefaultKeyMap(), DefaultStyles(true, colorprofile.Ascii), map[string]LinkStatus{})
+	p := newDetailPane(common.DefaultKeyMap(), common.DefaultStyles(true, colorprofile.Ascii), map[string]common.LinkStatus{})
 	p.SetSize(100, 40)
 	c := retrieval.Chunk{ID: "x", Text: "Text.", Module: "module-1", Chapter: "gazebo", Extra: map[string]string{
 		retrieval.ExtraModuleLabel: "Module 1: ROS 2", retrieval.ExtraChapterLabel: "Gazebo worlds", "note": "kept"}}

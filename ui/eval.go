@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,8 +20,8 @@ import (
 // a progress bar while it runs, the cases as they finish, a summary and
 // the case under the cursor.
 type evalPane struct {
-	keys   *KeyMap
-	st     *Styles
+	keys   *common.KeyMap
+	st     *common.Styles
 	width  int
 	height int
 	// focus is where the keyboard is: the path input or the case list
@@ -62,24 +63,24 @@ type evalPane struct {
 	moved bool
 }
 
-func newEvalPane(keys *KeyMap, st *Styles, defaultName string) evalPane {
+func newEvalPane(keys *common.KeyMap, st *common.Styles, defaultName string) evalPane {
 	placeholder := "path to a golden set (JSON or YAML)"
 	if defaultName != "" {
 		placeholder = "empty runs the " + termsafe.Line(defaultName) + "; or a path to a JSON/YAML set"
 	}
-	in := st.newInput(placeholder, 4096)
+	in := st.NewInput(placeholder, 4096)
 	bar := newEvalBar(st)
 	return evalPane{keys: keys, st: st, input: in, bar: bar, defaultName: defaultName}
 }
 
 // restyle applies the current styles to the input and the bar.
 func (p *evalPane) restyle() {
-	p.input.SetStyles(p.st.textInput())
+	p.input.SetStyles(p.st.TextInput())
 	p.bar = newEvalBar(p.st)
 }
 
 // newEvalBar is the run's progress bar: full blocks in the accent colour.
-func newEvalBar(st *Styles) progress.Model {
+func newEvalBar(st *common.Styles) progress.Model {
 	return progress.New(progress.WithColors(st.ProgressFill), progress.WithoutPercentage(),
 		progress.WithFillCharacters(progress.DefaultFullCharFullBlock, progress.DefaultEmptyCharBlock))
 }
@@ -90,7 +91,7 @@ func (p *evalPane) Path() string { return strings.TrimSpace(p.input.Value()) }
 // SetSize sets the pane's outer size.
 func (p *evalPane) SetSize(w, h int) {
 	p.width, p.height = w, h
-	iw, _ := innerSize(p.st.Pane, w, h)
+	iw, _ := common.InnerSize(p.st.Pane, w, h)
 	p.input.SetWidth(max(iw-lipgloss.Width(evalPathLabel)-1, 1))
 	p.scrollToCursor()
 }
@@ -216,7 +217,7 @@ func (p *evalPane) Blur() {
 
 // listRows is the number of case rows that fit.
 func (p *evalPane) listRows() int {
-	_, ih := innerSize(p.st.Pane, p.width, p.height)
+	_, ih := common.InnerSize(p.st.Pane, p.width, p.height)
 	// Title, path, progress or summary, verdict, table header, and the
 	// three lines about the selected case under a rule.
 	return max(ih-5-4, 1)
@@ -224,7 +225,7 @@ func (p *evalPane) listRows() int {
 
 func (p *evalPane) scrollToCursor() {
 	rows := p.listRows()
-	p.offset = max(min(offsetShowing(p.cursor, p.offset, rows), len(p.cases)-rows), 0)
+	p.offset = max(min(common.OffsetShowing(p.cursor, p.offset, rows), len(p.cases)-rows), 0)
 }
 
 // Update edits the path or moves the cursor in the case list.
@@ -238,7 +239,7 @@ func (p *evalPane) Update(msg tea.Msg) tea.Cmd {
 	if !p.listFocus || len(p.cases) == 0 {
 		return nil
 	}
-	p.cursor = moveCursor(p.keys, km, p.cursor, len(p.cases), p.listRows())
+	p.cursor = common.MoveCursor(p.keys, km, p.cursor, len(p.cases), p.listRows())
 	p.moved = true
 	p.scrollToCursor()
 	return nil
@@ -246,16 +247,16 @@ func (p *evalPane) Update(msg tea.Msg) tea.Cmd {
 
 // View draws the pane.
 func (p *evalPane) View() string {
-	style, tstyle := p.st.pane(p.inputFocus || p.listFocus)
-	iw, _ := innerSize(style, p.width, p.height)
+	style, tstyle := p.st.Frame(p.inputFocus || p.listFocus)
+	iw, _ := common.InnerSize(style, p.width, p.height)
 	var b strings.Builder
-	b.WriteString(tstyle.Render(truncate(p.title(), iw)) + "\n")
-	_, label := p.st.pane(p.inputFocus)
-	b.WriteString(truncate(label.Render(evalPathLabel)+p.input.View(), iw) + "\n")
+	b.WriteString(tstyle.Render(common.Truncate(p.title(), iw)) + "\n")
+	_, label := p.st.Frame(p.inputFocus)
+	b.WriteString(common.Truncate(label.Render(evalPathLabel)+p.input.View(), iw) + "\n")
 	// Before any run the two lines are empty: the hint moves up.
 	for _, l := range []string{p.progressLine(iw), p.verdictLine()} {
 		if l != "" || len(p.cases) > 0 {
-			b.WriteString(truncate(l, iw) + "\n")
+			b.WriteString(common.Truncate(l, iw) + "\n")
 		}
 	}
 	if len(p.cases) == 0 {
@@ -266,19 +267,19 @@ func (p *evalPane) View() string {
 		case p.errText != "":
 			msg = "Fix the path and press enter to try again."
 		}
-		b.WriteString("\n" + p.st.Meta.Render(wrapText(msg, iw)))
-		return box(style, p.width, p.height, b.String())
+		b.WriteString("\n" + p.st.Meta.Render(common.WrapText(msg, iw)))
+		return common.Box(style, p.width, p.height, b.String())
 	}
 	cols := p.columns(iw)
-	b.WriteString(p.st.Label.Render(truncate("  "+cols.header(), iw)) + "\n")
+	b.WriteString(p.st.Label.Render(common.Truncate("  "+cols.header(), iw)) + "\n")
 	rows := p.listRows()
 	end := min(p.offset+rows, len(p.cases))
 	for i := p.offset; i < end; i++ {
 		b.WriteString(p.renderRow(&p.cases[i], i == p.cursor, cols, iw) + "\n")
 	}
-	b.WriteString(p.st.Rule.Render(hintRule(moreHint(p.offset, len(p.cases)-end), iw)) + "\n")
+	b.WriteString(p.st.Rule.Render(common.HintRule(common.MoreHint(p.offset, len(p.cases)-end), iw)) + "\n")
 	b.WriteString(p.caseDetail(iw))
-	return box(style, p.width, p.height, strings.TrimRight(b.String(), "\n"))
+	return common.Box(style, p.width, p.height, strings.TrimRight(b.String(), "\n"))
 }
 
 func (p *evalPane) title() string {
@@ -406,7 +407,7 @@ func (p *evalPane) columns(w int) evalColumns {
 func (c evalColumns) header() string {
 	return padCell("ID", c.id) + " " + padCell("CATEGORY", c.cat) + " " +
 		padCell("RESULT", evalStatusW) + " " + padCell("HIT@K", evalHitW) + " " +
-		padCell("RANK", evalRankW) + " " + leftPad("LATENCY", evalLatW)
+		padCell("RANK", evalRankW) + " " + common.LeftPad("LATENCY", evalLatW)
 }
 
 func (p *evalPane) renderRow(c *eval.CaseResult, selected bool, cols evalColumns, w int) string {
@@ -452,8 +453,8 @@ func (p *evalPane) renderRow(c *eval.CaseResult, selected bool, cols evalColumns
 	line := mark + id + " " +
 		p.st.Meta.Render(padCell(termsafe.Line(orDash(c.Category)), cols.cat)) + " " +
 		statusStyle.Render(padCell(status, evalStatusW)) + " " +
-		padCell(hit, evalHitW) + " " + padCell(rank, evalRankW) + " " + p.st.Meta.Render(leftPad(lat, evalLatW))
-	return truncate(line, w)
+		padCell(hit, evalHitW) + " " + padCell(rank, evalRankW) + " " + p.st.Meta.Render(common.LeftPad(lat, evalLatW))
+	return common.Truncate(line, w)
 }
 
 // caseDetail is the question and the outcome of the case under the cursor.
@@ -490,7 +491,7 @@ func (p *evalPane) caseDetail(w int) string {
 	}
 	meta := p.st.Meta.Render("top_k " + strconv.Itoa(c.Query.TopK) + " · threshold " + present.Score(c.Query.Threshold, 2) +
 		" · filters " + present.Filters(c.Query.Filters) + " · top score " + top)
-	return truncate(q, w) + "\n" + truncate(why, w) + "\n" + truncate(meta, w)
+	return common.Truncate(q, w) + "\n" + common.Truncate(why, w) + "\n" + common.Truncate(meta, w)
 }
 
 func (p *evalPane) statusStyle(s eval.Status) lipgloss.Style {
@@ -534,7 +535,7 @@ func caseKindLabel(k eval.Kind) string {
 // padCell fits plain text s to exactly n cells: cut with an ellipsis or
 // padded with spaces.
 func padCell(s string, n int) string {
-	s = truncate(s, n)
+	s = common.Truncate(s, n)
 	return s + strings.Repeat(" ", max(n-lipgloss.Width(s), 0))
 }
 

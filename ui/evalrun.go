@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"ragscope/ui/common"
 	"strconv"
 	"strings"
 
@@ -190,7 +191,7 @@ func evalListenCmd(s *evalStream) tea.Cmd {
 func evalErrorText(err error) string {
 	for _, class := range []error{retrieval.ErrConfig, retrieval.ErrAuth, retrieval.ErrNotFound, retrieval.ErrUnavailable, context.DeadlineExceeded} {
 		if errors.Is(err, class) {
-			return "Eval failed: " + errorText(err)
+			return "Eval failed: " + common.ErrorText(err)
 		}
 	}
 	return "Eval failed: " + err.Error()

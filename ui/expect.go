@@ -3,6 +3,7 @@ package ui
 import (
 	"cmp"
 	"context"
+	"ragscope/ui/common"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,13 +49,13 @@ const maxExpected = 8
 // or section, or takes a pasted URL or path as it is.
 type expectPicker struct {
 	fuzzyList
-	st      *Styles
+	st      *common.Styles
 	sources []DocSource
 	loading bool
 	err     string
 }
 
-func newExpectPicker(keys *KeyMap, st *Styles) *expectPicker {
+func newExpectPicker(keys *common.KeyMap, st *common.Styles) *expectPicker {
 	return &expectPicker{fuzzyList: newFuzzyList(keys, st, "type part of a doc path or section, or paste a URL", 2000), st: st, loading: true}
 }
 
@@ -62,7 +63,7 @@ func newExpectPicker(keys *KeyMap, st *Styles) *expectPicker {
 func (f *expectPicker) SetSources(src []DocSource, err error) {
 	f.loading = false
 	if err != nil {
-		f.err = errorText(err)
+		f.err = common.ErrorText(err)
 	}
 	f.sources = src
 	labels := make([]string, len(src))
@@ -104,16 +105,16 @@ func (f *expectPicker) View(w, h int, active []string) string {
 	name := "expected source"
 	count := strconv.Itoa(len(f.shown)) + "/" + strconv.Itoa(len(f.sources))
 	f.input.SetWidth(max(w-len(name)-len(count)-6, 4))
-	b.WriteString(truncate(st.FocusedTitle.Render(name+" › ")+f.input.View()+" "+st.Meta.Render(count), w))
-	b.WriteString("\n" + st.Meta.Render(truncate("enter picks (again: drops it) · a typed or pasted URL or path is taken as it is · esc closes", w)))
+	b.WriteString(common.Truncate(st.FocusedTitle.Render(name+" › ")+f.input.View()+" "+st.Meta.Render(count), w))
+	b.WriteString("\n" + st.Meta.Render(common.Truncate("enter picks (again: drops it) · a typed or pasted URL or path is taken as it is · esc closes", w)))
 	rows := f.rows(h - 2)
 	switch {
 	case f.loading:
 		b.WriteString("\n" + st.Meta.Render("listing the collection's pages…"))
 	case f.err != "":
-		b.WriteString("\n" + st.Missing.Render(truncate("cannot list the pages: "+f.err+"; type or paste a doc path or URL", w)))
+		b.WriteString("\n" + st.Missing.Render(common.Truncate("cannot list the pages: "+f.err+"; type or paste a doc path or URL", w)))
 	case len(f.shown) == 0 && strings.TrimSpace(f.input.Value()) != "":
-		b.WriteString("\n" + st.Missing.Render(truncate("no page matches: enter takes the text as it is", w)))
+		b.WriteString("\n" + st.Missing.Render(common.Truncate("no page matches: enter takes the text as it is", w)))
 	}
 	f.writeRows(&b, st, w, rows, func(i int) bool { return slices.Contains(active, f.sources[i].Ref) })
 	return b.String()
@@ -125,7 +126,7 @@ func (f *expectPicker) ShortHelp() []key.Binding {
 	return []key.Binding{k.PickDown, pickHelp(k), k.PickClose, k.Quit}
 }
 
-func pickHelp(k *KeyMap) key.Binding {
+func pickHelp(k *common.KeyMap) key.Binding {
 	return key.NewBinding(key.WithKeys(k.PickToggle.Keys()...), key.WithHelp("enter", "pick / drop"))
 }
 
@@ -189,7 +190,7 @@ func (m *Model) openExpect() tea.Cmd {
 	case m.opts.Expect.Sources == nil:
 		m.results.pick.SetSources(nil, nil)
 	default:
-		ctx, cancel := withTimeout(m.base, m.opts.Timeout)
+		ctx, cancel := common.WithTimeout(m.base, m.opts.Timeout)
 		fn := m.opts.Expect.Sources
 		cmd = sourcesCmd(ctx, func(ctx context.Context) ([]DocSource, error) {
 			defer cancel()
@@ -268,7 +269,7 @@ func (m *Model) updatePicker(msg tea.Msg) tea.Cmd {
 // diagnose runs the diagnosis of t (its expected sources; with ann the
 // ANN check too).
 func (m *Model) diagnose(t *turn, ann bool) tea.Cmd {
-	ctx, cancel := withTimeout(m.base, m.opts.Timeout)
+	ctx, cancel := common.WithTimeout(m.base, m.opts.Timeout)
 	model := ""
 	if t.Query.Rerank.On {
 		model = m.rerankModel
@@ -304,7 +305,7 @@ func (m *Model) updateDiag(msg diagMsg) tea.Cmd {
 		return nil // the turn is gone, or a later diagnosis of it runs
 	}
 	if msg.Err != nil {
-		m.setStatus(statusErr, errorText(msg.Err))
+		m.setStatus(statusErr, common.ErrorText(msg.Err))
 		return nil
 	}
 	d := msg.Diag
@@ -458,13 +459,13 @@ func expectCut(e *retrieval.Expected) string {
 
 // expectMetadata is the detail of an expected source the results do not
 // hold: where it ranked, its score and what cut it.
-func expectMetadata(st *Styles, e *retrieval.Expected, w int) string {
+func expectMetadata(st *common.Styles, e *retrieval.Expected, w int) string {
 	var b strings.Builder
-	b.WriteString(st.Title.Render(wrapText("◇ expected "+termsafe.Line(e.Ref), w)) + "\n")
-	b.WriteString(st.LinkWarn.Render(wrapText(termsafe.Line(e.Detail), w)) + "\n")
+	b.WriteString(st.Title.Render(common.WrapText("◇ expected "+termsafe.Line(e.Ref), w)) + "\n")
+	b.WriteString(st.LinkWarn.Render(common.WrapText(termsafe.Line(e.Detail), w)) + "\n")
 	row := func(k, v string) {
 		if v != "" {
-			b.WriteString(st.Label.Render(leftPadRight(k, 12)) + st.Value.Render(truncate(termsafe.Line(v), max(w-12, 4))) + "\n")
+			b.WriteString(st.Label.Render(common.PadRight(k, 12)) + st.Value.Render(common.Truncate(termsafe.Line(v), max(w-12, 4))) + "\n")
 		}
 	}
 	row("rank", e.RankText())

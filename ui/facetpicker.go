@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"strconv"
 	"strings"
 
@@ -13,11 +14,11 @@ import (
 // for collections with hundreds of tags or chapters.
 type facetPicker struct {
 	fuzzyList
-	st   *Styles
+	st   *common.Styles
 	name string
 }
 
-func newFacetPicker(keys *KeyMap, st *Styles, name string, values []string) *facetPicker {
+func newFacetPicker(keys *common.KeyMap, st *common.Styles, name string, values []string) *facetPicker {
 	f := &facetPicker{fuzzyList: newFuzzyList(keys, st, "type to filter "+strconv.Itoa(len(values))+" values", 200), st: st, name: name}
 	f.setLabels(values)
 	return f
@@ -45,7 +46,7 @@ func (f *facetPicker) View(w, h int, active []string) string {
 	var b strings.Builder
 	count := strconv.Itoa(len(f.shown)) + "/" + strconv.Itoa(len(f.labels))
 	f.input.SetWidth(max(w-len(f.name)-len(count)-6, 4))
-	b.WriteString(truncate(st.FocusedTitle.Render(f.name+" › ")+f.input.View()+" "+st.Meta.Render(count), w))
+	b.WriteString(common.Truncate(st.FocusedTitle.Render(f.name+" › ")+f.input.View()+" "+st.Meta.Render(count), w))
 	rows := f.rows(h - 1)
 	if len(f.shown) == 0 {
 		b.WriteString("\n" + st.Missing.Render("no value matches"))

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"slices"
 	"strings"
 
@@ -16,7 +17,7 @@ import (
 // filters a list of labels (fuzzy, best first, as bubbles' list filters),
 // a cursor over the matches, and the rows of them that fit.
 type fuzzyList struct {
-	keys   *KeyMap
+	keys   *common.KeyMap
 	input  textinput.Model
 	labels []string
 	// shown indexes the labels that match, best first.
@@ -35,8 +36,8 @@ const (
 	pickClose
 )
 
-func newFuzzyList(keys *KeyMap, st *Styles, placeholder string, charLimit int) fuzzyList {
-	in := st.newInput(placeholder, charLimit)
+func newFuzzyList(keys *common.KeyMap, st *common.Styles, placeholder string, charLimit int) fuzzyList {
+	in := st.NewInput(placeholder, charLimit)
 	in.Focus()
 	return fuzzyList{keys: keys, input: in}
 }
@@ -107,23 +108,23 @@ func (l *fuzzyList) rows(h int) int {
 	if len(l.shown) > rows {
 		rows = max(rows-1, 1)
 	}
-	l.offset = offsetShowing(l.cursor, l.offset, rows)
+	l.offset = common.OffsetShowing(l.cursor, l.offset, rows)
 	return rows
 }
 
 // writeRows draws the rows that fit (rows from l.rows), each with a box
 // checked when active(label index), and the "↓ N more" hint.
-func (l *fuzzyList) writeRows(b *strings.Builder, st *Styles, w, rows int, active func(int) bool) {
+func (l *fuzzyList) writeRows(b *strings.Builder, st *common.Styles, w, rows int, active func(int) bool) {
 	end := min(l.offset+rows, len(l.shown))
 	for i := l.offset; i < end; i++ {
 		mark, style := "  ", st.Value
 		if i == l.cursor {
 			mark, style = st.Cursor.Render("▌ "), st.Highlight
 		}
-		b.WriteString("\n" + truncate(mark+"["+check(active(l.shown[i]))+"] "+style.Render(termsafe.Line(l.labels[l.shown[i]])), w))
+		b.WriteString("\n" + common.Truncate(mark+"["+check(active(l.shown[i]))+"] "+style.Render(termsafe.Line(l.labels[l.shown[i]])), w))
 	}
-	if hint := moreHint(l.offset, len(l.shown)-end); hint != "" {
-		b.WriteString("\n" + st.Meta.Render(truncate("  "+hint, w)))
+	if hint := common.MoreHint(l.offset, len(l.shown)-end); hint != "" {
+		b.WriteString("\n" + st.Meta.Render(common.Truncate("  "+hint, w)))
 	}
 }
 

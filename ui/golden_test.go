@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"fmt"
+	"ragscope/ui/common"
 	"testing"
 	"time"
 
@@ -102,7 +103,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			fm := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(Model)
-			if fm.st.Glamour != "notty" || hasColor(fm.st.Profile) {
+			if fm.st.Glamour != "notty" || common.HasColor(fm.st.Profile) {
 				t.Fatalf("styles for profile %v, markdown %q: the program's colour profile did not reach the model", fm.st.Profile, fm.st.Glamour)
 			}
 			golden.RequireEqual(t, []byte(screen(fm)))

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"ragscope/ui/common"
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/present"
@@ -107,20 +107,12 @@ func (m *Model) judgeHint() string {
 
 // initJudge sets the judge key's help: what it does, or that it cannot.
 func (m *Model) initJudge() {
-	m.keys.judgeOff = m.opts.Judge.Relevance == nil
-	if m.keys.judgeOff {
+	m.keys.JudgeOff = m.opts.Judge.Relevance == nil
+	if m.keys.JudgeOff {
 		m.keys.Judge.SetHelp("J", "judge: no chat model")
 		return
 	}
 	m.keys.Judge.SetHelp("J", "judge hits (and answer)")
-}
-
-// judgeHelp is the judge key for a help line: none without a judge.
-func (k *KeyMap) judgeHelp() []key.Binding {
-	if k.judgeOff {
-		return nil
-	}
-	return []key.Binding{k.Judge}
 }
 
 // judgeBusy reports whether a judge run is in flight.
@@ -239,7 +231,7 @@ func (m *Model) updateJudged(msg judgedMsg) tea.Cmd {
 		if js.grades == nil {
 			t.Judge = nil
 		}
-		m.setStatus(statusErr, "The judge stopped: "+errorText(msg.Err))
+		m.setStatus(statusErr, "The judge stopped: "+common.ErrorText(msg.Err))
 		return m.showJudge(t)
 	}
 	js.grades, js.stats, js.err = msg.Grades, msg.Stats, msg.Err
@@ -276,7 +268,7 @@ func judgeSummary(t *turn, model string) (statusKind, string) {
 	}
 	text += " · " + js.stats.String()
 	if js.err != nil {
-		kind, text = statusErr, text+" · stopped: "+errorText(js.err)
+		kind, text = statusErr, text+" · stopped: "+common.ErrorText(js.err)
 	}
 	return kind, text
 }
@@ -334,20 +326,6 @@ func gradeCell(it *item) string {
 	return "g–"
 }
 
-// gradeInk is the colour of a grade: answers green, related yellow,
-// unrelated red.
-func (r *rowInks) grade(j *judge.Judgement) ink {
-	switch {
-	case j == nil || j.Grade == nil:
-		return r.meta
-	case *j.Grade >= judge.Relevant:
-		return r.linkOK
-	case *j.Grade == 1:
-		return r.linkWarn
-	}
-	return r.linkBad
-}
-
 // judgeText is the detail pane's judge line for it: "3 answers: reason",
 // "not judged (invalid): why", "judging…" ("" when not judged).
 func judgeText(it *item) string {
@@ -380,7 +358,7 @@ func faithLine(fs *faithState) string {
 	case fs.running:
 		return "checking the answer's claims…"
 	case fs.err != nil:
-		return "answer not checked: " + errorText(fs.err)
+		return "answer not checked: " + common.ErrorText(fs.err)
 	case fs.f == nil:
 		return ""
 	}
@@ -404,9 +382,9 @@ func (p *answerPane) addFaith(st *answerState) {
 	}
 	p.lines = append(p.lines, "")
 	line := faithLine(fs)
-	style := p.st.Section
+	style := p.Styles.Section
 	if fs.err != nil || (fs.f != nil && (fs.f.Status != judge.Judged || len(fs.f.Unsupported()) > 0)) {
-		style = p.st.LinkWarn
+		style = p.Styles.LinkWarn
 	}
 	p.addWrapped(style, "Judge · "+line)
 	if fs.f == nil {
@@ -426,13 +404,13 @@ func (p *answerPane) addFaith(st *answerState) {
 		} else {
 			text += " (no source)"
 		}
-		p.addWrapped(p.st.LinkBad, text)
+		p.addWrapped(p.Styles.LinkBad, text)
 		if r := termsafe.Line(c.Reason); r != "" {
-			p.addWrapped(p.st.Meta, "  judge: "+r)
+			p.addWrapped(p.Styles.Meta, "  judge: "+r)
 		}
 	}
 	if n := len(fs.f.Claims) - fs.f.Judged; n > 0 {
-		p.addWrapped(p.st.Meta, present.Count(n, "claim", "claims")+" without a verdict")
+		p.addWrapped(p.Styles.Meta, present.Count(n, "claim", "claims")+" without a verdict")
 	}
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"ragscope/ui/common"
 	"regexp"
 	"strconv"
 	"strings"
@@ -369,7 +370,7 @@ func TestJudgeReadsWithoutColour(t *testing.T) {
 	f.faith = []judge.Claim{{Text: "Topics are encrypted.", Supported: &no, Sources: []int{1}}}
 	opts := answerOpts(newFakeGen("Topics are encrypted [Source 1]."))
 	opts.Judge = f.setup()
-	m := newModel(t.Context(), opts, DefaultStyles(true, colorprofile.Ascii))
+	m := newModel(t.Context(), opts, common.DefaultStyles(true, colorprofile.Ascii))
 	m = feed(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = ask(t, m, "How do nodes talk?")
 	m = feed(t, m, keyRunes("a"))

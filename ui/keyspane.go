@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -14,26 +15,26 @@ import (
 // the body's place, scrolled with the list keys when it is taller (at
 // 80x24 it would not fit under the panes).
 type keysPane struct {
-	st     *Styles
+	st     *common.Styles
 	vp     viewport.Model
 	width  int
 	height int
 }
 
-func newKeysPane(st *Styles) keysPane {
+func newKeysPane(st *common.Styles) keysPane {
 	return keysPane{st: st, vp: viewport.New()}
 }
 
 // SetSize sets the outer size.
 func (p *keysPane) SetSize(w, h int) {
 	p.width, p.height = w, h
-	fitViewport(&p.vp, p.st.FocusedPane, w, h)
+	common.FitViewport(&p.vp, p.st.FocusedPane, w, h)
 }
 
 // SetKeys lays out the enabled bindings of groups, keeping the scroll
 // position when the keys stay the same.
 func (p *keysPane) SetKeys(groups [][]key.Binding) {
-	iw, ih := innerSize(p.st.FocusedPane, p.width, p.height)
+	iw, ih := common.InnerSize(p.st.FocusedPane, p.width, p.height)
 	y := p.vp.YOffset()
 	p.vp.SetHeight(max(ih-1, 0))
 	p.vp.SetContent(flowKeys(groups, iw, p.st))
@@ -47,42 +48,42 @@ func (p *keysPane) SetKeys(groups [][]key.Binding) {
 }
 
 // Scroll moves the list with the list keys and reports whether km was one.
-func (p *keysPane) Scroll(k *KeyMap, km tea.KeyPressMsg) bool {
+func (p *keysPane) Scroll(k *common.KeyMap, km tea.KeyPressMsg) bool {
 	if !key.Matches(km, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom) {
 		return false
 	}
-	scroll(&p.vp, k, km)
+	common.Scroll(&p.vp, k, km)
 	return true
 }
 
 // View draws the pane with a title that says how to scroll and close it.
 func (p *keysPane) View() string {
-	style, tstyle := p.st.pane(true)
-	iw, _ := innerSize(style, p.width, p.height)
+	style, tstyle := p.st.Frame(true)
+	iw, _ := common.InnerSize(style, p.width, p.height)
 	title := "Keys · esc or ? closes"
 	if p.vp.TotalLineCount() > p.vp.Height() {
-		title = "Keys · " + scrollPercent(&p.vp) + " · j/k scroll · esc or ? closes"
+		title = "Keys · " + common.ScrollPercent(&p.vp) + " · j/k scroll · esc or ? closes"
 	}
-	content := tstyle.Render(truncate(title, iw)) + "\n" + p.vp.View()
+	content := tstyle.Render(common.Truncate(title, iw)) + "\n" + p.vp.View()
 	if !p.vp.AtBottom() {
-		content += "\n" + p.st.Meta.Render(truncate("↓ more below (j, pgdn)", iw))
+		content += "\n" + p.st.Meta.Render(common.Truncate("↓ more below (j, pgdn)", iw))
 	}
-	return box(style, p.width, p.height, content)
+	return common.Box(style, p.width, p.height, content)
 }
 
 // ShortHelp is the help line while the full help is open: its own keys
 // (scroll, close), not the focused pane's, which it covers.
-func (p *keysPane) ShortHelp(k *KeyMap) []key.Binding {
+func (p *keysPane) ShortHelp(k *common.KeyMap) []key.Binding {
 	var out []key.Binding
 	if p.vp.TotalLineCount() > p.vp.Height() {
-		out = append(out, runHelp(k.Down, "↓/j ↑/k", "scroll"), runHelp(k.PageDown, "pgdn/pgup", "page"))
+		out = append(out, common.RunHelp(k.Down, "↓/j ↑/k", "scroll"), common.RunHelp(k.PageDown, "pgdn/pgup", "page"))
 	}
-	return append(out, runHelp(k.Leave, "esc", "close keys"), runHelp(k.Help, "?", "close keys"), k.QuitQ, k.Quit)
+	return append(out, common.RunHelp(k.Leave, "esc", "close keys"), common.RunHelp(k.Help, "?", "close keys"), k.QuitQ, k.Quit)
 }
 
 // flowKeys lists the enabled bindings of groups once each, in order, in
 // columns down then across, as many as fit width.
-func flowKeys(groups [][]key.Binding, width int, st *Styles) string {
+func flowKeys(groups [][]key.Binding, width int, st *common.Styles) string {
 	type entry struct{ key, desc string }
 	var entries []entry
 	seen := map[entry]bool{}
@@ -129,7 +130,7 @@ func flowKeys(groups [][]key.Binding, width int, st *Styles) string {
 		if r > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(truncate(line.String(), width))
+		b.WriteString(common.Truncate(line.String(), width))
 	}
 	return b.String()
 }

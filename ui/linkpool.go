@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"ragscope/ui/common"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -19,7 +20,7 @@ type linkStatusMsg struct {
 	// older result are dropped.
 	Batch  int
 	URL    string
-	Status LinkStatus
+	Status common.LinkStatus
 	Err    error
 }
 
@@ -27,11 +28,11 @@ type linkStatusMsg struct {
 // linkWorkers at a time, and keeps what it learnt. Its states map is
 // shared with the panes that draw link states (they only read it).
 type linkPool struct {
-	check   func(ctx context.Context, url string) (LinkStatus, error)
+	check   func(ctx context.Context, url string) (common.LinkStatus, error)
 	base    context.Context
 	timeout time.Duration
 
-	states map[string]LinkStatus
+	states map[string]common.LinkStatus
 	queue  []string
 	active int
 	batch  int
@@ -39,8 +40,8 @@ type linkPool struct {
 	cancel context.CancelFunc
 }
 
-func newLinkPool(base context.Context, timeout time.Duration, check func(context.Context, string) (LinkStatus, error)) *linkPool {
-	return &linkPool{check: check, base: base, timeout: timeout, states: map[string]LinkStatus{}}
+func newLinkPool(base context.Context, timeout time.Duration, check func(context.Context, string) (common.LinkStatus, error)) *linkPool {
+	return &linkPool{check: check, base: base, timeout: timeout, states: map[string]common.LinkStatus{}}
 }
 
 // Check abandons the previous result's pending checks and queues res's
@@ -65,7 +66,7 @@ func (p *linkPool) Check(res retrieval.Result) tea.Cmd {
 		if _, ok := p.states[u]; ok {
 			return
 		}
-		p.states[u] = LinkStatus{}
+		p.states[u] = common.LinkStatus{}
 		p.queue = append(p.queue, u)
 	}
 	for _, h := range res.Hits {
@@ -100,11 +101,11 @@ func (p *linkPool) Update(msg linkStatusMsg) (url string, cmd tea.Cmd) {
 		case msg.Err != nil && errors.Is(msg.Err, context.Canceled):
 			delete(p.states, msg.URL)
 		case msg.Err != nil:
-			p.states[msg.URL] = LinkStatus{State: LinkUnknown, Detail: msg.Err.Error()}
+			p.states[msg.URL] = common.LinkStatus{State: common.LinkUnknown, Detail: msg.Err.Error()}
 		default:
 			st := msg.Status
 			if st.State == "" {
-				st.State = LinkUnknown
+				st.State = common.LinkUnknown
 			}
 			p.states[msg.URL] = st
 		}
@@ -125,9 +126,9 @@ func (p *linkPool) Stop() {
 }
 
 // linkStatusCmd checks one URL under its own timeout.
-func linkStatusCmd(ctx context.Context, batch int, timeout time.Duration, check func(context.Context, string) (LinkStatus, error), url string) tea.Cmd {
+func linkStatusCmd(ctx context.Context, batch int, timeout time.Duration, check func(context.Context, string) (common.LinkStatus, error), url string) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := withTimeout(ctx, timeout)
+		ctx, cancel := common.WithTimeout(ctx, timeout)
 		defer cancel()
 		st, err := check(ctx, url)
 		return linkStatusMsg{Batch: batch, URL: url, Status: st, Err: err}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"ragscope/ui/common"
 	"testing"
 
 	"ragscope/retrieval"
@@ -11,7 +12,9 @@ import (
 // The pool checks at most linkWorkers links at once, starts the next as
 // one answers, and drops answers for a result no longer on show.
 func TestLinkPool(t *testing.T) {
-	check := func(_ context.Context, u string) (LinkStatus, error) { return LinkStatus{State: LinkOK}, nil }
+	check := func(_ context.Context, u string) (common.LinkStatus, error) {
+		return common.LinkStatus{State: common.LinkOK}, nil
+	}
 	p := newLinkPool(t.Context(), 0, check)
 	res := func(prefix string, n int) retrieval.Result {
 		var r retrieval.Result
@@ -25,7 +28,7 @@ func TestLinkPool(t *testing.T) {
 		t.Fatalf("%d checks started, %d queued", len(first), len(p.queue))
 	}
 	url, next := p.Update(first[0].(linkStatusMsg))
-	if url == "" || p.states[url].State != LinkOK || next == nil {
+	if url == "" || p.states[url].State != common.LinkOK || next == nil {
 		t.Fatalf("answer for %q not recorded or no next check", url)
 	}
 	stale := first[1].(linkStatusMsg)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,12 +22,12 @@ func TestResultsSayMoreBelow(t *testing.T) {
 		t.Fatalf("%d results fit in %d rows: nothing to hint", n, rows)
 	}
 	v := screen(m)
-	if want := moreHint(0, n-rows); !strings.Contains(v, want) {
+	if want := common.MoreHint(0, n-rows); !strings.Contains(v, want) {
 		t.Fatalf("no %q:\n%s", want, v)
 	}
 	m = feed(t, m, keyRunes("G"))
 	v = screen(m)
-	if want := moreHint(n-rows, 0); !strings.Contains(v, want) || strings.Contains(v, "more below") {
+	if want := common.MoreHint(n-rows, 0); !strings.Contains(v, want) || strings.Contains(v, "more below") {
 		t.Fatalf("at the bottom, want %q:\n%s", want, v)
 	}
 	if len(strings.Split(v, "\n")) != 24 {
@@ -41,27 +42,27 @@ func TestMoreHint(t *testing.T) {
 	}{
 		{0, 0, ""}, {0, 3, "↓ 3 more below"}, {2, 0, "↑ 2 above"}, {1, 4, "↓ 4 more below · ↑ 1 above"},
 	} {
-		if got := moreHint(tt.above, tt.below); got != tt.want {
+		if got := common.MoreHint(tt.above, tt.below); got != tt.want {
 			t.Errorf("moreHint(%d, %d) = %q, want %q", tt.above, tt.below, got, tt.want)
 		}
 	}
 	// A list that overflows keeps a line for the hint.
-	if got := listRows(9, 3, 5); got != 2 {
+	if got := common.ListRows(9, 3, 5); got != 2 {
 		t.Errorf("listRows(9, 3, 5) = %d, want 2", got)
 	}
-	if got := listRows(9, 3, 3); got != 3 {
+	if got := common.ListRows(9, 3, 3); got != 3 {
 		t.Errorf("listRows(9, 3, 3) = %d, want 3", got)
 	}
-	if got := listRows(10, 3, 5); got != 3 {
+	if got := common.ListRows(10, 3, 5); got != 3 {
 		t.Errorf("listRows(10, 3, 5) = %d, want 3", got)
 	}
 }
 
 func TestHintRule(t *testing.T) {
-	if got := hintRule("", 5); got != "─────" {
+	if got := common.HintRule("", 5); got != "─────" {
 		t.Errorf("plain rule %q", got)
 	}
-	if got := hintRule("↓ 2 more below", 20); got != "─ ↓ 2 more below ───" {
+	if got := common.HintRule("↓ 2 more below", 20); got != "─ ↓ 2 more below ───" {
 		t.Errorf("hint rule %q", got)
 	}
 }
@@ -93,7 +94,7 @@ func TestEvalCasesSayMoreBelow(t *testing.T) {
 	if rows >= len(m.eval.cases) {
 		t.Fatalf("%d rows fit %d cases", rows, len(m.eval.cases))
 	}
-	if want := moreHint(0, len(m.eval.cases)-rows); !strings.Contains(screen(m), want) {
+	if want := common.MoreHint(0, len(m.eval.cases)-rows); !strings.Contains(screen(m), want) {
 		t.Fatalf("no %q:\n%s", want, screen(m))
 	}
 }

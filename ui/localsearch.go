@@ -144,5 +144,5 @@ func (p *settingsPane) adjustSearchMode(up bool) {
 func (p *settingsPane) searchModeValue() string {
 	mode := p.params.SearchMode
 	i := slices.Index(p.searchModes, mode)
-	return "‹ " + termsafe.Line(mode) + " › " + p.st.Meta.Render("("+strconv.Itoa(i+1)+"/"+strconv.Itoa(len(p.searchModes))+") "+searchModeLabel(p.searchLabel, mode))
+	return "‹ " + termsafe.Line(mode) + " › " + p.Styles.Meta.Render("("+strconv.Itoa(i+1)+"/"+strconv.Itoa(len(p.searchModes))+") "+searchModeLabel(p.searchLabel, mode))
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"strconv"
 	"strings"
 	"sync"
@@ -107,7 +108,7 @@ func renderMarkdown(src string, width int, style string) string {
 		width = 10
 	}
 	if len(src) > plainLimit {
-		return wrapText(src, width)
+		return common.WrapText(src, width)
 	}
 	source := []byte(src)
 	doc := mdParser().Parse(text.NewReader(source))

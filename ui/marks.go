@@ -308,7 +308,7 @@ type goldenChangedMsg struct{ Path string }
 
 // openGolden opens the golden file row's path editor.
 func (p *settingsPane) openGolden() tea.Cmd {
-	in := p.st.newInput(DefaultGoldenFile, 4096)
+	in := p.Styles.NewInput(DefaultGoldenFile, 4096)
 	in.SetValue(p.golden)
 	in.CursorEnd()
 	p.goldenEdit = &in
@@ -320,11 +320,11 @@ func (p *settingsPane) openGolden() tea.Cmd {
 func (p *settingsPane) updateGolden(msg tea.Msg) tea.Cmd {
 	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case key.Matches(km, p.keys.Run):
+		case key.Matches(km, p.Keys.Run):
 			path := cmp.Or(strings.TrimSpace(p.goldenEdit.Value()), DefaultGoldenFile)
 			p.golden, p.goldenEdit = path, nil
 			return func() tea.Msg { return goldenChangedMsg{Path: path} }
-		case key.Matches(km, p.keys.Leave):
+		case key.Matches(km, p.Keys.Leave):
 			p.goldenEdit = nil
 			return nil
 		}
@@ -339,5 +339,5 @@ func (p *settingsPane) goldenValue() string {
 	if p.goldenEdit != nil {
 		return p.goldenEdit.View()
 	}
-	return termsafe.Line(p.golden) + p.st.Meta.Render(" (S saves here; enter edits)")
+	return termsafe.Line(p.golden) + p.Styles.Meta.Render(" (S saves here; enter edits)")
 }

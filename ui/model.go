@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"ragscope/ui/common"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,8 +69,8 @@ const (
 type Model struct {
 	opts   Options
 	base   context.Context
-	keys   *KeyMap
-	st     *Styles
+	keys   *common.KeyMap
+	st     *common.Styles
 	width  int
 	height int
 
@@ -163,9 +164,9 @@ type Model struct {
 	statusAt statusState
 }
 
-func newModel(ctx context.Context, opts Options, st *Styles) Model {
-	keys := DefaultKeyMap()
-	keys.setAvailable(opts)
+func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
+	keys := common.DefaultKeyMap()
+	setAvailable(keys, opts)
 	params := retrieval.Query{
 		TopK:      retrieval.TopKOrDefault(opts.Defaults.TopK),
 		Threshold: opts.Defaults.Threshold,
@@ -233,7 +234,7 @@ func (m *Model) restyle(dark bool, profile colorprofile.Profile) tea.Cmd {
 	if m.st.Dark == dark && m.st.Profile == profile {
 		return nil
 	}
-	*m.st = *DefaultStyles(dark, profile)
+	*m.st = *common.DefaultStyles(dark, profile)
 	m.applyStyles()
 	return tea.Batch(m.detail.Restyle(), m.split.detail.Restyle())
 }
@@ -246,8 +247,8 @@ func (m *Model) applyStyles() {
 	m.help.Styles.ShortKey = st.Highlight
 	m.help.Styles.FullKey = st.Highlight
 	m.spinner.Style = st.Spinner
-	m.query.input.SetStyles(st.textInput())
-	m.search.input.SetStyles(st.textInput())
+	m.query.input.SetStyles(st.TextInput())
+	m.search.input.SetStyles(st.TextInput())
 	m.sel.restyle()
 	m.eval.restyle()
 }
@@ -257,7 +258,7 @@ func (m *Model) applyStyles() {
 // the screen; nothing waits for it), and schedules Options.Settle.
 func (m Model) Init() tea.Cmd {
 	var bg tea.Cmd
-	if hasColor(m.st.Profile) {
+	if common.HasColor(m.st.Profile) {
 		bg = tea.RequestBackgroundColor
 	}
 	return tea.Batch(
@@ -437,7 +438,7 @@ func (m *Model) typing() bool {
 		return true
 	}
 	s := m.slot(m.focus)
-	return s.text || isModal(s.pane(m))
+	return s.text || common.IsModal(s.pane(m))
 }
 
 // inEval reports whether the eval view has the keyboard.
@@ -514,7 +515,7 @@ func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.focus == focusResults && m.results.pick != nil {
 		return m.updatePicker(msg)
 	}
-	if isModal(m.slot(m.focus).pane(m)) {
+	if common.IsModal(m.slot(m.focus).pane(m)) {
 		cmd := m.updateFocused(msg)
 		m.syncBindings()
 		return cmd
@@ -565,7 +566,7 @@ func (m *Model) updateFocused(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	p := s.pane(m)
 	cmd := p.Update(msg)
-	if isModal(p) {
+	if common.IsModal(p) {
 		m.syncBindings()
 	}
 	if s.after != nil {
@@ -696,7 +697,7 @@ func (m *Model) withParams(q retrieval.Query) retrieval.Query {
 func (m *Model) run() tea.Cmd {
 	q := m.buildQuery()
 	if _, _, _, err := retrieval.Normalize(q); err != nil {
-		m.setStatus(statusErr, errorText(err))
+		m.setStatus(statusErr, common.ErrorText(err))
 		return nil
 	}
 	var save tea.Cmd
@@ -714,7 +715,7 @@ func (m *Model) runQuery(q retrieval.Query) tea.Cmd {
 	}
 	m.answer.Cancel()
 	m.seq++
-	ctx, cancel := withTimeout(m.base, m.opts.Timeout)
+	ctx, cancel := common.WithTimeout(m.base, m.opts.Timeout)
 	m.cancel = cancel
 	m.running = true
 	last := q
@@ -741,7 +742,7 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 			m.setStatus(statusInfo, "Cancelled.")
 			return m, nil
 		}
-		m.setStatus(statusErr, errorText(msg.Err))
+		m.setStatus(statusErr, common.ErrorText(msg.Err))
 		return m, m.backToAsk()
 	}
 	n := len(m.turns.turns)
@@ -829,7 +830,7 @@ func (m *Model) syncDetail() tea.Cmd {
 // updateStats records the collection's stats.
 func (m Model) updateStats(msg statsMsg) Model {
 	if msg.Err != nil {
-		m.setStatus(statusErr, errorText(msg.Err))
+		m.setStatus(statusErr, common.ErrorText(msg.Err))
 		return m
 	}
 	st := msg.Stats

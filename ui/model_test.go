@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"ragscope/ui/common"
 	"strings"
 	"testing"
 	"time"
@@ -351,11 +352,11 @@ func TestCopyAndOpen(t *testing.T) {
 
 func TestLinkStatesArrive(t *testing.T) {
 	opts, _ := testOptions(&fakeRetriever{})
-	opts.LinkStatus = func(_ context.Context, u string) (LinkStatus, error) {
+	opts.LinkStatus = func(_ context.Context, u string) (common.LinkStatus, error) {
 		if strings.Contains(u, "services") {
-			return LinkStatus{State: LinkAnchorMissing}, nil
+			return common.LinkStatus{State: common.LinkAnchorMissing}, nil
 		}
-		return LinkStatus{State: LinkOK}, nil
+		return common.LinkStatus{State: common.LinkOK}, nil
 	}
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
@@ -417,8 +418,8 @@ func TestResizeAndTooSmall(t *testing.T) {
 
 func TestDetailSaysWhyALinkIsBroken(t *testing.T) {
 	opts, _ := testOptions(&fakeRetriever{})
-	opts.LinkStatus = func(_ context.Context, u string) (LinkStatus, error) {
-		return LinkStatus{State: LinkAnchorMissing, Detail: "slug rule mismatch: the page's id is 11-intro", Suggest: "https://x.org/docs/a#11-intro"}, nil
+	opts.LinkStatus = func(_ context.Context, u string) (common.LinkStatus, error) {
+		return common.LinkStatus{State: common.LinkAnchorMissing, Detail: "slug rule mismatch: the page's id is 11-intro", Suggest: "https://x.org/docs/a#11-intro"}, nil
 	}
 	m := sized(t, opts, 160, 50)
 	m = ask(t, m, "nodes")

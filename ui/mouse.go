@@ -3,6 +3,7 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"ragscope/ui/common"
 
 	"ragscope/retrieval"
 )
@@ -14,14 +15,14 @@ const wheelLines = 3
 // nil; top is the body's first row.
 func (m *Model) paneAt(x, y int) *slot {
 	top := lipgloss.Height(m.headerView()) + lipgloss.Height(m.inputView())
-	if m.fullHelp || y < top || y >= top+m.results.height {
+	if m.fullHelp || y < top || y >= top+m.results.Height {
 		return nil
 	}
 	f := m.slot(m.focus)
 	switch {
 	case f.place == placeWhole:
 		return f
-	case m.width >= wideWidth && x >= m.results.width:
+	case m.width >= wideWidth && x >= m.results.Width:
 		return m.slot(m.right)
 	case m.width >= wideWidth, f.place != placeSide:
 		return m.slot(focusResults)
@@ -52,7 +53,7 @@ func (m *Model) updateWheel(msg tea.MouseWheelMsg) tea.Cmd {
 		return nil
 	}
 	s := m.paneAt(msg.X, msg.Y)
-	if s == nil || s.text || isModal(s.pane(m)) {
+	if s == nil || s.text || common.IsModal(s.pane(m)) {
 		return nil
 	}
 	n := wheelLines
@@ -72,7 +73,7 @@ func (m *Model) updateWheel(msg tea.MouseWheelMsg) tea.Cmd {
 // updateClick focuses the pane clicked; a click on a result selects it
 // (and shows it in the detail), a click on the Ask box focuses it.
 func (m *Model) updateClick(msg tea.MouseClickMsg) tea.Cmd {
-	if m.tooSmall() || msg.Button != tea.MouseLeft || m.search.typing || isModal(m.slot(m.focus).pane(m)) {
+	if m.tooSmall() || msg.Button != tea.MouseLeft || m.search.typing || common.IsModal(m.slot(m.focus).pane(m)) {
 		return nil
 	}
 	header := lipgloss.Height(m.headerView())

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ func rowY(t *testing.T, m Model, i int) int {
 	t.Helper()
 	title := m.results.items[i].Hit.Chunk.Title
 	for y, l := range strings.Split(screen(m), "\n") {
-		if strings.Contains(l, title+" - Overview") && strings.Contains(l, " "+leftPad(strconv.Itoa(i+1), 2)+" ") {
+		if strings.Contains(l, title+" - Overview") && strings.Contains(l, " "+common.LeftPad(strconv.Itoa(i+1), 2)+" ") {
 			return y
 		}
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // and the Ask box shows a steady reverse-video cursor (issue #18, point 8).
 func TestFocusShowsWithoutColour(t *testing.T) {
 	opts, _ := testOptions(&fakeRetriever{})
-	m := newModel(t.Context(), opts, DefaultStyles(true, colorprofile.Ascii))
+	m := newModel(t.Context(), opts, common.DefaultStyles(true, colorprofile.Ascii))
 	m = feed(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	m = feed(t, m, runCmd(t, m.Init())...)
 	m = feed(t, m, typeText("nodes")...)
@@ -35,7 +36,7 @@ func TestFocusShowsWithoutColour(t *testing.T) {
 		t.Fatalf("results focused: want the heavy border on the results:\n%s\n%s", lines[2], lines[5])
 	}
 	// With colours the border keeps its shape; the colour tells focus.
-	if st := DefaultStyles(true, colorprofile.TrueColor); st.FocusedPane.GetBorderStyle() != st.Pane.GetBorderStyle() {
+	if st := common.DefaultStyles(true, colorprofile.TrueColor); st.FocusedPane.GetBorderStyle() != st.Pane.GetBorderStyle() {
 		t.Fatal("colour terminals lost the rounded focused border")
 	}
 }

@@ -98,7 +98,7 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 	m.backend = o.Backend
 	m.links.check = o.LinkStatus
 	m.evals.fn = o.Eval
-	m.keys.setAvailable(o)
+	setAvailable(m.keys, o)
 	m.eval.setDefault(o.EvalDefault)
 	if m.status == openingStatus {
 		m.setStatus(statusInfo, readyStatus)

@@ -58,7 +58,7 @@ func TestOpenAfterFirstFrame(t *testing.T) {
 	if !strings.Contains(v, "ragscope opening the backend…") || !strings.Contains(v, openingStatus) || !strings.Contains(v, "Ask ›") {
 		t.Fatalf("first frame while opening:\n%s", v)
 	}
-	if !m.keys.evalOff {
+	if !m.keys.EvalOff {
 		t.Fatal("eval enabled before the backend is open")
 	}
 	m = ask(t, m, "How do nodes talk?")
@@ -78,8 +78,8 @@ func TestOpenAfterFirstFrame(t *testing.T) {
 	if !strings.Contains(v, "ragscope demo · collection fake-book · fake-embed-v1 · 42 points") {
 		t.Fatalf("header after the open and stats:\n%s", v)
 	}
-	if m.keys.evalOff || m.eval.defaultName != "fake golden set" || !strings.Contains(m.eval.input.Placeholder, "fake golden set") {
-		t.Fatalf("eval after the open: off %v, default %q, placeholder %q", m.keys.evalOff, m.eval.defaultName, m.eval.input.Placeholder)
+	if m.keys.EvalOff || m.eval.defaultName != "fake golden set" || !strings.Contains(m.eval.input.Placeholder, "fake golden set") {
+		t.Fatalf("eval after the open: off %v, default %q, placeholder %q", m.keys.EvalOff, m.eval.defaultName, m.eval.input.Placeholder)
 	}
 }
 
@@ -151,7 +151,7 @@ func TestOpenBringsRerankAndChat(t *testing.T) {
 	full.Generator, full.ChatHint = g, "set CHAT_KEY_FOR_TESTS"
 	release := make(chan struct{})
 	m := sized(t, deferredOptions(full, nil, release), 120, 40)
-	if !m.keys.rerankOff {
+	if !m.keys.RerankOff {
 		t.Fatal("rerank offered before the backend is open")
 	}
 	close(release)

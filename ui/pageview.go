@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"ragscope/ui/common"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -59,10 +60,10 @@ type pageMsg struct {
 
 // pageView is the page a hit came from: its chunks in reading order.
 type pageView struct {
-	paneBase
+	common.Base
 
 	// request is the listing in flight.
-	request
+	common.Request
 
 	docPath string
 	title   string
@@ -81,8 +82,8 @@ type pageView struct {
 	textCut int
 }
 
-func newPageView(keys *KeyMap, st *Styles) pageView {
-	return pageView{paneBase: paneBase{keys: keys, st: st}, textC: -1}
+func newPageView(keys *common.KeyMap, st *common.Styles) pageView {
+	return pageView{Base: common.Base{Keys: keys, Styles: st}, textC: -1}
 }
 
 // pageCmd lists the chunks of docPath under ctx.
@@ -97,7 +98,7 @@ func pageCmd(ctx context.Context, cancel context.CancelFunc, list func(context.C
 // Open starts showing the page of hit; the chunks come with a pageMsg of
 // the returned sequence number.
 func (p *pageView) Open(hit retrieval.Chunk, limit chunkaudit.Limit) int {
-	seq := p.next()
+	seq := p.Next()
 	p.docPath, p.hitID, p.limit = hit.DocPath, hit.ID, limit
 	p.title = termsafe.Line(hit.Title)
 	if p.title == "" {
@@ -110,11 +111,11 @@ func (p *pageView) Open(hit retrieval.Chunk, limit chunkaudit.Limit) int {
 }
 
 // Stop cancels the listing in flight.
-func (p *pageView) Stop() { p.abort() }
+func (p *pageView) Stop() { p.Abort() }
 
 // SetPage shows the reply to the request seq; stale replies are dropped.
 func (p *pageView) SetPage(msg pageMsg) bool {
-	if !p.settle(msg.Seq) {
+	if !p.Settle(msg.Seq) {
 		return false
 	}
 	if msg.Err != nil {
@@ -190,14 +191,14 @@ func suffixBytes(s string, n int) string {
 
 // SetSize sets the outer size.
 func (p *pageView) SetSize(w, h int) tea.Cmd {
-	p.width, p.height = w, h
+	p.Width, p.Height = w, h
 	p.scrollToCursor()
 	p.wrapCursor()
 	return nil
 }
 
 // inner is the pane's inner size.
-func (p *pageView) inner() (int, int) { return innerSize(p.st.Pane, p.width, p.height) }
+func (p *pageView) inner() (int, int) { return common.InnerSize(p.Styles.Pane, p.Width, p.Height) }
 
 // listHeight is the lines the chunk list may take: two thirds of the
 // pane, the cursor chunk's text below it, when the pane is tall enough
@@ -213,11 +214,11 @@ func (p *pageView) listHeight() int {
 
 // pageRows is the number of chunks the list shows.
 func (p *pageView) pageRows() int {
-	return listRows(p.listHeight(), pageItemLines, len(p.chunks))
+	return common.ListRows(p.listHeight(), pageItemLines, len(p.chunks))
 }
 
 func (p *pageView) scrollToCursor() {
-	p.offset = offsetShowing(p.cursor, p.offset, p.pageRows())
+	p.offset = common.OffsetShowing(p.cursor, p.offset, p.pageRows())
 }
 
 // wrapCursor wraps the cursor chunk's text for the pane below the list:
@@ -234,14 +235,14 @@ func (p *pageView) wrapCursor() {
 	c := &p.chunks[p.cursor]
 	var lines []string
 	if c.seen != "" {
-		lines = strings.Split(wrapText(c.seen, iw), "\n")
+		lines = strings.Split(common.WrapText(c.seen, iw), "\n")
 	}
 	p.textCut = -1
 	if c.unseen > 0 {
 		p.textCut = len(lines)
-		lines = append(lines, p.st.Removed.Render(truncate("✂ "+p.cutLine(c), iw)))
-		for _, l := range strings.Split(wrapText(c.rest, iw-2), "\n") {
-			lines = append(lines, p.st.Dropped.Render("░ "+l))
+		lines = append(lines, p.Styles.Removed.Render(common.Truncate("✂ "+p.cutLine(c), iw)))
+		for _, l := range strings.Split(common.WrapText(c.rest, iw-2), "\n") {
+			lines = append(lines, p.Styles.Dropped.Render("░ "+l))
 		}
 	}
 	p.text, p.textW, p.textC = lines, iw, p.cursor
@@ -259,7 +260,7 @@ func (p *pageView) Update(msg tea.Msg) tea.Cmd {
 	if !ok || len(p.chunks) == 0 {
 		return nil
 	}
-	p.cursor = moveCursor(p.keys, km, p.cursor, len(p.chunks), p.pageRows())
+	p.cursor = common.MoveCursor(p.Keys, km, p.cursor, len(p.chunks), p.pageRows())
 	p.scrollToCursor()
 	p.wrapCursor()
 	return nil
@@ -293,35 +294,35 @@ func (p *pageView) summary() string {
 
 // View draws the pane.
 func (p *pageView) View() string {
-	style, tstyle := p.st.pane(p.focus)
-	iw, ih := innerSize(style, p.width, p.height)
+	style, tstyle := p.Styles.Frame(p.Focused)
+	iw, ih := common.InnerSize(style, p.Width, p.Height)
 	var b strings.Builder
-	b.WriteString(tstyle.Render(truncate(p.heading(), iw)))
+	b.WriteString(tstyle.Render(common.Truncate(p.heading(), iw)))
 	switch {
-	case p.loading:
-		b.WriteString("\n" + p.st.Meta.Render(truncate("Listing the page's chunks…", iw)))
+	case p.Loading:
+		b.WriteString("\n" + p.Styles.Meta.Render(common.Truncate("Listing the page's chunks…", iw)))
 	case p.err != nil:
-		b.WriteString("\n" + p.st.StatusErr.Render(wrapText("Could not list the page's chunks: "+errorText(p.err), iw)))
+		b.WriteString("\n" + p.Styles.StatusErr.Render(common.WrapText("Could not list the page's chunks: "+common.ErrorText(p.err), iw)))
 	case len(p.chunks) == 0:
-		b.WriteString("\n" + p.st.Meta.Render(wrapText("The store has no chunk with this doc path.", iw)))
+		b.WriteString("\n" + p.Styles.Meta.Render(common.WrapText("The store has no chunk with this doc path.", iw)))
 	default:
-		b.WriteString("\n" + p.st.Meta.Render(truncate(p.summary(), iw)))
+		b.WriteString("\n" + p.Styles.Meta.Render(common.Truncate(p.summary(), iw)))
 		end := min(p.offset+p.pageRows(), len(p.chunks))
 		for i := p.offset; i < end; i++ {
 			b.WriteString("\n" + p.renderChunk(i, iw))
 		}
 		used := 2 + (end-p.offset)*pageItemLines
-		if hint := moreHint(p.offset, len(p.chunks)-end); hint != "" {
-			b.WriteString("\n" + p.st.Meta.Render(truncate(hint, iw)))
+		if hint := common.MoreHint(p.offset, len(p.chunks)-end); hint != "" {
+			b.WriteString("\n" + p.Styles.Meta.Render(common.Truncate(hint, iw)))
 			used++
 		}
 		if rest := ih - used - 1; rest >= 2 && len(p.text) > 0 {
 			c := &p.chunks[p.cursor]
-			b.WriteString("\n" + p.st.Rule.Render(hintRule("text of #"+c.index, iw)))
+			b.WriteString("\n" + p.Styles.Rule.Render(common.HintRule("text of #"+c.index, iw)))
 			b.WriteString("\n" + strings.Join(p.textWindow(rest), "\n"))
 		}
 	}
-	return box(style, p.width, p.height, b.String())
+	return common.Box(style, p.Width, p.Height, b.String())
 }
 
 // textWindow is at most h lines of the cursor chunk's text: from its
@@ -337,13 +338,13 @@ func (p *pageView) textWindow(h int) []string {
 	}
 	out := make([]string, 0, h)
 	if start > 0 {
-		out = append(out, p.st.Meta.Render("↑ "+strconv.Itoa(start)+" lines above"))
+		out = append(out, p.Styles.Meta.Render("↑ "+strconv.Itoa(start)+" lines above"))
 		start++
 	}
 	end := min(start+h-len(out), len(lines))
 	out = append(out, lines[start:end]...)
 	if end < len(lines) {
-		out[len(out)-1] = p.st.Meta.Render("↓ " + strconv.Itoa(len(lines)-end+1) + " more lines")
+		out[len(out)-1] = p.Styles.Meta.Render("↓ " + strconv.Itoa(len(lines)-end+1) + " more lines")
 	}
 	return out
 }
@@ -352,7 +353,7 @@ func (p *pageView) textWindow(h int) []string {
 // and marks; the start of its text; its end, or the start of the part
 // the model never read.
 func (p *pageView) renderChunk(i, w int) string {
-	st := p.st
+	st := p.Styles
 	c := &p.chunks[i]
 	marker := "  "
 	if i == p.cursor {
@@ -381,7 +382,7 @@ func (p *pageView) renderChunk(i, w int) string {
 	} else {
 		line3 = st.Meta.Render("└ …") + truncateLeft(c.tail, w-3)
 	}
-	return marker + truncate(line1, w) + "\n" + marker + truncate(line2, w) + "\n" + marker + truncate(line3, w)
+	return marker + common.Truncate(line1, w) + "\n" + marker + common.Truncate(line2, w) + "\n" + marker + common.Truncate(line3, w)
 }
 
 // truncateLeft keeps the last cells of a one-line s that fit in w.
@@ -407,8 +408,8 @@ func truncateLeft(s string, w int) string {
 
 // ShortHelp implements pane.
 func (p *pageView) ShortHelp() []key.Binding {
-	k := p.keys
-	return []key.Binding{k.Down, k.PageDown, k.Top, leaveHelp(k, "close page"), k.QuitQ, k.Help}
+	k := p.Keys
+	return []key.Binding{k.Down, k.PageDown, k.Top, common.LeaveHelp(k, "close page"), k.QuitQ, k.Help}
 }
 
 // FullHelp implements pane: every key of the pane is in the key map.
@@ -432,8 +433,8 @@ func (m *Model) openPage() tea.Cmd {
 		return nil
 	}
 	seq := m.page.Open(it.Hit.Chunk, chunkaudit.LimitFor(m.opts.EmbedModel))
-	ctx, cancel := withTimeout(m.base, m.opts.Timeout)
-	m.page.cancel = cancel
+	ctx, cancel := common.WithTimeout(m.base, m.opts.Timeout)
+	m.page.Cancel = cancel
 	return tea.Batch(m.setFocus(focusPage), pageCmd(ctx, cancel, m.opts.PageChunks, seq, it.Hit.Chunk.DocPath))
 }
 
@@ -451,7 +452,7 @@ func (m *Model) updatePage(msg pageMsg) {
 		return
 	}
 	if msg.Err != nil {
-		m.setStatus(statusErr, "Page "+termsafe.Line(msg.DocPath)+": "+errorText(msg.Err))
+		m.setStatus(statusErr, "Page "+termsafe.Line(msg.DocPath)+": "+common.ErrorText(msg.Err))
 		return
 	}
 	m.setStatus(statusInfo, "Page "+termsafe.Line(msg.DocPath)+": "+m.page.summary())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"ragscope/ui/common"
 	"strings"
 	"testing"
 
@@ -182,7 +183,7 @@ func TestPageViewNoResultAndErrors(t *testing.T) {
 // TestPageViewDropsStaleReplies: the reply to an earlier opening does
 // not replace the page opened since.
 func TestPageViewDropsStaleReplies(t *testing.T) {
-	p := newPageView(DefaultKeyMap(), DefaultStyles(true, 0))
+	p := newPageView(common.DefaultKeyMap(), common.DefaultStyles(true, 0))
 	old := p.Open(retrieval.Chunk{ID: "a", DocPath: "docs/a.md"}, chunkaudit.Limit{})
 	cur := p.Open(retrieval.Chunk{ID: "b", DocPath: "docs/b.md"}, chunkaudit.Limit{})
 	if p.SetPage(pageMsg{Seq: old, DocPath: "docs/a.md", Chunks: []retrieval.Chunk{{ID: "a"}}}) {

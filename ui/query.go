@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -13,7 +14,7 @@ import (
 // queryPane is the question input with the question history of this and
 // past sessions (up/down).
 type queryPane struct {
-	keys  *KeyMap
+	keys  *common.KeyMap
 	input textinput.Model
 
 	// past holds earlier questions, oldest first; pos is the recalled
@@ -25,11 +26,11 @@ type queryPane struct {
 	max   int
 }
 
-func newQueryPane(keys *KeyMap, st *Styles, max int) queryPane {
+func newQueryPane(keys *common.KeyMap, st *common.Styles, max int) queryPane {
 	// The box holds what a question is embedded with: longer text would
 	// be cut when it runs (issue 25, point 12: it said 4,000 and then
 	// "cut to 1000").
-	in := st.newInput("Ask the textbook a question, e.g. How do ROS 2 nodes communicate?", retrieval.MaxQuestionLen)
+	in := st.NewInput("Ask the textbook a question, e.g. How do ROS 2 nodes communicate?", retrieval.MaxQuestionLen)
 	return queryPane{keys: keys, input: in, max: max}
 }
 
@@ -121,7 +122,7 @@ func (p *queryPane) SetSize(w, _ int) tea.Cmd { p.SetWidth(w); return nil }
 // ShortHelp implements pane.
 func (p *queryPane) ShortHelp() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Run, k.HistoryPrev, k.NextPane, leaveHelp(k, "results"), k.ToggleMode, k.Quit}
+	return []key.Binding{k.Run, k.HistoryPrev, k.NextPane, common.LeaveHelp(k, "results"), k.ToggleMode, k.Quit}
 }
 
 // FullHelp implements pane: every key of the pane is in the key map.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"ragscope/ui/common"
 	"testing"
 
 	"charm.land/lipgloss/v2"
@@ -31,7 +32,7 @@ func TestScoreBar(t *testing.T) {
 		{0.5, 0, "", ""},
 	}
 	for _, tt := range tests {
-		full, empty := scoreBar(tt.score, tt.width)
+		full, empty := common.ScoreBar(tt.score, tt.width)
 		if full != tt.full || empty != tt.empty {
 			t.Errorf("scoreBar(%v, %d) = %q %q, want %q %q", tt.score, tt.width, full, empty, tt.full, tt.empty)
 		}
@@ -51,7 +52,7 @@ func TestTruncate(t *testing.T) {
 		{"anything", 0, ""},
 	}
 	for _, tt := range tests {
-		if got := truncate(tt.in, tt.width); got != tt.want {
+		if got := common.Truncate(tt.in, tt.width); got != tt.want {
 			t.Errorf("truncate(%q, %d) = %q, want %q", tt.in, tt.width, got, tt.want)
 		}
 	}
@@ -61,11 +62,11 @@ func TestLabels(t *testing.T) {
 	tests := []struct {
 		name, got, want string
 	}{
-		{"duplicate", dropLabel(retrieval.DroppedHit{Reason: retrieval.ReasonDuplicate, DuplicateOf: 2}, 0.35), "duplicate of #2"},
-		{"below", dropLabel(retrieval.DroppedHit{Reason: retrieval.ReasonBelowThreshold}, 0.35), "below 0.35"},
-		{"link ok", linkLabel(LinkStatus{State: LinkOK}), "✓ link ok"},
-		{"anchor", linkLabel(LinkStatus{State: LinkAnchorMissing}), "✗ anchor missing"},
-		{"odd state", linkLabel(LinkStatus{State: "weird"}), "? link unknown"},
+		{"duplicate", common.DropLabel(retrieval.DroppedHit{Reason: retrieval.ReasonDuplicate, DuplicateOf: 2}, 0.35), "duplicate of #2"},
+		{"below", common.DropLabel(retrieval.DroppedHit{Reason: retrieval.ReasonBelowThreshold}, 0.35), "below 0.35"},
+		{"link ok", common.LinkLabel(common.LinkStatus{State: common.LinkOK}), "✓ link ok"},
+		{"anchor", common.LinkLabel(common.LinkStatus{State: common.LinkAnchorMissing}), "✗ anchor missing"},
+		{"odd state", common.LinkLabel(common.LinkStatus{State: "weird"}), "? link unknown"},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {
@@ -85,7 +86,7 @@ func TestErrorText(t *testing.T) {
 		{errors.New("boom"), "Error: boom"},
 	}
 	for _, tt := range tests {
-		if got := errorText(tt.err); got != tt.want {
+		if got := common.ErrorText(tt.err); got != tt.want {
 			t.Errorf("errorText(%v) = %q, want %q", tt.err, got, tt.want)
 		}
 	}
@@ -133,10 +134,10 @@ func TestTopKStep(t *testing.T) {
 
 // ink paints one line as Render does.
 func TestInkPaintsAsRender(t *testing.T) {
-	st := DefaultStyles(true, colorprofile.TrueColor)
+	st := common.DefaultStyles(true, colorprofile.TrueColor)
 	for _, style := range []lipgloss.Style{st.Label, st.Value, st.Highlight, lipgloss.NewStyle()} {
 		for _, s := range []string{"rank", "a b · ✓ c"} {
-			if got, want := inkOf(style).paint(s), style.Render(s); got != want {
+			if got, want := common.InkOf(style).Paint(s), style.Render(s); got != want {
 				t.Errorf("paint(%q) = %q, Render = %q", s, got, want)
 			}
 		}
@@ -145,13 +146,13 @@ func TestInkPaintsAsRender(t *testing.T) {
 
 // box draws the same frame as Lip Gloss, clipping and padding each line.
 func TestBoxMatchesLipGloss(t *testing.T) {
-	st := DefaultStyles(true, colorprofile.TrueColor)
+	st := common.DefaultStyles(true, colorprofile.TrueColor)
 	content := "title\nline that is far too long for the box\n\nlast"
 	for _, size := range [][2]int{{20, 6}, {20, 4}, {12, 3}} {
 		w, h := size[0], size[1]
-		iw, ih := innerSize(st.Pane, w, h)
-		want := st.Pane.Width(w).Height(h).MaxWidth(w).MaxHeight(h).Render(fitLines(content, iw, ih))
-		if got := box(st.Pane, w, h, content); ansi.Strip(got) != ansi.Strip(want) {
+		iw, ih := common.InnerSize(st.Pane, w, h)
+		want := st.Pane.Width(w).Height(h).MaxWidth(w).MaxHeight(h).Render(common.FitLines(content, iw, ih))
+		if got := common.Box(st.Pane, w, h, content); ansi.Strip(got) != ansi.Strip(want) {
 			t.Errorf("%dx%d:\n%s\nwant\n%s", w, h, got, want)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"ragscope/ui/common"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,7 +45,7 @@ type RerankSetup struct {
 // settings, the settings rows and the toggle key.
 func (m *Model) initRerank() {
 	rs := m.opts.Rerank
-	m.keys.rerankOff = !m.rerankAvailable()
+	m.keys.RerankOff = !m.rerankAvailable()
 	if !m.rerankAvailable() {
 		return
 	}
@@ -188,20 +189,9 @@ func rerankMoves(res *retrieval.Result) []retrieval.Movement {
 	return res.Movements()
 }
 
-// moveInk is the colour of a movement: up and new in green, down in red.
-func (st *Styles) moveInk(m retrieval.Movement) ink {
-	switch m.Kind {
-	case retrieval.MoveUp, retrieval.MoveNew:
-		return inkOf(st.Added)
-	case retrieval.MoveDown:
-		return inkOf(st.Removed)
-	}
-	return st.rows.meta
-}
-
 // moveCell is the movement column of a result row, 4 cells wide.
 func moveCell(m retrieval.Movement) string {
-	return strings.TrimSuffix(leftPadRight(m.String(), 5), " ")
+	return strings.TrimSuffix(common.PadRight(m.String(), 5), " ")
 }
 
 // vectorCell is a reranked hit's place before reranking and its score:
@@ -392,9 +382,9 @@ func (p *settingsPane) toggleRerankRow() {
 func (p *settingsPane) rerankValue(row int) string {
 	if len(p.rerankModels) == 0 {
 		if row == rowRerank {
-			return p.st.Missing.Render("not available with this backend")
+			return p.Styles.Missing.Render("not available with this backend")
 		}
-		return p.st.Missing.Render("–")
+		return p.Styles.Missing.Render("–")
 	}
 	r := p.params.Rerank
 	switch row {
@@ -402,13 +392,13 @@ func (p *settingsPane) rerankValue(row int) string {
 		return "[" + check(r.On) + "] rerank the candidates (also r)"
 	case rowRerankModel:
 		i := slices.Index(p.rerankModels, p.rerankModel)
-		return "‹ " + termsafe.Line(p.rerankModel) + " › " + p.st.Meta.Render("("+strconv.Itoa(i+1)+"/"+strconv.Itoa(len(p.rerankModels))+")")
+		return "‹ " + termsafe.Line(p.rerankModel) + " › " + p.Styles.Meta.Render("("+strconv.Itoa(i+1)+"/"+strconv.Itoa(len(p.rerankModels))+")")
 	case rowRerankCandidates:
 		n := retrieval.CandidateLimit(retrieval.Query{TopK: p.params.TopK, Rerank: retrieval.RerankOptions{On: true, Candidates: r.Candidates}})
-		return "‹ " + strconv.Itoa(r.Candidates) + " › " + p.st.Meta.Render("× top_k: "+strconv.Itoa(n)+" searched and reranked")
+		return "‹ " + strconv.Itoa(r.Candidates) + " › " + p.Styles.Meta.Render("× top_k: "+strconv.Itoa(n)+" searched and reranked")
 	}
-	full, empty := scoreBar(r.Threshold, 10)
-	return "‹ " + present.Score(r.Threshold, 2) + " › " + p.st.BarFull.Render(full) + p.st.BarEmpty.Render(empty) + p.st.Meta.Render(" min relevance")
+	full, empty := common.ScoreBar(r.Threshold, 10)
+	return "‹ " + present.Score(r.Threshold, 2) + " › " + p.Styles.BarFull.Render(full) + p.Styles.BarEmpty.Render(empty) + p.Styles.Meta.Render(" min relevance")
 }
 
 // footer is the text under the result list, at most two lines: what
@@ -418,11 +408,11 @@ func (p *resultsPane) footer() string {
 	if f == "" {
 		return ""
 	}
-	iw, _ := innerSize(p.st.Pane, p.width, p.height)
-	lines := strings.Split(wrapText(f, max(iw, 10)), "\n")
+	iw, _ := common.InnerSize(p.Styles.Pane, p.Width, p.Height)
+	lines := strings.Split(common.WrapText(f, max(iw, 10)), "\n")
 	if len(lines) > 2 {
 		lines = lines[:2]
-		lines[1] = truncate(lines[1]+" …", iw)
+		lines[1] = common.Truncate(lines[1]+" …", iw)
 	}
 	return strings.Join(lines, "\n")
 }

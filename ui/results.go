@@ -2,6 +2,7 @@ package ui
 
 import (
 	"ragscope/retrieval/assess/explain"
+	"ragscope/ui/common"
 	"slices"
 	"sort"
 	"strconv"
@@ -50,8 +51,8 @@ const itemLines = 3
 
 // resultsPane is the ranked result list.
 type resultsPane struct {
-	paneBase
-	links map[string]LinkStatus
+	common.Base
+	links map[string]common.LinkStatus
 
 	res         retrieval.Result
 	has         bool
@@ -80,13 +81,13 @@ type resultsPane struct {
 	whatIf    *item
 }
 
-func newResultsPane(keys *KeyMap, st *Styles, links map[string]LinkStatus) resultsPane {
-	return resultsPane{paneBase: paneBase{keys: keys, st: st}, links: links}
+func newResultsPane(keys *common.KeyMap, st *common.Styles, links map[string]common.LinkStatus) resultsPane {
+	return resultsPane{Base: common.Base{Keys: keys, Styles: st}, links: links}
 }
 
 // SetSize sets the pane's outer size.
 func (p *resultsPane) SetSize(w, h int) tea.Cmd {
-	p.width, p.height = w, h
+	p.Width, p.Height = w, h
 	p.scrollToCursor()
 	return nil
 }
@@ -209,7 +210,7 @@ func (p *resultsPane) rebuild() {
 	}
 	if p.showDropped {
 		for _, d := range p.res.Dropped {
-			items = append(items, item{Hit: d.Hit, Dropped: true, Label: dropLabel(d, p.res.Params.Threshold)})
+			items = append(items, item{Hit: d.Hit, Dropped: true, Label: common.DropLabel(d, p.res.Params.Threshold)})
 		}
 		sort.SliceStable(items, func(i, j int) bool { return items[i].Hit.Score > items[j].Hit.Score })
 	}
@@ -298,12 +299,12 @@ func (p *resultsPane) SelectKey(k string) {
 
 // pageRows is the number of rows that fit.
 func (p *resultsPane) pageRows() int {
-	_, ih := innerSize(p.st.Pane, p.width, p.height)
-	return listRows(ih-1-p.footerLines(), itemLines, len(p.items))
+	_, ih := common.InnerSize(p.Styles.Pane, p.Width, p.Height)
+	return common.ListRows(ih-1-p.footerLines(), itemLines, len(p.items))
 }
 
 func (p *resultsPane) scrollToCursor() {
-	p.offset = offsetShowing(p.cursor, p.offset, p.pageRows())
+	p.offset = common.OffsetShowing(p.cursor, p.offset, p.pageRows())
 }
 
 // Update moves the selection; the root shows the new row in the detail
@@ -318,7 +319,7 @@ func (p *resultsPane) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	old := p.cursor
-	p.cursor = moveCursor(p.keys, km, p.cursor, len(p.items), p.pageRows())
+	p.cursor = common.MoveCursor(p.Keys, km, p.cursor, len(p.items), p.pageRows())
 	if p.cursor == old {
 		return nil
 	}
@@ -352,38 +353,38 @@ func (p *resultsPane) title() string {
 
 // View draws the pane.
 func (p *resultsPane) View() string {
-	style, tstyle := p.st.pane(p.focus)
-	iw, _ := innerSize(style, p.width, p.height)
+	style, tstyle := p.Styles.Frame(p.Focused)
+	iw, _ := common.InnerSize(style, p.Width, p.Height)
 	var b strings.Builder
 	if p.pick != nil {
-		_, ih := innerSize(style, p.width, p.height)
+		_, ih := common.InnerSize(style, p.Width, p.Height)
 		b.WriteString(p.pick.View(iw, ih, p.expectedRefs()))
-		return box(style, p.width, p.height, b.String())
+		return common.Box(style, p.Width, p.Height, b.String())
 	}
-	b.WriteString(tstyle.Render(truncate(p.title(), iw)))
+	b.WriteString(tstyle.Render(common.Truncate(p.title(), iw)))
 	switch {
 	case !p.has:
-		b.WriteString("\n\n" + p.st.Meta.Render(wrapText("Type a question and press enter. Results show here, best first, with scores, citations and link states.", iw)))
+		b.WriteString("\n\n" + p.Styles.Meta.Render(common.WrapText("Type a question and press enter. Results show here, best first, with scores, citations and link states.", iw)))
 	case len(p.items) == 0:
 		msg := "No results. Lower the threshold, clear filters (s) or ask with other words."
 		if len(p.res.Dropped) > 0 {
 			msg = "Nothing passed: every hit was left out. Press x to see them, or lower the threshold (s)."
 		}
-		b.WriteString("\n\n" + p.st.Meta.Render(wrapText(msg, iw)))
+		b.WriteString("\n\n" + p.Styles.Meta.Render(common.WrapText(msg, iw)))
 	default:
 		end := min(p.offset+p.pageRows(), len(p.items))
 		for i := p.offset; i < end; i++ {
 			b.WriteByte('\n')
 			b.WriteString(p.renderItem(p.items[i], i == p.cursor, iw))
 		}
-		if hint := moreHint(p.offset, len(p.items)-end); hint != "" {
-			b.WriteString("\n" + p.st.rows.meta.paint(truncate(hint, iw)))
+		if hint := common.MoreHint(p.offset, len(p.items)-end); hint != "" {
+			b.WriteString("\n" + p.Styles.Rows.Meta.Paint(common.Truncate(hint, iw)))
 		}
 		if f := p.footer(); f != "" {
-			b.WriteString("\n" + p.st.Meta.Render(f))
+			b.WriteString("\n" + p.Styles.Meta.Render(f))
 		}
 	}
-	return box(style, p.width, p.height, b.String())
+	return common.Box(style, p.Width, p.Height, b.String())
 }
 
 // expectedRefs are the refs of the expected sources on show.
@@ -400,10 +401,10 @@ const expectMark = "◇ expected"
 
 // renderItem draws one row in three lines.
 func (p *resultsPane) renderItem(it item, selected bool, w int) string {
-	st := p.st
+	st := p.Styles
 	marker := "  "
 	if selected {
-		marker = st.rows.cursor.paint("▌ ")
+		marker = st.Rows.Cursor.Paint("▌ ")
 	}
 	if it.WhatIf != nil {
 		return p.renderWhatIf(it, marker, w)
@@ -413,13 +414,13 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	}
 	first := marker
 	if p.search != "" && !selected && it.matches(p.search) {
-		first = st.rows.match.paint("/") + " "
+		first = st.Rows.Match.Paint("/") + " "
 	}
 	rank := " –"
 	if !it.Dropped {
-		rank = leftPad(strconv.Itoa(it.Hit.Rank), 2)
+		rank = common.LeftPad(strconv.Itoa(it.Hit.Rank), 2)
 	}
-	full, empty := scoreBar(it.Hit.Score, 10)
+	full, empty := common.ScoreBar(it.Hit.Score, 10)
 	score := present.Score(it.Hit.Score, 3)
 	title := present.Title(&it.Hit.Chunk)
 	place := present.Place(&it.Hit.Chunk)
@@ -434,7 +435,7 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 		if ls.State == "" {
 			link = "checking…"
 		} else {
-			link = linkLabel(ls)
+			link = common.LinkLabel(ls)
 		}
 	}
 	indent := "      "
@@ -443,7 +444,7 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 		if p.judge != nil {
 			head += gradeCell(&it) + " "
 		}
-		d := st.rows.dropped
+		d := st.Rows.Dropped
 		label := "left out: " + it.Label
 		if it.Expect != nil {
 			label = expectMark + " · " + label
@@ -451,27 +452,27 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 		if it.Mark != markNone {
 			label = it.Mark.String() + " · " + label
 		}
-		return marker + d.paint(truncate(head+title, w-2)) + "\n" +
-			marker + d.paint(truncate(indent+label+" · "+place, w-2)) + "\n" +
-			marker + d.paint(indent+present.FitURL(it.Hit.Citation.URL, w-2-len(indent)))
+		return marker + d.Paint(common.Truncate(head+title, w-2)) + "\n" +
+			marker + d.Paint(common.Truncate(indent+label+" · "+place, w-2)) + "\n" +
+			marker + d.Paint(indent+present.FitURL(it.Hit.Citation.URL, w-2-len(indent)))
 	}
-	r := &st.rows
-	head := r.rank.paint(rank) + " " + r.score.paint(score) + " " + r.barFull.paint(full) + r.barEmpty.paint(empty) + " "
+	r := &st.Rows
+	head := r.Rank.Paint(rank) + " " + r.Score.Paint(score) + " " + r.BarFull.Paint(full) + r.BarEmpty.Paint(empty) + " "
 	if p.judge != nil {
-		head += r.grade(it.Judge).paint(gradeCell(&it)) + " "
+		head += r.Grade(it.Judge).Paint(gradeCell(&it)) + " "
 	}
-	titleStyle := r.title
+	titleStyle := r.Title
 	if selected {
-		titleStyle = r.highlight
+		titleStyle = r.Highlight
 	}
 	// The mark, when there is one, leads the second line.
-	lead := r.meta.paint(indent)
+	lead := r.Meta.Paint(indent)
 	if it.Mark != markNone {
-		ink := r.linkOK
+		ink := r.LinkOK
 		if it.Mark == markNotRelevant {
-			ink = r.linkBad
+			ink = r.LinkBad
 		}
-		lead += ink.paint(it.Mark.String()) + r.meta.paint(" · ")
+		lead += ink.Paint(it.Mark.String()) + r.Meta.Paint(" · ")
 	}
 	// A fused (hybrid) hit leads its place with its rank in each arm (the
 	// row's rank and score are the fusion's; the detail pane has the
@@ -479,38 +480,38 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	if arms := present.ArmRanks(it.Hit.Arms); arms != "" {
 		place = arms + " · " + place
 	}
-	line2 := lead + r.meta.paint(place)
+	line2 := lead + r.Meta.Paint(place)
 	if it.Move != nil {
-		head += st.moveInk(*it.Move).paint(moveCell(*it.Move)) + " "
-		line2 = lead + r.meta.paint(vectorCell(&it.Hit, *it.Move, it.Stage)+" · "+place)
+		head += st.MoveInk(*it.Move).Paint(moveCell(*it.Move)) + " "
+		line2 = lead + r.Meta.Paint(vectorCell(&it.Hit, *it.Move, it.Stage)+" · "+place)
 	}
 	if it.Expect != nil {
-		line2 = lead + r.highlight.paint(expectMark) + r.meta.paint(" · "+place)
+		line2 = lead + r.Highlight.Paint(expectMark) + r.Meta.Paint(" · "+place)
 	}
-	line1 := head + titleStyle.paint(title)
+	line1 := head + titleStyle.Paint(title)
 	if p.search != "" {
-		line1 = head + paintMatches(title, p.search, titleStyle, r.match)
+		line1 = head + paintMatches(title, p.search, titleStyle, r.Match)
 		if it.Move == nil {
-			line2 = lead + paintMatches(place, p.search, r.meta, r.match)
+			line2 = lead + paintMatches(place, p.search, r.Meta, r.Match)
 		}
 	}
 	// A long URL loses its start, not its #anchor (present.FitURL).
 	urlW := w - 2 - len(indent)
-	line3 := indent + r.url.paint(present.FitURL(it.Hit.Citation.URL, urlW))
+	line3 := indent + r.URL.Paint(present.FitURL(it.Hit.Citation.URL, urlW))
 	if link != "" {
 		// The state goes first: a long URL must not push it off the pane.
 		ls := p.links[it.Hit.Citation.URL]
 		urlW -= ansi.StringWidth(link) + 1
-		line3 = indent + r.link(ls.State).paint(link) + " " + r.url.paint(present.FitURL(it.Hit.Citation.URL, urlW))
+		line3 = indent + r.Link(ls.State).Paint(link) + " " + r.URL.Paint(present.FitURL(it.Hit.Citation.URL, urlW))
 	}
-	return first + truncate(line1, w-2) + "\n" + marker + truncate(line2, w-2) + "\n" + marker + truncate(line3, w-2)
+	return first + common.Truncate(line1, w-2) + "\n" + marker + common.Truncate(line2, w-2) + "\n" + marker + common.Truncate(line3, w-2)
 }
 
 // renderExpected draws the row of an expected source the results do not
 // hold: "◇ expected #23 0.310 · cut by top_k 5 (rank 23 of 5)", its page
 // and section, and its best chunk.
 func (p *resultsPane) renderExpected(it item, marker string, w int) string {
-	r := &p.st.rows
+	r := &p.Styles.Rows
 	e := it.Expect
 	head := expectMark
 	if rt := e.RankText(); rt != "" {
@@ -530,9 +531,9 @@ func (p *resultsPane) renderExpected(it item, marker string, w int) string {
 	if e.PointID != "" {
 		third = "best chunk " + termsafe.Line(e.PointID) + " · " + third
 	}
-	return first + r.highlight.paint(truncate(termsafe.Line(head), w-2)) + "\n" +
-		marker + r.meta.paint(truncate(indent+place, w-2)) + "\n" +
-		marker + r.meta.paint(truncate(indent+third, w-2))
+	return first + r.Highlight.Paint(common.Truncate(termsafe.Line(head), w-2)) + "\n" +
+		marker + r.Meta.Paint(common.Truncate(indent+place, w-2)) + "\n" +
+		marker + r.Meta.Paint(common.Truncate(indent+third, w-2))
 }
 
 // whatIfMark is the mark of an edited chunk's would-be row.
@@ -541,7 +542,7 @@ const whatIfMark = "✎ would be"
 // renderWhatIf draws an edited chunk's would-be row: "✎ would be #1
 // 0.410 · up from #8 · nothing is written", its page, its ref.
 func (p *resultsPane) renderWhatIf(it item, marker string, w int) string {
-	r := &p.st.rows
+	r := &p.Styles.Rows
 	wi := it.WhatIf
 	head := whatIfMark + " #" + strconv.Itoa(wi.Rank) + " " + present.Score(wi.Score, 3)
 	switch {
@@ -556,68 +557,28 @@ func (p *resultsPane) renderWhatIf(it item, marker string, w int) string {
 	}
 	head += " · nothing is written"
 	indent := "      "
-	return marker + r.highlight.paint(truncate(termsafe.Line(head), w-2)) + "\n" +
-		marker + r.meta.paint(truncate(indent+present.Title(&it.Hit.Chunk), w-2)) + "\n" +
-		marker + r.meta.paint(truncate(indent+"your edit of "+termsafe.Line(wi.Ref)+" · E edits again", w-2))
-}
-
-func leftPad(s string, n int) string {
-	if len(s) >= n {
-		return s
-	}
-	return strings.Repeat(" ", n-len(s)) + s
-}
-
-// moveCursor applies the list keys (up, down, page up/down, top, bottom)
-// to cursor in a list of n items showing page rows, clamped to the list.
-func moveCursor(keys *KeyMap, km tea.KeyMsg, cursor, n, page int) int {
-	switch {
-	case key.Matches(km, keys.Up):
-		cursor--
-	case key.Matches(km, keys.Down):
-		cursor++
-	case key.Matches(km, keys.PageUp):
-		cursor -= page
-	case key.Matches(km, keys.PageDown):
-		cursor += page
-	case key.Matches(km, keys.Top):
-		cursor = 0
-	case key.Matches(km, keys.Bottom):
-		cursor = n - 1
-	}
-	return min(max(cursor, 0), n-1)
-}
-
-// offsetShowing returns the first row to show of a list drawn rows at a
-// time so that the cursor's row is among them, moving offset as little as
-// possible; it is never below 0.
-func offsetShowing(cursor, offset, rows int) int {
-	if cursor < offset {
-		offset = cursor
-	}
-	if cursor >= offset+rows {
-		offset = cursor - rows + 1
-	}
-	return max(offset, 0)
+	return marker + r.Highlight.Paint(common.Truncate(termsafe.Line(head), w-2)) + "\n" +
+		marker + r.Meta.Paint(common.Truncate(indent+present.Title(&it.Hit.Chunk), w-2)) + "\n" +
+		marker + r.Meta.Paint(common.Truncate(indent+"your edit of "+termsafe.Line(wi.Ref)+" · E edits again", w-2))
 }
 
 // ShortHelp implements pane.
 func (p *resultsPane) ShortHelp() []key.Binding {
-	k := p.keys
+	k := p.Keys
 	if p.pick != nil {
 		return p.pick.ShortHelp()
 	}
-	keys := append(make([]key.Binding, 0, 21), k.Down, openHelp(k, "detail"))
-	keys = append(keys, k.judgeHelp()...)
+	keys := append(make([]key.Binding, 0, 21), k.Down, common.OpenHelp(k, "detail"))
+	keys = append(keys, k.JudgeHelp()...)
 	return append(keys, k.Page, k.Search, k.CopyURL, k.Context, k.Settings, k.Eval, k.Dropped, k.Rerank, k.QuitQ, k.Help, k.OpenURL, k.FocusQuery, k.Expect, k.ANNCheck, k.Explain, k.Edit,
 		k.MarkRelevant, k.MarkNotRelevant, k.MarkClear, k.SaveCase)
 }
 
 // FullHelp implements pane: the marks and the save, which act on the
 // results and the detail only, come first.
-func (p *resultsPane) FullHelp() [][]key.Binding { return markHelp(p.keys) }
+func (p *resultsPane) FullHelp() [][]key.Binding { return markHelp(p.Keys) }
 
 // markHelp is the group of the mark and save keys.
-func markHelp(k *KeyMap) [][]key.Binding {
+func markHelp(k *common.KeyMap) [][]key.Binding {
 	return [][]key.Binding{{k.MarkRelevant, k.MarkNotRelevant, k.MarkClear, k.SaveCase, k.Judge}}
 }

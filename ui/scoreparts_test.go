@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"strings"
 	"testing"
 
@@ -26,10 +27,10 @@ func TestScorePartsText(t *testing.T) {
 // TestDetailShowsScoreParts: the detail pane of a hybrid hit shows what
 // its score was blended from; a plain hit has no such row.
 func TestDetailShowsScoreParts(t *testing.T) {
-	keys := DefaultKeyMap()
-	st := DefaultStyles(true, colorprofile.Ascii)
+	keys := common.DefaultKeyMap()
+	st := common.DefaultStyles(true, colorprofile.Ascii)
 	for _, parts := range []*retrieval.ScoreParts{{BM25: 0.5, BM25Rank: 1, Cosine: 0.25, CosineRank: 2}, nil} {
-		p := newDetailPane(keys, st, map[string]LinkStatus{})
+		p := newDetailPane(keys, st, map[string]common.LinkStatus{})
 		p.SetSize(100, 30)
 		p.SetItem(item{Hit: retrieval.Hit{Rank: 1, Score: 0.3, ScoreParts: parts, Chunk: retrieval.Chunk{ID: "a", Text: "text"}}})
 		got := strings.Contains(p.View(), "BM25 0.500 (#1) · cosine 0.250 (#2)")
@@ -42,10 +43,10 @@ func TestDetailShowsScoreParts(t *testing.T) {
 // TestDetailShowsArms: the detail pane of a hit from a fused (Qdrant
 // hybrid) search shows its place in each arm and in the fusion.
 func TestDetailShowsArms(t *testing.T) {
-	keys := DefaultKeyMap()
-	st := DefaultStyles(true, colorprofile.Ascii)
+	keys := common.DefaultKeyMap()
+	st := common.DefaultStyles(true, colorprofile.Ascii)
 	for _, arms := range [][]retrieval.Arm{{{Label: "dense", Vector: "dense", Rank: 3, Score: 0.61}, {Label: "bm25", Vector: "bm25", Rank: 1, Score: 12.4}}, nil} {
-		p := newDetailPane(keys, st, map[string]LinkStatus{})
+		p := newDetailPane(keys, st, map[string]common.LinkStatus{})
 		p.SetSize(100, 30)
 		p.SetItem(item{Hit: retrieval.Hit{Rank: 1, Score: 0.833, Arms: arms, Chunk: retrieval.Chunk{ID: "a", Text: "text"}}})
 		got := strings.Contains(p.View(), "dense #3 0.61 · bm25 #1 12.4 · fused #1 0.833")

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"strconv"
 	"strings"
 
@@ -28,8 +29,8 @@ type searchBar struct {
 	target focusID
 }
 
-func newSearchBar(st *Styles) searchBar {
-	in := st.newInput("type to find in the results", 200)
+func newSearchBar(st *common.Styles) searchBar {
+	in := st.NewInput("type to find in the results", 200)
 	in.Prompt = "/"
 	return searchBar{input: in}
 }
@@ -162,12 +163,12 @@ func (m *Model) searchStatus(i, n int, what string) {
 }
 
 // ShortHelp is the help line while typing a search.
-func (s *searchBar) ShortHelp(k *KeyMap) []key.Binding {
-	return []key.Binding{runHelp(k.Run, "enter", "keep search (n/N next/previous)"), runHelp(k.Leave, "esc", "clear search"), k.Quit}
+func (s *searchBar) ShortHelp(k *common.KeyMap) []key.Binding {
+	return []key.Binding{common.RunHelp(k.Run, "enter", "keep search (n/N next/previous)"), common.RunHelp(k.Leave, "esc", "clear search"), k.Quit}
 }
 
 // searchView is the bar in the status line's place while typing.
-func (m *Model) searchView() string { return truncate(m.search.input.View(), m.width) }
+func (m *Model) searchView() string { return common.Truncate(m.search.input.View(), m.width) }
 
 // matches reports whether it holds q (lower case) in what the list shows
 // or in its text.
@@ -248,7 +249,7 @@ func (p *detailPane) findMatch(dir int, from bool) (int, int) {
 // markMatches paints every occurrence of q (lower case) in the lines of
 // view in reverse video; a line with a match is drawn as plain text, so
 // the highlight is visible without colours too.
-func markMatches(view, q string, st *Styles) string {
+func markMatches(view, q string, st *common.Styles) string {
 	if q == "" {
 		return view
 	}
@@ -256,7 +257,7 @@ func markMatches(view, q string, st *Styles) string {
 	for i, l := range lines {
 		plain := ansi.Strip(l)
 		if strings.Contains(strings.ToLower(plain), q) {
-			lines[i] = paintMatches(plain, q, ink{}, st.rows.match)
+			lines[i] = paintMatches(plain, q, common.Ink{}, st.Rows.Match)
 		}
 	}
 	return strings.Join(lines, "\n")
@@ -265,10 +266,10 @@ func markMatches(view, q string, st *Styles) string {
 // paintMatches paints s with base and every occurrence of q (lower case)
 // with hl. When lower-casing changes the byte length (rare scripts), s is
 // painted whole with base.
-func paintMatches(s, q string, base, hl ink) string {
+func paintMatches(s, q string, base, hl common.Ink) string {
 	lower := strings.ToLower(s)
 	if q == "" || len(lower) != len(s) || !strings.Contains(lower, q) {
-		return base.paint(s)
+		return base.Paint(s)
 	}
 	var b strings.Builder
 	for {
@@ -277,13 +278,13 @@ func paintMatches(s, q string, base, hl ink) string {
 			break
 		}
 		if i > 0 {
-			b.WriteString(base.paint(s[:i]))
+			b.WriteString(base.Paint(s[:i]))
 		}
-		b.WriteString(hl.paint(s[i : i+len(q)]))
+		b.WriteString(hl.Paint(s[i : i+len(q)]))
 		s, lower = s[i+len(q):], lower[i+len(q):]
 	}
 	if s != "" {
-		b.WriteString(base.paint(s))
+		b.WriteString(base.Paint(s))
 	}
 	return b.String()
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"strings"
 
 	"ragscope/present"
@@ -21,8 +22,8 @@ const (
 // selectionPane holds the inputs of selected-text mode: the pasted text
 // (multi-line, bracketed paste) and where it comes from.
 type selectionPane struct {
-	keys    *KeyMap
-	st      *Styles
+	keys    *common.KeyMap
+	st      *common.Styles
 	text    textarea.Model
 	doc     textinput.Model
 	section textinput.Model
@@ -38,16 +39,16 @@ type selectionPane struct {
 // every frame, which a 100 KB paste makes far too slow.
 const largeText = 8 << 10
 
-func newSelectionPane(keys *KeyMap, st *Styles) selectionPane {
+func newSelectionPane(keys *common.KeyMap, st *common.Styles) selectionPane {
 	ta := textarea.New()
 	ta.Placeholder = "Paste the selected text here (multi-line; large pastes are fine)."
 	ta.ShowLineNumbers = false
 	ta.CharLimit = 0
 	ta.MaxHeight = 0
 	ta.Prompt = "│ "
-	ta.SetStyles(st.textArea())
+	ta.SetStyles(st.TextArea())
 	ta.Blur()
-	mk := func(ph string) textinput.Model { return st.newInput(ph, 500) }
+	mk := func(ph string) textinput.Model { return st.NewInput(ph, 500) }
 	return selectionPane{
 		keys: keys, st: st, text: ta,
 		doc:     mk("docs/module-1-ros2/nodes-topics-services.md (optional)"),
@@ -110,9 +111,9 @@ func (p *selectionPane) Blur() {
 
 // restyle applies the current styles to the inputs.
 func (p *selectionPane) restyle() {
-	p.text.SetStyles(p.st.textArea())
-	p.doc.SetStyles(p.st.textInput())
-	p.section.SetStyles(p.st.textInput())
+	p.text.SetStyles(p.st.TextArea())
+	p.doc.SetStyles(p.st.TextInput())
+	p.section.SetStyles(p.st.TextInput())
 }
 
 // isInput reports whether msg is typed or pasted text (it goes to the
@@ -166,7 +167,7 @@ func (p *selectionPane) largeView() string {
 		if r == row && p.text.Focused() {
 			l += "▌"
 		}
-		return strings.Split(wrapText(l, w), "\n")
+		return strings.Split(common.WrapText(l, w), "\n")
 	}
 	var out []string
 	for r := row; r >= 0 && len(out) < h; r-- {
@@ -207,5 +208,5 @@ func (p *selectionPane) View() string {
 	} else {
 		area = p.text.View()
 	}
-	return truncate(head, p.width) + "\n" + area + "\n" + truncate(src, p.width)
+	return common.Truncate(head, p.width) + "\n" + area + "\n" + common.Truncate(src, p.width)
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"ragscope/ui/common"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,7 +54,7 @@ func facetKey(row int) string {
 // settingsPane edits top_k, threshold, dedup, the left-out toggle and the
 // filters; every change is announced so the root can re-run the query.
 type settingsPane struct {
-	paneBase
+	common.Base
 
 	params      retrieval.Query
 	showDropped bool
@@ -88,12 +89,12 @@ type settingsPane struct {
 	compareWith   string
 }
 
-func newSettingsPane(keys *KeyMap, st *Styles, params retrieval.Query) settingsPane {
-	return settingsPane{paneBase: paneBase{keys: keys, st: st}, params: params}
+func newSettingsPane(keys *common.KeyMap, st *common.Styles, params retrieval.Query) settingsPane {
+	return settingsPane{Base: common.Base{Keys: keys, Styles: st}, params: params}
 }
 
 // SetSize sets the outer size.
-func (p *settingsPane) SetSize(w, h int) tea.Cmd { p.width, p.height = w, h; return nil }
+func (p *settingsPane) SetSize(w, h int) tea.Cmd { p.Width, p.Height = w, h; return nil }
 
 // SetFacets offers the filter values present in the collection.
 func (p *settingsPane) SetFacets(f map[string][]string) { p.facets = f }
@@ -159,23 +160,23 @@ func (p *settingsPane) Update(msg tea.Msg) tea.Cmd {
 			return cmd
 		}
 		p.toggleValue(v)
-	case p.row == rowGolden && key.Matches(km, p.keys.Toggle, p.keys.Inc):
+	case p.row == rowGolden && key.Matches(km, p.Keys.Toggle, p.Keys.Inc):
 		return p.openGolden()
-	case p.row >= rowModule && key.Matches(km, p.keys.Pick):
+	case p.row >= rowModule && key.Matches(km, p.Keys.Pick):
 		names := [...]string{"module", "chapter", "type", "tag"}
-		p.pick = newFacetPicker(p.keys, p.st, names[p.row-rowModule], p.values(p.row))
+		p.pick = newFacetPicker(p.Keys, p.Styles, names[p.row-rowModule], p.values(p.row))
 		return nil
-	case key.Matches(km, p.keys.Up):
+	case key.Matches(km, p.Keys.Up):
 		p.move(-1)
-	case key.Matches(km, p.keys.Down):
+	case key.Matches(km, p.Keys.Down):
 		p.move(1)
-	case key.Matches(km, p.keys.Dec):
+	case key.Matches(km, p.Keys.Dec):
 		p.adjust(false)
-	case key.Matches(km, p.keys.Inc):
+	case key.Matches(km, p.Keys.Inc):
 		p.adjust(true)
-	case key.Matches(km, p.keys.Toggle):
+	case key.Matches(km, p.Keys.Toggle):
 		p.toggle()
-	case key.Matches(km, p.keys.Clear):
+	case key.Matches(km, p.Keys.Clear):
 		if p.row >= rowModule {
 			*p.filter(p.row) = nil
 		}
@@ -287,22 +288,22 @@ func (p *settingsPane) Modal() bool { return p.pick != nil || p.goldenEdit != ni
 
 // View draws the pane.
 func (p *settingsPane) View() string {
-	style, tstyle := p.st.pane(p.focus)
-	iw, _ := innerSize(style, p.width, p.height)
+	style, tstyle := p.Styles.Frame(p.Focused)
+	iw, _ := common.InnerSize(style, p.Width, p.Height)
 	var b strings.Builder
 	if p.pick != nil {
-		_, ih := innerSize(style, p.width, p.height)
-		b.WriteString(tstyle.Render(truncate("Settings · type to filter · enter toggles · esc done", iw)) + "\n")
+		_, ih := common.InnerSize(style, p.Width, p.Height)
+		b.WriteString(tstyle.Render(common.Truncate("Settings · type to filter · enter toggles · esc done", iw)) + "\n")
 		b.WriteString(p.pick.View(iw, ih-1, *p.filter(p.row)))
-		return box(style, p.width, p.height, b.String())
+		return common.Box(style, p.Width, p.Height, b.String())
 	}
-	b.WriteString(tstyle.Render(truncate("Settings · ←/→ change · space toggles · enter picks values · changes re-run the query", iw)) + "\n\n")
-	_, ih := innerSize(style, p.width, p.height)
+	b.WriteString(tstyle.Render(common.Truncate("Settings · ←/→ change · space toggles · enter picks values · changes re-run the query", iw)) + "\n\n")
+	_, ih := common.InnerSize(style, p.Width, p.Height)
 	rows := p.rowLines(iw)
 	var note string
 	noteLines := 0
 	if p.facets == nil {
-		note = "\n" + p.st.Meta.Render(wrapText("Filter values appear once the collection's stats arrive.", iw))
+		note = "\n" + p.Styles.Meta.Render(common.WrapText("Filter values appear once the collection's stats arrive.", iw))
 		noteLines = strings.Count(note, "\n") + 1
 	}
 	avail := ih - 2
@@ -312,14 +313,14 @@ func (p *settingsPane) View() string {
 			b.WriteString(r.text)
 		}
 		b.WriteString(note)
-		return box(style, p.width, p.height, strings.TrimRight(b.String(), "\n"))
+		return common.Box(style, p.Width, p.Height, strings.TrimRight(b.String(), "\n"))
 	}
 	from, to := p.window(rows, avail-1)
 	for _, r := range rows[from:to] {
 		b.WriteString(r.text)
 	}
-	b.WriteString(p.st.Meta.Render(truncate("  "+moreHint(from, len(rows)-to), iw)))
-	return box(style, p.width, p.height, strings.TrimRight(b.String(), "\n"))
+	b.WriteString(p.Styles.Meta.Render(common.Truncate("  "+common.MoreHint(from, len(rows)-to), iw)))
+	return common.Box(style, p.Width, p.Height, strings.TrimRight(b.String(), "\n"))
 }
 
 // settingsLine is one row of the settings list as drawn: one line, or two
@@ -376,18 +377,18 @@ func (p *settingsPane) rowLines(iw int) []settingsLine {
 		}
 		var b strings.Builder
 		mark := "  "
-		nameStyle := p.st.Label
+		nameStyle := p.Styles.Label
 		if r == p.row {
-			mark = p.st.Cursor.Render("▌ ")
-			nameStyle = p.st.Highlight
+			mark = p.Styles.Cursor.Render("▌ ")
+			nameStyle = p.Styles.Highlight
 		}
 		var val string
 		switch r {
 		case rowTopK:
 			val = "‹ " + strconv.Itoa(p.params.TopK) + " ›"
 		case rowThreshold:
-			full, empty := scoreBar(p.params.Threshold, 10)
-			val = "‹ " + present.Score(p.params.Threshold, 2) + " › " + p.st.BarFull.Render(full) + p.st.BarEmpty.Render(empty)
+			full, empty := common.ScoreBar(p.params.Threshold, 10)
+			val = "‹ " + present.Score(p.params.Threshold, 2) + " › " + p.Styles.BarFull.Render(full) + p.Styles.BarEmpty.Render(empty)
 		case rowDedup:
 			val = "[" + check(!p.params.NoDedup) + "] drop near-duplicates"
 		case rowShowDropped:
@@ -407,10 +408,10 @@ func (p *settingsPane) rowLines(iw int) []settingsLine {
 		default:
 			val = p.filterValue(r)
 		}
-		b.WriteString(truncate(mark+nameStyle.Render(leftPadRight(names[r], 13))+val, iw) + "\n")
+		b.WriteString(common.Truncate(mark+nameStyle.Render(common.PadRight(names[r], 13))+val, iw) + "\n")
 		if r >= rowModule {
 			if active := *p.filter(r); len(active) > 0 {
-				b.WriteString(truncate("               "+p.st.Added.Render("any of: "+termsafe.Line(strings.Join(active, ", "))), iw) + "\n")
+				b.WriteString(common.Truncate("               "+p.Styles.Added.Render("any of: "+termsafe.Line(strings.Join(active, ", "))), iw) + "\n")
 			}
 		}
 		out = append(out, settingsLine{row: r, text: b.String()})
@@ -421,12 +422,12 @@ func (p *settingsPane) rowLines(iw int) []settingsLine {
 func (p *settingsPane) filterValue(r int) string {
 	vals := p.values(r)
 	if len(vals) == 0 {
-		return p.st.Missing.Render("no values in the collection")
+		return p.Styles.Missing.Render("no values in the collection")
 	}
 	i := min(p.browse[r-rowModule], len(vals)-1)
 	v := vals[i]
 	on := slices.Contains(*p.filter(r), v)
-	return "‹ " + termsafe.Line(v) + " › [" + check(on) + "] " + p.st.Meta.Render("("+strconv.Itoa(i+1)+"/"+strconv.Itoa(len(vals))+")")
+	return "‹ " + termsafe.Line(v) + " › [" + check(on) + "] " + p.Styles.Meta.Render("("+strconv.Itoa(i+1)+"/"+strconv.Itoa(len(vals))+")")
 }
 
 func check(b bool) string {
@@ -438,20 +439,20 @@ func check(b bool) string {
 
 // ShortHelp implements pane.
 func (p *settingsPane) ShortHelp() []key.Binding {
-	k := p.keys
+	k := p.Keys
 	if p.pick != nil {
 		return p.pick.ShortHelp()
 	}
 	if p.goldenEdit != nil {
-		return []key.Binding{runHelp(k.Run, "enter", "use this file"), leaveHelp(k, "keep the old one"), k.Quit}
+		return []key.Binding{common.RunHelp(k.Run, "enter", "use this file"), common.LeaveHelp(k, "keep the old one"), k.Quit}
 	}
 	if p.row == rowGolden {
-		return []key.Binding{k.Down, runHelp(k.Toggle, "enter", "edit the path"), leaveHelp(k, "results"), k.QuitQ, k.Help}
+		return []key.Binding{k.Down, common.RunHelp(k.Toggle, "enter", "edit the path"), common.LeaveHelp(k, "results"), k.QuitQ, k.Help}
 	}
 	if p.row >= rowModule {
-		return []key.Binding{k.Down, k.Pick, k.Inc, k.Toggle, k.Clear, leaveHelp(k, "results"), k.QuitQ, k.Help}
+		return []key.Binding{k.Down, k.Pick, k.Inc, k.Toggle, k.Clear, common.LeaveHelp(k, "results"), k.QuitQ, k.Help}
 	}
-	return []key.Binding{k.Down, k.Inc, k.Toggle, k.Clear, leaveHelp(k, "results"), k.QuitQ, k.Help}
+	return []key.Binding{k.Down, k.Inc, k.Toggle, k.Clear, common.LeaveHelp(k, "results"), k.QuitQ, k.Help}
 }
 
 // FullHelp implements pane: every key of the pane is in the key map.

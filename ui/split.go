@@ -3,6 +3,7 @@ package ui
 import (
 	"cmp"
 	"context"
+	"ragscope/ui/common"
 	"strconv"
 	"strings"
 	"time"
@@ -82,8 +83,8 @@ type splitHalf struct {
 
 // splitView is the split results pane.
 type splitView struct {
-	keys   *KeyMap
-	st     *Styles
+	keys   *common.KeyMap
+	st     *common.Styles
 	width  int
 	height int
 	focus  bool
@@ -105,7 +106,7 @@ type splitView struct {
 
 	// request is B's retrieval; bQuestion and bSetup are what B's
 	// result or error is for.
-	request
+	common.Request
 	err       error
 	bQuestion string
 	bSetup    string
@@ -118,7 +119,7 @@ type splitView struct {
 	shown   string
 }
 
-func newSplitView(keys *KeyMap, st *Styles, links map[string]LinkStatus) splitView {
+func newSplitView(keys *common.KeyMap, st *common.Styles, links map[string]common.LinkStatus) splitView {
 	return splitView{keys: keys, st: st, spin: spinner.New(spinner.WithSpinner(spinner.Dot)), detail: ptr(newDetailPane(keys, st, links))}
 }
 
@@ -161,7 +162,7 @@ func newSplitHalf(res retrieval.Result) splitHalf {
 	h := splitHalf{has: true, dropped: len(res.Dropped)}
 	h.rows = make([]splitRow, len(res.Hits))
 	for i, hit := range res.Hits {
-		h.rows[i] = splitRow{hit: hit, rank: leftPad(strconv.Itoa(hit.Rank), 2), score: present.Score(hit.Score, 3),
+		h.rows[i] = splitRow{hit: hit, rank: common.LeftPad(strconv.Itoa(hit.Rank), 2), score: present.Score(hit.Score, 3),
 			title: present.Title(&hit.Chunk), source: termsafe.Line(present.SourceKey(hit))}
 	}
 	return h
@@ -171,7 +172,7 @@ func newSplitHalf(res retrieval.Result) splitHalf {
 // rankings are in.
 func (v *splitView) remark() {
 	v.markW = 0
-	if !v.half[0].has || !v.half[1].has || v.loading || v.err != nil {
+	if !v.half[0].has || !v.half[1].has || v.Loading || v.err != nil {
 		for i := range v.half {
 			for j := range v.half[i].rows {
 				v.half[i].rows[j].mark = ""
@@ -204,12 +205,12 @@ func (v *splitView) start(base context.Context, timeout time.Duration, retrieve 
 	if !v.asked || v.selected || retrieve == nil || v.names[1] == "" {
 		return nil
 	}
-	if v.bQuestion == v.question && v.bSetup == v.names[1] && (v.loading || v.half[1].has && v.err == nil) {
+	if v.bQuestion == v.question && v.bSetup == v.names[1] && (v.Loading || v.half[1].has && v.err == nil) {
 		return nil
 	}
-	seq := v.next()
-	ctx, cancel := withTimeout(base, timeout)
-	v.cancel = cancel
+	seq := v.Next()
+	ctx, cancel := common.WithTimeout(base, timeout)
+	v.Cancel = cancel
 	v.err, v.half[1] = nil, splitHalf{}
 	v.bQuestion, v.bSetup = v.question, v.names[1]
 	v.remark()
@@ -223,13 +224,13 @@ func (v *splitView) start(base context.Context, timeout time.Duration, retrieve 
 
 // stop cancels B's request in flight.
 func (v *splitView) stop() {
-	v.abort()
-	v.loading = false
+	v.Abort()
+	v.Loading = false
 }
 
 // reply shows B's reply to request seq; stale replies are dropped.
 func (v *splitView) reply(msg splitMsg) {
-	if !v.settle(msg.Seq) {
+	if !v.Settle(msg.Seq) {
 		return
 	}
 	if msg.Err != nil {
@@ -242,7 +243,7 @@ func (v *splitView) reply(msg splitMsg) {
 
 // tick turns the spinner while B searches.
 func (v *splitView) tick(msg spinner.TickMsg) tea.Cmd {
-	if !v.loading {
+	if !v.Loading {
 		return nil
 	}
 	var cmd tea.Cmd
@@ -261,8 +262,8 @@ func (v *splitView) selectedRow() (splitRow, bool) {
 
 // pageRows is how many rows of a side fit.
 func (v *splitView) pageRows(side int) int {
-	_, ih := innerSize(v.st.Pane, v.halfWidth(side), v.height)
-	return listRows(ih-1, splitLines, len(v.half[side].rows))
+	_, ih := common.InnerSize(v.st.Pane, v.halfWidth(side), v.height)
+	return common.ListRows(ih-1, splitLines, len(v.half[side].rows))
 }
 
 // halfWidth is the outer width of a side.
@@ -275,7 +276,7 @@ func (v *splitView) halfWidth(side int) int {
 
 func (v *splitView) scrollToCursor(side int) {
 	h := &v.half[side]
-	h.offset = offsetShowing(h.cursor, h.offset, v.pageRows(side))
+	h.offset = common.OffsetShowing(h.cursor, h.offset, v.pageRows(side))
 }
 
 // Update moves the focused side's cursor, or scrolls the detail.
@@ -291,7 +292,7 @@ func (v *splitView) Update(msg tea.Msg) tea.Cmd {
 	if len(h.rows) == 0 {
 		return nil
 	}
-	h.cursor = moveCursor(v.keys, km, h.cursor, len(h.rows), v.pageRows(v.side))
+	h.cursor = common.MoveCursor(v.keys, km, h.cursor, len(h.rows), v.pageRows(v.side))
 	v.scrollToCursor(v.side)
 	return nil
 }
@@ -313,31 +314,31 @@ func (v *splitView) openDetail() tea.Cmd {
 // View draws the two sides side by side, or the detail of a row.
 func (v *splitView) View() string {
 	if v.showing {
-		head := v.st.Highlight.Render(truncate("Detail of "+termsafe.Line(v.shown)+" · esc back to the split", v.width))
+		head := v.st.Highlight.Render(common.Truncate("Detail of "+termsafe.Line(v.shown)+" · esc back to the split", v.width))
 		return head + "\n" + v.detail.View()
 	}
-	return joinCols(v.halfView(0), v.halfView(1))
+	return common.JoinCols(v.halfView(0), v.halfView(1))
 }
 
 // halfView draws one side.
 func (v *splitView) halfView(side int) string {
-	style, tstyle := v.st.pane(v.focus && v.side == side)
+	style, tstyle := v.st.Frame(v.focus && v.side == side)
 	w := v.halfWidth(side)
-	iw, _ := innerSize(style, w, v.height)
+	iw, _ := common.InnerSize(style, w, v.height)
 	h := &v.half[side]
 	var b strings.Builder
-	b.WriteString(tstyle.Render(truncate(v.title(side), iw)))
+	b.WriteString(tstyle.Render(common.Truncate(v.title(side), iw)))
 	msg := ""
 	switch {
 	case !v.asked:
 		msg = "Ask a question: both setups' rankings show here, each row with how its source moved from A to B."
 	case v.selected:
 		msg = "Selected-text turns are not compared: the split compares searches (ctrl+t back to normal mode, then ask)."
-	case side == 1 && v.loading:
-		b.WriteString("\n" + v.spin.View() + " " + v.st.Meta.Render(truncate("searching with setup "+termsafe.Line(v.names[1])+"…", iw-2)))
+	case side == 1 && v.Loading:
+		b.WriteString("\n" + v.spin.View() + " " + v.st.Meta.Render(common.Truncate("searching with setup "+termsafe.Line(v.names[1])+"…", iw-2)))
 	case side == 1 && v.err != nil:
-		b.WriteString("\n" + v.st.StatusErr.Render(wrapText("✗ setup "+termsafe.Line(v.names[1])+": "+errorText(v.err), iw)))
-		b.WriteString("\n\n" + v.st.Meta.Render(wrapText("Setup A is unaffected. V twice asks B again.", iw)))
+		b.WriteString("\n" + v.st.StatusErr.Render(common.WrapText("✗ setup "+termsafe.Line(v.names[1])+": "+common.ErrorText(v.err), iw)))
+		b.WriteString("\n\n" + v.st.Meta.Render(common.WrapText("Setup A is unaffected. V twice asks B again.", iw)))
 	case !h.has:
 	case len(h.rows) == 0:
 		msg = "No results with this setup."
@@ -347,14 +348,14 @@ func (v *splitView) halfView(side int) string {
 			b.WriteByte('\n')
 			b.WriteString(v.renderRow(&h.rows[i], i == h.cursor && v.focus && v.side == side, iw))
 		}
-		if hint := moreHint(h.offset, len(h.rows)-end); hint != "" {
-			b.WriteString("\n" + v.st.rows.meta.paint(truncate(hint, iw)))
+		if hint := common.MoreHint(h.offset, len(h.rows)-end); hint != "" {
+			b.WriteString("\n" + v.st.Rows.Meta.Paint(common.Truncate(hint, iw)))
 		}
 	}
 	if msg != "" {
-		b.WriteString("\n\n" + v.st.Meta.Render(wrapText(msg, iw)))
+		b.WriteString("\n\n" + v.st.Meta.Render(common.WrapText(msg, iw)))
 	}
-	return box(style, w, v.height, b.String())
+	return common.Box(style, w, v.height, b.String())
 }
 
 // title is a side's heading: its letter, setup and hit count.
@@ -374,37 +375,37 @@ func (v *splitView) title(side int) string {
 // renderRow draws a row in two lines: rank, score, mark and title; then
 // the source the marks match by.
 func (v *splitView) renderRow(r *splitRow, selected bool, w int) string {
-	ink := &v.st.rows
+	ink := &v.st.Rows
 	marker := "  "
-	title := ink.title
+	title := ink.Title
 	if selected {
-		marker, title = ink.cursor.paint("▌ "), ink.highlight
+		marker, title = ink.Cursor.Paint("▌ "), ink.Highlight
 	}
-	line1 := marker + ink.rank.paint(r.rank) + " " + ink.score.paint(r.score) + " "
+	line1 := marker + ink.Rank.Paint(r.rank) + " " + ink.Score.Paint(r.score) + " "
 	if v.markW > 0 {
-		line1 += v.markInk(r.mark).paint(r.mark+strings.Repeat(" ", max(v.markW-len([]rune(r.mark)), 0))) + " "
+		line1 += v.markInk(r.mark).Paint(r.mark+strings.Repeat(" ", max(v.markW-len([]rune(r.mark)), 0))) + " "
 	}
-	line1 += title.paint(r.title)
+	line1 += title.Paint(r.title)
 	// The source is cut in the middle, in what the marker (2 cells) and
 	// the indent (3) leave: two sections of one page differ only at the
 	// end (the anchor), which a cut at the end would hide.
-	line2 := marker + ink.meta.paint("   "+present.Middle(r.source, w-5))
-	return truncate(line1, w) + "\n" + truncate(line2, w)
+	line2 := marker + ink.Meta.Paint("   "+present.Middle(r.source, w-5))
+	return common.Truncate(line1, w) + "\n" + common.Truncate(line2, w)
 }
 
 // markInk colours a movement: up good, down bad, only in one setup
 // highlighted, the same rank plain.
-func (v *splitView) markInk(mark string) ink {
-	r := &v.st.rows
+func (v *splitView) markInk(mark string) common.Ink {
+	r := &v.st.Rows
 	switch {
 	case strings.HasPrefix(mark, "↑"):
-		return r.linkOK
+		return r.LinkOK
 	case strings.HasPrefix(mark, "↓"):
-		return r.linkBad
+		return r.LinkBad
 	case strings.HasPrefix(mark, "only"):
-		return r.highlight
+		return r.Highlight
 	}
-	return r.meta
+	return r.Meta
 }
 
 // splitField is one side of the split view as a pane.
@@ -432,15 +433,15 @@ func (f splitField) View() string { return f.v.View() }
 func (f splitField) ShortHelp() []key.Binding {
 	k := f.v.keys
 	if f.v.showing {
-		return []key.Binding{k.Down, k.PageDown, leaveHelp(k, "back to the split"), k.CopyURL, k.OpenURL, k.QuitQ, k.Help}
+		return []key.Binding{k.Down, k.PageDown, common.LeaveHelp(k, "back to the split"), k.CopyURL, k.OpenURL, k.QuitQ, k.Help}
 	}
-	return []key.Binding{k.Down, openHelp(k, "detail"), runHelp(k.Inc, "←/→", "side A/B"), leaveHelp(k, "close split"), k.FocusQuery, k.CopyURL, k.OpenURL, k.QuitQ, k.Help}
+	return []key.Binding{k.Down, common.OpenHelp(k, "detail"), common.RunHelp(k.Inc, "←/→", "side A/B"), common.LeaveHelp(k, "close split"), k.FocusQuery, k.CopyURL, k.OpenURL, k.QuitQ, k.Help}
 }
 
 // FullHelp implements pane.
 func (f splitField) FullHelp() [][]key.Binding {
 	k := f.v.keys
-	return [][]key.Binding{{runHelp(k.Dec, "←/h", "side A"), runHelp(k.Inc, "→/l", "side B"), openHelp(k, "detail"), k.Split}}
+	return [][]key.Binding{{common.RunHelp(k.Dec, "←/h", "side A"), common.RunHelp(k.Inc, "→/l", "side B"), common.OpenHelp(k, "detail"), k.Split}}
 }
 
 // registerSplit registers the split view's two sides; the question box
@@ -454,8 +455,8 @@ func (m *Model) registerSplit() {
 			{&k.Inc, func(m *Model) tea.Cmd { return m.splitSide(focusSplitB) }},
 		}
 	}
-	m.register(slot{id: focusSplitA, pane: func(m *Model) pane { return splitField{m.split, 0} }, place: placeWhole, rings: ringSplit, actions: side()})
-	m.register(slot{id: focusSplitB, pane: func(m *Model) pane { return splitField{m.split, 1} }, place: placeWhole, rings: ringSplit, actions: side()})
+	m.register(slot{id: focusSplitA, pane: func(m *Model) common.Pane { return splitField{m.split, 0} }, place: placeWhole, rings: ringSplit, actions: side()})
+	m.register(slot{id: focusSplitB, pane: func(m *Model) common.Pane { return splitField{m.split, 1} }, place: placeWhole, rings: ringSplit, actions: side()})
 	m.slot(focusQuery).rings |= ringSplit
 }
 
@@ -590,7 +591,7 @@ func (m *Model) splitFocus(f focusID) focusID {
 			m.split.open, m.split.showing = false, false
 		}
 	}
-	m.keys.splitOn = f == focusSplitA || f == focusSplitB
+	m.keys.SplitOn = f == focusSplitA || f == focusSplitB
 	return f
 }
 

@@ -25,9 +25,9 @@ func (p *settingsPane) adjustCompare(up bool) {
 // compareValue is the "compare with" row's value.
 func (p *settingsPane) compareValue() string {
 	if p.compareWith == "" {
-		return "‹ none › " + p.st.Meta.Render("(V splits the results with the setup chosen)")
+		return "‹ none › " + p.Styles.Meta.Render("(V splits the results with the setup chosen)")
 	}
-	return "‹ " + termsafe.Line(p.compareWith) + " › " + p.st.Meta.Render("(V splits the results: A beside it)")
+	return "‹ " + termsafe.Line(p.compareWith) + " › " + p.Styles.Meta.Render("(V splits the results: A beside it)")
 }
 
 // setCompare makes setup the split view's B ("" none): its ranking is

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"ragscope/ui/common"
 	"strings"
 	"sync"
 	"testing"
@@ -62,7 +63,7 @@ func splitModel(t testing.TB, w, h int, profile colorprofile.Profile) (Model, *f
 	b := &fakeSetupB{a: f}
 	opts, _ := testOptions(f)
 	opts.Compare = CompareSetup{Name: "hybrid", Setups: []string{"bm25"}, Vs: "bm25", Retrieve: b.retrieve}
-	m := newModel(context.Background(), opts, DefaultStyles(true, profile))
+	m := newModel(context.Background(), opts, common.DefaultStyles(true, profile))
 	m = feed(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	m = feed(t, m, runCmd(t, m.Init())...)
 	return m, b
@@ -95,8 +96,8 @@ func TestSplitMarksAndDetail(t *testing.T) {
 	m, b := splitModel(t, 120, 40, colorprofile.NoTTY)
 	m = ask(t, m, "How do nodes talk?")
 	m = feed(t, m, keyRunes("V"))
-	if m.Focus() != string(focusSplitA) || m.split.loading {
-		t.Fatalf("focus %q, loading %v, status %q", m.Focus(), m.split.loading, m.Status())
+	if m.Focus() != string(focusSplitA) || m.split.Loading {
+		t.Fatalf("focus %q, loading %v, status %q", m.Focus(), m.split.Loading, m.Status())
 	}
 	if got := b.calls(); len(got) != 1 || got[0] != "bm25: How do nodes talk?" {
 		t.Fatalf("B asked %q", got)
@@ -210,10 +211,10 @@ func TestSplitStaleReplyDropped(t *testing.T) {
 	m = ask(t, m, "How do nodes talk?")
 	next, _ := m.Update(keyRunes("V"))
 	m = next.(Model)
-	if !m.split.loading {
+	if !m.split.Loading {
 		t.Fatal("B is not searching")
 	}
-	seq := m.split.seq
+	seq := m.split.Seq
 	m = feed(t, m, keyRunes("V"))
 	m = feed(t, m, splitMsg{Seq: seq, Setup: "bm25", Question: "How do nodes talk?", Result: retrieval.Result{Hits: []retrieval.Hit{{Rank: 1}}}})
 	if m.split.half[1].has || m.split.open {
@@ -334,7 +335,7 @@ func TestSplitSourcesKeepTheAnchor(t *testing.T) {
 				res.Hits[0].Rank, res.Hits[1].Rank = 1, 2
 				return res, err
 			}}
-		m := newModel(context.Background(), opts, DefaultStyles(true, colorprofile.Ascii))
+		m := newModel(context.Background(), opts, common.DefaultStyles(true, colorprofile.Ascii))
 		m = feed(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		m = feed(t, m, runCmd(t, m.Init())...)
 		m = ask(t, m, "joints and links")

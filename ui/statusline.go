@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -39,7 +40,7 @@ func (m *Model) statusState() statusState {
 // classified message is, ends in "…".
 func (m *Model) fitStatus(s string, indent int) string {
 	w := max(m.width-indent, 1)
-	lines := strings.Split(wrapText(s, w), "\n")
+	lines := strings.Split(common.WrapText(s, w), "\n")
 	if most := max(m.height/4, 2); len(lines) > most {
 		lines = lines[:most]
 		lines[most-1] = ansi.Truncate(lines[most-1], w-2, "") + " …"

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"ragscope/ui/common"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +60,7 @@ func TestCopyGoesThroughBubbleTea(t *testing.T) {
 // and the detail renders again in the new markdown theme.
 func TestColoursFollowTheTerminal(t *testing.T) {
 	opts, _ := testOptions(&fakeRetriever{})
-	m := newModel(t.Context(), opts, DefaultStyles(true, colorprofile.Ascii))
+	m := newModel(t.Context(), opts, common.DefaultStyles(true, colorprofile.Ascii))
 	if got := msgTypes(runCmd(t, m.Init())); strings.Contains(got, "backgroundColorMsg") {
 		t.Fatalf("asked for the background without colours: %s", got)
 	}
@@ -69,7 +70,7 @@ func TestColoursFollowTheTerminal(t *testing.T) {
 		t.Fatalf("markdown %q without colours", m.st.Glamour)
 	}
 	m = feed(t, m, tea.ColorProfileMsg{Profile: colorprofile.TrueColor})
-	if m.st.Glamour != "dark" || !hasColor(m.st.Profile) {
+	if m.st.Glamour != "dark" || !common.HasColor(m.st.Profile) {
 		t.Fatalf("after a colour profile: %q %v", m.st.Glamour, m.st.Profile)
 	}
 	if got := msgTypes(runCmd(t, m.Init())); !strings.Contains(got, "tea.backgroundColorMsg") {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/common"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -45,7 +46,7 @@ const maxTurns = 100
 // turnsPane lists the turns of the session and compares the one under the
 // cursor with the turn on show.
 type turnsPane struct {
-	paneBase
+	common.Base
 
 	turns   []turn
 	cursor  int
@@ -55,12 +56,12 @@ type turnsPane struct {
 	plainSearch string
 }
 
-func newTurnsPane(keys *KeyMap, st *Styles) turnsPane {
-	return turnsPane{paneBase: paneBase{keys: keys, st: st}, current: -1}
+func newTurnsPane(keys *common.KeyMap, st *common.Styles) turnsPane {
+	return turnsPane{Base: common.Base{Keys: keys, Styles: st}, current: -1}
 }
 
 // SetSize sets the outer size.
-func (p *turnsPane) SetSize(w, h int) tea.Cmd { p.width, p.height = w, h; return nil }
+func (p *turnsPane) SetSize(w, h int) tea.Cmd { p.Width, p.Height = w, h; return nil }
 
 // Add appends a turn, makes it current and returns its index.
 func (p *turnsPane) Add(t turn) int {
@@ -113,15 +114,15 @@ func (p *turnsPane) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(km, p.keys.Up):
+	case key.Matches(km, p.Keys.Up):
 		p.cursor = max(p.cursor-1, 0)
-	case key.Matches(km, p.keys.Down):
+	case key.Matches(km, p.Keys.Down):
 		p.cursor = min(p.cursor+1, len(p.turns)-1)
-	case key.Matches(km, p.keys.Top):
+	case key.Matches(km, p.Keys.Top):
 		p.cursor = 0
-	case key.Matches(km, p.keys.Bottom):
+	case key.Matches(km, p.Keys.Bottom):
 		p.cursor = len(p.turns) - 1
-	case key.Matches(km, p.keys.Open):
+	case key.Matches(km, p.Keys.Open):
 		i := p.cursor
 		return func() tea.Msg { return showTurnMsg{Index: i} }
 	}
@@ -255,18 +256,18 @@ func turnLine(t *turn, plainSearch string) string {
 // the chunk. The column titles go through it too, so they stand over
 // their values.
 func compareLine(now, nowScore, was, wasScore, move, chunk string) string {
-	return leftPad(now, 3) + "  " + leftPad(nowScore, 5) + "  " + leftPad(was, 3) + "  " + leftPad(wasScore, 5) + "  " + move + " " + chunk
+	return common.LeftPad(now, 3) + "  " + common.LeftPad(nowScore, 5) + "  " + common.LeftPad(was, 3) + "  " + common.LeftPad(wasScore, 5) + "  " + move + " " + chunk
 }
 
 // View draws the pane.
 func (p *turnsPane) View() string {
-	style, tstyle := p.st.pane(p.focus)
-	iw, ih := innerSize(style, p.width, p.height)
+	style, tstyle := p.Styles.Frame(p.Focused)
+	iw, ih := common.InnerSize(style, p.Width, p.Height)
 	var b strings.Builder
-	b.WriteString(tstyle.Render(truncate("Turns · enter shows the turn under the cursor; ● is on show", iw)) + "\n")
+	b.WriteString(tstyle.Render(common.Truncate("Turns · enter shows the turn under the cursor; ● is on show", iw)) + "\n")
 	if len(p.turns) == 0 {
-		b.WriteString(p.st.Meta.Render(wrapText("Each question and its result becomes a turn. Ask two questions, then compare them here.", iw)))
-		return box(style, p.width, p.height, b.String())
+		b.WriteString(p.Styles.Meta.Render(common.WrapText("Each question and its result becomes a turn. Ask two questions, then compare them here.", iw)))
+		return common.Box(style, p.Width, p.Height, b.String())
 	}
 	listH := min(len(p.turns), max(ih/3, 3))
 	start := 0
@@ -276,65 +277,65 @@ func (p *turnsPane) View() string {
 	for i := start; i < min(start+listH, len(p.turns)); i++ {
 		mark := "  "
 		if i == p.cursor {
-			mark = p.st.Cursor.Render("▌ ")
+			mark = p.Styles.Cursor.Render("▌ ")
 		}
 		dot := "  "
 		if i == p.current {
-			dot = p.st.Highlight.Render("● ")
+			dot = p.Styles.Highlight.Render("● ")
 		}
 		line := turnLine(&p.turns[i], p.plainSearch)
 		if i == p.cursor {
-			line = p.st.Title.Render(line)
+			line = p.Styles.Title.Render(line)
 		}
-		b.WriteString(truncate(mark+dot+line, iw) + "\n")
+		b.WriteString(common.Truncate(mark+dot+line, iw) + "\n")
 	}
-	if hint := moreHint(start, len(p.turns)-min(start+listH, len(p.turns))); hint != "" {
-		b.WriteString(p.st.Meta.Render(truncate("  "+hint, iw)) + "\n")
+	if hint := common.MoreHint(start, len(p.turns)-min(start+listH, len(p.turns))); hint != "" {
+		b.WriteString(p.Styles.Meta.Render(common.Truncate("  "+hint, iw)) + "\n")
 	}
 	if p.cursor != p.current && p.current >= 0 && p.cursor < len(p.turns) {
 		old, cur := &p.turns[p.cursor], &p.turns[p.current]
-		b.WriteString(p.st.Rule.Render(strings.Repeat("─", iw)) + "\n")
-		b.WriteString(p.st.Section.Render(truncate("#"+strconv.Itoa(cur.N)+" (on show) against #"+strconv.Itoa(old.N), iw)) + "\n")
+		b.WriteString(p.Styles.Rule.Render(strings.Repeat("─", iw)) + "\n")
+		b.WriteString(p.Styles.Section.Render(common.Truncate("#"+strconv.Itoa(cur.N)+" (on show) against #"+strconv.Itoa(old.N), iw)) + "\n")
 		if old.Query.Question != cur.Query.Question {
-			b.WriteString(p.st.Meta.Render(truncate("questions differ: "+termsafe.Line(old.Query.Question)+" → "+termsafe.Line(cur.Query.Question), iw)) + "\n")
+			b.WriteString(p.Styles.Meta.Render(common.Truncate("questions differ: "+termsafe.Line(old.Query.Question)+" → "+termsafe.Line(cur.Query.Question), iw)) + "\n")
 		}
-		b.WriteString(p.st.Meta.Render(truncate(paramsDiff(old.Query, cur.Query), iw)) + "\n")
+		b.WriteString(p.Styles.Meta.Render(common.Truncate(paramsDiff(old.Query, cur.Query), iw)) + "\n")
 		if s := rerankCompare(&old.Result, &cur.Result); s != "" {
-			b.WriteString(p.st.Meta.Render(truncate(s, iw)) + "\n")
+			b.WriteString(p.Styles.Meta.Render(common.Truncate(s, iw)) + "\n")
 		}
 		for _, line := range expectCompare(old, cur) {
-			b.WriteString(p.st.Highlight.Render(wrapText(line, iw)) + "\n")
+			b.WriteString(p.Styles.Highlight.Render(common.WrapText(line, iw)) + "\n")
 		}
 		b.WriteString(answerCompare(cur, old, iw))
-		b.WriteString(p.st.Label.Render(truncate(compareLine("now", "score", "was", "score", leftPadRight("move", 5), "chunk"), iw)) + "\n")
+		b.WriteString(p.Styles.Label.Render(common.Truncate(compareLine("now", "score", "was", "score", common.PadRight("move", 5), "chunk"), iw)) + "\n")
 		for _, r := range compareResults(old.Result, cur.Result) {
 			now, nowS, was, wasS := "  -", "     ", "  -", "     "
 			if r.Rank > 0 {
-				now, nowS = leftPad(strconv.Itoa(r.Rank), 3), present.Score(r.Score, 3)
+				now, nowS = common.LeftPad(strconv.Itoa(r.Rank), 3), present.Score(r.Score, 3)
 			}
 			if r.OldRank > 0 {
-				was, wasS = leftPad(strconv.Itoa(r.OldRank), 3), present.Score(r.OldScore, 3)
+				was, wasS = common.LeftPad(strconv.Itoa(r.OldRank), 3), present.Score(r.OldScore, 3)
 			}
 			ch := r.Change()
-			chStyle := p.st.Meta
+			chStyle := p.Styles.Meta
 			switch {
 			case ch == "new" || strings.HasPrefix(ch, "↑"):
-				chStyle = p.st.Added
+				chStyle = p.Styles.Added
 			case ch == "gone" || strings.HasPrefix(ch, "↓"):
-				chStyle = p.st.Removed
+				chStyle = p.Styles.Removed
 			}
-			b.WriteString(truncate(compareLine(now, nowS, was, wasS, chStyle.Render(leftPadRight(ch, 5)), r.Title), iw) + "\n")
+			b.WriteString(common.Truncate(compareLine(now, nowS, was, wasS, chStyle.Render(common.PadRight(ch, 5)), r.Title), iw) + "\n")
 		}
 	} else if len(p.turns) > 1 {
-		b.WriteString(p.st.Meta.Render(wrapText("Move the cursor (j/k) to an earlier turn to compare it with the one on show.", iw)))
+		b.WriteString(p.Styles.Meta.Render(common.WrapText("Move the cursor (j/k) to an earlier turn to compare it with the one on show.", iw)))
 	}
-	return box(style, p.width, p.height, strings.TrimRight(b.String(), "\n"))
+	return common.Box(style, p.Width, p.Height, strings.TrimRight(b.String(), "\n"))
 }
 
 // ShortHelp implements pane.
 func (p *turnsPane) ShortHelp() []key.Binding {
-	k := p.keys
-	return []key.Binding{k.Down, openHelp(k, "show turn"), runHelp(k.Rerank, "r", "rerank on/off: a new turn to compare"), leaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
+	k := p.Keys
+	return []key.Binding{k.Down, common.OpenHelp(k, "show turn"), common.RunHelp(k.Rerank, "r", "rerank on/off: a new turn to compare"), common.LeaveHelp(k, "results"), k.QuitQ, k.Help, k.NextPane}
 }
 
 // FullHelp implements pane: every key of the pane is in the key map.

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"ragscope/ui/common"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -23,7 +24,6 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
-	"ragscope/links"
 	"ragscope/retrieval"
 )
 
@@ -53,27 +53,17 @@ type BackendInfo struct {
 	Search string
 }
 
-// Link states reported by a LinkStatus function: the link checker's own
-// (links.Status), and LinkUnknown for any state the explorer does not
-// show apart (a check error, an external or missing URL).
-const (
-	LinkOK            = links.StatusOK
-	LinkPageMissing   = links.StatusPageMissing
-	LinkAnchorMissing = links.StatusAnchorMissing
-	LinkRedirected    = links.StatusRedirected
-	LinkUnknown       = links.Status("unknown")
-)
-
 // LinkStatus is what a link checker knows about a citation URL.
-type LinkStatus struct {
-	// State is one of LinkOK, LinkPageMissing, LinkAnchorMissing,
-	// LinkRedirected or LinkUnknown.
-	State links.Status
-	// Detail explains the state in a few words.
-	Detail string
-	// Suggest is a better URL, when the checker found one.
-	Suggest string
-}
+type LinkStatus = common.LinkStatus
+
+// Link states reported by a LinkStatus function (see common.LinkOK).
+const (
+	LinkOK            = common.LinkOK
+	LinkPageMissing   = common.LinkPageMissing
+	LinkAnchorMissing = common.LinkAnchorMissing
+	LinkRedirected    = common.LinkRedirected
+	LinkUnknown       = common.LinkUnknown
+)
 
 // Options configure the explorer. Retriever is required; every other
 // field is optional.
@@ -95,7 +85,7 @@ type Options struct {
 	// Timeout bounds each retrieval, stats or link call; 0 means no limit.
 	Timeout time.Duration
 	// LinkStatus checks a citation URL; nil hides link states.
-	LinkStatus func(ctx context.Context, url string) (LinkStatus, error)
+	LinkStatus func(ctx context.Context, url string) (common.LinkStatus, error)
 	// Clipboard writes text to the system clipboard; nil uses xclip, xsel,
 	// wl-copy, pbcopy or clip.exe when one is installed. Inside tmux copies go to
 	// tmux's buffer first; without either they go to the terminal's
@@ -196,7 +186,7 @@ func Run(ctx context.Context, opts Options) error {
 		opts.OpenURL = DefaultOpenURL
 	}
 	profile := startProfile()
-	m := newModel(ctx, opts, DefaultStyles(true, profile))
+	m := newModel(ctx, opts, common.DefaultStyles(true, profile))
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithColorProfile(profile))
 	final, err := p.Run()
 	if fm, ok := final.(Model); ok {
@@ -238,5 +228,5 @@ const warmUpText = "╭─ Ask › ─╮ │ ↑↓ • ✓ ✗ …"
 // of standard output, for tests and embedding in another program. The
 // program's colour profile and background messages restyle it.
 func New(opts Options) Model {
-	return newModel(context.Background(), opts, DefaultStyles(true, colorprofile.Detect(os.Stdout, os.Environ())))
+	return newModel(context.Background(), opts, common.DefaultStyles(true, colorprofile.Detect(os.Stdout, os.Environ())))
 }

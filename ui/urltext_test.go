@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"ragscope/ui/common"
 	"regexp"
 	"strings"
 	"testing"
@@ -75,7 +76,7 @@ func TestDetailWrapsTheWholeURL(t *testing.T) {
 			opts.Retriever = twinRetriever{}
 			m := sized(t, opts, sz[0], sz[1])
 			m = ask(t, m, "example")
-			m.detail.SetSize(m.detail.width, 200) // room for every row
+			m.detail.SetSize(m.detail.Width, 200) // room for every row
 			if i == 1 {
 				m.detail.SetItem(m.results.items[1])
 			}
@@ -120,8 +121,8 @@ func TestDetailWrapsTheWholeURL(t *testing.T) {
 func TestDetailWrapsTheRightLinkAsAURL(t *testing.T) {
 	opts, _ := testOptions(&fakeRetriever{})
 	suggest := "https://physical-ai.example.org/textbook/docs/module-1-ros2/what-is-ros2#quality-of-service"
-	opts.LinkStatus = func(_ context.Context, u string) (LinkStatus, error) {
-		return LinkStatus{State: LinkAnchorMissing, Detail: "no heading with the id dds", Suggest: suggest}, nil
+	opts.LinkStatus = func(_ context.Context, u string) (common.LinkStatus, error) {
+		return common.LinkStatus{State: common.LinkAnchorMissing, Detail: "no heading with the id dds", Suggest: suggest}, nil
 	}
 	m := sized(t, opts, 80, 24)
 	m = ask(t, m, "nodes")

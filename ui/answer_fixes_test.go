@@ -2,13 +2,13 @@ package ui
 
 import (
 	"context"
-	"ragscope/ui/common"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // citedLines are the answer pane's lines under "Cited", as plain text.

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"ragscope/ui/common"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // fakeGen is a chat model that streams fixed pieces, reading "[Source N]"

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"ragscope/ui/common"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"ragscope/present"
 	"ragscope/retrieval/assess/chunkaudit"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // The Chunks view is the chunk audit of the whole collection (issue 33,

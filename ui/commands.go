@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
-	"ragscope/ui/common"
 	"runtime"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"ragscope/internal/platform"
 	"ragscope/retrieval"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 	"ragscope/ui/history"
 )
 

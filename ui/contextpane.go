@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"strconv"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // contextPane shows the grounded system instruction and context exactly

@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/colorprofile"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // The detail pane shows a module's and chapter's sidebar labels beside

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"ragscope/present"
 	"ragscope/retrieval/assess/eval"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // evalPane loads and runs a golden set and lists its cases: a path input,

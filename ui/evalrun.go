@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"ragscope/ui/common"
 	"strconv"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // EvalFunc runs the golden set at path ("" is the default set) with the

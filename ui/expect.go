@@ -3,7 +3,6 @@ package ui
 import (
 	"cmp"
 	"context"
-	"ragscope/ui/common"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // DocSource is one entry of the expected-source picker: a page (Ref is

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"ragscope/ui/common"
 	"strings"
 
 	"charm.land/bubbles/v2/textarea"
@@ -16,6 +15,7 @@ import (
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/explain"
+	"ragscope/ui/common"
 )
 
 // ExplainSetup offers "why this score" on the selected row (key X: the

@@ -1,12 +1,13 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"ragscope/ui/common"
 )
 
 // facetPicker chooses the values of one filter by typing part of them:

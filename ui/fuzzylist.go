@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"slices"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/sahilm/fuzzy"
 
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // fuzzyList is what the explorer's pickers share: a text box whose text

@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"fmt"
-	"ragscope/ui/common"
 	"testing"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // TestGolden snapshots View() as plain text at fixed sizes, the program

@@ -2,13 +2,13 @@ package ui
 
 import (
 	"context"
-	"ragscope/ui/common"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // hostileRetriever returns a chunk whose every field carries terminal

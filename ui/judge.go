@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"ragscope/ui/common"
 	"strconv"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/judge"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // JudgeSetup offers the judge in the explorer (key J): the chat model

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"ragscope/ui/common"
 	"regexp"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/judge"
+	"ragscope/ui/common"
 )
 
 // fakeJudge grades hits by title (Services: an answer out of the schema;

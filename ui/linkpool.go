@@ -3,12 +3,12 @@ package ui
 import (
 	"context"
 	"errors"
-	"ragscope/ui/common"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // linkWorkers bounds concurrent link checks.

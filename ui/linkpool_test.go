@@ -3,10 +3,10 @@ package ui
 import (
 	"context"
 	"fmt"
-	"ragscope/ui/common"
 	"testing"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // The pool checks at most linkWorkers links at once, starts the next as

@@ -1,12 +1,13 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"strconv"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"ragscope/ui/common"
 )
 
 // A list that overflows says how much more there is (issue #18, point 8).

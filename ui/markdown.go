@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // The detail pane's markdown renderer: goldmark's CommonMark parser and

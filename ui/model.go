@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"ragscope/ui/common"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,7 +19,9 @@ import (
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 	"ragscope/ui/history"
+	"ragscope/ui/keyhelp"
 )
 
 // focusID names a registered pane (what has the keyboard).
@@ -96,7 +97,7 @@ type Model struct {
 	split    *splitView
 	help     help.Model
 	fullHelp bool
-	keyHelp  *keysPane
+	keyHelp  *keyhelp.Model
 	search   *searchBar
 	spinner  spinner.Model
 
@@ -196,7 +197,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 		split:      ptr(newSplitView(keys, st, links.states)),
 		answer:     ptr(newAnswerPane(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
 		help:       h,
-		keyHelp:    ptr(newKeysPane(st)),
+		keyHelp:    ptr(keyhelp.New(st)),
 		search:     ptr(newSearchBar(st)),
 		spinner:    sp,
 		params:     params,

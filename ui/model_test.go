@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"ragscope/ui/common"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 func TestQueryShowsResultsDetailAndContext(t *testing.T) {

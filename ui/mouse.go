@@ -3,9 +3,9 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"ragscope/ui/common"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // wheelLines is how far one wheel notch scrolls a text pane.

@@ -1,12 +1,13 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"strconv"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"ragscope/ui/common"
 )
 
 // rowY is the screen row of the first line of result i (no scrolling).

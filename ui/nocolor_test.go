@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"regexp"
 	"strings"
 	"testing"
@@ -9,6 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
+
+	"ragscope/ui/common"
 )
 
 // Without colours (NO_COLOR) the focused pane is told by a heavy border

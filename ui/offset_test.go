@@ -1,8 +1,9 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"testing"
+
+	"ragscope/ui/common"
 )
 
 // TestOffsetShowing pins the list scrolling the panes share: the offset

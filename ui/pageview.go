@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"ragscope/ui/common"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -16,6 +15,7 @@ import (
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/chunkaudit"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // The page view lists the chunks of the page a hit came from, in reading

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"ragscope/ui/common"
 	"strings"
 	"testing"
 
@@ -12,6 +11,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/chunkaudit"
+	"ragscope/ui/common"
 )
 
 // pageFixture is a page of n chunks in which the fake corpus's first hit

@@ -1,12 +1,13 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"strings"
 	"testing"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"ragscope/ui/common"
 )
 
 // notesPane is the smallest pane: it counts its keys and draws a line.

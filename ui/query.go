@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -9,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // queryPane is the question input with the question history of this and

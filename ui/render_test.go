@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"ragscope/ui/common"
 	"testing"
 
 	"charm.land/lipgloss/v2"
@@ -12,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 func lipglossWidth(s string) int { return lipgloss.Width(s) }

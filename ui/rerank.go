@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"ragscope/ui/common"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // RerankSetup offers reranking in the explorer (issue 15): a toggle key,

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"ragscope/retrieval/assess/explain"
-	"ragscope/ui/common"
 	"slices"
 	"sort"
 	"strconv"
@@ -14,8 +12,10 @@ import (
 
 	"ragscope/present"
 	"ragscope/retrieval"
+	"ragscope/retrieval/assess/explain"
 	"ragscope/retrieval/assess/judge"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // item is one row of the result list: a kept hit, or a hit left out

@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/colorprofile"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 func TestScorePartsText(t *testing.T) {

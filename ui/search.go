@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"strconv"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 
 	"ragscope/present"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // searchBar is '/': type to find text in the results (title, place, URL,

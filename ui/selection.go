@@ -1,15 +1,15 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"strings"
-
-	"ragscope/present"
 
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"ragscope/present"
+	"ragscope/ui/common"
 )
 
 // Selection fields, in focus order.

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"math"
-	"ragscope/ui/common"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // Settings rows.

@@ -3,7 +3,6 @@ package ui
 import (
 	"cmp"
 	"context"
-	"ragscope/ui/common"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // The split view (key V, issue 30 point 5) sets the result of the

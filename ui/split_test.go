@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"ragscope/ui/common"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // fakeSetupB is setup B of the split tests: it reranks A's answer by

@@ -1,11 +1,12 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"ragscope/ui/common"
 )
 
 // fitStatusRows lays the screen out again when the status line's height

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
-	"ragscope/ui/common"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // msgTypes names the messages msgs holds (Bubble Tea's own requests are

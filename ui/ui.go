@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"ragscope/ui/common"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -25,6 +24,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // Retriever answers a query. *retrieval.Pipeline implements it.

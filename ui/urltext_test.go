@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"ragscope/ui/common"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // twinRetriever returns two hits of one page whose citations differ only

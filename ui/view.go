@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"ragscope/ui/common"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // layout sizes every pane from the window and the measured heights of the

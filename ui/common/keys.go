@@ -2,6 +2,7 @@ package common
 
 import (
 	"charm.land/bubbles/v2/key"
+
 	"ragscope/retrieval/assess/judge"
 )
 

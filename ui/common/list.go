@@ -1,11 +1,12 @@
 package common
 
 import (
+	"strconv"
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"strconv"
-	"strings"
 )
 
 // ListRows is how many rows of lines each fit in avail lines of a list

@@ -1,14 +1,16 @@
 package common
 
 import (
-	"charm.land/lipgloss/v2"
 	"context"
-	"github.com/charmbracelet/x/ansi"
 	"math"
-	"ragscope/present"
-	"ragscope/retrieval"
 	"strings"
 	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"ragscope/present"
+	"ragscope/retrieval"
 )
 
 // ScoreBar draws score (0..1) as width cells: filled cells for the score,

@@ -1,14 +1,16 @@
 package common
 
 import (
+	"image/color"
+	"strings"
+
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
-	"image/color"
+
 	"ragscope/links"
 	"ragscope/retrieval"
-	"strings"
 )
 
 // Styles holds every style the explorer draws with. Colours are picked for

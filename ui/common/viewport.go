@@ -1,13 +1,14 @@
 package common
 
 import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"strconv"
-	"strings"
-	"unicode/utf8"
 )
 
 // FitViewport sizes vp to the content area of a w x h pane drawn in

@@ -19,9 +19,14 @@ import (
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
 	"ragscope/termsafe"
+	"ragscope/ui/chunksview"
 	"ragscope/ui/common"
+	"ragscope/ui/contextpane"
 	"ragscope/ui/history"
 	"ragscope/ui/keyhelp"
+	"ragscope/ui/pageview"
+	"ragscope/ui/query"
+	"ragscope/ui/selection"
 )
 
 // focusID names a registered pane (what has the keyboard).
@@ -83,17 +88,17 @@ type Model struct {
 
 	// The panes are pointers: a key press copies the root, not the text
 	// areas and viewports (the root stays small enough to copy per Update).
-	query    *queryPane
-	sel      *selectionPane
+	query    *query.Model
+	sel      *selection.Model
 	results  *resultsPane
 	detail   *detailPane
-	ctxPane  *contextPane
+	ctxPane  *contextpane.Model
 	turns    *turnsPane
 	settings *settingsPane
 	answer   *answerPane
 	eval     *evalPane
-	page     *pageView
-	chunks   *chunksView
+	page     *pageview.Model
+	chunks   *chunksview.Model
 	split    *splitView
 	help     help.Model
 	fullHelp bool
@@ -184,16 +189,16 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 	m := Model{
 		opts: opts, base: ctx, keys: keys, st: st,
 		right: focusDetail, mode: retrieval.ModeNormal,
-		query:      ptr(newQueryPane(keys, st, hmax)),
-		sel:        ptr(newSelectionPane(keys, st)),
+		query:      ptr(query.New(keys, st, hmax)),
+		sel:        ptr(selection.New(keys, st)),
 		results:    ptr(newResultsPane(keys, st, links.states)),
 		detail:     ptr(newDetailPane(keys, st, links.states)),
-		ctxPane:    ptr(newContextPane(keys, st)),
+		ctxPane:    ptr(contextpane.New(keys, st)),
 		turns:      ptr(newTurnsPane(keys, st)),
 		settings:   ptr(newSettingsPane(keys, st, params)),
 		eval:       ptr(newEvalPane(keys, st, opts.EvalDefault)),
-		page:       ptr(newPageView(keys, st)),
-		chunks:     ptr(newChunksView(keys, st)),
+		page:       ptr(pageview.New(keys, st)),
+		chunks:     ptr(chunksview.New(keys, st)),
 		split:      ptr(newSplitView(keys, st, links.states)),
 		answer:     ptr(newAnswerPane(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
 		help:       h,
@@ -248,9 +253,9 @@ func (m *Model) applyStyles() {
 	m.help.Styles.ShortKey = st.Highlight
 	m.help.Styles.FullKey = st.Highlight
 	m.spinner.Style = st.Spinner
-	m.query.input.SetStyles(st.TextInput())
+	m.query.Input.SetStyles(st.TextInput())
 	m.search.input.SetStyles(st.TextInput())
-	m.sel.restyle()
+	m.sel.Restyle()
 	m.eval.restyle()
 }
 
@@ -264,7 +269,7 @@ func (m Model) Init() tea.Cmd {
 	}
 	return tea.Batch(
 		m.query.Focus(),
-		loadHistoryCmd(m.opts.HistoryFile, m.query.max),
+		loadHistoryCmd(m.opts.HistoryFile, m.query.Max),
 		statsCmd(m.base, m.opts.Timeout, m.opts.Stats),
 		bg,
 		m.openOrSettleCmd(),
@@ -324,13 +329,13 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateResult(msg)
 	case statsMsg:
 		return m.updateStats(msg), nil
-	case pageMsg:
+	case pageview.Msg:
 		m.updatePage(msg)
 		return m, nil
-	case auditMsg:
+	case chunksview.Msg:
 		m.updateAudit(msg)
 		return m, nil
-	case auditTickMsg:
+	case chunksview.TickMsg:
 		return m, m.updateAuditTick(msg)
 	case splitMsg:
 		return m, m.updateSplit(msg)
@@ -944,11 +949,11 @@ func (m *Model) citationURL(verb string, refused func(error) string) (string, bo
 
 // copyContext copies the grounded instruction and context.
 func (m *Model) copyContext() tea.Cmd {
-	if !m.ctxPane.has {
+	if !m.ctxPane.Has {
 		m.setStatus(statusErr, "No grounded context yet: run a query first.")
 		return nil
 	}
-	g := m.ctxPane.g
+	g := m.ctxPane.Grounded
 	text := termsafe.Outbound(g.Instruction + "\n\n" + g.Context)
 	return m.copy("the grounded context ("+present.Int(len([]rune(text)))+" chars)", text)
 }

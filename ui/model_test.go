@@ -41,8 +41,8 @@ func TestQueryShowsResultsDetailAndContext(t *testing.T) {
 	if _, ok := m.detail.cache[m.detail.key()]; !ok {
 		t.Fatal("chunk was not rendered into the cache")
 	}
-	if !strings.Contains(m.ctxPane.g.Context, "[Source 1: Nodes and Topics - Overview]") {
-		t.Fatalf("context = %q", m.ctxPane.g.Context)
+	if !strings.Contains(m.ctxPane.Grounded.Context, "[Source 1: Nodes and Topics - Overview]") {
+		t.Fatalf("context = %q", m.ctxPane.Grounded.Context)
 	}
 	if len(m.turns.turns) != 1 {
 		t.Fatalf("turns = %d", len(m.turns.turns))
@@ -291,7 +291,7 @@ func TestSelectedTextModeWithLargePaste(t *testing.T) {
 	if q.Mode != retrieval.ModeSelectedText || len(q.SelectedText) != 100*1024+1 || q.SourceDocPath != "docs/intro.md" || q.SourceSection != "Why" {
 		t.Fatalf("query: mode %s, %d chars, doc %q, section %q", q.Mode, len(q.SelectedText), q.SourceDocPath, q.SourceSection)
 	}
-	if m.ctxPane.g.Instruction != retrieval.InstructionSelectedText || len(m.results.items) != 1 || m.results.items[0].Hit.Chunk.ID != "selection" {
+	if m.ctxPane.Grounded.Instruction != retrieval.InstructionSelectedText || len(m.results.items) != 1 || m.results.items[0].Hit.Chunk.ID != "selection" {
 		t.Fatal("selection result not shown")
 	}
 	start = time.Now()

@@ -28,7 +28,7 @@ func TestFocusShowsWithoutColour(t *testing.T) {
 	if !regexp.MustCompile(`nodes(\x1b\[[0-9;]*m)*\x1b\[7[;m]`).MatchString(raw) {
 		t.Fatalf("no reverse-video cursor after the text: %q", strings.Split(raw, "\n")[3])
 	}
-	if m.query.input.Styles().Cursor.Blink {
+	if m.query.Input.Styles().Cursor.Blink {
 		t.Fatal("the cursor blinks without colours")
 	}
 	m = feed(t, m, keyType(tea.KeyEnter))

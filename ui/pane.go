@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/ui/common"
+	"ragscope/ui/selection"
 )
 
 // place says where a pane is drawn.
@@ -101,9 +102,9 @@ func (m *Model) registerPanes() {
 		{&k.SaveCase, (*Model).saveCase},
 	}
 	m.register(slot{id: focusQuery, pane: func(m *Model) common.Pane { return m.query }, place: placeInput, text: true, rings: ringNormal | ringSelected, open: &k.FocusQuery, actions: run})
-	m.register(slot{id: focusSelText, pane: func(m *Model) common.Pane { return selField{m.sel, selText} }, place: placeInput, text: true, rings: ringSelected})
-	m.register(slot{id: focusSelDoc, pane: func(m *Model) common.Pane { return selField{m.sel, selDoc} }, place: placeInput, text: true, rings: ringSelected, actions: run})
-	m.register(slot{id: focusSelSection, pane: func(m *Model) common.Pane { return selField{m.sel, selSection} }, place: placeInput, text: true, rings: ringSelected, actions: run})
+	m.register(slot{id: focusSelText, pane: func(m *Model) common.Pane { return selField{m.sel, selection.FieldText} }, place: placeInput, text: true, rings: ringSelected})
+	m.register(slot{id: focusSelDoc, pane: func(m *Model) common.Pane { return selField{m.sel, selection.FieldDoc} }, place: placeInput, text: true, rings: ringSelected, actions: run})
+	m.register(slot{id: focusSelSection, pane: func(m *Model) common.Pane { return selField{m.sel, selection.FieldSection} }, place: placeInput, text: true, rings: ringSelected, actions: run})
 	m.register(slot{id: focusResults, pane: func(m *Model) common.Pane { return m.results }, place: placeList, rings: ringNormal | ringSelected,
 		actions: append([]action{{&k.Open, func(m *Model) tea.Cmd { return m.setFocus(focusDetail) }}}, marks...), after: (*Model).followCursor})
 	m.register(slot{id: focusDetail, pane: func(m *Model) common.Pane { return m.detail }, place: placeSide, rings: ringNormal | ringSelected, actions: marks})
@@ -133,7 +134,7 @@ func printable(b key.Binding) bool {
 // selField is one field of the selection pane as a pane of its own: the
 // selected text, the source doc or the section.
 type selField struct {
-	p     *selectionPane
+	p     *selection.Model
 	field int
 }
 
@@ -154,8 +155,8 @@ func (f selField) View() string { return f.p.View() }
 
 // ShortHelp implements pane.
 func (f selField) ShortHelp() []key.Binding {
-	k := f.p.keys
-	if f.field == selText {
+	k := f.p.Keys
+	if f.field == selection.FieldText {
 		return []key.Binding{k.RunAny, k.NextPane, common.LeaveHelp(k, "results"), k.ToggleMode, k.Quit}
 	}
 	return []key.Binding{k.Run, k.NextPane, common.LeaveHelp(k, "results"), k.ToggleMode, k.Quit}

@@ -24,6 +24,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
+	"ragscope/ui/chunksview"
 	"ragscope/ui/common"
 )
 
@@ -120,7 +121,7 @@ type Options struct {
 	// Audit audits every chunk of the collection (chunkaudit) for the
 	// Chunks view (key C); nil hides the view. The report is kept for the
 	// session.
-	Audit AuditFunc
+	Audit chunksview.AuditFunc
 	// Expect offers "Why not this chunk?": an expected-source picker (w)
 	// whose rank, score and cut show in the results, and the ANN check
 	// (W); zero hides both.

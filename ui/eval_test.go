@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"ragscope/ui/evalview"
 	"strings"
 	"sync"
 	"testing"
@@ -55,10 +56,10 @@ type fakeEval struct {
 	mu       sync.Mutex
 	paths    []string
 	modes    []string
-	settings []EvalSettings
+	settings []evalview.Settings
 }
 
-func (f *fakeEval) Run(ctx context.Context, path string, s EvalSettings, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error) {
+func (f *fakeEval) Run(ctx context.Context, path string, s evalview.Settings, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error) {
 	f.mu.Lock()
 	f.paths = append(f.paths, path)
 	f.modes = append(f.modes, s.SearchMode)
@@ -139,14 +140,14 @@ func TestEvalRunListsCasesInSetOrder(t *testing.T) {
 		t.Fatalf("paths = %q (empty means the default set)", fe.paths)
 	}
 	var ids []string
-	for _, c := range m.eval.cases {
+	for _, c := range m.eval.Cases {
 		ids = append(ids, c.ID)
 	}
 	if got := strings.Join(ids, ","); got != "ros2-nodes,sim-lidar,isaac-costmap,off-topic,explain-selection" {
 		t.Fatalf("cases = %s", got)
 	}
-	if m.Focus() != "eval cases" || m.eval.report == nil || m.eval.label != "fake-set" {
-		t.Fatalf("focus %s report %v label %q", m.Focus(), m.eval.report != nil, m.eval.label)
+	if m.Focus() != "eval cases" || m.eval.Report == nil || m.eval.Label != "fake-set" {
+		t.Fatalf("focus %s report %v label %q", m.Focus(), m.eval.Report != nil, m.eval.Label)
 	}
 	if want := "Eval failed: hit@k 0.67 is below the minimum 0.80 (missed: isaac-costmap)"; m.Status() != want || m.statusKind != statusErr {
 		t.Errorf("status %q, want %q", m.Status(), want)
@@ -165,7 +166,7 @@ func TestEvalProgressCasesAndStaleMessages(t *testing.T) {
 	m, _ := evalModel(t, fe)
 	m = feed(t, m, keyRunes("e"))
 	m = startAsync(t, m)
-	if !m.EvalRunning() || m.evals.seq != 1 || !m.eval.running {
+	if !m.EvalRunning() || m.evals.seq != 1 || !m.eval.Running {
 		t.Fatal("eval did not start")
 	}
 	if !strings.Contains(screen(m), "loading…") {
@@ -174,8 +175,8 @@ func TestEvalProgressCasesAndStaleMessages(t *testing.T) {
 	// The fake sends the last case, then progress 1/5, then blocks.
 	m = step(m, nextEvalMsg(t, m))
 	m = step(m, nextEvalMsg(t, m))
-	if len(m.eval.cases) != 1 || m.eval.done != 1 || m.eval.total != 5 {
-		t.Fatalf("cases %d progress %d/%d", len(m.eval.cases), m.eval.done, m.eval.total)
+	if len(m.eval.Cases) != 1 || m.eval.Done != 1 || m.eval.Total != 5 {
+		t.Fatalf("cases %d progress %d/%d", len(m.eval.Cases), m.eval.Done, m.eval.Total)
 	}
 	if v := screen(m); !strings.Contains(v, "1/5") || !strings.Contains(v, "esc cancels") || !strings.Contains(v, "█") {
 		t.Fatalf("no progress bar:\n%s", v)
@@ -185,13 +186,13 @@ func TestEvalProgressCasesAndStaleMessages(t *testing.T) {
 	m = step(m, evalCaseMsg{Seq: 0, Case: c})
 	m = step(m, evalProgressMsg{Seq: 0, Done: 4, Total: 5})
 	m = step(m, evalDoneMsg{Seq: 0, Err: errors.New("old run failed")})
-	if len(m.eval.cases) != 1 || m.eval.done != 1 || !m.EvalRunning() || m.eval.errText != "" {
-		t.Fatalf("a stale message was applied: cases %d done %d running %v err %q", len(m.eval.cases), m.eval.done, m.EvalRunning(), m.eval.errText)
+	if len(m.eval.Cases) != 1 || m.eval.Done != 1 || !m.EvalRunning() || m.eval.ErrText != "" {
+		t.Fatalf("a stale message was applied: cases %d done %d running %v err %q", len(m.eval.Cases), m.eval.Done, m.EvalRunning(), m.eval.ErrText)
 	}
 	// A case of this run lands in set order.
 	m = step(m, evalCaseMsg{Seq: 1, Case: c})
-	if m.eval.cases[0].ID != "ros2-nodes" || m.eval.cases[1].ID != "explain-selection" {
-		t.Fatalf("order = %s, %s", m.eval.cases[0].ID, m.eval.cases[1].ID)
+	if m.eval.Cases[0].ID != "ros2-nodes" || m.eval.Cases[1].ID != "explain-selection" {
+		t.Fatalf("order = %s, %s", m.eval.Cases[0].ID, m.eval.Cases[1].ID)
 	}
 	m.stop()
 }
@@ -219,8 +220,8 @@ func TestEvalEscCancels(t *testing.T) {
 	if m.EvalRunning() || !strings.Contains(m.Status(), "Eval cancelled after 1 of 5 cases") {
 		t.Fatalf("running %v status %q", m.EvalRunning(), m.Status())
 	}
-	if len(m.eval.cases) != 1 || m.eval.errText != "" {
-		t.Fatalf("partial run not kept: %d cases, err %q", len(m.eval.cases), m.eval.errText)
+	if len(m.eval.Cases) != 1 || m.eval.ErrText != "" {
+		t.Fatalf("partial run not kept: %d cases, err %q", len(m.eval.Cases), m.eval.ErrText)
 	}
 	// Esc when nothing runs goes back to the results.
 	m = step(m, keyType(tea.KeyEsc))
@@ -238,8 +239,8 @@ func TestNewEvalCancelsTheOldOne(t *testing.T) {
 	m = step(m, nextEvalMsg(t, m))
 	next, _ := m.Update(ctrl('r')) // re-run: seq 2
 	m = next.(Model)
-	if m.evals.seq != 2 || len(m.eval.cases) != 0 {
-		t.Fatalf("seq %d, %d cases", m.evals.seq, len(m.eval.cases))
+	if m.evals.seq != 2 || len(m.eval.Cases) != 0 {
+		t.Fatalf("seq %d, %d cases", m.evals.seq, len(m.eval.Cases))
 	}
 	// The first run's context is cancelled: it ends with its own seq.
 	var last tea.Msg
@@ -329,8 +330,8 @@ func TestEvalBadPathShowsErrorAndStaysUsable(t *testing.T) {
 		t.Fatalf("tab from the cases: %s", m.Focus())
 	}
 	m = feed(t, m, keyType(tea.KeyTab))
-	if m.eval.errText != "" || len(m.eval.cases) != 5 {
-		t.Fatalf("retry: err %q, %d cases", m.eval.errText, len(m.eval.cases))
+	if m.eval.ErrText != "" || len(m.eval.Cases) != 5 {
+		t.Fatalf("retry: err %q, %d cases", m.eval.ErrText, len(m.eval.Cases))
 	}
 	m = feed(t, m, keyRunes("i"))
 	m = ask(t, m, "nodes")

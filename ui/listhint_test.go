@@ -91,11 +91,11 @@ func TestEvalCasesSayMoreBelow(t *testing.T) {
 	m, _ := evalModel(t, &fakeEval{rep: fakeReport()})
 	m = feed(t, m, keyRunes("e"), keyType(tea.KeyEnter))
 	m = feed(t, m, tea.WindowSizeMsg{Width: 80, Height: 22})
-	rows := m.eval.listRows()
-	if rows >= len(m.eval.cases) {
-		t.Fatalf("%d rows fit %d cases", rows, len(m.eval.cases))
+	rows := m.eval.ListRows()
+	if rows >= len(m.eval.Cases) {
+		t.Fatalf("%d rows fit %d cases", rows, len(m.eval.Cases))
 	}
-	if want := common.MoreHint(0, len(m.eval.cases)-rows); !strings.Contains(screen(m), want) {
+	if want := common.MoreHint(0, len(m.eval.Cases)-rows); !strings.Contains(screen(m), want) {
 		t.Fatalf("no %q:\n%s", want, screen(m))
 	}
 }

@@ -252,8 +252,8 @@ func (m *Model) updateSaved(msg savedMsg) {
 			verb = "replaced " + msg.Result.ID + " in "
 		}
 		m.setStatus(statusOK, verb+path+" ("+plural(msg.Result.Cases, "case", "cases")+")"+msg.Note+"; e runs the file.")
-		if m.eval.Path() == "" && !m.eval.running {
-			m.eval.input.SetValue(msg.Path)
+		if m.eval.Path() == "" && !m.eval.Running {
+			m.eval.Input.SetValue(msg.Path)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"ragscope/ui/evalview"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,7 +97,7 @@ type Model struct {
 	turns    *turnsPane
 	settings *settingsPane
 	answer   *answerPane
-	eval     *evalPane
+	eval     *evalview.Model
 	page     *pageview.Model
 	chunks   *chunksview.Model
 	split    *splitView
@@ -196,7 +197,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 		ctxPane:    ptr(contextpane.New(keys, st)),
 		turns:      ptr(newTurnsPane(keys, st)),
 		settings:   ptr(newSettingsPane(keys, st, params)),
-		eval:       ptr(newEvalPane(keys, st, opts.EvalDefault)),
+		eval:       ptr(evalview.New(keys, st, opts.EvalDefault)),
 		page:       ptr(pageview.New(keys, st)),
 		chunks:     ptr(chunksview.New(keys, st)),
 		split:      ptr(newSplitView(keys, st, links.states)),
@@ -256,7 +257,7 @@ func (m *Model) applyStyles() {
 	m.query.Input.SetStyles(st.TextInput())
 	m.search.input.SetStyles(st.TextInput())
 	m.sel.Restyle()
-	m.eval.restyle()
+	m.eval.Restyle()
 }
 
 // Init loads the history and the collection's stats, asks the terminal

@@ -99,7 +99,7 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 	m.links.check = o.LinkStatus
 	m.evals.fn = o.Eval
 	setAvailable(m.keys, o)
-	m.eval.setDefault(o.EvalDefault)
+	m.eval.SetDefault(o.EvalDefault)
 	if m.status == openingStatus {
 		m.setStatus(statusInfo, readyStatus)
 	}
@@ -130,11 +130,4 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m, tea.Batch(cmds...)
-}
-
-// setDefault names the golden set an empty path runs, once it is known.
-func (p *evalPane) setDefault(name string) {
-	fresh := newEvalPane(p.keys, p.st, name)
-	p.defaultName = name
-	p.input.Placeholder = fresh.input.Placeholder
 }

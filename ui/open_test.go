@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"ragscope/ui/evalview"
 	"strings"
 	"testing"
 
@@ -47,7 +48,7 @@ func openNow(t *testing.T, m Model) Model {
 func TestOpenAfterFirstFrame(t *testing.T) {
 	f := &fakeRetriever{}
 	full, _ := testOptions(f)
-	full.Eval = func(context.Context, string, EvalSettings, func(int, int), func(eval.CaseResult)) (eval.Report, error) {
+	full.Eval = func(context.Context, string, evalview.Settings, func(int, int), func(eval.CaseResult)) (eval.Report, error) {
 		return eval.Report{}, nil
 	}
 	full.EvalDefault = "fake golden set"
@@ -78,8 +79,8 @@ func TestOpenAfterFirstFrame(t *testing.T) {
 	if !strings.Contains(v, "ragscope demo · collection fake-book · fake-embed-v1 · 42 points") {
 		t.Fatalf("header after the open and stats:\n%s", v)
 	}
-	if m.keys.EvalOff || m.eval.defaultName != "fake golden set" || !strings.Contains(m.eval.input.Placeholder, "fake golden set") {
-		t.Fatalf("eval after the open: off %v, default %q, placeholder %q", m.keys.EvalOff, m.eval.defaultName, m.eval.input.Placeholder)
+	if m.keys.EvalOff || m.eval.DefaultName != "fake golden set" || !strings.Contains(m.eval.Input.Placeholder, "fake golden set") {
+		t.Fatalf("eval after the open: off %v, default %q, placeholder %q", m.keys.EvalOff, m.eval.DefaultName, m.eval.Input.Placeholder)
 	}
 }
 

@@ -3,6 +3,7 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"ragscope/ui/evalview"
 
 	"ragscope/ui/common"
 	"ragscope/ui/selection"
@@ -167,7 +168,7 @@ func (f selField) FullHelp() [][]key.Binding { return nil }
 
 // evalField is the eval view's path input (input) or its case list.
 type evalField struct {
-	p     *evalPane
+	p     *evalview.Model
 	input bool
 }
 
@@ -188,9 +189,9 @@ func (f evalField) View() string { return f.p.View() }
 
 // ShortHelp implements pane.
 func (f evalField) ShortHelp() []key.Binding {
-	k := f.p.keys
+	k := f.p.Keys
 	leave := common.LeaveHelp(k, "results")
-	if f.p.running {
+	if f.p.Running {
 		leave = common.LeaveHelp(k, "cancel eval")
 	}
 	if f.input {

@@ -26,6 +26,7 @@ import (
 	"ragscope/retrieval"
 	"ragscope/ui/chunksview"
 	"ragscope/ui/common"
+	"ragscope/ui/evalview"
 )
 
 // Retriever answers a query. *retrieval.Pipeline implements it.
@@ -65,6 +66,10 @@ const (
 	LinkRedirected    = common.LinkRedirected
 	LinkUnknown       = common.LinkUnknown
 )
+
+// EvalSettings are the explorer's settings a golden-set run searches
+// with, so the eval view scores what the explorer shows.
+type EvalSettings = evalview.Settings
 
 // Options configure the explorer. Retriever is required; every other
 // field is optional.

@@ -72,7 +72,8 @@ const (
 )
 
 // Model is the explorer's root model. It routes messages to its panes and
-// owns the retrieval lifecycle (sequence numbers, cancellation).
+// owns the retrieval lifecycle (sequence numbers, cancellation). What
+// belongs together is grouped in the small structs it embeds.
 type Model struct {
 	opts   Options
 	base   context.Context
@@ -87,8 +88,40 @@ type Model struct {
 	right focusID
 	mode  retrieval.Mode
 
-	// The panes are pointers: a key press copies the root, not the text
-	// areas and viewports (the root stays small enough to copy per Update).
+	panes
+
+	params      retrieval.Query
+	rerankModel string
+	showDropped bool
+	stats       *retrieval.Stats
+	backend     BackendInfo
+
+	runState
+
+	// clip is where copies go (tmux, the system clipboard, OSC 52).
+	clip clipEnv
+
+	// links checks the citation URLs of the result on show.
+	links *linkPool
+
+	// evals runs golden sets for the eval view.
+	evals evalRun
+	// open is the backend opening after the first frame (Options.Open).
+	open backendOpen
+	// judging is the judge run in flight (key J).
+	judging judgeRun
+
+	expectState
+	explainState
+	caseState
+	goldenState
+	statusLine
+}
+
+// panes are the explorer's panes. They are pointers: a key press copies
+// the root, not the text areas and viewports (the root stays small
+// enough to copy per Update).
+type panes struct {
 	query    *query.Model
 	sel      *selection.Model
 	results  *resultsPane
@@ -106,32 +139,22 @@ type Model struct {
 	keyHelp  *keyhelp.Model
 	search   *searchBar
 	spinner  spinner.Model
+}
 
-	params      retrieval.Query
-	rerankModel string
-	showDropped bool
-	stats       *retrieval.Stats
-	backend     BackendInfo
-
+// runState is the retrieval lifecycle: the sequence number of the
+// retrieval whose reply counts, whether it runs and how to cancel it,
+// the last query and the debounced re-run's number.
+type runState struct {
 	seq      int
 	running  bool
 	cancel   context.CancelFunc
 	last     *retrieval.Query
 	rerunSeq int
+}
 
-	// clip is where copies go (tmux, the system clipboard, OSC 52).
-	clip clipEnv
-
-	// links checks the citation URLs of the result on show.
-	links *linkPool
-
-	// evals runs golden sets for the eval view.
-	evals evalRun
-	// open is the backend opening after the first frame (Options.Open).
-	open backendOpen
-	// judging is the judge run in flight (key J).
-	judging judgeRun
-	// expect are the expected sources picked for expectQuestion (key w),
+// expectState is the expected-source diagnosis (key w).
+type expectState struct {
+	// expect are the expected sources picked for expectQuestion,
 	// carried to its re-runs; sources are the picker's list, read once.
 	expect         []string
 	expectQuestion string
@@ -140,12 +163,19 @@ type Model struct {
 	// esc gives it the keyboard back.
 	pickFrom focusID
 	diagSeq  int
-	// explainSeq and editSeq are the explanation (key X) and the what-if
-	// edit (key E) whose replies count.
+}
+
+// explainState is the explanation (key X) and the what-if edit (key E).
+type explainState struct {
+	// explainSeq and editSeq are the explanation and the edit whose
+	// replies count.
 	explainSeq, editSeq int
 	// editArea is the what-if text area while open (no $EDITOR).
 	editArea *editArea
+}
 
+// caseState is an eval case opened as a query.
+type caseState struct {
 	// caseSeq is the retrieval of an opened eval case, named caseLabel
 	// in its status line.
 	caseSeq   int
@@ -156,13 +186,19 @@ type Model struct {
 	// caseFile is the golden file the opened case came from ("" for the
 	// built-in set): its turn saves back into it.
 	caseFile string
+}
 
+// goldenState is where S saves the turn on show.
+type goldenState struct {
 	// goldenPath is the golden file S saves the turn on show to;
 	// confirmSave is the turn whose next S replaces the case asking the
 	// same question (0: none waits).
 	goldenPath  string
 	confirmSave int
+}
 
+// statusLine is the status line's text, colour and layout.
+type statusLine struct {
 	status     string
 	statusKind statusKind
 	// statusH is the status line's height at the last layout, drawn
@@ -190,29 +226,31 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 	m := Model{
 		opts: opts, base: ctx, keys: keys, st: st,
 		right: focusDetail, mode: retrieval.ModeNormal,
-		query:      ptr(query.New(keys, st, hmax)),
-		sel:        ptr(selection.New(keys, st)),
-		results:    ptr(newResultsPane(keys, st, links.states)),
-		detail:     ptr(newDetailPane(keys, st, links.states)),
-		ctxPane:    ptr(contextpane.New(keys, st)),
-		turns:      ptr(newTurnsPane(keys, st)),
-		settings:   ptr(newSettingsPane(keys, st, params)),
-		eval:       ptr(evalview.New(keys, st, opts.EvalDefault)),
-		page:       ptr(pageview.New(keys, st)),
-		chunks:     ptr(chunksview.New(keys, st)),
-		split:      ptr(newSplitView(keys, st, links.states)),
-		answer:     ptr(newAnswerPane(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
-		help:       h,
-		keyHelp:    ptr(keyhelp.New(st)),
-		search:     ptr(newSearchBar(st)),
-		spinner:    sp,
-		params:     params,
-		backend:    opts.Backend,
-		links:      links,
-		clip:       newClipEnv(opts),
-		evals:      evalRun{fn: opts.Eval, base: ctx},
-		status:     opts.Note,
-		goldenPath: cmp.Or(opts.GoldenFile, DefaultGoldenFile),
+		panes: panes{
+			query:    ptr(query.New(keys, st, hmax)),
+			sel:      ptr(selection.New(keys, st)),
+			results:  ptr(newResultsPane(keys, st, links.states)),
+			detail:   ptr(newDetailPane(keys, st, links.states)),
+			ctxPane:  ptr(contextpane.New(keys, st)),
+			turns:    ptr(newTurnsPane(keys, st)),
+			settings: ptr(newSettingsPane(keys, st, params)),
+			eval:     ptr(evalview.New(keys, st, opts.EvalDefault)),
+			page:     ptr(pageview.New(keys, st)),
+			chunks:   ptr(chunksview.New(keys, st)),
+			split:    ptr(newSplitView(keys, st, links.states)),
+			answer:   ptr(newAnswerPane(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
+			help:     h,
+			keyHelp:  ptr(keyhelp.New(st)),
+			search:   ptr(newSearchBar(st)),
+			spinner:  sp,
+		},
+		params:      params,
+		backend:     opts.Backend,
+		links:       links,
+		clip:        newClipEnv(opts),
+		evals:       evalRun{fn: opts.Eval, base: ctx},
+		statusLine:  statusLine{status: opts.Note},
+		goldenState: goldenState{goldenPath: cmp.Or(opts.GoldenFile, DefaultGoldenFile)},
 	}
 	if m.status == "" {
 		m.status = readyStatus

@@ -48,7 +48,7 @@ const maxExpected = 8
 // expectPicker chooses an expected source by typing part of a doc path
 // or section, or takes a pasted URL or path as it is.
 type expectPicker struct {
-	fuzzyList
+	common.FuzzyList
 	st      *common.Styles
 	sources []DocSource
 	loading bool
@@ -56,7 +56,7 @@ type expectPicker struct {
 }
 
 func newExpectPicker(keys *common.KeyMap, st *common.Styles) *expectPicker {
-	return &expectPicker{fuzzyList: newFuzzyList(keys, st, "type part of a doc path or section, or paste a URL", 2000), st: st, loading: true}
+	return &expectPicker{FuzzyList: common.NewFuzzyList(keys, st, "type part of a doc path or section, or paste a URL", 2000), st: st, loading: true}
 }
 
 // SetSources gives the picker the collection's sources.
@@ -70,14 +70,14 @@ func (f *expectPicker) SetSources(src []DocSource, err error) {
 	for i, s := range src {
 		labels[i] = cmp.Or(s.Label, s.Ref)
 	}
-	f.setLabels(labels)
+	f.SetLabels(labels)
 }
 
 // choice is the ref enter picks: a typed URL as it is; else the source
 // under the cursor; else the typed text.
 func (f *expectPicker) choice() string {
-	typed := strings.TrimSpace(f.input.Value())
-	i, ok := f.current()
+	typed := strings.TrimSpace(f.Input.Value())
+	i, ok := f.Current()
 	if strings.Contains(typed, "://") || !ok {
 		return typed
 	}
@@ -87,11 +87,11 @@ func (f *expectPicker) choice() string {
 // Update handles a key or a paste: arrows move, enter picks (pick),
 // esc closes (done), anything else is text.
 func (f *expectPicker) Update(msg tea.Msg) (pick string, done bool, cmd tea.Cmd) {
-	act, cmd := f.update(msg)
+	act, cmd := f.HandleKey(msg)
 	switch act {
-	case pickClose:
+	case common.PickClose:
 		return "", true, nil
-	case pickToggle:
+	case common.PickToggle:
 		return f.choice(), false, nil
 	}
 	return "", false, cmd
@@ -103,26 +103,26 @@ func (f *expectPicker) View(w, h int, active []string) string {
 	st := f.st
 	var b strings.Builder
 	name := "expected source"
-	count := strconv.Itoa(len(f.shown)) + "/" + strconv.Itoa(len(f.sources))
-	f.input.SetWidth(max(w-len(name)-len(count)-6, 4))
-	b.WriteString(common.Truncate(st.FocusedTitle.Render(name+" › ")+f.input.View()+" "+st.Meta.Render(count), w))
+	count := strconv.Itoa(len(f.Shown)) + "/" + strconv.Itoa(len(f.sources))
+	f.Input.SetWidth(max(w-len(name)-len(count)-6, 4))
+	b.WriteString(common.Truncate(st.FocusedTitle.Render(name+" › ")+f.Input.View()+" "+st.Meta.Render(count), w))
 	b.WriteString("\n" + st.Meta.Render(common.Truncate("enter picks (again: drops it) · a typed or pasted URL or path is taken as it is · esc closes", w)))
-	rows := f.rows(h - 2)
+	rows := f.Rows(h - 2)
 	switch {
 	case f.loading:
 		b.WriteString("\n" + st.Meta.Render("listing the collection's pages…"))
 	case f.err != "":
 		b.WriteString("\n" + st.Missing.Render(common.Truncate("cannot list the pages: "+f.err+"; type or paste a doc path or URL", w)))
-	case len(f.shown) == 0 && strings.TrimSpace(f.input.Value()) != "":
+	case len(f.Shown) == 0 && strings.TrimSpace(f.Input.Value()) != "":
 		b.WriteString("\n" + st.Missing.Render(common.Truncate("no page matches: enter takes the text as it is", w)))
 	}
-	f.writeRows(&b, st, w, rows, func(i int) bool { return slices.Contains(active, f.sources[i].Ref) })
+	f.WriteRows(&b, st, w, rows, func(i int) bool { return slices.Contains(active, f.sources[i].Ref) })
 	return b.String()
 }
 
 // ShortHelp is the picker's help line.
 func (f *expectPicker) ShortHelp() []key.Binding {
-	k := f.keys
+	k := f.Keys
 	return []key.Binding{k.PickDown, pickHelp(k), k.PickClose, k.Quit}
 }
 

@@ -14,27 +14,27 @@ import (
 // the values that match, best first (fuzzy, as bubbles' list filters),
 // for collections with hundreds of tags or chapters.
 type facetPicker struct {
-	fuzzyList
+	common.FuzzyList
 	st   *common.Styles
 	name string
 }
 
 func newFacetPicker(keys *common.KeyMap, st *common.Styles, name string, values []string) *facetPicker {
-	f := &facetPicker{fuzzyList: newFuzzyList(keys, st, "type to filter "+strconv.Itoa(len(values))+" values", 200), st: st, name: name}
-	f.setLabels(values)
+	f := &facetPicker{FuzzyList: common.NewFuzzyList(keys, st, "type to filter "+strconv.Itoa(len(values))+" values", 200), st: st, name: name}
+	f.SetLabels(values)
 	return f
 }
 
 // Update handles a key: arrows move, enter toggles the value under the
 // cursor (returned in toggle), esc closes (done), anything else is text.
 func (f *facetPicker) Update(msg tea.Msg) (toggle string, done bool, cmd tea.Cmd) {
-	act, cmd := f.update(msg)
+	act, cmd := f.HandleKey(msg)
 	switch act {
-	case pickClose:
+	case common.PickClose:
 		return "", true, nil
-	case pickToggle:
-		if i, ok := f.current(); ok {
-			return f.labels[i], false, nil
+	case common.PickToggle:
+		if i, ok := f.Current(); ok {
+			return f.Labels[i], false, nil
 		}
 	}
 	return "", false, cmd
@@ -45,19 +45,19 @@ func (f *facetPicker) Update(msg tea.Msg) (toggle string, done bool, cmd tea.Cmd
 func (f *facetPicker) View(w, h int, active []string) string {
 	st := f.st
 	var b strings.Builder
-	count := strconv.Itoa(len(f.shown)) + "/" + strconv.Itoa(len(f.labels))
-	f.input.SetWidth(max(w-len(f.name)-len(count)-6, 4))
-	b.WriteString(common.Truncate(st.FocusedTitle.Render(f.name+" › ")+f.input.View()+" "+st.Meta.Render(count), w))
-	rows := f.rows(h - 1)
-	if len(f.shown) == 0 {
+	count := strconv.Itoa(len(f.Shown)) + "/" + strconv.Itoa(len(f.Labels))
+	f.Input.SetWidth(max(w-len(f.name)-len(count)-6, 4))
+	b.WriteString(common.Truncate(st.FocusedTitle.Render(f.name+" › ")+f.Input.View()+" "+st.Meta.Render(count), w))
+	rows := f.Rows(h - 1)
+	if len(f.Shown) == 0 {
 		b.WriteString("\n" + st.Missing.Render("no value matches"))
 	}
-	f.writeRows(&b, st, w, rows, activeIn(f.labels, active))
+	f.WriteRows(&b, st, w, rows, common.ActiveIn(f.Labels, active))
 	return b.String()
 }
 
 // ShortHelp is the picker's help line.
 func (f *facetPicker) ShortHelp() []key.Binding {
-	k := f.keys
+	k := f.Keys
 	return []key.Binding{k.PickDown, k.PickToggle, k.PickClose, k.Quit}
 }

@@ -36,13 +36,13 @@ func TestFacetPickerTypeToFilter(t *testing.T) {
 		t.Fatal("enter on the tag row did not open the picker")
 	}
 	m = feed(t, m, typeText("qc")...)
-	if m.settings.pick == nil || m.Focus() != "settings" || m.settings.pick.input.Value() != "qc" {
+	if m.settings.pick == nil || m.Focus() != "settings" || m.settings.pick.Input.Value() != "qc" {
 		t.Fatalf("a letter left the picker (focus %s)", m.Focus())
 	}
 	m = feed(t, m, keyType(tea.KeyBackspace), keyType(tea.KeyBackspace))
 	m = feed(t, m, typeText("navgtn")...)
-	if pk := m.settings.pick; len(pk.shown) == 0 || pk.labels[pk.shown[0]] != "navigation" {
-		t.Fatalf("matches for navgtn: %v of %q", pk.shown, pk.labels)
+	if pk := m.settings.pick; len(pk.Shown) == 0 || pk.Labels[pk.Shown[0]] != "navigation" {
+		t.Fatalf("matches for navgtn: %v of %q", pk.Shown, pk.Labels)
 	}
 	v := screen(m)
 	if !strings.Contains(v, "tag › navgtn") || !strings.Contains(v, "[ ] navigation") || strings.Contains(v, "tag-001") {

@@ -389,7 +389,7 @@ func (p *settingsPane) rerankValue(row int) string {
 	r := p.params.Rerank
 	switch row {
 	case rowRerank:
-		return "[" + check(r.On) + "] rerank the candidates (also r)"
+		return "[" + common.Check(r.On) + "] rerank the candidates (also r)"
 	case rowRerankModel:
 		i := slices.Index(p.rerankModels, p.rerankModel)
 		return "‹ " + termsafe.Line(p.rerankModel) + " › " + p.Styles.Meta.Render("("+strconv.Itoa(i+1)+"/"+strconv.Itoa(len(p.rerankModels))+")")

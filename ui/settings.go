@@ -390,17 +390,17 @@ func (p *settingsPane) rowLines(iw int) []settingsLine {
 			full, empty := common.ScoreBar(p.params.Threshold, 10)
 			val = "‹ " + present.Score(p.params.Threshold, 2) + " › " + p.Styles.BarFull.Render(full) + p.Styles.BarEmpty.Render(empty)
 		case rowDedup:
-			val = "[" + check(!p.params.NoDedup) + "] drop near-duplicates"
+			val = "[" + common.Check(!p.params.NoDedup) + "] drop near-duplicates"
 		case rowShowDropped:
-			val = "[" + check(p.showDropped) + "] show hits left out (also x)"
+			val = "[" + common.Check(p.showDropped) + "] show hits left out (also x)"
 		case rowLocalSearch:
 			val = p.searchModeValue()
 		case rowExact:
-			val = "[" + check(p.params.Exact) + "] exact search, not the approximate index (ground truth; slower)"
+			val = "[" + common.Check(p.params.Exact) + "] exact search, not the approximate index (ground truth; slower)"
 		case rowRerank, rowRerankModel, rowRerankCandidates, rowRerankThreshold:
 			val = p.rerankValue(r)
 		case rowAutoAnswer:
-			val = "[" + check(*p.autoAnswer) + "] answer after every retrieval (costs tokens)"
+			val = "[" + common.Check(*p.autoAnswer) + "] answer after every retrieval (costs tokens)"
 		case rowGolden:
 			val = p.goldenValue()
 		case rowCompare:
@@ -427,14 +427,7 @@ func (p *settingsPane) filterValue(r int) string {
 	i := min(p.browse[r-rowModule], len(vals)-1)
 	v := vals[i]
 	on := slices.Contains(*p.filter(r), v)
-	return "‹ " + termsafe.Line(v) + " › [" + check(on) + "] " + p.Styles.Meta.Render("("+strconv.Itoa(i+1)+"/"+strconv.Itoa(len(vals))+")")
-}
-
-func check(b bool) string {
-	if b {
-		return "x"
-	}
-	return " "
+	return "‹ " + termsafe.Line(v) + " › [" + common.Check(on) + "] " + p.Styles.Meta.Render("("+strconv.Itoa(i+1)+"/"+strconv.Itoa(len(vals))+")")
 }
 
 // ShortHelp implements pane.

@@ -16,6 +16,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/ui/common"
+	"ragscope/ui/settings"
 )
 
 // fakeGen is a chat model that streams fixed pieces, reading "[Source N]"
@@ -292,14 +293,14 @@ func TestAnswerAfterEveryRetrievalSetting(t *testing.T) {
 		t.Fatal("answered with the setting off")
 	}
 	m = feed(t, m, keyRunes("s"))
-	m = toRow(t, m, rowAutoAnswer)
+	m = toRow(t, m, settings.RowAutoAnswer)
 	m = feed(t, m, keyType(tea.KeySpace))
 	if !m.answer.auto || !strings.Contains(screen(m), "[x] answer after every retrieval") {
 		t.Fatalf("the setting did not turn on:\n%s", screen(m))
 	}
 	// A settings change re-runs the question: it is answered, and the
 	// settings keep the keyboard.
-	m = toRow(t, m, rowTopK)
+	m = toRow(t, m, settings.RowTopK)
 	m = feed(t, m, keyRunes("l"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
 	if len(g.calls()) != 1 || m.Focus() != "settings" || m.params.TopK != 6 {

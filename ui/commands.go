@@ -56,16 +56,6 @@ type renderedMsg struct {
 	Out string
 }
 
-// settingsChangedMsg carries new settings from the settings pane. The
-// left-out toggle is a flip, not a value, so a key press queued behind it
-// cannot be undone by it.
-type settingsChangedMsg struct {
-	Params        retrieval.Query
-	ToggleDropped bool
-	// RerankModel is the rerank model chosen ("" keeps it).
-	RerankModel string
-}
-
 // showTurnMsg asks the root to show an earlier turn.
 type showTurnMsg struct{ Index int }
 

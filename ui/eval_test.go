@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"ragscope/ui/evalview"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +14,8 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
+	"ragscope/ui/evalview"
+	"ragscope/ui/settings"
 )
 
 // fakeReport is a fixed run of five cases: two ranking hits, a ranking
@@ -403,9 +404,9 @@ func TestEvalRunsWithTheExplorersRerankTopKAndThreshold(t *testing.T) {
 	m = ask(t, m, "nodes")
 	m = feed(t, m, keyRunes("r")) // rerank on
 	m = feed(t, m, keyRunes("s"))
-	m = toRow(t, m, rowTopK)
+	m = toRow(t, m, settings.RowTopK)
 	m = feed(t, m, keyRunes("l"))
-	m = toRow(t, m, rowThreshold)
+	m = toRow(t, m, settings.RowThreshold)
 	m = feed(t, m, keyRunes("l"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
 	m = feed(t, m, keyType(tea.KeyEsc))

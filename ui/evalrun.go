@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"ragscope/ui/evalview"
 	"strconv"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 	"ragscope/retrieval/assess/eval"
 	"ragscope/termsafe"
 	"ragscope/ui/common"
+	"ragscope/ui/evalview"
 )
 
 // EvalFunc runs the golden set at path ("" is the default set) with the

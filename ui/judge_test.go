@@ -15,6 +15,7 @@ import (
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/judge"
 	"ragscope/ui/common"
+	"ragscope/ui/settings"
 )
 
 // fakeJudge grades hits by title (Services: an answer out of the schema;
@@ -199,7 +200,7 @@ func TestJudgeStaysWithItsTurnAndRerunsCostOnlyNewHits(t *testing.T) {
 		t.Fatalf("judging a judged turn again made calls: %d, %q", f.callCount(), m.Status())
 	}
 	m = feed(t, m, keyRunes("s"))
-	m = toRow(t, m, rowTopK)
+	m = toRow(t, m, settings.RowTopK)
 	m = feed(t, m, keyRunes("l"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
 	if len(m.turns.turns) != 3 || m.turns.Current().Judge == nil {

@@ -8,13 +8,13 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
 	"ragscope/termsafe"
+	"ragscope/ui/settings"
 )
 
 // markKind is an author's judgement of a hit (keys m, M, u): what saving
@@ -37,10 +37,6 @@ func (k markKind) String() string {
 	}
 	return ""
 }
-
-// DefaultGoldenFile is the golden file S saves to when Options.GoldenFile
-// is empty: golden.yaml in the working folder.
-const DefaultGoldenFile = "golden.yaml"
 
 // marksOf returns the marks of turn t, created on first use.
 func marksOf(t *turn) map[string]markKind {
@@ -108,7 +104,7 @@ func turnHits(res *retrieval.Result) []retrieval.Hit {
 // note says what could not be saved ("" when everything was).
 func caseOf(t *turn) (c eval.Case, note string) {
 	q := t.Query
-	c = eval.Case{Question: strings.TrimSpace(q.Question), Mode: q.Mode, Filters: cloneFilters(q.Filters)}
+	c = eval.Case{Question: strings.TrimSpace(q.Question), Mode: q.Mode, Filters: settings.CloneFilters(q.Filters)}
 	if q.Mode == retrieval.ModeSelectedText {
 		c.SelectedText, c.SourceDocPath, c.SourceSection = q.SelectedText, q.SourceDocPath, q.SourceSection
 		c.Filters = retrieval.Filters{}
@@ -301,43 +297,4 @@ func (m *Model) carriedMarks(msg resultMsg) map[string]markKind {
 		}
 	}
 	return out
-}
-
-// goldenChangedMsg sets the golden file S saves to.
-type goldenChangedMsg struct{ Path string }
-
-// openGolden opens the golden file row's path editor.
-func (p *settingsPane) openGolden() tea.Cmd {
-	in := p.Styles.NewInput(DefaultGoldenFile, 4096)
-	in.SetValue(p.golden)
-	in.CursorEnd()
-	p.goldenEdit = &in
-	return in.Focus()
-}
-
-// updateGolden edits the path: enter keeps it (empty: the default), esc
-// drops the edit.
-func (p *settingsPane) updateGolden(msg tea.Msg) tea.Cmd {
-	if km, ok := msg.(tea.KeyPressMsg); ok {
-		switch {
-		case key.Matches(km, p.Keys.Run):
-			path := cmp.Or(strings.TrimSpace(p.goldenEdit.Value()), DefaultGoldenFile)
-			p.golden, p.goldenEdit = path, nil
-			return func() tea.Msg { return goldenChangedMsg{Path: path} }
-		case key.Matches(km, p.Keys.Leave):
-			p.goldenEdit = nil
-			return nil
-		}
-	}
-	var cmd tea.Cmd
-	*p.goldenEdit, cmd = p.goldenEdit.Update(msg)
-	return cmd
-}
-
-// goldenValue is the golden file row: the path, or its editor.
-func (p *settingsPane) goldenValue() string {
-	if p.goldenEdit != nil {
-		return p.goldenEdit.View()
-	}
-	return termsafe.Line(p.golden) + p.Styles.Meta.Render(" (S saves here; enter edits)")
 }

@@ -10,6 +10,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
+	"ragscope/ui/settings"
 )
 
 const marksSeed = `# hand-written cases; this comment stays
@@ -176,7 +177,7 @@ func TestGoldenFileSettingsRow(t *testing.T) {
 	m, _ := marksModel(t, "", nil)
 	m = ask(t, m, "nodes")
 	m = feed(t, m, m.setFocus(focusSettings))
-	m = toRow(t, m, rowGolden)
+	m = toRow(t, m, settings.RowGolden)
 	m = feed(t, m, keyType(tea.KeyEnter), ctrl('u'))
 	m = feed(t, m, typeText("sets/mine.yaml")...)
 	m = feed(t, m, keyType(tea.KeyEnter))
@@ -188,7 +189,7 @@ func TestGoldenFileSettingsRow(t *testing.T) {
 	}
 	// esc drops an edit.
 	m = feed(t, m, keyType(tea.KeyEnter), keyRunes("x"), keyType(tea.KeyEsc))
-	if m.goldenPath != "sets/mine.yaml" || m.settings.goldenEdit != nil {
+	if m.goldenPath != "sets/mine.yaml" || m.settings.GoldenEdit != nil {
 		t.Fatalf("path %q after esc", m.goldenPath)
 	}
 }

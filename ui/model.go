@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"ragscope/ui/evalview"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,11 +22,13 @@ import (
 	"ragscope/ui/chunksview"
 	"ragscope/ui/common"
 	"ragscope/ui/contextpane"
+	"ragscope/ui/evalview"
 	"ragscope/ui/history"
 	"ragscope/ui/keyhelp"
 	"ragscope/ui/pageview"
 	"ragscope/ui/query"
 	"ragscope/ui/selection"
+	"ragscope/ui/settings"
 )
 
 // focusID names a registered pane (what has the keyboard).
@@ -128,7 +129,7 @@ type panes struct {
 	detail   *detailPane
 	ctxPane  *contextpane.Model
 	turns    *turnsPane
-	settings *settingsPane
+	settings *settings.Model
 	answer   *answerPane
 	eval     *evalview.Model
 	page     *pageview.Model
@@ -214,7 +215,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 		TopK:      retrieval.TopKOrDefault(opts.Defaults.TopK),
 		Threshold: opts.Defaults.Threshold,
 		NoDedup:   opts.Defaults.NoDedup,
-		Filters:   cloneFilters(opts.Defaults.Filters),
+		Filters:   settings.CloneFilters(opts.Defaults.Filters),
 	}
 	hmax := opts.HistoryMax
 	if hmax <= 0 {
@@ -233,7 +234,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 			detail:   ptr(newDetailPane(keys, st, links.states)),
 			ctxPane:  ptr(contextpane.New(keys, st)),
 			turns:    ptr(newTurnsPane(keys, st)),
-			settings: ptr(newSettingsPane(keys, st, params)),
+			settings: ptr(settings.New(keys, st, params)),
 			eval:     ptr(evalview.New(keys, st, opts.EvalDefault)),
 			page:     ptr(pageview.New(keys, st)),
 			chunks:   ptr(chunksview.New(keys, st)),
@@ -250,7 +251,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 		clip:        newClipEnv(opts),
 		evals:       evalRun{fn: opts.Eval, base: ctx},
 		statusLine:  statusLine{status: opts.Note},
-		goldenState: goldenState{goldenPath: cmp.Or(opts.GoldenFile, DefaultGoldenFile)},
+		goldenState: goldenState{goldenPath: cmp.Or(opts.GoldenFile, settings.DefaultGoldenFile)},
 	}
 	if m.status == "" {
 		m.status = readyStatus
@@ -258,8 +259,8 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 	m.initRerank()
 	m.initLocalSearch()
 	m.initJudge()
-	m.settings.autoAnswer = &m.answer.auto
-	m.settings.golden = m.goldenPath
+	m.settings.AutoAnswer = &m.answer.auto
+	m.settings.Golden = m.goldenPath
 	m.beginOpen()
 	m.initSplit()
 	m.registerPanes()
@@ -417,9 +418,9 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.runQuery(m.withParams(*m.last))
-	case settingsChangedMsg:
+	case settings.ChangedMsg:
 		return m.updateSettings(msg)
-	case compareChangedMsg:
+	case settings.CompareMsg:
 		m.setCompare(msg.Setup)
 		return m, nil
 	case renderedMsg:
@@ -442,7 +443,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case savedMsg:
 		m.updateSaved(msg)
 		return m, nil
-	case goldenChangedMsg:
+	case settings.GoldenMsg:
 		m.goldenPath, m.confirmSave = msg.Path, 0
 		m.setStatus(statusOK, "S now saves the turn on show to "+termsafe.Line(msg.Path)+".")
 		return m, nil
@@ -509,7 +510,7 @@ func (m *Model) globals() []action {
 		{&k.Leave, (*Model).leave},
 		{&k.Eval, (*Model).openEval},
 		{&k.Dropped, func(m *Model) tea.Cmd {
-			next, cmd := m.updateSettings(settingsChangedMsg{Params: m.params, ToggleDropped: true})
+			next, cmd := m.updateSettings(settings.ChangedMsg{Params: m.params, ToggleDropped: true})
 			*m = next.(Model)
 			return cmd
 		}},
@@ -731,7 +732,7 @@ func (m *Model) buildQuery() retrieval.Query {
 // withParams applies the current settings to q.
 func (m *Model) withParams(q retrieval.Query) retrieval.Query {
 	q.TopK, q.Threshold, q.NoDedup = m.params.TopK, m.params.Threshold, m.params.NoDedup
-	q.Filters = cloneFilters(m.params.Filters)
+	q.Filters = settings.CloneFilters(m.params.Filters)
 	q.Rerank = m.rerankFor(q.Mode)
 	q.SearchMode = m.searchModeFor(q.Mode)
 	q.Exact = m.params.Exact && q.Mode != retrieval.ModeSelectedText
@@ -894,15 +895,15 @@ func (m Model) updateStats(msg statsMsg) Model {
 }
 
 // updateSettings applies new settings and schedules a re-run.
-func (m Model) updateSettings(msg settingsChangedMsg) (tea.Model, tea.Cmd) {
+func (m Model) updateSettings(msg settings.ChangedMsg) (tea.Model, tea.Cmd) {
 	changed := m.params.TopK != msg.Params.TopK || m.params.Threshold != msg.Params.Threshold ||
 		m.params.NoDedup != msg.Params.NoDedup || present.Filters(m.params.Filters) != present.Filters(msg.Params.Filters) ||
 		rerankChanged(m.params.Rerank, msg.Params.Rerank, m.rerankModel, cmp.Or(msg.RerankModel, m.rerankModel)) ||
 		m.keepSearchMode(msg.Params.SearchMode) != m.params.SearchMode || m.params.Exact != msg.Params.Exact
 	m.params = m.withParamsFrom(msg.Params)
 	m.applyRerankModel(msg.RerankModel)
-	m.settings.params = m.params
-	m.settings.params.Filters = cloneFilters(m.params.Filters)
+	m.settings.Params = m.params
+	m.settings.Params.Filters = settings.CloneFilters(m.params.Filters)
 	var cmds []tea.Cmd
 	if msg.ToggleDropped {
 		m.showDropped = !m.showDropped
@@ -910,7 +911,7 @@ func (m Model) updateSettings(msg settingsChangedMsg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.syncDetail())
 		m.noteNothingLeftOut()
 	}
-	m.settings.showDropped = m.showDropped
+	m.settings.ShowDropped = m.showDropped
 	if changed && m.last != nil {
 		m.rerunSeq++
 		cmds = append(cmds, rerunCmd(rerunDelay, m.rerunSeq))
@@ -935,7 +936,7 @@ func (m *Model) noteNothingLeftOut() {
 }
 
 func (m *Model) withParamsFrom(p retrieval.Query) retrieval.Query {
-	return retrieval.Query{TopK: p.TopK, Threshold: p.Threshold, NoDedup: p.NoDedup, Filters: cloneFilters(p.Filters), Rerank: m.keepRerank(p),
+	return retrieval.Query{TopK: p.TopK, Threshold: p.Threshold, NoDedup: p.NoDedup, Filters: settings.CloneFilters(p.Filters), Rerank: m.keepRerank(p),
 		SearchMode: m.keepSearchMode(p.SearchMode), Exact: p.Exact}
 }
 

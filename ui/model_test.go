@@ -13,6 +13,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/ui/common"
+	"ragscope/ui/settings"
 )
 
 func TestQueryShowsResultsDetailAndContext(t *testing.T) {
@@ -47,8 +48,8 @@ func TestQueryShowsResultsDetailAndContext(t *testing.T) {
 	if len(m.turns.turns) != 1 {
 		t.Fatalf("turns = %d", len(m.turns.turns))
 	}
-	if m.backend.Points != 42 || m.settings.facets["module"] == nil {
-		t.Fatalf("stats not applied: points %d facets %v", m.backend.Points, m.settings.facets)
+	if m.backend.Points != 42 || m.settings.Facets["module"] == nil {
+		t.Fatalf("stats not applied: points %d facets %v", m.backend.Points, m.settings.Facets)
 	}
 }
 
@@ -227,7 +228,7 @@ func TestSettingsChangeReruns(t *testing.T) {
 		t.Fatalf("re-run query = %+v", q)
 	}
 	// Filter: go to the module row, pick the second value, toggle it.
-	m = toRow(t, m, rowModule)
+	m = toRow(t, m, settings.RowModule)
 	m = feed(t, m, keyRunes("l"), keyType(tea.KeySpace))
 	if got := m.params.Filters.Modules; len(got) != 1 || got[0] != "module-2-simulation" {
 		t.Fatalf("module filter = %v", got)

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"ragscope/ui/evalview"
 	"strings"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
+	"ragscope/ui/evalview"
 )
 
 // deferredOptions are options whose backend opens only once release is

@@ -3,9 +3,9 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"ragscope/ui/evalview"
 
 	"ragscope/ui/common"
+	"ragscope/ui/evalview"
 	"ragscope/ui/selection"
 )
 

@@ -12,6 +12,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/ui/common"
+	"ragscope/ui/settings"
 )
 
 func lipglossWidth(s string) int { return lipgloss.Width(s) }
@@ -121,13 +122,13 @@ func TestCompareResults(t *testing.T) {
 func TestTopKStep(t *testing.T) {
 	k, seq := 1, []int{}
 	for i := 0; i < 18; i++ {
-		k = topKStep(k, true)
+		k = settings.TopKStep(k, true)
 		seq = append(seq, k)
 	}
 	if fmt.Sprint(seq) != "[2 3 4 5 6 7 8 9 10 15 20 30 40 50 60 70 80 90]" {
 		t.Fatalf("up = %v", seq)
 	}
-	if topKStep(100, true) != 100 || topKStep(1, false) != 1 || topKStep(30, false) != 20 || topKStep(15, false) != 10 {
+	if settings.TopKStep(100, true) != 100 || settings.TopKStep(1, false) != 1 || settings.TopKStep(30, false) != 20 || settings.TopKStep(15, false) != 10 {
 		t.Fatal("bounds or steps down")
 	}
 }

@@ -3,8 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -54,8 +52,8 @@ func (m *Model) initRerank() {
 	if m.params.Rerank.Candidates <= 0 {
 		m.params.Rerank.Candidates = retrieval.DefaultRerankCandidates
 	}
-	m.settings.params.Rerank = m.params.Rerank
-	m.settings.rerankModels, m.settings.rerankModel = rs.Models, m.rerankModel
+	m.settings.Params.Rerank = m.params.Rerank
+	m.settings.RerankModels, m.settings.RerankModel = rs.Models, m.rerankModel
 }
 
 // rerankAvailable reports whether reranking can be turned on.
@@ -116,7 +114,7 @@ func (m *Model) toggleRerank() tea.Cmd {
 		return nil
 	}
 	m.params.Rerank.On = !m.params.Rerank.On
-	m.settings.params.Rerank = m.params.Rerank
+	m.settings.Params.Rerank = m.params.Rerank
 	what := "Rerank off: " + m.firstStage() + " order."
 	if m.params.Rerank.On {
 		what = "Rerank on (" + m.rerankLabel() + ")."
@@ -146,7 +144,7 @@ func (m *Model) applyRerankModel(model string) {
 	if model != "" {
 		m.rerankModel = model
 	}
-	m.settings.rerankModel = m.rerankModel
+	m.settings.RerankModel = m.rerankModel
 }
 
 // rerankLabel is the current model as the header shows it.
@@ -335,71 +333,6 @@ func rerankCompare(old, cur *retrieval.Result) string {
 }
 
 // Settings rows of reranking.
-
-// adjustRerank changes a rerank row by one step.
-func (p *settingsPane) adjustRerank(up bool) {
-	if len(p.rerankModels) == 0 {
-		return
-	}
-	r := &p.params.Rerank
-	switch p.row {
-	case rowRerank:
-		r.On = !r.On
-	case rowRerankModel:
-		i := slices.Index(p.rerankModels, p.rerankModel)
-		n := len(p.rerankModels)
-		if up {
-			i = (i + 1) % n
-		} else {
-			i = (i - 1 + n) % n
-		}
-		p.rerankModel = p.rerankModels[i]
-	case rowRerankCandidates:
-		c := r.Candidates
-		if up {
-			c++
-		} else {
-			c--
-		}
-		r.Candidates = min(max(c, 1), retrieval.MaxRerankCandidates)
-	case rowRerankThreshold:
-		d := -0.05
-		if up {
-			d = 0.05
-		}
-		r.Threshold = min(max(math.Round((r.Threshold+d)*100)/100, 0), 1)
-	}
-}
-
-// toggleRerankRow is space on a rerank row: it turns reranking on or off.
-func (p *settingsPane) toggleRerankRow() {
-	if len(p.rerankModels) > 0 && p.row == rowRerank {
-		p.params.Rerank.On = !p.params.Rerank.On
-	}
-}
-
-// rerankValue draws a rerank row's value.
-func (p *settingsPane) rerankValue(row int) string {
-	if len(p.rerankModels) == 0 {
-		if row == rowRerank {
-			return p.Styles.Missing.Render("not available with this backend")
-		}
-		return p.Styles.Missing.Render("–")
-	}
-	r := p.params.Rerank
-	switch row {
-	case rowRerank:
-		return "[" + common.Check(r.On) + "] rerank the candidates (also r)"
-	case rowRerankModel:
-		i := slices.Index(p.rerankModels, p.rerankModel)
-		return "‹ " + termsafe.Line(p.rerankModel) + " › " + p.Styles.Meta.Render("("+strconv.Itoa(i+1)+"/"+strconv.Itoa(len(p.rerankModels))+")")
-	case rowRerankCandidates:
-		n := retrieval.CandidateLimit(retrieval.Query{TopK: p.params.TopK, Rerank: retrieval.RerankOptions{On: true, Candidates: r.Candidates}})
-		return "‹ " + strconv.Itoa(r.Candidates) + " › " + p.Styles.Meta.Render("× top_k: "+strconv.Itoa(n)+" searched and reranked")
-	}
-	full, empty := common.ScoreBar(r.Threshold, 10)
-	return "‹ " + present.Score(r.Threshold, 2) + " › " + p.Styles.BarFull.Render(full) + p.Styles.BarEmpty.Render(empty) + p.Styles.Meta.Render(" min relevance")
-}
 
 // footer is the text under the result list, at most two lines: what
 // reranking pushed out of the vector top k.

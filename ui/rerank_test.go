@@ -17,6 +17,7 @@ import (
 
 	"ragscope/present"
 	"ragscope/retrieval"
+	"ragscope/ui/settings"
 )
 
 // rerankEmbedder returns one fixed vector: the fake store ignores it.
@@ -248,7 +249,7 @@ func TestRerankSettings(t *testing.T) {
 		t.Fatalf("search limit %v, want 5 × 3", l)
 	}
 	m = feed(t, m, keyRunes("s"))
-	m = toRow(t, m, rowRerankModel)
+	m = toRow(t, m, settings.RowRerankModel)
 	// The model row: → picks the second model and re-runs.
 	next, cmd := m.Update(keyRunes("l"))
 	m = feed(t, next.(Model), runCmd(t, cmd)...)

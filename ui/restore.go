@@ -13,7 +13,7 @@ import (
 func (m *Model) restoreInputs(q retrieval.Query) {
 	q.TopK = retrieval.TopKOrDefault(q.TopK)
 	m.params = m.withParamsFrom(q)
-	m.settings.params = m.withParamsFrom(q)
+	m.settings.Params = m.withParamsFrom(q)
 	m.query.SetValue(q.Question)
 	if q.Mode == retrieval.ModeSelectedText {
 		m.mode = retrieval.ModeSelectedText

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
+	"ragscope/ui/settings"
 )
 
 // Bringing back a turn restores its mode, its selection fields, its
@@ -27,7 +28,7 @@ func TestBringBackRestoresModeSelectionSettingsAndRow(t *testing.T) {
 	// Turn 2: same question, top_k 3 (a settings change re-runs it).
 	p := m.params
 	p.TopK = 3
-	m = feed(t, m, settingsChangedMsg{Params: p})
+	m = feed(t, m, settings.ChangedMsg{Params: p})
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
 	if len(m.turns.turns) != 2 || m.results.cursor != 0 {
 		t.Fatalf("turns %d cursor %d", len(m.turns.turns), m.results.cursor)
@@ -43,8 +44,8 @@ func TestBringBackRestoresModeSelectionSettingsAndRow(t *testing.T) {
 	}
 
 	m = feed(t, m, showTurnMsg{Index: 0})
-	if m.mode != retrieval.ModeNormal || m.params.TopK != 5 || m.settings.params.TopK != 5 {
-		t.Fatalf("turn 1: mode %s top_k %d/%d", m.mode, m.params.TopK, m.settings.params.TopK)
+	if m.mode != retrieval.ModeNormal || m.params.TopK != 5 || m.settings.Params.TopK != 5 {
+		t.Fatalf("turn 1: mode %s top_k %d/%d", m.mode, m.params.TopK, m.settings.Params.TopK)
 	}
 	if m.results.SelectedKey() != row1 || m.detail.item.Hit.Chunk.ID != m.results.items[2].Hit.Chunk.ID {
 		t.Fatalf("turn 1's selected row not restored: cursor %d", m.results.cursor)
@@ -66,7 +67,7 @@ func TestBringBackRestoresModeSelectionSettingsAndRow(t *testing.T) {
 	// A settings change now re-runs the selection, not a normal question.
 	p = m.params
 	p.Threshold = 0.1
-	m = feed(t, m, settingsChangedMsg{Params: p})
+	m = feed(t, m, settings.ChangedMsg{Params: p})
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
 	if q := f.last(); q.Mode != retrieval.ModeSelectedText || q.SelectedText != "DDS is the middleware." || q.Threshold != 0.1 {
 		t.Fatalf("re-ran %+v", q)
@@ -84,7 +85,7 @@ func TestBringBackDropsPendingRerun(t *testing.T) {
 	m = ask(t, m, "services")
 	p := m.params
 	p.TopK = 2
-	m = feed(t, m, settingsChangedMsg{Params: p})
+	m = feed(t, m, settings.ChangedMsg{Params: p})
 	pending := m.rerunSeq
 	m = feed(t, m, showTurnMsg{Index: 0})
 	n := len(f.queries)

@@ -466,7 +466,7 @@ func (m *Model) registerSplit() {
 func (m *Model) initSplit() {
 	c := m.opts.Compare
 	m.split.names = [2]string{cmp.Or(c.Name, "default"), c.Vs}
-	m.settings.compareSetups, m.settings.compareWith = c.Setups, c.Vs
+	m.settings.CompareSetups, m.settings.CompareWith = c.Setups, c.Vs
 	m.splitHelp()
 }
 

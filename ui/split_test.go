@@ -13,6 +13,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/ui/common"
+	"ragscope/ui/settings"
 )
 
 // fakeSetupB is setup B of the split tests: it reranks A's answer by
@@ -278,8 +279,8 @@ func TestSplitCompareWithSetting(t *testing.T) {
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "How do nodes talk?")
 	m = feed(t, m, keyRunes("s"))
-	for i := 0; m.settings.row != rowCompare; i++ {
-		if i > settingsRows {
+	for i := 0; m.settings.Row != settings.RowCompare; i++ {
+		if i > settings.RowCount {
 			t.Fatal("no compare with row")
 		}
 		m = feed(t, m, keyType(tea.KeyDown))

@@ -27,6 +27,7 @@ import (
 	"ragscope/ui/chunksview"
 	"ragscope/ui/common"
 	"ragscope/ui/evalview"
+	"ragscope/ui/settings"
 )
 
 // Retriever answers a query. *retrieval.Pipeline implements it.
@@ -70,6 +71,10 @@ const (
 // EvalSettings are the explorer's settings a golden-set run searches
 // with, so the eval view scores what the explorer shows.
 type EvalSettings = evalview.Settings
+
+// DefaultGoldenFile is the golden file S saves to when
+// Options.GoldenFile is empty: golden.yaml in the working folder.
+const DefaultGoldenFile = settings.DefaultGoldenFile
 
 // Options configure the explorer. Retriever is required; every other
 // field is optional.

@@ -50,12 +50,6 @@ type openedMsg struct {
 // latest Seq re-runs the query.
 type rerunMsg struct{ Seq int }
 
-// renderedMsg carries a chunk's markdown rendered for a width.
-type renderedMsg struct {
-	Key renderKey
-	Out string
-}
-
 // showTurnMsg asks the root to show an earlier turn.
 type showTurnMsg struct{ Index int }
 
@@ -128,29 +122,6 @@ func openURLCmd(open func(string) error, url string) tea.Cmd {
 // arrow key in the settings runs one query, not twenty).
 func rerunCmd(d time.Duration, seq int) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return rerunMsg{Seq: seq} })
-}
-
-// renderKey identifies a rendered chunk: the same text at the same width
-// in the same style renders the same.
-type renderKey struct {
-	ID    string
-	Hash  string
-	Len   int
-	Width int
-	// Style is the markdown theme: a theme change renders again.
-	Style string
-}
-
-// plainLimit is the size above which chunk text is wrapped, not rendered
-// as markdown: a 100 KB selection must not stall the detail pane.
-const plainLimit = 24 << 10
-
-// renderCmd renders sanitized markdown text for width in a goroutine; a
-// fresh renderer per call keeps it free of shared state.
-func renderCmd(key renderKey, text string) tea.Cmd {
-	return func() tea.Msg {
-		return renderedMsg{Key: key, Out: renderMarkdown(text, key.Width, key.Style)}
-	}
 }
 
 // DefaultOpenURL opens an http or https URL with the platform's opener

@@ -22,9 +22,9 @@ type detailPane struct {
 	common.Base
 	vp viewport.Model
 
-	item  item
+	item  common.Item
 	has   bool
-	cache map[renderKey]string
+	cache map[common.RenderKey]string
 	// links is the model's link-state map (shared, read-only here).
 	links map[string]common.LinkStatus
 
@@ -35,7 +35,7 @@ type detailPane struct {
 }
 
 func newDetailPane(keys *common.KeyMap, st *common.Styles, links map[string]common.LinkStatus) detailPane {
-	return detailPane{Base: common.Base{Keys: keys, Styles: st}, vp: viewport.New(), cache: map[renderKey]string{}, links: links}
+	return detailPane{Base: common.Base{Keys: keys, Styles: st}, vp: viewport.New(), cache: map[common.RenderKey]string{}, links: links}
 }
 
 // LinkChanged redraws the metadata when url is the shown citation's link.
@@ -51,9 +51,9 @@ func (p *detailPane) textWidth() int {
 	return max(iw, 10)
 }
 
-func (p *detailPane) key() renderKey {
+func (p *detailPane) key() common.RenderKey {
 	c := &p.item.Hit.Chunk
-	return renderKey{ID: c.ID, Hash: c.ContentHash, Len: len(c.Text), Width: p.textWidth(), Style: p.Styles.Glamour}
+	return common.RenderKey{ID: c.ID, Hash: c.ContentHash, Len: len(c.Text), Width: p.textWidth(), Style: p.Styles.Glamour}
 }
 
 // SetSize sets the outer size and re-renders for a new width.
@@ -71,13 +71,13 @@ func (p *detailPane) SetSize(w, h int) tea.Cmd {
 }
 
 // SetItem shows it (a zero item clears the pane).
-func (p *detailPane) SetItem(it item) tea.Cmd {
+func (p *detailPane) SetItem(it common.Item) tea.Cmd {
 	if it.Hit.Chunk.ID == "" && it.Hit.Chunk.Text == "" {
 		p.has = false
 		p.vp.SetContent("")
 		return nil
 	}
-	same := p.has && itemKey(p.item) == itemKey(it) && p.item.Hit.Chunk.Text == it.Hit.Chunk.Text
+	same := p.has && common.ItemKey(p.item) == common.ItemKey(it) && p.item.Hit.Chunk.Text == it.Hit.Chunk.Text
 	p.item, p.has = it, true
 	return p.refresh(!same)
 }
@@ -99,7 +99,7 @@ func (p *detailPane) refresh(top bool) tea.Cmd {
 	var cmd tea.Cmd
 	if !ok {
 		body = p.Styles.Meta.Render("rendering…")
-		cmd = renderCmd(k, termsafe.Text(p.item.Hit.Chunk.Text))
+		cmd = common.RenderCmd(k, termsafe.Text(p.item.Hit.Chunk.Text))
 	}
 	common.SetContent(&p.vp, p.metadata()+"\n"+body, top)
 	return cmd
@@ -108,7 +108,7 @@ func (p *detailPane) refresh(top bool) tea.Cmd {
 // Update handles rendered text and scrolling keys.
 func (p *detailPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case renderedMsg:
+	case common.RenderedMsg:
 		p.cache[msg.Key] = msg.Out
 		if p.has && msg.Key == p.key() {
 			return p.refresh(false)
@@ -143,9 +143,9 @@ func (p *detailPane) metadata() string {
 		b.WriteString(st.LinkWarn.Render("left out: "+p.item.Label) + "\n")
 	}
 	switch p.item.Mark {
-	case markRelevant:
+	case common.MarkRelevant:
 		b.WriteString(st.LinkOK.Render(common.WrapText("marked "+p.item.Mark.String()+": S saves its page as expected (u clears)", w)) + "\n")
-	case markNotRelevant:
+	case common.MarkNotRelevant:
 		b.WriteString(st.LinkBad.Render(common.WrapText("marked "+p.item.Mark.String()+": S saves its page as not relevant (u clears)", w)) + "\n")
 	}
 	b.WriteString(explainText(st, p.item.Explain, w))
@@ -278,7 +278,7 @@ func (p *detailPane) View() string {
 	if !p.has {
 		content += p.Styles.Meta.Render(common.WrapText("The selected result's full text, metadata and citation show here.", iw))
 	} else {
-		content += markMatches(p.vp.View(), p.search, p.Styles)
+		content += common.MarkMatches(p.vp.View(), p.search, p.Styles)
 	}
 	return common.Box(style, p.Width, p.Height, content)
 }
@@ -290,4 +290,4 @@ func (p *detailPane) ShortHelp() []key.Binding {
 }
 
 // FullHelp implements pane: the marks and the save come first.
-func (p *detailPane) FullHelp() [][]key.Binding { return markHelp(p.Keys) }
+func (p *detailPane) FullHelp() [][]key.Binding { return common.MarkHelp(p.Keys) }

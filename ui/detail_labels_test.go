@@ -17,7 +17,7 @@ func TestDetailShowsFacetLabels(t *testing.T) {
 	p.SetSize(100, 40)
 	c := retrieval.Chunk{ID: "x", Text: "Text.", Module: "module-1", Chapter: "gazebo", Extra: map[string]string{
 		retrieval.ExtraModuleLabel: "Module 1: ROS 2", retrieval.ExtraChapterLabel: "Gazebo worlds", "note": "kept"}}
-	p.SetItem(item{Hit: retrieval.Hit{Chunk: c, Rank: 1}})
+	p.SetItem(common.Item{Hit: retrieval.Hit{Chunk: c, Rank: 1}})
 	meta := p.metadata()
 	for _, want := range []string{"module-1 (Module 1: ROS 2)", "gazebo (Gazebo worlds)", "note"} {
 		if !strings.Contains(meta, want) {

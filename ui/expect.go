@@ -394,7 +394,7 @@ func docPathsOf(src []DocSource) []string {
 
 // expectItem is the results row of an expected source the results do
 // not hold: marked, at its real rank, with its score and what cut it.
-func expectItem(e *retrieval.Expected) item {
+func expectItem(e *retrieval.Expected) common.Item {
 	text := "The results do not hold this source's best chunk for the question."
 	if e.DocPath != "" {
 		text += " Press p to read its page's chunks in order."
@@ -407,7 +407,7 @@ func expectItem(e *retrieval.Expected) item {
 	if e.Score != nil {
 		h.Score = *e.Score
 	}
-	return item{Hit: h, Expect: e, Pseudo: true}
+	return common.Item{Hit: h, Expect: e, Pseudo: true}
 }
 
 // expectCompare says how the expected sources moved from old to cur:

@@ -314,7 +314,7 @@ const gradeCells = "g0g1g2g3"
 // gradeCell is a row's grade column: "g3", "g?" (not graded: the detail
 // says why), "g…" while judging, "g–" for a hit the judge was not asked
 // about.
-func gradeCell(it *item) string {
+func gradeCell(it *common.Item) string {
 	switch j := it.Judge; {
 	case j != nil && j.Grade != nil && *j.Grade >= 0 && *j.Grade <= 3:
 		return gradeCells[2**j.Grade : 2**j.Grade+2]
@@ -328,7 +328,7 @@ func gradeCell(it *item) string {
 
 // judgeText is the detail pane's judge line for it: "3 answers: reason",
 // "not judged (invalid): why", "judging…" ("" when not judged).
-func judgeText(it *item) string {
+func judgeText(it *common.Item) string {
 	j := it.Judge
 	switch {
 	case j != nil && j.Grade != nil:

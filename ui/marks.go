@@ -14,40 +14,20 @@ import (
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 	"ragscope/ui/settings"
 )
 
-// markKind is an author's judgement of a hit (keys m, M, u): what saving
-// the turn (S) writes into the golden file.
-type markKind int8
-
-const (
-	markNone markKind = iota
-	markRelevant
-	markNotRelevant
-)
-
-// String names the mark as the list and the detail pane show it.
-func (k markKind) String() string {
-	switch k {
-	case markRelevant:
-		return "✓ relevant"
-	case markNotRelevant:
-		return "✗ not relevant"
-	}
-	return ""
-}
-
 // marksOf returns the marks of turn t, created on first use.
-func marksOf(t *turn) map[string]markKind {
+func marksOf(t *turn) map[string]common.Mark {
 	if t.Marks == nil {
-		t.Marks = map[string]markKind{}
+		t.Marks = map[string]common.Mark{}
 	}
 	return t.Marks
 }
 
 // markSelected marks the hit under the cursor with k (markNone clears it).
-func (m *Model) markSelected(k markKind) tea.Cmd {
+func (m *Model) markSelected(k common.Mark) tea.Cmd {
 	t := m.turns.Current()
 	it, ok := m.results.Selected()
 	switch {
@@ -63,7 +43,7 @@ func (m *Model) markSelected(k markKind) tea.Cmd {
 	}
 	marks := marksOf(t)
 	id := it.Hit.Chunk.ID
-	if k == markNone {
+	if k == common.MarkNone {
 		delete(marks, id)
 		m.setStatus(statusInfo, "Mark cleared. S saves the turn to "+termsafe.Line(m.goldenPath)+".")
 	} else {
@@ -115,9 +95,9 @@ func caseOf(t *turn) (c eval.Case, note string) {
 	notPages := map[string]bool{}
 	for _, h := range turnHits(&t.Result) {
 		switch t.Marks[h.Chunk.ID] {
-		case markRelevant:
+		case common.MarkRelevant:
 			relPages[page(h)] = true
-		case markNotRelevant:
+		case common.MarkNotRelevant:
 			notPages[page(h)] = true
 		}
 	}
@@ -131,26 +111,26 @@ func caseOf(t *turn) (c eval.Case, note string) {
 	var dropped int
 	for _, h := range turnHits(&t.Result) {
 		k := t.Marks[h.Chunk.ID]
-		if k == markNone {
+		if k == common.MarkNone {
 			continue
 		}
 		p := page(h)
 		split := p != "" && relPages[p] && notPages[p]
 		switch {
 		case split && strings.Contains(h.Citation.URL, "#"):
-			if k == markRelevant {
+			if k == common.MarkRelevant {
 				add(&c.Expect.URLs, h.Citation.URL)
 			} else {
 				add(&c.Expect.NotRelevant.URLs, h.Citation.URL)
 			}
-		case split && k == markNotRelevant:
+		case split && k == common.MarkNotRelevant:
 			// No section to tell it from the relevant hit on its page.
 			dropped++
-		case p != "" && k == markRelevant:
+		case p != "" && k == common.MarkRelevant:
 			add(&c.Expect.DocPaths, p)
 		case p != "":
 			add(&c.Expect.NotRelevant.DocPaths, p)
-		case h.Citation.URL != "" && k == markRelevant:
+		case h.Citation.URL != "" && k == common.MarkRelevant:
 			add(&c.Expect.URLs, h.Citation.URL)
 		case h.Citation.URL != "":
 			add(&c.Expect.NotRelevant.URLs, h.Citation.URL)
@@ -172,14 +152,14 @@ func plural(n int, one, many string) string {
 // marksFromExpect are the marks an opened golden case brings back: hits
 // that match its expected doc paths or URLs are relevant, those its
 // not_relevant labels name are not.
-func marksFromExpect(res *retrieval.Result, e eval.Expect) map[string]markKind {
-	out := map[string]markKind{}
+func marksFromExpect(res *retrieval.Result, e eval.Expect) map[string]common.Mark {
+	out := map[string]common.Mark{}
 	for _, h := range turnHits(res) {
 		switch eval.MarkOf(h, e) {
 		case 1:
-			out[h.Chunk.ID] = markRelevant
+			out[h.Chunk.ID] = common.MarkRelevant
 		case -1:
-			out[h.Chunk.ID] = markNotRelevant
+			out[h.Chunk.ID] = common.MarkNotRelevant
 		}
 	}
 	return out
@@ -282,7 +262,7 @@ func (m *Model) rerunOf(msg resultMsg) *turn {
 // (from its expectation), else the marks of the turn on show when the
 // result re-runs its question (other settings, rerank), as far as its
 // hits are still there.
-func (m *Model) carriedMarks(msg resultMsg) map[string]markKind {
+func (m *Model) carriedMarks(msg resultMsg) map[string]common.Mark {
 	if msg.Seq == m.caseSeq && m.caseExpect != nil {
 		return marksFromExpect(&msg.Result, *m.caseExpect)
 	}
@@ -290,9 +270,9 @@ func (m *Model) carriedMarks(msg resultMsg) map[string]markKind {
 	if prev == nil || len(prev.Marks) == 0 {
 		return nil
 	}
-	out := map[string]markKind{}
+	out := map[string]common.Mark{}
 	for _, h := range turnHits(&msg.Result) {
-		if k := prev.Marks[h.Chunk.ID]; k != markNone {
+		if k := prev.Marks[h.Chunk.ID]; k != common.MarkNone {
 			out[h.Chunk.ID] = k
 		}
 	}

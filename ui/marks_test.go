@@ -10,6 +10,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
+	"ragscope/ui/common"
 	"ragscope/ui/settings"
 )
 
@@ -151,7 +152,7 @@ func TestOpenedCaseBringsItsMarksBack(t *testing.T) {
 	if !strings.Contains(scr, "✓ relevant") || !strings.Contains(scr, "✗ not relevant") {
 		t.Fatalf("the case's marks are not back:\n%s", scr)
 	}
-	if marks := m.turns.Current().Marks; marks["chunk-00"] != markRelevant || marks["chunk-01"] != markNotRelevant || len(marks) != 2 {
+	if marks := m.turns.Current().Marks; marks["chunk-00"] != common.MarkRelevant || marks["chunk-01"] != common.MarkNotRelevant || len(marks) != 2 {
 		t.Fatalf("marks %v", marks)
 	}
 	// The unlabelled case: mark a hit and save, replacing it.

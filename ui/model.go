@@ -423,7 +423,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case settings.CompareMsg:
 		m.setCompare(msg.Setup)
 		return m, nil
-	case renderedMsg:
+	case common.RenderedMsg:
 		var cmd tea.Cmd
 		cmd = m.detail.Update(msg)
 		return m, tea.Batch(cmd, m.split.detail.Update(msg))

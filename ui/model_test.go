@@ -445,8 +445,8 @@ func TestBurstOfKeysDetailFollowsCursor(t *testing.T) {
 			m = next.(Model)
 		}
 		sel, ok := m.results.Selected()
-		if !ok || !m.detail.has || itemKey(m.detail.item) != itemKey(sel) {
-			t.Fatalf("after %q: cursor #%d (%s), detail %s", burst, m.results.cursor, itemKey(sel), itemKey(m.detail.item))
+		if !ok || !m.detail.has || common.ItemKey(m.detail.item) != common.ItemKey(sel) {
+			t.Fatalf("after %q: cursor #%d (%s), detail %s", burst, m.results.cursor, common.ItemKey(sel), common.ItemKey(m.detail.item))
 		}
 	}
 	if m.results.cursor != 0 {

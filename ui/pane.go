@@ -97,9 +97,9 @@ func (m *Model) registerPanes() {
 	k := m.keys
 	run := []action{{&k.Run, (*Model).runAndLook}}
 	marks := []action{
-		{&k.MarkRelevant, func(m *Model) tea.Cmd { return m.markSelected(markRelevant) }},
-		{&k.MarkNotRelevant, func(m *Model) tea.Cmd { return m.markSelected(markNotRelevant) }},
-		{&k.MarkClear, func(m *Model) tea.Cmd { return m.markSelected(markNone) }},
+		{&k.MarkRelevant, func(m *Model) tea.Cmd { return m.markSelected(common.MarkRelevant) }},
+		{&k.MarkNotRelevant, func(m *Model) tea.Cmd { return m.markSelected(common.MarkNotRelevant) }},
+		{&k.MarkClear, func(m *Model) tea.Cmd { return m.markSelected(common.MarkNone) }},
 		{&k.SaveCase, (*Model).saveCase},
 	}
 	m.register(slot{id: focusQuery, pane: func(m *Model) common.Pane { return m.query }, place: placeInput, text: true, rings: ringNormal | ringSelected, open: &k.FocusQuery, actions: run})

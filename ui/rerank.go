@@ -236,7 +236,7 @@ func fellOutLine(res *retrieval.Result) string {
 // reranked result (only those have a movement): its rank and score in the
 // store's order (the row is named after it: vector, hybrid, BM25), its
 // rerank rank, relevance and movement.
-func rerankRows(it *item, row func(k, v string)) {
+func rerankRows(it *common.Item, row func(k, v string)) {
 	if it.Move == nil {
 		return
 	}

@@ -18,34 +18,6 @@ import (
 	"ragscope/ui/common"
 )
 
-// item is one row of the result list: a kept hit, or a hit left out
-// (below the threshold or a duplicate) shown greyed.
-type item struct {
-	Hit     retrieval.Hit
-	Dropped bool
-	// Label says why a dropped hit was left out ("duplicate of #2").
-	Label string
-	// Move is a reranked hit's movement against the store's order, and
-	// Stage names that order: "vector", "hybrid" or "BM25"
-	// (present.FirstStage).
-	Move  *retrieval.Movement
-	Stage string
-	// Expect marks an expected source (key w): a hit of the results, or,
-	// with Pseudo, a row of its own at its real rank saying what cut it.
-	Expect *retrieval.Expected
-	Pseudo bool
-	// Mark is the author's mark of the hit (keys m, M, u).
-	Mark markKind
-	// Judge is the judge's verdict on the hit (key J; nil: none);
-	// Judging says the judge is grading it now.
-	Judge   *judge.Judgement
-	Judging bool
-	// Explain is the row's score taken apart (key X; nil: not asked).
-	Explain *explain.Explanation
-	// WhatIf, on a Pseudo row, is an edited chunk's would-be rank (key E).
-	WhatIf *explain.WhatIf
-}
-
 // itemLines is the height of one row.
 const itemLines = 3
 
@@ -57,7 +29,7 @@ type resultsPane struct {
 	res         retrieval.Result
 	has         bool
 	showDropped bool
-	items       []item
+	items       []common.Item
 	cursor      int
 	// search is the lower-case text searched for ("" when none).
 	search string
@@ -70,7 +42,7 @@ type resultsPane struct {
 	expected []retrieval.Expected
 	pick     *expectPicker
 	// marks are the turn's marks by chunk id (nil: none).
-	marks map[string]markKind
+	marks map[string]common.Mark
 	// judge is the judge's verdicts on the turn (nil: not judged): with
 	// it the rows have a grade column.
 	judge *judgeState
@@ -78,7 +50,7 @@ type resultsPane struct {
 	// whatIf the edited chunk's would-be row (key E); a new result drops
 	// both.
 	explained map[string]*explain.Explanation
-	whatIf    *item
+	whatIf    *common.Item
 }
 
 func newResultsPane(keys *common.KeyMap, st *common.Styles, links map[string]common.LinkStatus) resultsPane {
@@ -117,10 +89,10 @@ func (p *resultsPane) SetExplained(id string, e *explain.Explanation) {
 // and selects it.
 func (p *resultsPane) SetWhatIf(w explain.WhatIf, c retrieval.Chunk) {
 	c.ID = "what-if:" + w.Ref
-	it := item{Hit: retrieval.Hit{Rank: w.Rank, Score: w.Score, Chunk: c}, WhatIf: &w, Pseudo: true}
+	it := common.Item{Hit: retrieval.Hit{Rank: w.Rank, Score: w.Score, Chunk: c}, WhatIf: &w, Pseudo: true}
 	p.whatIf = &it
 	p.rebuild()
-	p.SelectKey(itemKey(it))
+	p.SelectKey(common.ItemKey(it))
 }
 
 // SetExpected shows where the expected sources went, keeping the
@@ -133,7 +105,7 @@ func (p *resultsPane) SetExpected(expected []retrieval.Expected) {
 }
 
 // SetMarks shows the turn's marks (by chunk id), keeping the selection.
-func (p *resultsPane) SetMarks(marks map[string]markKind) {
+func (p *resultsPane) SetMarks(marks map[string]common.Mark) {
 	p.marks = marks
 	for i := range p.items {
 		if it := &p.items[i]; !it.Pseudo {
@@ -154,7 +126,7 @@ func (p *resultsPane) SetJudge(js *judgeState) {
 
 // judgeOf is the verdict on a kept hit's row (the judge grades the hits
 // kept, in their turn's order).
-func (p *resultsPane) judgeOf(it *item) *judge.Judgement {
+func (p *resultsPane) judgeOf(it *common.Item) *judge.Judgement {
 	if p.judge == nil || it.Dropped || it.Pseudo {
 		return nil
 	}
@@ -171,13 +143,13 @@ func (p *resultsPane) SetShowDropped(show bool) {
 	}
 	var keep string
 	if it, ok := p.Selected(); ok {
-		keep = itemKey(it)
+		keep = common.ItemKey(it)
 	}
 	p.showDropped = show
 	p.rebuild()
 	p.cursor = 0
 	for i, it := range p.items {
-		if itemKey(it) == keep {
+		if common.ItemKey(it) == keep {
 			p.cursor = i
 			break
 		}
@@ -185,24 +157,14 @@ func (p *resultsPane) SetShowDropped(show bool) {
 	p.scrollToCursor()
 }
 
-func itemKey(it item) string {
-	if it.WhatIf != nil {
-		return "whatif|" + it.WhatIf.Ref
-	}
-	if it.Pseudo {
-		return "expected|" + it.Hit.Chunk.ID + "|" + it.Expect.Ref
-	}
-	return strconv.FormatBool(it.Dropped) + "|" + it.Hit.Chunk.ID + "|" + strconv.Itoa(it.Hit.Rank)
-}
-
 // rebuild merges kept and (when shown) dropped hits in score order, so a
 // duplicate sits where it would have ranked.
 func (p *resultsPane) rebuild() {
-	items := make([]item, 0, len(p.res.Hits)+len(p.res.Dropped))
+	items := make([]common.Item, 0, len(p.res.Hits)+len(p.res.Dropped))
 	moves := rerankMoves(&p.res)
 	stage := present.FirstStage(p.res.Params.Ranking)
 	for i, h := range p.res.Hits {
-		it := item{Hit: h}
+		it := common.Item{Hit: h}
 		if i < len(moves) {
 			it.Move, it.Stage = &moves[i], stage
 		}
@@ -210,7 +172,7 @@ func (p *resultsPane) rebuild() {
 	}
 	if p.showDropped {
 		for _, d := range p.res.Dropped {
-			items = append(items, item{Hit: d.Hit, Dropped: true, Label: common.DropLabel(d, p.res.Params.Threshold)})
+			items = append(items, common.Item{Hit: d.Hit, Dropped: true, Label: common.DropLabel(d, p.res.Params.Threshold)})
 		}
 		sort.SliceStable(items, func(i, j int) bool { return items[i].Hit.Score > items[j].Hit.Score })
 	}
@@ -243,7 +205,7 @@ func (p *resultsPane) rebuild() {
 // markExpected marks the expected sources among items: a hit of the
 // results that is one gets the mark; any other (cut, or not found) gets
 // a row of its own before the first kept hit ranked below it.
-func (p *resultsPane) markExpected(items []item) []item {
+func (p *resultsPane) markExpected(items []common.Item) []common.Item {
 	for i := range p.expected {
 		e := &p.expected[i]
 		found := false
@@ -271,9 +233,9 @@ func (p *resultsPane) markExpected(items []item) []item {
 }
 
 // Selected returns the selected row.
-func (p *resultsPane) Selected() (item, bool) {
+func (p *resultsPane) Selected() (common.Item, bool) {
 	if p.cursor < 0 || p.cursor >= len(p.items) {
-		return item{}, false
+		return common.Item{}, false
 	}
 	return p.items[p.cursor], true
 }
@@ -281,7 +243,7 @@ func (p *resultsPane) Selected() (item, bool) {
 // SelectedKey is the itemKey of the selected row ("" when none).
 func (p *resultsPane) SelectedKey() string {
 	if it, ok := p.Selected(); ok {
-		return itemKey(it)
+		return common.ItemKey(it)
 	}
 	return ""
 }
@@ -289,7 +251,7 @@ func (p *resultsPane) SelectedKey() string {
 // SelectKey moves the cursor to the row with itemKey k, when it is shown.
 func (p *resultsPane) SelectKey(k string) {
 	for i, it := range p.items {
-		if k != "" && itemKey(it) == k {
+		if k != "" && common.ItemKey(it) == k {
 			p.cursor = i
 			p.scrollToCursor()
 			return
@@ -400,7 +362,7 @@ func (p *resultsPane) expectedRefs() []string {
 const expectMark = "◇ expected"
 
 // renderItem draws one row in three lines.
-func (p *resultsPane) renderItem(it item, selected bool, w int) string {
+func (p *resultsPane) renderItem(it common.Item, selected bool, w int) string {
 	st := p.Styles
 	marker := "  "
 	if selected {
@@ -413,7 +375,7 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 		return p.renderExpected(it, marker, w)
 	}
 	first := marker
-	if p.search != "" && !selected && it.matches(p.search) {
+	if p.search != "" && !selected && it.Matches(p.search) {
 		first = st.Rows.Match.Paint("/") + " "
 	}
 	rank := " –"
@@ -449,7 +411,7 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 		if it.Expect != nil {
 			label = expectMark + " · " + label
 		}
-		if it.Mark != markNone {
+		if it.Mark != common.MarkNone {
 			label = it.Mark.String() + " · " + label
 		}
 		return marker + d.Paint(common.Truncate(head+title, w-2)) + "\n" +
@@ -467,9 +429,9 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	}
 	// The mark, when there is one, leads the second line.
 	lead := r.Meta.Paint(indent)
-	if it.Mark != markNone {
+	if it.Mark != common.MarkNone {
 		ink := r.LinkOK
-		if it.Mark == markNotRelevant {
+		if it.Mark == common.MarkNotRelevant {
 			ink = r.LinkBad
 		}
 		lead += ink.Paint(it.Mark.String()) + r.Meta.Paint(" · ")
@@ -490,9 +452,9 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 	}
 	line1 := head + titleStyle.Paint(title)
 	if p.search != "" {
-		line1 = head + paintMatches(title, p.search, titleStyle, r.Match)
+		line1 = head + common.PaintMatches(title, p.search, titleStyle, r.Match)
 		if it.Move == nil {
-			line2 = lead + paintMatches(place, p.search, r.Meta, r.Match)
+			line2 = lead + common.PaintMatches(place, p.search, r.Meta, r.Match)
 		}
 	}
 	// A long URL loses its start, not its #anchor (present.FitURL).
@@ -510,7 +472,7 @@ func (p *resultsPane) renderItem(it item, selected bool, w int) string {
 // renderExpected draws the row of an expected source the results do not
 // hold: "◇ expected #23 0.310 · cut by top_k 5 (rank 23 of 5)", its page
 // and section, and its best chunk.
-func (p *resultsPane) renderExpected(it item, marker string, w int) string {
+func (p *resultsPane) renderExpected(it common.Item, marker string, w int) string {
 	r := &p.Styles.Rows
 	e := it.Expect
 	head := expectMark
@@ -541,7 +503,7 @@ const whatIfMark = "✎ would be"
 
 // renderWhatIf draws an edited chunk's would-be row: "✎ would be #1
 // 0.410 · up from #8 · nothing is written", its page, its ref.
-func (p *resultsPane) renderWhatIf(it item, marker string, w int) string {
+func (p *resultsPane) renderWhatIf(it common.Item, marker string, w int) string {
 	r := &p.Styles.Rows
 	wi := it.WhatIf
 	head := whatIfMark + " #" + strconv.Itoa(wi.Rank) + " " + present.Score(wi.Score, 3)
@@ -576,9 +538,4 @@ func (p *resultsPane) ShortHelp() []key.Binding {
 
 // FullHelp implements pane: the marks and the save, which act on the
 // results and the detail only, come first.
-func (p *resultsPane) FullHelp() [][]key.Binding { return markHelp(p.Keys) }
-
-// markHelp is the group of the mark and save keys.
-func markHelp(k *common.KeyMap) [][]key.Binding {
-	return [][]key.Binding{{k.MarkRelevant, k.MarkNotRelevant, k.MarkClear, k.SaveCase, k.Judge}}
-}
+func (p *resultsPane) FullHelp() [][]key.Binding { return common.MarkHelp(p.Keys) }

@@ -32,7 +32,7 @@ func TestDetailShowsScoreParts(t *testing.T) {
 	for _, parts := range []*retrieval.ScoreParts{{BM25: 0.5, BM25Rank: 1, Cosine: 0.25, CosineRank: 2}, nil} {
 		p := newDetailPane(keys, st, map[string]common.LinkStatus{})
 		p.SetSize(100, 30)
-		p.SetItem(item{Hit: retrieval.Hit{Rank: 1, Score: 0.3, ScoreParts: parts, Chunk: retrieval.Chunk{ID: "a", Text: "text"}}})
+		p.SetItem(common.Item{Hit: retrieval.Hit{Rank: 1, Score: 0.3, ScoreParts: parts, Chunk: retrieval.Chunk{ID: "a", Text: "text"}}})
 		got := strings.Contains(p.View(), "BM25 0.500 (#1) · cosine 0.250 (#2)")
 		if got != (parts != nil) {
 			t.Errorf("parts %v: blended row shown %v\n%s", parts, got, p.View())
@@ -48,7 +48,7 @@ func TestDetailShowsArms(t *testing.T) {
 	for _, arms := range [][]retrieval.Arm{{{Label: "dense", Vector: "dense", Rank: 3, Score: 0.61}, {Label: "bm25", Vector: "bm25", Rank: 1, Score: 12.4}}, nil} {
 		p := newDetailPane(keys, st, map[string]common.LinkStatus{})
 		p.SetSize(100, 30)
-		p.SetItem(item{Hit: retrieval.Hit{Rank: 1, Score: 0.833, Arms: arms, Chunk: retrieval.Chunk{ID: "a", Text: "text"}}})
+		p.SetItem(common.Item{Hit: retrieval.Hit{Rank: 1, Score: 0.833, Arms: arms, Chunk: retrieval.Chunk{ID: "a", Text: "text"}}})
 		got := strings.Contains(p.View(), "dense #3 0.61 · bm25 #1 12.4 · fused #1 0.833")
 		if got != (arms != nil) {
 			t.Errorf("arms %v: row shown %v\n%s", arms, got, p.View())

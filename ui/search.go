@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"ragscope/present"
 	"ragscope/termsafe"
 	"ragscope/ui/common"
 )
@@ -170,55 +169,24 @@ func (s *searchBar) ShortHelp(k *common.KeyMap) []key.Binding {
 // searchView is the bar in the status line's place while typing.
 func (m *Model) searchView() string { return common.Truncate(m.search.input.View(), m.width) }
 
-// matches reports whether it holds q (lower case) in what the list shows
-// or in its text.
-func (it *item) matches(q string) bool {
-	c := &it.Hit.Chunk
-	for _, s := range []string{present.Title(c), present.Place(c), c.DocPath, it.Hit.Citation.URL, it.Label, c.Text} {
-		if strings.Contains(strings.ToLower(s), q) {
-			return true
-		}
-	}
-	return false
-}
-
 // findMatch moves the cursor to the next matching row in dir, wrapping;
 // it returns the match's place among the matches and their count.
 func (p *resultsPane) findMatch(dir int, from bool) (int, int) {
 	var hits []int
 	for i := range p.items {
-		if p.items[i].matches(p.search) {
+		if p.items[i].Matches(p.search) {
 			hits = append(hits, i)
 		}
 	}
 	if len(hits) == 0 {
 		return -1, 0
 	}
-	at := pickMatch(hits, p.cursor, dir, from)
+	at := common.PickMatch(hits, p.cursor, dir, from)
 	if hits[at] != p.cursor {
 		p.cursor = hits[at]
 		p.scrollToCursor()
 	}
 	return at, len(hits)
-}
-
-// pickMatch is the index in sorted hits of the next match from cur in
-// dir (cur itself when from), wrapping around.
-func pickMatch(hits []int, cur, dir int, from bool) int {
-	if dir >= 0 {
-		for i, h := range hits {
-			if h > cur || (from && h == cur) {
-				return i
-			}
-		}
-		return 0
-	}
-	for i := len(hits) - 1; i >= 0; i-- {
-		if hits[i] < cur || (from && hits[i] == cur) {
-			return i
-		}
-	}
-	return len(hits) - 1
 }
 
 // matchLines are the content lines of the detail that hold the search.
@@ -238,53 +206,10 @@ func (p *detailPane) findMatch(dir int, from bool) (int, int) {
 	if len(hits) == 0 || !p.has {
 		return -1, 0
 	}
-	at := pickMatch(hits, p.matchAt, dir, from)
+	at := common.PickMatch(hits, p.matchAt, dir, from)
 	p.matchAt = hits[at]
 	if l := hits[at]; l < p.vp.YOffset() || l >= p.vp.YOffset()+p.vp.Height() {
 		p.vp.SetYOffset(max(l-1, 0))
 	}
 	return at, len(hits)
-}
-
-// markMatches paints every occurrence of q (lower case) in the lines of
-// view in reverse video; a line with a match is drawn as plain text, so
-// the highlight is visible without colours too.
-func markMatches(view, q string, st *common.Styles) string {
-	if q == "" {
-		return view
-	}
-	lines := strings.Split(view, "\n")
-	for i, l := range lines {
-		plain := ansi.Strip(l)
-		if strings.Contains(strings.ToLower(plain), q) {
-			lines[i] = paintMatches(plain, q, common.Ink{}, st.Rows.Match)
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// paintMatches paints s with base and every occurrence of q (lower case)
-// with hl. When lower-casing changes the byte length (rare scripts), s is
-// painted whole with base.
-func paintMatches(s, q string, base, hl common.Ink) string {
-	lower := strings.ToLower(s)
-	if q == "" || len(lower) != len(s) || !strings.Contains(lower, q) {
-		return base.Paint(s)
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(lower, q)
-		if i < 0 {
-			break
-		}
-		if i > 0 {
-			b.WriteString(base.Paint(s[:i]))
-		}
-		b.WriteString(hl.Paint(s[i : i+len(q)]))
-		s, lower = s[i+len(q):], lower[i+len(q):]
-	}
-	if s != "" {
-		b.WriteString(base.Paint(s))
-	}
-	return b.String()
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"ragscope/ui/common"
 )
 
 // reversed matches s drawn in reverse video (a search highlight).
@@ -50,7 +52,7 @@ func TestSearchInResults(t *testing.T) {
 	}
 	var hits []int
 	for i := range m.results.items {
-		if m.results.items[i].matches("services") {
+		if m.results.items[i].Matches("services") {
 			hits = append(hits, i)
 		}
 	}
@@ -59,7 +61,7 @@ func TestSearchInResults(t *testing.T) {
 	}
 	first := m.results.cursor
 	m = feed(t, m, keyRunes("n"))
-	if m.results.cursor == first || !m.results.items[m.results.cursor].matches("services") {
+	if m.results.cursor == first || !m.results.items[m.results.cursor].Matches("services") {
 		t.Fatalf("n: cursor %d (first match %d)", m.results.cursor, first)
 	}
 	m = feed(t, m, keyRunes("N"))
@@ -120,7 +122,7 @@ func TestPickMatch(t *testing.T) {
 		{0, 1, false, 0}, {1, 1, false, 1}, {1, 1, true, 0}, {7, 1, false, 0},
 		{4, -1, false, 0}, {1, -1, false, 2}, {4, -1, true, 1},
 	} {
-		if got := pickMatch(hits, tt.cur, tt.dir, tt.from); got != tt.want {
+		if got := common.PickMatch(hits, tt.cur, tt.dir, tt.from); got != tt.want {
 			t.Errorf("pickMatch(%d, %d, %v) = %d, want %d", tt.cur, tt.dir, tt.from, got, tt.want)
 		}
 	}
@@ -148,7 +150,7 @@ func TestSearchEnterKeepsCurrentMatch(t *testing.T) {
 	m = feed(t, m, keyRunes("j"), keyRunes("/"))
 	m = feed(t, m, typeText("services")...)
 	at, status := m.results.cursor, m.Status()
-	if !m.results.items[at].matches("services") || !strings.Contains(status, "result 1 of") {
+	if !m.results.items[at].Matches("services") || !strings.Contains(status, "result 1 of") {
 		t.Fatalf("typing: cursor %d, status %q", at, status)
 	}
 	m = feed(t, m, keyType(tea.KeyEnter))

@@ -308,7 +308,7 @@ func (v *splitView) openDetail() tea.Cmd {
 	if r.mark != "" {
 		v.shown += " · " + r.mark
 	}
-	return v.detail.SetItem(item{Hit: r.hit})
+	return v.detail.SetItem(common.Item{Hit: r.hit})
 }
 
 // View draws the two sides side by side, or the detail of a row.
@@ -603,10 +603,10 @@ func (m *Model) updateSplit(msg splitMsg) tea.Cmd {
 
 // actionItem is the row the copy and open keys act on: the split's when
 // it has the keyboard, else the results'.
-func (m *Model) actionItem() (item, bool) {
+func (m *Model) actionItem() (common.Item, bool) {
 	if m.inSplit() {
 		r, ok := m.split.selectedRow()
-		return item{Hit: r.hit}, ok
+		return common.Item{Hit: r.hit}, ok
 	}
 	return m.results.Selected()
 }

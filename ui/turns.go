@@ -34,7 +34,7 @@ type turn struct {
 	diagSeq int
 	// Marks are the author's judgements of its hits by chunk id (keys
 	// m, M, u), saved with the turn as a golden case (S).
-	Marks map[string]markKind
+	Marks map[string]common.Mark
 	// CaseFile is the golden file the turn's question was opened from (a
 	// case of the eval view): S saves its marks back into that case.
 	CaseFile string

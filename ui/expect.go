@@ -456,28 +456,3 @@ func expectCut(e *retrieval.Expected) string {
 	}
 	return e.Detail
 }
-
-// expectMetadata is the detail of an expected source the results do not
-// hold: where it ranked, its score and what cut it.
-func expectMetadata(st *common.Styles, e *retrieval.Expected, w int) string {
-	var b strings.Builder
-	b.WriteString(st.Title.Render(common.WrapText("◇ expected "+termsafe.Line(e.Ref), w)) + "\n")
-	b.WriteString(st.LinkWarn.Render(common.WrapText(termsafe.Line(e.Detail), w)) + "\n")
-	row := func(k, v string) {
-		if v != "" {
-			b.WriteString(st.Label.Render(common.PadRight(k, 12)) + st.Value.Render(common.Truncate(termsafe.Line(v), max(w-12, 4))) + "\n")
-		}
-	}
-	row("rank", e.RankText())
-	if e.ExactRank > 0 && e.ExactRank != e.Rank {
-		row("exact rank", "#"+strconv.Itoa(e.ExactRank))
-	}
-	if e.Score != nil {
-		row("score", present.Score(*e.Score, 4))
-	}
-	row("cut", e.Cut)
-	row("doc path", e.DocPath)
-	row("section", e.Section)
-	row("best chunk", e.PointID)
-	return b.String()
-}

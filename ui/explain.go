@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -81,19 +80,6 @@ type editTarget struct {
 	// where the chunk is now, for a hit made from its rank and score.
 	exp, from *retrieval.Expected
 	chunk     retrieval.Chunk
-}
-
-// explainText is e's lines for the detail pane ("" for nil).
-func explainText(st *common.Styles, e *explain.Explanation, w int) string {
-	if e == nil {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString(st.Title.Render(common.WrapText(fmt.Sprintf("why this score (%s %.3f)", e.Scorer, e.Score), w)) + "\n")
-	for _, l := range present.ExplainLines(e) {
-		b.WriteString(st.Value.Render(common.WrapText(l, w)) + "\n")
-	}
-	return b.String()
 }
 
 // selectedTarget is the selected row's chunk, or why it has none.

@@ -28,7 +28,7 @@ func TestAskingMovesTheKeyboardToTheResults(t *testing.T) {
 		t.Fatalf("j: cursor %d, Ask box %q", m.results.cursor, m.query.Value())
 	}
 	m = feed(t, m, keyType(tea.KeyDown), keyType(tea.KeyUp), keyType(tea.KeyDown))
-	if m.results.cursor != 2 || m.detail.item.Hit.Chunk.ID != m.results.items[2].Hit.Chunk.ID {
+	if m.results.cursor != 2 || m.detail.Item.Hit.Chunk.ID != m.results.items[2].Hit.Chunk.ID {
 		t.Fatalf("arrows: cursor %d", m.results.cursor)
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))

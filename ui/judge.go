@@ -326,32 +326,6 @@ func gradeCell(it *common.Item) string {
 	return "g–"
 }
 
-// judgeText is the detail pane's judge line for it: "3 answers: reason",
-// "not judged (invalid): why", "judging…" ("" when not judged).
-func judgeText(it *common.Item) string {
-	j := it.Judge
-	switch {
-	case j != nil && j.Grade != nil:
-		s := strconv.Itoa(*j.Grade) + " " + present.GradeWord(*j.Grade)
-		if r := termsafe.Line(j.Reason); r != "" {
-			s += ": " + r
-		}
-		if j.Cached {
-			s += " (cached)"
-		}
-		return s
-	case j != nil:
-		s := "not judged (" + termsafe.Line(string(j.Status)) + ")"
-		if d := termsafe.Line(j.Detail); d != "" {
-			s += ": " + d
-		}
-		return s
-	case it.Judging:
-		return "judging…"
-	}
-	return ""
-}
-
 // faithLine sums up an answer's check: "3 of 4 claims supported".
 func faithLine(fs *faithState) string {
 	switch {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"ragscope/ui/detail"
 	"slices"
 	"strconv"
 	"strings"
@@ -126,7 +127,7 @@ type panes struct {
 	query    *query.Model
 	sel      *selection.Model
 	results  *resultsPane
-	detail   *detailPane
+	detail   *detail.Model
 	ctxPane  *contextpane.Model
 	turns    *turnsPane
 	settings *settings.Model
@@ -231,7 +232,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 			query:    ptr(query.New(keys, st, hmax)),
 			sel:      ptr(selection.New(keys, st)),
 			results:  ptr(newResultsPane(keys, st, links.states)),
-			detail:   ptr(newDetailPane(keys, st, links.states)),
+			detail:   ptr(detail.New(keys, st, links.states)),
 			ctxPane:  ptr(contextpane.New(keys, st)),
 			turns:    ptr(newTurnsPane(keys, st)),
 			settings: ptr(settings.New(keys, st, params)),

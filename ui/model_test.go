@@ -36,10 +36,10 @@ func TestQueryShowsResultsDetailAndContext(t *testing.T) {
 			t.Errorf("status %q lacks %q", m.Status(), want)
 		}
 	}
-	if !m.detail.has || m.detail.item.Hit.Chunk.ID != "chunk-00" {
-		t.Fatalf("detail shows %+v", m.detail.item.Hit.Chunk.ID)
+	if !m.detail.Has || m.detail.Item.Hit.Chunk.ID != "chunk-00" {
+		t.Fatalf("detail shows %+v", m.detail.Item.Hit.Chunk.ID)
 	}
-	if _, ok := m.detail.cache[m.detail.key()]; !ok {
+	if _, ok := m.detail.Cache[m.detail.Key()]; !ok {
 		t.Fatal("chunk was not rendered into the cache")
 	}
 	if !strings.Contains(m.ctxPane.Grounded.Context, "[Source 1: Nodes and Topics - Overview]") {
@@ -424,7 +424,7 @@ func TestDetailSaysWhyALinkIsBroken(t *testing.T) {
 	}
 	m := sized(t, opts, 160, 50)
 	m = ask(t, m, "nodes")
-	v := ansi.Strip(m.detail.vp.View())
+	v := ansi.Strip(m.detail.Viewport.View())
 	for _, want := range []string{"✗ anchor missing", "why", "slug rule mismatch", "right link", "#11-intro"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("detail pane lacks %q:\n%s", want, v)
@@ -445,8 +445,8 @@ func TestBurstOfKeysDetailFollowsCursor(t *testing.T) {
 			m = next.(Model)
 		}
 		sel, ok := m.results.Selected()
-		if !ok || !m.detail.has || common.ItemKey(m.detail.item) != common.ItemKey(sel) {
-			t.Fatalf("after %q: cursor #%d (%s), detail %s", burst, m.results.cursor, common.ItemKey(sel), common.ItemKey(m.detail.item))
+		if !ok || !m.detail.Has || common.ItemKey(m.detail.Item) != common.ItemKey(sel) {
+			t.Fatalf("after %q: cursor #%d (%s), detail %s", burst, m.results.cursor, common.ItemKey(sel), common.ItemKey(m.detail.Item))
 		}
 	}
 	if m.results.cursor != 0 {

@@ -232,46 +232,6 @@ func fellOutLine(res *retrieval.Result) string {
 	return "fell out of the " + present.FirstStage(res.Params.Ranking) + " top " + strconv.Itoa(res.Params.TopK) + ": " + strings.Join(parts, " · ")
 }
 
-// rerankRows adds the detail pane's rerank rows for a kept hit of a
-// reranked result (only those have a movement): its rank and score in the
-// store's order (the row is named after it: vector, hybrid, BM25), its
-// rerank rank, relevance and movement.
-func rerankRows(it *common.Item, row func(k, v string)) {
-	if it.Move == nil {
-		return
-	}
-	h := &it.Hit
-	stage, score := it.Stage, "score "
-	if stage == "vector" || stage == "" {
-		stage, score = "vector", "similarity "
-	}
-	switch m := *it.Move; {
-	case m.From > 0:
-		row(stage, "#"+strconv.Itoa(m.From)+" · "+score+present.Score(h.VectorScore, 4))
-	case h.VectorRank > 0:
-		row(stage, "candidate #"+strconv.Itoa(h.VectorRank)+" (below the "+stage+" top k) · "+score+present.Score(h.VectorScore, 4))
-	default:
-		row(stage, "")
-	}
-	rel := h.Score
-	if h.RerankScore != nil {
-		rel = *h.RerankScore
-	}
-	row("rerank", "#"+strconv.Itoa(h.Rank)+" · relevance "+present.Score(rel, 4)+" · "+moveWords(*it.Move, stage))
-}
-
-// moveWords says a movement against stage's order in words for the
-// detail pane.
-func moveWords(m retrieval.Movement, stage string) string {
-	switch m.Kind {
-	case retrieval.MoveUp, retrieval.MoveDown:
-		return m.String() + " from " + stage + " #" + strconv.Itoa(m.From)
-	case retrieval.MoveNew:
-		return "new: below the " + stage + " top k"
-	}
-	return "= same place"
-}
-
 // firstStage names the order the next search's reranking reorders: the
 // search mode set now on the demo and local indexes, vector otherwise.
 func (m *Model) firstStage() string {

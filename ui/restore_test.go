@@ -47,7 +47,7 @@ func TestBringBackRestoresModeSelectionSettingsAndRow(t *testing.T) {
 	if m.mode != retrieval.ModeNormal || m.params.TopK != 5 || m.settings.Params.TopK != 5 {
 		t.Fatalf("turn 1: mode %s top_k %d/%d", m.mode, m.params.TopK, m.settings.Params.TopK)
 	}
-	if m.results.SelectedKey() != row1 || m.detail.item.Hit.Chunk.ID != m.results.items[2].Hit.Chunk.ID {
+	if m.results.SelectedKey() != row1 || m.detail.Item.Hit.Chunk.ID != m.results.items[2].Hit.Chunk.ID {
 		t.Fatalf("turn 1's selected row not restored: cursor %d", m.results.cursor)
 	}
 	if m.last == nil || m.last.Question != "nodes" || m.last.TopK != 5 || m.last.Mode != retrieval.ModeNormal {

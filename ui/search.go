@@ -7,7 +7,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/termsafe"
 	"ragscope/ui/common"
@@ -69,7 +68,7 @@ func (m *Model) clearSearch() {
 	s.input.Blur()
 	s.input.SetValue("")
 	m.results.search = ""
-	m.detail.search = ""
+	m.detail.Search = ""
 	m.syncBindings()
 }
 
@@ -124,9 +123,9 @@ func (m *Model) editSearch(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	s.query = q
-	m.results.search, m.detail.search = "", ""
+	m.results.search, m.detail.Search = "", ""
 	if s.target == focusDetail {
-		m.detail.search = q
+		m.detail.Search = q
 	} else {
 		m.results.search = q
 	}
@@ -142,7 +141,7 @@ func (m *Model) findMatch(dir int, from bool) tea.Cmd {
 		return nil
 	}
 	if s.target == focusDetail {
-		i, n := m.detail.findMatch(dir, from)
+		i, n := m.detail.FindMatch(dir, from)
 		m.searchStatus(i, n, "line")
 		return nil
 	}
@@ -185,31 +184,6 @@ func (p *resultsPane) findMatch(dir int, from bool) (int, int) {
 	if hits[at] != p.cursor {
 		p.cursor = hits[at]
 		p.scrollToCursor()
-	}
-	return at, len(hits)
-}
-
-// matchLines are the content lines of the detail that hold the search.
-func (p *detailPane) matchLines() []int {
-	var hits []int
-	for i, l := range strings.Split(ansi.Strip(p.vp.GetContent()), "\n") {
-		if strings.Contains(strings.ToLower(l), p.search) {
-			hits = append(hits, i)
-		}
-	}
-	return hits
-}
-
-// findMatch scrolls the detail to the next line holding the search.
-func (p *detailPane) findMatch(dir int, from bool) (int, int) {
-	hits := p.matchLines()
-	if len(hits) == 0 || !p.has {
-		return -1, 0
-	}
-	at := common.PickMatch(hits, p.matchAt, dir, from)
-	p.matchAt = hits[at]
-	if l := hits[at]; l < p.vp.YOffset() || l >= p.vp.YOffset()+p.vp.Height() {
-		p.vp.SetYOffset(max(l-1, 0))
 	}
 	return at, len(hits)
 }

@@ -35,7 +35,7 @@ func TestSearchInResults(t *testing.T) {
 	if got := m.results.items[m.results.cursor].Hit.Chunk.Title; got != "Services" {
 		t.Fatalf("typing found %q", got)
 	}
-	if m.detail.item.Hit.Chunk.Title != "Services" {
+	if m.detail.Item.Hit.Chunk.Title != "Services" {
 		t.Fatal("the detail does not show the match")
 	}
 	if !strings.Contains(m.Status(), "result 1 of") {
@@ -96,19 +96,19 @@ func TestSearchInDetail(t *testing.T) {
 		t.Fatalf("target %s", m.search.target)
 	}
 	m = feed(t, m, append(typeText("Unit of"), keyType(tea.KeyEnter))...)
-	lines := m.detail.matchLines()
+	lines := m.detail.MatchLines()
 	if len(lines) == 0 {
 		t.Fatal("no line matches")
 	}
-	if l := lines[0]; l < m.detail.vp.YOffset() || l >= m.detail.vp.YOffset()+m.detail.vp.Height() {
-		t.Fatalf("match line %d not in view (offset %d, height %d)", l, m.detail.vp.YOffset(), m.detail.vp.Height())
+	if l := lines[0]; l < m.detail.Viewport.YOffset() || l >= m.detail.Viewport.YOffset()+m.detail.Viewport.Height() {
+		t.Fatalf("match line %d not in view (offset %d, height %d)", l, m.detail.Viewport.YOffset(), m.detail.Viewport.Height())
 	}
 	if !reversed("unit of").MatchString(m.View().Content) {
 		t.Fatalf("match not highlighted:\n%s", screen(m))
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))
-	if m.detail.search != "" || m.Focus() != "detail" {
-		t.Fatalf("esc: search %q focus %s", m.detail.search, m.Focus())
+	if m.detail.Search != "" || m.Focus() != "detail" {
+		t.Fatalf("esc: search %q focus %s", m.detail.Search, m.Focus())
 	}
 }
 
@@ -170,12 +170,12 @@ func TestSearchEnterKeepsDetailMatch(t *testing.T) {
 	m = ask(t, m, "nodes")
 	m = feed(t, m, keyType(tea.KeyEnter), keyRunes("/"))
 	m = feed(t, m, typeText("node")...)
-	at := m.detail.matchAt
+	at := m.detail.MatchAt
 	if !strings.Contains(m.Status(), "line 1 of") {
 		t.Fatalf("typing: %q", m.Status())
 	}
 	m = feed(t, m, keyType(tea.KeyEnter))
-	if m.detail.matchAt != at || !strings.Contains(m.Status(), "line 1 of") {
-		t.Fatalf("enter moved from line %d to %d: %q", at, m.detail.matchAt, m.Status())
+	if m.detail.MatchAt != at || !strings.Contains(m.Status(), "line 1 of") {
+		t.Fatalf("enter moved from line %d to %d: %q", at, m.detail.MatchAt, m.Status())
 	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"cmp"
 	"context"
+	"ragscope/ui/detail"
 	"strconv"
 	"strings"
 	"time"
@@ -114,13 +115,13 @@ type splitView struct {
 
 	// detail shows a row's chunk in the whole body (enter); shown says
 	// which side and rank it is.
-	detail  *detailPane
+	detail  *detail.Model
 	showing bool
 	shown   string
 }
 
 func newSplitView(keys *common.KeyMap, st *common.Styles, links map[string]common.LinkStatus) splitView {
-	return splitView{keys: keys, st: st, spin: spinner.New(spinner.WithSpinner(spinner.Dot)), detail: ptr(newDetailPane(keys, st, links))}
+	return splitView{keys: keys, st: st, spin: spinner.New(spinner.WithSpinner(spinner.Dot)), detail: ptr(detail.New(keys, st, links))}
 }
 
 // letters name the sides in the marks and headers.

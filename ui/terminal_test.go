@@ -81,11 +81,11 @@ func TestColoursFollowTheTerminal(t *testing.T) {
 	if m.st.Dark || m.st.Glamour != "light" {
 		t.Fatalf("a white background left dark styles (%q)", m.st.Glamour)
 	}
-	if cmd == nil || m.detail.key().Style != "light" {
+	if cmd == nil || m.detail.Key().Style != "light" {
 		t.Fatal("the detail was not rendered again in the light theme")
 	}
 	m = feed(t, m, runCmd(t, cmd)...)
-	if _, ok := m.detail.cache[m.detail.key()]; !ok {
+	if _, ok := m.detail.Cache[m.detail.Key()]; !ok {
 		t.Fatal("no light render cached")
 	}
 }

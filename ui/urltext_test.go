@@ -80,7 +80,7 @@ func TestDetailWrapsTheWholeURL(t *testing.T) {
 			if i == 1 {
 				m.detail.SetItem(m.results.items[1])
 			}
-			meta := ansi.Strip(m.detail.metadata())
+			meta := ansi.Strip(m.detail.Metadata())
 			var url strings.Builder
 			on := false
 			anchor := ""
@@ -128,7 +128,7 @@ func TestDetailWrapsTheRightLinkAsAURL(t *testing.T) {
 	m = ask(t, m, "nodes")
 	var got []string
 	on := false
-	for _, l := range strings.Split(ansi.Strip(m.detail.metadata()), "\n") {
+	for _, l := range strings.Split(ansi.Strip(m.detail.Metadata()), "\n") {
 		k, v := strings.TrimSpace(l[:min(12, len(l))]), strings.TrimSpace(l[min(12, len(l)):])
 		switch {
 		case k == "right link":

@@ -33,19 +33,6 @@ type JudgeSetup struct {
 	Faithfulness func(ctx context.Context, res retrieval.Result, ans retrieval.Answer) (judge.Faithfulness, judge.Stats, error)
 }
 
-// judgeState is the judge's verdicts on one turn's hits, kept with the
-// turn.
-type judgeState struct {
-	// running says a judge run of the turn is in flight.
-	running bool
-	// grades are aligned with the turn's Result.Hits (nil until a run
-	// ends); byID indexes them by chunk id.
-	grades []judge.Judgement
-	byID   map[string]*judge.Judgement
-	stats  judge.Stats
-	err    error
-}
-
 // faithState is the judge's check of one answer's claims, kept with the
 // answer (a new answer starts unchecked).
 type faithState struct {
@@ -147,9 +134,9 @@ func (m *Model) judge(t *turn, carry bool) tea.Cmd {
 	m.judging.seq++
 	m.judging.n, m.judging.cancel = t.N, cancel
 	if t.Judge == nil {
-		t.Judge = &judgeState{}
+		t.Judge = &common.JudgeState{}
 	}
-	t.Judge.running, t.Judge.err = true, nil
+	t.Judge.Running, t.Judge.Err = true, nil
 	var ans retrieval.Answer
 	st := checkable(t.Answer)
 	if js.Faithfulness == nil {
@@ -191,8 +178,8 @@ func (m *Model) cancelJudge(say bool) {
 	m.judging.cancel = nil
 	m.judging.seq++
 	if t := m.turns.ByN(m.judging.n); t != nil && t.Judge != nil {
-		t.Judge.running = false
-		if t.Judge.grades == nil {
+		t.Judge.Running = false
+		if t.Judge.Grades == nil {
 			t.Judge = nil
 		}
 		if st := t.Answer; st != nil && st.faith != nil && st.faith.running {
@@ -222,22 +209,22 @@ func (m *Model) updateJudged(msg judgedMsg) tea.Cmd {
 	if js == nil {
 		return nil
 	}
-	js.running = false
+	js.Running = false
 	if st := msg.answer; st != nil && st.faith != nil {
 		st.faith = &faithState{f: msg.Faith, err: msg.FaithErr}
 	}
 	if msg.Err != nil && (errors.Is(msg.Err, context.Canceled) || len(msg.Grades) != len(t.Result.Hits)) {
-		js.err = msg.Err
-		if js.grades == nil {
+		js.Err = msg.Err
+		if js.Grades == nil {
 			t.Judge = nil
 		}
 		m.setStatus(statusErr, "The judge stopped: "+common.ErrorText(msg.Err))
 		return m.showJudge(t)
 	}
-	js.grades, js.stats, js.err = msg.Grades, msg.Stats, msg.Err
-	js.byID = make(map[string]*judge.Judgement, len(msg.Grades))
-	for i := range js.grades {
-		js.byID[t.Result.Hits[i].Chunk.ID] = &js.grades[i]
+	js.Grades, js.Stats, js.Err = msg.Grades, msg.Stats, msg.Err
+	js.ByID = make(map[string]*judge.Judgement, len(msg.Grades))
+	for i := range js.Grades {
+		js.ByID[t.Result.Hits[i].Chunk.ID] = &js.Grades[i]
 	}
 	kind, text := judgeSummary(t, m.opts.Judge.Model)
 	m.setStatus(kind, text)
@@ -247,8 +234,8 @@ func (m *Model) updateJudged(msg judgedMsg) tea.Cmd {
 // judgeSummary is the status line after a judge run of t.
 func judgeSummary(t *turn, model string) (statusKind, string) {
 	js := t.Judge
-	mt := judge.Case(js.grades, 0)
-	text := "Judged " + present.Count(len(js.grades), "hit", "hits") + " with " + termsafe.Line(model) + ": "
+	mt := judge.Case(js.Grades, 0)
+	text := "Judged " + present.Count(len(js.Grades), "hit", "hits") + " with " + termsafe.Line(model) + ": "
 	kind := statusOK
 	switch {
 	case mt.Precision == nil:
@@ -266,9 +253,9 @@ func judgeSummary(t *turn, model string) (statusKind, string) {
 	if st := t.Answer; st != nil && st.faith != nil {
 		text += " · " + faithLine(st.faith)
 	}
-	text += " · " + js.stats.String()
-	if js.err != nil {
-		kind, text = statusErr, text+" · stopped: "+common.ErrorText(js.err)
+	text += " · " + js.Stats.String()
+	if js.Err != nil {
+		kind, text = statusErr, text+" · stopped: "+common.ErrorText(js.Err)
 	}
 	return kind, text
 }
@@ -276,10 +263,10 @@ func judgeSummary(t *turn, model string) (statusKind, string) {
 // judgeTag is a judged turn's judged precision for the turn list:
 // " · judged p 0.60" ("" when not judged).
 func judgeTag(t *turn) string {
-	if t.Judge == nil || t.Judge.grades == nil {
+	if t.Judge == nil || t.Judge.Grades == nil {
 		return ""
 	}
-	if mt := judge.Case(t.Judge.grades, 0); mt.Precision != nil {
+	if mt := judge.Case(t.Judge.Grades, 0); mt.Precision != nil {
 		return " · judged p " + present.Score(*mt.Precision, 2)
 	}
 	return " · not judged"

@@ -393,12 +393,12 @@ func TestJudgeReadsWithoutColour(t *testing.T) {
 func BenchmarkView100ResultsJudged(b *testing.B) {
 	m := benchModel(b)
 	t := m.turns.Current()
-	js := &judgeState{byID: map[string]*judge.Judgement{}}
+	js := &common.JudgeState{ByID: map[string]*judge.Judgement{}}
 	for i := range t.Result.Hits {
-		js.grades = append(js.grades, judge.Judgement{Grade: retrieval.IntPtr(i % 4), Reason: "r", Status: judge.Judged})
+		js.Grades = append(js.Grades, judge.Judgement{Grade: retrieval.IntPtr(i % 4), Reason: "r", Status: judge.Judged})
 	}
-	for i := range js.grades {
-		js.byID[t.Result.Hits[i].Chunk.ID] = &js.grades[i]
+	for i := range js.Grades {
+		js.ByID[t.Result.Hits[i].Chunk.ID] = &js.Grades[i]
 	}
 	t.Judge = js
 	m.showJudge(t)

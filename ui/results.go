@@ -45,7 +45,7 @@ type resultsPane struct {
 	marks map[string]common.Mark
 	// judge is the judge's verdicts on the turn (nil: not judged): with
 	// it the rows have a grade column.
-	judge *judgeState
+	judge *common.JudgeState
 	// explained are the explanations asked for (key X) by chunk id, and
 	// whatIf the edited chunk's would-be row (key E); a new result drops
 	// both.
@@ -115,12 +115,12 @@ func (p *resultsPane) SetMarks(marks map[string]common.Mark) {
 }
 
 // SetJudge shows the judge's verdicts on the turn (nil: none).
-func (p *resultsPane) SetJudge(js *judgeState) {
+func (p *resultsPane) SetJudge(js *common.JudgeState) {
 	p.judge = js
 	for i := range p.items {
 		it := &p.items[i]
 		it.Judge = p.judgeOf(it)
-		it.Judging = js != nil && js.running && it.Judge == nil && !it.Dropped && !it.Pseudo
+		it.Judging = js != nil && js.Running && it.Judge == nil && !it.Dropped && !it.Pseudo
 	}
 }
 
@@ -130,7 +130,7 @@ func (p *resultsPane) judgeOf(it *common.Item) *judge.Judgement {
 	if p.judge == nil || it.Dropped || it.Pseudo {
 		return nil
 	}
-	return p.judge.byID[it.Hit.Chunk.ID]
+	return p.judge.ByID[it.Hit.Chunk.ID]
 }
 
 // Modal implements modal: the picker takes every key while open.
@@ -305,7 +305,7 @@ func (p *resultsPane) title() string {
 		}
 	}
 	switch {
-	case p.judge != nil && p.judge.running:
+	case p.judge != nil && p.judge.Running:
 		s += " · judging…"
 	case p.judge != nil:
 		s += " · g = judge grade 0-3"

@@ -25,7 +25,7 @@ type turn struct {
 	// Answer is the turn's answer (nil: not asked).
 	Answer *answerState
 	// Judge is the judge's verdicts on its hits (key J; nil: not judged).
-	Judge *judgeState
+	Judge *common.JudgeState
 	// Expect are the turn's expected sources (refs, as picked), and Diag
 	// where they went and the ANN check (nil: not diagnosed yet).
 	Expect []string

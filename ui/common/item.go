@@ -151,3 +151,16 @@ func PaintMatches(s, q string, base, hl Ink) string {
 	}
 	return b.String()
 }
+
+// JudgeState is the judge's verdicts on one turn's hits, kept with the
+// turn.
+type JudgeState struct {
+	// running says a judge run of the turn is in flight.
+	Running bool
+	// grades are aligned with the turn's Result.Hits (nil until a run
+	// ends); byID indexes them by chunk id.
+	Grades []judge.Judgement
+	ByID   map[string]*judge.Judgement
+	Stats  judge.Stats
+	Err    error
+}

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"ragscope/ui/detail"
 	"strings"
 	"testing"
 
@@ -9,6 +8,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/ui/common"
+	"ragscope/ui/detail"
 )
 
 // The detail pane shows a module's and chapter's sidebar labels beside

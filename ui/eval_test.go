@@ -289,7 +289,7 @@ func TestEvalOpenCaseAsQuery(t *testing.T) {
 	if m.query.Value() != "How do nodes talk?" || m.params.TopK != 4 || m.params.Threshold != 0.3 {
 		t.Fatalf("input %q params %+v", m.query.Value(), m.params)
 	}
-	if len(m.results.items) == 0 || !m.detail.Has || !m.ctxPane.Has {
+	if len(m.results.Items) == 0 || !m.detail.Has || !m.ctxPane.Has {
 		t.Fatal("the case's result is not in the results, detail and context panes")
 	}
 	// Back to the eval: the list and cursor are as they were.

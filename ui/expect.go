@@ -7,24 +7,14 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/termsafe"
 	"ragscope/ui/common"
+	"ragscope/ui/results"
 )
-
-// DocSource is one entry of the expected-source picker: a page (Ref is
-// its doc path) or a section of it (Ref is "doc path#anchor").
-type DocSource struct {
-	// Ref is what the diagnosis is given (retrieval.ParseExpectRef).
-	Ref string
-	// Label is what the picker shows and matches ("docs/a.md ·
-	// Section"); Ref when empty.
-	Label string
-}
 
 // ExpectSetup offers "Why not this chunk?" in the explorer: a picker of
 // expected sources (key w) whose rank, score and cut show in the results,
@@ -32,7 +22,7 @@ type DocSource struct {
 type ExpectSetup struct {
 	// Sources lists the collection's doc paths and sections for the
 	// picker; nil leaves only typing or pasting a ref.
-	Sources func(ctx context.Context) ([]DocSource, error)
+	Sources func(ctx context.Context) ([]results.DocSource, error)
 	// Diagnose says where each of refs went for q (the query on show,
 	// rerankModel naming the rerank model when q reranks), and with
 	// annCheck compares its search with an exact one: the diagnosis
@@ -45,94 +35,9 @@ type ExpectSetup struct {
 // maxExpected bounds the expected sources of a question.
 const maxExpected = 8
 
-// expectPicker chooses an expected source by typing part of a doc path
-// or section, or takes a pasted URL or path as it is.
-type expectPicker struct {
-	common.FuzzyList
-	st      *common.Styles
-	sources []DocSource
-	loading bool
-	err     string
-}
-
-func newExpectPicker(keys *common.KeyMap, st *common.Styles) *expectPicker {
-	return &expectPicker{FuzzyList: common.NewFuzzyList(keys, st, "type part of a doc path or section, or paste a URL", 2000), st: st, loading: true}
-}
-
-// SetSources gives the picker the collection's sources.
-func (f *expectPicker) SetSources(src []DocSource, err error) {
-	f.loading = false
-	if err != nil {
-		f.err = common.ErrorText(err)
-	}
-	f.sources = src
-	labels := make([]string, len(src))
-	for i, s := range src {
-		labels[i] = cmp.Or(s.Label, s.Ref)
-	}
-	f.SetLabels(labels)
-}
-
-// choice is the ref enter picks: a typed URL as it is; else the source
-// under the cursor; else the typed text.
-func (f *expectPicker) choice() string {
-	typed := strings.TrimSpace(f.Input.Value())
-	i, ok := f.Current()
-	if strings.Contains(typed, "://") || !ok {
-		return typed
-	}
-	return f.sources[i].Ref
-}
-
-// Update handles a key or a paste: arrows move, enter picks (pick),
-// esc closes (done), anything else is text.
-func (f *expectPicker) Update(msg tea.Msg) (pick string, done bool, cmd tea.Cmd) {
-	act, cmd := f.HandleKey(msg)
-	switch act {
-	case common.PickClose:
-		return "", true, nil
-	case common.PickToggle:
-		return f.choice(), false, nil
-	}
-	return "", false, cmd
-}
-
-// View draws the input and as many matches as fit in w x h, marking the
-// sources already expected.
-func (f *expectPicker) View(w, h int, active []string) string {
-	st := f.st
-	var b strings.Builder
-	name := "expected source"
-	count := strconv.Itoa(len(f.Shown)) + "/" + strconv.Itoa(len(f.sources))
-	f.Input.SetWidth(max(w-len(name)-len(count)-6, 4))
-	b.WriteString(common.Truncate(st.FocusedTitle.Render(name+" › ")+f.Input.View()+" "+st.Meta.Render(count), w))
-	b.WriteString("\n" + st.Meta.Render(common.Truncate("enter picks (again: drops it) · a typed or pasted URL or path is taken as it is · esc closes", w)))
-	rows := f.Rows(h - 2)
-	switch {
-	case f.loading:
-		b.WriteString("\n" + st.Meta.Render("listing the collection's pages…"))
-	case f.err != "":
-		b.WriteString("\n" + st.Missing.Render(common.Truncate("cannot list the pages: "+f.err+"; type or paste a doc path or URL", w)))
-	case len(f.Shown) == 0 && strings.TrimSpace(f.Input.Value()) != "":
-		b.WriteString("\n" + st.Missing.Render(common.Truncate("no page matches: enter takes the text as it is", w)))
-	}
-	f.WriteRows(&b, st, w, rows, func(i int) bool { return slices.Contains(active, f.sources[i].Ref) })
-	return b.String()
-}
-
-// ShortHelp is the picker's help line.
-func (f *expectPicker) ShortHelp() []key.Binding {
-	k := f.Keys
-	return []key.Binding{k.PickDown, pickHelp(k), k.PickClose, k.Quit}
-}
-
-func pickHelp(k *common.KeyMap) key.Binding {
-	return key.NewBinding(key.WithKeys(k.PickToggle.Keys()...), key.WithHelp("enter", "pick / drop"))
-}
-
 // sourcesMsg carries the picker's sources.
 type sourcesMsg struct {
-	Sources []DocSource
+	Sources []results.DocSource
 	Err     error
 }
 
@@ -145,7 +50,7 @@ type diagMsg struct {
 	Err  error
 }
 
-func sourcesCmd(ctx context.Context, fn func(context.Context) ([]DocSource, error)) tea.Cmd {
+func sourcesCmd(ctx context.Context, fn func(context.Context) ([]results.DocSource, error)) tea.Cmd {
 	return func() tea.Msg {
 		src, err := fn(ctx)
 		return sourcesMsg{Sources: src, Err: err}
@@ -182,17 +87,17 @@ func (m *Model) openExpect() tea.Cmd {
 		return nil
 	}
 	m.pickFrom = m.focus
-	m.results.pick = newExpectPicker(m.keys, m.st)
+	m.results.Pick = results.NewExpectPicker(m.keys, m.st)
 	var cmd tea.Cmd
 	switch {
 	case m.sources != nil:
-		m.results.pick.SetSources(m.sources.list, m.sources.err)
+		m.results.Pick.SetSources(m.sources.list, m.sources.err)
 	case m.opts.Expect.Sources == nil:
-		m.results.pick.SetSources(nil, nil)
+		m.results.Pick.SetSources(nil, nil)
 	default:
 		ctx, cancel := common.WithTimeout(m.base, m.opts.Timeout)
 		fn := m.opts.Expect.Sources
-		cmd = sourcesCmd(ctx, func(ctx context.Context) ([]DocSource, error) {
+		cmd = sourcesCmd(ctx, func(ctx context.Context) ([]results.DocSource, error) {
 			defer cancel()
 			return fn(ctx)
 		})
@@ -203,7 +108,7 @@ func (m *Model) openExpect() tea.Cmd {
 
 // expectSources are the picker's sources, listed once.
 type expectSources struct {
-	list []DocSource
+	list []results.DocSource
 	err  error
 }
 
@@ -212,18 +117,18 @@ func (m *Model) updateSources(msg sourcesMsg) {
 	if msg.Err == nil {
 		m.sources = &expectSources{list: msg.Sources}
 	}
-	if m.results.pick != nil {
-		m.results.pick.SetSources(msg.Sources, msg.Err)
+	if m.results.Pick != nil {
+		m.results.Pick.SetSources(msg.Sources, msg.Err)
 	}
 }
 
 // updatePicker gives a key or paste to the open picker.
 func (m *Model) updatePicker(msg tea.Msg) tea.Cmd {
-	pick, done, cmd := m.results.pick.Update(msg)
+	pick, done, cmd := m.results.Pick.Update(msg)
 	if done {
 		// Closed without a pick: the keyboard goes back where it was
 		// (the results, the detail…), never on to the Ask box.
-		m.results.pick = nil
+		m.results.Pick = nil
 		from := m.pickFrom
 		if from == "" || from == focusQuery || from == focusSelText {
 			from = focusResults
@@ -237,7 +142,7 @@ func (m *Model) updatePicker(msg tea.Msg) tea.Cmd {
 		m.setStatus(statusErr, "Not a source: give a doc path (docs/module-1/ros2.md), a citation URL or a point id.")
 		return cmd
 	}
-	m.results.pick = nil
+	m.results.Pick = nil
 	m.syncBindings()
 	t := m.turns.Current()
 	if t == nil {
@@ -340,7 +245,7 @@ func (m *Model) diagStatus(t *turn, ann bool) (statusKind, string) {
 				text += " · …"
 				break
 			}
-			text += " · missed exact #" + strconv.Itoa(miss.ExactRank) + " " + miss.DocPath + sectionText(miss.Section)
+			text += " · missed exact #" + strconv.Itoa(miss.ExactRank) + " " + miss.DocPath + results.SectionText(miss.Section)
 		}
 		kind := statusOK
 		if len(c.Missed) > 0 {
@@ -371,15 +276,8 @@ func (m *Model) diagStatus(t *turn, ann bool) (statusKind, string) {
 	return kind, strings.Join(parts, " · ")
 }
 
-func sectionText(s string) string {
-	if s == "" {
-		return ""
-	}
-	return " · " + s
-}
-
 // docPathsOf is the distinct doc paths of the sources.
-func docPathsOf(src []DocSource) []string {
+func docPathsOf(src []results.DocSource) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, s := range src {
@@ -390,24 +288,6 @@ func docPathsOf(src []DocSource) []string {
 		}
 	}
 	return out
-}
-
-// expectItem is the results row of an expected source the results do
-// not hold: marked, at its real rank, with its score and what cut it.
-func expectItem(e *retrieval.Expected) common.Item {
-	text := "The results do not hold this source's best chunk for the question."
-	if e.DocPath != "" {
-		text += " Press p to read its page's chunks in order."
-	}
-	c := retrieval.Chunk{ID: e.PointID, DocPath: e.DocPath, Section: e.Section, Text: text}
-	if c.ID == "" {
-		c.ID = "expected:" + e.Ref
-	}
-	h := retrieval.Hit{Rank: e.Rank, Chunk: c}
-	if e.Score != nil {
-		h.Score = *e.Score
-	}
-	return common.Item{Hit: h, Expect: e, Pseudo: true}
 }
 
 // expectCompare says how the expected sources moved from old to cur:

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
+	"ragscope/ui/results"
 )
 
 // fakeDiagnose says where refs of the fake corpus went: the chunk of the
@@ -60,10 +61,10 @@ func expectOptions(f *fakeRetriever, kind string) (Options, *fakeDiagnose) {
 	opts.Expect = ExpectSetup{
 		Diagnose: fd.diagnose,
 		ANN:      kind == "qdrant",
-		Sources: func(context.Context) ([]DocSource, error) {
-			var out []DocSource
+		Sources: func(context.Context) ([]results.DocSource, error) {
+			var out []results.DocSource
 			for _, sc := range fakeCorpus(9) {
-				out = append(out, DocSource{Ref: sc.Chunk.DocPath}, DocSource{Ref: sc.Chunk.DocPath + "#overview", Label: sc.Chunk.DocPath + " · Overview"})
+				out = append(out, results.DocSource{Ref: sc.Chunk.DocPath}, results.DocSource{Ref: sc.Chunk.DocPath + "#overview", Label: sc.Chunk.DocPath + " · Overview"})
 			}
 			return out, nil
 		},
@@ -87,7 +88,7 @@ func TestExpectedSourceInTheResults(t *testing.T) {
 	// Letters are text in the picker: "urdf" filters, enter picks.
 	m = feed(t, m, typeText("04launchfiles.md")...)
 	m = feed(t, m, keyType(tea.KeyEnter))
-	if m.results.pick != nil {
+	if m.results.Pick != nil {
 		t.Fatalf("the picker stays open:\n%s", screen(m))
 	}
 	v := screen(m)
@@ -99,13 +100,13 @@ func TestExpectedSourceInTheResults(t *testing.T) {
 	}
 	// The row sits after the last kept hit, and the detail tells it.
 	last := -1
-	for i, it := range m.results.items {
+	for i, it := range m.results.Items {
 		if it.Pseudo {
 			last = i
 		}
 	}
-	if last != len(m.results.items)-1 {
-		t.Fatalf("expected row at %d of %d", last, len(m.results.items))
+	if last != len(m.results.Items)-1 {
+		t.Fatalf("expected row at %d of %d", last, len(m.results.Items))
 	}
 
 	// top_k 3 → 5: the re-run is a new turn that remembers the expected

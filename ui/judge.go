@@ -294,25 +294,6 @@ func (m *Model) carryJudge(t *turn) tea.Cmd {
 	return m.judge(t, true)
 }
 
-// gradeCells are the grade column's cells of the grades 0-3, two bytes
-// each (a cell is a slice of it: no allocation per row).
-const gradeCells = "g0g1g2g3"
-
-// gradeCell is a row's grade column: "g3", "g?" (not graded: the detail
-// says why), "g…" while judging, "g–" for a hit the judge was not asked
-// about.
-func gradeCell(it *common.Item) string {
-	switch j := it.Judge; {
-	case j != nil && j.Grade != nil && *j.Grade >= 0 && *j.Grade <= 3:
-		return gradeCells[2**j.Grade : 2**j.Grade+2]
-	case j != nil:
-		return "g?"
-	case it.Judging:
-		return "g…"
-	}
-	return "g–"
-}
-
 // faithLine sums up an answer's check: "3 of 4 claims supported".
 func faithLine(fs *faithState) string {
 	switch {

@@ -143,7 +143,7 @@ func TestJudgeGradesTheHitsOnShow(t *testing.T) {
 			t.Errorf("row %q lacks the grade %s", row, cell)
 		}
 	}
-	if title := m.results.title(); !strings.HasSuffix(title, " · g = judge grade 0-3") {
+	if title := m.results.Title(); !strings.HasSuffix(title, " · g = judge grade 0-3") {
 		t.Errorf("the results title does not say what g is: %q", title)
 	}
 	// The detail pane gives the grade's meaning and the reason.

@@ -47,7 +47,7 @@ func TestFullHelpFitsOrScrollsAt80x24(t *testing.T) {
 			t.Errorf("%q never shown", w)
 		}
 	}
-	if m.results.cursor != 0 {
+	if m.results.Cursor != 0 {
 		t.Fatal("scrolling the help moved the results")
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))

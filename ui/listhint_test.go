@@ -17,8 +17,8 @@ func TestResultsSayMoreBelow(t *testing.T) {
 	opts.Defaults.Threshold = 0
 	m := sized(t, opts, 80, 24)
 	m = ask(t, m, "nodes")
-	n := len(m.results.items)
-	rows := m.results.pageRows()
+	n := len(m.results.Items)
+	rows := m.results.PageRows()
 	if n <= rows {
 		t.Fatalf("%d results fit in %d rows: nothing to hint", n, rows)
 	}

@@ -66,7 +66,7 @@ func TestLocalSearchRow(t *testing.T) {
 		t.Fatalf("header %q", h)
 	}
 	m = ask(t, m, "nodes")
-	up := hitIDs(m.results.res.Hits)
+	up := hitIDs(m.results.Res.Hits)
 	if q := r.last(); q.SearchMode != "up" || len(up) < 2 {
 		t.Fatalf("first query %+v, hits %v", q, up)
 	}
@@ -77,7 +77,7 @@ func TestLocalSearchRow(t *testing.T) {
 	}
 	m = feed(t, m, keyRunes("l"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
-	down := hitIDs(m.results.res.Hits)
+	down := hitIDs(m.results.Res.Hits)
 	if q := r.last(); q.SearchMode != "down" || q.Question != "nodes" || len(m.Turns()) != 2 {
 		t.Fatalf("re-run %+v, turns %q", q, m.Turns())
 	}

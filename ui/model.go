@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"ragscope/ui/detail"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,11 +22,13 @@ import (
 	"ragscope/ui/chunksview"
 	"ragscope/ui/common"
 	"ragscope/ui/contextpane"
+	"ragscope/ui/detail"
 	"ragscope/ui/evalview"
 	"ragscope/ui/history"
 	"ragscope/ui/keyhelp"
 	"ragscope/ui/pageview"
 	"ragscope/ui/query"
+	"ragscope/ui/results"
 	"ragscope/ui/selection"
 	"ragscope/ui/settings"
 )
@@ -126,7 +127,7 @@ type Model struct {
 type panes struct {
 	query    *query.Model
 	sel      *selection.Model
-	results  *resultsPane
+	results  *results.Model
 	detail   *detail.Model
 	ctxPane  *contextpane.Model
 	turns    *turnsPane
@@ -231,7 +232,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 		panes: panes{
 			query:    ptr(query.New(keys, st, hmax)),
 			sel:      ptr(selection.New(keys, st)),
-			results:  ptr(newResultsPane(keys, st, links.states)),
+			results:  ptr(results.New(keys, st, links.states)),
 			detail:   ptr(detail.New(keys, st, links.states)),
 			ctxPane:  ptr(contextpane.New(keys, st)),
 			turns:    ptr(newTurnsPane(keys, st)),
@@ -559,7 +560,7 @@ func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.updateSearchKey(msg); ok {
 		return cmd
 	}
-	if m.focus == focusResults && m.results.pick != nil {
+	if m.focus == focusResults && m.results.Pick != nil {
 		return m.updatePicker(msg)
 	}
 	if common.IsModal(m.slot(m.focus).pane(m)) {
@@ -848,8 +849,8 @@ func (m *Model) showTurn(i int) tea.Cmd {
 	if t.Diag != nil {
 		expected = t.Diag.Expected
 	}
-	m.results.marks = t.Marks
-	m.results.judge = t.Judge
+	m.results.Marks = t.Marks
+	m.results.Judge = t.Judge
 	m.results.SetResult(t.Result, expected)
 	m.results.SelectKey(t.Selected)
 	m.answer.Show(t)
@@ -859,10 +860,10 @@ func (m *Model) showTurn(i int) tea.Cmd {
 // followCursor shows the result under the cursor in the detail pane when
 // a key moved it.
 func (m *Model) followCursor() tea.Cmd {
-	if !m.results.moved {
+	if !m.results.Moved {
 		return nil
 	}
-	m.results.moved = false
+	m.results.Moved = false
 	return m.syncDetail()
 }
 
@@ -929,9 +930,9 @@ func (m *Model) noteNothingLeftOut() {
 		state = "shown"
 	}
 	switch {
-	case !m.results.has:
+	case !m.results.Has:
 		m.setStatus(statusInfo, "Hits left out will be "+state+": no result yet.")
-	case len(m.results.res.Dropped) == 0:
+	case len(m.results.Res.Dropped) == 0:
 		m.setStatus(statusInfo, "Nothing was left out of this result (no hit below the threshold or duplicate); hits left out will be "+state+".")
 	}
 }

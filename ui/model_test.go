@@ -28,7 +28,7 @@ func TestQueryShowsResultsDetailAndContext(t *testing.T) {
 	if q.Question != "How do nodes talk?" || q.TopK != 5 || q.Threshold != 0.55 || q.Mode != retrieval.ModeNormal {
 		t.Fatalf("query = %+v", q)
 	}
-	if got := len(m.results.items); got != 3 {
+	if got := len(m.results.Items); got != 3 {
 		t.Fatalf("items = %d, want 3 (1 duplicate and 1 below the threshold hidden)", got)
 	}
 	for _, want := range []string{"3 results", "2 left out", "embed 12.3 ms", "search 4.5 ms", "total 17.0 ms"} {
@@ -67,13 +67,13 @@ func TestStaleReplyIsDropped(t *testing.T) {
 	if !m.Running() {
 		t.Fatal("a stale reply ended the running query")
 	}
-	if len(m.turns.turns) != 0 || len(m.results.items) != 0 {
+	if len(m.turns.turns) != 0 || len(m.results.Items) != 0 {
 		t.Fatal("a stale reply was shown")
 	}
 	fresh := resultMsg{Seq: 2, Query: retrieval.Query{Question: "first"}, Result: retrieval.Result{Hits: []retrieval.Hit{{Rank: 1, Score: 0.8, Chunk: retrieval.Chunk{ID: "fresh"}}}}}
 	m = feed(t, m, fresh)
-	if m.Running() || len(m.results.items) != 1 || m.results.items[0].Hit.Chunk.ID != "fresh" {
-		t.Fatalf("fresh reply not shown: running=%v items=%v", m.Running(), m.results.items)
+	if m.Running() || len(m.results.Items) != 1 || m.results.Items[0].Hit.Chunk.ID != "fresh" {
+		t.Fatalf("fresh reply not shown: running=%v items=%v", m.Running(), m.results.Items)
 	}
 }
 
@@ -133,7 +133,7 @@ func TestErrorsShowInStatusAndTUIStaysUsable(t *testing.T) {
 	f.err = nil
 	f.mu.Unlock()
 	m = feed(t, m, keyType(tea.KeyEnter))
-	if m.statusKind != statusOK || len(m.results.items) == 0 {
+	if m.statusKind != statusOK || len(m.results.Items) == 0 {
 		t.Fatalf("recovery failed: %q", m.Status())
 	}
 	// Validation errors never reach the retriever.
@@ -237,7 +237,7 @@ func TestSettingsChangeReruns(t *testing.T) {
 	if q := f.last(); len(q.Filters.Modules) != 1 {
 		t.Fatalf("filter not applied: %+v", q.Filters)
 	}
-	for _, it := range m.results.items {
+	for _, it := range m.results.Items {
 		if it.Hit.Chunk.Module != "module-2-simulation" {
 			t.Fatalf("unfiltered hit %s", it.Hit.Chunk.ID)
 		}
@@ -246,13 +246,13 @@ func TestSettingsChangeReruns(t *testing.T) {
 	m = feed(t, m, keyType(tea.KeyBackspace), keyRunes("x"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
 	labels := []string{}
-	for _, it := range m.results.items {
+	for _, it := range m.results.Items {
 		if it.Dropped {
 			labels = append(labels, it.Label)
 		}
 	}
 	if got := strings.Join(labels, ","); got != "duplicate of #1,below 0.55,below 0.55" {
-		t.Fatalf("dropped labels = %q; filters %v show %v items %d", got, m.params.Filters, m.showDropped, len(m.results.items))
+		t.Fatalf("dropped labels = %q; filters %v show %v items %d", got, m.params.Filters, m.showDropped, len(m.results.Items))
 	}
 }
 
@@ -292,7 +292,7 @@ func TestSelectedTextModeWithLargePaste(t *testing.T) {
 	if q.Mode != retrieval.ModeSelectedText || len(q.SelectedText) != 100*1024+1 || q.SourceDocPath != "docs/intro.md" || q.SourceSection != "Why" {
 		t.Fatalf("query: mode %s, %d chars, doc %q, section %q", q.Mode, len(q.SelectedText), q.SourceDocPath, q.SourceSection)
 	}
-	if m.ctxPane.Grounded.Instruction != retrieval.InstructionSelectedText || len(m.results.items) != 1 || m.results.items[0].Hit.Chunk.ID != "selection" {
+	if m.ctxPane.Grounded.Instruction != retrieval.InstructionSelectedText || len(m.results.Items) != 1 || m.results.Items[0].Hit.Chunk.ID != "selection" {
 		t.Fatal("selection result not shown")
 	}
 	start = time.Now()
@@ -389,7 +389,7 @@ func TestTurnsCompare(t *testing.T) {
 		t.Fatalf("compare view:\n%s", v)
 	}
 	m = feed(t, m, keyType(tea.KeyEnter))
-	if m.turns.current != 0 || m.results.res.Params.TopK != 5 {
+	if m.turns.current != 0 || m.results.Res.Params.TopK != 5 {
 		t.Fatalf("enter did not show turn #1")
 	}
 }
@@ -446,11 +446,11 @@ func TestBurstOfKeysDetailFollowsCursor(t *testing.T) {
 		}
 		sel, ok := m.results.Selected()
 		if !ok || !m.detail.Has || common.ItemKey(m.detail.Item) != common.ItemKey(sel) {
-			t.Fatalf("after %q: cursor #%d (%s), detail %s", burst, m.results.cursor, common.ItemKey(sel), common.ItemKey(m.detail.Item))
+			t.Fatalf("after %q: cursor #%d (%s), detail %s", burst, m.results.Cursor, common.ItemKey(sel), common.ItemKey(m.detail.Item))
 		}
 	}
-	if m.results.cursor != 0 {
-		t.Fatalf("cursor %d after g", m.results.cursor)
+	if m.results.Cursor != 0 {
+		t.Fatalf("cursor %d after g", m.results.Cursor)
 	}
 }
 

@@ -97,23 +97,11 @@ func (m *Model) updateClick(msg tea.MouseClickMsg) tea.Cmd {
 	if s.id == focusResults {
 		top := header + lipgloss.Height(m.inputView())
 		// The border and the title line come before the rows.
-		if row := m.results.rowAt(msg.Y - top - 2); row >= 0 {
-			m.results.cursor = row
-			m.results.scrollToCursor()
+		if row := m.results.RowAt(msg.Y - top - 2); row >= 0 {
+			m.results.Cursor = row
+			m.results.ScrollToCursor()
 			cmd = tea.Batch(cmd, m.syncDetail())
 		}
 	}
 	return cmd
-}
-
-// rowAt is the item drawn at line y of the list's rows (-1: none).
-func (p *resultsPane) rowAt(y int) int {
-	if y < 0 || y >= p.pageRows()*itemLines {
-		return -1
-	}
-	i := p.offset + y/itemLines
-	if i >= len(p.items) {
-		return -1
-	}
-	return i
 }

@@ -159,8 +159,8 @@ func TestOpenBringsRerankAndChat(t *testing.T) {
 	m = openNow(t, m)
 	m = ask(t, m, "nodes")
 	m = feed(t, m, keyRunes("r"))
-	if turns := m.Turns(); len(turns) != 2 || m.results.res.Rerank == nil {
-		t.Fatalf("r after a deferred open: turns %q, reranked %v", turns, m.results.res.Rerank != nil)
+	if turns := m.Turns(); len(turns) != 2 || m.results.Res.Rerank == nil {
+		t.Fatalf("r after a deferred open: turns %q, reranked %v", turns, m.results.Res.Rerank != nil)
 	}
 	if got := rs.models(); len(got) != 1 || got[0] != "order-rr" {
 		t.Fatalf("rerank retriever opened for %q", got)

@@ -174,7 +174,7 @@ func TestPageViewNoResultAndErrors(t *testing.T) {
 		t.Errorf("error not shown: status %q\n%s", m.Status(), screen(m))
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))
-	m.results.items[0].Hit.Chunk.DocPath = ""
+	m.results.Items[0].Hit.Chunk.DocPath = ""
 	m = feed(t, m, keyRunes("p"))
 	if m.Focus() == string(focusPage) || !strings.Contains(m.Status(), "no doc path") {
 		t.Errorf("no doc path: focus %q status %q", m.Focus(), m.Status())

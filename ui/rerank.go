@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/termsafe"
-	"ragscope/ui/common"
 )
 
 // RerankSetup offers reranking in the explorer (issue 15): a toggle key,
@@ -175,63 +173,6 @@ func rerankFailure(res retrieval.Result) string {
 	return "Rerank failed, showing the " + present.FirstStage(res.Params.Ranking) + " order: " + res.Rerank.Error
 }
 
-// reranked reports whether res is in a reranker's order.
-func reranked(res *retrieval.Result) bool { return res.Rerank != nil && res.Rerank.Err == nil }
-
-// rerankMoves are the movements of res's hits against the store's order,
-// nil when res was not reranked.
-func rerankMoves(res *retrieval.Result) []retrieval.Movement {
-	if !reranked(res) {
-		return nil
-	}
-	return res.Movements()
-}
-
-// moveCell is the movement column of a result row, 4 cells wide.
-func moveCell(m retrieval.Movement) string {
-	return strings.TrimSuffix(common.PadRight(m.String(), 5), " ")
-}
-
-// vectorCell is a reranked hit's place before reranking and its score:
-// its rank in the store's result ("vector #4 0.612", "hybrid #4 0.431":
-// what the movement counts from; stage names the ranking), or for a hit
-// new to the top k its place among the candidates searched ("candidate #9
-// 0.480").
-func vectorCell(h *retrieval.Hit, m retrieval.Movement, stage string) string {
-	switch {
-	case m.From > 0:
-		return stage + " #" + strconv.Itoa(m.From) + " " + present.Score(h.VectorScore, 3)
-	case h.VectorRank > 0:
-		return "candidate #" + strconv.Itoa(h.VectorRank) + " " + present.Score(h.VectorScore, 3)
-	}
-	return stage + " –"
-}
-
-// rerankTitle is the results title's rerank part.
-func rerankTitle(res *retrieval.Result) string {
-	switch {
-	case res.Rerank == nil:
-		return ""
-	case res.Rerank.Err != nil:
-		return " · rerank failed: " + present.FirstStage(res.Params.Ranking) + " order"
-	}
-	return " · reranked by " + termsafe.Line(res.Rerank.Model)
-}
-
-// fellOutLine names the hits of the store's top k that reranking left
-// out, under the result list; "" when none did.
-func fellOutLine(res *retrieval.Result) string {
-	if !reranked(res) || len(res.Rerank.FellOut) == 0 {
-		return ""
-	}
-	parts := make([]string, len(res.Rerank.FellOut))
-	for i := range res.Rerank.FellOut {
-		h := &res.Rerank.FellOut[i]
-		parts[i] = "#" + strconv.Itoa(h.Rank) + " " + present.Title(&h.Chunk)
-	}
-	return "fell out of the " + present.FirstStage(res.Params.Ranking) + " top " + strconv.Itoa(res.Params.TopK) + ": " + strings.Join(parts, " · ")
-}
-
 // firstStage names the order the next search's reranking reorders: the
 // search mode set now on the demo and local indexes, vector otherwise.
 func (m *Model) firstStage() string {
@@ -293,27 +234,3 @@ func rerankCompare(old, cur *retrieval.Result) string {
 }
 
 // Settings rows of reranking.
-
-// footer is the text under the result list, at most two lines: what
-// reranking pushed out of the vector top k.
-func (p *resultsPane) footer() string {
-	f := fellOutLine(&p.res)
-	if f == "" {
-		return ""
-	}
-	iw, _ := common.InnerSize(p.Styles.Pane, p.Width, p.Height)
-	lines := strings.Split(common.WrapText(f, max(iw, 10)), "\n")
-	if len(lines) > 2 {
-		lines = lines[:2]
-		lines[1] = common.Truncate(lines[1]+" …", iw)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// footerLines is the height of the footer.
-func (p *resultsPane) footerLines() int {
-	if f := p.footer(); f != "" {
-		return strings.Count(f, "\n") + 1
-	}
-	return 0
-}

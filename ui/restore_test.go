@@ -21,8 +21,8 @@ func TestBringBackRestoresModeSelectionSettingsAndRow(t *testing.T) {
 	m = feed(t, m, m.setFocus(focusResults))
 	m = feed(t, m, keyRunes("j"), keyRunes("j"))
 	row1 := m.results.SelectedKey()
-	if m.results.cursor != 2 {
-		t.Fatalf("cursor %d, want 2", m.results.cursor)
+	if m.results.Cursor != 2 {
+		t.Fatalf("cursor %d, want 2", m.results.Cursor)
 	}
 
 	// Turn 2: same question, top_k 3 (a settings change re-runs it).
@@ -30,8 +30,8 @@ func TestBringBackRestoresModeSelectionSettingsAndRow(t *testing.T) {
 	p.TopK = 3
 	m = feed(t, m, settings.ChangedMsg{Params: p})
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
-	if len(m.turns.turns) != 2 || m.results.cursor != 0 {
-		t.Fatalf("turns %d cursor %d", len(m.turns.turns), m.results.cursor)
+	if len(m.turns.turns) != 2 || m.results.Cursor != 0 {
+		t.Fatalf("turns %d cursor %d", len(m.turns.turns), m.results.Cursor)
 	}
 
 	// Turn 3: selected-text mode.
@@ -47,16 +47,16 @@ func TestBringBackRestoresModeSelectionSettingsAndRow(t *testing.T) {
 	if m.mode != retrieval.ModeNormal || m.params.TopK != 5 || m.settings.Params.TopK != 5 {
 		t.Fatalf("turn 1: mode %s top_k %d/%d", m.mode, m.params.TopK, m.settings.Params.TopK)
 	}
-	if m.results.SelectedKey() != row1 || m.detail.Item.Hit.Chunk.ID != m.results.items[2].Hit.Chunk.ID {
-		t.Fatalf("turn 1's selected row not restored: cursor %d", m.results.cursor)
+	if m.results.SelectedKey() != row1 || m.detail.Item.Hit.Chunk.ID != m.results.Items[2].Hit.Chunk.ID {
+		t.Fatalf("turn 1's selected row not restored: cursor %d", m.results.Cursor)
 	}
 	if m.last == nil || m.last.Question != "nodes" || m.last.TopK != 5 || m.last.Mode != retrieval.ModeNormal {
 		t.Fatalf("re-run query is %+v", m.last)
 	}
 
 	m = feed(t, m, showTurnMsg{Index: 1})
-	if m.params.TopK != 3 || m.results.cursor != 0 {
-		t.Fatalf("turn 2: top_k %d cursor %d", m.params.TopK, m.results.cursor)
+	if m.params.TopK != 3 || m.results.Cursor != 0 {
+		t.Fatalf("turn 2: top_k %d cursor %d", m.params.TopK, m.results.Cursor)
 	}
 
 	m = feed(t, m, showTurnMsg{Index: 2})

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"ragscope/ui/detail"
 	"strings"
 	"testing"
 
@@ -9,6 +8,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/ui/common"
+	"ragscope/ui/detail"
 )
 
 func TestScorePartsText(t *testing.T) {

@@ -67,7 +67,7 @@ func (m *Model) clearSearch() {
 	s.typing, s.query = false, ""
 	s.input.Blur()
 	s.input.SetValue("")
-	m.results.search = ""
+	m.results.Search = ""
 	m.detail.Search = ""
 	m.syncBindings()
 }
@@ -123,11 +123,11 @@ func (m *Model) editSearch(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	s.query = q
-	m.results.search, m.detail.Search = "", ""
+	m.results.Search, m.detail.Search = "", ""
 	if s.target == focusDetail {
 		m.detail.Search = q
 	} else {
-		m.results.search = q
+		m.results.Search = q
 	}
 	return tea.Batch(cmd, m.findMatch(1, true))
 }
@@ -145,7 +145,7 @@ func (m *Model) findMatch(dir int, from bool) tea.Cmd {
 		m.searchStatus(i, n, "line")
 		return nil
 	}
-	i, n := m.results.findMatch(dir, from)
+	i, n := m.results.FindMatch(dir, from)
 	m.searchStatus(i, n, "result")
 	return m.syncDetail()
 }
@@ -167,23 +167,3 @@ func (s *searchBar) ShortHelp(k *common.KeyMap) []key.Binding {
 
 // searchView is the bar in the status line's place while typing.
 func (m *Model) searchView() string { return common.Truncate(m.search.input.View(), m.width) }
-
-// findMatch moves the cursor to the next matching row in dir, wrapping;
-// it returns the match's place among the matches and their count.
-func (p *resultsPane) findMatch(dir int, from bool) (int, int) {
-	var hits []int
-	for i := range p.items {
-		if p.items[i].Matches(p.search) {
-			hits = append(hits, i)
-		}
-	}
-	if len(hits) == 0 {
-		return -1, 0
-	}
-	at := common.PickMatch(hits, p.cursor, dir, from)
-	if hits[at] != p.cursor {
-		p.cursor = hits[at]
-		p.scrollToCursor()
-	}
-	return at, len(hits)
-}

@@ -32,7 +32,7 @@ func TestSearchInResults(t *testing.T) {
 		t.Fatalf("help line while typing a search:\n%s", h)
 	}
 	m = feed(t, m, typeText("services")...)
-	if got := m.results.items[m.results.cursor].Hit.Chunk.Title; got != "Services" {
+	if got := m.results.Items[m.results.Cursor].Hit.Chunk.Title; got != "Services" {
 		t.Fatalf("typing found %q", got)
 	}
 	if m.detail.Item.Hit.Chunk.Title != "Services" {
@@ -51,22 +51,22 @@ func TestSearchInResults(t *testing.T) {
 		t.Fatalf("enter: typing %v query %q focus %s", m.search.typing, m.search.query, m.Focus())
 	}
 	var hits []int
-	for i := range m.results.items {
-		if m.results.items[i].Matches("services") {
+	for i := range m.results.Items {
+		if m.results.Items[i].Matches("services") {
 			hits = append(hits, i)
 		}
 	}
 	if len(hits) < 2 {
 		t.Fatalf("the fake corpus has %d Services rows; want 2 or more", len(hits))
 	}
-	first := m.results.cursor
+	first := m.results.Cursor
 	m = feed(t, m, keyRunes("n"))
-	if m.results.cursor == first || !m.results.items[m.results.cursor].Matches("services") {
-		t.Fatalf("n: cursor %d (first match %d)", m.results.cursor, first)
+	if m.results.Cursor == first || !m.results.Items[m.results.Cursor].Matches("services") {
+		t.Fatalf("n: cursor %d (first match %d)", m.results.Cursor, first)
 	}
 	m = feed(t, m, keyRunes("N"))
-	if m.results.cursor != first {
-		t.Fatalf("N: cursor %d, want %d", m.results.cursor, first)
+	if m.results.Cursor != first {
+		t.Fatalf("N: cursor %d, want %d", m.results.Cursor, first)
 	}
 	m = feed(t, m, keyRunes("k"))
 	raw := m.View().Content
@@ -74,7 +74,7 @@ func TestSearchInResults(t *testing.T) {
 		t.Fatalf("matches not highlighted or marked:\n%s", screen(m))
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))
-	if m.search.active() || m.results.search != "" || reversed("Services").MatchString(m.View().Content) {
+	if m.search.active() || m.results.Search != "" || reversed("Services").MatchString(m.View().Content) {
 		t.Fatal("esc did not clear the search")
 	}
 	if m.Focus() != "results" {
@@ -149,17 +149,17 @@ func TestSearchEnterKeepsCurrentMatch(t *testing.T) {
 	m = ask(t, m, "nodes")
 	m = feed(t, m, keyRunes("j"), keyRunes("/"))
 	m = feed(t, m, typeText("services")...)
-	at, status := m.results.cursor, m.Status()
-	if !m.results.items[at].Matches("services") || !strings.Contains(status, "result 1 of") {
+	at, status := m.results.Cursor, m.Status()
+	if !m.results.Items[at].Matches("services") || !strings.Contains(status, "result 1 of") {
 		t.Fatalf("typing: cursor %d, status %q", at, status)
 	}
 	m = feed(t, m, keyType(tea.KeyEnter))
-	if m.results.cursor != at || !strings.Contains(m.Status(), "result 1 of") {
-		t.Fatalf("enter moved from match %d to %d: %q", at, m.results.cursor, m.Status())
+	if m.results.Cursor != at || !strings.Contains(m.Status(), "result 1 of") {
+		t.Fatalf("enter moved from match %d to %d: %q", at, m.results.Cursor, m.Status())
 	}
 	m = feed(t, m, keyRunes("n"))
-	if m.results.cursor == at || !strings.Contains(m.Status(), "result 2 of") {
-		t.Fatalf("n: cursor %d, status %q", m.results.cursor, m.Status())
+	if m.results.Cursor == at || !strings.Contains(m.Status(), "result 2 of") {
+		t.Fatalf("n: cursor %d, status %q", m.results.Cursor, m.Status())
 	}
 }
 

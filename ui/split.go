@@ -3,7 +3,6 @@ package ui
 import (
 	"cmp"
 	"context"
-	"ragscope/ui/detail"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"ragscope/retrieval"
 	"ragscope/termsafe"
 	"ragscope/ui/common"
+	"ragscope/ui/detail"
 )
 
 // The split view (key V, issue 30 point 5) sets the result of the

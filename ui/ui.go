@@ -27,6 +27,7 @@ import (
 	"ragscope/ui/chunksview"
 	"ragscope/ui/common"
 	"ragscope/ui/evalview"
+	"ragscope/ui/results"
 	"ragscope/ui/settings"
 )
 
@@ -75,6 +76,10 @@ type EvalSettings = evalview.Settings
 // DefaultGoldenFile is the golden file S saves to when
 // Options.GoldenFile is empty: golden.yaml in the working folder.
 const DefaultGoldenFile = settings.DefaultGoldenFile
+
+// DocSource is one entry of the expected-source picker (w): a page or a
+// section of it.
+type DocSource = results.DocSource
 
 // Options configure the explorer. Retriever is required; every other
 // field is optional.

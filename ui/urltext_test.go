@@ -78,7 +78,7 @@ func TestDetailWrapsTheWholeURL(t *testing.T) {
 			m = ask(t, m, "example")
 			m.detail.SetSize(m.detail.Width, 200) // room for every row
 			if i == 1 {
-				m.detail.SetItem(m.results.items[1])
+				m.detail.SetItem(m.results.Items[1])
 			}
 			meta := ansi.Strip(m.detail.Metadata())
 			var url strings.Builder

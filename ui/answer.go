@@ -17,44 +17,6 @@ import (
 	"ragscope/ui/common"
 )
 
-// answerPhase is where a turn's answer is.
-type answerPhase int
-
-const (
-	answerStreaming answerPhase = iota + 1
-	answerDone
-	answerCancelled
-	answerFailed
-)
-
-// answerState is the answer of one turn: kept with the turn, drawn by the
-// Answer pane and by the turn comparison.
-type answerState struct {
-	phase answerPhase
-	// sufficient is the turn's grounding verdict (for the warnings).
-	sufficient bool
-	// b accumulates the answer while it streams; ans is the answer once
-	// done (or what had arrived when cancelled or failed).
-	b   *retrieval.AnswerBuilder
-	ans retrieval.Answer
-	err error
-	// provider and model name the chat model asked.
-	provider, model string
-	// faith is the judge's check of the finished answer (key J; nil:
-	// not checked).
-	faith *faithState
-}
-
-// answer is the answer so far.
-func (s *answerState) answer() retrieval.Answer {
-	if s.phase == answerStreaming && s.b != nil {
-		a := s.b.Answer()
-		a.Provider, a.Model = s.provider, s.model
-		return a
-	}
-	return s.ans
-}
-
 // answerDeltaMsg is one streamed piece of the generation Gen.
 type answerDeltaMsg struct {
 	Gen    int
@@ -125,10 +87,10 @@ type answerPane struct {
 	// seq numbers generations; a message of another number is stale.
 	seq    int
 	cancel context.CancelFunc
-	live   *answerState
+	live   *common.AnswerState
 
 	// The turn on show.
-	shown *answerState
+	shown *common.AnswerState
 	res   retrieval.Result
 	turnN int
 	has   bool
@@ -166,7 +128,7 @@ func (p *answerPane) SetSize(w, h int) tea.Cmd {
 }
 
 // Show makes t the turn on show.
-func (p *answerPane) Show(t *turn) {
+func (p *answerPane) Show(t *common.Turn) {
 	p.shown, p.res, p.turnN, p.has = t.Answer, t.Result, t.N, true
 	p.offset, p.follow = 0, true
 	p.refresh()
@@ -176,26 +138,26 @@ func (p *answerPane) Show(t *turn) {
 // generation in flight. With insufficient context nothing is sent and the
 // refusal is the answer; without a chat model the pane says what enables
 // one.
-func (p *answerPane) Start(t *turn) tea.Cmd {
+func (p *answerPane) Start(t *common.Turn) tea.Cmd {
 	p.Cancel()
 	res := t.Result
-	st := &answerState{sufficient: res.Grounded.Sufficient}
+	st := &common.AnswerState{Sufficient: res.Grounded.Sufficient}
 	switch {
 	case !res.Grounded.Sufficient:
 		// Generate sends nothing for an insufficient context.
-		st.ans, _ = retrieval.Generate(p.base, nil, res, nil)
-		st.phase = answerDone
+		st.Final, _ = retrieval.Generate(p.base, nil, res, nil)
+		st.Phase = common.AnswerDone
 	case p.gen == nil:
 		p.Show(t)
 		return nil
 	default:
-		st.phase = answerStreaming
-		st.b = retrieval.NewAnswerBuilder(retrieval.NewPrompt(res))
-		st.provider, st.model = p.gen.Provider(), p.gen.Model()
+		st.Phase = common.AnswerStreaming
+		st.Builder = retrieval.NewAnswerBuilder(retrieval.NewPrompt(res))
+		st.Provider, st.Model = p.gen.Provider(), p.gen.Model()
 	}
 	t.Answer = st
 	p.Show(t)
-	if st.phase != answerStreaming {
+	if st.Phase != common.AnswerStreaming {
 		return nil
 	}
 	p.seq++
@@ -216,8 +178,8 @@ func (p *answerPane) Cancel() {
 	p.cancel()
 	p.seq++
 	st := p.live
-	st.ans = st.answer()
-	st.phase, st.b = answerCancelled, nil
+	st.Final = st.Answer()
+	st.Phase, st.Builder = common.AnswerCancelled, nil
 	p.live, p.cancel = nil, nil
 	if st == p.shown {
 		p.refresh()
@@ -231,7 +193,7 @@ func (p *answerPane) Update(msg tea.Msg) tea.Cmd {
 		if msg.Gen != p.seq || p.live == nil {
 			return nil
 		}
-		p.live.b.Add(msg.Delta)
+		p.live.Builder.Add(msg.Delta)
 		if p.live == p.shown {
 			p.refresh()
 		}
@@ -243,11 +205,11 @@ func (p *answerPane) Update(msg tea.Msg) tea.Cmd {
 		st := p.live
 		p.cancel()
 		p.live, p.cancel = nil, nil
-		st.ans, st.b, st.phase = msg.Answer, nil, answerDone
+		st.Final, st.Builder, st.Phase = msg.Answer, nil, common.AnswerDone
 		if msg.Err != nil {
-			st.err, st.phase = msg.Err, answerFailed
+			st.Err, st.Phase = msg.Err, common.AnswerFailed
 			if errors.Is(msg.Err, context.Canceled) {
-				st.phase = answerCancelled
+				st.Phase = common.AnswerCancelled
 			}
 		}
 		if st == p.shown {
@@ -337,8 +299,8 @@ func (p *answerPane) addWrapped(style interface{ Render(...string) string }, tex
 
 // addAnswer adds the answer's text, with citations as result ranks, then
 // the cited hits with their link states, the uncited ones and warnings.
-func (p *answerPane) addAnswer(st *answerState, w int) {
-	a := st.answer()
+func (p *answerPane) addAnswer(st *common.AnswerState, w int) {
+	a := st.Answer()
 	if a.Refused {
 		p.addWrapped(p.Styles.LinkWarn, "Not generated: nothing relevant was retrieved, so nothing was sent. The refusal:")
 		p.lines = append(p.lines, "")
@@ -363,15 +325,15 @@ func (p *answerPane) addAnswer(st *answerState, w int) {
 		p.lines = append(p.lines, wp.lines...)
 	}
 	p.wraps = fresh
-	switch st.phase {
-	case answerStreaming:
+	switch st.Phase {
+	case common.AnswerStreaming:
 		return
-	case answerCancelled:
+	case common.AnswerCancelled:
 		p.lines = append(p.lines, "", p.Styles.LinkWarn.Render("Cancelled: "+p.Keys.Answer.Help().Key+" asks again."))
-	case answerFailed:
+	case common.AnswerFailed:
 		p.lines = append(p.lines, "")
-		p.addWrapped(p.Styles.StatusErr, "✗ "+common.ErrorText(st.err))
-	case answerDone:
+		p.addWrapped(p.Styles.StatusErr, "✗ "+common.ErrorText(st.Err))
+	case common.AnswerDone:
 		p.addFaith(st)
 	}
 	byRank := make(map[int]*retrieval.Hit, len(p.res.Hits))
@@ -421,7 +383,7 @@ func (p *answerPane) addAnswer(st *answerState, w int) {
 		p.lines = append(p.lines, "")
 		p.addWrapped(p.Styles.Meta, "Not cited: "+strings.Join(parts, " · "))
 	}
-	if warns := a.Warnings(st.sufficient); len(warns) > 0 && st.phase == answerDone {
+	if warns := a.Warnings(st.Sufficient); len(warns) > 0 && st.Phase == common.AnswerDone {
 		p.lines = append(p.lines, "")
 		for _, warn := range warns {
 			p.addWrapped(p.Styles.LinkWarn, "⚠ "+warn)
@@ -439,12 +401,12 @@ func (p *answerPane) heading() string {
 			return "no chat model"
 		}
 		return termsafe.Line(p.gen.Provider() + " " + p.gen.Model())
-	case st.phase == answerDone && st.ans.Refused:
+	case st.Phase == common.AnswerDone && st.Final.Refused:
 		return "not sent: the context was insufficient"
 	}
-	a := st.answer()
-	s := termsafe.Line(st.provider + " " + st.model)
-	if st.phase == answerStreaming {
+	a := st.Answer()
+	s := termsafe.Line(st.Provider + " " + st.Model)
+	if st.Phase == common.AnswerStreaming {
 		return p.spin.View() + " " + s + " · streaming · " + present.Count(len(strings.Fields(a.Text)), "word", "words")
 	}
 	return s + " · " + usageText(a.Usage)
@@ -509,22 +471,22 @@ func (p *answerPane) ShortHelp() []key.Binding {
 func (p *answerPane) FullHelp() [][]key.Binding { return [][]key.Binding{{p.Keys.Judge}} }
 
 // answerLine sums up a turn's answer in one line for the turn comparison.
-func answerLine(t *turn) string {
+func answerLine(t *common.Turn) string {
 	st := t.Answer
 	if st == nil {
 		return "not asked"
 	}
-	a := st.answer()
+	a := st.Answer()
 	if a.Refused {
 		return "refused (nothing sent: the context was insufficient)"
 	}
 	var s string
-	switch st.phase {
-	case answerStreaming:
+	switch st.Phase {
+	case common.AnswerStreaming:
 		s = "streaming · "
-	case answerCancelled:
+	case common.AnswerCancelled:
 		s = "cancelled · "
-	case answerFailed:
+	case common.AnswerFailed:
 		s = "failed · "
 	}
 	if len(a.Cited) == 0 {
@@ -536,11 +498,11 @@ func answerLine(t *turn) string {
 		}
 		s += "cites [" + strings.Join(cited, ",") + "]"
 	}
-	if n := len(a.Warnings(st.sufficient)); n > 0 && st.phase == answerDone {
+	if n := len(a.Warnings(st.Sufficient)); n > 0 && st.Phase == common.AnswerDone {
 		s += " · " + present.Count(n, "warning", "warnings")
 	}
-	if st.faith != nil {
-		s += " · " + faithLine(st.faith)
+	if st.Faith != nil {
+		s += " · " + faithLine(st.Faith)
 	}
 	if text := termsafe.Line(a.Annotated()); text != "" {
 		s += " · " + text
@@ -557,7 +519,7 @@ func (m *Model) askAnswer() tea.Cmd {
 		return m.setFocus(focusAnswer)
 	}
 	t := &m.turns.turns[i]
-	if t.Answer != nil && t.Answer.phase != answerCancelled && t.Answer.phase != answerFailed && m.focus != focusAnswer {
+	if t.Answer != nil && t.Answer.Phase != common.AnswerCancelled && t.Answer.Phase != common.AnswerFailed && m.focus != focusAnswer {
 		return m.setFocus(focusAnswer)
 	}
 	focus := m.setFocus(focusAnswer)
@@ -578,7 +540,7 @@ func (m *Model) autoAnswer() tea.Cmd {
 }
 
 // answerCompare is the turn comparison's line for each turn's answer.
-func answerCompare(cur, old *turn, w int) string {
+func answerCompare(cur, old *common.Turn, w int) string {
 	return common.Truncate("answer #"+strconv.Itoa(cur.N)+": "+answerLine(cur), w) + "\n" +
 		common.Truncate("answer #"+strconv.Itoa(old.N)+": "+answerLine(old), w) + "\n"
 }
@@ -595,10 +557,10 @@ func (m *Model) answerLeft() {
 // turn's result; ok is false when there is none yet (for tests).
 func (m Model) ShownAnswer() (a retrieval.Answer, res retrieval.Result, ok bool) {
 	p := m.answer
-	if p.shown == nil || p.shown.phase == answerStreaming {
+	if p.shown == nil || p.shown.Phase == common.AnswerStreaming {
 		return retrieval.Answer{}, p.res, false
 	}
-	return p.shown.ans, p.res, true
+	return p.shown.Final, p.res, true
 }
 
 // Answering reports whether an answer is streaming (for tests).

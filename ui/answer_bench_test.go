@@ -63,7 +63,7 @@ func streamingModel(b *testing.B, pieces []string) (Model, *answerStream) {
 // with 5,000 words of answer already in the pane (budget: 1 ms).
 func BenchmarkAnswerChunkAt5000Words(b *testing.B) {
 	m, s := streamingModel(b, answerWords(5000))
-	if n := len(strings.Fields(m.answer.live.b.Text())); n < 5000 {
+	if n := len(strings.Fields(m.answer.live.Builder.Text())); n < 5000 {
 		b.Fatalf("%d words", n)
 	}
 	msg := answerDeltaMsg{Gen: m.answer.seq, Delta: retrieval.Delta{Text: " topics"}, stream: s}
@@ -86,7 +86,7 @@ func BenchmarkAnswerFirstToken(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		m.answer.live.b = retrieval.NewAnswerBuilder(retrieval.NewPrompt(m.answer.res))
+		m.answer.live.Builder = retrieval.NewAnswerBuilder(retrieval.NewPrompt(m.answer.res))
 		m.answer.refresh()
 		b.StartTimer()
 		next, _ := m.Update(answerDeltaMsg{Gen: m.answer.seq, Delta: first, stream: s})

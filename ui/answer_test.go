@@ -238,7 +238,7 @@ func TestAnswerCancelledByLeavingThePane(t *testing.T) {
 	m = feed(t, m, keyRunes("c"))
 	waitCancelled(t, g)
 	m = feed(t, m, answerDeltaMsg{Gen: gen, Delta: retrieval.Delta{Text: "LATE piece."}})
-	if st := m.turns.turns[0].Answer; st == nil || st.phase != answerCancelled || strings.Contains(st.ans.Text, "LATE") || !strings.Contains(st.ans.Text, "FIRST") {
+	if st := m.turns.turns[0].Answer; st == nil || st.Phase != common.AnswerCancelled || strings.Contains(st.Final.Text, "LATE") || !strings.Contains(st.Final.Text, "FIRST") {
 		t.Fatalf("answer state %+v", st)
 	}
 }

@@ -173,14 +173,14 @@ func (m *Model) updatePicker(msg tea.Msg) tea.Cmd {
 
 // diagnose runs the diagnosis of t (its expected sources; with ann the
 // ANN check too).
-func (m *Model) diagnose(t *turn, ann bool) tea.Cmd {
+func (m *Model) diagnose(t *common.Turn, ann bool) tea.Cmd {
 	ctx, cancel := common.WithTimeout(m.base, m.opts.Timeout)
 	model := ""
 	if t.Query.Rerank.On {
 		model = m.rerankModel
 	}
 	m.diagSeq++
-	t.diagSeq = m.diagSeq
+	t.DiagSeq = m.diagSeq
 	return diagCmd(ctx, cancel, m.opts.Expect.Diagnose, t.N, m.diagSeq, t.Query, model, slices.Clone(t.Expect), ann)
 }
 
@@ -206,7 +206,7 @@ func (m *Model) runANNCheck() tea.Cmd {
 // is on show.
 func (m *Model) updateDiag(msg diagMsg) tea.Cmd {
 	t := m.turns.ByN(msg.N)
-	if t == nil || msg.Seq != t.diagSeq {
+	if t == nil || msg.Seq != t.DiagSeq {
 		return nil // the turn is gone, or a later diagnosis of it runs
 	}
 	if msg.Err != nil {
@@ -228,7 +228,7 @@ func (m *Model) updateDiag(msg diagMsg) tea.Cmd {
 
 // diagStatus is the status line after a diagnosis: the ANN check when it
 // ran, else where each expected source went.
-func (m *Model) diagStatus(t *turn, ann bool) (statusKind, string) {
+func (m *Model) diagStatus(t *common.Turn, ann bool) (statusKind, string) {
 	d := t.Diag
 	if ann && d.ANN == nil && len(d.Notes) > 0 {
 		// The server refused exact search: say so.
@@ -292,7 +292,7 @@ func docPathsOf(src []results.DocSource) []string {
 
 // expectCompare says how the expected sources moved from old to cur:
 // "expected docs/a.md #23 → #4 (cut by top_k 5 → in the results at #4)".
-func expectCompare(old, cur *turn) []string {
+func expectCompare(old, cur *common.Turn) []string {
 	var out []string
 	for _, ref := range cur.Expect {
 		ne := findExpected(cur, ref)
@@ -305,7 +305,7 @@ func expectCompare(old, cur *turn) []string {
 	return out
 }
 
-func findExpected(t *turn, ref string) *retrieval.Expected {
+func findExpected(t *common.Turn, ref string) *retrieval.Expected {
 	if t == nil || t.Diag == nil {
 		return nil
 	}

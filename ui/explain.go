@@ -83,7 +83,7 @@ type editTarget struct {
 }
 
 // selectedTarget is the selected row's chunk, or why it has none.
-func (m *Model) selectedTarget(what string) (editTarget, *turn, bool) {
+func (m *Model) selectedTarget(what string) (editTarget, *common.Turn, bool) {
 	t := m.turns.Current()
 	it, ok := m.results.Selected()
 	switch {

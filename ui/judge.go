@@ -33,14 +33,6 @@ type JudgeSetup struct {
 	Faithfulness func(ctx context.Context, res retrieval.Result, ans retrieval.Answer) (judge.Faithfulness, judge.Stats, error)
 }
 
-// faithState is the judge's check of one answer's claims, kept with the
-// answer (a new answer starts unchecked).
-type faithState struct {
-	running bool
-	f       *judge.Faithfulness
-	err     error
-}
-
 // judgeRun is the judge run in flight: its sequence number, its turn and
 // how to cancel it.
 type judgeRun struct {
@@ -59,14 +51,14 @@ type judgedMsg struct {
 	Stats  judge.Stats
 	Err    error
 	// answer is the answer checked (nil: none); Faith its check.
-	answer   *answerState
+	answer   *common.AnswerState
 	Faith    *judge.Faithfulness
 	FaithErr error
 }
 
 // judgeCmd grades hits and, when ans is set, checks the answer. The
 // closure captures only its arguments.
-func judgeCmd(ctx context.Context, cancel context.CancelFunc, js JudgeSetup, n, seq int, res retrieval.Result, st *answerState, ans retrieval.Answer) tea.Cmd {
+func judgeCmd(ctx context.Context, cancel context.CancelFunc, js JudgeSetup, n, seq int, res retrieval.Result, st *common.AnswerState, ans retrieval.Answer) tea.Cmd {
 	return func() tea.Msg {
 		defer cancel()
 		msg := judgedMsg{N: n, Seq: seq, answer: st}
@@ -127,7 +119,7 @@ func (m *Model) startJudge() tea.Cmd {
 
 // judge starts a judge run of t, cancelling the one in flight; carry
 // says it judges a re-run (the status line keeps the result's summary).
-func (m *Model) judge(t *turn, carry bool) tea.Cmd {
+func (m *Model) judge(t *common.Turn, carry bool) tea.Cmd {
 	m.cancelJudge(false)
 	js := m.opts.Judge
 	ctx, cancel := context.WithCancel(m.base)
@@ -144,12 +136,12 @@ func (m *Model) judge(t *turn, carry bool) tea.Cmd {
 	}
 	what := "Judging " + present.Count(len(t.Result.Hits), "hit", "hits")
 	if st != nil {
-		ans = st.ans
-		st.faith = &faithState{running: true}
+		ans = st.Final
+		st.Faith = &common.FaithState{Running: true}
 		what += " and the answer's claims"
 	}
 	what += " with " + termsafe.Line(js.Model) + "… esc cancels."
-	if t.Answer != nil && t.Answer.phase == answerStreaming {
+	if t.Answer != nil && t.Answer.Phase == common.AnswerStreaming {
 		what += " The answer is still streaming: " + m.keys.Judge.Help().Key + " again checks it once done."
 	}
 	if carry {
@@ -161,8 +153,8 @@ func (m *Model) judge(t *turn, carry bool) tea.Cmd {
 }
 
 // checkable is st when it is a finished answer the judge can check.
-func checkable(st *answerState) *answerState {
-	if st == nil || st.phase != answerDone || st.ans.Refused || strings.TrimSpace(st.ans.Text) == "" {
+func checkable(st *common.AnswerState) *common.AnswerState {
+	if st == nil || st.Phase != common.AnswerDone || st.Final.Refused || strings.TrimSpace(st.Final.Text) == "" {
 		return nil
 	}
 	return st
@@ -182,8 +174,8 @@ func (m *Model) cancelJudge(say bool) {
 		if t.Judge.Grades == nil {
 			t.Judge = nil
 		}
-		if st := t.Answer; st != nil && st.faith != nil && st.faith.running {
-			st.faith = nil
+		if st := t.Answer; st != nil && st.Faith != nil && st.Faith.Running {
+			st.Faith = nil
 		}
 		if m.turns.Current() == t {
 			m.showJudge(t)
@@ -210,8 +202,8 @@ func (m *Model) updateJudged(msg judgedMsg) tea.Cmd {
 		return nil
 	}
 	js.Running = false
-	if st := msg.answer; st != nil && st.faith != nil {
-		st.faith = &faithState{f: msg.Faith, err: msg.FaithErr}
+	if st := msg.answer; st != nil && st.Faith != nil {
+		st.Faith = &common.FaithState{Verdict: msg.Faith, Err: msg.FaithErr}
 	}
 	if msg.Err != nil && (errors.Is(msg.Err, context.Canceled) || len(msg.Grades) != len(t.Result.Hits)) {
 		js.Err = msg.Err
@@ -232,7 +224,7 @@ func (m *Model) updateJudged(msg judgedMsg) tea.Cmd {
 }
 
 // judgeSummary is the status line after a judge run of t.
-func judgeSummary(t *turn, model string) (statusKind, string) {
+func judgeSummary(t *common.Turn, model string) (statusKind, string) {
 	js := t.Judge
 	mt := judge.Case(js.Grades, 0)
 	text := "Judged " + present.Count(len(js.Grades), "hit", "hits") + " with " + termsafe.Line(model) + ": "
@@ -250,8 +242,8 @@ func judgeSummary(t *turn, model string) (statusKind, string) {
 			text += " · nothing answers (no hit graded 2 or 3)"
 		}
 	}
-	if st := t.Answer; st != nil && st.faith != nil {
-		text += " · " + faithLine(st.faith)
+	if st := t.Answer; st != nil && st.Faith != nil {
+		text += " · " + faithLine(st.Faith)
 	}
 	text += " · " + js.Stats.String()
 	if js.Err != nil {
@@ -262,7 +254,7 @@ func judgeSummary(t *turn, model string) (statusKind, string) {
 
 // judgeTag is a judged turn's judged precision for the turn list:
 // " · judged p 0.60" ("" when not judged).
-func judgeTag(t *turn) string {
+func judgeTag(t *common.Turn) string {
 	if t.Judge == nil || t.Judge.Grades == nil {
 		return ""
 	}
@@ -273,7 +265,7 @@ func judgeTag(t *turn) string {
 }
 
 // showJudge hands t's verdicts to the panes when t is on show.
-func (m *Model) showJudge(t *turn) tea.Cmd {
+func (m *Model) showJudge(t *common.Turn) tea.Cmd {
 	if m.turns.Current() != t {
 		return nil
 	}
@@ -284,7 +276,7 @@ func (m *Model) showJudge(t *turn) tea.Cmd {
 
 // carryJudge judges a re-run of the question judged last (other
 // settings): only the hits the cache does not know cost a call.
-func (m *Model) carryJudge(t *turn) tea.Cmd {
+func (m *Model) carryJudge(t *common.Turn) tea.Cmd {
 	if m.opts.Judge.Relevance == nil || m.judging.question == "" || t.Query.Question != m.judging.question || len(t.Result.Hits) == 0 {
 		if t.Query.Question != m.judging.question {
 			m.judging.question = ""
@@ -295,16 +287,16 @@ func (m *Model) carryJudge(t *turn) tea.Cmd {
 }
 
 // faithLine sums up an answer's check: "3 of 4 claims supported".
-func faithLine(fs *faithState) string {
+func faithLine(fs *common.FaithState) string {
 	switch {
-	case fs.running:
+	case fs.Running:
 		return "checking the answer's claims…"
-	case fs.err != nil:
-		return "answer not checked: " + common.ErrorText(fs.err)
-	case fs.f == nil:
+	case fs.Err != nil:
+		return "answer not checked: " + common.ErrorText(fs.Err)
+	case fs.Verdict == nil:
 		return ""
 	}
-	f := fs.f
+	f := fs.Verdict
 	switch {
 	case f.Status != judge.Judged:
 		return "answer not checked (" + termsafe.Line(string(f.Status)) + "): " + termsafe.Line(f.Detail)
@@ -317,23 +309,23 @@ func faithLine(fs *faithState) string {
 // addFaith adds the judge's check of the answer under its text: the share
 // of supported claims, then each unsupported claim with the result ranks
 // the judge tied it to and its reason.
-func (p *answerPane) addFaith(st *answerState) {
-	fs := st.faith
+func (p *answerPane) addFaith(st *common.AnswerState) {
+	fs := st.Faith
 	if fs == nil {
 		return
 	}
 	p.lines = append(p.lines, "")
 	line := faithLine(fs)
 	style := p.Styles.Section
-	if fs.err != nil || (fs.f != nil && (fs.f.Status != judge.Judged || len(fs.f.Unsupported()) > 0)) {
+	if fs.Err != nil || (fs.Verdict != nil && (fs.Verdict.Status != judge.Judged || len(fs.Verdict.Unsupported()) > 0)) {
 		style = p.Styles.LinkWarn
 	}
 	p.addWrapped(style, "Judge · "+line)
-	if fs.f == nil {
+	if fs.Verdict == nil {
 		return
 	}
 	ranks := retrieval.NewPrompt(p.res).Sources
-	for _, c := range fs.f.Unsupported() {
+	for _, c := range fs.Verdict.Unsupported() {
 		text := "✗ unsupported: " + termsafe.Line(c.Text)
 		var refs []string
 		for _, n := range c.Sources {
@@ -351,7 +343,7 @@ func (p *answerPane) addFaith(st *answerState) {
 			p.addWrapped(p.Styles.Meta, "  judge: "+r)
 		}
 	}
-	if n := len(fs.f.Claims) - fs.f.Judged; n > 0 {
+	if n := len(fs.Verdict.Claims) - fs.Verdict.Judged; n > 0 {
 		p.addWrapped(p.Styles.Meta, present.Count(n, "claim", "claims")+" without a verdict")
 	}
 }

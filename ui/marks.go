@@ -19,7 +19,7 @@ import (
 )
 
 // marksOf returns the marks of turn t, created on first use.
-func marksOf(t *turn) map[string]common.Mark {
+func marksOf(t *common.Turn) map[string]common.Mark {
 	if t.Marks == nil {
 		t.Marks = map[string]common.Mark{}
 	}
@@ -82,7 +82,7 @@ func turnHits(res *retrieval.Result) []retrieval.Hit {
 // when a relevant mark is on the same page, both name their section
 // (the citation URL with its #anchor) so the two do not contradict.
 // note says what could not be saved ("" when everything was).
-func caseOf(t *turn) (c eval.Case, note string) {
+func caseOf(t *common.Turn) (c eval.Case, note string) {
 	q := t.Query
 	c = eval.Case{Question: strings.TrimSpace(q.Question), Mode: q.Mode, Filters: settings.CloneFilters(q.Filters)}
 	if q.Mode == retrieval.ModeSelectedText {
@@ -249,7 +249,7 @@ func (m *Model) carriedCaseFile(msg resultMsg) string {
 
 // rerunOf is the turn on show when msg re-runs its question (same words,
 // same mode; other settings or rerank), else nil.
-func (m *Model) rerunOf(msg resultMsg) *turn {
+func (m *Model) rerunOf(msg resultMsg) *common.Turn {
 	prev := m.turns.Current()
 	if prev == nil || prev.Query.Mode != msg.Query.Mode ||
 		!strings.EqualFold(strings.TrimSpace(prev.Query.Question), strings.TrimSpace(msg.Query.Question)) {

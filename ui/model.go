@@ -798,7 +798,7 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 		n = m.turns.turns[n-1].N
 	}
 	m.turns.Remember(m.results.SelectedKey())
-	nt := turn{N: n + 1, Query: msg.Query, Result: msg.Result}
+	nt := common.Turn{N: n + 1, Query: msg.Query, Result: msg.Result}
 	// The expected sources stay with their question: its re-runs (other
 	// settings, rerank) say again where they went.
 	var diag tea.Cmd

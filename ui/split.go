@@ -137,7 +137,7 @@ func (v *splitView) SetSize(w, h int) tea.Cmd {
 }
 
 // setA shows the turn on show as side A.
-func (v *splitView) setA(t *turn) {
+func (v *splitView) setA(t *common.Turn) {
 	v.half[0] = splitHalf{}
 	v.question, v.asked, v.selected = "", t != nil, false
 	if t == nil {

@@ -14,32 +14,6 @@ import (
 	"ragscope/ui/common"
 )
 
-// turn is one question and its result, like a chat turn.
-type turn struct {
-	N      int
-	Query  retrieval.Query
-	Result retrieval.Result
-	// Selected is the key of the result row selected when the turn was
-	// last on show (itemKey), restored when it is brought back.
-	Selected string
-	// Answer is the turn's answer (nil: not asked).
-	Answer *answerState
-	// Judge is the judge's verdicts on its hits (key J; nil: not judged).
-	Judge *common.JudgeState
-	// Expect are the turn's expected sources (refs, as picked), and Diag
-	// where they went and the ANN check (nil: not diagnosed yet).
-	Expect []string
-	Diag   *retrieval.Diagnosis
-	// diagSeq is the diagnosis of the turn whose reply counts.
-	diagSeq int
-	// Marks are the author's judgements of its hits by chunk id (keys
-	// m, M, u), saved with the turn as a golden case (S).
-	Marks map[string]common.Mark
-	// CaseFile is the golden file the turn's question was opened from (a
-	// case of the eval view): S saves its marks back into that case.
-	CaseFile string
-}
-
 // maxTurns bounds the turns kept in memory.
 const maxTurns = 100
 
@@ -48,7 +22,7 @@ const maxTurns = 100
 type turnsPane struct {
 	common.Base
 
-	turns   []turn
+	turns   []common.Turn
 	cursor  int
 	current int
 	// plainSearch is the default local search mode, which the turn list
@@ -64,7 +38,7 @@ func newTurnsPane(keys *common.KeyMap, st *common.Styles) turnsPane {
 func (p *turnsPane) SetSize(w, h int) tea.Cmd { p.Width, p.Height = w, h; return nil }
 
 // Add appends a turn, makes it current and returns its index.
-func (p *turnsPane) Add(t turn) int {
+func (p *turnsPane) Add(t common.Turn) int {
 	p.turns = append(p.turns, t)
 	if len(p.turns) > maxTurns {
 		p.turns = p.turns[len(p.turns)-maxTurns:]
@@ -83,7 +57,7 @@ func (p *turnsPane) SetCurrent(i int) {
 }
 
 // Current is the turn on show (nil when none).
-func (p *turnsPane) Current() *turn {
+func (p *turnsPane) Current() *common.Turn {
 	if p.current >= 0 && p.current < len(p.turns) {
 		return &p.turns[p.current]
 	}
@@ -91,7 +65,7 @@ func (p *turnsPane) Current() *turn {
 }
 
 // ByN is the turn numbered n (nil when it is gone).
-func (p *turnsPane) ByN(n int) *turn {
+func (p *turnsPane) ByN(n int) *common.Turn {
 	for i := range p.turns {
 		if p.turns[i].N == n {
 			return &p.turns[i]
@@ -236,7 +210,7 @@ func sourceDiff(a, b retrieval.Query) []string {
 	return parts
 }
 
-func turnLine(t *turn, plainSearch string) string {
+func turnLine(t *common.Turn, plainSearch string) string {
 	best := "—"
 	if len(t.Result.Hits) > 0 {
 		best = present.Score(t.Result.Hits[0].Score, 3)

@@ -15,7 +15,7 @@ import (
 func citedLines(m Model) []string {
 	var out []string
 	in := false
-	for _, l := range m.answer.lines {
+	for _, l := range m.answer.Lines {
 		l = ansi.Strip(l)
 		switch {
 		case strings.TrimSpace(l) == "Cited":
@@ -43,7 +43,7 @@ func TestAnswerCitedKeepsAnchor(t *testing.T) {
 		m = feed(t, m, keyRunes("a"))
 		lines := citedLines(m)
 		if len(lines) == 0 {
-			t.Fatalf("%d: no Cited lines in %q", w, m.answer.lines)
+			t.Fatalf("%d: no Cited lines in %q", w, m.answer.Lines)
 		}
 		for _, l := range lines {
 			if !strings.HasSuffix(strings.TrimRight(l, " "), "#overview") {

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"ragscope/retrieval"
+	"ragscope/ui/answer"
 	"ragscope/ui/common"
 	"ragscope/ui/settings"
 )
@@ -78,7 +79,7 @@ func answerOpts(g retrieval.Generator) Options {
 // sourceRank is the rank of [Source n] in m's result on show.
 func sourceRank(t *testing.T, m Model, n int) int {
 	t.Helper()
-	p := retrieval.NewPrompt(m.answer.res)
+	p := retrieval.NewPrompt(m.answer.Res)
 	if n > len(p.Sources) {
 		t.Fatalf("no source %d in %d", n, len(p.Sources))
 	}
@@ -203,7 +204,7 @@ func streaming(t *testing.T, g *fakeGen) (Model, int) {
 	if !m.answer.Streaming() || !strings.Contains(screen(m), "FIRST") || !strings.Contains(screen(m), "streaming") {
 		t.Fatalf("not streaming the first piece:\n%s", screen(m))
 	}
-	return m, m.answer.seq
+	return m, m.answer.Seq
 }
 
 func waitCancelled(t *testing.T, g *fakeGen) {
@@ -225,7 +226,7 @@ func TestAnswerCancelledByANewQuestion(t *testing.T) {
 		t.Fatal("still streaming after a new question")
 	}
 	// The old stream's late piece and its end are dropped.
-	m = feed(t, m, answerDeltaMsg{Gen: gen, Delta: retrieval.Delta{Text: "LATE piece."}}, answerDoneMsg{Gen: gen, Answer: retrieval.Answer{Text: "LATE"}})
+	m = feed(t, m, answer.DeltaMsg{Gen: gen, Delta: retrieval.Delta{Text: "LATE piece."}}, answer.DoneMsg{Gen: gen, Answer: retrieval.Answer{Text: "LATE"}})
 	m = feed(t, m, keyRunes("t"))
 	if v := screen(m); strings.Contains(v, "LATE") || !strings.Contains(v, "answer #1: cancelled") || !strings.Contains(v, "answer #2: not asked") {
 		t.Fatalf("turns after a cancelled answer:\n%s", v)
@@ -237,7 +238,7 @@ func TestAnswerCancelledByLeavingThePane(t *testing.T) {
 	m, gen := streaming(t, g)
 	m = feed(t, m, keyRunes("c"))
 	waitCancelled(t, g)
-	m = feed(t, m, answerDeltaMsg{Gen: gen, Delta: retrieval.Delta{Text: "LATE piece."}})
+	m = feed(t, m, answer.DeltaMsg{Gen: gen, Delta: retrieval.Delta{Text: "LATE piece."}})
 	if st := m.turns.turns[0].Answer; st == nil || st.Phase != common.AnswerCancelled || strings.Contains(st.Final.Text, "LATE") || !strings.Contains(st.Final.Text, "FIRST") {
 		t.Fatalf("answer state %+v", st)
 	}
@@ -295,7 +296,7 @@ func TestAnswerAfterEveryRetrievalSetting(t *testing.T) {
 	m = feed(t, m, keyRunes("s"))
 	m = toRow(t, m, settings.RowAutoAnswer)
 	m = feed(t, m, keyType(tea.KeySpace))
-	if !m.answer.auto || !strings.Contains(screen(m), "[x] answer after every retrieval") {
+	if !m.answer.Auto || !strings.Contains(screen(m), "[x] answer after every retrieval") {
 		t.Fatalf("the setting did not turn on:\n%s", screen(m))
 	}
 	// A settings change re-runs the question: it is answered, and the

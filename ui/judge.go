@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -13,6 +12,7 @@ import (
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/judge"
 	"ragscope/termsafe"
+	"ragscope/ui/answer"
 	"ragscope/ui/common"
 )
 
@@ -243,7 +243,7 @@ func judgeSummary(t *common.Turn, model string) (statusKind, string) {
 		}
 	}
 	if st := t.Answer; st != nil && st.Faith != nil {
-		text += " · " + faithLine(st.Faith)
+		text += " · " + answer.FaithLine(st.Faith)
 	}
 	text += " · " + js.Stats.String()
 	if js.Err != nil {
@@ -270,7 +270,7 @@ func (m *Model) showJudge(t *common.Turn) tea.Cmd {
 		return nil
 	}
 	m.results.SetJudge(t.Judge)
-	m.answer.refresh()
+	m.answer.Refresh()
 	return m.syncDetail()
 }
 
@@ -284,68 +284,6 @@ func (m *Model) carryJudge(t *common.Turn) tea.Cmd {
 		return nil
 	}
 	return m.judge(t, true)
-}
-
-// faithLine sums up an answer's check: "3 of 4 claims supported".
-func faithLine(fs *common.FaithState) string {
-	switch {
-	case fs.Running:
-		return "checking the answer's claims…"
-	case fs.Err != nil:
-		return "answer not checked: " + common.ErrorText(fs.Err)
-	case fs.Verdict == nil:
-		return ""
-	}
-	f := fs.Verdict
-	switch {
-	case f.Status != judge.Judged:
-		return "answer not checked (" + termsafe.Line(string(f.Status)) + "): " + termsafe.Line(f.Detail)
-	case f.Share == nil:
-		return "no claim of the answer judged (" + present.Count(len(f.Claims), "claim", "claims") + ")"
-	}
-	return fmt.Sprintf("%d of %d claims supported (%.0f%%)", f.Supported, f.Judged, 100**f.Share)
-}
-
-// addFaith adds the judge's check of the answer under its text: the share
-// of supported claims, then each unsupported claim with the result ranks
-// the judge tied it to and its reason.
-func (p *answerPane) addFaith(st *common.AnswerState) {
-	fs := st.Faith
-	if fs == nil {
-		return
-	}
-	p.lines = append(p.lines, "")
-	line := faithLine(fs)
-	style := p.Styles.Section
-	if fs.Err != nil || (fs.Verdict != nil && (fs.Verdict.Status != judge.Judged || len(fs.Verdict.Unsupported()) > 0)) {
-		style = p.Styles.LinkWarn
-	}
-	p.addWrapped(style, "Judge · "+line)
-	if fs.Verdict == nil {
-		return
-	}
-	ranks := retrieval.NewPrompt(p.res).Sources
-	for _, c := range fs.Verdict.Unsupported() {
-		text := "✗ unsupported: " + termsafe.Line(c.Text)
-		var refs []string
-		for _, n := range c.Sources {
-			if n >= 1 && n <= len(ranks) {
-				refs = append(refs, "["+strconv.Itoa(ranks[n-1].Rank)+"]")
-			}
-		}
-		if len(refs) > 0 {
-			text += " " + strings.Join(refs, "")
-		} else {
-			text += " (no source)"
-		}
-		p.addWrapped(p.Styles.LinkBad, text)
-		if r := termsafe.Line(c.Reason); r != "" {
-			p.addWrapped(p.Styles.Meta, "  judge: "+r)
-		}
-	}
-	if n := len(fs.Verdict.Claims) - fs.Verdict.Judged; n > 0 {
-		p.addWrapped(p.Styles.Meta, present.Count(n, "claim", "claims")+" without a verdict")
-	}
 }
 
 // Judging reports whether a judge run is in flight (for tests).

@@ -19,6 +19,7 @@ import (
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
 	"ragscope/termsafe"
+	"ragscope/ui/answer"
 	"ragscope/ui/chunksview"
 	"ragscope/ui/common"
 	"ragscope/ui/contextpane"
@@ -132,7 +133,7 @@ type panes struct {
 	ctxPane  *contextpane.Model
 	turns    *turnsPane
 	settings *settings.Model
-	answer   *answerPane
+	answer   *answer.Model
 	eval     *evalview.Model
 	page     *pageview.Model
 	chunks   *chunksview.Model
@@ -241,7 +242,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 			page:     ptr(pageview.New(keys, st)),
 			chunks:   ptr(chunksview.New(keys, st)),
 			split:    ptr(newSplitView(keys, st, links.states)),
-			answer:   ptr(newAnswerPane(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
+			answer:   ptr(answer.New(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
 			help:     h,
 			keyHelp:  ptr(keyhelp.New(st)),
 			search:   ptr(newSearchBar(st)),
@@ -261,7 +262,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 	m.initRerank()
 	m.initLocalSearch()
 	m.initJudge()
-	m.settings.AutoAnswer = &m.answer.auto
+	m.settings.AutoAnswer = &m.answer.Auto
 	m.settings.Golden = m.goldenPath
 	m.beginOpen()
 	m.initSplit()
@@ -453,12 +454,12 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.bringBack(msg.Index)
 	case evalProgressMsg, evalCaseMsg, evalDoneMsg:
 		return m.updateEval(msg)
-	case answerDeltaMsg, answerDoneMsg:
+	case answer.DeltaMsg, answer.DoneMsg:
 		return m, m.answer.Update(msg)
 	case judgedMsg:
 		return m, m.updateJudged(msg)
 	case spinner.TickMsg:
-		if msg.ID == m.answer.spin.ID() {
+		if msg.ID == m.answer.Spin.ID() {
 			return m, m.answer.Update(msg)
 		}
 		if msg.ID == m.split.spin.ID() {

@@ -1,67 +1,21 @@
 package ui
 
 import (
-	"strconv"
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 
-	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/termsafe"
-	"ragscope/ui/answer"
 	"ragscope/ui/common"
 )
-
-// answerLine sums up a turn's answer in one line for the turn comparison.
-func answerLine(t *common.Turn) string {
-	st := t.Answer
-	if st == nil {
-		return "not asked"
-	}
-	a := st.Answer()
-	if a.Refused {
-		return "refused (nothing sent: the context was insufficient)"
-	}
-	var s string
-	switch st.Phase {
-	case common.AnswerStreaming:
-		s = "streaming · "
-	case common.AnswerCancelled:
-		s = "cancelled · "
-	case common.AnswerFailed:
-		s = "failed · "
-	}
-	if len(a.Cited) == 0 {
-		s += "cites nothing"
-	} else {
-		cited := make([]string, len(a.Cited))
-		for i, r := range a.Cited {
-			cited[i] = strconv.Itoa(r)
-		}
-		s += "cites [" + strings.Join(cited, ",") + "]"
-	}
-	if n := len(a.Warnings(st.Sufficient)); n > 0 && st.Phase == common.AnswerDone {
-		s += " · " + present.Count(n, "warning", "warnings")
-	}
-	if st.Faith != nil {
-		s += " · " + answer.FaithLine(st.Faith)
-	}
-	if text := termsafe.Line(a.Annotated()); text != "" {
-		s += " · " + text
-	}
-	return s
-}
 
 // askAnswer answers the turn on show (the Answer key): it shows the Answer
 // pane and starts a generation, unless the turn's answer is streaming or
 // done and the pane is not focused yet (then it only shows it).
 func (m *Model) askAnswer() tea.Cmd {
-	i := m.turns.current
-	if i < 0 || i >= len(m.turns.turns) {
+	i := m.turns.At
+	if i < 0 || i >= len(m.turns.Turns) {
 		return m.setFocus(focusAnswer)
 	}
-	t := &m.turns.turns[i]
+	t := &m.turns.Turns[i]
 	if t.Answer != nil && t.Answer.Phase != common.AnswerCancelled && t.Answer.Phase != common.AnswerFailed && m.focus != focusAnswer {
 		return m.setFocus(focusAnswer)
 	}
@@ -73,19 +27,13 @@ func (m *Model) askAnswer() tea.Cmd {
 // for it, showing the Answer pane beside the results unless a side pane
 // has the keyboard (changing settings must not be interrupted).
 func (m *Model) autoAnswer() tea.Cmd {
-	if !m.answer.Auto || len(m.turns.turns) == 0 {
+	if !m.answer.Auto || len(m.turns.Turns) == 0 {
 		return nil
 	}
 	if m.slot(m.focus).place != placeSide {
 		m.right = focusAnswer
 	}
-	return m.answer.Start(&m.turns.turns[len(m.turns.turns)-1])
-}
-
-// answerCompare is the turn comparison's line for each turn's answer.
-func answerCompare(cur, old *common.Turn, w int) string {
-	return common.Truncate("answer #"+strconv.Itoa(cur.N)+": "+answerLine(cur), w) + "\n" +
-		common.Truncate("answer #"+strconv.Itoa(old.N)+": "+answerLine(old), w) + "\n"
+	return m.answer.Start(&m.turns.Turns[len(m.turns.Turns)-1])
 }
 
 // answerLeft cancels the generation in flight when the Answer pane leaves

@@ -239,7 +239,7 @@ func TestAnswerCancelledByLeavingThePane(t *testing.T) {
 	m = feed(t, m, keyRunes("c"))
 	waitCancelled(t, g)
 	m = feed(t, m, answer.DeltaMsg{Gen: gen, Delta: retrieval.Delta{Text: "LATE piece."}})
-	if st := m.turns.turns[0].Answer; st == nil || st.Phase != common.AnswerCancelled || strings.Contains(st.Final.Text, "LATE") || !strings.Contains(st.Final.Text, "FIRST") {
+	if st := m.turns.Turns[0].Answer; st == nil || st.Phase != common.AnswerCancelled || strings.Contains(st.Final.Text, "LATE") || !strings.Contains(st.Final.Text, "FIRST") {
 		t.Fatalf("answer state %+v", st)
 	}
 }

@@ -50,9 +50,6 @@ type openedMsg struct {
 // latest Seq re-runs the query.
 type rerunMsg struct{ Seq int }
 
-// showTurnMsg asks the root to show an earlier turn.
-type showTurnMsg struct{ Index int }
-
 // retrieveCmd runs q under ctx. It captures everything it needs: it never
 // reads or writes the model from its goroutine.
 func retrieveCmd(ctx context.Context, r Retriever, seq int, q retrieval.Query) tea.Cmd {

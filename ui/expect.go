@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"strconv"
@@ -11,7 +10,6 @@ import (
 
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/termsafe"
 	"ragscope/ui/common"
 	"ragscope/ui/results"
 )
@@ -288,51 +286,4 @@ func docPathsOf(src []results.DocSource) []string {
 		}
 	}
 	return out
-}
-
-// expectCompare says how the expected sources moved from old to cur:
-// "expected docs/a.md #23 → #4 (cut by top_k 5 → in the results at #4)".
-func expectCompare(old, cur *common.Turn) []string {
-	var out []string
-	for _, ref := range cur.Expect {
-		ne := findExpected(cur, ref)
-		oe := findExpected(old, ref)
-		if ne == nil && oe == nil {
-			continue
-		}
-		out = append(out, "expected "+termsafe.Line(ref)+" "+expectRank(oe)+" → "+expectRank(ne)+" ("+expectCut(oe)+" → "+expectCut(ne)+")")
-	}
-	return out
-}
-
-func findExpected(t *common.Turn, ref string) *retrieval.Expected {
-	if t == nil || t.Diag == nil {
-		return nil
-	}
-	for i := range t.Diag.Expected {
-		if t.Diag.Expected[i].Ref == ref {
-			return &t.Diag.Expected[i]
-		}
-	}
-	return nil
-}
-
-func expectRank(e *retrieval.Expected) string {
-	switch {
-	case e == nil:
-		return "?"
-	case !e.Found():
-		return "none"
-	}
-	return cmp.Or(e.RankText(), "?")
-}
-
-func expectCut(e *retrieval.Expected) string {
-	switch {
-	case e == nil:
-		return "not diagnosed"
-	case e.Cut == retrieval.CutNone:
-		return "kept"
-	}
-	return e.Detail
 }

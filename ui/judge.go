@@ -252,18 +252,6 @@ func judgeSummary(t *common.Turn, model string) (statusKind, string) {
 	return kind, text
 }
 
-// judgeTag is a judged turn's judged precision for the turn list:
-// " · judged p 0.60" ("" when not judged).
-func judgeTag(t *common.Turn) string {
-	if t.Judge == nil || t.Judge.Grades == nil {
-		return ""
-	}
-	if mt := judge.Case(t.Judge.Grades, 0); mt.Precision != nil {
-		return " · judged p " + present.Score(*mt.Precision, 2)
-	}
-	return " · not judged"
-}
-
 // showJudge hands t's verdicts to the panes when t is on show.
 func (m *Model) showJudge(t *common.Turn) tea.Cmd {
 	if m.turns.Current() != t {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"ragscope/ui/turns"
 	"regexp"
 	"strconv"
 	"strings"
@@ -189,7 +190,7 @@ func TestJudgeStaysWithItsTurnAndRerunsCostOnlyNewHits(t *testing.T) {
 		t.Fatalf("the judged turn lost its grades: %q\n%s", row, screen(m))
 	}
 	// The turn comparison gives each turn's judged precision.
-	if l := turnLine(m.turns.Current(), ""); !strings.Contains(l, " · 4 hits · judged p 0.33 · best") {
+	if l := turns.TurnLine(m.turns.Current(), ""); !strings.Contains(l, " · 4 hits · judged p 0.33 · best") {
 		t.Errorf("the turn list does not give the judged precision: %q", l)
 	}
 
@@ -203,8 +204,8 @@ func TestJudgeStaysWithItsTurnAndRerunsCostOnlyNewHits(t *testing.T) {
 	m = toRow(t, m, settings.RowTopK)
 	m = feed(t, m, keyRunes("l"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
-	if len(m.turns.turns) != 3 || m.turns.Current().Judge == nil {
-		t.Fatalf("the re-run is not judged: %d turns", len(m.turns.turns))
+	if len(m.turns.Turns) != 3 || m.turns.Current().Judge == nil {
+		t.Fatalf("the re-run is not judged: %d turns", len(m.turns.Turns))
 	}
 	if got := f.callCount() - 4; got != 1 {
 		t.Errorf("the re-run made %d judge calls, want 1 (its new hit)", got)

@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"ragscope/retrieval"
-	"ragscope/termsafe"
 	"ragscope/ui/settings"
 )
 
@@ -32,10 +31,10 @@ func (m *Model) initLocalSearch() {
 	m.settings.SearchModes, m.settings.SearchLabel = ls.Modes, ls.Label
 	m.settings.ExactOffered = m.opts.Backend.Kind == "qdrant"
 	mode := ""
-	m.turns.plainSearch = ""
+	m.turns.PlainSearch = ""
 	if len(ls.Modes) > 0 {
 		mode = ls.Modes[0]
-		m.turns.plainSearch = ls.Modes[0]
+		m.turns.PlainSearch = ls.Modes[0]
 		if slices.Contains(ls.Modes, ls.Mode) {
 			mode = ls.Mode
 		}
@@ -76,24 +75,6 @@ func (m *Model) searchHeader() string {
 		return ""
 	}
 	return settings.SearchModeLabel(m.opts.LocalSearch.Label, m.params.SearchMode)
-}
-
-// searchModeDiff says how two queries' search modes differ, for the turn
-// comparison ("" when alike or when one of them searched nothing).
-func searchModeDiff(a, b retrieval.Query) string {
-	if a.SearchMode == b.SearchMode || a.SearchMode == "" || b.SearchMode == "" {
-		return ""
-	}
-	return "local search " + termsafe.Line(a.SearchMode) + "→" + termsafe.Line(b.SearchMode)
-}
-
-// searchModeTag marks a turn searched in another mode than the default
-// plain in the turn list ("[bm25] ").
-func searchModeTag(mode, plain string) string {
-	if mode == "" || mode == plain {
-		return ""
-	}
-	return "[" + termsafe.Line(mode) + "] "
 }
 
 // Settings row of the local search.

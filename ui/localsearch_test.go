@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"ragscope/ui/turns"
 	"slices"
 	"strings"
 	"testing"
@@ -146,7 +147,7 @@ func TestLocalSearchModeRestored(t *testing.T) {
 		t.Fatalf("the comparison does not name both modes:\n%s", v)
 	}
 
-	m = feed(t, m, showTurnMsg{Index: 0})
+	m = feed(t, m, turns.ShowMsg{Index: 0})
 	if m.params.SearchMode != "down" || m.settings.Params.SearchMode != "down" || !strings.Contains(strings.SplitN(screen(m), "\n", 2)[0], "ranks downward") {
 		t.Fatalf("turn #1 brought back: mode %q/%q\n%s", m.params.SearchMode, m.settings.Params.SearchMode, screen(m))
 	}
@@ -160,12 +161,12 @@ func TestLocalSearchModeRestored(t *testing.T) {
 
 	// A selected-text turn names no mode; bringing it back keeps "down".
 	m = feed(t, m, ctrl('t'), tea.PasteMsg{Content: "DDS is the middleware."}, ctrl('r'))
-	sel := len(m.turns.turns) - 1
-	if q := m.turns.turns[sel].Query; q.Mode != retrieval.ModeSelectedText || q.SearchMode != "" {
+	sel := len(m.turns.Turns) - 1
+	if q := m.turns.Turns[sel].Query; q.Mode != retrieval.ModeSelectedText || q.SearchMode != "" {
 		t.Fatalf("selected-text turn %+v", q)
 	}
-	m = feed(t, m, showTurnMsg{Index: 1}) // up
-	m = feed(t, m, showTurnMsg{Index: sel})
+	m = feed(t, m, turns.ShowMsg{Index: 1}) // up
+	m = feed(t, m, turns.ShowMsg{Index: sel})
 	if m.params.SearchMode != "up" {
 		t.Fatalf("a selected-text turn changed the mode to %q", m.params.SearchMode)
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"ragscope/ui/turns"
 	"slices"
 	"strconv"
 	"strings"
@@ -131,7 +132,7 @@ type panes struct {
 	results  *results.Model
 	detail   *detail.Model
 	ctxPane  *contextpane.Model
-	turns    *turnsPane
+	turns    *turns.Model
 	settings *settings.Model
 	answer   *answer.Model
 	eval     *evalview.Model
@@ -236,7 +237,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 			results:  ptr(results.New(keys, st, links.states)),
 			detail:   ptr(detail.New(keys, st, links.states)),
 			ctxPane:  ptr(contextpane.New(keys, st)),
-			turns:    ptr(newTurnsPane(keys, st)),
+			turns:    ptr(turns.New(keys, st)),
 			settings: ptr(settings.New(keys, st, params)),
 			eval:     ptr(evalview.New(keys, st, opts.EvalDefault)),
 			page:     ptr(pageview.New(keys, st)),
@@ -450,7 +451,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.goldenPath, m.confirmSave = msg.Path, 0
 		m.setStatus(statusOK, "S now saves the turn on show to "+termsafe.Line(msg.Path)+".")
 		return m, nil
-	case showTurnMsg:
+	case turns.ShowMsg:
 		return m, m.bringBack(msg.Index)
 	case evalProgressMsg, evalCaseMsg, evalDoneMsg:
 		return m.updateEval(msg)
@@ -794,9 +795,9 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 		m.setStatus(statusErr, common.ErrorText(msg.Err))
 		return m, m.backToAsk()
 	}
-	n := len(m.turns.turns)
+	n := len(m.turns.Turns)
 	if n > 0 {
-		n = m.turns.turns[n-1].N
+		n = m.turns.Turns[n-1].N
 	}
 	m.turns.Remember(m.results.SelectedKey())
 	nt := common.Turn{N: n + 1, Query: msg.Query, Result: msg.Result}
@@ -812,7 +813,7 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 	nt.CaseFile = m.carriedCaseFile(msg)
 	i := m.turns.Add(nt)
 	if len(nt.Expect) > 0 {
-		diag = m.diagnose(&m.turns.turns[i], false)
+		diag = m.diagnose(&m.turns.Turns[i], false)
 	}
 	cmd := tea.Batch(m.showTurn(i), diag)
 	res := msg.Result
@@ -832,18 +833,18 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 		kind, text = statusErr, e+" · "+text
 	}
 	m.setStatus(kind, text)
-	return m, tea.Batch(cmd, m.links.Check(res), m.autoAnswer(), m.carryJudge(&m.turns.turns[i]))
+	return m, tea.Batch(cmd, m.links.Check(res), m.autoAnswer(), m.carryJudge(&m.turns.Turns[i]))
 }
 
 // showTurn puts turn i in the result, detail and context panes.
 func (m *Model) showTurn(i int) tea.Cmd {
-	if i < 0 || i >= len(m.turns.turns) {
+	if i < 0 || i >= len(m.turns.Turns) {
 		return nil
 	}
 	m.turns.SetCurrent(i)
-	t := &m.turns.turns[i]
+	t := &m.turns.Turns[i]
 	m.ctxPane.SetResult(t.Result)
-	if i != len(m.turns.turns)-1 {
+	if i != len(m.turns.Turns)-1 {
 		m.setStatus(statusInfo, "Showing turn #"+strconv.Itoa(t.N)+": "+termsafe.Line(t.Query.Question))
 	}
 	var expected []retrieval.Expected
@@ -1039,8 +1040,8 @@ func (m Model) EvalRunning() bool { return m.evals.running }
 // Turns returns the questions of the session's turns, oldest first (for
 // tests).
 func (m Model) Turns() []string {
-	out := make([]string, len(m.turns.turns))
-	for i, t := range m.turns.turns {
+	out := make([]string, len(m.turns.Turns))
+	for i, t := range m.turns.Turns {
 		out[i] = t.Query.Question
 	}
 	return out

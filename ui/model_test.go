@@ -45,8 +45,8 @@ func TestQueryShowsResultsDetailAndContext(t *testing.T) {
 	if !strings.Contains(m.ctxPane.Grounded.Context, "[Source 1: Nodes and Topics - Overview]") {
 		t.Fatalf("context = %q", m.ctxPane.Grounded.Context)
 	}
-	if len(m.turns.turns) != 1 {
-		t.Fatalf("turns = %d", len(m.turns.turns))
+	if len(m.turns.Turns) != 1 {
+		t.Fatalf("turns = %d", len(m.turns.Turns))
 	}
 	if m.backend.Points != 42 || m.settings.Facets["module"] == nil {
 		t.Fatalf("stats not applied: points %d facets %v", m.backend.Points, m.settings.Facets)
@@ -67,7 +67,7 @@ func TestStaleReplyIsDropped(t *testing.T) {
 	if !m.Running() {
 		t.Fatal("a stale reply ended the running query")
 	}
-	if len(m.turns.turns) != 0 || len(m.results.Items) != 0 {
+	if len(m.turns.Turns) != 0 || len(m.results.Items) != 0 {
 		t.Fatal("a stale reply was shown")
 	}
 	fresh := resultMsg{Seq: 2, Query: retrieval.Query{Question: "first"}, Result: retrieval.Result{Hits: []retrieval.Hit{{Rank: 1, Score: 0.8, Chunk: retrieval.Chunk{ID: "fresh"}}}}}
@@ -381,15 +381,15 @@ func TestTurnsCompare(t *testing.T) {
 	m = feed(t, m, keyRunes("s"), keyRunes("l"), keyRunes("l"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
 	m = feed(t, m, keyRunes("t"))
-	if len(m.turns.turns) != 2 || m.turns.current != 1 || m.turns.cursor != 0 {
-		t.Fatalf("turns %d current %d cursor %d", len(m.turns.turns), m.turns.current, m.turns.cursor)
+	if len(m.turns.Turns) != 2 || m.turns.At != 1 || m.turns.Cursor != 0 {
+		t.Fatalf("turns %d current %d cursor %d", len(m.turns.Turns), m.turns.At, m.turns.Cursor)
 	}
 	v := screen(m)
 	if !strings.Contains(v, "top_k 5→7") || !strings.Contains(v, "#2 (on show) against #1") {
 		t.Fatalf("compare view:\n%s", v)
 	}
 	m = feed(t, m, keyType(tea.KeyEnter))
-	if m.turns.current != 0 || m.results.Res.Params.TopK != 5 {
+	if m.turns.At != 0 || m.results.Res.Params.TopK != 5 {
 		t.Fatalf("enter did not show turn #1")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"ragscope/ui/turns"
 	"testing"
 
 	"charm.land/lipgloss/v2"
@@ -99,7 +100,7 @@ func TestCompareResults(t *testing.T) {
 	}
 	old := retrieval.Result{Hits: []retrieval.Hit{hit("a", 1, 0.9), hit("b", 2, 0.8), hit("c", 3, 0.7)}}
 	cur := retrieval.Result{Hits: []retrieval.Hit{hit("b", 1, 0.85), hit("a", 2, 0.8), hit("d", 3, 0.6)}}
-	rows := compareResults(old, cur)
+	rows := turns.CompareResults(old, cur)
 	var got []string
 	for _, r := range rows {
 		got = append(got, r.Title+":"+r.Change())
@@ -108,13 +109,13 @@ func TestCompareResults(t *testing.T) {
 	if fmt.Sprint(got) != "["+want+"]" {
 		t.Fatalf("compare = %v, want %s", got, want)
 	}
-	same := compareResults(old, old)
+	same := turns.CompareResults(old, old)
 	for _, r := range same {
 		if r.Change() != "=" {
 			t.Fatalf("same result: %+v", r)
 		}
 	}
-	if d := paramsDiff(retrieval.Query{TopK: 5}, retrieval.Query{TopK: 10, Threshold: 0.3}); d != "top_k 5→10 · threshold 0.00→0.30" {
+	if d := turns.ParamsDiff(retrieval.Query{TopK: 5}, retrieval.Query{TopK: 10, Threshold: 0.3}); d != "top_k 5→10 · threshold 0.00→0.30" {
 		t.Fatalf("paramsDiff = %q", d)
 	}
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -177,60 +176,6 @@ func rerankFailure(res retrieval.Result) string {
 // search mode set now on the demo and local indexes, vector otherwise.
 func (m *Model) firstStage() string {
 	return present.FirstStage(m.searchModeFor(retrieval.ModeNormal))
-}
-
-// rerankTag marks a reranked turn in the turn list.
-func rerankTag(res *retrieval.Result) string {
-	switch {
-	case res.Rerank == nil:
-		return ""
-	case res.Rerank.Err != nil:
-		return "[rerank failed] "
-	}
-	return "[rerank " + termsafe.Line(res.Rerank.Model) + "] "
-}
-
-// rerankParamsDiff lists the rerank settings that differ between two
-// queries.
-func rerankParamsDiff(a, b retrieval.Query) []string {
-	ra, rb := a.Rerank, b.Rerank
-	if ra.On != rb.On {
-		return []string{"rerank " + present.OnOff(ra.On) + "→" + present.OnOff(rb.On)}
-	}
-	if !ra.On {
-		return nil
-	}
-	var parts []string
-	if ra.Candidates != rb.Candidates {
-		parts = append(parts, "candidates ×"+strconv.Itoa(ra.Candidates)+"→×"+strconv.Itoa(rb.Candidates))
-	}
-	if ra.Threshold != rb.Threshold {
-		parts = append(parts, "relevance ≥ "+present.Score(ra.Threshold, 2)+"→"+present.Score(rb.Threshold, 2))
-	}
-	return parts
-}
-
-// rerankCompare says what the scores of a comparison are when reranking
-// differs between the turns ("" when neither was reranked): relevance
-// for a reranked turn, similarity for a vector one.
-func rerankCompare(old, cur *retrieval.Result) string {
-	if old.Rerank == nil && cur.Rerank == nil {
-		return ""
-	}
-	kind := func(r *retrieval.Result) string {
-		first := "vector similarity"
-		if st := present.FirstStage(r.Params.Ranking); st != "vector" {
-			first = st + " score"
-		}
-		switch {
-		case r.Rerank == nil:
-			return first
-		case r.Rerank.Err != nil:
-			return first + " (rerank failed)"
-		}
-		return termsafe.Line(r.Rerank.Model) + " relevance"
-	}
-	return "scores: now " + kind(cur) + " · was " + kind(old)
 }
 
 // Settings rows of reranking.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"ragscope/ui/turns"
 	"slices"
 	"strings"
 	"sync"
@@ -401,17 +402,17 @@ func TestRerankRenderHelpers(t *testing.T) {
 	}
 	on := retrieval.Query{TopK: 5, Rerank: retrieval.RerankOptions{On: true, Candidates: 4}}
 	off := retrieval.Query{TopK: 5}
-	if d := paramsDiff(off, on); d != "rerank off→on" {
+	if d := turns.ParamsDiff(off, on); d != "rerank off→on" {
 		t.Errorf("paramsDiff = %q", d)
 	}
 	more := on
 	more.Rerank.Candidates, more.Rerank.Threshold = 8, 0.2
-	if d := paramsDiff(on, more); d != "candidates ×4→×8 · relevance ≥ 0.00→0.20" {
+	if d := turns.ParamsDiff(on, more); d != "candidates ×4→×8 · relevance ≥ 0.00→0.20" {
 		t.Errorf("paramsDiff = %q", d)
 	}
 	off2 := off
 	off2.Rerank.Candidates = 9 // ignored while off
-	if d := paramsDiff(off, off2); d != "same settings" {
+	if d := turns.ParamsDiff(off, off2); d != "same settings" {
 		t.Errorf("paramsDiff = %q", d)
 	}
 	if rerankChanged(off.Rerank, off2.Rerank, "a", "b") || !rerankChanged(on.Rerank, on.Rerank, "a", "b") || !rerankChanged(off.Rerank, on.Rerank, "a", "a") {
@@ -419,7 +420,7 @@ func TestRerankRenderHelpers(t *testing.T) {
 	}
 	hostile := retrieval.Result{Rerank: &retrieval.RerankInfo{Model: "m\x1b[31m", Vector: make([]retrieval.Hit, 5),
 		FellOut: []retrieval.Hit{{Rank: 2, Chunk: retrieval.Chunk{Title: "Evil\x1b]0;pwned\x07"}}}}}
-	for _, s := range []string{results.FellOutLine(&hostile), results.RerankTitle(&hostile), rerankTag(&hostile)} {
+	for _, s := range []string{results.FellOutLine(&hostile), results.RerankTitle(&hostile), turns.RerankTag(&hostile)} {
 		if strings.ContainsAny(s, "\x1b\x07") {
 			t.Errorf("control sequence reaches the screen: %q", s)
 		}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"ragscope/ui/turns"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -30,8 +31,8 @@ func TestBringBackRestoresModeSelectionSettingsAndRow(t *testing.T) {
 	p.TopK = 3
 	m = feed(t, m, settings.ChangedMsg{Params: p})
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
-	if len(m.turns.turns) != 2 || m.results.Cursor != 0 {
-		t.Fatalf("turns %d cursor %d", len(m.turns.turns), m.results.Cursor)
+	if len(m.turns.Turns) != 2 || m.results.Cursor != 0 {
+		t.Fatalf("turns %d cursor %d", len(m.turns.Turns), m.results.Cursor)
 	}
 
 	// Turn 3: selected-text mode.
@@ -39,11 +40,11 @@ func TestBringBackRestoresModeSelectionSettingsAndRow(t *testing.T) {
 	m = feed(t, m, m.setFocus(focusSelDoc))
 	m = feed(t, m, typeText("docs/a.md")...)
 	m = feed(t, m, ctrl('r'))
-	if len(m.turns.turns) != 3 || m.turns.turns[2].Query.Mode != retrieval.ModeSelectedText {
+	if len(m.turns.Turns) != 3 || m.turns.Turns[2].Query.Mode != retrieval.ModeSelectedText {
 		t.Fatalf("turn 3 not in selected-text mode: %+v", m.Turns())
 	}
 
-	m = feed(t, m, showTurnMsg{Index: 0})
+	m = feed(t, m, turns.ShowMsg{Index: 0})
 	if m.mode != retrieval.ModeNormal || m.params.TopK != 5 || m.settings.Params.TopK != 5 {
 		t.Fatalf("turn 1: mode %s top_k %d/%d", m.mode, m.params.TopK, m.settings.Params.TopK)
 	}
@@ -54,12 +55,12 @@ func TestBringBackRestoresModeSelectionSettingsAndRow(t *testing.T) {
 		t.Fatalf("re-run query is %+v", m.last)
 	}
 
-	m = feed(t, m, showTurnMsg{Index: 1})
+	m = feed(t, m, turns.ShowMsg{Index: 1})
 	if m.params.TopK != 3 || m.results.Cursor != 0 {
 		t.Fatalf("turn 2: top_k %d cursor %d", m.params.TopK, m.results.Cursor)
 	}
 
-	m = feed(t, m, showTurnMsg{Index: 2})
+	m = feed(t, m, turns.ShowMsg{Index: 2})
 	text, doc, _ := m.sel.Values()
 	if m.mode != retrieval.ModeSelectedText || text != "DDS is the middleware." || doc != "docs/a.md" {
 		t.Fatalf("turn 3: mode %s selection %q doc %q", m.mode, text, doc)
@@ -87,7 +88,7 @@ func TestBringBackDropsPendingRerun(t *testing.T) {
 	p.TopK = 2
 	m = feed(t, m, settings.ChangedMsg{Params: p})
 	pending := m.rerunSeq
-	m = feed(t, m, showTurnMsg{Index: 0})
+	m = feed(t, m, turns.ShowMsg{Index: 0})
 	n := len(f.queries)
 	m = feed(t, m, rerunMsg{Seq: pending})
 	if len(f.queries) != n {

@@ -102,8 +102,8 @@ func TestShowTurnRestoresItsQuestion(t *testing.T) {
 	m = feed(t, m, ctrl('u'))
 	m = ask(t, m, "services")
 	m = feed(t, m, keyRunes("t"), keyType(tea.KeyEnter))
-	if m.turns.current != 0 {
-		t.Fatalf("turn #1 not shown (current %d)", m.turns.current)
+	if m.turns.At != 0 {
+		t.Fatalf("turn #1 not shown (current %d)", m.turns.At)
 	}
 	if got := m.query.Value(); got != "nodes" {
 		t.Fatalf("Ask box holds %q, want turn #1's question", got)

@@ -12,7 +12,6 @@ import (
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/judge"
 	"ragscope/termsafe"
-	"ragscope/ui/answer"
 	"ragscope/ui/common"
 )
 
@@ -243,7 +242,7 @@ func judgeSummary(t *common.Turn, model string) (statusKind, string) {
 		}
 	}
 	if st := t.Answer; st != nil && st.Faith != nil {
-		text += " · " + answer.FaithLine(st.Faith)
+		text += " · " + common.FaithLine(st.Faith)
 	}
 	text += " · " + js.Stats.String()
 	if js.Err != nil {

@@ -3,7 +3,6 @@ package answer
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -474,26 +473,6 @@ func (p *Model) ShortHelp() []key.Binding {
 // FullHelp implements pane: the judge first.
 func (p *Model) FullHelp() [][]key.Binding { return [][]key.Binding{{p.Keys.Judge}} }
 
-// FaithLine sums up an answer's check: "3 of 4 claims supported".
-func FaithLine(fs *common.FaithState) string {
-	switch {
-	case fs.Running:
-		return "checking the answer's claims…"
-	case fs.Err != nil:
-		return "answer not checked: " + common.ErrorText(fs.Err)
-	case fs.Verdict == nil:
-		return ""
-	}
-	f := fs.Verdict
-	switch {
-	case f.Status != judge.Judged:
-		return "answer not checked (" + termsafe.Line(string(f.Status)) + "): " + termsafe.Line(f.Detail)
-	case f.Share == nil:
-		return "no claim of the answer judged (" + present.Count(len(f.Claims), "claim", "claims") + ")"
-	}
-	return fmt.Sprintf("%d of %d claims supported (%.0f%%)", f.Supported, f.Judged, 100**f.Share)
-}
-
 // addFaith adds the judge's check of the answer under its text: the share
 // of supported claims, then each unsupported claim with the result ranks
 // the judge tied it to and its reason.
@@ -503,7 +482,7 @@ func (p *Model) addFaith(st *common.AnswerState) {
 		return
 	}
 	p.Lines = append(p.Lines, "")
-	line := FaithLine(fs)
+	line := common.FaithLine(fs)
 	style := p.Styles.Section
 	if fs.Err != nil || (fs.Verdict != nil && (fs.Verdict.Status != judge.Judged || len(fs.Verdict.Unsupported()) > 0)) {
 		style = p.Styles.LinkWarn

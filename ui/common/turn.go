@@ -1,8 +1,12 @@
 package common
 
 import (
+	"fmt"
+
+	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/judge"
+	"ragscope/termsafe"
 )
 
 // Turn is one question and its result, like a chat turn.
@@ -75,4 +79,24 @@ type FaithState struct {
 	Running bool
 	Verdict *judge.Faithfulness
 	Err     error
+}
+
+// FaithLine sums up an answer's check: "3 of 4 claims supported".
+func FaithLine(fs *FaithState) string {
+	switch {
+	case fs.Running:
+		return "checking the answer's claims…"
+	case fs.Err != nil:
+		return "answer not checked: " + ErrorText(fs.Err)
+	case fs.Verdict == nil:
+		return ""
+	}
+	f := fs.Verdict
+	switch {
+	case f.Status != judge.Judged:
+		return "answer not checked (" + termsafe.Line(string(f.Status)) + "): " + termsafe.Line(f.Detail)
+	case f.Share == nil:
+		return "no claim of the answer judged (" + present.Count(len(f.Claims), "claim", "claims") + ")"
+	}
+	return fmt.Sprintf("%d of %d claims supported (%.0f%%)", f.Supported, f.Judged, 100**f.Share)
 }

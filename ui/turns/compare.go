@@ -9,7 +9,6 @@ import (
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/judge"
 	"ragscope/termsafe"
-	"ragscope/ui/answer"
 	"ragscope/ui/common"
 )
 
@@ -45,7 +44,7 @@ func answerLine(t *common.Turn) string {
 		s += " · " + present.Count(n, "warning", "warnings")
 	}
 	if st.Faith != nil {
-		s += " · " + answer.FaithLine(st.Faith)
+		s += " · " + common.FaithLine(st.Faith)
 	}
 	if text := termsafe.Line(a.Annotated()); text != "" {
 		s += " · " + text

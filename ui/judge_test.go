@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"ragscope/ui/turns"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"ragscope/retrieval/assess/judge"
 	"ragscope/ui/common"
 	"ragscope/ui/settings"
+	"ragscope/ui/turns"
 )
 
 // fakeJudge grades hits by title (Services: an answer out of the schema;

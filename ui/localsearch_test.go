@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"ragscope/ui/turns"
 	"slices"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/ui/settings"
+	"ragscope/ui/turns"
 )
 
 // toRow moves the settings cursor to row with j or k, as a user does

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"ragscope/ui/turns"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,6 +32,8 @@ import (
 	"ragscope/ui/results"
 	"ragscope/ui/selection"
 	"ragscope/ui/settings"
+	"ragscope/ui/split"
+	"ragscope/ui/turns"
 )
 
 // focusID names a registered pane (what has the keyboard).
@@ -138,12 +139,14 @@ type panes struct {
 	eval     *evalview.Model
 	page     *pageview.Model
 	chunks   *chunksview.Model
-	split    *splitView
-	help     help.Model
-	fullHelp bool
-	keyHelp  *keyhelp.Model
-	search   *searchBar
-	spinner  spinner.Model
+	split    *split.Model
+	// splitDetail is the split view's own detail pane.
+	splitDetail *detail.Model
+	help        help.Model
+	fullHelp    bool
+	keyHelp     *keyhelp.Model
+	search      *searchBar
+	spinner     spinner.Model
 }
 
 // runState is the retrieval lifecycle: the sequence number of the
@@ -228,26 +231,28 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 	links := newLinkPool(ctx, opts.Timeout, opts.LinkStatus)
 	h := help.New()
 	sp := spinner.New(spinner.WithSpinner(spinner.Dot))
+	splitDetail := ptr(detail.New(keys, st, links.states))
 	m := Model{
 		opts: opts, base: ctx, keys: keys, st: st,
 		right: focusDetail, mode: retrieval.ModeNormal,
 		panes: panes{
-			query:    ptr(query.New(keys, st, hmax)),
-			sel:      ptr(selection.New(keys, st)),
-			results:  ptr(results.New(keys, st, links.states)),
-			detail:   ptr(detail.New(keys, st, links.states)),
-			ctxPane:  ptr(contextpane.New(keys, st)),
-			turns:    ptr(turns.New(keys, st)),
-			settings: ptr(settings.New(keys, st, params)),
-			eval:     ptr(evalview.New(keys, st, opts.EvalDefault)),
-			page:     ptr(pageview.New(keys, st)),
-			chunks:   ptr(chunksview.New(keys, st)),
-			split:    ptr(newSplitView(keys, st, links.states)),
-			answer:   ptr(answer.New(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
-			help:     h,
-			keyHelp:  ptr(keyhelp.New(st)),
-			search:   ptr(newSearchBar(st)),
-			spinner:  sp,
+			query:       ptr(query.New(keys, st, hmax)),
+			sel:         ptr(selection.New(keys, st)),
+			results:     ptr(results.New(keys, st, links.states)),
+			detail:      ptr(detail.New(keys, st, links.states)),
+			ctxPane:     ptr(contextpane.New(keys, st)),
+			turns:       ptr(turns.New(keys, st)),
+			settings:    ptr(settings.New(keys, st, params)),
+			eval:        ptr(evalview.New(keys, st, opts.EvalDefault)),
+			page:        ptr(pageview.New(keys, st)),
+			chunks:      ptr(chunksview.New(keys, st)),
+			split:       ptr(split.New(keys, st, splitDetail)),
+			splitDetail: splitDetail,
+			answer:      ptr(answer.New(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
+			help:        h,
+			keyHelp:     ptr(keyhelp.New(st)),
+			search:      ptr(newSearchBar(st)),
+			spinner:     sp,
 		},
 		params:      params,
 		backend:     opts.Backend,
@@ -286,7 +291,7 @@ func (m *Model) restyle(dark bool, profile colorprofile.Profile) tea.Cmd {
 	}
 	*m.st = *common.DefaultStyles(dark, profile)
 	m.applyStyles()
-	return tea.Batch(m.detail.Restyle(), m.split.detail.Restyle())
+	return tea.Batch(m.detail.Restyle(), m.splitDetail.Restyle())
 }
 
 // applyStyles hands the styles to the Bubbles components, which keep
@@ -332,7 +337,7 @@ func (m *Model) stop() {
 	m.cancelJudge(false)
 	m.page.Stop()
 	m.chunks.Stop()
-	m.split.stop()
+	m.split.Stop()
 }
 
 // Update routes msg (see route), then lays the screen out again when the
@@ -381,7 +386,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case chunksview.TickMsg:
 		return m, m.updateAuditTick(msg)
-	case splitMsg:
+	case split.Msg:
 		return m, m.updateSplit(msg)
 	case backendOpenedMsg:
 		return m.updateOpened(msg)
@@ -400,7 +405,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		url, cmd := m.links.Update(msg)
 		if url != "" {
 			m.detail.LinkChanged(url)
-			m.split.detail.LinkChanged(url)
+			m.splitDetail.LinkChanged(url)
 			m.answer.LinkChanged(url)
 		}
 		return m, cmd
@@ -430,7 +435,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.RenderedMsg:
 		var cmd tea.Cmd
 		cmd = m.detail.Update(msg)
-		return m, tea.Batch(cmd, m.split.detail.Update(msg))
+		return m, tea.Batch(cmd, m.splitDetail.Update(msg))
 	case sourcesMsg:
 		m.updateSources(msg)
 		return m, nil
@@ -463,8 +468,8 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.ID == m.answer.Spin.ID() {
 			return m, m.answer.Update(msg)
 		}
-		if msg.ID == m.split.spin.ID() {
-			return m, m.split.tick(msg)
+		if msg.ID == m.split.Spin.ID() {
+			return m, m.split.Tick(msg)
 		}
 		if !m.busy() {
 			return m, nil
@@ -632,7 +637,7 @@ func (m *Model) ring() []focusID {
 	switch {
 	case m.inEval():
 		want = ringEval
-	case m.split.open:
+	case m.split.Open:
 		want = ringSplit
 	case m.mode == retrieval.ModeSelectedText:
 		want = ringSelected

@@ -87,7 +87,7 @@ func (m *Model) updateClick(msg tea.MouseClickMsg) tea.Cmd {
 	if s == nil {
 		return nil
 	}
-	if m.split.open {
+	if m.split.Open {
 		return m.splitClick(msg.X, msg.Y-header-lipgloss.Height(m.inputView()))
 	}
 	var cmd tea.Cmd

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"ragscope/ui/turns"
 	"testing"
 
 	"charm.land/lipgloss/v2"
@@ -14,6 +13,7 @@ import (
 	"ragscope/retrieval"
 	"ragscope/ui/common"
 	"ragscope/ui/settings"
+	"ragscope/ui/turns"
 )
 
 func lipglossWidth(s string) int { return lipgloss.Width(s) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"ragscope/ui/turns"
 	"slices"
 	"strings"
 	"sync"
@@ -20,6 +19,7 @@ import (
 	"ragscope/retrieval"
 	"ragscope/ui/results"
 	"ragscope/ui/settings"
+	"ragscope/ui/turns"
 )
 
 // rerankEmbedder returns one fixed vector: the fake store ignores it.

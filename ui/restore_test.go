@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"ragscope/ui/turns"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
 	"ragscope/ui/settings"
+	"ragscope/ui/turns"
 )
 
 // Bringing back a turn restores its mode, its selection fields, its

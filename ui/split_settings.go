@@ -7,14 +7,12 @@ import (
 // setCompare makes setup the split view's B ("" none): its ranking is
 // asked for again on the next split.
 func (m *Model) setCompare(setup string) {
-	m.split.stop()
-	m.split.names[1] = setup
-	m.split.half[1], m.split.err, m.split.bQuestion, m.split.bSetup = splitHalf{}, nil, "", ""
+	m.split.SetB(setup)
 	m.settings.CompareWith = setup
 	m.splitHelp()
 	if setup == "" {
 		m.setStatus(statusInfo, "The split compares with no setup now.")
 		return
 	}
-	m.setStatus(statusOK, "V now splits the results: A "+termsafe.Line(m.split.names[0])+" beside B "+termsafe.Line(setup)+".")
+	m.setStatus(statusOK, "V now splits the results: A "+termsafe.Line(m.split.Names[0])+" beside B "+termsafe.Line(setup)+".")
 }

@@ -1,11 +1,11 @@
 package ui
 
 import (
-	"ragscope/ui/turns"
 	"strings"
 	"testing"
 
 	"ragscope/retrieval"
+	"ragscope/ui/turns"
 )
 
 // Two selected-text turns that differ only in their source are compared

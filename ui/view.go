@@ -175,7 +175,7 @@ func (m *Model) bodyView() string {
 	if f.place == placeWhole {
 		return f.pane(m).View()
 	}
-	if m.split.open && f.id == focusQuery {
+	if m.split.Open && f.id == focusQuery {
 		return m.split.View()
 	}
 	var list common.Pane

@@ -374,6 +374,27 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.restyle(msg.IsDark(), m.st.Profile)
 	case tea.ColorProfileMsg:
 		return m, m.restyle(m.st.Dark, msg.Profile)
+	}
+	if next, cmd := m.routeReply(msg); next != nil {
+		return next, cmd
+	}
+	if next, cmd := m.routeFeature(msg); next != nil {
+		return next, cmd
+	}
+	// Cursor blinks and other component messages.
+	var c1, c2, c3, c4 tea.Cmd
+	c1 = m.query.Update(msg)
+	c2 = m.sel.Update(msg)
+	c3 = m.eval.Update(msg)
+	m.search.input, c4 = m.search.input.Update(msg)
+	return m, tea.Batch(c1, c2, c3, c4)
+}
+
+// routeReply hands a command's reply (a result, stats, the opened
+// backend, history, link states, the clipboard, a re-run) to its owner;
+// nil when msg is none of them.
+func (m Model) routeReply(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
 	case resultMsg:
 		return m.updateResult(msg)
 	case statsMsg:
@@ -427,6 +448,15 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.runQuery(m.withParams(*m.last))
+	}
+	return nil, nil
+}
+
+// routeFeature hands a feature's message (settings, rendering, expected
+// sources, explanation and what-if, golden file, turns, eval, answer,
+// judge, spinners) to its owner; nil when msg is none of them.
+func (m Model) routeFeature(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
 	case settings.ChangedMsg:
 		return m.updateSettings(msg)
 	case settings.CompareMsg:
@@ -478,13 +508,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.spinner, cmd = m.spinner.Update(msg)
 		return m, cmd
 	}
-	// Cursor blinks and other component messages.
-	var c1, c2, c3, c4 tea.Cmd
-	c1 = m.query.Update(msg)
-	c2 = m.sel.Update(msg)
-	c3 = m.eval.Update(msg)
-	m.search.input, c4 = m.search.input.Update(msg)
-	return m, tea.Batch(c1, c2, c3, c4)
+	return nil, nil
 }
 
 // typing reports whether keys go to a text box.

@@ -125,19 +125,56 @@ func (p *Model) Update(msg tea.Msg) tea.Cmd {
 // Metadata lists every field of the chunk; missing ones say so.
 func (p *Model) Metadata() string {
 	st := p.Styles
-	h := &p.Item.Hit
-	c := &h.Chunk
 	w := p.textWidth()
-	// One Render per style, not per row: rows are the key-press budget.
-	label, value, missing := common.InkOf(st.Label), common.InkOf(st.Value), st.Missing.Render("missing")
-	var b strings.Builder
 	if wi := p.Item.WhatIf; wi != nil {
 		return st.Highlight.Render(common.WrapText(present.WhatIfLine(*wi), w)) + "\n" + explainText(st, p.Item.Explain, w)
 	}
 	if e := p.Item.Expect; e != nil && p.Item.Pseudo {
 		return expectMetadata(st, e, w) + explainText(st, p.Item.Explain, w)
 	}
-	b.WriteString(st.Title.Render(common.WrapText(present.Title(c), w)))
+	// One Render per style, not per row: rows are the key-press budget.
+	mw := &metaWriter{w: w, label: common.InkOf(st.Label), value: common.InkOf(st.Value), missing: st.Missing.Render("missing")}
+	p.writeHead(mw)
+	p.writeScores(mw)
+	p.writeCitation(mw)
+	writeChunk(mw, &p.Item.Hit.Chunk)
+	mw.b.WriteString(st.Rule.Render(strings.Repeat("─", w)))
+	return mw.b.String()
+}
+
+// metaWriter writes the metadata's label/value rows w cells wide.
+type metaWriter struct {
+	b            strings.Builder
+	w            int
+	label, value common.Ink
+	missing      string
+}
+
+// row writes one row, its value cut to the width ("missing" when empty).
+func (mw *metaWriter) row(k, v string) {
+	k = common.PadRight(k, 12)
+	if v == "" {
+		mw.b.WriteString(mw.label.Paint(k) + mw.missing + "\n")
+		return
+	}
+	mw.b.WriteString(mw.label.Paint(k) + mw.value.Paint(common.Truncate(termsafe.Line(v), max(mw.w-12, 4))) + "\n")
+}
+
+// lines writes a value of several lines, labelled on the first.
+func (mw *metaWriter) lines(k string, lines []string) {
+	for i, ln := range lines {
+		if i > 0 {
+			k = ""
+		}
+		mw.b.WriteString(mw.label.Paint(common.PadRight(k, 12)) + mw.value.Paint(ln) + "\n")
+	}
+}
+
+// writeHead writes the title, the expected-source, left-out and mark
+// notes and the explanation.
+func (p *Model) writeHead(mw *metaWriter) {
+	st, w, b := p.Styles, mw.w, &mw.b
+	b.WriteString(st.Title.Render(common.WrapText(present.Title(&p.Item.Hit.Chunk), w)))
 	b.WriteByte('\n')
 	if e := p.Item.Expect; e != nil {
 		b.WriteString(st.Highlight.Render(common.WrapText("◇ expected source "+termsafe.Line(e.Ref)+": "+termsafe.Line(e.Detail), w)) + "\n")
@@ -152,84 +189,71 @@ func (p *Model) Metadata() string {
 		b.WriteString(st.LinkBad.Render(common.WrapText("marked "+p.Item.Mark.String()+": S saves its page as not relevant (u clears)", w)) + "\n")
 	}
 	b.WriteString(explainText(st, p.Item.Explain, w))
-	row := func(k, v string) {
-		k = common.PadRight(k, 12)
-		if v == "" {
-			b.WriteString(label.Paint(k) + missing + "\n")
-			return
-		}
-		b.WriteString(label.Paint(k) + value.Paint(common.Truncate(termsafe.Line(v), max(w-12, 4))) + "\n")
-	}
+}
+
+// writeScores writes the rank, the score and its parts, each arm of a
+// fused search, the rerank movement and the judge's verdict.
+func (p *Model) writeScores(mw *metaWriter) {
+	h := &p.Item.Hit
 	rank := strconv.Itoa(h.Rank)
 	if p.Item.Dropped {
 		rank = "–"
 	}
-	row("rank", rank)
-	row("score", present.Score(h.Score, 4))
+	mw.row("rank", rank)
+	mw.row("score", present.Score(h.Score, 4))
 	if sp := h.ScoreParts; sp != nil {
-		row("blended", ScorePartsText(sp))
+		mw.row("blended", ScorePartsText(sp))
 	}
 	if arms := present.Arms(h.Arms, h.Rank, h.Score); arms != "" {
-		row("arms", arms)
+		mw.row("arms", arms)
 	}
-	rerankRows(&p.Item, row)
+	rerankRows(&p.Item, mw.row)
 	if s := judgeText(&p.Item); s != "" {
-		for i, ln := range strings.Split(common.WrapText(s, max(w-12, 10)), "\n") {
-			k := ""
-			if i == 0 {
-				k = "judge"
-			}
-			b.WriteString(label.Paint(common.PadRight(k, 12)) + value.Paint(ln) + "\n")
-		}
+		mw.lines("judge", strings.Split(common.WrapText(s, max(mw.w-12, 10)), "\n"))
 	}
+}
+
+// writeCitation writes the citation (never cut: it wraps), its anchor
+// and source, and its link state with why it is broken and the right
+// link, in full.
+func (p *Model) writeCitation(mw *metaWriter) {
+	h, st, w := &p.Item.Hit, p.Styles, mw.w
 	if h.Citation.URL == "" {
-		row("citation", "")
+		mw.row("citation", "")
 	} else {
-		// The citation is never cut: it wraps (present.WrapURL).
-		for i, ln := range present.WrapURL(h.Citation.URL, max(w-12, 10)) {
-			k := ""
-			if i == 0 {
-				k = "citation"
-			}
-			b.WriteString(label.Paint(common.PadRight(k, 12)) + value.Paint(ln) + "\n")
-		}
+		mw.lines("citation", present.WrapURL(h.Citation.URL, max(w-12, 10)))
 	}
-	row("anchor", present.Anchor(h))
+	mw.row("anchor", present.Anchor(h))
 	if h.Citation.Source != "" {
-		row("url from", h.Citation.Source)
+		mw.row("url from", h.Citation.Source)
 	}
-	if ls, ok := p.links[h.Citation.URL]; ok && h.Citation.URL != "" {
-		text := common.LinkLabel(ls)
-		if text == "" {
-			text = "checking…"
-		}
-		style := st.Value
-		if ls.State == common.LinkPageMissing || ls.State == common.LinkAnchorMissing {
-			style = st.LinkWarn
-		}
-		b.WriteString(label.Paint(common.PadRight("link", 12)) + style.Render(text) + "\n")
-		// Why a link is broken and where it should point, in full.
-		wrapped := func(k, v string, url bool) {
-			if v == "" {
-				return
-			}
-			lines := strings.Split(common.WrapText(termsafe.Line(v), max(w-12, 10)), "\n")
-			if url {
-				lines = present.WrapURL(v, max(w-12, 10))
-			}
-			for i, ln := range lines {
-				if i > 0 {
-					k = ""
-				}
-				b.WriteString(label.Paint(common.PadRight(k, 12)) + value.Paint(ln) + "\n")
-			}
-		}
-		if ls.State != common.LinkOK {
-			wrapped("why", ls.Detail, false)
-			wrapped("right link", ls.Suggest, true)
-		}
+	ls, ok := p.links[h.Citation.URL]
+	if !ok || h.Citation.URL == "" {
+		return
 	}
-	row("doc path", c.DocPath)
+	text := common.LinkLabel(ls)
+	if text == "" {
+		text = "checking…"
+	}
+	style := st.Value
+	if ls.State == common.LinkPageMissing || ls.State == common.LinkAnchorMissing {
+		style = st.LinkWarn
+	}
+	mw.b.WriteString(mw.label.Paint(common.PadRight("link", 12)) + style.Render(text) + "\n")
+	if ls.State == common.LinkOK {
+		return
+	}
+	if ls.Detail != "" {
+		mw.lines("why", strings.Split(common.WrapText(termsafe.Line(ls.Detail), max(w-12, 10)), "\n"))
+	}
+	if ls.Suggest != "" {
+		mw.lines("right link", present.WrapURL(ls.Suggest, max(w-12, 10)))
+	}
+}
+
+// writeChunk writes the chunk's place, payload fields and size.
+func writeChunk(mw *metaWriter, c *retrieval.Chunk) {
+	mw.row("doc path", c.DocPath)
 	idx := ""
 	if i, ok := c.Index(); ok {
 		idx = strconv.Itoa(i)
@@ -237,23 +261,23 @@ func (p *Model) Metadata() string {
 			idx += " (chunk " + strconv.Itoa(i+1) + " of " + strconv.Itoa(*c.TotalChunks) + ")"
 		}
 	}
-	row("chunk index", idx)
-	row("module", present.Module(c))
-	row("chapter", present.Chapter(c))
-	row("type", c.ContentType)
-	row("tags", strings.Join(c.Tags, ", "))
+	mw.row("chunk index", idx)
+	mw.row("module", present.Module(c))
+	mw.row("chapter", present.Chapter(c))
+	mw.row("type", c.ContentType)
+	mw.row("tags", strings.Join(c.Tags, ", "))
 	if c.HeadingID != "" {
 		// Most headings have no id of their own: their anchor is the
 		// slug of their text (the anchor row says which).
-		row("heading id", c.HeadingID)
+		mw.row("heading id", c.HeadingID)
 	}
-	row("breadcrumb", strings.Join(c.Breadcrumb, " › "))
-	row("id", c.ID)
+	mw.row("breadcrumb", strings.Join(c.Breadcrumb, " › "))
+	mw.row("id", c.ID)
 	hash := c.ContentHash
 	if len(hash) > 16 {
 		hash = hash[:16] + "…"
 	}
-	row("hash", hash)
+	mw.row("hash", hash)
 	keys := make([]string, 0, len(c.Extra))
 	for k := range c.Extra {
 		if k != retrieval.ExtraModuleLabel && k != retrieval.ExtraChapterLabel { // shown with module and chapter
@@ -262,11 +286,9 @@ func (p *Model) Metadata() string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		row(k, c.Extra[k])
+		mw.row(k, c.Extra[k])
 	}
-	row("characters", present.Int(len([]rune(c.Text))))
-	b.WriteString(st.Rule.Render(strings.Repeat("─", w)))
-	return b.String()
+	mw.row("characters", present.Int(len([]rune(c.Text))))
 }
 
 // View draws the pane.

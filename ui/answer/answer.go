@@ -343,39 +343,7 @@ func (p *Model) addAnswer(st *common.AnswerState, w int) {
 	for i := range p.Res.Hits {
 		byRank[p.Res.Hits[i].Rank] = &p.Res.Hits[i]
 	}
-	r := &p.Styles.Rows
-	if len(a.Cited) > 0 {
-		p.Lines = append(p.Lines, "", p.Styles.Section.Render("Cited"))
-		for _, rank := range a.Cited {
-			h := byRank[rank]
-			if h == nil {
-				continue
-			}
-			head := " " + r.Highlight.Paint("["+strconv.Itoa(rank)+"]") + " "
-			title := present.Title(&h.Chunk)
-			u := h.Citation.URL
-			if u == "" {
-				p.Lines = append(p.Lines, common.Truncate(head+title+" "+p.Styles.Missing.Render("(no citation URL)"), w))
-				continue
-			}
-			mid := " · "
-			if ls, ok := p.links[u]; ok {
-				label := "checking…"
-				if ls.State != "" {
-					label = common.LinkLabel(ls)
-				}
-				mid += r.Link(ls.State).Paint(label) + " "
-			}
-			// The URL keeps its end (the page and #anchor), as in the
-			// results list: it gets the room left by the title, and at
-			// least half the line, the title giving way.
-			fixed := ansi.StringWidth(head) + ansi.StringWidth(mid)
-			uw := ansi.StringWidth(present.URL(u))
-			url := present.FitURL(u, min(uw, max(w-fixed-ansi.StringWidth(title), w/2)))
-			title = common.Truncate(title, max(w-fixed-ansi.StringWidth(url), 1))
-			p.Lines = append(p.Lines, common.Truncate(head+title+mid+r.URL.Paint(url), w))
-		}
-	}
+	p.addCited(a.Cited, byRank, w)
 	if len(a.Uncited) > 0 {
 		parts := make([]string, 0, len(a.Uncited))
 		for _, rank := range a.Uncited {
@@ -391,6 +359,44 @@ func (p *Model) addAnswer(st *common.AnswerState, w int) {
 		for _, warn := range warns {
 			p.addWrapped(p.Styles.LinkWarn, "⚠ "+warn)
 		}
+	}
+}
+
+// addCited lists the cited hits by rank: title, link state and URL.
+func (p *Model) addCited(cited []int, byRank map[int]*retrieval.Hit, w int) {
+	if len(cited) == 0 {
+		return
+	}
+	r := &p.Styles.Rows
+	p.Lines = append(p.Lines, "", p.Styles.Section.Render("Cited"))
+	for _, rank := range cited {
+		h := byRank[rank]
+		if h == nil {
+			continue
+		}
+		head := " " + r.Highlight.Paint("["+strconv.Itoa(rank)+"]") + " "
+		title := present.Title(&h.Chunk)
+		u := h.Citation.URL
+		if u == "" {
+			p.Lines = append(p.Lines, common.Truncate(head+title+" "+p.Styles.Missing.Render("(no citation URL)"), w))
+			continue
+		}
+		mid := " · "
+		if ls, ok := p.links[u]; ok {
+			label := "checking…"
+			if ls.State != "" {
+				label = common.LinkLabel(ls)
+			}
+			mid += r.Link(ls.State).Paint(label) + " "
+		}
+		// The URL keeps its end (the page and #anchor), as in the
+		// results list: it gets the room left by the title, and at
+		// least half the line, the title giving way.
+		fixed := ansi.StringWidth(head) + ansi.StringWidth(mid)
+		uw := ansi.StringWidth(present.URL(u))
+		url := present.FitURL(u, min(uw, max(w-fixed-ansi.StringWidth(title), w/2)))
+		title = common.Truncate(title, max(w-fixed-ansi.StringWidth(url), 1))
+		p.Lines = append(p.Lines, common.Truncate(head+title+mid+r.URL.Paint(url), w))
 	}
 }
 

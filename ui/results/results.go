@@ -387,38 +387,11 @@ func (p *Model) renderItem(it common.Item, selected bool, w int) string {
 	full, empty := common.ScoreBar(it.Hit.Score, 10)
 	score := present.Score(it.Hit.Score, 3)
 	title := present.Title(&it.Hit.Chunk)
-	place := present.Place(&it.Hit.Chunk)
-	if place == "" {
-		place = termsafe.Line(it.Hit.Chunk.DocPath)
-	}
-	if place == "" {
-		place = "(no module, chapter or doc path)"
-	}
-	link := ""
-	if ls, ok := p.links[it.Hit.Citation.URL]; ok && it.Hit.Citation.URL != "" {
-		if ls.State == "" {
-			link = "checking…"
-		} else {
-			link = common.LinkLabel(ls)
-		}
-	}
+	place := placeText(&it.Hit.Chunk)
+	link := p.linkText(&it)
 	indent := "      "
 	if it.Dropped {
-		head := rank + " " + score + " " + full + empty + " "
-		if p.Judge != nil {
-			head += gradeCell(&it) + " "
-		}
-		d := st.Rows.Dropped
-		label := "left out: " + it.Label
-		if it.Expect != nil {
-			label = expectMark + " · " + label
-		}
-		if it.Mark != common.MarkNone {
-			label = it.Mark.String() + " · " + label
-		}
-		return marker + d.Paint(common.Truncate(head+title, w-2)) + "\n" +
-			marker + d.Paint(common.Truncate(indent+label+" · "+place, w-2)) + "\n" +
-			marker + d.Paint(indent+present.FitURL(it.Hit.Citation.URL, w-2-len(indent)))
+		return p.renderDropped(it, marker, rank, score, full+empty, title, place, w)
 	}
 	r := &st.Rows
 	head := r.Rank.Paint(rank) + " " + r.Score.Paint(score) + " " + r.BarFull.Paint(full) + r.BarEmpty.Paint(empty) + " "
@@ -459,16 +432,70 @@ func (p *Model) renderItem(it common.Item, selected bool, w int) string {
 			line2 = lead + common.PaintMatches(place, p.Search, r.Meta, r.Match)
 		}
 	}
-	// A long URL loses its start, not its #anchor (present.FitURL).
-	urlW := w - 2 - len(indent)
-	line3 := indent + r.URL.Paint(present.FitURL(it.Hit.Citation.URL, urlW))
-	if link != "" {
-		// The state goes first: a long URL must not push it off the pane.
-		ls := p.links[it.Hit.Citation.URL]
-		urlW -= ansi.StringWidth(link) + 1
-		line3 = indent + r.Link(ls.State).Paint(link) + " " + r.URL.Paint(present.FitURL(it.Hit.Citation.URL, urlW))
-	}
+	line3 := p.urlLine(&it, link, w)
 	return first + common.Truncate(line1, w-2) + "\n" + marker + common.Truncate(line2, w-2) + "\n" + marker + common.Truncate(line3, w-2)
+}
+
+// placeText is where a hit's chunk sits: its module, chapter and
+// section, else its doc path.
+func placeText(c *retrieval.Chunk) string {
+	place := present.Place(c)
+	if place == "" {
+		place = termsafe.Line(c.DocPath)
+	}
+	if place == "" {
+		place = "(no module, chapter or doc path)"
+	}
+	return place
+}
+
+// linkText is the state of a hit's citation link ("checking…" while it
+// is checked; "" when it is not).
+func (p *Model) linkText(it *common.Item) string {
+	ls, ok := p.links[it.Hit.Citation.URL]
+	switch {
+	case !ok || it.Hit.Citation.URL == "":
+		return ""
+	case ls.State == "":
+		return "checking…"
+	}
+	return common.LinkLabel(ls)
+}
+
+// renderDropped draws a left-out hit's row, greyed: its rank and score
+// columns, title, why it was left out, its place and URL.
+func (p *Model) renderDropped(it common.Item, marker, rank, score, bar, title, place string, w int) string {
+	indent := "      "
+	head := rank + " " + score + " " + bar + " "
+	if p.Judge != nil {
+		head += gradeCell(&it) + " "
+	}
+	d := p.Styles.Rows.Dropped
+	label := "left out: " + it.Label
+	if it.Expect != nil {
+		label = expectMark + " · " + label
+	}
+	if it.Mark != common.MarkNone {
+		label = it.Mark.String() + " · " + label
+	}
+	return marker + d.Paint(common.Truncate(head+title, w-2)) + "\n" +
+		marker + d.Paint(common.Truncate(indent+label+" · "+place, w-2)) + "\n" +
+		marker + d.Paint(indent+present.FitURL(it.Hit.Citation.URL, w-2-len(indent)))
+}
+
+// urlLine is a row's third line: the link state, when checked, then the
+// URL, which loses its start, not its #anchor (present.FitURL).
+func (p *Model) urlLine(it *common.Item, link string, w int) string {
+	indent := "      "
+	r := &p.Styles.Rows
+	urlW := w - 2 - len(indent)
+	if link == "" {
+		return indent + r.URL.Paint(present.FitURL(it.Hit.Citation.URL, urlW))
+	}
+	// The state goes first: a long URL must not push it off the pane.
+	ls := p.links[it.Hit.Citation.URL]
+	urlW -= ansi.StringWidth(link) + 1
+	return indent + r.Link(ls.State).Paint(link) + " " + r.URL.Paint(present.FitURL(it.Hit.Citation.URL, urlW))
 }
 
 // renderExpected draws the row of an expected source the results do not

@@ -157,21 +157,30 @@ func DefaultStyles(dark bool, profile colorprofile.Profile) *Styles {
 	s.Miss = lipgloss.NewStyle().Foreground(warn).Bold(true)
 	s.Fail = lipgloss.NewStyle().Foreground(bad).Bold(true)
 	s.ProgressFill = accent
-	s.Rows = RowInks{
+	s.Rows = rowInksOf(s)
+	s.Glamour = glamourStyle(dark, profile)
+	return s
+}
+
+// rowInksOf are s's result-row styles as inks.
+func rowInksOf(s *Styles) RowInks {
+	return RowInks{
 		Cursor: InkOf(s.Cursor), Dropped: InkOf(s.Dropped), Rank: InkOf(s.Rank), Score: InkOf(s.Score),
 		BarFull: InkOf(s.BarFull), BarEmpty: InkOf(s.BarEmpty), Title: InkOf(s.Title), Highlight: InkOf(s.Highlight),
 		Meta: InkOf(s.Meta), URL: InkOf(s.URL), Match: InkOf(s.Match), LinkOK: InkOf(s.LinkOK), LinkBad: InkOf(s.LinkBad), linkWarn: InkOf(s.LinkWarn),
 	}
+}
 
+// glamourStyle names the Markdown theme for the background and profile:
+// "notty" without colour, else "dark" or "light".
+func glamourStyle(dark bool, profile colorprofile.Profile) string {
 	switch {
 	case !HasColor(profile):
-		s.Glamour = "notty"
+		return "notty"
 	case dark:
-		s.Glamour = "dark"
-	default:
-		s.Glamour = "light"
+		return "dark"
 	}
-	return s
+	return "light"
 }
 
 // Frame returns the border and title styles of a pane, focused or not;

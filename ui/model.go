@@ -3,6 +3,7 @@ package ui
 import (
 	"cmp"
 	"context"
+	"ragscope/ui/clipboard"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -99,7 +100,7 @@ type Model struct {
 	runState
 
 	// clip is where copies go (tmux, the system clipboard, OSC 52).
-	clip clipEnv
+	clip clipboard.Env
 
 	// links checks the citation URLs of the result on show.
 	links *linkPool

@@ -25,6 +25,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/ui/chunksview"
+	"ragscope/ui/clipboard"
 	"ragscope/ui/common"
 	"ragscope/ui/evalview"
 	"ragscope/ui/results"
@@ -80,6 +81,10 @@ const DefaultGoldenFile = settings.DefaultGoldenFile
 // DocSource is one entry of the expected-source picker (w): a page or a
 // section of it.
 type DocSource = results.DocSource
+
+// SystemClipboard writes text to the system clipboard through the first
+// of xclip, xsel, wl-copy, pbcopy or clip.exe that is installed.
+func SystemClipboard(text string) error { return clipboard.System(text) }
 
 // Options configure the explorer. Retriever is required; every other
 // field is optional.
@@ -196,7 +201,7 @@ func Run(ctx context.Context, opts Options) error {
 		return errNoRetriever
 	}
 	if opts.Clipboard == nil {
-		opts.Clipboard = SystemClipboard
+		opts.Clipboard = clipboard.System
 	}
 	if opts.OpenURL == nil {
 		opts.OpenURL = DefaultOpenURL

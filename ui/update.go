@@ -3,6 +3,7 @@ package ui
 import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
+	"ragscope/ui/clipboard"
 
 	"ragscope/termsafe"
 	"ragscope/ui/answer"
@@ -104,7 +105,7 @@ func (m Model) routeReply(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.answer.LinkChanged(url)
 		}
 		return m, cmd
-	case clipboardMsg:
+	case clipboard.Msg:
 		m.setStatus(clipboardStatus(msg))
 		if msg.OSC52 != "" {
 			return m, tea.SetClipboard(msg.OSC52)

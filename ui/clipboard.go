@@ -2,9 +2,10 @@ package ui
 
 import (
 	"os"
-	"ragscope/ui/clipboard"
 
 	tea "charm.land/bubbletea/v2"
+
+	"ragscope/ui/clipboard"
 )
 
 // clipboardStatus is the status line for a copy and whether it claims

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"ragscope/ui/clipboard"
 	"strings"
 	"testing"
 
 	"ragscope/internal/platform"
+	"ragscope/ui/clipboard"
 )
 
 // fakeTmux records tmux calls and answers show-options with mode.

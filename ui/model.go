@@ -3,7 +3,6 @@ package ui
 import (
 	"cmp"
 	"context"
-	"ragscope/ui/clipboard"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -16,12 +15,14 @@ import (
 	"ragscope/termsafe"
 	"ragscope/ui/answer"
 	"ragscope/ui/chunksview"
+	"ragscope/ui/clipboard"
 	"ragscope/ui/common"
 	"ragscope/ui/contextpane"
 	"ragscope/ui/detail"
 	"ragscope/ui/evalview"
 	"ragscope/ui/history"
 	"ragscope/ui/keyhelp"
+	"ragscope/ui/linkcheck"
 	"ragscope/ui/pageview"
 	"ragscope/ui/query"
 	"ragscope/ui/results"
@@ -103,7 +104,7 @@ type Model struct {
 	clip clipboard.Env
 
 	// links checks the citation URLs of the result on show.
-	links *linkPool
+	links *linkcheck.Pool
 
 	// evals runs golden sets for the eval view.
 	evals evalRun
@@ -223,18 +224,18 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 	if hmax <= 0 {
 		hmax = history.DefaultMax
 	}
-	links := newLinkPool(ctx, opts.Timeout, opts.LinkStatus)
+	links := linkcheck.New(ctx, opts.Timeout, opts.LinkStatus)
 	h := help.New()
 	sp := spinner.New(spinner.WithSpinner(spinner.Dot))
-	splitDetail := ptr(detail.New(keys, st, links.states))
+	splitDetail := ptr(detail.New(keys, st, links.States))
 	m := Model{
 		opts: opts, base: ctx, keys: keys, st: st,
 		right: focusDetail, mode: retrieval.ModeNormal,
 		panes: panes{
 			query:       ptr(query.New(keys, st, hmax)),
 			sel:         ptr(selection.New(keys, st)),
-			results:     ptr(results.New(keys, st, links.states)),
-			detail:      ptr(detail.New(keys, st, links.states)),
+			results:     ptr(results.New(keys, st, links.States)),
+			detail:      ptr(detail.New(keys, st, links.States)),
 			ctxPane:     ptr(contextpane.New(keys, st)),
 			turns:       ptr(turns.New(keys, st)),
 			settings:    ptr(settings.New(keys, st, params)),
@@ -243,7 +244,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 			chunks:      ptr(chunksview.New(keys, st)),
 			split:       ptr(split.New(keys, st, splitDetail)),
 			splitDetail: splitDetail,
-			answer:      ptr(answer.New(ctx, keys, st, links.states, opts.Generator, opts.ChatHint)),
+			answer:      ptr(answer.New(ctx, keys, st, links.States, opts.Generator, opts.ChatHint)),
 			help:        h,
 			keyHelp:     ptr(keyhelp.New(st)),
 			search:      ptr(newSearchBar(st)),

@@ -361,10 +361,10 @@ func TestLinkStatesArrive(t *testing.T) {
 	}
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
-	if len(m.links.states) == 0 {
+	if len(m.links.States) == 0 {
 		t.Fatal("no link states")
 	}
-	for u, st := range m.links.states {
+	for u, st := range m.links.States {
 		if st.State == "" {
 			t.Fatalf("%s still pending", u)
 		}

@@ -96,7 +96,7 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 		m.opts.Settle = o.Settle
 	}
 	m.backend = o.Backend
-	m.links.check = o.LinkStatus
+	m.links.Checker = o.LinkStatus
 	m.evals.fn = o.Eval
 	setAvailable(m.keys, o)
 	m.eval.SetDefault(o.EvalDefault)

@@ -3,12 +3,12 @@ package ui
 import (
 	"context"
 	"errors"
-	"ragscope/ui/clipboard"
 	"strings"
 	"testing"
 
 	"ragscope/retrieval"
 	"ragscope/termsafe"
+	"ragscope/ui/clipboard"
 )
 
 // poisoned is the clipboard audit's chunk text (issue 25, point 1): ESC

@@ -17,8 +17,8 @@ import (
 var shared = []string{"common", "history"}
 
 // services are the packages under ui/ that are neither panes nor shared:
-// what the root alone uses (the clipboard).
-var services = []string{"clipboard"}
+// what the root alone uses (the clipboard, the link checker).
+var services = []string{"clipboard", "linkcheck"}
 
 // The shape of the explorer: a pane package imports common and present,
 // never another pane package nor the root; common imports no pane. The
@@ -27,7 +27,7 @@ var services = []string{"clipboard"}
 func TestExplorerShape(t *testing.T) {
 	const (
 		minPanes      = 6
-		maxRootLines  = 5105 // the target is 4,000
+		maxRootLines  = 4975 // the target is 4,000
 		maxRootFields = 30
 		targetLines   = 4000
 		targetFields  = 30

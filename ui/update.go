@@ -3,12 +3,13 @@ package ui
 import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
-	"ragscope/ui/clipboard"
 
 	"ragscope/termsafe"
 	"ragscope/ui/answer"
 	"ragscope/ui/chunksview"
+	"ragscope/ui/clipboard"
 	"ragscope/ui/common"
+	"ragscope/ui/linkcheck"
 	"ragscope/ui/pageview"
 	"ragscope/ui/settings"
 	"ragscope/ui/split"
@@ -97,7 +98,7 @@ func (m Model) routeReply(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus(statusErr, "History not saved: "+msg.Err.Error())
 		}
 		return m, nil
-	case linkStatusMsg:
+	case linkcheck.Msg:
 		url, cmd := m.links.Update(msg)
 		if url != "" {
 			m.detail.LinkChanged(url)

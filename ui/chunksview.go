@@ -10,8 +10,8 @@ import (
 	"ragscope/ui/common"
 )
 
-// The Chunks view is the chunk audit of the whole collection (issue 33,
-// point 1, "the same in the explorer as a view"): the summary first,
+// The Chunks view is the chunk audit of the whole collection, the same
+// in the explorer as on the command line: the summary first,
 // then the sizes, the histogram and the lists, in the text
 // `ragscope chunks` prints (present's chunk audit writer).
 

@@ -13,8 +13,8 @@ import (
 )
 
 // The page view lists the chunks of the page a hit came from, in reading
-// order, with their sizes, the embedding model's cut and the hit marked
-// (issue 33, point 2).
+// order, with their sizes, the embedding model's cut and the hit
+// marked.
 
 // errNoPageLister says the backend cannot list a page's chunks.
 var errNoPageLister = errors.New("this backend cannot list a page's chunks")

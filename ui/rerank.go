@@ -11,7 +11,7 @@ import (
 	"ragscope/termsafe"
 )
 
-// RerankSetup offers reranking in the explorer (issue 15): a toggle key,
+// RerankSetup offers reranking in the explorer: a toggle key,
 // settings rows for the model, the candidates and the relevance
 // threshold, movement against the vector order and both scores in the
 // results, and the rerank latency in the timings. The explorer never

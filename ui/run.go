@@ -217,8 +217,8 @@ func (m Model) updateSettings(msg settings.ChangedMsg) (tea.Model, tea.Cmd) {
 }
 
 // noteNothingLeftOut says in the status line that the left-out toggle
-// has nothing to show in the result on show (issue 25, point 12: x gave
-// no feedback).
+// has nothing to show in the result on show (else x would give no
+// feedback).
 func (m *Model) noteNothingLeftOut() {
 	state := "hidden"
 	if m.showDropped {

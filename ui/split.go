@@ -14,7 +14,7 @@ import (
 	"ragscope/ui/split"
 )
 
-// The split view (key V, issue 30 point 5) sets the result of the
+// The split view (key V) sets the result of the
 // question on show (setup A) beside another named setup's (B) for the
 // same question: two ranked lists whose rows say how their source moved
 // from A to B (present.SourceMoves: doc path and anchor, else URL; never

@@ -29,8 +29,7 @@ type Model struct {
 // New is the question box keeping at most max past questions.
 func New(keys *common.KeyMap, st *common.Styles, max int) Model {
 	// The box holds what a question is embedded with: longer text would
-	// be cut when it runs (issue 25, point 12: it said 4,000 and then
-	// "cut to 1000").
+	// be cut when it runs.
 	in := st.NewInput("Ask the textbook a question, e.g. How do ROS 2 nodes communicate?", retrieval.MaxQuestionLen)
 	return Model{keys: keys, Input: in, Max: max}
 }

@@ -342,7 +342,7 @@ func countLines(rows []line) int {
 
 // window is the rows [from, to) shown in avail lines: it keeps the top
 // shown before when it can and scrolls just enough to show the cursor's
-// row whole (issue 25, point 7).
+// row whole.
 func (p *Model) window(rows []line, avail int) (from, to int) {
 	cur := 0
 	for i, r := range rows {

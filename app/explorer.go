@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -67,7 +68,7 @@ func (as *Assembler) Explorer(ctx context.Context, s Setup, base ui.Options) (ui
 		opts.Expect = explorerExpect(be, cr, opts.Rerank)
 		opts.Explain = explorerExplain(be, cr, base.Explain.Editor)
 		if be.Pipeline.Store != nil {
-			opts.Stats = be.Pipeline.Store.Stats
+			opts.Stats = explorerStats(be)
 		}
 	}
 	var linkNote string
@@ -97,6 +98,20 @@ func (as *Assembler) Explorer(ctx context.Context, s Setup, base ui.Options) (ui
 		Setup:      s.Name(),
 	}
 	return opts, be, nil
+}
+
+// explorerStats are the store's stats with the search described as the
+// header shows it: a hybrid collection's dense arm names the query
+// embedder's model ("hybrid: dense (embed-english-v3.0) + bm25
+// (qdrant/bm25), RRF k=2"), known once the stats read the collection.
+func explorerStats(be *Backend) func(context.Context) (retrieval.Stats, error) {
+	return func(ctx context.Context) (retrieval.Stats, error) {
+		st, err := be.Pipeline.Store.Stats(ctx)
+		if err == nil && st.Search != "" {
+			st.Search = cmp.Or(be.SearchLabel(), st.Search)
+		}
+		return st, err
+	}
 }
 
 // checkedRetriever runs the backend's pre-flight check (for Qdrant: the

@@ -42,20 +42,31 @@ func Arms(arms []retrieval.Arm, fusedRank int, fusedScore float64) string {
 	if len(arms) == 0 {
 		return ""
 	}
-	parts := make([]string, 0, len(arms)+1)
-	for _, a := range arms {
-		parts = append(parts, armText(a))
-	}
-	parts = append(parts, fmt.Sprintf("fused #%d %s", fusedRank, Score3(fusedScore)))
-	return strings.Join(parts, " · ")
+	return armsText(arms, true) + fmt.Sprintf(" · fused #%d %s", fusedRank, Score3(fusedScore))
 }
 
-func armText(a retrieval.Arm) string {
-	label := termsafe.Line(a.Label)
-	if a.Rank == 0 {
-		return label + " –"
+// ArmRanks is Arms without the scores and the fusion, for a row that
+// shows the fused rank and score apart: "dense #3 · bm25 #1", "bm25 –"
+// for an arm that did not return the hit; "" when the search was not
+// fused.
+func ArmRanks(arms []retrieval.Arm) string { return armsText(arms, false) }
+
+// armsText joins each arm's label and rank, and its score when
+// withScore.
+func armsText(arms []retrieval.Arm, withScore bool) string {
+	parts := make([]string, 0, len(arms))
+	for _, a := range arms {
+		label := termsafe.Line(a.Label)
+		switch {
+		case a.Rank == 0:
+			parts = append(parts, label+" –")
+		case withScore:
+			parts = append(parts, fmt.Sprintf("%s #%d %s", label, a.Rank, Score3(a.Score)))
+		default:
+			parts = append(parts, fmt.Sprintf("%s #%d", label, a.Rank))
+		}
 	}
-	return fmt.Sprintf("%s #%d %s", label, a.Rank, Score3(a.Score))
+	return strings.Join(parts, " · ")
 }
 
 // Score3 is a score to three significant digits: 0.612, 12.4, 0.0313.

@@ -17,7 +17,10 @@ func TestArmsText(t *testing.T) {
 	if got, want := Arms(arms, 4, 0.2), "dense #3 0.612 · bm25 – · fused #4 0.2"; got != want {
 		t.Errorf("Arms = %q, want %q", got, want)
 	}
-	if Arms(nil, 1, 1) != "" {
+	if got, want := ArmRanks(arms), "dense #3 · bm25 –"; got != want {
+		t.Errorf("ArmRanks = %q, want %q", got, want)
+	}
+	if Arms(nil, 1, 1) != "" || ArmRanks(nil) != "" {
 		t.Error("a search that was not fused shows arms")
 	}
 	arms[0].Label = "de\x1b[2Jnse"

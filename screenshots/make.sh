@@ -181,3 +181,18 @@ sleep 1
 shot split
 
 keys C-c
+
+# A hybrid search: the local index's dense and BM25 arms fused by RRF, each
+# hit's rank in each arm beside the fused rank; the detail pane has the
+# arms' scores.
+sleep 0.3
+session --local-search hybrid --fusion rrf
+sleep 1.5
+keys "how does the robot turn spoken words into text?" Enter
+sleep 0.6
+keys j
+keys Enter
+sleep 0.4
+shot hybrid
+
+keys C-c

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ragscope/retrieval"
+	"ragscope/ui/answer"
 )
 
 // blockingGen streams nothing until its context ends: the benchmarks feed
@@ -41,7 +42,7 @@ func answerWords(n int) []string {
 
 // streamingModel is a 120x40 model whose Answer pane streams an answer to
 // a query with 5 results, with the pieces fed so far.
-func streamingModel(b *testing.B, pieces []string) (Model, *answerStream) {
+func streamingModel(b *testing.B, pieces []string) (Model, *answer.Stream) {
 	opts := answerOpts(blockingGen{})
 	m := sized(b, opts, 120, 40)
 	m = ask(b, m, "How do nodes talk?")
@@ -51,9 +52,9 @@ func streamingModel(b *testing.B, pieces []string) (Model, *answerStream) {
 	if !m.answer.Streaming() {
 		b.Fatal("not streaming")
 	}
-	s := &answerStream{}
+	s := &answer.Stream{}
 	for _, p := range pieces {
-		next, _ := m.Update(answerDeltaMsg{Gen: m.answer.seq, Delta: retrieval.Delta{Text: p}, stream: s})
+		next, _ := m.Update(answer.DeltaMsg{Gen: m.answer.Seq, Delta: retrieval.Delta{Text: p}, Pieces: s})
 		m = next.(Model)
 	}
 	return m, s
@@ -63,10 +64,10 @@ func streamingModel(b *testing.B, pieces []string) (Model, *answerStream) {
 // with 5,000 words of answer already in the pane (budget: 1 ms).
 func BenchmarkAnswerChunkAt5000Words(b *testing.B) {
 	m, s := streamingModel(b, answerWords(5000))
-	if n := len(strings.Fields(m.answer.live.b.Text())); n < 5000 {
+	if n := len(strings.Fields(m.answer.Live.Builder.Text())); n < 5000 {
 		b.Fatalf("%d words", n)
 	}
-	msg := answerDeltaMsg{Gen: m.answer.seq, Delta: retrieval.Delta{Text: " topics"}, stream: s}
+	msg := answer.DeltaMsg{Gen: m.answer.Seq, Delta: retrieval.Delta{Text: " topics"}, Pieces: s}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -86,10 +87,10 @@ func BenchmarkAnswerFirstToken(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		m.answer.live.b = retrieval.NewAnswerBuilder(retrieval.NewPrompt(m.answer.res))
-		m.answer.refresh()
+		m.answer.Live.Builder = retrieval.NewAnswerBuilder(retrieval.NewPrompt(m.answer.Res))
+		m.answer.Refresh()
 		b.StartTimer()
-		next, _ := m.Update(answerDeltaMsg{Gen: m.answer.seq, Delta: first, stream: s})
+		next, _ := m.Update(answer.DeltaMsg{Gen: m.answer.Seq, Delta: first, Pieces: s})
 		m = next.(Model)
 		if v := m.View(); !strings.Contains(v.Content, "A node is the unit") {
 			b.Fatal("the first piece is not drawn")

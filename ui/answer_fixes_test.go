@@ -8,13 +8,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // citedLines are the answer pane's lines under "Cited", as plain text.
 func citedLines(m Model) []string {
 	var out []string
 	in := false
-	for _, l := range m.answer.lines {
+	for _, l := range m.answer.Lines {
 		l = ansi.Strip(l)
 		switch {
 		case strings.TrimSpace(l) == "Cited":
@@ -33,14 +34,16 @@ func citedLines(m Model) []string {
 func TestAnswerCitedKeepsAnchor(t *testing.T) {
 	g := newFakeGen("Nodes exchange messages [Source 1]. ", "Services answer requests [Source 2].")
 	opts := answerOpts(g)
-	opts.LinkStatus = func(context.Context, string) (LinkStatus, error) { return LinkStatus{State: LinkOK}, nil }
+	opts.LinkStatus = func(context.Context, string) (common.LinkStatus, error) {
+		return common.LinkStatus{State: common.LinkOK}, nil
+	}
 	for _, w := range []int{80, 100, 120} {
 		m := sized(t, opts, w, 30)
 		m = ask(t, m, "How do nodes talk?")
 		m = feed(t, m, keyRunes("a"))
 		lines := citedLines(m)
 		if len(lines) == 0 {
-			t.Fatalf("%d: no Cited lines in %q", w, m.answer.lines)
+			t.Fatalf("%d: no Cited lines in %q", w, m.answer.Lines)
 		}
 		for _, l := range lines {
 			if !strings.HasSuffix(strings.TrimRight(l, " "), "#overview") {

@@ -15,6 +15,9 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"ragscope/retrieval"
+	"ragscope/ui/answer"
+	"ragscope/ui/common"
+	"ragscope/ui/settings"
 )
 
 // fakeGen is a chat model that streams fixed pieces, reading "[Source N]"
@@ -76,7 +79,7 @@ func answerOpts(g retrieval.Generator) Options {
 // sourceRank is the rank of [Source n] in m's result on show.
 func sourceRank(t *testing.T, m Model, n int) int {
 	t.Helper()
-	p := retrieval.NewPrompt(m.answer.res)
+	p := retrieval.NewPrompt(m.answer.Res)
 	if n > len(p.Sources) {
 		t.Fatalf("no source %d in %d", n, len(p.Sources))
 	}
@@ -86,11 +89,11 @@ func sourceRank(t *testing.T, m Model, n int) int {
 func TestAnswerOnlyWhenAskedCitesRanksAndLinks(t *testing.T) {
 	g := newFakeGen("Nodes exchange messages ", "over topics [Source 2]. ", "Services answer ", "requests [Source 1].")
 	opts := answerOpts(g)
-	opts.LinkStatus = func(_ context.Context, u string) (LinkStatus, error) {
+	opts.LinkStatus = func(_ context.Context, u string) (common.LinkStatus, error) {
 		if strings.Contains(u, "services") {
-			return LinkStatus{State: LinkAnchorMissing}, nil
+			return common.LinkStatus{State: common.LinkAnchorMissing}, nil
 		}
-		return LinkStatus{State: LinkOK}, nil
+		return common.LinkStatus{State: common.LinkOK}, nil
 	}
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "How do nodes talk?")
@@ -201,7 +204,7 @@ func streaming(t *testing.T, g *fakeGen) (Model, int) {
 	if !m.answer.Streaming() || !strings.Contains(screen(m), "FIRST") || !strings.Contains(screen(m), "streaming") {
 		t.Fatalf("not streaming the first piece:\n%s", screen(m))
 	}
-	return m, m.answer.seq
+	return m, m.answer.Seq
 }
 
 func waitCancelled(t *testing.T, g *fakeGen) {
@@ -223,7 +226,7 @@ func TestAnswerCancelledByANewQuestion(t *testing.T) {
 		t.Fatal("still streaming after a new question")
 	}
 	// The old stream's late piece and its end are dropped.
-	m = feed(t, m, answerDeltaMsg{Gen: gen, Delta: retrieval.Delta{Text: "LATE piece."}}, answerDoneMsg{Gen: gen, Answer: retrieval.Answer{Text: "LATE"}})
+	m = feed(t, m, answer.DeltaMsg{Gen: gen, Delta: retrieval.Delta{Text: "LATE piece."}}, answer.DoneMsg{Gen: gen, Answer: retrieval.Answer{Text: "LATE"}})
 	m = feed(t, m, keyRunes("t"))
 	if v := screen(m); strings.Contains(v, "LATE") || !strings.Contains(v, "answer #1: cancelled") || !strings.Contains(v, "answer #2: not asked") {
 		t.Fatalf("turns after a cancelled answer:\n%s", v)
@@ -235,8 +238,8 @@ func TestAnswerCancelledByLeavingThePane(t *testing.T) {
 	m, gen := streaming(t, g)
 	m = feed(t, m, keyRunes("c"))
 	waitCancelled(t, g)
-	m = feed(t, m, answerDeltaMsg{Gen: gen, Delta: retrieval.Delta{Text: "LATE piece."}})
-	if st := m.turns.turns[0].Answer; st == nil || st.phase != answerCancelled || strings.Contains(st.ans.Text, "LATE") || !strings.Contains(st.ans.Text, "FIRST") {
+	m = feed(t, m, answer.DeltaMsg{Gen: gen, Delta: retrieval.Delta{Text: "LATE piece."}})
+	if st := m.turns.Turns[0].Answer; st == nil || st.Phase != common.AnswerCancelled || strings.Contains(st.Final.Text, "LATE") || !strings.Contains(st.Final.Text, "FIRST") {
 		t.Fatalf("answer state %+v", st)
 	}
 }
@@ -291,14 +294,14 @@ func TestAnswerAfterEveryRetrievalSetting(t *testing.T) {
 		t.Fatal("answered with the setting off")
 	}
 	m = feed(t, m, keyRunes("s"))
-	m = toRow(t, m, rowAutoAnswer)
+	m = toRow(t, m, settings.RowAutoAnswer)
 	m = feed(t, m, keyType(tea.KeySpace))
-	if !m.answer.auto || !strings.Contains(screen(m), "[x] answer after every retrieval") {
+	if !m.answer.Auto || !strings.Contains(screen(m), "[x] answer after every retrieval") {
 		t.Fatalf("the setting did not turn on:\n%s", screen(m))
 	}
 	// A settings change re-runs the question: it is answered, and the
 	// settings keep the keyboard.
-	m = toRow(t, m, rowTopK)
+	m = toRow(t, m, settings.RowTopK)
 	m = feed(t, m, keyRunes("l"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
 	if len(g.calls()) != 1 || m.Focus() != "settings" || m.params.TopK != 6 {
@@ -331,11 +334,11 @@ func TestHostileAnswerNeverReachesTheScreen(t *testing.T) {
 func TestAnswerGolden(t *testing.T) {
 	g := newFakeGen("A node is the unit of computation [Source 1]. ", "Nodes exchange messages over topics, ", "and services answer requests [Source 2].")
 	opts := answerOpts(g)
-	opts.LinkStatus = func(_ context.Context, u string) (LinkStatus, error) {
+	opts.LinkStatus = func(_ context.Context, u string) (common.LinkStatus, error) {
 		if strings.Contains(u, "services") {
-			return LinkStatus{State: LinkAnchorMissing}, nil
+			return common.LinkStatus{State: common.LinkAnchorMissing}, nil
 		}
-		return LinkStatus{State: LinkOK}, nil
+		return common.LinkStatus{State: common.LinkOK}, nil
 	}
 	tm := teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(120, 40),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"ragscope/ui/answer"
 )
 
 func TestWrapPara(t *testing.T) {
@@ -24,13 +26,13 @@ func TestWrapPara(t *testing.T) {
 		{"trailing  ", 20, []string{"trailing"}},
 		{"ab cd ", 2, []string{"ab", "cd"}},
 	} {
-		got := wrapPara(tt.in, tt.w)
-		if !slices.Equal(got.lines, tt.want) {
-			t.Errorf("wrapPara(%q, %d) = %q, want %q", tt.in, tt.w, got.lines, tt.want)
+		got := answer.WrapPara(tt.in, tt.w)
+		if !slices.Equal(got.Lines, tt.want) {
+			t.Errorf("wrapPara(%q, %d) = %q, want %q", tt.in, tt.w, got.Lines, tt.want)
 		}
-		for i, l := range got.lines {
-			if !strings.HasPrefix(tt.in[got.starts[i]:], l) {
-				t.Errorf("wrapPara(%q): line %d %q does not start at %d", tt.in, i, l, got.starts[i])
+		for i, l := range got.Lines {
+			if !strings.HasPrefix(tt.in[got.Starts[i]:], l) {
+				t.Errorf("wrapPara(%q): line %d %q does not start at %d", tt.in, i, l, got.Starts[i])
 			}
 			if ansi.StringWidth(strings.TrimRight(l, " ")) > tt.w {
 				t.Errorf("wrapPara(%q): line %q wider than %d", tt.in, l, tt.w)
@@ -45,18 +47,18 @@ func TestExtendMatchesAFullWrap(t *testing.T) {
 	pieces := []string{"A", " node", " is the", " unit ", "of computation", " [1].", " Nodes", "talk", " over averyveryverylongwordthatmustbecut", " topics", " ", " and", " services."}
 	for _, w := range []int{1, 5, 12, 30} {
 		var para string
-		var pw wrapped
+		var pw answer.Wrapped
 		for _, p := range pieces {
 			next := para + p
-			pw = extend(para, pw, next, w)
+			pw = answer.Extend(para, pw, next, w)
 			para = next
-			if want := wrapPara(para, w); !slices.Equal(pw.lines, want.lines) || !slices.Equal(pw.starts, want.starts) {
-				t.Fatalf("width %d after %q: extend %q, full %q", w, para, pw.lines, want.lines)
+			if want := answer.WrapPara(para, w); !slices.Equal(pw.Lines, want.Lines) || !slices.Equal(pw.Starts, want.Starts) {
+				t.Fatalf("width %d after %q: extend %q, full %q", w, para, pw.Lines, want.Lines)
 			}
 		}
 	}
 	// Text that does not continue the previous paragraph is wrapped anew.
-	if got := extend("abc", wrapPara("abc", 3), "xyz uvw", 3); !slices.Equal(got.lines, []string{"xyz", "uvw"}) {
-		t.Fatalf("extend of another text = %q", got.lines)
+	if got := answer.Extend("abc", answer.WrapPara("abc", 3), "xyz uvw", 3); !slices.Equal(got.Lines, []string{"xyz", "uvw"}) {
+		t.Fatalf("extend of another text = %q", got.Lines)
 	}
 }

@@ -27,8 +27,8 @@ func benchModel(b *testing.B) Model {
 	m.running = true
 	m = feed(b, m, resultMsg{Seq: 1, Query: retrieval.Query{Question: "q", TopK: 100}, Result: res})
 	m = feed(b, m, tea.KeyPressMsg{Code: tea.KeyEsc})
-	if len(m.results.items) != 100 {
-		b.Fatalf("items = %d", len(m.results.items))
+	if len(m.results.Items) != 100 {
+		b.Fatalf("items = %d", len(m.results.Items))
 	}
 	return m
 }

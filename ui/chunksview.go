@@ -1,212 +1,19 @@
 package ui
 
 import (
-	"context"
 	"errors"
-	"strings"
-	"sync/atomic"
-	"time"
 
-	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
-	"ragscope/present"
-	"ragscope/retrieval/assess/chunkaudit"
 	"ragscope/termsafe"
+	"ragscope/ui/chunksview"
+	"ragscope/ui/common"
 )
 
-// The Chunks view is the chunk audit of the whole collection (issue 33,
-// point 1, "the same in the explorer as a view"): the summary first,
+// The Chunks view is the chunk audit of the whole collection, the same
+// in the explorer as on the command line: the summary first,
 // then the sizes, the histogram and the lists, in the text
 // `ragscope chunks` prints (present's chunk audit writer).
-
-// AuditFunc audits every chunk of the collection (chunkaudit) for the
-// Chunks view; progress hears the chunks read so far and the total (0
-// when unknown). It must return ctx's error when ctx ends.
-type AuditFunc func(ctx context.Context, progress func(read, total int)) (*chunkaudit.Report, error)
-
-// chunksListMax bounds each list the Chunks view shows; the rest is one
-// line pointing at the CLI's JSON.
-const chunksListMax = 200
-
-// chunksTick is how often the view redraws its progress while auditing.
-const chunksTick = 150 * time.Millisecond
-
-// auditMsg carries the audit's report (or error) to the Chunks view.
-type auditMsg struct {
-	Seq    int
-	Report *chunkaudit.Report
-	Err    error
-}
-
-// auditTickMsg redraws the audit's progress.
-type auditTickMsg struct{ Seq int }
-
-// chunksView shows the chunk audit; the report is kept for the session.
-type chunksView struct {
-	paneBase
-	vp viewport.Model
-
-	// request is the audit in flight.
-	request
-	// read and total are the audit's progress, written by its goroutine.
-	read, total *atomic.Int64
-
-	report *chunkaudit.Report
-	err    error
-	// text is the report as the CLI words it, summary first, sanitised.
-	text string
-}
-
-func newChunksView(keys *KeyMap, st *Styles) chunksView {
-	return chunksView{paneBase: paneBase{keys: keys, st: st}, vp: viewport.New(), read: new(atomic.Int64), total: new(atomic.Int64)}
-}
-
-// Start begins an audit unless one runs or its report is kept; it
-// returns the command that runs it (nil when nothing starts).
-func (p *chunksView) Start(base context.Context, audit AuditFunc) tea.Cmd {
-	if p.loading || p.report != nil {
-		return nil
-	}
-	seq := p.next()
-	p.err = nil
-	p.read.Store(0)
-	p.total.Store(0)
-	ctx, cancel := context.WithCancel(base)
-	p.cancel = cancel
-	read, total := p.read, p.total
-	run := func() tea.Msg {
-		defer cancel()
-		rep, err := audit(ctx, func(r, t int) {
-			read.Store(int64(r))
-			total.Store(int64(t))
-		})
-		if err == nil && rep == nil {
-			err = errors.New("the audit returned no report")
-		}
-		return auditMsg{Seq: seq, Report: rep, Err: err}
-	}
-	return tea.Batch(run, p.tick())
-}
-
-func (p *chunksView) tick() tea.Cmd {
-	seq := p.seq
-	return tea.Tick(chunksTick, func(time.Time) tea.Msg { return auditTickMsg{Seq: seq} })
-}
-
-// Stop cancels the audit in flight; the next Start begins again.
-func (p *chunksView) Stop() {
-	p.abort()
-	p.loading = false
-}
-
-// SetReport shows the reply to the audit seq; stale replies are dropped.
-func (p *chunksView) SetReport(msg auditMsg) bool {
-	if !p.settle(msg.Seq) {
-		return false
-	}
-	if msg.Err != nil {
-		p.err = msg.Err
-		return true
-	}
-	p.report = msg.Report
-	var b strings.Builder
-	present.WriteChunkSummary(&b, msg.Report)
-	b.WriteString("\n")
-	present.WriteChunkSizes(&b, msg.Report)
-	present.WriteChunkLists(&b, msg.Report, chunksListMax, "'ragscope chunks --json' for all")
-	p.text = termsafe.Text(strings.TrimRight(b.String(), "\n"))
-	p.refresh()
-	p.vp.GotoTop()
-	return true
-}
-
-// progress says how far the audit is.
-func (p *chunksView) progress() string {
-	read, total := int(p.read.Load()), int(p.total.Load())
-	if total > 0 {
-		return "Auditing " + present.Int(total) + " chunks… " + present.Int(read) + " read"
-	}
-	return "Auditing the chunks… " + present.Int(read) + " read"
-}
-
-// SetSize sets the outer size and re-wraps the report.
-func (p *chunksView) SetSize(w, h int) tea.Cmd {
-	if p.width == w && p.height == h {
-		return nil
-	}
-	p.width, p.height = w, h
-	fitViewport(&p.vp, p.st.Pane, w, h)
-	p.refresh()
-	return nil
-}
-
-// refresh wraps the report to the pane, section titles styled and
-// wrapped rows indented under their start.
-func (p *chunksView) refresh() {
-	if p.report == nil {
-		return
-	}
-	w := max(p.vp.Width(), 10)
-	lines := strings.Split(p.text, "\n")
-	for i, l := range lines {
-		if l != "" && l[0] != ' ' && strings.HasSuffix(l, ":") {
-			lines[i] = p.st.Section.Render(truncate(l, w))
-			continue
-		}
-		if ansi.StringWidth(l) > w {
-			// A hanging indent keeps a wrapped row readable as one.
-			l = strings.ReplaceAll(wrapText(l, w-4), "\n", "\n    ")
-		}
-		lines[i] = l
-	}
-	setContent(&p.vp, strings.Join(lines, "\n"), false)
-}
-
-// Update scrolls.
-func (p *chunksView) Update(msg tea.Msg) tea.Cmd {
-	if km, ok := msg.(tea.KeyPressMsg); ok && p.report != nil {
-		scroll(&p.vp, p.keys, km)
-	}
-	return nil
-}
-
-// View draws the pane.
-func (p *chunksView) View() string {
-	style, tstyle := p.st.pane(p.focus)
-	iw, _ := innerSize(style, p.width, p.height)
-	title := "Chunks · chunk audit of the collection"
-	if r := p.report; r != nil {
-		title = "Chunks · audit of " + present.Int(r.Chunks) + " " + present.Plural(r.Chunks, "chunk", "chunks") + " · " + scrollPercent(&p.vp)
-	}
-	var b strings.Builder
-	b.WriteString(tstyle.Render(truncate(title, iw)) + "\n")
-	switch {
-	case p.loading:
-		b.WriteString(p.st.Meta.Render(wrapText(p.progress()+" (esc cancels)", iw)))
-	case p.err != nil:
-		b.WriteString(p.st.StatusErr.Render(wrapText("Could not audit the chunks: "+errorText(p.err), iw)))
-	case p.report == nil:
-		b.WriteString(p.st.Meta.Render(wrapText("The audit was cancelled.", iw)))
-	default:
-		b.WriteString(p.vp.View())
-	}
-	return box(style, p.width, p.height, b.String())
-}
-
-// ShortHelp implements pane.
-func (p *chunksView) ShortHelp() []key.Binding {
-	k := p.keys
-	if p.loading {
-		return []key.Binding{leaveHelp(k, "cancel audit"), k.QuitQ, k.Help}
-	}
-	return []key.Binding{k.Down, k.PageDown, k.Top, k.Bottom, leaveHelp(k, "close chunks"), k.QuitQ, k.Help}
-}
-
-// FullHelp implements pane: every key of the pane is in the key map.
-func (p *chunksView) FullHelp() [][]key.Binding { return nil }
 
 // errNoAudit says the backend cannot list its chunks.
 var errNoAudit = errors.New("this backend cannot list its chunks, so they cannot be audited")
@@ -228,7 +35,7 @@ func (m *Model) openChunks() tea.Cmd {
 // closeChunks leaves the Chunks view for the results, cancelling an
 // audit in flight.
 func (m *Model) closeChunks() tea.Cmd {
-	if m.chunks.loading {
+	if m.chunks.Loading {
 		m.chunks.Stop()
 		m.setStatus(statusInfo, "Chunk audit cancelled.")
 	}
@@ -237,12 +44,12 @@ func (m *Model) closeChunks() tea.Cmd {
 }
 
 // updateAudit shows the audit's report or error.
-func (m *Model) updateAudit(msg auditMsg) {
+func (m *Model) updateAudit(msg chunksview.Msg) {
 	if !m.chunks.SetReport(msg) {
 		return
 	}
 	if msg.Err != nil {
-		m.setStatus(statusErr, "Chunk audit: "+errorText(msg.Err))
+		m.setStatus(statusErr, "Chunk audit: "+common.ErrorText(msg.Err))
 		return
 	}
 	if s := msg.Report.Summary; len(s) > 0 {
@@ -251,9 +58,9 @@ func (m *Model) updateAudit(msg auditMsg) {
 }
 
 // updateAuditTick redraws the audit's progress while it runs.
-func (m *Model) updateAuditTick(msg auditTickMsg) tea.Cmd {
-	if msg.Seq != m.chunks.seq || !m.chunks.loading {
+func (m *Model) updateAuditTick(msg chunksview.TickMsg) tea.Cmd {
+	if msg.Seq != m.chunks.Seq || !m.chunks.Loading {
 		return nil
 	}
-	return m.chunks.tick()
+	return m.chunks.Tick()
 }

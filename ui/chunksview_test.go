@@ -82,17 +82,17 @@ func TestChunksView(t *testing.T) {
 		t.Errorf("status = %q", m.Status())
 	}
 	for _, want := range []string{"Over the model's input (1):", "unseen (", "Duplicates (identical text) (1):", "Pages (60):"} {
-		if !strings.Contains(m.chunks.text, want) {
-			t.Errorf("report lacks %q:\n%s", want, m.chunks.text)
+		if !strings.Contains(m.chunks.Text, want) {
+			t.Errorf("report lacks %q:\n%s", want, m.chunks.Text)
 		}
 	}
-	if strings.ContainsRune(m.chunks.text, 0x1b) || strings.ContainsRune(s, 0x07) {
+	if strings.ContainsRune(m.chunks.Text, 0x1b) || strings.ContainsRune(s, 0x07) {
 		t.Errorf("escape sequences reach the view")
 	}
 	m = feed(t, m, keyRunes("G"))
 	s = screen(m)
-	if m.chunks.vp.YOffset() == 0 || !strings.Contains(s, "docs/page-59.md") || strings.Contains(s, "Summary:") {
-		t.Errorf("G did not scroll to the end (offset %d):\n%s", m.chunks.vp.YOffset(), s)
+	if m.chunks.Vp.YOffset() == 0 || !strings.Contains(s, "docs/page-59.md") || strings.Contains(s, "Summary:") {
+		t.Errorf("G did not scroll to the end (offset %d):\n%s", m.chunks.Vp.YOffset(), s)
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))
 	if m.Focus() != string(focusResults) || strings.Contains(screen(m), "Chunks · audit") {
@@ -132,8 +132,8 @@ func TestChunksViewProgressCancelError(t *testing.T) {
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))
 	<-cancelled
-	if m.Focus() != string(focusResults) || m.chunks.loading || !strings.Contains(m.Status(), "cancelled") {
-		t.Fatalf("esc: focus %q, loading %v, status %q", m.Focus(), m.chunks.loading, m.Status())
+	if m.Focus() != string(focusResults) || m.chunks.Loading || !strings.Contains(m.Status(), "cancelled") {
+		t.Fatalf("esc: focus %q, loading %v, status %q", m.Focus(), m.chunks.Loading, m.Status())
 	}
 	m = feed(t, m, keyRunes("C"))
 	s := screen(m)

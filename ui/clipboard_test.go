@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"ragscope/internal/platform"
+	"ragscope/ui/clipboard"
 )
 
 // fakeTmux records tmux calls and answers show-options with mode.
@@ -45,26 +46,26 @@ func TestCopyClaimsOnlyWhatItKnows(t *testing.T) {
 		inTmux   bool
 		tmux     fakeTmux
 		system   func(string) error
-		outcome  clipOutcome
+		outcome  clipboard.Outcome
 		kind     statusKind
 		wantText []string
 		osc52    bool
 		loaded   bool
 	}{
-		{name: "tmux external", inTmux: true, tmux: fakeTmux{mode: "external"}, system: noSys, outcome: clipTmux, kind: statusOK, wantText: []string{"tmux's buffer"}, loaded: true},
-		{name: "tmux on", inTmux: true, tmux: fakeTmux{mode: "on"}, system: noSys, outcome: clipTmux, kind: statusOK, loaded: true},
-		{name: "tmux off, no system clipboard", inTmux: true, tmux: fakeTmux{mode: "off"}, system: noSys, outcome: clipFailed, kind: statusErr, wantText: []string{"Not copied", "tmux set -g set-clipboard on"}},
-		{name: "tmux off, system clipboard", inTmux: true, tmux: fakeTmux{mode: "off"}, system: okSys, outcome: clipSystem, kind: statusOK},
-		{name: "tmux unreachable, no system clipboard", inTmux: true, tmux: fakeTmux{showErr: errors.New("no server")}, system: noSys, outcome: clipOSC52, kind: statusInfo, wantText: []string{"OSC 52", "no server"}, osc52: true},
-		{name: "tmux load fails", inTmux: true, tmux: fakeTmux{mode: "external", loadErr: errors.New("unknown flag -w")}, system: okSys, outcome: clipSystem, kind: statusOK},
-		{name: "no tmux, system clipboard", system: okSys, outcome: clipSystem, kind: statusOK, wantText: []string{"Copied the URL to the clipboard."}},
-		{name: "no tmux, no system clipboard", system: noSys, outcome: clipOSC52, kind: statusInfo, wantText: []string{"Sent the URL", "OSC 52 (copied only if the terminal allows it)", "no xclip"}, osc52: true},
+		{name: "tmux external", inTmux: true, tmux: fakeTmux{mode: "external"}, system: noSys, outcome: clipboard.CopiedTmux, kind: statusOK, wantText: []string{"tmux's buffer"}, loaded: true},
+		{name: "tmux on", inTmux: true, tmux: fakeTmux{mode: "on"}, system: noSys, outcome: clipboard.CopiedTmux, kind: statusOK, loaded: true},
+		{name: "tmux off, no system clipboard", inTmux: true, tmux: fakeTmux{mode: "off"}, system: noSys, outcome: clipboard.CopyFailed, kind: statusErr, wantText: []string{"Not copied", "tmux set -g set-clipboard on"}},
+		{name: "tmux off, system clipboard", inTmux: true, tmux: fakeTmux{mode: "off"}, system: okSys, outcome: clipboard.CopiedSystem, kind: statusOK},
+		{name: "tmux unreachable, no system clipboard", inTmux: true, tmux: fakeTmux{showErr: errors.New("no server")}, system: noSys, outcome: clipboard.CopiedOSC52, kind: statusInfo, wantText: []string{"OSC 52", "no server"}, osc52: true},
+		{name: "tmux load fails", inTmux: true, tmux: fakeTmux{mode: "external", loadErr: errors.New("unknown flag -w")}, system: okSys, outcome: clipboard.CopiedSystem, kind: statusOK},
+		{name: "no tmux, system clipboard", system: okSys, outcome: clipboard.CopiedSystem, kind: statusOK, wantText: []string{"Copied the URL to the clipboard."}},
+		{name: "no tmux, no system clipboard", system: noSys, outcome: clipboard.CopiedOSC52, kind: statusInfo, wantText: []string{"Sent the URL", "OSC 52 (copied only if the terminal allows it)", "no xclip"}, osc52: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ft := tt.tmux
-			env := clipEnv{inTmux: tt.inTmux, tmux: ft.run, system: tt.system}
-			msg := copyCmd(t.Context(), env, "the URL", "https://x.example/a#b")().(clipboardMsg)
+			env := clipboard.Env{InTmux: tt.inTmux, Tmux: ft.run, System: tt.system}
+			msg := clipboard.CopyCmd(t.Context(), env, "the URL", "https://x.example/a#b")().(clipboard.Msg)
 			if msg.Outcome != tt.outcome {
 				t.Fatalf("outcome %d, want %d (%+v)", msg.Outcome, tt.outcome, msg)
 			}
@@ -104,7 +105,7 @@ func TestCopyInTmuxUsesTmuxBuffer(t *testing.T) {
 	}
 	ft := &fakeTmux{mode: "external"}
 	m := sized(t, opts, 120, 40)
-	m.clip.tmux = ft.run
+	m.clip.Tmux = ft.run
 	m = ask(t, m, "nodes")
 	m = feed(t, m, m.setFocus(focusResults), keyRunes("y"))
 	if ft.loaded == "" || len(*copied) != 0 {
@@ -137,9 +138,9 @@ func TestSystemClipboardPerSystem(t *testing.T) {
 		run := &fakeClipRun{}
 		var fell []string
 		fallback := func(s string) error { fell = append(fell, s); return nil }
-		env := clipEnv{system: systemClipboard(goos, run.run, fallback)}
-		msg := copyCmd(context.Background(), env, "the chunk", text)().(clipboardMsg)
-		if msg.Outcome != clipSystem {
+		env := clipboard.Env{System: clipboard.SystemClipboard(goos, run.run, fallback)}
+		msg := clipboard.CopyCmd(context.Background(), env, "the chunk", text)().(clipboard.Msg)
+		if msg.Outcome != clipboard.CopiedSystem {
 			t.Fatalf("%s: outcome %v (%s)", goos, msg.Outcome, msg.Why)
 		}
 		switch goos {
@@ -168,9 +169,9 @@ func TestSystemClipboardPerSystem(t *testing.T) {
 // A clipboard command that fails leaves OSC 52, with the reason.
 func TestSystemClipboardCommandFails(t *testing.T) {
 	run := &fakeClipRun{err: errors.New(`exec: "pbcopy": executable file not found in $PATH`)}
-	env := clipEnv{system: systemClipboard("darwin", run.run, nil)}
-	msg := copyCmd(context.Background(), env, "the URL", "https://x.org")().(clipboardMsg)
-	if msg.Outcome != clipOSC52 || msg.OSC52 != "https://x.org" || !strings.Contains(msg.Why, "pbcopy") {
+	env := clipboard.Env{System: clipboard.SystemClipboard("darwin", run.run, nil)}
+	msg := clipboard.CopyCmd(context.Background(), env, "the URL", "https://x.org")().(clipboard.Msg)
+	if msg.Outcome != clipboard.CopiedOSC52 || msg.OSC52 != "https://x.org" || !strings.Contains(msg.Why, "pbcopy") {
 		t.Fatalf("%+v", msg)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"ragscope/internal/platform"
 	"ragscope/retrieval"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 	"ragscope/ui/history"
 )
 
@@ -49,25 +50,6 @@ type openedMsg struct {
 // latest Seq re-runs the query.
 type rerunMsg struct{ Seq int }
 
-// renderedMsg carries a chunk's markdown rendered for a width.
-type renderedMsg struct {
-	Key renderKey
-	Out string
-}
-
-// settingsChangedMsg carries new settings from the settings pane. The
-// left-out toggle is a flip, not a value, so a key press queued behind it
-// cannot be undone by it.
-type settingsChangedMsg struct {
-	Params        retrieval.Query
-	ToggleDropped bool
-	// RerankModel is the rerank model chosen ("" keeps it).
-	RerankModel string
-}
-
-// showTurnMsg asks the root to show an earlier turn.
-type showTurnMsg struct{ Index int }
-
 // retrieveCmd runs q under ctx. It captures everything it needs: it never
 // reads or writes the model from its goroutine.
 func retrieveCmd(ctx context.Context, r Retriever, seq int, q retrieval.Query) tea.Cmd {
@@ -99,7 +81,7 @@ func statsCmd(ctx context.Context, timeout time.Duration, stats func(context.Con
 		return nil
 	}
 	return func() tea.Msg {
-		ctx, cancel := withTimeout(ctx, timeout)
+		ctx, cancel := common.WithTimeout(ctx, timeout)
 		defer cancel()
 		st, err := stats(ctx)
 		if err != nil {
@@ -137,37 +119,6 @@ func openURLCmd(open func(string) error, url string) tea.Cmd {
 // arrow key in the settings runs one query, not twenty).
 func rerunCmd(d time.Duration, seq int) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return rerunMsg{Seq: seq} })
-}
-
-// renderKey identifies a rendered chunk: the same text at the same width
-// in the same style renders the same.
-type renderKey struct {
-	ID    string
-	Hash  string
-	Len   int
-	Width int
-	// Style is the markdown theme: a theme change renders again.
-	Style string
-}
-
-// plainLimit is the size above which chunk text is wrapped, not rendered
-// as markdown: a 100 KB selection must not stall the detail pane.
-const plainLimit = 24 << 10
-
-// renderCmd renders sanitized markdown text for width in a goroutine; a
-// fresh renderer per call keeps it free of shared state.
-func renderCmd(key renderKey, text string) tea.Cmd {
-	return func() tea.Msg {
-		return renderedMsg{Key: key, Out: renderMarkdown(text, key.Width, key.Style)}
-	}
-}
-
-// withTimeout derives a context with d as deadline (none when d <= 0).
-func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	if d <= 0 {
-		return context.WithCancel(ctx)
-	}
-	return context.WithTimeout(ctx, d)
 }
 
 // DefaultOpenURL opens an http or https URL with the platform's opener

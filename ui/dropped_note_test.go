@@ -13,7 +13,7 @@ func TestDroppedToggleWithNothingLeftOutSaysSo(t *testing.T) {
 	opts.Defaults.NoDedup = true
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
-	if n := len(m.results.res.Dropped); n != 0 {
+	if n := len(m.results.Res.Dropped); n != 0 {
 		t.Fatalf("%d hits left out; the test wants none", n)
 	}
 	m = feed(t, m, keyRunes("x"))

@@ -14,6 +14,8 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
+	"ragscope/ui/evalview"
+	"ragscope/ui/settings"
 )
 
 // fakeReport is a fixed run of five cases: two ranking hits, a ranking
@@ -55,10 +57,10 @@ type fakeEval struct {
 	mu       sync.Mutex
 	paths    []string
 	modes    []string
-	settings []EvalSettings
+	settings []evalview.Settings
 }
 
-func (f *fakeEval) Run(ctx context.Context, path string, s EvalSettings, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error) {
+func (f *fakeEval) Run(ctx context.Context, path string, s evalview.Settings, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error) {
 	f.mu.Lock()
 	f.paths = append(f.paths, path)
 	f.modes = append(f.modes, s.SearchMode)
@@ -139,14 +141,14 @@ func TestEvalRunListsCasesInSetOrder(t *testing.T) {
 		t.Fatalf("paths = %q (empty means the default set)", fe.paths)
 	}
 	var ids []string
-	for _, c := range m.eval.cases {
+	for _, c := range m.eval.Cases {
 		ids = append(ids, c.ID)
 	}
 	if got := strings.Join(ids, ","); got != "ros2-nodes,sim-lidar,isaac-costmap,off-topic,explain-selection" {
 		t.Fatalf("cases = %s", got)
 	}
-	if m.Focus() != "eval cases" || m.eval.report == nil || m.eval.label != "fake-set" {
-		t.Fatalf("focus %s report %v label %q", m.Focus(), m.eval.report != nil, m.eval.label)
+	if m.Focus() != "eval cases" || m.eval.Report == nil || m.eval.Label != "fake-set" {
+		t.Fatalf("focus %s report %v label %q", m.Focus(), m.eval.Report != nil, m.eval.Label)
 	}
 	if want := "Eval failed: hit@k 0.67 is below the minimum 0.80 (missed: isaac-costmap)"; m.Status() != want || m.statusKind != statusErr {
 		t.Errorf("status %q, want %q", m.Status(), want)
@@ -165,7 +167,7 @@ func TestEvalProgressCasesAndStaleMessages(t *testing.T) {
 	m, _ := evalModel(t, fe)
 	m = feed(t, m, keyRunes("e"))
 	m = startAsync(t, m)
-	if !m.EvalRunning() || m.evals.seq != 1 || !m.eval.running {
+	if !m.EvalRunning() || m.evals.seq != 1 || !m.eval.Running {
 		t.Fatal("eval did not start")
 	}
 	if !strings.Contains(screen(m), "loading…") {
@@ -174,8 +176,8 @@ func TestEvalProgressCasesAndStaleMessages(t *testing.T) {
 	// The fake sends the last case, then progress 1/5, then blocks.
 	m = step(m, nextEvalMsg(t, m))
 	m = step(m, nextEvalMsg(t, m))
-	if len(m.eval.cases) != 1 || m.eval.done != 1 || m.eval.total != 5 {
-		t.Fatalf("cases %d progress %d/%d", len(m.eval.cases), m.eval.done, m.eval.total)
+	if len(m.eval.Cases) != 1 || m.eval.Done != 1 || m.eval.Total != 5 {
+		t.Fatalf("cases %d progress %d/%d", len(m.eval.Cases), m.eval.Done, m.eval.Total)
 	}
 	if v := screen(m); !strings.Contains(v, "1/5") || !strings.Contains(v, "esc cancels") || !strings.Contains(v, "█") {
 		t.Fatalf("no progress bar:\n%s", v)
@@ -185,13 +187,13 @@ func TestEvalProgressCasesAndStaleMessages(t *testing.T) {
 	m = step(m, evalCaseMsg{Seq: 0, Case: c})
 	m = step(m, evalProgressMsg{Seq: 0, Done: 4, Total: 5})
 	m = step(m, evalDoneMsg{Seq: 0, Err: errors.New("old run failed")})
-	if len(m.eval.cases) != 1 || m.eval.done != 1 || !m.EvalRunning() || m.eval.errText != "" {
-		t.Fatalf("a stale message was applied: cases %d done %d running %v err %q", len(m.eval.cases), m.eval.done, m.EvalRunning(), m.eval.errText)
+	if len(m.eval.Cases) != 1 || m.eval.Done != 1 || !m.EvalRunning() || m.eval.ErrText != "" {
+		t.Fatalf("a stale message was applied: cases %d done %d running %v err %q", len(m.eval.Cases), m.eval.Done, m.EvalRunning(), m.eval.ErrText)
 	}
 	// A case of this run lands in set order.
 	m = step(m, evalCaseMsg{Seq: 1, Case: c})
-	if m.eval.cases[0].ID != "ros2-nodes" || m.eval.cases[1].ID != "explain-selection" {
-		t.Fatalf("order = %s, %s", m.eval.cases[0].ID, m.eval.cases[1].ID)
+	if m.eval.Cases[0].ID != "ros2-nodes" || m.eval.Cases[1].ID != "explain-selection" {
+		t.Fatalf("order = %s, %s", m.eval.Cases[0].ID, m.eval.Cases[1].ID)
 	}
 	m.stop()
 }
@@ -219,8 +221,8 @@ func TestEvalEscCancels(t *testing.T) {
 	if m.EvalRunning() || !strings.Contains(m.Status(), "Eval cancelled after 1 of 5 cases") {
 		t.Fatalf("running %v status %q", m.EvalRunning(), m.Status())
 	}
-	if len(m.eval.cases) != 1 || m.eval.errText != "" {
-		t.Fatalf("partial run not kept: %d cases, err %q", len(m.eval.cases), m.eval.errText)
+	if len(m.eval.Cases) != 1 || m.eval.ErrText != "" {
+		t.Fatalf("partial run not kept: %d cases, err %q", len(m.eval.Cases), m.eval.ErrText)
 	}
 	// Esc when nothing runs goes back to the results.
 	m = step(m, keyType(tea.KeyEsc))
@@ -238,8 +240,8 @@ func TestNewEvalCancelsTheOldOne(t *testing.T) {
 	m = step(m, nextEvalMsg(t, m))
 	next, _ := m.Update(ctrl('r')) // re-run: seq 2
 	m = next.(Model)
-	if m.evals.seq != 2 || len(m.eval.cases) != 0 {
-		t.Fatalf("seq %d, %d cases", m.evals.seq, len(m.eval.cases))
+	if m.evals.seq != 2 || len(m.eval.Cases) != 0 {
+		t.Fatalf("seq %d, %d cases", m.evals.seq, len(m.eval.Cases))
 	}
 	// The first run's context is cancelled: it ends with its own seq.
 	var last tea.Msg
@@ -287,7 +289,7 @@ func TestEvalOpenCaseAsQuery(t *testing.T) {
 	if m.query.Value() != "How do nodes talk?" || m.params.TopK != 4 || m.params.Threshold != 0.3 {
 		t.Fatalf("input %q params %+v", m.query.Value(), m.params)
 	}
-	if len(m.results.items) == 0 || !m.detail.has || !m.ctxPane.has {
+	if len(m.results.Items) == 0 || !m.detail.Has || !m.ctxPane.Has {
 		t.Fatal("the case's result is not in the results, detail and context panes")
 	}
 	// Back to the eval: the list and cursor are as they were.
@@ -329,8 +331,8 @@ func TestEvalBadPathShowsErrorAndStaysUsable(t *testing.T) {
 		t.Fatalf("tab from the cases: %s", m.Focus())
 	}
 	m = feed(t, m, keyType(tea.KeyTab))
-	if m.eval.errText != "" || len(m.eval.cases) != 5 {
-		t.Fatalf("retry: err %q, %d cases", m.eval.errText, len(m.eval.cases))
+	if m.eval.ErrText != "" || len(m.eval.Cases) != 5 {
+		t.Fatalf("retry: err %q, %d cases", m.eval.ErrText, len(m.eval.Cases))
 	}
 	m = feed(t, m, keyRunes("i"))
 	m = ask(t, m, "nodes")
@@ -402,9 +404,9 @@ func TestEvalRunsWithTheExplorersRerankTopKAndThreshold(t *testing.T) {
 	m = ask(t, m, "nodes")
 	m = feed(t, m, keyRunes("r")) // rerank on
 	m = feed(t, m, keyRunes("s"))
-	m = toRow(t, m, rowTopK)
+	m = toRow(t, m, settings.RowTopK)
 	m = feed(t, m, keyRunes("l"))
-	m = toRow(t, m, rowThreshold)
+	m = toRow(t, m, settings.RowThreshold)
 	m = feed(t, m, keyRunes("l"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
 	m = feed(t, m, keyType(tea.KeyEsc))

@@ -12,32 +12,19 @@ import (
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
+	"ragscope/ui/evalview"
 )
 
 // EvalFunc runs the golden set at path ("" is the default set) with the
 // explorer's settings s, and reports each finished case to onCase, then
 // progress to progress; both are never called concurrently. It returns
 // the report, or the report so far and ctx's error when ctx ends first.
-type EvalFunc func(ctx context.Context, path string, s EvalSettings, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error)
-
-// EvalSettings are the explorer's settings a golden-set run searches
-// with, so the eval view scores what the explorer shows.
-type EvalSettings struct {
-	// SearchMode is the explorer's local search mode ("" on a backend
-	// without modes).
-	SearchMode string
-	// TopK is the top_k of every case that sets none.
-	TopK int
-	// Threshold is the score threshold of every query.
-	Threshold float64
-	// Rerank reranks every normal-mode case with RerankModel when On.
-	Rerank      retrieval.RerankOptions
-	RerankModel string
-}
+type EvalFunc func(ctx context.Context, path string, s evalview.Settings, progress func(done, total int), onCase func(eval.CaseResult)) (eval.Report, error)
 
 // evalSettings are the settings the explorer searches with now.
-func (m *Model) evalSettings() EvalSettings {
-	s := EvalSettings{SearchMode: m.searchModeFor(retrieval.ModeNormal), TopK: m.params.TopK, Threshold: m.params.Threshold}
+func (m *Model) evalSettings() evalview.Settings {
+	s := evalview.Settings{SearchMode: m.searchModeFor(retrieval.ModeNormal), TopK: m.params.TopK, Threshold: m.params.Threshold}
 	if r := m.rerankFor(retrieval.ModeNormal); r.On {
 		s.Rerank, s.RerankModel = r, m.rerankModel
 	}
@@ -55,21 +42,6 @@ func (m *Model) evalIgnored() []string {
 		out = append(out, "filters (cases set their own)")
 	}
 	return out
-}
-
-// text is the settings as the eval view's title names them.
-func (s EvalSettings) text() string {
-	var parts []string
-	if s.SearchMode != "" {
-		parts = append(parts, "searched "+termsafe.Line(s.SearchMode))
-	}
-	parts = append(parts, "top_k "+strconv.Itoa(s.TopK), "threshold "+present.Score(s.Threshold, 2))
-	if s.Rerank.On {
-		parts = append(parts, "rerank "+termsafe.Line(s.RerankModel))
-	} else {
-		parts = append(parts, "rerank off")
-	}
-	return strings.Join(parts, " · ")
 }
 
 // evalProgressMsg reports how many cases of a run have finished.
@@ -112,7 +84,7 @@ func newEvalStream() *evalStream {
 // It captures everything it needs and never touches the model. When ctx
 // ends (cancelled, or replaced by a newer run) it stops sending, so an
 // abandoned stream never blocks it.
-func evalRunCmd(ctx context.Context, run EvalFunc, seq int, path string, set EvalSettings, s *evalStream) tea.Cmd {
+func evalRunCmd(ctx context.Context, run EvalFunc, seq int, path string, set evalview.Settings, s *evalStream) tea.Cmd {
 	return func() tea.Msg {
 		send := func(msg tea.Msg) {
 			select {
@@ -144,7 +116,7 @@ type evalRun struct {
 
 // Start cancels the run in flight and starts the set at path, searched
 // with set: run does the work, listen brings its first message.
-func (r *evalRun) Start(path string, set EvalSettings) (run, listen tea.Cmd) {
+func (r *evalRun) Start(path string, set evalview.Settings) (run, listen tea.Cmd) {
 	r.Cancel()
 	r.seq++
 	ctx, cancel := context.WithCancel(r.base)
@@ -190,7 +162,7 @@ func evalListenCmd(s *evalStream) tea.Cmd {
 func evalErrorText(err error) string {
 	for _, class := range []error{retrieval.ErrConfig, retrieval.ErrAuth, retrieval.ErrNotFound, retrieval.ErrUnavailable, context.DeadlineExceeded} {
 		if errors.Is(err, class) {
-			return "Eval failed: " + errorText(err)
+			return "Eval failed: " + common.ErrorText(err)
 		}
 	}
 	return "Eval failed: " + err.Error()
@@ -202,7 +174,7 @@ func (m *Model) openEval() tea.Cmd {
 	if m.opts.Eval == nil {
 		return nil
 	}
-	if len(m.eval.cases) == 0 && !m.eval.running {
+	if len(m.eval.Cases) == 0 && !m.eval.Running {
 		return m.setFocus(focusEvalPath)
 	}
 	return m.setFocus(focusEvalCases)
@@ -228,11 +200,11 @@ func (m *Model) startEval() tea.Cmd {
 	set := m.evalSettings()
 	spin := !m.running && !m.evals.running
 	m.eval.Start(label, set, m.evalIgnored())
-	m.eval.runPath = path
+	m.eval.RunPath = path
 	if set.SearchMode != "" {
 		label += " (" + set.SearchMode + ")"
 	}
-	m.setStatus(statusInfo, "Evaluating "+label+" with "+set.text()+"…")
+	m.setStatus(statusInfo, "Evaluating "+label+" with "+set.Text()+"…")
 	run, listen := m.evals.Start(path, set)
 	cmds := []tea.Cmd{run, listen, m.setFocus(focusEvalCases)}
 	if spin {
@@ -256,7 +228,7 @@ func (m Model) updateEval(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.eval.Progress(msg.Done, msg.Total)
 		if !m.running {
-			m.setStatus(statusInfo, "Evaluating "+m.eval.label+"… "+strconv.Itoa(msg.Done)+"/"+strconv.Itoa(msg.Total))
+			m.setStatus(statusInfo, "Evaluating "+m.eval.Label+"… "+strconv.Itoa(msg.Done)+"/"+strconv.Itoa(msg.Total))
 		}
 	case evalCaseMsg:
 		if !m.evals.Current(msg.Seq) {
@@ -280,12 +252,12 @@ func (m Model) finishEval(msg evalDoneMsg) (Model, tea.Cmd) {
 	switch {
 	case msg.Err != nil && errors.Is(msg.Err, context.Canceled):
 		m.eval.Finish(nil, "")
-		m.setStatus(statusInfo, "Eval cancelled after "+strconv.Itoa(len(m.eval.cases))+" of "+strconv.Itoa(m.eval.total)+" cases.")
+		m.setStatus(statusInfo, "Eval cancelled after "+strconv.Itoa(len(m.eval.Cases))+" of "+strconv.Itoa(m.eval.Total)+" cases.")
 	case msg.Err != nil:
 		text := evalErrorText(msg.Err)
 		m.eval.Finish(nil, text)
 		m.setStatus(statusErr, text)
-		if m.focus == focusEvalCases && len(m.eval.cases) == 0 {
+		if m.focus == focusEvalCases && len(m.eval.Cases) == 0 {
 			return m, m.setFocus(focusEvalPath)
 		}
 	case rep.Passed:
@@ -331,7 +303,7 @@ func (m *Model) openCase() tea.Cmd {
 	run := m.runQuery(q)
 	m.caseSeq, m.caseLabel = m.seq, "case "+termsafe.Line(c.ID)+" ("+c.Status.String()+")"
 	expect := c.Expect
-	m.caseExpect, m.caseFile = &expect, m.eval.runPath
+	m.caseExpect, m.caseFile = &expect, m.eval.RunPath
 	m.setStatus(statusInfo, "Case "+termsafe.Line(c.ID)+": searching with its settings (top_k "+strconv.Itoa(q.TopK)+
 		", threshold "+present.Score(q.Threshold, 2)+")…")
 	return tea.Batch(focus, run)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"ragscope/retrieval"
+	"ragscope/ui/settings"
 )
 
 // Against Qdrant the settings have an "exact" row: on, the question runs
@@ -20,7 +21,7 @@ func TestExactSearchRow(t *testing.T) {
 		t.Fatal("the first query is exact")
 	}
 	m = feed(t, m, keyRunes("s"))
-	m = toRow(t, m, rowExact)
+	m = toRow(t, m, settings.RowExact)
 	if v := screen(m); !strings.Contains(v, "▌ exact        [ ] exact search, not the approximate index") {
 		t.Fatalf("settings:\n%s", v)
 	}
@@ -43,9 +44,9 @@ func TestExactSearchRow(t *testing.T) {
 	m = sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
 	m = feed(t, m, keyRunes("s"))
-	m = toRow(t, m, rowShowDropped)
+	m = toRow(t, m, settings.RowShowDropped)
 	m = feed(t, m, keyRunes("j"))
-	if m.settings.row == rowExact || strings.Contains(screen(m), "exact search") {
-		t.Fatalf("the demo offers exact search: row %d\n%s", m.settings.row, screen(m))
+	if m.settings.Row == settings.RowExact || strings.Contains(screen(m), "exact search") {
+		t.Fatalf("the demo offers exact search: row %d\n%s", m.settings.Row, screen(m))
 	}
 }

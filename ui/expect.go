@@ -1,29 +1,18 @@
 package ui
 
 import (
-	"cmp"
 	"context"
 	"slices"
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/termsafe"
+	"ragscope/ui/common"
+	"ragscope/ui/results"
 )
-
-// DocSource is one entry of the expected-source picker: a page (Ref is
-// its doc path) or a section of it (Ref is "doc path#anchor").
-type DocSource struct {
-	// Ref is what the diagnosis is given (retrieval.ParseExpectRef).
-	Ref string
-	// Label is what the picker shows and matches ("docs/a.md ·
-	// Section"); Ref when empty.
-	Label string
-}
 
 // ExpectSetup offers "Why not this chunk?" in the explorer: a picker of
 // expected sources (key w) whose rank, score and cut show in the results,
@@ -31,7 +20,7 @@ type DocSource struct {
 type ExpectSetup struct {
 	// Sources lists the collection's doc paths and sections for the
 	// picker; nil leaves only typing or pasting a ref.
-	Sources func(ctx context.Context) ([]DocSource, error)
+	Sources func(ctx context.Context) ([]results.DocSource, error)
 	// Diagnose says where each of refs went for q (the query on show,
 	// rerankModel naming the rerank model when q reranks), and with
 	// annCheck compares its search with an exact one: the diagnosis
@@ -44,94 +33,9 @@ type ExpectSetup struct {
 // maxExpected bounds the expected sources of a question.
 const maxExpected = 8
 
-// expectPicker chooses an expected source by typing part of a doc path
-// or section, or takes a pasted URL or path as it is.
-type expectPicker struct {
-	fuzzyList
-	st      *Styles
-	sources []DocSource
-	loading bool
-	err     string
-}
-
-func newExpectPicker(keys *KeyMap, st *Styles) *expectPicker {
-	return &expectPicker{fuzzyList: newFuzzyList(keys, st, "type part of a doc path or section, or paste a URL", 2000), st: st, loading: true}
-}
-
-// SetSources gives the picker the collection's sources.
-func (f *expectPicker) SetSources(src []DocSource, err error) {
-	f.loading = false
-	if err != nil {
-		f.err = errorText(err)
-	}
-	f.sources = src
-	labels := make([]string, len(src))
-	for i, s := range src {
-		labels[i] = cmp.Or(s.Label, s.Ref)
-	}
-	f.setLabels(labels)
-}
-
-// choice is the ref enter picks: a typed URL as it is; else the source
-// under the cursor; else the typed text.
-func (f *expectPicker) choice() string {
-	typed := strings.TrimSpace(f.input.Value())
-	i, ok := f.current()
-	if strings.Contains(typed, "://") || !ok {
-		return typed
-	}
-	return f.sources[i].Ref
-}
-
-// Update handles a key or a paste: arrows move, enter picks (pick),
-// esc closes (done), anything else is text.
-func (f *expectPicker) Update(msg tea.Msg) (pick string, done bool, cmd tea.Cmd) {
-	act, cmd := f.update(msg)
-	switch act {
-	case pickClose:
-		return "", true, nil
-	case pickToggle:
-		return f.choice(), false, nil
-	}
-	return "", false, cmd
-}
-
-// View draws the input and as many matches as fit in w x h, marking the
-// sources already expected.
-func (f *expectPicker) View(w, h int, active []string) string {
-	st := f.st
-	var b strings.Builder
-	name := "expected source"
-	count := strconv.Itoa(len(f.shown)) + "/" + strconv.Itoa(len(f.sources))
-	f.input.SetWidth(max(w-len(name)-len(count)-6, 4))
-	b.WriteString(truncate(st.FocusedTitle.Render(name+" › ")+f.input.View()+" "+st.Meta.Render(count), w))
-	b.WriteString("\n" + st.Meta.Render(truncate("enter picks (again: drops it) · a typed or pasted URL or path is taken as it is · esc closes", w)))
-	rows := f.rows(h - 2)
-	switch {
-	case f.loading:
-		b.WriteString("\n" + st.Meta.Render("listing the collection's pages…"))
-	case f.err != "":
-		b.WriteString("\n" + st.Missing.Render(truncate("cannot list the pages: "+f.err+"; type or paste a doc path or URL", w)))
-	case len(f.shown) == 0 && strings.TrimSpace(f.input.Value()) != "":
-		b.WriteString("\n" + st.Missing.Render(truncate("no page matches: enter takes the text as it is", w)))
-	}
-	f.writeRows(&b, st, w, rows, func(i int) bool { return slices.Contains(active, f.sources[i].Ref) })
-	return b.String()
-}
-
-// ShortHelp is the picker's help line.
-func (f *expectPicker) ShortHelp() []key.Binding {
-	k := f.keys
-	return []key.Binding{k.PickDown, pickHelp(k), k.PickClose, k.Quit}
-}
-
-func pickHelp(k *KeyMap) key.Binding {
-	return key.NewBinding(key.WithKeys(k.PickToggle.Keys()...), key.WithHelp("enter", "pick / drop"))
-}
-
 // sourcesMsg carries the picker's sources.
 type sourcesMsg struct {
-	Sources []DocSource
+	Sources []results.DocSource
 	Err     error
 }
 
@@ -144,7 +48,7 @@ type diagMsg struct {
 	Err  error
 }
 
-func sourcesCmd(ctx context.Context, fn func(context.Context) ([]DocSource, error)) tea.Cmd {
+func sourcesCmd(ctx context.Context, fn func(context.Context) ([]results.DocSource, error)) tea.Cmd {
 	return func() tea.Msg {
 		src, err := fn(ctx)
 		return sourcesMsg{Sources: src, Err: err}
@@ -181,17 +85,17 @@ func (m *Model) openExpect() tea.Cmd {
 		return nil
 	}
 	m.pickFrom = m.focus
-	m.results.pick = newExpectPicker(m.keys, m.st)
+	m.results.Pick = results.NewExpectPicker(m.keys, m.st)
 	var cmd tea.Cmd
 	switch {
 	case m.sources != nil:
-		m.results.pick.SetSources(m.sources.list, m.sources.err)
+		m.results.Pick.SetSources(m.sources.list, m.sources.err)
 	case m.opts.Expect.Sources == nil:
-		m.results.pick.SetSources(nil, nil)
+		m.results.Pick.SetSources(nil, nil)
 	default:
-		ctx, cancel := withTimeout(m.base, m.opts.Timeout)
+		ctx, cancel := common.WithTimeout(m.base, m.opts.Timeout)
 		fn := m.opts.Expect.Sources
-		cmd = sourcesCmd(ctx, func(ctx context.Context) ([]DocSource, error) {
+		cmd = sourcesCmd(ctx, func(ctx context.Context) ([]results.DocSource, error) {
 			defer cancel()
 			return fn(ctx)
 		})
@@ -202,7 +106,7 @@ func (m *Model) openExpect() tea.Cmd {
 
 // expectSources are the picker's sources, listed once.
 type expectSources struct {
-	list []DocSource
+	list []results.DocSource
 	err  error
 }
 
@@ -211,18 +115,18 @@ func (m *Model) updateSources(msg sourcesMsg) {
 	if msg.Err == nil {
 		m.sources = &expectSources{list: msg.Sources}
 	}
-	if m.results.pick != nil {
-		m.results.pick.SetSources(msg.Sources, msg.Err)
+	if m.results.Pick != nil {
+		m.results.Pick.SetSources(msg.Sources, msg.Err)
 	}
 }
 
 // updatePicker gives a key or paste to the open picker.
 func (m *Model) updatePicker(msg tea.Msg) tea.Cmd {
-	pick, done, cmd := m.results.pick.Update(msg)
+	pick, done, cmd := m.results.Pick.Update(msg)
 	if done {
 		// Closed without a pick: the keyboard goes back where it was
 		// (the results, the detail…), never on to the Ask box.
-		m.results.pick = nil
+		m.results.Pick = nil
 		from := m.pickFrom
 		if from == "" || from == focusQuery || from == focusSelText {
 			from = focusResults
@@ -236,7 +140,7 @@ func (m *Model) updatePicker(msg tea.Msg) tea.Cmd {
 		m.setStatus(statusErr, "Not a source: give a doc path (docs/module-1/ros2.md), a citation URL or a point id.")
 		return cmd
 	}
-	m.results.pick = nil
+	m.results.Pick = nil
 	m.syncBindings()
 	t := m.turns.Current()
 	if t == nil {
@@ -267,14 +171,14 @@ func (m *Model) updatePicker(msg tea.Msg) tea.Cmd {
 
 // diagnose runs the diagnosis of t (its expected sources; with ann the
 // ANN check too).
-func (m *Model) diagnose(t *turn, ann bool) tea.Cmd {
-	ctx, cancel := withTimeout(m.base, m.opts.Timeout)
+func (m *Model) diagnose(t *common.Turn, ann bool) tea.Cmd {
+	ctx, cancel := common.WithTimeout(m.base, m.opts.Timeout)
 	model := ""
 	if t.Query.Rerank.On {
 		model = m.rerankModel
 	}
 	m.diagSeq++
-	t.diagSeq = m.diagSeq
+	t.DiagSeq = m.diagSeq
 	return diagCmd(ctx, cancel, m.opts.Expect.Diagnose, t.N, m.diagSeq, t.Query, model, slices.Clone(t.Expect), ann)
 }
 
@@ -300,11 +204,11 @@ func (m *Model) runANNCheck() tea.Cmd {
 // is on show.
 func (m *Model) updateDiag(msg diagMsg) tea.Cmd {
 	t := m.turns.ByN(msg.N)
-	if t == nil || msg.Seq != t.diagSeq {
+	if t == nil || msg.Seq != t.DiagSeq {
 		return nil // the turn is gone, or a later diagnosis of it runs
 	}
 	if msg.Err != nil {
-		m.setStatus(statusErr, errorText(msg.Err))
+		m.setStatus(statusErr, common.ErrorText(msg.Err))
 		return nil
 	}
 	d := msg.Diag
@@ -322,7 +226,7 @@ func (m *Model) updateDiag(msg diagMsg) tea.Cmd {
 
 // diagStatus is the status line after a diagnosis: the ANN check when it
 // ran, else where each expected source went.
-func (m *Model) diagStatus(t *turn, ann bool) (statusKind, string) {
+func (m *Model) diagStatus(t *common.Turn, ann bool) (statusKind, string) {
 	d := t.Diag
 	if ann && d.ANN == nil && len(d.Notes) > 0 {
 		// The server refused exact search: say so.
@@ -339,7 +243,7 @@ func (m *Model) diagStatus(t *turn, ann bool) (statusKind, string) {
 				text += " · …"
 				break
 			}
-			text += " · missed exact #" + strconv.Itoa(miss.ExactRank) + " " + miss.DocPath + sectionText(miss.Section)
+			text += " · missed exact #" + strconv.Itoa(miss.ExactRank) + " " + miss.DocPath + results.SectionText(miss.Section)
 		}
 		kind := statusOK
 		if len(c.Missed) > 0 {
@@ -370,15 +274,8 @@ func (m *Model) diagStatus(t *turn, ann bool) (statusKind, string) {
 	return kind, strings.Join(parts, " · ")
 }
 
-func sectionText(s string) string {
-	if s == "" {
-		return ""
-	}
-	return " · " + s
-}
-
 // docPathsOf is the distinct doc paths of the sources.
-func docPathsOf(src []DocSource) []string {
+func docPathsOf(src []results.DocSource) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, s := range src {
@@ -389,94 +286,4 @@ func docPathsOf(src []DocSource) []string {
 		}
 	}
 	return out
-}
-
-// expectItem is the results row of an expected source the results do
-// not hold: marked, at its real rank, with its score and what cut it.
-func expectItem(e *retrieval.Expected) item {
-	text := "The results do not hold this source's best chunk for the question."
-	if e.DocPath != "" {
-		text += " Press p to read its page's chunks in order."
-	}
-	c := retrieval.Chunk{ID: e.PointID, DocPath: e.DocPath, Section: e.Section, Text: text}
-	if c.ID == "" {
-		c.ID = "expected:" + e.Ref
-	}
-	h := retrieval.Hit{Rank: e.Rank, Chunk: c}
-	if e.Score != nil {
-		h.Score = *e.Score
-	}
-	return item{Hit: h, Expect: e, Pseudo: true}
-}
-
-// expectCompare says how the expected sources moved from old to cur:
-// "expected docs/a.md #23 → #4 (cut by top_k 5 → in the results at #4)".
-func expectCompare(old, cur *turn) []string {
-	var out []string
-	for _, ref := range cur.Expect {
-		ne := findExpected(cur, ref)
-		oe := findExpected(old, ref)
-		if ne == nil && oe == nil {
-			continue
-		}
-		out = append(out, "expected "+termsafe.Line(ref)+" "+expectRank(oe)+" → "+expectRank(ne)+" ("+expectCut(oe)+" → "+expectCut(ne)+")")
-	}
-	return out
-}
-
-func findExpected(t *turn, ref string) *retrieval.Expected {
-	if t == nil || t.Diag == nil {
-		return nil
-	}
-	for i := range t.Diag.Expected {
-		if t.Diag.Expected[i].Ref == ref {
-			return &t.Diag.Expected[i]
-		}
-	}
-	return nil
-}
-
-func expectRank(e *retrieval.Expected) string {
-	switch {
-	case e == nil:
-		return "?"
-	case !e.Found():
-		return "none"
-	}
-	return cmp.Or(e.RankText(), "?")
-}
-
-func expectCut(e *retrieval.Expected) string {
-	switch {
-	case e == nil:
-		return "not diagnosed"
-	case e.Cut == retrieval.CutNone:
-		return "kept"
-	}
-	return e.Detail
-}
-
-// expectMetadata is the detail of an expected source the results do not
-// hold: where it ranked, its score and what cut it.
-func expectMetadata(st *Styles, e *retrieval.Expected, w int) string {
-	var b strings.Builder
-	b.WriteString(st.Title.Render(wrapText("◇ expected "+termsafe.Line(e.Ref), w)) + "\n")
-	b.WriteString(st.LinkWarn.Render(wrapText(termsafe.Line(e.Detail), w)) + "\n")
-	row := func(k, v string) {
-		if v != "" {
-			b.WriteString(st.Label.Render(leftPadRight(k, 12)) + st.Value.Render(truncate(termsafe.Line(v), max(w-12, 4))) + "\n")
-		}
-	}
-	row("rank", e.RankText())
-	if e.ExactRank > 0 && e.ExactRank != e.Rank {
-		row("exact rank", "#"+strconv.Itoa(e.ExactRank))
-	}
-	if e.Score != nil {
-		row("score", present.Score(*e.Score, 4))
-	}
-	row("cut", e.Cut)
-	row("doc path", e.DocPath)
-	row("section", e.Section)
-	row("best chunk", e.PointID)
-	return b.String()
 }

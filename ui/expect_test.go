@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
+	"ragscope/ui/results"
 )
 
 // fakeDiagnose says where refs of the fake corpus went: the chunk of the
@@ -60,10 +61,10 @@ func expectOptions(f *fakeRetriever, kind string) (Options, *fakeDiagnose) {
 	opts.Expect = ExpectSetup{
 		Diagnose: fd.diagnose,
 		ANN:      kind == "qdrant",
-		Sources: func(context.Context) ([]DocSource, error) {
-			var out []DocSource
+		Sources: func(context.Context) ([]results.DocSource, error) {
+			var out []results.DocSource
 			for _, sc := range fakeCorpus(9) {
-				out = append(out, DocSource{Ref: sc.Chunk.DocPath}, DocSource{Ref: sc.Chunk.DocPath + "#overview", Label: sc.Chunk.DocPath + " · Overview"})
+				out = append(out, results.DocSource{Ref: sc.Chunk.DocPath}, results.DocSource{Ref: sc.Chunk.DocPath + "#overview", Label: sc.Chunk.DocPath + " · Overview"})
 			}
 			return out, nil
 		},
@@ -87,7 +88,7 @@ func TestExpectedSourceInTheResults(t *testing.T) {
 	// Letters are text in the picker: "urdf" filters, enter picks.
 	m = feed(t, m, typeText("04launchfiles.md")...)
 	m = feed(t, m, keyType(tea.KeyEnter))
-	if m.results.pick != nil {
+	if m.results.Pick != nil {
 		t.Fatalf("the picker stays open:\n%s", screen(m))
 	}
 	v := screen(m)
@@ -99,21 +100,21 @@ func TestExpectedSourceInTheResults(t *testing.T) {
 	}
 	// The row sits after the last kept hit, and the detail tells it.
 	last := -1
-	for i, it := range m.results.items {
+	for i, it := range m.results.Items {
 		if it.Pseudo {
 			last = i
 		}
 	}
-	if last != len(m.results.items)-1 {
-		t.Fatalf("expected row at %d of %d", last, len(m.results.items))
+	if last != len(m.results.Items)-1 {
+		t.Fatalf("expected row at %d of %d", last, len(m.results.Items))
 	}
 
 	// top_k 3 → 5: the re-run is a new turn that remembers the expected
 	// source, now in the results and marked there.
 	m = feed(t, m, keyRunes("s"), keyRunes("l"), keyRunes("l"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
-	if len(m.turns.turns) != 2 || len(m.turns.turns[1].Expect) != 1 {
-		t.Fatalf("turns %+v", m.turns.turns)
+	if len(m.turns.Turns) != 2 || len(m.turns.Turns[1].Expect) != 1 {
+		t.Fatalf("turns %+v", m.turns.Turns)
 	}
 	if v := screen(m); strings.Contains(v, "cut by top_k") || !strings.Contains(v, "◇ expected · module-1-ros2 / launch-files") {
 		t.Fatalf("after top_k 7:\n%s", v)
@@ -129,7 +130,7 @@ func TestExpectedSourceInTheResults(t *testing.T) {
 	m = feed(t, m, keyRunes("i"))
 	m = feed(t, m, typeText(" more")...)
 	m = feed(t, m, keyType(tea.KeyEnter))
-	if n := len(m.turns.turns); len(m.turns.turns[n-1].Expect) != 0 || strings.Contains(screen(m), "◇ expected") {
+	if n := len(m.turns.Turns); len(m.turns.Turns[n-1].Expect) != 0 || strings.Contains(screen(m), "◇ expected") {
 		t.Fatalf("a new question keeps the expected source:\n%s", screen(m))
 	}
 }
@@ -150,7 +151,7 @@ func TestExpectedSourcePasteAndNotFound(t *testing.T) {
 	}
 	m = feed(t, m, keyRunes("w"))
 	m = feed(t, m, tea.PasteMsg{Content: "https://book.example.org/docs/module-1-ros2/00-nodes-and-topic"}, keyType(tea.KeyEnter))
-	if strings.Contains(screen(m), "◇ expected") || len(m.turns.turns[0].Expect) != 0 {
+	if strings.Contains(screen(m), "◇ expected") || len(m.turns.Turns[0].Expect) != 0 {
 		t.Fatalf("picking again does not drop it:\n%s", screen(m))
 	}
 }
@@ -184,10 +185,10 @@ func TestStaleDiagnosisIsDropped(t *testing.T) {
 	m = feed(t, m, keyRunes("w"))
 	m = feed(t, m, typeText("04launchfiles.md")...)
 	m = feed(t, m, keyType(tea.KeyEnter))
-	seq := m.turns.turns[0].diagSeq
+	seq := m.turns.Turns[0].DiagSeq
 	stale := diagMsg{N: 1, Seq: seq - 1, Diag: retrieval.Diagnosis{Expected: []retrieval.Expected{{Ref: "old", Cut: retrieval.CutNotFound, Detail: "not in the collection"}}}}
 	m = feed(t, m, stale)
-	if d := m.turns.turns[0].Diag; d == nil || len(d.Expected) != 1 || d.Expected[0].Ref == "old" || strings.Contains(screen(m), "ref old") {
+	if d := m.turns.Turns[0].Diag; d == nil || len(d.Expected) != 1 || d.Expected[0].Ref == "old" || strings.Contains(screen(m), "ref old") {
 		t.Fatalf("a stale diagnosis replaced the current one: %+v", d)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/explain"
+	"ragscope/ui/common"
 )
 
 // ExplainSetup offers "why this score" on the selected row (key X: the
@@ -82,21 +82,8 @@ type editTarget struct {
 	chunk     retrieval.Chunk
 }
 
-// explainText is e's lines for the detail pane ("" for nil).
-func explainText(st *Styles, e *explain.Explanation, w int) string {
-	if e == nil {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString(st.Title.Render(wrapText(fmt.Sprintf("why this score (%s %.3f)", e.Scorer, e.Score), w)) + "\n")
-	for _, l := range present.ExplainLines(e) {
-		b.WriteString(st.Value.Render(wrapText(l, w)) + "\n")
-	}
-	return b.String()
-}
-
 // selectedTarget is the selected row's chunk, or why it has none.
-func (m *Model) selectedTarget(what string) (editTarget, *turn, bool) {
+func (m *Model) selectedTarget(what string) (editTarget, *common.Turn, bool) {
 	t := m.turns.Current()
 	it, ok := m.results.Selected()
 	switch {
@@ -133,7 +120,7 @@ func (m *Model) explainSelected() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	ctx, cancel := withTimeout(m.base, m.opts.Timeout)
+	ctx, cancel := common.WithTimeout(m.base, m.opts.Timeout)
 	m.explainSeq++
 	n, seq, q, fn := t.N, m.explainSeq, t.Query, m.opts.Explain.Explain
 	top := ""
@@ -156,7 +143,7 @@ func (m *Model) updateExplained(msg explainedMsg) tea.Cmd {
 		return nil
 	}
 	if msg.Err != nil {
-		m.setStatus(statusErr, "Cannot explain the score: "+errorText(msg.Err))
+		m.setStatus(statusErr, "Cannot explain the score: "+common.ErrorText(msg.Err))
 		return nil
 	}
 	m.results.SetExplained(msg.ID, msg.E)
@@ -170,7 +157,7 @@ func (m *Model) editSelected() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	ctx, cancel := withTimeout(m.base, m.opts.Timeout)
+	ctx, cancel := common.WithTimeout(m.base, m.opts.Timeout)
 	m.editSeq++
 	n, seq, editor, read := t.N, m.editSeq, m.opts.Explain.Editor, m.opts.Explain.Chunk
 	m.setStatus(statusInfo, "Opening the chunk's text…")
@@ -215,7 +202,7 @@ func (m *Model) updateEditReady(msg editReadyMsg) tea.Cmd {
 		return nil
 	}
 	if msg.Err != nil {
-		m.setStatus(statusErr, "Cannot edit the chunk: "+errorText(msg.Err))
+		m.setStatus(statusErr, "Cannot edit the chunk: "+common.ErrorText(msg.Err))
 		return nil
 	}
 	if msg.Path == "" {
@@ -242,7 +229,7 @@ func (m *Model) updateEdited(msg editedMsg) tea.Cmd {
 		return removeFileCmd(msg.Path)
 	}
 	if msg.Err != nil {
-		m.setStatus(statusErr, "The editor failed: "+errorText(msg.Err))
+		m.setStatus(statusErr, "The editor failed: "+common.ErrorText(msg.Err))
 		return removeFileCmd(msg.Path)
 	}
 	path := msg.Path
@@ -259,7 +246,7 @@ func (m *Model) rankEdit(n, seq int, tg editTarget, text func() (string, error))
 	if t == nil {
 		return nil
 	}
-	ctx, cancel := withTimeout(m.base, m.opts.Timeout)
+	ctx, cancel := common.WithTimeout(m.base, m.opts.Timeout)
 	q, fn := t.Query, m.opts.Explain.WhatIf
 	m.setStatus(statusInfo, "Ranking your edit (nothing is written)…")
 	return func() tea.Msg {
@@ -287,7 +274,7 @@ func (m *Model) updateWhatIf(msg whatIfMsg) tea.Cmd {
 		return nil
 	}
 	if msg.Err != nil {
-		m.setStatus(statusErr, "No what-if: "+errorText(msg.Err))
+		m.setStatus(statusErr, "No what-if: "+common.ErrorText(msg.Err))
 		return nil
 	}
 	m.results.SetWhatIf(msg.W, msg.Target.chunk)
@@ -324,9 +311,9 @@ func (a *editArea) setSize(w, h int) {
 }
 
 // view is the area with its title.
-func (a *editArea) view(st *Styles) string {
-	title := st.FocusedTitle.Render(truncate("✎ what if "+present.Title(&a.target.chunk)+" said…", a.w))
-	hint := st.Meta.Render(truncate("ctrl+s ranks the edit · esc leaves it · nothing is written", a.w))
+func (a *editArea) view(st *common.Styles) string {
+	title := st.FocusedTitle.Render(common.Truncate("✎ what if "+present.Title(&a.target.chunk)+" said…", a.w))
+	hint := st.Meta.Render(common.Truncate("ctrl+s ranks the edit · esc leaves it · nothing is written", a.w))
 	return title + "\n" + hint + "\n" + a.ta.View()
 }
 

@@ -97,7 +97,7 @@ func TestEditInTextAreaShowsTheWouldBeRow(t *testing.T) {
 	if !strings.Contains(v, "✎ would be #1 0.900 · up from #2 · nothing is written") {
 		t.Fatalf("no would-be row:\n%s", v)
 	}
-	if m.results.items[0].WhatIf == nil {
+	if m.results.Items[0].WhatIf == nil {
 		t.Fatal("the would-be row is not first")
 	}
 	// esc leaves an edit without ranking it.

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
+	"ragscope/ui/settings"
 )
 
 // With hundreds of tags, a value is found by typing part of it: letters
@@ -28,21 +29,21 @@ func TestFacetPickerTypeToFilter(t *testing.T) {
 	}
 	m := sized(t, opts, 120, 40)
 	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("s"))
-	for m.settings.row != rowTag {
+	for m.settings.Row != settings.RowTag {
 		m = feed(t, m, keyRunes("j"))
 	}
 	m = feed(t, m, keyType(tea.KeyEnter))
-	if m.settings.pick == nil || !m.typing() {
+	if m.settings.Pick == nil || !m.typing() {
 		t.Fatal("enter on the tag row did not open the picker")
 	}
 	m = feed(t, m, typeText("qc")...)
-	if m.settings.pick == nil || m.Focus() != "settings" || m.settings.pick.input.Value() != "qc" {
+	if m.settings.Pick == nil || m.Focus() != "settings" || m.settings.Pick.Input.Value() != "qc" {
 		t.Fatalf("a letter left the picker (focus %s)", m.Focus())
 	}
 	m = feed(t, m, keyType(tea.KeyBackspace), keyType(tea.KeyBackspace))
 	m = feed(t, m, typeText("navgtn")...)
-	if pk := m.settings.pick; len(pk.shown) == 0 || pk.labels[pk.shown[0]] != "navigation" {
-		t.Fatalf("matches for navgtn: %v of %q", pk.shown, pk.labels)
+	if pk := m.settings.Pick; len(pk.Shown) == 0 || pk.Labels[pk.Shown[0]] != "navigation" {
+		t.Fatalf("matches for navgtn: %v of %q", pk.Shown, pk.Labels)
 	}
 	v := screen(m)
 	if !strings.Contains(v, "tag › navgtn") || !strings.Contains(v, "[ ] navigation") || strings.Contains(v, "tag-001") {
@@ -59,8 +60,8 @@ func TestFacetPickerTypeToFilter(t *testing.T) {
 		t.Fatal("toggled value not marked")
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))
-	if m.settings.pick != nil || m.Focus() != "settings" || m.typing() {
-		t.Fatalf("esc: picker open %v, focus %s", m.settings.pick != nil, m.Focus())
+	if m.settings.Pick != nil || m.Focus() != "settings" || m.typing() {
+		t.Fatalf("esc: picker open %v, focus %s", m.settings.Pick != nil, m.Focus())
 	}
 	if !strings.Contains(screen(m), "any of: navigation") {
 		t.Fatal("active filter not shown after the picker closed")

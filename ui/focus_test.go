@@ -24,12 +24,12 @@ func TestAskingMovesTheKeyboardToTheResults(t *testing.T) {
 		t.Fatalf("focus after asking = %s", m.Focus())
 	}
 	m = feed(t, m, keyRunes("j"))
-	if m.results.cursor != 1 || m.query.Value() != "nodes" {
-		t.Fatalf("j: cursor %d, Ask box %q", m.results.cursor, m.query.Value())
+	if m.results.Cursor != 1 || m.query.Value() != "nodes" {
+		t.Fatalf("j: cursor %d, Ask box %q", m.results.Cursor, m.query.Value())
 	}
 	m = feed(t, m, keyType(tea.KeyDown), keyType(tea.KeyUp), keyType(tea.KeyDown))
-	if m.results.cursor != 2 || m.detail.item.Hit.Chunk.ID != m.results.items[2].Hit.Chunk.ID {
-		t.Fatalf("arrows: cursor %d", m.results.cursor)
+	if m.results.Cursor != 2 || m.detail.Item.Hit.Chunk.ID != m.results.Items[2].Hit.Chunk.ID {
+		t.Fatalf("arrows: cursor %d", m.results.Cursor)
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))
 	if m.Focus() != "query" {

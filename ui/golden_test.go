@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // TestGolden snapshots View() as plain text at fixed sizes, the program
@@ -102,7 +103,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			fm := tm.FinalModel(t, teatest.WithFinalTimeout(3*time.Second)).(Model)
-			if fm.st.Glamour != "notty" || hasColor(fm.st.Profile) {
+			if fm.st.Glamour != "notty" || common.HasColor(fm.st.Profile) {
 				t.Fatalf("styles for profile %v, markdown %q: the program's colour profile did not reach the model", fm.st.Profile, fm.st.Glamour)
 			}
 			golden.RequireEqual(t, []byte(screen(fm)))

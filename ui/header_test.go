@@ -28,10 +28,10 @@ func TestHeaderKeepsPointCount(t *testing.T) {
 }
 
 func TestFitHeader(t *testing.T) {
-	kind := func(s string) headerPart { return headerPart{s, keepKind} }
-	coll := func(s string) headerPart { return headerPart{"collection " + s, keepCollection} }
-	model := func(s string) headerPart { return headerPart{s, keepModel} }
-	search := headerPart{"BM25 + title match", keepSearch}
+	kind := func(s string) headerPart { return headerPart{text: s, keep: keepKind} }
+	coll := func(s string) headerPart { return headerPart{text: "collection " + s, keep: keepCollection} }
+	model := func(s string) headerPart { return headerPart{text: s, keep: keepModel} }
+	search := headerPart{text: "BM25 + title match", keep: keepSearch}
 	for _, tt := range []struct {
 		parts []headerPart
 		last  string

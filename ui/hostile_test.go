@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // hostileRetriever returns a chunk whose every field carries terminal
@@ -37,8 +38,8 @@ var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
 func TestHostilePayloadNeverReachesTheScreen(t *testing.T) {
 	opts, _ := testOptions(&fakeRetriever{})
 	opts.Retriever = hostileRetriever{}
-	opts.LinkStatus = func(context.Context, string) (LinkStatus, error) {
-		return LinkStatus{State: LinkAnchorMissing, Detail: "d" + evil, Suggest: "https://x.org/b" + evil}, nil
+	opts.LinkStatus = func(context.Context, string) (common.LinkStatus, error) {
+		return common.LinkStatus{State: common.LinkAnchorMissing, Detail: "d" + evil, Suggest: "https://x.org/b" + evil}, nil
 	}
 	m := sized(t, opts, 160, 50)
 	m = ask(t, m, "anything")

@@ -4,16 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/judge"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // JudgeSetup offers the judge in the explorer (key J): the chat model
@@ -31,27 +30,6 @@ type JudgeSetup struct {
 	// against res's sources (judge.Judge.Faithfulness); nil leaves answers
 	// unchecked.
 	Faithfulness func(ctx context.Context, res retrieval.Result, ans retrieval.Answer) (judge.Faithfulness, judge.Stats, error)
-}
-
-// judgeState is the judge's verdicts on one turn's hits, kept with the
-// turn.
-type judgeState struct {
-	// running says a judge run of the turn is in flight.
-	running bool
-	// grades are aligned with the turn's Result.Hits (nil until a run
-	// ends); byID indexes them by chunk id.
-	grades []judge.Judgement
-	byID   map[string]*judge.Judgement
-	stats  judge.Stats
-	err    error
-}
-
-// faithState is the judge's check of one answer's claims, kept with the
-// answer (a new answer starts unchecked).
-type faithState struct {
-	running bool
-	f       *judge.Faithfulness
-	err     error
 }
 
 // judgeRun is the judge run in flight: its sequence number, its turn and
@@ -72,14 +50,14 @@ type judgedMsg struct {
 	Stats  judge.Stats
 	Err    error
 	// answer is the answer checked (nil: none); Faith its check.
-	answer   *answerState
+	answer   *common.AnswerState
 	Faith    *judge.Faithfulness
 	FaithErr error
 }
 
 // judgeCmd grades hits and, when ans is set, checks the answer. The
 // closure captures only its arguments.
-func judgeCmd(ctx context.Context, cancel context.CancelFunc, js JudgeSetup, n, seq int, res retrieval.Result, st *answerState, ans retrieval.Answer) tea.Cmd {
+func judgeCmd(ctx context.Context, cancel context.CancelFunc, js JudgeSetup, n, seq int, res retrieval.Result, st *common.AnswerState, ans retrieval.Answer) tea.Cmd {
 	return func() tea.Msg {
 		defer cancel()
 		msg := judgedMsg{N: n, Seq: seq, answer: st}
@@ -107,20 +85,12 @@ func (m *Model) judgeHint() string {
 
 // initJudge sets the judge key's help: what it does, or that it cannot.
 func (m *Model) initJudge() {
-	m.keys.judgeOff = m.opts.Judge.Relevance == nil
-	if m.keys.judgeOff {
+	m.keys.JudgeOff = m.opts.Judge.Relevance == nil
+	if m.keys.JudgeOff {
 		m.keys.Judge.SetHelp("J", "judge: no chat model")
 		return
 	}
 	m.keys.Judge.SetHelp("J", "judge hits (and answer)")
-}
-
-// judgeHelp is the judge key for a help line: none without a judge.
-func (k *KeyMap) judgeHelp() []key.Binding {
-	if k.judgeOff {
-		return nil
-	}
-	return []key.Binding{k.Judge}
 }
 
 // judgeBusy reports whether a judge run is in flight.
@@ -148,16 +118,16 @@ func (m *Model) startJudge() tea.Cmd {
 
 // judge starts a judge run of t, cancelling the one in flight; carry
 // says it judges a re-run (the status line keeps the result's summary).
-func (m *Model) judge(t *turn, carry bool) tea.Cmd {
+func (m *Model) judge(t *common.Turn, carry bool) tea.Cmd {
 	m.cancelJudge(false)
 	js := m.opts.Judge
 	ctx, cancel := context.WithCancel(m.base)
 	m.judging.seq++
 	m.judging.n, m.judging.cancel = t.N, cancel
 	if t.Judge == nil {
-		t.Judge = &judgeState{}
+		t.Judge = &common.JudgeState{}
 	}
-	t.Judge.running, t.Judge.err = true, nil
+	t.Judge.Running, t.Judge.Err = true, nil
 	var ans retrieval.Answer
 	st := checkable(t.Answer)
 	if js.Faithfulness == nil {
@@ -165,12 +135,12 @@ func (m *Model) judge(t *turn, carry bool) tea.Cmd {
 	}
 	what := "Judging " + present.Count(len(t.Result.Hits), "hit", "hits")
 	if st != nil {
-		ans = st.ans
-		st.faith = &faithState{running: true}
+		ans = st.Final
+		st.Faith = &common.FaithState{Running: true}
 		what += " and the answer's claims"
 	}
 	what += " with " + termsafe.Line(js.Model) + "… esc cancels."
-	if t.Answer != nil && t.Answer.phase == answerStreaming {
+	if t.Answer != nil && t.Answer.Phase == common.AnswerStreaming {
 		what += " The answer is still streaming: " + m.keys.Judge.Help().Key + " again checks it once done."
 	}
 	if carry {
@@ -182,8 +152,8 @@ func (m *Model) judge(t *turn, carry bool) tea.Cmd {
 }
 
 // checkable is st when it is a finished answer the judge can check.
-func checkable(st *answerState) *answerState {
-	if st == nil || st.phase != answerDone || st.ans.Refused || strings.TrimSpace(st.ans.Text) == "" {
+func checkable(st *common.AnswerState) *common.AnswerState {
+	if st == nil || st.Phase != common.AnswerDone || st.Final.Refused || strings.TrimSpace(st.Final.Text) == "" {
 		return nil
 	}
 	return st
@@ -199,12 +169,12 @@ func (m *Model) cancelJudge(say bool) {
 	m.judging.cancel = nil
 	m.judging.seq++
 	if t := m.turns.ByN(m.judging.n); t != nil && t.Judge != nil {
-		t.Judge.running = false
-		if t.Judge.grades == nil {
+		t.Judge.Running = false
+		if t.Judge.Grades == nil {
 			t.Judge = nil
 		}
-		if st := t.Answer; st != nil && st.faith != nil && st.faith.running {
-			st.faith = nil
+		if st := t.Answer; st != nil && st.Faith != nil && st.Faith.Running {
+			st.Faith = nil
 		}
 		if m.turns.Current() == t {
 			m.showJudge(t)
@@ -230,22 +200,22 @@ func (m *Model) updateJudged(msg judgedMsg) tea.Cmd {
 	if js == nil {
 		return nil
 	}
-	js.running = false
-	if st := msg.answer; st != nil && st.faith != nil {
-		st.faith = &faithState{f: msg.Faith, err: msg.FaithErr}
+	js.Running = false
+	if st := msg.answer; st != nil && st.Faith != nil {
+		st.Faith = &common.FaithState{Verdict: msg.Faith, Err: msg.FaithErr}
 	}
 	if msg.Err != nil && (errors.Is(msg.Err, context.Canceled) || len(msg.Grades) != len(t.Result.Hits)) {
-		js.err = msg.Err
-		if js.grades == nil {
+		js.Err = msg.Err
+		if js.Grades == nil {
 			t.Judge = nil
 		}
-		m.setStatus(statusErr, "The judge stopped: "+errorText(msg.Err))
+		m.setStatus(statusErr, "The judge stopped: "+common.ErrorText(msg.Err))
 		return m.showJudge(t)
 	}
-	js.grades, js.stats, js.err = msg.Grades, msg.Stats, msg.Err
-	js.byID = make(map[string]*judge.Judgement, len(msg.Grades))
-	for i := range js.grades {
-		js.byID[t.Result.Hits[i].Chunk.ID] = &js.grades[i]
+	js.Grades, js.Stats, js.Err = msg.Grades, msg.Stats, msg.Err
+	js.ByID = make(map[string]*judge.Judgement, len(msg.Grades))
+	for i := range js.Grades {
+		js.ByID[t.Result.Hits[i].Chunk.ID] = &js.Grades[i]
 	}
 	kind, text := judgeSummary(t, m.opts.Judge.Model)
 	m.setStatus(kind, text)
@@ -253,10 +223,10 @@ func (m *Model) updateJudged(msg judgedMsg) tea.Cmd {
 }
 
 // judgeSummary is the status line after a judge run of t.
-func judgeSummary(t *turn, model string) (statusKind, string) {
+func judgeSummary(t *common.Turn, model string) (statusKind, string) {
 	js := t.Judge
-	mt := judge.Case(js.grades, 0)
-	text := "Judged " + present.Count(len(js.grades), "hit", "hits") + " with " + termsafe.Line(model) + ": "
+	mt := judge.Case(js.Grades, 0)
+	text := "Judged " + present.Count(len(js.Grades), "hit", "hits") + " with " + termsafe.Line(model) + ": "
 	kind := statusOK
 	switch {
 	case mt.Precision == nil:
@@ -271,41 +241,29 @@ func judgeSummary(t *turn, model string) (statusKind, string) {
 			text += " · nothing answers (no hit graded 2 or 3)"
 		}
 	}
-	if st := t.Answer; st != nil && st.faith != nil {
-		text += " · " + faithLine(st.faith)
+	if st := t.Answer; st != nil && st.Faith != nil {
+		text += " · " + common.FaithLine(st.Faith)
 	}
-	text += " · " + js.stats.String()
-	if js.err != nil {
-		kind, text = statusErr, text+" · stopped: "+errorText(js.err)
+	text += " · " + js.Stats.String()
+	if js.Err != nil {
+		kind, text = statusErr, text+" · stopped: "+common.ErrorText(js.Err)
 	}
 	return kind, text
 }
 
-// judgeTag is a judged turn's judged precision for the turn list:
-// " · judged p 0.60" ("" when not judged).
-func judgeTag(t *turn) string {
-	if t.Judge == nil || t.Judge.grades == nil {
-		return ""
-	}
-	if mt := judge.Case(t.Judge.grades, 0); mt.Precision != nil {
-		return " · judged p " + present.Score(*mt.Precision, 2)
-	}
-	return " · not judged"
-}
-
 // showJudge hands t's verdicts to the panes when t is on show.
-func (m *Model) showJudge(t *turn) tea.Cmd {
+func (m *Model) showJudge(t *common.Turn) tea.Cmd {
 	if m.turns.Current() != t {
 		return nil
 	}
 	m.results.SetJudge(t.Judge)
-	m.answer.refresh()
+	m.answer.Refresh()
 	return m.syncDetail()
 }
 
 // carryJudge judges a re-run of the question judged last (other
 // settings): only the hits the cache does not know cost a call.
-func (m *Model) carryJudge(t *turn) tea.Cmd {
+func (m *Model) carryJudge(t *common.Turn) tea.Cmd {
 	if m.opts.Judge.Relevance == nil || m.judging.question == "" || t.Query.Question != m.judging.question || len(t.Result.Hits) == 0 {
 		if t.Query.Question != m.judging.question {
 			m.judging.question = ""
@@ -313,127 +271,6 @@ func (m *Model) carryJudge(t *turn) tea.Cmd {
 		return nil
 	}
 	return m.judge(t, true)
-}
-
-// gradeCells are the grade column's cells of the grades 0-3, two bytes
-// each (a cell is a slice of it: no allocation per row).
-const gradeCells = "g0g1g2g3"
-
-// gradeCell is a row's grade column: "g3", "g?" (not graded: the detail
-// says why), "g…" while judging, "g–" for a hit the judge was not asked
-// about.
-func gradeCell(it *item) string {
-	switch j := it.Judge; {
-	case j != nil && j.Grade != nil && *j.Grade >= 0 && *j.Grade <= 3:
-		return gradeCells[2**j.Grade : 2**j.Grade+2]
-	case j != nil:
-		return "g?"
-	case it.Judging:
-		return "g…"
-	}
-	return "g–"
-}
-
-// gradeInk is the colour of a grade: answers green, related yellow,
-// unrelated red.
-func (r *rowInks) grade(j *judge.Judgement) ink {
-	switch {
-	case j == nil || j.Grade == nil:
-		return r.meta
-	case *j.Grade >= judge.Relevant:
-		return r.linkOK
-	case *j.Grade == 1:
-		return r.linkWarn
-	}
-	return r.linkBad
-}
-
-// judgeText is the detail pane's judge line for it: "3 answers: reason",
-// "not judged (invalid): why", "judging…" ("" when not judged).
-func judgeText(it *item) string {
-	j := it.Judge
-	switch {
-	case j != nil && j.Grade != nil:
-		s := strconv.Itoa(*j.Grade) + " " + present.GradeWord(*j.Grade)
-		if r := termsafe.Line(j.Reason); r != "" {
-			s += ": " + r
-		}
-		if j.Cached {
-			s += " (cached)"
-		}
-		return s
-	case j != nil:
-		s := "not judged (" + termsafe.Line(string(j.Status)) + ")"
-		if d := termsafe.Line(j.Detail); d != "" {
-			s += ": " + d
-		}
-		return s
-	case it.Judging:
-		return "judging…"
-	}
-	return ""
-}
-
-// faithLine sums up an answer's check: "3 of 4 claims supported".
-func faithLine(fs *faithState) string {
-	switch {
-	case fs.running:
-		return "checking the answer's claims…"
-	case fs.err != nil:
-		return "answer not checked: " + errorText(fs.err)
-	case fs.f == nil:
-		return ""
-	}
-	f := fs.f
-	switch {
-	case f.Status != judge.Judged:
-		return "answer not checked (" + termsafe.Line(string(f.Status)) + "): " + termsafe.Line(f.Detail)
-	case f.Share == nil:
-		return "no claim of the answer judged (" + present.Count(len(f.Claims), "claim", "claims") + ")"
-	}
-	return fmt.Sprintf("%d of %d claims supported (%.0f%%)", f.Supported, f.Judged, 100**f.Share)
-}
-
-// addFaith adds the judge's check of the answer under its text: the share
-// of supported claims, then each unsupported claim with the result ranks
-// the judge tied it to and its reason.
-func (p *answerPane) addFaith(st *answerState) {
-	fs := st.faith
-	if fs == nil {
-		return
-	}
-	p.lines = append(p.lines, "")
-	line := faithLine(fs)
-	style := p.st.Section
-	if fs.err != nil || (fs.f != nil && (fs.f.Status != judge.Judged || len(fs.f.Unsupported()) > 0)) {
-		style = p.st.LinkWarn
-	}
-	p.addWrapped(style, "Judge · "+line)
-	if fs.f == nil {
-		return
-	}
-	ranks := retrieval.NewPrompt(p.res).Sources
-	for _, c := range fs.f.Unsupported() {
-		text := "✗ unsupported: " + termsafe.Line(c.Text)
-		var refs []string
-		for _, n := range c.Sources {
-			if n >= 1 && n <= len(ranks) {
-				refs = append(refs, "["+strconv.Itoa(ranks[n-1].Rank)+"]")
-			}
-		}
-		if len(refs) > 0 {
-			text += " " + strings.Join(refs, "")
-		} else {
-			text += " (no source)"
-		}
-		p.addWrapped(p.st.LinkBad, text)
-		if r := termsafe.Line(c.Reason); r != "" {
-			p.addWrapped(p.st.Meta, "  judge: "+r)
-		}
-	}
-	if n := len(fs.f.Claims) - fs.f.Judged; n > 0 {
-		p.addWrapped(p.st.Meta, present.Count(n, "claim", "claims")+" without a verdict")
-	}
 }
 
 // Judging reports whether a judge run is in flight (for tests).

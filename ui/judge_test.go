@@ -14,6 +14,9 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/judge"
+	"ragscope/ui/common"
+	"ragscope/ui/settings"
+	"ragscope/ui/turns"
 )
 
 // fakeJudge grades hits by title (Services: an answer out of the schema;
@@ -141,7 +144,7 @@ func TestJudgeGradesTheHitsOnShow(t *testing.T) {
 			t.Errorf("row %q lacks the grade %s", row, cell)
 		}
 	}
-	if title := m.results.title(); !strings.HasSuffix(title, " · g = judge grade 0-3") {
+	if title := m.results.Title(); !strings.HasSuffix(title, " · g = judge grade 0-3") {
 		t.Errorf("the results title does not say what g is: %q", title)
 	}
 	// The detail pane gives the grade's meaning and the reason.
@@ -187,7 +190,7 @@ func TestJudgeStaysWithItsTurnAndRerunsCostOnlyNewHits(t *testing.T) {
 		t.Fatalf("the judged turn lost its grades: %q\n%s", row, screen(m))
 	}
 	// The turn comparison gives each turn's judged precision.
-	if l := turnLine(m.turns.Current(), ""); !strings.Contains(l, " · 4 hits · judged p 0.33 · best") {
+	if l := turns.TurnLine(m.turns.Current(), ""); !strings.Contains(l, " · 4 hits · judged p 0.33 · best") {
 		t.Errorf("the turn list does not give the judged precision: %q", l)
 	}
 
@@ -198,11 +201,11 @@ func TestJudgeStaysWithItsTurnAndRerunsCostOnlyNewHits(t *testing.T) {
 		t.Fatalf("judging a judged turn again made calls: %d, %q", f.callCount(), m.Status())
 	}
 	m = feed(t, m, keyRunes("s"))
-	m = toRow(t, m, rowTopK)
+	m = toRow(t, m, settings.RowTopK)
 	m = feed(t, m, keyRunes("l"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
-	if len(m.turns.turns) != 3 || m.turns.Current().Judge == nil {
-		t.Fatalf("the re-run is not judged: %d turns", len(m.turns.turns))
+	if len(m.turns.Turns) != 3 || m.turns.Current().Judge == nil {
+		t.Fatalf("the re-run is not judged: %d turns", len(m.turns.Turns))
 	}
 	if got := f.callCount() - 4; got != 1 {
 		t.Errorf("the re-run made %d judge calls, want 1 (its new hit)", got)
@@ -369,7 +372,7 @@ func TestJudgeReadsWithoutColour(t *testing.T) {
 	f.faith = []judge.Claim{{Text: "Topics are encrypted.", Supported: &no, Sources: []int{1}}}
 	opts := answerOpts(newFakeGen("Topics are encrypted [Source 1]."))
 	opts.Judge = f.setup()
-	m := newModel(t.Context(), opts, DefaultStyles(true, colorprofile.Ascii))
+	m := newModel(t.Context(), opts, common.DefaultStyles(true, colorprofile.Ascii))
 	m = feed(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = ask(t, m, "How do nodes talk?")
 	m = feed(t, m, keyRunes("a"))
@@ -391,12 +394,12 @@ func TestJudgeReadsWithoutColour(t *testing.T) {
 func BenchmarkView100ResultsJudged(b *testing.B) {
 	m := benchModel(b)
 	t := m.turns.Current()
-	js := &judgeState{byID: map[string]*judge.Judgement{}}
+	js := &common.JudgeState{ByID: map[string]*judge.Judgement{}}
 	for i := range t.Result.Hits {
-		js.grades = append(js.grades, judge.Judgement{Grade: retrieval.IntPtr(i % 4), Reason: "r", Status: judge.Judged})
+		js.Grades = append(js.Grades, judge.Judgement{Grade: retrieval.IntPtr(i % 4), Reason: "r", Status: judge.Judged})
 	}
-	for i := range js.grades {
-		js.byID[t.Result.Hits[i].Chunk.ID] = &js.grades[i]
+	for i := range js.Grades {
+		js.ByID[t.Result.Hits[i].Chunk.ID] = &js.Grades[i]
 	}
 	t.Judge = js
 	m.showJudge(t)

@@ -34,7 +34,7 @@ func TestFullHelpFitsOrScrollsAt80x24(t *testing.T) {
 				}
 			}
 		}
-		if m.keyHelp.vp.AtBottom() {
+		if m.keyHelp.Viewport.AtBottom() {
 			break
 		}
 		if !strings.Contains(v, "more below") {
@@ -47,7 +47,7 @@ func TestFullHelpFitsOrScrollsAt80x24(t *testing.T) {
 			t.Errorf("%q never shown", w)
 		}
 	}
-	if m.results.cursor != 0 {
+	if m.results.Cursor != 0 {
 		t.Fatal("scrolling the help moved the results")
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))
@@ -73,7 +73,7 @@ func TestFullHelpHintIsItsOwn(t *testing.T) {
 		if !strings.Contains(hint, "esc close keys") || strings.Contains(hint, "enter detail") || strings.Contains(hint, "copy URL") {
 			t.Errorf("%dx%d: help line under '?': %q", size[0], size[1], hint)
 		}
-		if scrolls := m.keyHelp.vp.TotalLineCount() > m.keyHelp.vp.Height(); scrolls != strings.Contains(hint, "scroll") {
+		if scrolls := m.keyHelp.Viewport.TotalLineCount() > m.keyHelp.Viewport.Height(); scrolls != strings.Contains(hint, "scroll") {
 			t.Errorf("%dx%d: scrolls %v, help line %q", size[0], size[1], scrolls, hint)
 		}
 		m = feed(t, m, keyType(tea.KeyEsc))
@@ -94,10 +94,10 @@ func TestFullHelpPageDownSkipsNoLine(t *testing.T) {
 		m = feed(t, m, keyRunes("?"))
 		norm := func(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), " ") }
 		var content []string
-		for _, l := range strings.Split(m.keyHelp.vp.GetContent(), "\n") {
+		for _, l := range strings.Split(m.keyHelp.Viewport.GetContent(), "\n") {
 			content = append(content, norm(l))
 		}
-		if len(content) <= m.keyHelp.vp.Height() {
+		if len(content) <= m.keyHelp.Viewport.Height() {
 			t.Fatalf("%dx%d: the keys fit (%d lines): nothing to page", size[0], size[1], len(content))
 		}
 		next := 0 // the first content line not yet shown
@@ -110,7 +110,7 @@ func TestFullHelpPageDownSkipsNoLine(t *testing.T) {
 			for next < len(content) && strings.Contains(norm(v), content[next]) {
 				next++
 			}
-			if m.keyHelp.vp.AtBottom() {
+			if m.keyHelp.Viewport.AtBottom() {
 				break
 			}
 			m = feed(t, m, keyType(tea.KeyPgDown))

@@ -6,13 +6,17 @@ import (
 	"testing"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
+	"ragscope/ui/linkcheck"
 )
 
 // The pool checks at most linkWorkers links at once, starts the next as
 // one answers, and drops answers for a result no longer on show.
 func TestLinkPool(t *testing.T) {
-	check := func(_ context.Context, u string) (LinkStatus, error) { return LinkStatus{State: LinkOK}, nil }
-	p := newLinkPool(t.Context(), 0, check)
+	check := func(_ context.Context, u string) (common.LinkStatus, error) {
+		return common.LinkStatus{State: common.LinkOK}, nil
+	}
+	p := linkcheck.New(t.Context(), 0, check)
 	res := func(prefix string, n int) retrieval.Result {
 		var r retrieval.Result
 		for i := range n {
@@ -21,19 +25,19 @@ func TestLinkPool(t *testing.T) {
 		return r
 	}
 	first := runCmd(t, p.Check(res("a", 6)))
-	if len(first) != linkWorkers || len(p.queue) != 6-linkWorkers {
-		t.Fatalf("%d checks started, %d queued", len(first), len(p.queue))
+	if len(first) != linkcheck.Workers || len(p.Queue) != 6-linkcheck.Workers {
+		t.Fatalf("%d checks started, %d queued", len(first), len(p.Queue))
 	}
-	url, next := p.Update(first[0].(linkStatusMsg))
-	if url == "" || p.states[url].State != LinkOK || next == nil {
+	url, next := p.Update(first[0].(linkcheck.Msg))
+	if url == "" || p.States[url].State != common.LinkOK || next == nil {
 		t.Fatalf("answer for %q not recorded or no next check", url)
 	}
-	stale := first[1].(linkStatusMsg)
+	stale := first[1].(linkcheck.Msg)
 	_ = p.Check(res("b", 2))
 	if url, cmd := p.Update(stale); url != "" || cmd != nil {
 		t.Fatalf("stale answer for %q applied", url)
 	}
-	if _, ok := p.states[stale.URL]; ok {
+	if _, ok := p.States[stale.URL]; ok {
 		t.Fatalf("pending state of the old result kept")
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"ragscope/ui/common"
 )
 
 // A list that overflows says how much more there is (issue #18, point 8).
@@ -15,18 +17,18 @@ func TestResultsSayMoreBelow(t *testing.T) {
 	opts.Defaults.Threshold = 0
 	m := sized(t, opts, 80, 24)
 	m = ask(t, m, "nodes")
-	n := len(m.results.items)
-	rows := m.results.pageRows()
+	n := len(m.results.Items)
+	rows := m.results.PageRows()
 	if n <= rows {
 		t.Fatalf("%d results fit in %d rows: nothing to hint", n, rows)
 	}
 	v := screen(m)
-	if want := moreHint(0, n-rows); !strings.Contains(v, want) {
+	if want := common.MoreHint(0, n-rows); !strings.Contains(v, want) {
 		t.Fatalf("no %q:\n%s", want, v)
 	}
 	m = feed(t, m, keyRunes("G"))
 	v = screen(m)
-	if want := moreHint(n-rows, 0); !strings.Contains(v, want) || strings.Contains(v, "more below") {
+	if want := common.MoreHint(n-rows, 0); !strings.Contains(v, want) || strings.Contains(v, "more below") {
 		t.Fatalf("at the bottom, want %q:\n%s", want, v)
 	}
 	if len(strings.Split(v, "\n")) != 24 {
@@ -41,27 +43,27 @@ func TestMoreHint(t *testing.T) {
 	}{
 		{0, 0, ""}, {0, 3, "↓ 3 more below"}, {2, 0, "↑ 2 above"}, {1, 4, "↓ 4 more below · ↑ 1 above"},
 	} {
-		if got := moreHint(tt.above, tt.below); got != tt.want {
+		if got := common.MoreHint(tt.above, tt.below); got != tt.want {
 			t.Errorf("moreHint(%d, %d) = %q, want %q", tt.above, tt.below, got, tt.want)
 		}
 	}
 	// A list that overflows keeps a line for the hint.
-	if got := listRows(9, 3, 5); got != 2 {
+	if got := common.ListRows(9, 3, 5); got != 2 {
 		t.Errorf("listRows(9, 3, 5) = %d, want 2", got)
 	}
-	if got := listRows(9, 3, 3); got != 3 {
+	if got := common.ListRows(9, 3, 3); got != 3 {
 		t.Errorf("listRows(9, 3, 3) = %d, want 3", got)
 	}
-	if got := listRows(10, 3, 5); got != 3 {
+	if got := common.ListRows(10, 3, 5); got != 3 {
 		t.Errorf("listRows(10, 3, 5) = %d, want 3", got)
 	}
 }
 
 func TestHintRule(t *testing.T) {
-	if got := hintRule("", 5); got != "─────" {
+	if got := common.HintRule("", 5); got != "─────" {
 		t.Errorf("plain rule %q", got)
 	}
-	if got := hintRule("↓ 2 more below", 20); got != "─ ↓ 2 more below ───" {
+	if got := common.HintRule("↓ 2 more below", 20); got != "─ ↓ 2 more below ───" {
 		t.Errorf("hint rule %q", got)
 	}
 }
@@ -89,11 +91,11 @@ func TestEvalCasesSayMoreBelow(t *testing.T) {
 	m, _ := evalModel(t, &fakeEval{rep: fakeReport()})
 	m = feed(t, m, keyRunes("e"), keyType(tea.KeyEnter))
 	m = feed(t, m, tea.WindowSizeMsg{Width: 80, Height: 22})
-	rows := m.eval.listRows()
-	if rows >= len(m.eval.cases) {
-		t.Fatalf("%d rows fit %d cases", rows, len(m.eval.cases))
+	rows := m.eval.ListRows()
+	if rows >= len(m.eval.Cases) {
+		t.Fatalf("%d rows fit %d cases", rows, len(m.eval.Cases))
 	}
-	if want := moreHint(0, len(m.eval.cases)-rows); !strings.Contains(screen(m), want) {
+	if want := common.MoreHint(0, len(m.eval.Cases)-rows); !strings.Contains(screen(m), want) {
 		t.Fatalf("no %q:\n%s", want, screen(m))
 	}
 }

@@ -2,10 +2,9 @@ package ui
 
 import (
 	"slices"
-	"strconv"
 
 	"ragscope/retrieval"
-	"ragscope/termsafe"
+	"ragscope/ui/settings"
 )
 
 // LocalSearchSetup offers the ways the demo and local indexes rank as the
@@ -29,19 +28,19 @@ type LocalSearchSetup struct {
 // starting mode and the settings row.
 func (m *Model) initLocalSearch() {
 	ls := m.opts.LocalSearch
-	m.settings.searchModes, m.settings.searchLabel = ls.Modes, ls.Label
-	m.settings.exactOffered = m.opts.Backend.Kind == "qdrant"
+	m.settings.SearchModes, m.settings.SearchLabel = ls.Modes, ls.Label
+	m.settings.ExactOffered = m.opts.Backend.Kind == "qdrant"
 	mode := ""
-	m.turns.plainSearch = ""
+	m.turns.PlainSearch = ""
 	if len(ls.Modes) > 0 {
 		mode = ls.Modes[0]
-		m.turns.plainSearch = ls.Modes[0]
+		m.turns.PlainSearch = ls.Modes[0]
 		if slices.Contains(ls.Modes, ls.Mode) {
 			mode = ls.Mode
 		}
 	}
 	m.params.SearchMode = mode
-	m.settings.params.SearchMode = mode
+	m.settings.Params.SearchMode = mode
 }
 
 // searchModeFor is the search mode of a query in mode: the setting for a
@@ -69,80 +68,13 @@ func (m *Model) keepSearchMode(s string) string {
 	return m.params.SearchMode
 }
 
-// searchModeLabel describes mode with label, or by its name.
-func searchModeLabel(label func(string) string, mode string) string {
-	if label == nil {
-		return termsafe.Line(mode)
-	}
-	return termsafe.Line(label(mode))
-}
-
 // searchHeader is how the index ranks now, for the header's first line
 // ("" on a backend without modes).
 func (m *Model) searchHeader() string {
 	if len(m.opts.LocalSearch.Modes) == 0 {
 		return ""
 	}
-	return searchModeLabel(m.opts.LocalSearch.Label, m.params.SearchMode)
-}
-
-// searchModeDiff says how two queries' search modes differ, for the turn
-// comparison ("" when alike or when one of them searched nothing).
-func searchModeDiff(a, b retrieval.Query) string {
-	if a.SearchMode == b.SearchMode || a.SearchMode == "" || b.SearchMode == "" {
-		return ""
-	}
-	return "local search " + termsafe.Line(a.SearchMode) + "→" + termsafe.Line(b.SearchMode)
-}
-
-// searchModeTag marks a turn searched in another mode than the default
-// plain in the turn list ("[bm25] ").
-func searchModeTag(mode, plain string) string {
-	if mode == "" || mode == plain {
-		return ""
-	}
-	return "[" + termsafe.Line(mode) + "] "
+	return settings.SearchModeLabel(m.opts.LocalSearch.Label, m.params.SearchMode)
 }
 
 // Settings row of the local search.
-
-// shown reports whether settings row r is drawn: the local search row
-// only when the backend offers modes.
-func (p *settingsPane) shown(r int) bool {
-	return (r != rowLocalSearch || len(p.searchModes) > 0) && (r != rowExact || p.exactOffered) && (r != rowCompare || len(p.compareSetups) > 0)
-}
-
-// move puts the cursor on the next shown row in direction d (±1), if any.
-func (p *settingsPane) move(d int) {
-	for r := p.row + d; r >= 0 && r < settingsRows; r += d {
-		if p.shown(r) {
-			p.row = r
-			return
-		}
-	}
-}
-
-// adjustSearchMode steps the local search mode, round the modes.
-func (p *settingsPane) adjustSearchMode(up bool) {
-	n := len(p.searchModes)
-	if n == 0 {
-		return
-	}
-	i := slices.Index(p.searchModes, p.params.SearchMode)
-	switch {
-	case i < 0:
-		i = 0
-	case up:
-		i = (i + 1) % n
-	default:
-		i = (i - 1 + n) % n
-	}
-	p.params.SearchMode = p.searchModes[i]
-}
-
-// searchModeValue draws the local search row's value.
-func (p *settingsPane) searchModeValue() string {
-	mode := p.params.SearchMode
-	i := slices.Index(p.searchModes, mode)
-	return "‹ " + termsafe.Line(mode) + " › " + p.st.Meta.Render("("+strconv.Itoa(i+1)+"/"+strconv.Itoa(len(p.searchModes))+") "+searchModeLabel(p.searchLabel, mode))
-}

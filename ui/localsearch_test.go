@@ -9,24 +9,26 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
+	"ragscope/ui/settings"
+	"ragscope/ui/turns"
 )
 
 // toRow moves the settings cursor to row with j or k, as a user does
 // (rows not shown are skipped).
 func toRow(t testing.TB, m Model, row int) Model {
 	t.Helper()
-	for range settingsRows {
-		if m.settings.row == row {
+	for range settings.RowCount {
+		if m.settings.Row == row {
 			return m
 		}
 		k := "j"
-		if m.settings.row > row {
+		if m.settings.Row > row {
 			k = "k"
 		}
 		m = feed(t, m, keyRunes(k))
 	}
-	if m.settings.row != row {
-		t.Fatalf("the settings cursor is on row %d, not %d", m.settings.row, row)
+	if m.settings.Row != row {
+		t.Fatalf("the settings cursor is on row %d, not %d", m.settings.Row, row)
 	}
 	return m
 }
@@ -65,18 +67,18 @@ func TestLocalSearchRow(t *testing.T) {
 		t.Fatalf("header %q", h)
 	}
 	m = ask(t, m, "nodes")
-	up := hitIDs(m.results.res.Hits)
+	up := hitIDs(m.results.Res.Hits)
 	if q := r.last(); q.SearchMode != "up" || len(up) < 2 {
 		t.Fatalf("first query %+v, hits %v", q, up)
 	}
 	m = feed(t, m, keyRunes("s"))
-	m = toRow(t, m, rowLocalSearch)
+	m = toRow(t, m, settings.RowLocalSearch)
 	if v := screen(m); !strings.Contains(v, "▌ local search ‹ up › (1/2) ranks upward") {
 		t.Fatalf("settings:\n%s", v)
 	}
 	m = feed(t, m, keyRunes("l"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
-	down := hitIDs(m.results.res.Hits)
+	down := hitIDs(m.results.Res.Hits)
 	if q := r.last(); q.SearchMode != "down" || q.Question != "nodes" || len(m.Turns()) != 2 {
 		t.Fatalf("re-run %+v, turns %q", q, m.Turns())
 	}
@@ -103,14 +105,14 @@ func TestLocalSearchRow(t *testing.T) {
 	m = sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
 	m = feed(t, m, keyRunes("s"))
-	m = toRow(t, m, rowShowDropped)
+	m = toRow(t, m, settings.RowShowDropped)
 	m = feed(t, m, keyRunes("j"))
-	if m.settings.row != rowRerank || strings.Contains(screen(m), "local search") {
-		t.Fatalf("row %d:\n%s", m.settings.row, screen(m))
+	if m.settings.Row != settings.RowRerank || strings.Contains(screen(m), "local search") {
+		t.Fatalf("row %d:\n%s", m.settings.Row, screen(m))
 	}
 	m = feed(t, m, keyRunes("k"))
-	if m.settings.row != rowShowDropped {
-		t.Fatalf("k from rerank: row %d", m.settings.row)
+	if m.settings.Row != settings.RowShowDropped {
+		t.Fatalf("k from rerank: row %d", m.settings.Row)
 	}
 	if q := f.last(); q.SearchMode != "" {
 		t.Errorf("a query names mode %q without modes", q.SearchMode)
@@ -135,7 +137,7 @@ func TestLocalSearchModeRestored(t *testing.T) {
 	}
 	p := m.params
 	p.SearchMode = "up"
-	m = feed(t, m, settingsChangedMsg{Params: p})
+	m = feed(t, m, settings.ChangedMsg{Params: p})
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq}) // #2 up
 	if r.last().SearchMode != "up" || len(m.Turns()) != 2 {
 		t.Fatalf("re-run %+v", r.last())
@@ -145,13 +147,13 @@ func TestLocalSearchModeRestored(t *testing.T) {
 		t.Fatalf("the comparison does not name both modes:\n%s", v)
 	}
 
-	m = feed(t, m, showTurnMsg{Index: 0})
-	if m.params.SearchMode != "down" || m.settings.params.SearchMode != "down" || !strings.Contains(strings.SplitN(screen(m), "\n", 2)[0], "ranks downward") {
-		t.Fatalf("turn #1 brought back: mode %q/%q\n%s", m.params.SearchMode, m.settings.params.SearchMode, screen(m))
+	m = feed(t, m, turns.ShowMsg{Index: 0})
+	if m.params.SearchMode != "down" || m.settings.Params.SearchMode != "down" || !strings.Contains(strings.SplitN(screen(m), "\n", 2)[0], "ranks downward") {
+		t.Fatalf("turn #1 brought back: mode %q/%q\n%s", m.params.SearchMode, m.settings.Params.SearchMode, screen(m))
 	}
 	p = m.params
 	p.TopK = 4
-	m = feed(t, m, settingsChangedMsg{Params: p})
+	m = feed(t, m, settings.ChangedMsg{Params: p})
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
 	if q := r.last(); q.SearchMode != "down" || q.TopK != 4 {
 		t.Fatalf("the re-run of #1: %+v", q)
@@ -159,12 +161,12 @@ func TestLocalSearchModeRestored(t *testing.T) {
 
 	// A selected-text turn names no mode; bringing it back keeps "down".
 	m = feed(t, m, ctrl('t'), tea.PasteMsg{Content: "DDS is the middleware."}, ctrl('r'))
-	sel := len(m.turns.turns) - 1
-	if q := m.turns.turns[sel].Query; q.Mode != retrieval.ModeSelectedText || q.SearchMode != "" {
+	sel := len(m.turns.Turns) - 1
+	if q := m.turns.Turns[sel].Query; q.Mode != retrieval.ModeSelectedText || q.SearchMode != "" {
 		t.Fatalf("selected-text turn %+v", q)
 	}
-	m = feed(t, m, showTurnMsg{Index: 1}) // up
-	m = feed(t, m, showTurnMsg{Index: sel})
+	m = feed(t, m, turns.ShowMsg{Index: 1}) // up
+	m = feed(t, m, turns.ShowMsg{Index: sel})
 	if m.params.SearchMode != "up" {
 		t.Fatalf("a selected-text turn changed the mode to %q", m.params.SearchMode)
 	}
@@ -180,7 +182,7 @@ func TestEvalRunsInTheLocalSearchMode(t *testing.T) {
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
 	m = feed(t, m, keyRunes("s"))
-	m = toRow(t, m, rowLocalSearch)
+	m = toRow(t, m, settings.RowLocalSearch)
 	m = feed(t, m, keyRunes("l"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
 	m = feed(t, m, keyType(tea.KeyEsc))
@@ -201,8 +203,8 @@ func TestRestoreKeepsRerankSettings(t *testing.T) {
 	m := sized(t, localSearchOptions(&modeRetriever{}), 120, 40)
 	m.params.Rerank = retrieval.RerankOptions{On: true, Candidates: 6, Threshold: 0.2}
 	m.restoreInputs(retrieval.Query{Question: "explain", Mode: retrieval.ModeSelectedText, SelectedText: "Topics carry messages."})
-	if want := (retrieval.RerankOptions{On: true, Candidates: 6, Threshold: 0.2}); m.params.Rerank != want || m.settings.params.Rerank != want {
-		t.Errorf("after a selected-text turn: rerank %+v / settings %+v, want %+v", m.params.Rerank, m.settings.params.Rerank, want)
+	if want := (retrieval.RerankOptions{On: true, Candidates: 6, Threshold: 0.2}); m.params.Rerank != want || m.settings.Params.Rerank != want {
+		t.Errorf("after a selected-text turn: rerank %+v / settings %+v, want %+v", m.params.Rerank, m.settings.Params.Rerank, want)
 	}
 	m.restoreInputs(retrieval.Query{Question: "nodes", Mode: retrieval.ModeNormal, TopK: 5})
 	if want := (retrieval.RerankOptions{Candidates: retrieval.DefaultRerankCandidates}); m.params.Rerank != want {

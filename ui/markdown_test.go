@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"ragscope/ui/common"
 )
 
 const mdSample = "## Services and actions\n\n" +
@@ -24,7 +26,7 @@ const mdSample = "## Services and actions\n\n" +
 // and numbers, code blocks indented, quotes marked, links followed by
 // their URL, tables as written, a two-cell margin.
 func TestRenderMarkdownNoTTY(t *testing.T) {
-	raw := renderMarkdown(mdSample, 60, "notty")
+	raw := common.RenderMarkdown(mdSample, 60, "notty")
 	if strings.Contains(raw, "\x1b[") {
 		t.Fatalf("styles drawn without colours: %q", raw)
 	}
@@ -71,7 +73,7 @@ func TestRenderMarkdownThemes(t *testing.T) {
 		{"dark", []string{"\x1b[1;38;5;39m## ", "\x1b[1;38;5;252mnode", "\x1b[3;38;5;252mcomputation", "\x1b[38;5;30;4mhttps://docs.ros.org/en/humble/", "48;5;236m", "\x1b[38;5;244mros2 run", "48;5;63m Title one "}},
 		{"light", []string{"\x1b[1;38;5;27m## ", "\x1b[1;38;5;234mnode", "\x1b[38;5;36;4mhttps://example.org", "48;5;254m", "\x1b[38;5;242mros2 run", "│ "}},
 	} {
-		got := renderMarkdown(mdSample, 60, tc.style)
+		got := common.RenderMarkdown(mdSample, 60, tc.style)
 		for _, w := range tc.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: %q missing from\n%q", tc.style, w, got)
@@ -89,7 +91,7 @@ func TestRenderMarkdownThemes(t *testing.T) {
 func TestRenderMarkdownWraps(t *testing.T) {
 	for _, style := range []string{"notty", "dark"} {
 		for _, w := range []int{24, 30, 61} {
-			for _, l := range strings.Split(renderMarkdown(mdSample, w, style), "\n") {
+			for _, l := range strings.Split(common.RenderMarkdown(mdSample, w, style), "\n") {
 				if strings.Contains(l, "ros2 run demo_nodes_cpp") || strings.HasPrefix(ansi.Strip(l), "  |") {
 					continue
 				}
@@ -103,8 +105,8 @@ func TestRenderMarkdownWraps(t *testing.T) {
 
 // Text above plainLimit is wrapped as it is, not parsed.
 func TestRenderMarkdownLargeIsPlain(t *testing.T) {
-	big := "## Heading **bold**\n\n" + strings.Repeat("word ", plainLimit/5+10)
-	got := renderMarkdown(big, 40, "dark")
+	big := "## Heading **bold**\n\n" + strings.Repeat("word ", common.PlainLimit/5+10)
+	got := common.RenderMarkdown(big, 40, "dark")
 	if !strings.HasPrefix(got, "## Heading **bold**") || strings.Contains(got, "\x1b[") {
 		t.Fatalf("large text was rendered as markdown: %q", got[:80])
 	}
@@ -112,7 +114,7 @@ func TestRenderMarkdownLargeIsPlain(t *testing.T) {
 
 func BenchmarkRenderMarkdown(b *testing.B) {
 	for b.Loop() {
-		_ = renderMarkdown(mdSample, 80, "dark")
+		_ = common.RenderMarkdown(mdSample, 80, "dark")
 	}
 }
 
@@ -121,7 +123,7 @@ func BenchmarkRenderMarkdown(b *testing.B) {
 func TestRenderMarkdownHyperlinks(t *testing.T) {
 	src := "See [the ROS docs](https://docs.ros.org/en/humble/), [next page](../next.md), [mail](mailto:a@b.c) and <https://example.org>."
 	for _, style := range []string{"notty", "dark"} {
-		got := renderMarkdown(src, 200, style)
+		got := common.RenderMarkdown(src, 200, style)
 		open := ansi.SetHyperlink("https://docs.ros.org/en/humble/")
 		if n := strings.Count(got, open); n != 2 { // the text, the URL
 			t.Errorf("%s: %d hyperlinked runs to the docs, want 2:\n%q", style, n, got)
@@ -144,7 +146,7 @@ func TestRenderMarkdownHyperlinks(t *testing.T) {
 // A word longer than the width (a URL) is cut, and every line closes the
 // style and link it opened: none runs on into the pane's border.
 func TestRenderMarkdownLongLinkLinesAreClosed(t *testing.T) {
-	got := renderMarkdown("Read [docs](https://docs.ros.org/en/humble/Tutorials/Beginner-CLI-Tools.html) before.", 30, "dark")
+	got := common.RenderMarkdown("Read [docs](https://docs.ros.org/en/humble/Tutorials/Beginner-CLI-Tools.html) before.", 30, "dark")
 	lines := strings.Split(got, "\n")
 	if len(lines) < 3 {
 		t.Fatalf("the URL was not cut: %q", got)

@@ -8,50 +8,26 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
+	"ragscope/ui/settings"
 )
-
-// markKind is an author's judgement of a hit (keys m, M, u): what saving
-// the turn (S) writes into the golden file.
-type markKind int8
-
-const (
-	markNone markKind = iota
-	markRelevant
-	markNotRelevant
-)
-
-// String names the mark as the list and the detail pane show it.
-func (k markKind) String() string {
-	switch k {
-	case markRelevant:
-		return "✓ relevant"
-	case markNotRelevant:
-		return "✗ not relevant"
-	}
-	return ""
-}
-
-// DefaultGoldenFile is the golden file S saves to when Options.GoldenFile
-// is empty: golden.yaml in the working folder.
-const DefaultGoldenFile = "golden.yaml"
 
 // marksOf returns the marks of turn t, created on first use.
-func marksOf(t *turn) map[string]markKind {
+func marksOf(t *common.Turn) map[string]common.Mark {
 	if t.Marks == nil {
-		t.Marks = map[string]markKind{}
+		t.Marks = map[string]common.Mark{}
 	}
 	return t.Marks
 }
 
 // markSelected marks the hit under the cursor with k (markNone clears it).
-func (m *Model) markSelected(k markKind) tea.Cmd {
+func (m *Model) markSelected(k common.Mark) tea.Cmd {
 	t := m.turns.Current()
 	it, ok := m.results.Selected()
 	switch {
@@ -67,7 +43,7 @@ func (m *Model) markSelected(k markKind) tea.Cmd {
 	}
 	marks := marksOf(t)
 	id := it.Hit.Chunk.ID
-	if k == markNone {
+	if k == common.MarkNone {
 		delete(marks, id)
 		m.setStatus(statusInfo, "Mark cleared. S saves the turn to "+termsafe.Line(m.goldenPath)+".")
 	} else {
@@ -106,9 +82,9 @@ func turnHits(res *retrieval.Result) []retrieval.Hit {
 // when a relevant mark is on the same page, both name their section
 // (the citation URL with its #anchor) so the two do not contradict.
 // note says what could not be saved ("" when everything was).
-func caseOf(t *turn) (c eval.Case, note string) {
+func caseOf(t *common.Turn) (c eval.Case, note string) {
 	q := t.Query
-	c = eval.Case{Question: strings.TrimSpace(q.Question), Mode: q.Mode, Filters: cloneFilters(q.Filters)}
+	c = eval.Case{Question: strings.TrimSpace(q.Question), Mode: q.Mode, Filters: settings.CloneFilters(q.Filters)}
 	if q.Mode == retrieval.ModeSelectedText {
 		c.SelectedText, c.SourceDocPath, c.SourceSection = q.SelectedText, q.SourceDocPath, q.SourceSection
 		c.Filters = retrieval.Filters{}
@@ -119,9 +95,9 @@ func caseOf(t *turn) (c eval.Case, note string) {
 	notPages := map[string]bool{}
 	for _, h := range turnHits(&t.Result) {
 		switch t.Marks[h.Chunk.ID] {
-		case markRelevant:
+		case common.MarkRelevant:
 			relPages[page(h)] = true
-		case markNotRelevant:
+		case common.MarkNotRelevant:
 			notPages[page(h)] = true
 		}
 	}
@@ -135,26 +111,26 @@ func caseOf(t *turn) (c eval.Case, note string) {
 	var dropped int
 	for _, h := range turnHits(&t.Result) {
 		k := t.Marks[h.Chunk.ID]
-		if k == markNone {
+		if k == common.MarkNone {
 			continue
 		}
 		p := page(h)
 		split := p != "" && relPages[p] && notPages[p]
 		switch {
 		case split && strings.Contains(h.Citation.URL, "#"):
-			if k == markRelevant {
+			if k == common.MarkRelevant {
 				add(&c.Expect.URLs, h.Citation.URL)
 			} else {
 				add(&c.Expect.NotRelevant.URLs, h.Citation.URL)
 			}
-		case split && k == markNotRelevant:
+		case split && k == common.MarkNotRelevant:
 			// No section to tell it from the relevant hit on its page.
 			dropped++
-		case p != "" && k == markRelevant:
+		case p != "" && k == common.MarkRelevant:
 			add(&c.Expect.DocPaths, p)
 		case p != "":
 			add(&c.Expect.NotRelevant.DocPaths, p)
-		case h.Citation.URL != "" && k == markRelevant:
+		case h.Citation.URL != "" && k == common.MarkRelevant:
 			add(&c.Expect.URLs, h.Citation.URL)
 		case h.Citation.URL != "":
 			add(&c.Expect.NotRelevant.URLs, h.Citation.URL)
@@ -176,14 +152,14 @@ func plural(n int, one, many string) string {
 // marksFromExpect are the marks an opened golden case brings back: hits
 // that match its expected doc paths or URLs are relevant, those its
 // not_relevant labels name are not.
-func marksFromExpect(res *retrieval.Result, e eval.Expect) map[string]markKind {
-	out := map[string]markKind{}
+func marksFromExpect(res *retrieval.Result, e eval.Expect) map[string]common.Mark {
+	out := map[string]common.Mark{}
 	for _, h := range turnHits(res) {
 		switch eval.MarkOf(h, e) {
 		case 1:
-			out[h.Chunk.ID] = markRelevant
+			out[h.Chunk.ID] = common.MarkRelevant
 		case -1:
-			out[h.Chunk.ID] = markNotRelevant
+			out[h.Chunk.ID] = common.MarkNotRelevant
 		}
 	}
 	return out
@@ -252,8 +228,8 @@ func (m *Model) updateSaved(msg savedMsg) {
 			verb = "replaced " + msg.Result.ID + " in "
 		}
 		m.setStatus(statusOK, verb+path+" ("+plural(msg.Result.Cases, "case", "cases")+")"+msg.Note+"; e runs the file.")
-		if m.eval.Path() == "" && !m.eval.running {
-			m.eval.input.SetValue(msg.Path)
+		if m.eval.Path() == "" && !m.eval.Running {
+			m.eval.Input.SetValue(msg.Path)
 		}
 	}
 }
@@ -273,7 +249,7 @@ func (m *Model) carriedCaseFile(msg resultMsg) string {
 
 // rerunOf is the turn on show when msg re-runs its question (same words,
 // same mode; other settings or rerank), else nil.
-func (m *Model) rerunOf(msg resultMsg) *turn {
+func (m *Model) rerunOf(msg resultMsg) *common.Turn {
 	prev := m.turns.Current()
 	if prev == nil || prev.Query.Mode != msg.Query.Mode ||
 		!strings.EqualFold(strings.TrimSpace(prev.Query.Question), strings.TrimSpace(msg.Query.Question)) {
@@ -286,7 +262,7 @@ func (m *Model) rerunOf(msg resultMsg) *turn {
 // (from its expectation), else the marks of the turn on show when the
 // result re-runs its question (other settings, rerank), as far as its
 // hits are still there.
-func (m *Model) carriedMarks(msg resultMsg) map[string]markKind {
+func (m *Model) carriedMarks(msg resultMsg) map[string]common.Mark {
 	if msg.Seq == m.caseSeq && m.caseExpect != nil {
 		return marksFromExpect(&msg.Result, *m.caseExpect)
 	}
@@ -294,50 +270,11 @@ func (m *Model) carriedMarks(msg resultMsg) map[string]markKind {
 	if prev == nil || len(prev.Marks) == 0 {
 		return nil
 	}
-	out := map[string]markKind{}
+	out := map[string]common.Mark{}
 	for _, h := range turnHits(&msg.Result) {
-		if k := prev.Marks[h.Chunk.ID]; k != markNone {
+		if k := prev.Marks[h.Chunk.ID]; k != common.MarkNone {
 			out[h.Chunk.ID] = k
 		}
 	}
 	return out
-}
-
-// goldenChangedMsg sets the golden file S saves to.
-type goldenChangedMsg struct{ Path string }
-
-// openGolden opens the golden file row's path editor.
-func (p *settingsPane) openGolden() tea.Cmd {
-	in := p.st.newInput(DefaultGoldenFile, 4096)
-	in.SetValue(p.golden)
-	in.CursorEnd()
-	p.goldenEdit = &in
-	return in.Focus()
-}
-
-// updateGolden edits the path: enter keeps it (empty: the default), esc
-// drops the edit.
-func (p *settingsPane) updateGolden(msg tea.Msg) tea.Cmd {
-	if km, ok := msg.(tea.KeyPressMsg); ok {
-		switch {
-		case key.Matches(km, p.keys.Run):
-			path := cmp.Or(strings.TrimSpace(p.goldenEdit.Value()), DefaultGoldenFile)
-			p.golden, p.goldenEdit = path, nil
-			return func() tea.Msg { return goldenChangedMsg{Path: path} }
-		case key.Matches(km, p.keys.Leave):
-			p.goldenEdit = nil
-			return nil
-		}
-	}
-	var cmd tea.Cmd
-	*p.goldenEdit, cmd = p.goldenEdit.Update(msg)
-	return cmd
-}
-
-// goldenValue is the golden file row: the path, or its editor.
-func (p *settingsPane) goldenValue() string {
-	if p.goldenEdit != nil {
-		return p.goldenEdit.View()
-	}
-	return termsafe.Line(p.golden) + p.st.Meta.Render(" (S saves here; enter edits)")
 }

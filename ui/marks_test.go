@@ -10,6 +10,8 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
+	"ragscope/ui/common"
+	"ragscope/ui/settings"
 )
 
 const marksSeed = `# hand-written cases; this comment stays
@@ -150,7 +152,7 @@ func TestOpenedCaseBringsItsMarksBack(t *testing.T) {
 	if !strings.Contains(scr, "✓ relevant") || !strings.Contains(scr, "✗ not relevant") {
 		t.Fatalf("the case's marks are not back:\n%s", scr)
 	}
-	if marks := m.turns.Current().Marks; marks["chunk-00"] != markRelevant || marks["chunk-01"] != markNotRelevant || len(marks) != 2 {
+	if marks := m.turns.Current().Marks; marks["chunk-00"] != common.MarkRelevant || marks["chunk-01"] != common.MarkNotRelevant || len(marks) != 2 {
 		t.Fatalf("marks %v", marks)
 	}
 	// The unlabelled case: mark a hit and save, replacing it.
@@ -176,7 +178,7 @@ func TestGoldenFileSettingsRow(t *testing.T) {
 	m, _ := marksModel(t, "", nil)
 	m = ask(t, m, "nodes")
 	m = feed(t, m, m.setFocus(focusSettings))
-	m = toRow(t, m, rowGolden)
+	m = toRow(t, m, settings.RowGolden)
 	m = feed(t, m, keyType(tea.KeyEnter), ctrl('u'))
 	m = feed(t, m, typeText("sets/mine.yaml")...)
 	m = feed(t, m, keyType(tea.KeyEnter))
@@ -188,7 +190,7 @@ func TestGoldenFileSettingsRow(t *testing.T) {
 	}
 	// esc drops an edit.
 	m = feed(t, m, keyType(tea.KeyEnter), keyRunes("x"), keyType(tea.KeyEsc))
-	if m.goldenPath != "sets/mine.yaml" || m.settings.goldenEdit != nil {
+	if m.goldenPath != "sets/mine.yaml" || m.settings.GoldenEdit != nil {
 		t.Fatalf("path %q after esc", m.goldenPath)
 	}
 }

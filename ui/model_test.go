@@ -12,6 +12,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
+	"ragscope/ui/settings"
 )
 
 func TestQueryShowsResultsDetailAndContext(t *testing.T) {
@@ -26,7 +28,7 @@ func TestQueryShowsResultsDetailAndContext(t *testing.T) {
 	if q.Question != "How do nodes talk?" || q.TopK != 5 || q.Threshold != 0.55 || q.Mode != retrieval.ModeNormal {
 		t.Fatalf("query = %+v", q)
 	}
-	if got := len(m.results.items); got != 3 {
+	if got := len(m.results.Items); got != 3 {
 		t.Fatalf("items = %d, want 3 (1 duplicate and 1 below the threshold hidden)", got)
 	}
 	for _, want := range []string{"3 results", "2 left out", "embed 12.3 ms", "search 4.5 ms", "total 17.0 ms"} {
@@ -34,20 +36,20 @@ func TestQueryShowsResultsDetailAndContext(t *testing.T) {
 			t.Errorf("status %q lacks %q", m.Status(), want)
 		}
 	}
-	if !m.detail.has || m.detail.item.Hit.Chunk.ID != "chunk-00" {
-		t.Fatalf("detail shows %+v", m.detail.item.Hit.Chunk.ID)
+	if !m.detail.Has || m.detail.Item.Hit.Chunk.ID != "chunk-00" {
+		t.Fatalf("detail shows %+v", m.detail.Item.Hit.Chunk.ID)
 	}
-	if _, ok := m.detail.cache[m.detail.key()]; !ok {
+	if _, ok := m.detail.Cache[m.detail.Key()]; !ok {
 		t.Fatal("chunk was not rendered into the cache")
 	}
-	if !strings.Contains(m.ctxPane.g.Context, "[Source 1: Nodes and Topics - Overview]") {
-		t.Fatalf("context = %q", m.ctxPane.g.Context)
+	if !strings.Contains(m.ctxPane.Grounded.Context, "[Source 1: Nodes and Topics - Overview]") {
+		t.Fatalf("context = %q", m.ctxPane.Grounded.Context)
 	}
-	if len(m.turns.turns) != 1 {
-		t.Fatalf("turns = %d", len(m.turns.turns))
+	if len(m.turns.Turns) != 1 {
+		t.Fatalf("turns = %d", len(m.turns.Turns))
 	}
-	if m.backend.Points != 42 || m.settings.facets["module"] == nil {
-		t.Fatalf("stats not applied: points %d facets %v", m.backend.Points, m.settings.facets)
+	if m.backend.Points != 42 || m.settings.Facets["module"] == nil {
+		t.Fatalf("stats not applied: points %d facets %v", m.backend.Points, m.settings.Facets)
 	}
 }
 
@@ -65,13 +67,13 @@ func TestStaleReplyIsDropped(t *testing.T) {
 	if !m.Running() {
 		t.Fatal("a stale reply ended the running query")
 	}
-	if len(m.turns.turns) != 0 || len(m.results.items) != 0 {
+	if len(m.turns.Turns) != 0 || len(m.results.Items) != 0 {
 		t.Fatal("a stale reply was shown")
 	}
 	fresh := resultMsg{Seq: 2, Query: retrieval.Query{Question: "first"}, Result: retrieval.Result{Hits: []retrieval.Hit{{Rank: 1, Score: 0.8, Chunk: retrieval.Chunk{ID: "fresh"}}}}}
 	m = feed(t, m, fresh)
-	if m.Running() || len(m.results.items) != 1 || m.results.items[0].Hit.Chunk.ID != "fresh" {
-		t.Fatalf("fresh reply not shown: running=%v items=%v", m.Running(), m.results.items)
+	if m.Running() || len(m.results.Items) != 1 || m.results.Items[0].Hit.Chunk.ID != "fresh" {
+		t.Fatalf("fresh reply not shown: running=%v items=%v", m.Running(), m.results.Items)
 	}
 }
 
@@ -131,7 +133,7 @@ func TestErrorsShowInStatusAndTUIStaysUsable(t *testing.T) {
 	f.err = nil
 	f.mu.Unlock()
 	m = feed(t, m, keyType(tea.KeyEnter))
-	if m.statusKind != statusOK || len(m.results.items) == 0 {
+	if m.statusKind != statusOK || len(m.results.Items) == 0 {
 		t.Fatalf("recovery failed: %q", m.Status())
 	}
 	// Validation errors never reach the retriever.
@@ -226,7 +228,7 @@ func TestSettingsChangeReruns(t *testing.T) {
 		t.Fatalf("re-run query = %+v", q)
 	}
 	// Filter: go to the module row, pick the second value, toggle it.
-	m = toRow(t, m, rowModule)
+	m = toRow(t, m, settings.RowModule)
 	m = feed(t, m, keyRunes("l"), keyType(tea.KeySpace))
 	if got := m.params.Filters.Modules; len(got) != 1 || got[0] != "module-2-simulation" {
 		t.Fatalf("module filter = %v", got)
@@ -235,7 +237,7 @@ func TestSettingsChangeReruns(t *testing.T) {
 	if q := f.last(); len(q.Filters.Modules) != 1 {
 		t.Fatalf("filter not applied: %+v", q.Filters)
 	}
-	for _, it := range m.results.items {
+	for _, it := range m.results.Items {
 		if it.Hit.Chunk.Module != "module-2-simulation" {
 			t.Fatalf("unfiltered hit %s", it.Hit.Chunk.ID)
 		}
@@ -244,13 +246,13 @@ func TestSettingsChangeReruns(t *testing.T) {
 	m = feed(t, m, keyType(tea.KeyBackspace), keyRunes("x"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
 	labels := []string{}
-	for _, it := range m.results.items {
+	for _, it := range m.results.Items {
 		if it.Dropped {
 			labels = append(labels, it.Label)
 		}
 	}
 	if got := strings.Join(labels, ","); got != "duplicate of #1,below 0.55,below 0.55" {
-		t.Fatalf("dropped labels = %q; filters %v show %v items %d", got, m.params.Filters, m.showDropped, len(m.results.items))
+		t.Fatalf("dropped labels = %q; filters %v show %v items %d", got, m.params.Filters, m.showDropped, len(m.results.Items))
 	}
 }
 
@@ -290,7 +292,7 @@ func TestSelectedTextModeWithLargePaste(t *testing.T) {
 	if q.Mode != retrieval.ModeSelectedText || len(q.SelectedText) != 100*1024+1 || q.SourceDocPath != "docs/intro.md" || q.SourceSection != "Why" {
 		t.Fatalf("query: mode %s, %d chars, doc %q, section %q", q.Mode, len(q.SelectedText), q.SourceDocPath, q.SourceSection)
 	}
-	if m.ctxPane.g.Instruction != retrieval.InstructionSelectedText || len(m.results.items) != 1 || m.results.items[0].Hit.Chunk.ID != "selection" {
+	if m.ctxPane.Grounded.Instruction != retrieval.InstructionSelectedText || len(m.results.Items) != 1 || m.results.Items[0].Hit.Chunk.ID != "selection" {
 		t.Fatal("selection result not shown")
 	}
 	start = time.Now()
@@ -351,18 +353,18 @@ func TestCopyAndOpen(t *testing.T) {
 
 func TestLinkStatesArrive(t *testing.T) {
 	opts, _ := testOptions(&fakeRetriever{})
-	opts.LinkStatus = func(_ context.Context, u string) (LinkStatus, error) {
+	opts.LinkStatus = func(_ context.Context, u string) (common.LinkStatus, error) {
 		if strings.Contains(u, "services") {
-			return LinkStatus{State: LinkAnchorMissing}, nil
+			return common.LinkStatus{State: common.LinkAnchorMissing}, nil
 		}
-		return LinkStatus{State: LinkOK}, nil
+		return common.LinkStatus{State: common.LinkOK}, nil
 	}
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
-	if len(m.links.states) == 0 {
+	if len(m.links.States) == 0 {
 		t.Fatal("no link states")
 	}
-	for u, st := range m.links.states {
+	for u, st := range m.links.States {
 		if st.State == "" {
 			t.Fatalf("%s still pending", u)
 		}
@@ -379,15 +381,15 @@ func TestTurnsCompare(t *testing.T) {
 	m = feed(t, m, keyRunes("s"), keyRunes("l"), keyRunes("l"))
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
 	m = feed(t, m, keyRunes("t"))
-	if len(m.turns.turns) != 2 || m.turns.current != 1 || m.turns.cursor != 0 {
-		t.Fatalf("turns %d current %d cursor %d", len(m.turns.turns), m.turns.current, m.turns.cursor)
+	if len(m.turns.Turns) != 2 || m.turns.At != 1 || m.turns.Cursor != 0 {
+		t.Fatalf("turns %d current %d cursor %d", len(m.turns.Turns), m.turns.At, m.turns.Cursor)
 	}
 	v := screen(m)
 	if !strings.Contains(v, "top_k 5→7") || !strings.Contains(v, "#2 (on show) against #1") {
 		t.Fatalf("compare view:\n%s", v)
 	}
 	m = feed(t, m, keyType(tea.KeyEnter))
-	if m.turns.current != 0 || m.results.res.Params.TopK != 5 {
+	if m.turns.At != 0 || m.results.Res.Params.TopK != 5 {
 		t.Fatalf("enter did not show turn #1")
 	}
 }
@@ -417,12 +419,12 @@ func TestResizeAndTooSmall(t *testing.T) {
 
 func TestDetailSaysWhyALinkIsBroken(t *testing.T) {
 	opts, _ := testOptions(&fakeRetriever{})
-	opts.LinkStatus = func(_ context.Context, u string) (LinkStatus, error) {
-		return LinkStatus{State: LinkAnchorMissing, Detail: "slug rule mismatch: the page's id is 11-intro", Suggest: "https://x.org/docs/a#11-intro"}, nil
+	opts.LinkStatus = func(_ context.Context, u string) (common.LinkStatus, error) {
+		return common.LinkStatus{State: common.LinkAnchorMissing, Detail: "slug rule mismatch: the page's id is 11-intro", Suggest: "https://x.org/docs/a#11-intro"}, nil
 	}
 	m := sized(t, opts, 160, 50)
 	m = ask(t, m, "nodes")
-	v := ansi.Strip(m.detail.vp.View())
+	v := ansi.Strip(m.detail.Viewport.View())
 	for _, want := range []string{"✗ anchor missing", "why", "slug rule mismatch", "right link", "#11-intro"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("detail pane lacks %q:\n%s", want, v)
@@ -443,12 +445,12 @@ func TestBurstOfKeysDetailFollowsCursor(t *testing.T) {
 			m = next.(Model)
 		}
 		sel, ok := m.results.Selected()
-		if !ok || !m.detail.has || itemKey(m.detail.item) != itemKey(sel) {
-			t.Fatalf("after %q: cursor #%d (%s), detail %s", burst, m.results.cursor, itemKey(sel), itemKey(m.detail.item))
+		if !ok || !m.detail.Has || common.ItemKey(m.detail.Item) != common.ItemKey(sel) {
+			t.Fatalf("after %q: cursor #%d (%s), detail %s", burst, m.results.Cursor, common.ItemKey(sel), common.ItemKey(m.detail.Item))
 		}
 	}
-	if m.results.cursor != 0 {
-		t.Fatalf("cursor %d after g", m.results.cursor)
+	if m.results.Cursor != 0 {
+		t.Fatalf("cursor %d after g", m.results.Cursor)
 	}
 }
 

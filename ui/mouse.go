@@ -5,6 +5,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // wheelLines is how far one wheel notch scrolls a text pane.
@@ -14,14 +15,14 @@ const wheelLines = 3
 // nil; top is the body's first row.
 func (m *Model) paneAt(x, y int) *slot {
 	top := lipgloss.Height(m.headerView()) + lipgloss.Height(m.inputView())
-	if m.fullHelp || y < top || y >= top+m.results.height {
+	if m.fullHelp || y < top || y >= top+m.results.Height {
 		return nil
 	}
 	f := m.slot(m.focus)
 	switch {
 	case f.place == placeWhole:
 		return f
-	case m.width >= wideWidth && x >= m.results.width:
+	case m.width >= wideWidth && x >= m.results.Width:
 		return m.slot(m.right)
 	case m.width >= wideWidth, f.place != placeSide:
 		return m.slot(focusResults)
@@ -52,7 +53,7 @@ func (m *Model) updateWheel(msg tea.MouseWheelMsg) tea.Cmd {
 		return nil
 	}
 	s := m.paneAt(msg.X, msg.Y)
-	if s == nil || s.text || isModal(s.pane(m)) {
+	if s == nil || s.text || common.IsModal(s.pane(m)) {
 		return nil
 	}
 	n := wheelLines
@@ -72,7 +73,7 @@ func (m *Model) updateWheel(msg tea.MouseWheelMsg) tea.Cmd {
 // updateClick focuses the pane clicked; a click on a result selects it
 // (and shows it in the detail), a click on the Ask box focuses it.
 func (m *Model) updateClick(msg tea.MouseClickMsg) tea.Cmd {
-	if m.tooSmall() || msg.Button != tea.MouseLeft || m.search.typing || isModal(m.slot(m.focus).pane(m)) {
+	if m.tooSmall() || msg.Button != tea.MouseLeft || m.search.typing || common.IsModal(m.slot(m.focus).pane(m)) {
 		return nil
 	}
 	header := lipgloss.Height(m.headerView())
@@ -86,7 +87,7 @@ func (m *Model) updateClick(msg tea.MouseClickMsg) tea.Cmd {
 	if s == nil {
 		return nil
 	}
-	if m.split.open {
+	if m.split.Open {
 		return m.splitClick(msg.X, msg.Y-header-lipgloss.Height(m.inputView()))
 	}
 	var cmd tea.Cmd
@@ -96,23 +97,11 @@ func (m *Model) updateClick(msg tea.MouseClickMsg) tea.Cmd {
 	if s.id == focusResults {
 		top := header + lipgloss.Height(m.inputView())
 		// The border and the title line come before the rows.
-		if row := m.results.rowAt(msg.Y - top - 2); row >= 0 {
-			m.results.cursor = row
-			m.results.scrollToCursor()
+		if row := m.results.RowAt(msg.Y - top - 2); row >= 0 {
+			m.results.Cursor = row
+			m.results.ScrollToCursor()
 			cmd = tea.Batch(cmd, m.syncDetail())
 		}
 	}
 	return cmd
-}
-
-// rowAt is the item drawn at line y of the list's rows (-1: none).
-func (p *resultsPane) rowAt(y int) int {
-	if y < 0 || y >= p.pageRows()*itemLines {
-		return -1
-	}
-	i := p.offset + y/itemLines
-	if i >= len(p.items) {
-		return -1
-	}
-	return i
 }

@@ -1,6 +1,10 @@
 package ui
 
-import "testing"
+import (
+	"testing"
+
+	"ragscope/ui/common"
+)
 
 // TestOffsetShowing pins the list scrolling the panes share: the offset
 // moves as little as keeps the cursor's row shown, and never below 0.
@@ -16,7 +20,7 @@ func TestOffsetShowing(t *testing.T) {
 		{"last row of the window", 6, 2, 5, 2},
 		{"never below 0", 0, -3, 5, 0},
 	} {
-		if got := offsetShowing(tc.cursor, tc.offset, tc.rows); got != tc.want {
+		if got := common.OffsetShowing(tc.cursor, tc.offset, tc.rows); got != tc.want {
 			t.Errorf("%s: offsetShowing(%d, %d, %d) = %d, want %d", tc.name, tc.cursor, tc.offset, tc.rows, got, tc.want)
 		}
 	}

@@ -96,10 +96,10 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 		m.opts.Settle = o.Settle
 	}
 	m.backend = o.Backend
-	m.links.check = o.LinkStatus
+	m.links.Checker = o.LinkStatus
 	m.evals.fn = o.Eval
-	m.keys.setAvailable(o)
-	m.eval.setDefault(o.EvalDefault)
+	setAvailable(m.keys, o)
+	m.eval.SetDefault(o.EvalDefault)
 	if m.status == openingStatus {
 		m.setStatus(statusInfo, readyStatus)
 	}
@@ -116,7 +116,7 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 	m.opts.Audit = o.Audit
 	m.opts.Expect = o.Expect
 	m.opts.Explain = o.Explain
-	m.answer.gen, m.answer.hint = o.Generator, o.ChatHint
+	m.answer.Gen, m.answer.Hint = o.Generator, o.ChatHint
 	m.opts.Compare = o.Compare
 	m.initSplit()
 	m.opts.Judge = o.Judge
@@ -130,11 +130,4 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m, tea.Batch(cmds...)
-}
-
-// setDefault names the golden set an empty path runs, once it is known.
-func (p *evalPane) setDefault(name string) {
-	fresh := newEvalPane(p.keys, p.st, name)
-	p.defaultName = name
-	p.input.Placeholder = fresh.input.Placeholder
 }

@@ -10,6 +10,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
+	"ragscope/ui/evalview"
 )
 
 // deferredOptions are options whose backend opens only once release is
@@ -47,7 +48,7 @@ func openNow(t *testing.T, m Model) Model {
 func TestOpenAfterFirstFrame(t *testing.T) {
 	f := &fakeRetriever{}
 	full, _ := testOptions(f)
-	full.Eval = func(context.Context, string, EvalSettings, func(int, int), func(eval.CaseResult)) (eval.Report, error) {
+	full.Eval = func(context.Context, string, evalview.Settings, func(int, int), func(eval.CaseResult)) (eval.Report, error) {
 		return eval.Report{}, nil
 	}
 	full.EvalDefault = "fake golden set"
@@ -58,7 +59,7 @@ func TestOpenAfterFirstFrame(t *testing.T) {
 	if !strings.Contains(v, "ragscope opening the backend…") || !strings.Contains(v, openingStatus) || !strings.Contains(v, "Ask ›") {
 		t.Fatalf("first frame while opening:\n%s", v)
 	}
-	if !m.keys.evalOff {
+	if !m.keys.EvalOff {
 		t.Fatal("eval enabled before the backend is open")
 	}
 	m = ask(t, m, "How do nodes talk?")
@@ -78,8 +79,8 @@ func TestOpenAfterFirstFrame(t *testing.T) {
 	if !strings.Contains(v, "ragscope demo · collection fake-book · fake-embed-v1 · 42 points") {
 		t.Fatalf("header after the open and stats:\n%s", v)
 	}
-	if m.keys.evalOff || m.eval.defaultName != "fake golden set" || !strings.Contains(m.eval.input.Placeholder, "fake golden set") {
-		t.Fatalf("eval after the open: off %v, default %q, placeholder %q", m.keys.evalOff, m.eval.defaultName, m.eval.input.Placeholder)
+	if m.keys.EvalOff || m.eval.DefaultName != "fake golden set" || !strings.Contains(m.eval.Input.Placeholder, "fake golden set") {
+		t.Fatalf("eval after the open: off %v, default %q, placeholder %q", m.keys.EvalOff, m.eval.DefaultName, m.eval.Input.Placeholder)
 	}
 }
 
@@ -151,15 +152,15 @@ func TestOpenBringsRerankAndChat(t *testing.T) {
 	full.Generator, full.ChatHint = g, "set CHAT_KEY_FOR_TESTS"
 	release := make(chan struct{})
 	m := sized(t, deferredOptions(full, nil, release), 120, 40)
-	if !m.keys.rerankOff {
+	if !m.keys.RerankOff {
 		t.Fatal("rerank offered before the backend is open")
 	}
 	close(release)
 	m = openNow(t, m)
 	m = ask(t, m, "nodes")
 	m = feed(t, m, keyRunes("r"))
-	if turns := m.Turns(); len(turns) != 2 || m.results.res.Rerank == nil {
-		t.Fatalf("r after a deferred open: turns %q, reranked %v", turns, m.results.res.Rerank != nil)
+	if turns := m.Turns(); len(turns) != 2 || m.results.Res.Rerank == nil {
+		t.Fatalf("r after a deferred open: turns %q, reranked %v", turns, m.results.Res.Rerank != nil)
 	}
 	if got := rs.models(); len(got) != 1 || got[0] != "order-rr" {
 		t.Fatalf("rerank retriever opened for %q", got)

@@ -8,6 +8,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/termsafe"
+	"ragscope/ui/clipboard"
 )
 
 // poisoned is the clipboard audit's chunk text (issue 25, point 1): ESC
@@ -87,16 +88,16 @@ func TestCopyEveryPathSanitised(t *testing.T) {
 	var sys string
 	okSys := func(s string) error { sys = s; return nil }
 	ft := &fakeTmux{mode: "external"}
-	msg := copyCmd(t.Context(), clipEnv{inTmux: true, tmux: ft.run, system: noSys}, "x", poisoned)().(clipboardMsg)
-	if msg.Outcome != clipTmux {
+	msg := clipboard.CopyCmd(t.Context(), clipboard.Env{InTmux: true, Tmux: ft.run, System: noSys}, "x", poisoned)().(clipboard.Msg)
+	if msg.Outcome != clipboard.CopiedTmux {
 		t.Fatalf("outcome %d", msg.Outcome)
 	}
-	msg2 := copyCmd(t.Context(), clipEnv{system: okSys}, "x", poisoned)().(clipboardMsg)
-	if msg2.Outcome != clipSystem {
+	msg2 := clipboard.CopyCmd(t.Context(), clipboard.Env{System: okSys}, "x", poisoned)().(clipboard.Msg)
+	if msg2.Outcome != clipboard.CopiedSystem {
 		t.Fatalf("outcome %d", msg2.Outcome)
 	}
-	msg3 := copyCmd(t.Context(), clipEnv{system: noSys}, "x", poisoned)().(clipboardMsg)
-	if msg3.Outcome != clipOSC52 {
+	msg3 := clipboard.CopyCmd(t.Context(), clipboard.Env{System: noSys}, "x", poisoned)().(clipboard.Msg)
+	if msg3.Outcome != clipboard.CopiedOSC52 {
 		t.Fatalf("outcome %d", msg3.Outcome)
 	}
 	for name, got := range map[string]string{"tmux": ft.loaded, "system": sys, "osc52": msg3.OSC52} {

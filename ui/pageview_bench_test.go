@@ -8,6 +8,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/chunkaudit"
+	"ragscope/ui/pageview"
 )
 
 // BenchmarkOpenPage200Chunks is the page view's opening on a page of 200
@@ -41,7 +42,7 @@ func BenchmarkOpenPage200Chunks(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		next, _ := m.Update(keyRunes("p"))
 		opened := next.(Model)
-		next, _ = opened.Update(pageMsg{Seq: opened.page.seq, DocPath: chunks[0].DocPath, Chunks: chunks})
+		next, _ = opened.Update(pageview.Msg{Seq: opened.page.Seq, DocPath: chunks[0].DocPath, Chunks: chunks})
 		opened = next.(Model)
 		if !strings.Contains(opened.View().Content, "text of #100") {
 			b.Fatal("the page did not open on the hit")

@@ -11,6 +11,8 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/chunkaudit"
+	"ragscope/ui/common"
+	"ragscope/ui/pageview"
 )
 
 // pageFixture is a page of n chunks in which the fake corpus's first hit
@@ -84,12 +86,12 @@ func TestPageViewFromResult(t *testing.T) {
 	if st := m.Status(); !strings.Contains(st, "1 over embed-english-v3.0's 512 tokens, 99 tokens never embedded") {
 		t.Errorf("status = %q", st)
 	}
-	if m.page.chunks[m.page.cursor].id != "chunk-00" {
-		t.Errorf("cursor on %q, want the hit", m.page.chunks[m.page.cursor].id)
+	if m.page.Chunks[m.page.Cursor].ID != "chunk-00" {
+		t.Errorf("cursor on %q, want the hit", m.page.Chunks[m.page.Cursor].ID)
 	}
-	for i, c := range m.page.chunks {
-		if c.index != fmt.Sprint(i) {
-			t.Fatalf("chunk %d has index %s: not in reading order", i, c.index)
+	for i, c := range m.page.Chunks {
+		if c.Index != fmt.Sprint(i) {
+			t.Fatalf("chunk %d has index %s: not in reading order", i, c.Index)
 		}
 	}
 	// Up to the over-limit chunk: marked, its unseen tail shown as such,
@@ -101,8 +103,8 @@ func TestPageViewFromResult(t *testing.T) {
 			t.Errorf("over-limit chunk lacks %q:\n%s", want, s)
 		}
 	}
-	if c := m.page.chunks[3]; c.unseen == 0 || !strings.Contains(c.rest, "TAILNEVERSEEN") || strings.Contains(c.seen, "TAILNEVERSEEN") {
-		t.Errorf("chunk 3: unseen %d, the tail is not in the unseen part", c.unseen)
+	if c := m.page.Chunks[3]; c.Unseen == 0 || !strings.Contains(c.Rest, "TAILNEVERSEEN") || strings.Contains(c.Seen, "TAILNEVERSEEN") {
+		t.Errorf("chunk 3: unseen %d, the tail is not in the unseen part", c.Unseen)
 	}
 	m = feed(t, m, keyRunes("G"))
 	if s = screen(m); !strings.Contains(s, "above") || !strings.Contains(s, "#39 ·") {
@@ -172,7 +174,7 @@ func TestPageViewNoResultAndErrors(t *testing.T) {
 		t.Errorf("error not shown: status %q\n%s", m.Status(), screen(m))
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))
-	m.results.items[0].Hit.Chunk.DocPath = ""
+	m.results.Items[0].Hit.Chunk.DocPath = ""
 	m = feed(t, m, keyRunes("p"))
 	if m.Focus() == string(focusPage) || !strings.Contains(m.Status(), "no doc path") {
 		t.Errorf("no doc path: focus %q status %q", m.Focus(), m.Status())
@@ -182,14 +184,14 @@ func TestPageViewNoResultAndErrors(t *testing.T) {
 // TestPageViewDropsStaleReplies: the reply to an earlier opening does
 // not replace the page opened since.
 func TestPageViewDropsStaleReplies(t *testing.T) {
-	p := newPageView(DefaultKeyMap(), DefaultStyles(true, 0))
+	p := pageview.New(common.DefaultKeyMap(), common.DefaultStyles(true, 0))
 	old := p.Open(retrieval.Chunk{ID: "a", DocPath: "docs/a.md"}, chunkaudit.Limit{})
 	cur := p.Open(retrieval.Chunk{ID: "b", DocPath: "docs/b.md"}, chunkaudit.Limit{})
-	if p.SetPage(pageMsg{Seq: old, DocPath: "docs/a.md", Chunks: []retrieval.Chunk{{ID: "a"}}}) {
+	if p.SetPage(pageview.Msg{Seq: old, DocPath: "docs/a.md", Chunks: []retrieval.Chunk{{ID: "a"}}}) {
 		t.Fatal("a stale reply was taken")
 	}
-	if !p.SetPage(pageMsg{Seq: cur, DocPath: "docs/b.md", Chunks: []retrieval.Chunk{{ID: "b"}, {ID: "c"}}}) || len(p.chunks) != 2 {
-		t.Fatalf("the current reply was not taken: %d chunks", len(p.chunks))
+	if !p.SetPage(pageview.Msg{Seq: cur, DocPath: "docs/b.md", Chunks: []retrieval.Chunk{{ID: "b"}, {ID: "c"}}}) || len(p.Chunks) != 2 {
+		t.Fatalf("the current reply was not taken: %d chunks", len(p.Chunks))
 	}
 }
 

@@ -3,57 +3,11 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"ragscope/ui/common"
+	"ragscope/ui/evalview"
+	"ragscope/ui/selection"
 )
-
-// pane is the contract every pane of the explorer keeps. The root sizes
-// it, moves the keyboard to and from it, gives it the keys while it has
-// focus, draws it and builds the help line from it.
-type pane interface {
-	// SetSize gives the pane its outer size (border included).
-	SetSize(w, h int) tea.Cmd
-	// Focus gives the pane the keyboard; Blur takes it away.
-	Focus() tea.Cmd
-	Blur()
-	// Update handles a key while the pane has focus, or a message meant
-	// for it.
-	Update(msg tea.Msg) tea.Cmd
-	// View draws the pane at its size.
-	View() string
-	// ShortHelp is the help line while the pane has focus; FullHelp lists
-	// bindings of the pane's own that the explorer's key map does not (the
-	// full help shows them first).
-	ShortHelp() []key.Binding
-	FullHelp() [][]key.Binding
-}
-
-// paneBase is what every pane of the explorer's layout holds: the key
-// map, the styles, its outer size and whether it has the focus. It
-// implements pane's Focus and Blur.
-type paneBase struct {
-	keys   *KeyMap
-	st     *Styles
-	width  int
-	height int
-	focus  bool
-}
-
-// Focus implements pane.
-func (p *paneBase) Focus() tea.Cmd { p.focus = true; return nil }
-
-// Blur implements pane.
-func (p *paneBase) Blur() { p.focus = false }
-
-// modal is a pane that can open a part (a picker) that takes every key
-// but ctrl+c while open; letters are text there.
-type modal interface {
-	Modal() bool
-}
-
-// isModal reports whether p has a modal part open.
-func isModal(p pane) bool {
-	md, ok := p.(modal)
-	return ok && md.Modal()
-}
 
 // place says where a pane is drawn.
 type place int
@@ -92,7 +46,7 @@ type action struct {
 type slot struct {
 	id focusID
 	// pane returns the pane in m.
-	pane  func(m *Model) pane
+	pane  func(m *Model) common.Pane
 	place place
 	// text says keys are text while it has focus: letter bindings are off.
 	text bool
@@ -120,7 +74,7 @@ func (m *Model) register(s slot) {
 // (they are text there, and vanish from the help), on elsewhere.
 func (m *Model) syncBindings() {
 	text := m.typing()
-	m.keys.setTextFocus(text)
+	m.keys.SetTextFocus(text)
 	for i := range m.slots {
 		if o := m.slots[i].open; o != nil && printable(*o) && o != &m.keys.Eval {
 			o.SetEnabled(!text)
@@ -143,27 +97,27 @@ func (m *Model) registerPanes() {
 	k := m.keys
 	run := []action{{&k.Run, (*Model).runAndLook}}
 	marks := []action{
-		{&k.MarkRelevant, func(m *Model) tea.Cmd { return m.markSelected(markRelevant) }},
-		{&k.MarkNotRelevant, func(m *Model) tea.Cmd { return m.markSelected(markNotRelevant) }},
-		{&k.MarkClear, func(m *Model) tea.Cmd { return m.markSelected(markNone) }},
+		{&k.MarkRelevant, func(m *Model) tea.Cmd { return m.markSelected(common.MarkRelevant) }},
+		{&k.MarkNotRelevant, func(m *Model) tea.Cmd { return m.markSelected(common.MarkNotRelevant) }},
+		{&k.MarkClear, func(m *Model) tea.Cmd { return m.markSelected(common.MarkNone) }},
 		{&k.SaveCase, (*Model).saveCase},
 	}
-	m.register(slot{id: focusQuery, pane: func(m *Model) pane { return m.query }, place: placeInput, text: true, rings: ringNormal | ringSelected, open: &k.FocusQuery, actions: run})
-	m.register(slot{id: focusSelText, pane: func(m *Model) pane { return selField{m.sel, selText} }, place: placeInput, text: true, rings: ringSelected})
-	m.register(slot{id: focusSelDoc, pane: func(m *Model) pane { return selField{m.sel, selDoc} }, place: placeInput, text: true, rings: ringSelected, actions: run})
-	m.register(slot{id: focusSelSection, pane: func(m *Model) pane { return selField{m.sel, selSection} }, place: placeInput, text: true, rings: ringSelected, actions: run})
-	m.register(slot{id: focusResults, pane: func(m *Model) pane { return m.results }, place: placeList, rings: ringNormal | ringSelected,
+	m.register(slot{id: focusQuery, pane: func(m *Model) common.Pane { return m.query }, place: placeInput, text: true, rings: ringNormal | ringSelected, open: &k.FocusQuery, actions: run})
+	m.register(slot{id: focusSelText, pane: func(m *Model) common.Pane { return selField{m.sel, selection.FieldText} }, place: placeInput, text: true, rings: ringSelected})
+	m.register(slot{id: focusSelDoc, pane: func(m *Model) common.Pane { return selField{m.sel, selection.FieldDoc} }, place: placeInput, text: true, rings: ringSelected, actions: run})
+	m.register(slot{id: focusSelSection, pane: func(m *Model) common.Pane { return selField{m.sel, selection.FieldSection} }, place: placeInput, text: true, rings: ringSelected, actions: run})
+	m.register(slot{id: focusResults, pane: func(m *Model) common.Pane { return m.results }, place: placeList, rings: ringNormal | ringSelected,
 		actions: append([]action{{&k.Open, func(m *Model) tea.Cmd { return m.setFocus(focusDetail) }}}, marks...), after: (*Model).followCursor})
-	m.register(slot{id: focusDetail, pane: func(m *Model) pane { return m.detail }, place: placeSide, rings: ringNormal | ringSelected, actions: marks})
-	m.register(slot{id: focusContext, pane: func(m *Model) pane { return m.ctxPane }, place: placeSide, rings: ringNormal | ringSelected, open: &k.Context})
-	m.register(slot{id: focusTurns, pane: func(m *Model) pane { return m.turns }, place: placeSide, rings: ringNormal | ringSelected, open: &k.Turns})
-	m.register(slot{id: focusAnswer, pane: func(m *Model) pane { return m.answer }, place: placeSide})
-	m.register(slot{id: focusPage, pane: func(m *Model) pane { return m.page }, place: placeSide})
-	m.register(slot{id: focusChunks, pane: func(m *Model) pane { return m.chunks }, place: placeSide})
-	m.register(slot{id: focusSettings, pane: func(m *Model) pane { return m.settings }, place: placeSide, open: &k.Settings})
-	m.register(slot{id: focusEvalPath, pane: func(m *Model) pane { return evalField{m.eval, true} }, place: placeWhole, text: true, rings: ringEval,
+	m.register(slot{id: focusDetail, pane: func(m *Model) common.Pane { return m.detail }, place: placeSide, rings: ringNormal | ringSelected, actions: marks})
+	m.register(slot{id: focusContext, pane: func(m *Model) common.Pane { return m.ctxPane }, place: placeSide, rings: ringNormal | ringSelected, open: &k.Context})
+	m.register(slot{id: focusTurns, pane: func(m *Model) common.Pane { return m.turns }, place: placeSide, rings: ringNormal | ringSelected, open: &k.Turns})
+	m.register(slot{id: focusAnswer, pane: func(m *Model) common.Pane { return m.answer }, place: placeSide})
+	m.register(slot{id: focusPage, pane: func(m *Model) common.Pane { return m.page }, place: placeSide})
+	m.register(slot{id: focusChunks, pane: func(m *Model) common.Pane { return m.chunks }, place: placeSide})
+	m.register(slot{id: focusSettings, pane: func(m *Model) common.Pane { return m.settings }, place: placeSide, open: &k.Settings})
+	m.register(slot{id: focusEvalPath, pane: func(m *Model) common.Pane { return evalField{m.eval, true} }, place: placeWhole, text: true, rings: ringEval,
 		actions: []action{{&k.Run, (*Model).startEval}}})
-	m.register(slot{id: focusEvalCases, pane: func(m *Model) pane { return evalField{m.eval, false} }, place: placeWhole, rings: ringEval,
+	m.register(slot{id: focusEvalCases, pane: func(m *Model) common.Pane { return evalField{m.eval, false} }, place: placeWhole, rings: ringEval,
 		actions: []action{{&k.Open, (*Model).openCase}}})
 }
 
@@ -181,7 +135,7 @@ func printable(b key.Binding) bool {
 // selField is one field of the selection pane as a pane of its own: the
 // selected text, the source doc or the section.
 type selField struct {
-	p     *selectionPane
+	p     *selection.Model
 	field int
 }
 
@@ -202,11 +156,11 @@ func (f selField) View() string { return f.p.View() }
 
 // ShortHelp implements pane.
 func (f selField) ShortHelp() []key.Binding {
-	k := f.p.keys
-	if f.field == selText {
-		return []key.Binding{k.RunAny, k.NextPane, leaveHelp(k, "results"), k.ToggleMode, k.Quit}
+	k := f.p.Keys
+	if f.field == selection.FieldText {
+		return []key.Binding{k.RunAny, k.NextPane, common.LeaveHelp(k, "results"), k.ToggleMode, k.Quit}
 	}
-	return []key.Binding{k.Run, k.NextPane, leaveHelp(k, "results"), k.ToggleMode, k.Quit}
+	return []key.Binding{k.Run, k.NextPane, common.LeaveHelp(k, "results"), k.ToggleMode, k.Quit}
 }
 
 // FullHelp implements pane.
@@ -214,7 +168,7 @@ func (f selField) FullHelp() [][]key.Binding { return nil }
 
 // evalField is the eval view's path input (input) or its case list.
 type evalField struct {
-	p     *evalPane
+	p     *evalview.Model
 	input bool
 }
 
@@ -235,15 +189,15 @@ func (f evalField) View() string { return f.p.View() }
 
 // ShortHelp implements pane.
 func (f evalField) ShortHelp() []key.Binding {
-	k := f.p.keys
-	leave := leaveHelp(k, "results")
-	if f.p.running {
-		leave = leaveHelp(k, "cancel eval")
+	k := f.p.Keys
+	leave := common.LeaveHelp(k, "results")
+	if f.p.Running {
+		leave = common.LeaveHelp(k, "cancel eval")
 	}
 	if f.input {
-		return []key.Binding{runHelp(k.Run, "enter", "run eval"), tabHelp(k, "cases"), leave, k.Quit}
+		return []key.Binding{common.RunHelp(k.Run, "enter", "run eval"), common.TabHelp(k, "cases"), leave, k.Quit}
 	}
-	return []key.Binding{k.Down, openHelp(k, "open as query"), runHelp(k.RunAny, "ctrl+r", "re-run"), tabHelp(k, "set path"), leave, k.QuitQ, k.Help}
+	return []key.Binding{k.Down, common.OpenHelp(k, "open as query"), common.RunHelp(k.RunAny, "ctrl+r", "re-run"), common.TabHelp(k, "set path"), leave, k.QuitQ, k.Help}
 }
 
 // FullHelp implements pane.

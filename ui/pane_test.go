@@ -6,11 +6,13 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"ragscope/ui/common"
 )
 
 // notesPane is the smallest pane: it counts its keys and draws a line.
 type notesPane struct {
-	st      *Styles
+	st      *common.Styles
 	w, h    int
 	focused bool
 	keys    int
@@ -27,8 +29,8 @@ func (p *notesPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 func (p *notesPane) View() string {
-	style, _ := p.st.pane(p.focused)
-	return box(style, p.w, p.h, "NOTES "+strings.Repeat("w", p.keys))
+	style, _ := p.st.Frame(p.focused)
+	return common.Box(style, p.w, p.h, "NOTES "+strings.Repeat("w", p.keys))
 }
 func (p *notesPane) ShortHelp() []key.Binding  { return []key.Binding{p.write} }
 func (p *notesPane) FullHelp() [][]key.Binding { return [][]key.Binding{{p.write}} }
@@ -42,7 +44,7 @@ func TestRegisterAPane(t *testing.T) {
 	notes := &notesPane{st: m.st, write: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write a note"))}
 	open := key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "notes"))
 
-	m.register(slot{id: "notes", pane: func(*Model) pane { return notes }, place: placeSide, rings: ringNormal, open: &open})
+	m.register(slot{id: "notes", pane: func(*Model) common.Pane { return notes }, place: placeSide, rings: ringNormal, open: &open})
 
 	m = feed(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
 	m = feed(t, m, runCmd(t, m.Init())...)

@@ -15,7 +15,7 @@ func (m *Model) notePasteCut(before int, pasted string) {
 	if m.focus != focusQuery {
 		return
 	}
-	if note := pasteCutNote(before, m.askChars(), utf8.RuneCountInString(pasted), m.query.input.CharLimit, m.keys.ToggleMode.Help().Key); note != "" {
+	if note := pasteCutNote(before, m.askChars(), utf8.RuneCountInString(pasted), m.query.Input.CharLimit, m.keys.ToggleMode.Help().Key); note != "" {
 		m.setStatus(statusErr, note)
 	}
 }

@@ -28,12 +28,12 @@ func TestExpectPickerEscGivesFocusBack(t *testing.T) {
 				t.Fatalf("%dx%d %s: focus %q before w", size[0], size[1], c.name, m.Focus())
 			}
 			m = feed(t, m, keyRunes("w"))
-			if m.results.pick == nil {
+			if m.results.Pick == nil {
 				t.Fatalf("%dx%d %s: w opened no picker", size[0], size[1], c.name)
 			}
 			m = feed(t, m, keyType(tea.KeyEsc))
-			if m.results.pick != nil || m.Focus() != c.focus {
-				t.Errorf("%dx%d %s: after esc focus %q, picker open %v", size[0], size[1], c.name, m.Focus(), m.results.pick != nil)
+			if m.results.Pick != nil || m.Focus() != c.focus {
+				t.Errorf("%dx%d %s: after esc focus %q, picker open %v", size[0], size[1], c.name, m.Focus(), m.results.Pick != nil)
 			}
 			m = feed(t, m, keyRunes("j"))
 			if m.query.Value() != "nodes" {

@@ -11,6 +11,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
+	"ragscope/ui/settings"
+	"ragscope/ui/turns"
 )
 
 func lipglossWidth(s string) int { return lipgloss.Width(s) }
@@ -31,7 +34,7 @@ func TestScoreBar(t *testing.T) {
 		{0.5, 0, "", ""},
 	}
 	for _, tt := range tests {
-		full, empty := scoreBar(tt.score, tt.width)
+		full, empty := common.ScoreBar(tt.score, tt.width)
 		if full != tt.full || empty != tt.empty {
 			t.Errorf("scoreBar(%v, %d) = %q %q, want %q %q", tt.score, tt.width, full, empty, tt.full, tt.empty)
 		}
@@ -51,7 +54,7 @@ func TestTruncate(t *testing.T) {
 		{"anything", 0, ""},
 	}
 	for _, tt := range tests {
-		if got := truncate(tt.in, tt.width); got != tt.want {
+		if got := common.Truncate(tt.in, tt.width); got != tt.want {
 			t.Errorf("truncate(%q, %d) = %q, want %q", tt.in, tt.width, got, tt.want)
 		}
 	}
@@ -61,11 +64,11 @@ func TestLabels(t *testing.T) {
 	tests := []struct {
 		name, got, want string
 	}{
-		{"duplicate", dropLabel(retrieval.DroppedHit{Reason: retrieval.ReasonDuplicate, DuplicateOf: 2}, 0.35), "duplicate of #2"},
-		{"below", dropLabel(retrieval.DroppedHit{Reason: retrieval.ReasonBelowThreshold}, 0.35), "below 0.35"},
-		{"link ok", linkLabel(LinkStatus{State: LinkOK}), "✓ link ok"},
-		{"anchor", linkLabel(LinkStatus{State: LinkAnchorMissing}), "✗ anchor missing"},
-		{"odd state", linkLabel(LinkStatus{State: "weird"}), "? link unknown"},
+		{"duplicate", common.DropLabel(retrieval.DroppedHit{Reason: retrieval.ReasonDuplicate, DuplicateOf: 2}, 0.35), "duplicate of #2"},
+		{"below", common.DropLabel(retrieval.DroppedHit{Reason: retrieval.ReasonBelowThreshold}, 0.35), "below 0.35"},
+		{"link ok", common.LinkLabel(common.LinkStatus{State: common.LinkOK}), "✓ link ok"},
+		{"anchor", common.LinkLabel(common.LinkStatus{State: common.LinkAnchorMissing}), "✗ anchor missing"},
+		{"odd state", common.LinkLabel(common.LinkStatus{State: "weird"}), "? link unknown"},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {
@@ -85,7 +88,7 @@ func TestErrorText(t *testing.T) {
 		{errors.New("boom"), "Error: boom"},
 	}
 	for _, tt := range tests {
-		if got := errorText(tt.err); got != tt.want {
+		if got := common.ErrorText(tt.err); got != tt.want {
 			t.Errorf("errorText(%v) = %q, want %q", tt.err, got, tt.want)
 		}
 	}
@@ -97,7 +100,7 @@ func TestCompareResults(t *testing.T) {
 	}
 	old := retrieval.Result{Hits: []retrieval.Hit{hit("a", 1, 0.9), hit("b", 2, 0.8), hit("c", 3, 0.7)}}
 	cur := retrieval.Result{Hits: []retrieval.Hit{hit("b", 1, 0.85), hit("a", 2, 0.8), hit("d", 3, 0.6)}}
-	rows := compareResults(old, cur)
+	rows := turns.CompareResults(old, cur)
 	var got []string
 	for _, r := range rows {
 		got = append(got, r.Title+":"+r.Change())
@@ -106,13 +109,13 @@ func TestCompareResults(t *testing.T) {
 	if fmt.Sprint(got) != "["+want+"]" {
 		t.Fatalf("compare = %v, want %s", got, want)
 	}
-	same := compareResults(old, old)
+	same := turns.CompareResults(old, old)
 	for _, r := range same {
 		if r.Change() != "=" {
 			t.Fatalf("same result: %+v", r)
 		}
 	}
-	if d := paramsDiff(retrieval.Query{TopK: 5}, retrieval.Query{TopK: 10, Threshold: 0.3}); d != "top_k 5→10 · threshold 0.00→0.30" {
+	if d := turns.ParamsDiff(retrieval.Query{TopK: 5}, retrieval.Query{TopK: 10, Threshold: 0.3}); d != "top_k 5→10 · threshold 0.00→0.30" {
 		t.Fatalf("paramsDiff = %q", d)
 	}
 }
@@ -120,23 +123,23 @@ func TestCompareResults(t *testing.T) {
 func TestTopKStep(t *testing.T) {
 	k, seq := 1, []int{}
 	for i := 0; i < 18; i++ {
-		k = topKStep(k, true)
+		k = settings.TopKStep(k, true)
 		seq = append(seq, k)
 	}
 	if fmt.Sprint(seq) != "[2 3 4 5 6 7 8 9 10 15 20 30 40 50 60 70 80 90]" {
 		t.Fatalf("up = %v", seq)
 	}
-	if topKStep(100, true) != 100 || topKStep(1, false) != 1 || topKStep(30, false) != 20 || topKStep(15, false) != 10 {
+	if settings.TopKStep(100, true) != 100 || settings.TopKStep(1, false) != 1 || settings.TopKStep(30, false) != 20 || settings.TopKStep(15, false) != 10 {
 		t.Fatal("bounds or steps down")
 	}
 }
 
 // ink paints one line as Render does.
 func TestInkPaintsAsRender(t *testing.T) {
-	st := DefaultStyles(true, colorprofile.TrueColor)
+	st := common.DefaultStyles(true, colorprofile.TrueColor)
 	for _, style := range []lipgloss.Style{st.Label, st.Value, st.Highlight, lipgloss.NewStyle()} {
 		for _, s := range []string{"rank", "a b · ✓ c"} {
-			if got, want := inkOf(style).paint(s), style.Render(s); got != want {
+			if got, want := common.InkOf(style).Paint(s), style.Render(s); got != want {
 				t.Errorf("paint(%q) = %q, Render = %q", s, got, want)
 			}
 		}
@@ -145,13 +148,13 @@ func TestInkPaintsAsRender(t *testing.T) {
 
 // box draws the same frame as Lip Gloss, clipping and padding each line.
 func TestBoxMatchesLipGloss(t *testing.T) {
-	st := DefaultStyles(true, colorprofile.TrueColor)
+	st := common.DefaultStyles(true, colorprofile.TrueColor)
 	content := "title\nline that is far too long for the box\n\nlast"
 	for _, size := range [][2]int{{20, 6}, {20, 4}, {12, 3}} {
 		w, h := size[0], size[1]
-		iw, ih := innerSize(st.Pane, w, h)
-		want := st.Pane.Width(w).Height(h).MaxWidth(w).MaxHeight(h).Render(fitLines(content, iw, ih))
-		if got := box(st.Pane, w, h, content); ansi.Strip(got) != ansi.Strip(want) {
+		iw, ih := common.InnerSize(st.Pane, w, h)
+		want := st.Pane.Width(w).Height(h).MaxWidth(w).MaxHeight(h).Render(common.FitLines(content, iw, ih))
+		if got := common.Box(st.Pane, w, h, content); ansi.Strip(got) != ansi.Strip(want) {
 			t.Errorf("%dx%d:\n%s\nwant\n%s", w, h, got, want)
 		}
 	}

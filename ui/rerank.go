@@ -3,10 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"math"
-	"slices"
-	"strconv"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -15,7 +11,7 @@ import (
 	"ragscope/termsafe"
 )
 
-// RerankSetup offers reranking in the explorer (issue 15): a toggle key,
+// RerankSetup offers reranking in the explorer: a toggle key,
 // settings rows for the model, the candidates and the relevance
 // threshold, movement against the vector order and both scores in the
 // results, and the rerank latency in the timings. The explorer never
@@ -44,7 +40,7 @@ type RerankSetup struct {
 // settings, the settings rows and the toggle key.
 func (m *Model) initRerank() {
 	rs := m.opts.Rerank
-	m.keys.rerankOff = !m.rerankAvailable()
+	m.keys.RerankOff = !m.rerankAvailable()
 	if !m.rerankAvailable() {
 		return
 	}
@@ -53,8 +49,8 @@ func (m *Model) initRerank() {
 	if m.params.Rerank.Candidates <= 0 {
 		m.params.Rerank.Candidates = retrieval.DefaultRerankCandidates
 	}
-	m.settings.params.Rerank = m.params.Rerank
-	m.settings.rerankModels, m.settings.rerankModel = rs.Models, m.rerankModel
+	m.settings.Params.Rerank = m.params.Rerank
+	m.settings.RerankModels, m.settings.RerankModel = rs.Models, m.rerankModel
 }
 
 // rerankAvailable reports whether reranking can be turned on.
@@ -115,7 +111,7 @@ func (m *Model) toggleRerank() tea.Cmd {
 		return nil
 	}
 	m.params.Rerank.On = !m.params.Rerank.On
-	m.settings.params.Rerank = m.params.Rerank
+	m.settings.Params.Rerank = m.params.Rerank
 	what := "Rerank off: " + m.firstStage() + " order."
 	if m.params.Rerank.On {
 		what = "Rerank on (" + m.rerankLabel() + ")."
@@ -145,7 +141,7 @@ func (m *Model) applyRerankModel(model string) {
 	if model != "" {
 		m.rerankModel = model
 	}
-	m.settings.rerankModel = m.rerankModel
+	m.settings.RerankModel = m.rerankModel
 }
 
 // rerankLabel is the current model as the header shows it.
@@ -176,261 +172,10 @@ func rerankFailure(res retrieval.Result) string {
 	return "Rerank failed, showing the " + present.FirstStage(res.Params.Ranking) + " order: " + res.Rerank.Error
 }
 
-// reranked reports whether res is in a reranker's order.
-func reranked(res *retrieval.Result) bool { return res.Rerank != nil && res.Rerank.Err == nil }
-
-// rerankMoves are the movements of res's hits against the store's order,
-// nil when res was not reranked.
-func rerankMoves(res *retrieval.Result) []retrieval.Movement {
-	if !reranked(res) {
-		return nil
-	}
-	return res.Movements()
-}
-
-// moveInk is the colour of a movement: up and new in green, down in red.
-func (st *Styles) moveInk(m retrieval.Movement) ink {
-	switch m.Kind {
-	case retrieval.MoveUp, retrieval.MoveNew:
-		return inkOf(st.Added)
-	case retrieval.MoveDown:
-		return inkOf(st.Removed)
-	}
-	return st.rows.meta
-}
-
-// moveCell is the movement column of a result row, 4 cells wide.
-func moveCell(m retrieval.Movement) string {
-	return strings.TrimSuffix(leftPadRight(m.String(), 5), " ")
-}
-
-// vectorCell is a reranked hit's place before reranking and its score:
-// its rank in the store's result ("vector #4 0.612", "hybrid #4 0.431":
-// what the movement counts from; stage names the ranking), or for a hit
-// new to the top k its place among the candidates searched ("candidate #9
-// 0.480").
-func vectorCell(h *retrieval.Hit, m retrieval.Movement, stage string) string {
-	switch {
-	case m.From > 0:
-		return stage + " #" + strconv.Itoa(m.From) + " " + present.Score(h.VectorScore, 3)
-	case h.VectorRank > 0:
-		return "candidate #" + strconv.Itoa(h.VectorRank) + " " + present.Score(h.VectorScore, 3)
-	}
-	return stage + " –"
-}
-
-// rerankTitle is the results title's rerank part.
-func rerankTitle(res *retrieval.Result) string {
-	switch {
-	case res.Rerank == nil:
-		return ""
-	case res.Rerank.Err != nil:
-		return " · rerank failed: " + present.FirstStage(res.Params.Ranking) + " order"
-	}
-	return " · reranked by " + termsafe.Line(res.Rerank.Model)
-}
-
-// fellOutLine names the hits of the store's top k that reranking left
-// out, under the result list; "" when none did.
-func fellOutLine(res *retrieval.Result) string {
-	if !reranked(res) || len(res.Rerank.FellOut) == 0 {
-		return ""
-	}
-	parts := make([]string, len(res.Rerank.FellOut))
-	for i := range res.Rerank.FellOut {
-		h := &res.Rerank.FellOut[i]
-		parts[i] = "#" + strconv.Itoa(h.Rank) + " " + present.Title(&h.Chunk)
-	}
-	return "fell out of the " + present.FirstStage(res.Params.Ranking) + " top " + strconv.Itoa(res.Params.TopK) + ": " + strings.Join(parts, " · ")
-}
-
-// rerankRows adds the detail pane's rerank rows for a kept hit of a
-// reranked result (only those have a movement): its rank and score in the
-// store's order (the row is named after it: vector, hybrid, BM25), its
-// rerank rank, relevance and movement.
-func rerankRows(it *item, row func(k, v string)) {
-	if it.Move == nil {
-		return
-	}
-	h := &it.Hit
-	stage, score := it.Stage, "score "
-	if stage == "vector" || stage == "" {
-		stage, score = "vector", "similarity "
-	}
-	switch m := *it.Move; {
-	case m.From > 0:
-		row(stage, "#"+strconv.Itoa(m.From)+" · "+score+present.Score(h.VectorScore, 4))
-	case h.VectorRank > 0:
-		row(stage, "candidate #"+strconv.Itoa(h.VectorRank)+" (below the "+stage+" top k) · "+score+present.Score(h.VectorScore, 4))
-	default:
-		row(stage, "")
-	}
-	rel := h.Score
-	if h.RerankScore != nil {
-		rel = *h.RerankScore
-	}
-	row("rerank", "#"+strconv.Itoa(h.Rank)+" · relevance "+present.Score(rel, 4)+" · "+moveWords(*it.Move, stage))
-}
-
-// moveWords says a movement against stage's order in words for the
-// detail pane.
-func moveWords(m retrieval.Movement, stage string) string {
-	switch m.Kind {
-	case retrieval.MoveUp, retrieval.MoveDown:
-		return m.String() + " from " + stage + " #" + strconv.Itoa(m.From)
-	case retrieval.MoveNew:
-		return "new: below the " + stage + " top k"
-	}
-	return "= same place"
-}
-
 // firstStage names the order the next search's reranking reorders: the
 // search mode set now on the demo and local indexes, vector otherwise.
 func (m *Model) firstStage() string {
 	return present.FirstStage(m.searchModeFor(retrieval.ModeNormal))
 }
 
-// rerankTag marks a reranked turn in the turn list.
-func rerankTag(res *retrieval.Result) string {
-	switch {
-	case res.Rerank == nil:
-		return ""
-	case res.Rerank.Err != nil:
-		return "[rerank failed] "
-	}
-	return "[rerank " + termsafe.Line(res.Rerank.Model) + "] "
-}
-
-// rerankParamsDiff lists the rerank settings that differ between two
-// queries.
-func rerankParamsDiff(a, b retrieval.Query) []string {
-	ra, rb := a.Rerank, b.Rerank
-	if ra.On != rb.On {
-		return []string{"rerank " + present.OnOff(ra.On) + "→" + present.OnOff(rb.On)}
-	}
-	if !ra.On {
-		return nil
-	}
-	var parts []string
-	if ra.Candidates != rb.Candidates {
-		parts = append(parts, "candidates ×"+strconv.Itoa(ra.Candidates)+"→×"+strconv.Itoa(rb.Candidates))
-	}
-	if ra.Threshold != rb.Threshold {
-		parts = append(parts, "relevance ≥ "+present.Score(ra.Threshold, 2)+"→"+present.Score(rb.Threshold, 2))
-	}
-	return parts
-}
-
-// rerankCompare says what the scores of a comparison are when reranking
-// differs between the turns ("" when neither was reranked): relevance
-// for a reranked turn, similarity for a vector one.
-func rerankCompare(old, cur *retrieval.Result) string {
-	if old.Rerank == nil && cur.Rerank == nil {
-		return ""
-	}
-	kind := func(r *retrieval.Result) string {
-		first := "vector similarity"
-		if st := present.FirstStage(r.Params.Ranking); st != "vector" {
-			first = st + " score"
-		}
-		switch {
-		case r.Rerank == nil:
-			return first
-		case r.Rerank.Err != nil:
-			return first + " (rerank failed)"
-		}
-		return termsafe.Line(r.Rerank.Model) + " relevance"
-	}
-	return "scores: now " + kind(cur) + " · was " + kind(old)
-}
-
 // Settings rows of reranking.
-
-// adjustRerank changes a rerank row by one step.
-func (p *settingsPane) adjustRerank(up bool) {
-	if len(p.rerankModels) == 0 {
-		return
-	}
-	r := &p.params.Rerank
-	switch p.row {
-	case rowRerank:
-		r.On = !r.On
-	case rowRerankModel:
-		i := slices.Index(p.rerankModels, p.rerankModel)
-		n := len(p.rerankModels)
-		if up {
-			i = (i + 1) % n
-		} else {
-			i = (i - 1 + n) % n
-		}
-		p.rerankModel = p.rerankModels[i]
-	case rowRerankCandidates:
-		c := r.Candidates
-		if up {
-			c++
-		} else {
-			c--
-		}
-		r.Candidates = min(max(c, 1), retrieval.MaxRerankCandidates)
-	case rowRerankThreshold:
-		d := -0.05
-		if up {
-			d = 0.05
-		}
-		r.Threshold = min(max(math.Round((r.Threshold+d)*100)/100, 0), 1)
-	}
-}
-
-// toggleRerankRow is space on a rerank row: it turns reranking on or off.
-func (p *settingsPane) toggleRerankRow() {
-	if len(p.rerankModels) > 0 && p.row == rowRerank {
-		p.params.Rerank.On = !p.params.Rerank.On
-	}
-}
-
-// rerankValue draws a rerank row's value.
-func (p *settingsPane) rerankValue(row int) string {
-	if len(p.rerankModels) == 0 {
-		if row == rowRerank {
-			return p.st.Missing.Render("not available with this backend")
-		}
-		return p.st.Missing.Render("–")
-	}
-	r := p.params.Rerank
-	switch row {
-	case rowRerank:
-		return "[" + check(r.On) + "] rerank the candidates (also r)"
-	case rowRerankModel:
-		i := slices.Index(p.rerankModels, p.rerankModel)
-		return "‹ " + termsafe.Line(p.rerankModel) + " › " + p.st.Meta.Render("("+strconv.Itoa(i+1)+"/"+strconv.Itoa(len(p.rerankModels))+")")
-	case rowRerankCandidates:
-		n := retrieval.CandidateLimit(retrieval.Query{TopK: p.params.TopK, Rerank: retrieval.RerankOptions{On: true, Candidates: r.Candidates}})
-		return "‹ " + strconv.Itoa(r.Candidates) + " › " + p.st.Meta.Render("× top_k: "+strconv.Itoa(n)+" searched and reranked")
-	}
-	full, empty := scoreBar(r.Threshold, 10)
-	return "‹ " + present.Score(r.Threshold, 2) + " › " + p.st.BarFull.Render(full) + p.st.BarEmpty.Render(empty) + p.st.Meta.Render(" min relevance")
-}
-
-// footer is the text under the result list, at most two lines: what
-// reranking pushed out of the vector top k.
-func (p *resultsPane) footer() string {
-	f := fellOutLine(&p.res)
-	if f == "" {
-		return ""
-	}
-	iw, _ := innerSize(p.st.Pane, p.width, p.height)
-	lines := strings.Split(wrapText(f, max(iw, 10)), "\n")
-	if len(lines) > 2 {
-		lines = lines[:2]
-		lines[1] = truncate(lines[1]+" …", iw)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// footerLines is the height of the footer.
-func (p *resultsPane) footerLines() int {
-	if f := p.footer(); f != "" {
-		return strings.Count(f, "\n") + 1
-	}
-	return 0
-}

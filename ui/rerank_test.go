@@ -17,6 +17,9 @@ import (
 
 	"ragscope/present"
 	"ragscope/retrieval"
+	"ragscope/ui/results"
+	"ragscope/ui/settings"
+	"ragscope/ui/turns"
 )
 
 // rerankEmbedder returns one fixed vector: the fake store ignores it.
@@ -165,7 +168,7 @@ func TestRerankToggle(t *testing.T) {
 	}
 	m = feed(t, m, keyType(tea.KeyBackspace))
 	m = ask(t, m, "nodes")
-	if m.results.res.Rerank != nil || strings.Contains(screen(m), "vector #") {
+	if m.results.Res.Rerank != nil || strings.Contains(screen(m), "vector #") {
 		t.Fatal("the first question was reranked with rerank off")
 	}
 	m = feed(t, m, keyRunes("r"))
@@ -198,7 +201,7 @@ func TestRerankToggle(t *testing.T) {
 	}
 	// r again: vector order, a third turn.
 	m = feed(t, m, keyRunes("r"))
-	if turns := m.Turns(); len(turns) != 3 || m.results.res.Rerank != nil || !strings.Contains(screen(m), "rerank off") {
+	if turns := m.Turns(); len(turns) != 3 || m.results.Res.Rerank != nil || !strings.Contains(screen(m), "rerank off") {
 		t.Fatalf("rerank not turned off: turns %q", turns)
 	}
 	// Selected-text questions never rerank.
@@ -241,14 +244,14 @@ func TestRerankSettings(t *testing.T) {
 	opts.Rerank.On, opts.Rerank.Candidates = true, 3
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
-	if m.results.res.Rerank == nil || m.results.res.Rerank.Model != "first" || !strings.Contains(screen(m), "rerank first (test)") {
+	if m.results.Res.Rerank == nil || m.results.Res.Rerank.Model != "first" || !strings.Contains(screen(m), "rerank first (test)") {
 		t.Fatalf("not reranked at start:\n%s", screen(m))
 	}
 	if l := rs.store.limits; l[0] != 15 {
 		t.Fatalf("search limit %v, want 5 × 3", l)
 	}
 	m = feed(t, m, keyRunes("s"))
-	m = toRow(t, m, rowRerankModel)
+	m = toRow(t, m, settings.RowRerankModel)
 	// The model row: → picks the second model and re-runs.
 	next, cmd := m.Update(keyRunes("l"))
 	m = feed(t, next.(Model), runCmd(t, cmd)...)
@@ -256,8 +259,8 @@ func TestRerankSettings(t *testing.T) {
 		t.Fatalf("model row:\n%s", v)
 	}
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
-	if m.results.res.Rerank == nil || m.results.res.Rerank.Model != "second" || len(m.Turns()) != 2 {
-		t.Fatalf("model change did not re-run with it: %+v", m.results.res.Rerank)
+	if m.results.Res.Rerank == nil || m.results.Res.Rerank.Model != "second" || len(m.Turns()) != 2 {
+		t.Fatalf("model change did not re-run with it: %+v", m.results.Res.Rerank)
 	}
 	// Candidates 3 → 4, relevance threshold 0 → 0.05 → … → 0.7.
 	next, cmd = m.Update(keyRunes("j"))
@@ -269,7 +272,7 @@ func TestRerankSettings(t *testing.T) {
 		m = feed(t, m, keyRunes("l"))
 	}
 	m = feed(t, m, rerunMsg{Seq: m.rerunSeq})
-	res := m.results.res
+	res := m.results.Res
 	if q := res.Params; q.TopK != 5 || res.Rerank == nil || res.Rerank.Threshold != 0.7 || rs.store.limits[len(rs.store.limits)-1] != 20 {
 		t.Fatalf("rerank settings not applied: %+v, limits %v", res.Rerank, rs.store.limits)
 	}
@@ -305,7 +308,7 @@ func TestRerankError(t *testing.T) {
 	if !strings.Contains(v, "rerank failed: vector order") || strings.Contains(v, "vector #") || strings.Contains(v, "fell out") {
 		t.Fatalf("screen:\n%s", v)
 	}
-	if ids := hitIDs(m.results.res.Hits); !slices.Equal(ids, []string{"chunk-00", "chunk-01", "chunk-03", "chunk-04"}) {
+	if ids := hitIDs(m.results.Res.Hits); !slices.Equal(ids, []string{"chunk-00", "chunk-01", "chunk-03", "chunk-04"}) {
 		t.Fatalf("hits %v, want the vector order", ids)
 	}
 
@@ -317,8 +320,8 @@ func TestRerankError(t *testing.T) {
 	opts2.Rerank.On = true
 	m = sized(t, opts2, 120, 40)
 	m = ask(t, m, "nodes")
-	if st := m.Status(); m.statusKind != statusErr || !strings.Contains(st, "open reranker unopened: no Cohere API key") || len(m.results.res.Hits) != 4 {
-		t.Fatalf("open error: status %q, %d hits", st, len(m.results.res.Hits))
+	if st := m.Status(); m.statusKind != statusErr || !strings.Contains(st, "open reranker unopened: no Cohere API key") || len(m.results.Res.Hits) != 4 {
+		t.Fatalf("open error: status %q, %d hits", st, len(m.results.Res.Hits))
 	}
 }
 
@@ -382,34 +385,34 @@ func TestRerankRenderHelpers(t *testing.T) {
 		{retrieval.Movement{Kind: retrieval.MoveNew}, "new "},
 		{retrieval.Movement{Kind: retrieval.MoveSame, From: 2}, "=   "},
 	} {
-		if got := moveCell(tt.m); got != tt.want {
+		if got := results.MoveCell(tt.m); got != tt.want {
 			t.Errorf("moveCell(%v) = %q, want %q", tt.m, got, tt.want)
 		}
 	}
 	up := retrieval.Movement{Kind: retrieval.MoveUp, By: 1, From: 3}
-	if got := vectorCell(&retrieval.Hit{VectorRank: 4, VectorScore: 0.6123}, up, "vector"); got != "vector #3 0.612" {
+	if got := results.VectorCell(&retrieval.Hit{VectorRank: 4, VectorScore: 0.6123}, up, "vector"); got != "vector #3 0.612" {
 		t.Errorf("vectorCell = %q", got)
 	}
 	// On the local index the store's order is the hybrid's or BM25's.
-	if got := vectorCell(&retrieval.Hit{VectorRank: 4, VectorScore: 0.4311}, up, present.FirstStage("hybrid")); got != "hybrid #3 0.431" {
+	if got := results.VectorCell(&retrieval.Hit{VectorRank: 4, VectorScore: 0.4311}, up, present.FirstStage("hybrid")); got != "hybrid #3 0.431" {
 		t.Errorf("vectorCell(hybrid) = %q", got)
 	}
-	if got := vectorCell(&retrieval.Hit{VectorRank: 9, VectorScore: 0.5}, retrieval.Movement{Kind: retrieval.MoveNew}, "vector"); got != "candidate #9 0.500" {
+	if got := results.VectorCell(&retrieval.Hit{VectorRank: 9, VectorScore: 0.5}, retrieval.Movement{Kind: retrieval.MoveNew}, "vector"); got != "candidate #9 0.500" {
 		t.Errorf("vectorCell(new) = %q", got)
 	}
 	on := retrieval.Query{TopK: 5, Rerank: retrieval.RerankOptions{On: true, Candidates: 4}}
 	off := retrieval.Query{TopK: 5}
-	if d := paramsDiff(off, on); d != "rerank off→on" {
+	if d := turns.ParamsDiff(off, on); d != "rerank off→on" {
 		t.Errorf("paramsDiff = %q", d)
 	}
 	more := on
 	more.Rerank.Candidates, more.Rerank.Threshold = 8, 0.2
-	if d := paramsDiff(on, more); d != "candidates ×4→×8 · relevance ≥ 0.00→0.20" {
+	if d := turns.ParamsDiff(on, more); d != "candidates ×4→×8 · relevance ≥ 0.00→0.20" {
 		t.Errorf("paramsDiff = %q", d)
 	}
 	off2 := off
 	off2.Rerank.Candidates = 9 // ignored while off
-	if d := paramsDiff(off, off2); d != "same settings" {
+	if d := turns.ParamsDiff(off, off2); d != "same settings" {
 		t.Errorf("paramsDiff = %q", d)
 	}
 	if rerankChanged(off.Rerank, off2.Rerank, "a", "b") || !rerankChanged(on.Rerank, on.Rerank, "a", "b") || !rerankChanged(off.Rerank, on.Rerank, "a", "a") {
@@ -417,7 +420,7 @@ func TestRerankRenderHelpers(t *testing.T) {
 	}
 	hostile := retrieval.Result{Rerank: &retrieval.RerankInfo{Model: "m\x1b[31m", Vector: make([]retrieval.Hit, 5),
 		FellOut: []retrieval.Hit{{Rank: 2, Chunk: retrieval.Chunk{Title: "Evil\x1b]0;pwned\x07"}}}}}
-	for _, s := range []string{fellOutLine(&hostile), rerankTitle(&hostile), rerankTag(&hostile)} {
+	for _, s := range []string{results.FellOutLine(&hostile), results.RerankTitle(&hostile), turns.RerankTag(&hostile)} {
 		if strings.ContainsAny(s, "\x1b\x07") {
 			t.Errorf("control sequence reaches the screen: %q", s)
 		}

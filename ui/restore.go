@@ -13,7 +13,7 @@ import (
 func (m *Model) restoreInputs(q retrieval.Query) {
 	q.TopK = retrieval.TopKOrDefault(q.TopK)
 	m.params = m.withParamsFrom(q)
-	m.settings.params = m.withParamsFrom(q)
+	m.settings.Params = m.withParamsFrom(q)
 	m.query.SetValue(q.Question)
 	if q.Mode == retrieval.ModeSelectedText {
 		m.mode = retrieval.ModeSelectedText
@@ -28,11 +28,11 @@ func (m *Model) restoreInputs(q retrieval.Query) {
 // The turn's query becomes the one a settings change re-runs, and a
 // re-run scheduled for the turn left behind is dropped.
 func (m *Model) bringBack(i int) tea.Cmd {
-	if i < 0 || i >= len(m.turns.turns) {
+	if i < 0 || i >= len(m.turns.Turns) {
 		return nil
 	}
 	m.turns.Remember(m.results.SelectedKey())
-	q := m.turns.turns[i].Query
+	q := m.turns.Turns[i].Query
 	m.restoreInputs(q)
 	last := m.withParams(q)
 	last.Mode = m.mode

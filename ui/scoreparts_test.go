@@ -7,6 +7,8 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
+	"ragscope/ui/detail"
 )
 
 func TestScorePartsText(t *testing.T) {
@@ -17,7 +19,7 @@ func TestScorePartsText(t *testing.T) {
 		{retrieval.ScoreParts{BM25: 0.8214, BM25Rank: 4, Cosine: 0.108, CosineRank: 9, Title: 1}, "BM25 0.821 (#4) · cosine 0.108 (#9) · title 1.00"},
 		{retrieval.ScoreParts{Cosine: 0.2, CosineRank: 1}, "BM25 0.000 · cosine 0.200 (#1) · title 0.00"},
 	} {
-		if got := scorePartsText(&tc.sp); got != tc.want {
+		if got := detail.ScorePartsText(&tc.sp); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)
 		}
 	}
@@ -26,12 +28,12 @@ func TestScorePartsText(t *testing.T) {
 // TestDetailShowsScoreParts: the detail pane of a hybrid hit shows what
 // its score was blended from; a plain hit has no such row.
 func TestDetailShowsScoreParts(t *testing.T) {
-	keys := DefaultKeyMap()
-	st := DefaultStyles(true, colorprofile.Ascii)
+	keys := common.DefaultKeyMap()
+	st := common.DefaultStyles(true, colorprofile.Ascii)
 	for _, parts := range []*retrieval.ScoreParts{{BM25: 0.5, BM25Rank: 1, Cosine: 0.25, CosineRank: 2}, nil} {
-		p := newDetailPane(keys, st, map[string]LinkStatus{})
+		p := detail.New(keys, st, map[string]common.LinkStatus{})
 		p.SetSize(100, 30)
-		p.SetItem(item{Hit: retrieval.Hit{Rank: 1, Score: 0.3, ScoreParts: parts, Chunk: retrieval.Chunk{ID: "a", Text: "text"}}})
+		p.SetItem(common.Item{Hit: retrieval.Hit{Rank: 1, Score: 0.3, ScoreParts: parts, Chunk: retrieval.Chunk{ID: "a", Text: "text"}}})
 		got := strings.Contains(p.View(), "BM25 0.500 (#1) · cosine 0.250 (#2)")
 		if got != (parts != nil) {
 			t.Errorf("parts %v: blended row shown %v\n%s", parts, got, p.View())
@@ -42,12 +44,12 @@ func TestDetailShowsScoreParts(t *testing.T) {
 // TestDetailShowsArms: the detail pane of a hit from a fused (Qdrant
 // hybrid) search shows its place in each arm and in the fusion.
 func TestDetailShowsArms(t *testing.T) {
-	keys := DefaultKeyMap()
-	st := DefaultStyles(true, colorprofile.Ascii)
+	keys := common.DefaultKeyMap()
+	st := common.DefaultStyles(true, colorprofile.Ascii)
 	for _, arms := range [][]retrieval.Arm{{{Label: "dense", Vector: "dense", Rank: 3, Score: 0.61}, {Label: "bm25", Vector: "bm25", Rank: 1, Score: 12.4}}, nil} {
-		p := newDetailPane(keys, st, map[string]LinkStatus{})
+		p := detail.New(keys, st, map[string]common.LinkStatus{})
 		p.SetSize(100, 30)
-		p.SetItem(item{Hit: retrieval.Hit{Rank: 1, Score: 0.833, Arms: arms, Chunk: retrieval.Chunk{ID: "a", Text: "text"}}})
+		p.SetItem(common.Item{Hit: retrieval.Hit{Rank: 1, Score: 0.833, Arms: arms, Chunk: retrieval.Chunk{ID: "a", Text: "text"}}})
 		got := strings.Contains(p.View(), "dense #3 0.61 · bm25 #1 12.4 · fused #1 0.833")
 		if got != (arms != nil) {
 			t.Errorf("arms %v: row shown %v\n%s", arms, got, p.View())

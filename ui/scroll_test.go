@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
+	"ragscope/ui/settings"
 )
 
 // cursorLine is the screen line holding the list cursor "▌ " and want.
@@ -74,7 +75,7 @@ func TestFacetPickerScrollHint(t *testing.T) {
 	}
 	m := sized(t, opts, 80, 24)
 	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("s"))
-	for m.settings.row != rowTag {
+	for m.settings.Row != settings.RowTag {
 		m = feed(t, m, keyRunes("j"))
 	}
 	m = feed(t, m, keyType(tea.KeyEnter))

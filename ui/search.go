@@ -7,10 +7,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
-	"ragscope/present"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // searchBar is '/': type to find text in the results (title, place, URL,
@@ -28,8 +27,8 @@ type searchBar struct {
 	target focusID
 }
 
-func newSearchBar(st *Styles) searchBar {
-	in := st.newInput("type to find in the results", 200)
+func newSearchBar(st *common.Styles) searchBar {
+	in := st.NewInput("type to find in the results", 200)
 	in.Prompt = "/"
 	return searchBar{input: in}
 }
@@ -68,8 +67,8 @@ func (m *Model) clearSearch() {
 	s.typing, s.query = false, ""
 	s.input.Blur()
 	s.input.SetValue("")
-	m.results.search = ""
-	m.detail.search = ""
+	m.results.Search = ""
+	m.detail.Search = ""
 	m.syncBindings()
 }
 
@@ -124,11 +123,11 @@ func (m *Model) editSearch(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	s.query = q
-	m.results.search, m.detail.search = "", ""
+	m.results.Search, m.detail.Search = "", ""
 	if s.target == focusDetail {
-		m.detail.search = q
+		m.detail.Search = q
 	} else {
-		m.results.search = q
+		m.results.Search = q
 	}
 	return tea.Batch(cmd, m.findMatch(1, true))
 }
@@ -142,11 +141,11 @@ func (m *Model) findMatch(dir int, from bool) tea.Cmd {
 		return nil
 	}
 	if s.target == focusDetail {
-		i, n := m.detail.findMatch(dir, from)
+		i, n := m.detail.FindMatch(dir, from)
 		m.searchStatus(i, n, "line")
 		return nil
 	}
-	i, n := m.results.findMatch(dir, from)
+	i, n := m.results.FindMatch(dir, from)
 	m.searchStatus(i, n, "result")
 	return m.syncDetail()
 }
@@ -162,128 +161,9 @@ func (m *Model) searchStatus(i, n int, what string) {
 }
 
 // ShortHelp is the help line while typing a search.
-func (s *searchBar) ShortHelp(k *KeyMap) []key.Binding {
-	return []key.Binding{runHelp(k.Run, "enter", "keep search (n/N next/previous)"), runHelp(k.Leave, "esc", "clear search"), k.Quit}
+func (s *searchBar) ShortHelp(k *common.KeyMap) []key.Binding {
+	return []key.Binding{common.RunHelp(k.Run, "enter", "keep search (n/N next/previous)"), common.RunHelp(k.Leave, "esc", "clear search"), k.Quit}
 }
 
 // searchView is the bar in the status line's place while typing.
-func (m *Model) searchView() string { return truncate(m.search.input.View(), m.width) }
-
-// matches reports whether it holds q (lower case) in what the list shows
-// or in its text.
-func (it *item) matches(q string) bool {
-	c := &it.Hit.Chunk
-	for _, s := range []string{present.Title(c), present.Place(c), c.DocPath, it.Hit.Citation.URL, it.Label, c.Text} {
-		if strings.Contains(strings.ToLower(s), q) {
-			return true
-		}
-	}
-	return false
-}
-
-// findMatch moves the cursor to the next matching row in dir, wrapping;
-// it returns the match's place among the matches and their count.
-func (p *resultsPane) findMatch(dir int, from bool) (int, int) {
-	var hits []int
-	for i := range p.items {
-		if p.items[i].matches(p.search) {
-			hits = append(hits, i)
-		}
-	}
-	if len(hits) == 0 {
-		return -1, 0
-	}
-	at := pickMatch(hits, p.cursor, dir, from)
-	if hits[at] != p.cursor {
-		p.cursor = hits[at]
-		p.scrollToCursor()
-	}
-	return at, len(hits)
-}
-
-// pickMatch is the index in sorted hits of the next match from cur in
-// dir (cur itself when from), wrapping around.
-func pickMatch(hits []int, cur, dir int, from bool) int {
-	if dir >= 0 {
-		for i, h := range hits {
-			if h > cur || (from && h == cur) {
-				return i
-			}
-		}
-		return 0
-	}
-	for i := len(hits) - 1; i >= 0; i-- {
-		if hits[i] < cur || (from && hits[i] == cur) {
-			return i
-		}
-	}
-	return len(hits) - 1
-}
-
-// matchLines are the content lines of the detail that hold the search.
-func (p *detailPane) matchLines() []int {
-	var hits []int
-	for i, l := range strings.Split(ansi.Strip(p.vp.GetContent()), "\n") {
-		if strings.Contains(strings.ToLower(l), p.search) {
-			hits = append(hits, i)
-		}
-	}
-	return hits
-}
-
-// findMatch scrolls the detail to the next line holding the search.
-func (p *detailPane) findMatch(dir int, from bool) (int, int) {
-	hits := p.matchLines()
-	if len(hits) == 0 || !p.has {
-		return -1, 0
-	}
-	at := pickMatch(hits, p.matchAt, dir, from)
-	p.matchAt = hits[at]
-	if l := hits[at]; l < p.vp.YOffset() || l >= p.vp.YOffset()+p.vp.Height() {
-		p.vp.SetYOffset(max(l-1, 0))
-	}
-	return at, len(hits)
-}
-
-// markMatches paints every occurrence of q (lower case) in the lines of
-// view in reverse video; a line with a match is drawn as plain text, so
-// the highlight is visible without colours too.
-func markMatches(view, q string, st *Styles) string {
-	if q == "" {
-		return view
-	}
-	lines := strings.Split(view, "\n")
-	for i, l := range lines {
-		plain := ansi.Strip(l)
-		if strings.Contains(strings.ToLower(plain), q) {
-			lines[i] = paintMatches(plain, q, ink{}, st.rows.match)
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// paintMatches paints s with base and every occurrence of q (lower case)
-// with hl. When lower-casing changes the byte length (rare scripts), s is
-// painted whole with base.
-func paintMatches(s, q string, base, hl ink) string {
-	lower := strings.ToLower(s)
-	if q == "" || len(lower) != len(s) || !strings.Contains(lower, q) {
-		return base.paint(s)
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(lower, q)
-		if i < 0 {
-			break
-		}
-		if i > 0 {
-			b.WriteString(base.paint(s[:i]))
-		}
-		b.WriteString(hl.paint(s[i : i+len(q)]))
-		s, lower = s[i+len(q):], lower[i+len(q):]
-	}
-	if s != "" {
-		b.WriteString(base.paint(s))
-	}
-	return b.String()
-}
+func (m *Model) searchView() string { return common.Truncate(m.search.input.View(), m.width) }

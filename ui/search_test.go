@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"ragscope/ui/common"
 )
 
 // reversed matches s drawn in reverse video (a search highlight).
@@ -30,10 +32,10 @@ func TestSearchInResults(t *testing.T) {
 		t.Fatalf("help line while typing a search:\n%s", h)
 	}
 	m = feed(t, m, typeText("services")...)
-	if got := m.results.items[m.results.cursor].Hit.Chunk.Title; got != "Services" {
+	if got := m.results.Items[m.results.Cursor].Hit.Chunk.Title; got != "Services" {
 		t.Fatalf("typing found %q", got)
 	}
-	if m.detail.item.Hit.Chunk.Title != "Services" {
+	if m.detail.Item.Hit.Chunk.Title != "Services" {
 		t.Fatal("the detail does not show the match")
 	}
 	if !strings.Contains(m.Status(), "result 1 of") {
@@ -49,22 +51,22 @@ func TestSearchInResults(t *testing.T) {
 		t.Fatalf("enter: typing %v query %q focus %s", m.search.typing, m.search.query, m.Focus())
 	}
 	var hits []int
-	for i := range m.results.items {
-		if m.results.items[i].matches("services") {
+	for i := range m.results.Items {
+		if m.results.Items[i].Matches("services") {
 			hits = append(hits, i)
 		}
 	}
 	if len(hits) < 2 {
 		t.Fatalf("the fake corpus has %d Services rows; want 2 or more", len(hits))
 	}
-	first := m.results.cursor
+	first := m.results.Cursor
 	m = feed(t, m, keyRunes("n"))
-	if m.results.cursor == first || !m.results.items[m.results.cursor].matches("services") {
-		t.Fatalf("n: cursor %d (first match %d)", m.results.cursor, first)
+	if m.results.Cursor == first || !m.results.Items[m.results.Cursor].Matches("services") {
+		t.Fatalf("n: cursor %d (first match %d)", m.results.Cursor, first)
 	}
 	m = feed(t, m, keyRunes("N"))
-	if m.results.cursor != first {
-		t.Fatalf("N: cursor %d, want %d", m.results.cursor, first)
+	if m.results.Cursor != first {
+		t.Fatalf("N: cursor %d, want %d", m.results.Cursor, first)
 	}
 	m = feed(t, m, keyRunes("k"))
 	raw := m.View().Content
@@ -72,7 +74,7 @@ func TestSearchInResults(t *testing.T) {
 		t.Fatalf("matches not highlighted or marked:\n%s", screen(m))
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))
-	if m.search.active() || m.results.search != "" || reversed("Services").MatchString(m.View().Content) {
+	if m.search.active() || m.results.Search != "" || reversed("Services").MatchString(m.View().Content) {
 		t.Fatal("esc did not clear the search")
 	}
 	if m.Focus() != "results" {
@@ -94,19 +96,19 @@ func TestSearchInDetail(t *testing.T) {
 		t.Fatalf("target %s", m.search.target)
 	}
 	m = feed(t, m, append(typeText("Unit of"), keyType(tea.KeyEnter))...)
-	lines := m.detail.matchLines()
+	lines := m.detail.MatchLines()
 	if len(lines) == 0 {
 		t.Fatal("no line matches")
 	}
-	if l := lines[0]; l < m.detail.vp.YOffset() || l >= m.detail.vp.YOffset()+m.detail.vp.Height() {
-		t.Fatalf("match line %d not in view (offset %d, height %d)", l, m.detail.vp.YOffset(), m.detail.vp.Height())
+	if l := lines[0]; l < m.detail.Viewport.YOffset() || l >= m.detail.Viewport.YOffset()+m.detail.Viewport.Height() {
+		t.Fatalf("match line %d not in view (offset %d, height %d)", l, m.detail.Viewport.YOffset(), m.detail.Viewport.Height())
 	}
 	if !reversed("unit of").MatchString(m.View().Content) {
 		t.Fatalf("match not highlighted:\n%s", screen(m))
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))
-	if m.detail.search != "" || m.Focus() != "detail" {
-		t.Fatalf("esc: search %q focus %s", m.detail.search, m.Focus())
+	if m.detail.Search != "" || m.Focus() != "detail" {
+		t.Fatalf("esc: search %q focus %s", m.detail.Search, m.Focus())
 	}
 }
 
@@ -120,7 +122,7 @@ func TestPickMatch(t *testing.T) {
 		{0, 1, false, 0}, {1, 1, false, 1}, {1, 1, true, 0}, {7, 1, false, 0},
 		{4, -1, false, 0}, {1, -1, false, 2}, {4, -1, true, 1},
 	} {
-		if got := pickMatch(hits, tt.cur, tt.dir, tt.from); got != tt.want {
+		if got := common.PickMatch(hits, tt.cur, tt.dir, tt.from); got != tt.want {
 			t.Errorf("pickMatch(%d, %d, %v) = %d, want %d", tt.cur, tt.dir, tt.from, got, tt.want)
 		}
 	}
@@ -147,17 +149,17 @@ func TestSearchEnterKeepsCurrentMatch(t *testing.T) {
 	m = ask(t, m, "nodes")
 	m = feed(t, m, keyRunes("j"), keyRunes("/"))
 	m = feed(t, m, typeText("services")...)
-	at, status := m.results.cursor, m.Status()
-	if !m.results.items[at].matches("services") || !strings.Contains(status, "result 1 of") {
+	at, status := m.results.Cursor, m.Status()
+	if !m.results.Items[at].Matches("services") || !strings.Contains(status, "result 1 of") {
 		t.Fatalf("typing: cursor %d, status %q", at, status)
 	}
 	m = feed(t, m, keyType(tea.KeyEnter))
-	if m.results.cursor != at || !strings.Contains(m.Status(), "result 1 of") {
-		t.Fatalf("enter moved from match %d to %d: %q", at, m.results.cursor, m.Status())
+	if m.results.Cursor != at || !strings.Contains(m.Status(), "result 1 of") {
+		t.Fatalf("enter moved from match %d to %d: %q", at, m.results.Cursor, m.Status())
 	}
 	m = feed(t, m, keyRunes("n"))
-	if m.results.cursor == at || !strings.Contains(m.Status(), "result 2 of") {
-		t.Fatalf("n: cursor %d, status %q", m.results.cursor, m.Status())
+	if m.results.Cursor == at || !strings.Contains(m.Status(), "result 2 of") {
+		t.Fatalf("n: cursor %d, status %q", m.results.Cursor, m.Status())
 	}
 }
 
@@ -168,12 +170,12 @@ func TestSearchEnterKeepsDetailMatch(t *testing.T) {
 	m = ask(t, m, "nodes")
 	m = feed(t, m, keyType(tea.KeyEnter), keyRunes("/"))
 	m = feed(t, m, typeText("node")...)
-	at := m.detail.matchAt
+	at := m.detail.MatchAt
 	if !strings.Contains(m.Status(), "line 1 of") {
 		t.Fatalf("typing: %q", m.Status())
 	}
 	m = feed(t, m, keyType(tea.KeyEnter))
-	if m.detail.matchAt != at || !strings.Contains(m.Status(), "line 1 of") {
-		t.Fatalf("enter moved from line %d to %d: %q", at, m.detail.matchAt, m.Status())
+	if m.detail.MatchAt != at || !strings.Contains(m.Status(), "line 1 of") {
+		t.Fatalf("enter moved from line %d to %d: %q", at, m.detail.MatchAt, m.Status())
 	}
 }

@@ -12,6 +12,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
+	"ragscope/ui/settings"
+	"ragscope/ui/split"
 )
 
 // fakeSetupB is setup B of the split tests: it reranks A's answer by
@@ -62,7 +65,7 @@ func splitModel(t testing.TB, w, h int, profile colorprofile.Profile) (Model, *f
 	b := &fakeSetupB{a: f}
 	opts, _ := testOptions(f)
 	opts.Compare = CompareSetup{Name: "hybrid", Setups: []string{"bm25"}, Vs: "bm25", Retrieve: b.retrieve}
-	m := newModel(context.Background(), opts, DefaultStyles(true, profile))
+	m := newModel(context.Background(), opts, common.DefaultStyles(true, profile))
 	m = feed(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	m = feed(t, m, runCmd(t, m.Init())...)
 	return m, b
@@ -95,8 +98,8 @@ func TestSplitMarksAndDetail(t *testing.T) {
 	m, b := splitModel(t, 120, 40, colorprofile.NoTTY)
 	m = ask(t, m, "How do nodes talk?")
 	m = feed(t, m, keyRunes("V"))
-	if m.Focus() != string(focusSplitA) || m.split.loading {
-		t.Fatalf("focus %q, loading %v, status %q", m.Focus(), m.split.loading, m.Status())
+	if m.Focus() != string(focusSplitA) || m.split.Loading {
+		t.Fatalf("focus %q, loading %v, status %q", m.Focus(), m.split.Loading, m.Status())
 	}
 	if got := b.calls(); len(got) != 1 || got[0] != "bm25: How do nodes talk?" {
 		t.Fatalf("B asked %q", got)
@@ -123,12 +126,12 @@ func TestSplitMarksAndDetail(t *testing.T) {
 	// the border, the title, then two lines a row); enter on A's first
 	// row, then on B's third (the one clicked).
 	m = feed(t, m, tea.MouseClickMsg{Button: tea.MouseLeft, X: 80, Y: 6 + 1 + 2*2})
-	if m.Focus() != string(focusSplitB) || m.split.half[1].cursor != 2 {
-		t.Fatalf("click: focus %q, B cursor %d", m.Focus(), m.split.half[1].cursor)
+	if m.Focus() != string(focusSplitB) || m.split.Half[1].Cursor != 2 {
+		t.Fatalf("click: focus %q, B cursor %d", m.Focus(), m.split.Half[1].Cursor)
 	}
 	m = feed(t, m, tea.MouseClickMsg{Button: tea.MouseLeft, X: 10, Y: 7})
-	if m.Focus() != string(focusSplitA) || m.split.half[0].cursor != 0 {
-		t.Fatalf("click: focus %q, A cursor %d", m.Focus(), m.split.half[0].cursor)
+	if m.Focus() != string(focusSplitA) || m.split.Half[0].Cursor != 0 {
+		t.Fatalf("click: focus %q, A cursor %d", m.Focus(), m.split.Half[0].Cursor)
 	}
 	m = feed(t, m, keyType(tea.KeyEnter))
 	if v := screen(m); !strings.Contains(v, "Detail of A hybrid #1 · ↓1") || !strings.Contains(v, "chunk-00") {
@@ -152,7 +155,7 @@ func TestSplitMarksAndDetail(t *testing.T) {
 		t.Fatalf("esc from the question box: focus %q", m.Focus())
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))
-	if m.Focus() != string(focusResults) || m.split.open || strings.Contains(screen(m), "B · bm25") {
+	if m.Focus() != string(focusResults) || m.split.Open || strings.Contains(screen(m), "B · bm25") {
 		t.Fatalf("esc did not close the split: focus %q\n%s", m.Focus(), screen(m))
 	}
 }
@@ -165,19 +168,19 @@ func TestSplitFollowsNewQuestions(t *testing.T) {
 	m = ask(t, m, "How do nodes talk?")
 	m = feed(t, m, keyRunes("V"), keyRunes("i"), ctrl('u'))
 	m = feed(t, m, append(typeText("What is a service?"), keyType(tea.KeyEnter))...)
-	if m.Focus() != string(focusSplitA) || !m.split.open {
+	if m.Focus() != string(focusSplitA) || !m.split.Open {
 		t.Fatalf("after asking: focus %q", m.Focus())
 	}
 	if got := b.calls(); len(got) != 2 || got[1] != "bm25: What is a service?" {
 		t.Fatalf("B asked %q", got)
 	}
-	if m.split.question != "What is a service?" || len(m.split.half[1].rows) != 3 {
-		t.Fatalf("split shows %q with %d B rows", m.split.question, len(m.split.half[1].rows))
+	if m.split.Question != "What is a service?" || len(m.split.Half[1].Rows) != 3 {
+		t.Fatalf("split shows %q with %d B rows", m.split.Question, len(m.split.Half[1].Rows))
 	}
 	// V closes; V again on the same question keeps B's answer.
 	m = feed(t, m, keyRunes("V"), keyRunes("V"))
-	if got := b.calls(); len(got) != 2 || !m.split.open {
-		t.Fatalf("reopened: B asked %q, open %v", got, m.split.open)
+	if got := b.calls(); len(got) != 2 || !m.split.Open {
+		t.Fatalf("reopened: B asked %q, open %v", got, m.split.Open)
 	}
 }
 
@@ -210,14 +213,14 @@ func TestSplitStaleReplyDropped(t *testing.T) {
 	m = ask(t, m, "How do nodes talk?")
 	next, _ := m.Update(keyRunes("V"))
 	m = next.(Model)
-	if !m.split.loading {
+	if !m.split.Loading {
 		t.Fatal("B is not searching")
 	}
-	seq := m.split.seq
+	seq := m.split.Seq
 	m = feed(t, m, keyRunes("V"))
-	m = feed(t, m, splitMsg{Seq: seq, Setup: "bm25", Question: "How do nodes talk?", Result: retrieval.Result{Hits: []retrieval.Hit{{Rank: 1}}}})
-	if m.split.half[1].has || m.split.open {
-		t.Fatalf("stale reply shown: %+v", m.split.half[1])
+	m = feed(t, m, split.Msg{Seq: seq, Setup: "bm25", Question: "How do nodes talk?", Result: retrieval.Result{Hits: []retrieval.Hit{{Rank: 1}}}})
+	if m.split.Half[1].Has || m.split.Open {
+		t.Fatalf("stale reply shown: %+v", m.split.Half[1])
 	}
 }
 
@@ -255,8 +258,8 @@ func TestSplitWithoutSetupB(t *testing.T) {
 		t.Fatalf("the full help does not say how to get a B:\n%s", v)
 	}
 	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("V"))
-	if m.split.open || !strings.Contains(m.Status(), "start with ragscope --vs NAME (setups: bm25, small)") {
-		t.Fatalf("open %v, status %q", m.split.open, m.Status())
+	if m.split.Open || !strings.Contains(m.Status(), "start with ragscope --vs NAME (setups: bm25, small)") {
+		t.Fatalf("open %v, status %q", m.split.Open, m.Status())
 	}
 	opts.Compare = CompareSetup{}
 	m = sized(t, opts, 120, 40)
@@ -277,8 +280,8 @@ func TestSplitCompareWithSetting(t *testing.T) {
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "How do nodes talk?")
 	m = feed(t, m, keyRunes("s"))
-	for i := 0; m.settings.row != rowCompare; i++ {
-		if i > settingsRows {
+	for i := 0; m.settings.Row != settings.RowCompare; i++ {
+		if i > settings.RowCount {
 			t.Fatal("no compare with row")
 		}
 		m = feed(t, m, keyType(tea.KeyDown))
@@ -291,14 +294,14 @@ func TestSplitCompareWithSetting(t *testing.T) {
 		t.Fatalf("status %q\n%s", m.Status(), screen(m))
 	}
 	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("V"))
-	if got := b.calls(); !m.split.open || len(got) != 1 || got[0] != "small: How do nodes talk?" || !strings.Contains(screen(m), "B · small · 3 hits") {
-		t.Fatalf("split: open %v, B asked %q\n%s", m.split.open, got, screen(m))
+	if got := b.calls(); !m.split.Open || len(got) != 1 || got[0] != "small: How do nodes talk?" || !strings.Contains(screen(m), "B · small · 3 hits") {
+		t.Fatalf("split: open %v, B asked %q\n%s", m.split.Open, got, screen(m))
 	}
 	// Back to none: V explains instead of opening.
 	m = feed(t, m, keyRunes("V"), keyRunes("s"), keyType(tea.KeyRight))
 	m = feed(t, m, keyType(tea.KeyEsc), keyRunes("V"))
-	if m.split.open || !strings.Contains(m.Status(), "choose one in the settings") {
-		t.Fatalf("open %v, status %q", m.split.open, m.Status())
+	if m.split.Open || !strings.Contains(m.Status(), "choose one in the settings") {
+		t.Fatalf("open %v, status %q", m.split.Open, m.Status())
 	}
 }
 
@@ -334,7 +337,7 @@ func TestSplitSourcesKeepTheAnchor(t *testing.T) {
 				res.Hits[0].Rank, res.Hits[1].Rank = 1, 2
 				return res, err
 			}}
-		m := newModel(context.Background(), opts, DefaultStyles(true, colorprofile.Ascii))
+		m := newModel(context.Background(), opts, common.DefaultStyles(true, colorprofile.Ascii))
 		m = feed(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		m = feed(t, m, runCmd(t, m.Init())...)
 		m = ask(t, m, "joints and links")

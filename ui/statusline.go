@@ -5,6 +5,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"ragscope/ui/common"
 )
 
 // fitStatusRows lays the screen out again when the status line's height
@@ -39,7 +41,7 @@ func (m *Model) statusState() statusState {
 // classified message is, ends in "…".
 func (m *Model) fitStatus(s string, indent int) string {
 	w := max(m.width-indent, 1)
-	lines := strings.Split(wrapText(s, w), "\n")
+	lines := strings.Split(common.WrapText(s, w), "\n")
 	if most := max(m.height/4, 2); len(lines) > most {
 		lines = lines[:most]
 		lines[most-1] = ansi.Truncate(lines[most-1], w-2, "") + " …"

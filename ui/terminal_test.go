@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // msgTypes names the messages msgs holds (Bubble Tea's own requests are
@@ -59,7 +60,7 @@ func TestCopyGoesThroughBubbleTea(t *testing.T) {
 // and the detail renders again in the new markdown theme.
 func TestColoursFollowTheTerminal(t *testing.T) {
 	opts, _ := testOptions(&fakeRetriever{})
-	m := newModel(t.Context(), opts, DefaultStyles(true, colorprofile.Ascii))
+	m := newModel(t.Context(), opts, common.DefaultStyles(true, colorprofile.Ascii))
 	if got := msgTypes(runCmd(t, m.Init())); strings.Contains(got, "backgroundColorMsg") {
 		t.Fatalf("asked for the background without colours: %s", got)
 	}
@@ -69,7 +70,7 @@ func TestColoursFollowTheTerminal(t *testing.T) {
 		t.Fatalf("markdown %q without colours", m.st.Glamour)
 	}
 	m = feed(t, m, tea.ColorProfileMsg{Profile: colorprofile.TrueColor})
-	if m.st.Glamour != "dark" || !hasColor(m.st.Profile) {
+	if m.st.Glamour != "dark" || !common.HasColor(m.st.Profile) {
 		t.Fatalf("after a colour profile: %q %v", m.st.Glamour, m.st.Profile)
 	}
 	if got := msgTypes(runCmd(t, m.Init())); !strings.Contains(got, "tea.backgroundColorMsg") {
@@ -80,11 +81,11 @@ func TestColoursFollowTheTerminal(t *testing.T) {
 	if m.st.Dark || m.st.Glamour != "light" {
 		t.Fatalf("a white background left dark styles (%q)", m.st.Glamour)
 	}
-	if cmd == nil || m.detail.key().Style != "light" {
+	if cmd == nil || m.detail.Key().Style != "light" {
 		t.Fatal("the detail was not rendered again in the light theme")
 	}
 	m = feed(t, m, runCmd(t, cmd)...)
-	if _, ok := m.detail.cache[m.detail.key()]; !ok {
+	if _, ok := m.detail.Cache[m.detail.Key()]; !ok {
 		t.Fatal("no light render cached")
 	}
 }
@@ -101,8 +102,8 @@ func TestShowTurnRestoresItsQuestion(t *testing.T) {
 	m = feed(t, m, ctrl('u'))
 	m = ask(t, m, "services")
 	m = feed(t, m, keyRunes("t"), keyType(tea.KeyEnter))
-	if m.turns.current != 0 {
-		t.Fatalf("turn #1 not shown (current %d)", m.turns.current)
+	if m.turns.At != 0 {
+		t.Fatalf("turn #1 not shown (current %d)", m.turns.At)
 	}
 	if got := m.query.Value(); got != "nodes" {
 		t.Fatalf("Ask box holds %q, want turn #1's question", got)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"ragscope/retrieval"
+	"ragscope/ui/turns"
 )
 
 // Two selected-text turns that differ only in their source are compared
@@ -32,10 +33,10 @@ func TestSourceDiff(t *testing.T) {
 	a := retrieval.Query{Mode: retrieval.ModeSelectedText, SelectedText: "abc", SourceDocPath: "docs/a.md", SourceSection: "S"}
 	b := a
 	b.SourceSection, b.SelectedText = "", "abcd"
-	if got := paramsDiff(a, b); got != "source section S→none · selected text differs (3→4 chars)" {
+	if got := turns.ParamsDiff(a, b); got != "source section S→none · selected text differs (3→4 chars)" {
 		t.Fatalf("paramsDiff = %q", got)
 	}
-	if got := paramsDiff(a, a); got != "same settings" {
+	if got := turns.ParamsDiff(a, a); got != "same settings" {
 		t.Fatalf("paramsDiff = %q", got)
 	}
 }

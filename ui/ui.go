@@ -23,9 +23,14 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
-	"ragscope/links"
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/chunkaudit"
+	"ragscope/ui/chunksview"
+	"ragscope/ui/clipboard"
+	"ragscope/ui/common"
+	"ragscope/ui/evalview"
+	"ragscope/ui/results"
+	"ragscope/ui/settings"
 )
 
 // Retriever answers a query. *retrieval.Pipeline implements it.
@@ -47,29 +52,40 @@ type BackendInfo struct {
 	Points int64
 	// Setup is the named setup of ragscope.toml (--setup), "" for none.
 	Setup string
+	// Search says how the backend searches when it is not a plain dense
+	// search, e.g. "hybrid: dense (embed-english-v3.0) + bm25
+	// (qdrant/bm25), RRF k=2"; the collection's stats (Stats.Search)
+	// set it once they arrive.
+	Search string
 }
-
-// Link states reported by a LinkStatus function: the link checker's own
-// (links.Status), and LinkUnknown for any state the explorer does not
-// show apart (a check error, an external or missing URL).
-const (
-	LinkOK            = links.StatusOK
-	LinkPageMissing   = links.StatusPageMissing
-	LinkAnchorMissing = links.StatusAnchorMissing
-	LinkRedirected    = links.StatusRedirected
-	LinkUnknown       = links.Status("unknown")
-)
 
 // LinkStatus is what a link checker knows about a citation URL.
-type LinkStatus struct {
-	// State is one of LinkOK, LinkPageMissing, LinkAnchorMissing,
-	// LinkRedirected or LinkUnknown.
-	State links.Status
-	// Detail explains the state in a few words.
-	Detail string
-	// Suggest is a better URL, when the checker found one.
-	Suggest string
-}
+type LinkStatus = common.LinkStatus
+
+// Link states reported by a LinkStatus function (see common.LinkOK).
+const (
+	LinkOK            = common.LinkOK
+	LinkPageMissing   = common.LinkPageMissing
+	LinkAnchorMissing = common.LinkAnchorMissing
+	LinkRedirected    = common.LinkRedirected
+	LinkUnknown       = common.LinkUnknown
+)
+
+// EvalSettings are the explorer's settings a golden-set run searches
+// with, so the eval view scores what the explorer shows.
+type EvalSettings = evalview.Settings
+
+// DefaultGoldenFile is the golden file S saves to when
+// Options.GoldenFile is empty: golden.yaml in the working folder.
+const DefaultGoldenFile = settings.DefaultGoldenFile
+
+// DocSource is one entry of the expected-source picker (w): a page or a
+// section of it.
+type DocSource = results.DocSource
+
+// SystemClipboard writes text to the system clipboard through the first
+// of xclip, xsel, wl-copy, pbcopy or clip.exe that is installed.
+func SystemClipboard(text string) error { return clipboard.System(text) }
 
 // Options configure the explorer. Retriever is required; every other
 // field is optional.
@@ -91,7 +107,7 @@ type Options struct {
 	// Timeout bounds each retrieval, stats or link call; 0 means no limit.
 	Timeout time.Duration
 	// LinkStatus checks a citation URL; nil hides link states.
-	LinkStatus func(ctx context.Context, url string) (LinkStatus, error)
+	LinkStatus func(ctx context.Context, url string) (common.LinkStatus, error)
 	// Clipboard writes text to the system clipboard; nil uses xclip, xsel,
 	// wl-copy, pbcopy or clip.exe when one is installed. Inside tmux copies go to
 	// tmux's buffer first; without either they go to the terminal's
@@ -126,7 +142,7 @@ type Options struct {
 	// Audit audits every chunk of the collection (chunkaudit) for the
 	// Chunks view (key C); nil hides the view. The report is kept for the
 	// session.
-	Audit AuditFunc
+	Audit chunksview.AuditFunc
 	// Expect offers "Why not this chunk?": an expected-source picker (w)
 	// whose rank, score and cut show in the results, and the ANN check
 	// (W); zero hides both.
@@ -186,13 +202,13 @@ func Run(ctx context.Context, opts Options) error {
 		return errNoRetriever
 	}
 	if opts.Clipboard == nil {
-		opts.Clipboard = SystemClipboard
+		opts.Clipboard = clipboard.System
 	}
 	if opts.OpenURL == nil {
 		opts.OpenURL = DefaultOpenURL
 	}
 	profile := startProfile()
-	m := newModel(ctx, opts, DefaultStyles(true, profile))
+	m := newModel(ctx, opts, common.DefaultStyles(true, profile))
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithColorProfile(profile))
 	final, err := p.Run()
 	if fm, ok := final.(Model); ok {
@@ -234,5 +250,5 @@ const warmUpText = "╭─ Ask › ─╮ │ ↑↓ • ✓ ✗ …"
 // of standard output, for tests and embedding in another program. The
 // program's colour profile and background messages restyle it.
 func New(opts Options) Model {
-	return newModel(context.Background(), opts, DefaultStyles(true, colorprofile.Detect(os.Stdout, os.Environ())))
+	return newModel(context.Background(), opts, common.DefaultStyles(true, colorprofile.Detect(os.Stdout, os.Environ())))
 }

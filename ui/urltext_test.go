@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
+	"ragscope/ui/common"
 )
 
 // twinRetriever returns two hits of one page whose citations differ only
@@ -75,11 +76,11 @@ func TestDetailWrapsTheWholeURL(t *testing.T) {
 			opts.Retriever = twinRetriever{}
 			m := sized(t, opts, sz[0], sz[1])
 			m = ask(t, m, "example")
-			m.detail.SetSize(m.detail.width, 200) // room for every row
+			m.detail.SetSize(m.detail.Width, 200) // room for every row
 			if i == 1 {
-				m.detail.SetItem(m.results.items[1])
+				m.detail.SetItem(m.results.Items[1])
 			}
-			meta := ansi.Strip(m.detail.metadata())
+			meta := ansi.Strip(m.detail.Metadata())
 			var url strings.Builder
 			on := false
 			anchor := ""
@@ -120,14 +121,14 @@ func TestDetailWrapsTheWholeURL(t *testing.T) {
 func TestDetailWrapsTheRightLinkAsAURL(t *testing.T) {
 	opts, _ := testOptions(&fakeRetriever{})
 	suggest := "https://physical-ai.example.org/textbook/docs/module-1-ros2/what-is-ros2#quality-of-service"
-	opts.LinkStatus = func(_ context.Context, u string) (LinkStatus, error) {
-		return LinkStatus{State: LinkAnchorMissing, Detail: "no heading with the id dds", Suggest: suggest}, nil
+	opts.LinkStatus = func(_ context.Context, u string) (common.LinkStatus, error) {
+		return common.LinkStatus{State: common.LinkAnchorMissing, Detail: "no heading with the id dds", Suggest: suggest}, nil
 	}
 	m := sized(t, opts, 80, 24)
 	m = ask(t, m, "nodes")
 	var got []string
 	on := false
-	for _, l := range strings.Split(ansi.Strip(m.detail.metadata()), "\n") {
+	for _, l := range strings.Split(ansi.Strip(m.detail.Metadata()), "\n") {
 		k, v := strings.TrimSpace(l[:min(12, len(l))]), strings.TrimSpace(l[min(12, len(l)):])
 		switch {
 		case k == "right link":

@@ -13,6 +13,7 @@ import (
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/termsafe"
+	"ragscope/ui/common"
 )
 
 // layout sizes every pane from the window and the measured heights of the
@@ -28,7 +29,7 @@ func (m *Model) layout() tea.Cmd {
 	m.statusH, m.statusAt = lipgloss.Height(m.statusView()), m.statusState()
 	fixed := lipgloss.Height(m.headerView()) + m.statusH + lipgloss.Height(m.helpView())
 	avail := m.height - fixed
-	iw, _ := innerSize(m.st.Pane, w, 3)
+	iw, _ := common.InnerSize(m.st.Pane, w, 3)
 	m.query.SetWidth(iw - lipgloss.Width(m.askLabel()))
 	inputH := 3
 	if m.mode == retrieval.ModeSelectedText {
@@ -85,8 +86,8 @@ func (m Model) screen() string {
 	}
 	// The boxes are drawn at the window's width; only the text lines
 	// need padding.
-	return padLines(m.headerView(), m.width) + "\n" + m.inputView() + "\n" + m.bodyView() + "\n" +
-		padLines(m.statusView(), m.width) + "\n" + padLines(m.helpView(), m.width)
+	return common.PadLines(m.headerView(), m.width) + "\n" + m.inputView() + "\n" + m.bodyView() + "\n" +
+		common.PadLines(m.statusView(), m.width) + "\n" + common.PadLines(m.helpView(), m.width)
 }
 
 func (m *Model) askLabel() string {
@@ -104,18 +105,25 @@ func (m *Model) headerView() string {
 	if kind == "" {
 		kind = "backend"
 	}
-	parts := []headerPart{{kind, keepKind}}
+	parts := []headerPart{{text: kind, keep: keepKind}}
 	if b.Setup != "" {
-		parts = append(parts, headerPart{"setup " + termsafe.Line(b.Setup), keepSetup})
+		parts = append(parts, headerPart{text: "setup " + termsafe.Line(b.Setup), keep: keepSetup})
 	}
 	if b.Collection != "" {
-		parts = append(parts, headerPart{"collection " + termsafe.Line(b.Collection), keepCollection})
+		parts = append(parts, headerPart{text: "collection " + termsafe.Line(b.Collection), keep: keepCollection})
 	}
-	if b.Model != "" {
-		parts = append(parts, headerPart{termsafe.Line(b.Model), keepModel})
+	search := termsafe.Line(b.Search)
+	if b.Model != "" && search == "" {
+		parts = append(parts, headerPart{text: termsafe.Line(b.Model), keep: keepModel})
 	}
-	if s := m.searchHeader(); s != "" {
-		parts = append(parts, headerPart{s, keepSearch})
+	switch {
+	case m.searchHeader() != "":
+		parts = append(parts, headerPart{text: m.searchHeader(), keep: keepSearch})
+	case search != "":
+		// A hybrid search names the embedding model on its dense arm, in
+		// place of the model field; cut rather than dropped, it still
+		// says how the collection is searched.
+		parts = append(parts, headerPart{text: search, keep: keepSearch, cut: true})
 	}
 	var points string
 	if b.Points >= 0 {
@@ -132,7 +140,7 @@ func (m *Model) headerView() string {
 	if m.showDropped {
 		line2 += st.Settings.Render(" · left-out shown")
 	}
-	return truncate(line1, m.width) + "\n" + truncate(line2, m.width)
+	return common.Truncate(line1, m.width) + "\n" + common.Truncate(line2, m.width)
 }
 
 // inputView is the question box (and the selection inputs).
@@ -151,7 +159,7 @@ func (m *Model) inputView() string {
 		content += "\n" + m.sel.View()
 		h = lipgloss.Height(content) + style.GetVerticalFrameSize()
 	}
-	return box(style, m.width, h, content)
+	return common.Box(style, m.width, h, content)
 }
 
 // bodyView is the list and the side pane, side by side when wide, the
@@ -167,10 +175,10 @@ func (m *Model) bodyView() string {
 	if f.place == placeWhole {
 		return f.pane(m).View()
 	}
-	if m.split.open && f.id == focusQuery {
+	if m.split.Open && f.id == focusQuery {
 		return m.split.View()
 	}
-	var list pane
+	var list common.Pane
 	for i := range m.slots {
 		if m.slots[i].place == placeList {
 			list = m.slots[i].pane(m)
@@ -179,7 +187,7 @@ func (m *Model) bodyView() string {
 	}
 	switch {
 	case m.width >= wideWidth:
-		return joinCols(list.View(), m.slot(m.right).pane(m).View())
+		return common.JoinCols(list.View(), m.slot(m.right).pane(m).View())
 	case f.place == placeSide:
 		return f.pane(m).View()
 	}
@@ -219,14 +227,14 @@ func (m *Model) helpView() string {
 	case m.fullHelp:
 		short = m.keyHelp.ShortHelp(m.keys)
 	}
-	return fitLines(h.View(helpKeys{k: m.keys, short: short, own: f.FullHelp()}), m.width, -1)
+	return common.FitLines(h.View(helpKeys{k: m.keys, short: short, own: f.FullHelp()}), m.width, -1)
 }
 
 // helpKeys is the help of the focused pane and the explorer's key map;
 // help hides disabled bindings, so it never offers a letter while a text
 // box has focus.
 type helpKeys struct {
-	k     *KeyMap
+	k     *common.KeyMap
 	short []key.Binding
 	own   [][]key.Binding
 }
@@ -247,29 +255,6 @@ func (h helpKeys) FullHelp() [][]key.Binding {
 	)
 }
 
-func leaveHelp(k *KeyMap, to string) key.Binding {
-	b := k.Leave
-	b.SetHelp("esc", to)
-	return b
-}
-
-func runHelp(b key.Binding, keys, what string) key.Binding {
-	b.SetHelp(keys, what)
-	return b
-}
-
-func tabHelp(k *KeyMap, to string) key.Binding {
-	b := k.NextPane
-	b.SetHelp("tab", to)
-	return b
-}
-
-func openHelp(k *KeyMap, what string) key.Binding {
-	b := k.Open
-	b.SetHelp("enter", what)
-	return b
-}
-
 // headerMinPart is the fewest cells the first part after the backend kind
 // is cut to when it does not fit whole.
 const headerMinPart = 12
@@ -279,6 +264,9 @@ const headerMinPart = 12
 type headerPart struct {
 	text string
 	keep int
+	// cut lets the field be cut to the room left (at least
+	// headerMinPart cells) rather than dropped.
+	cut bool
 }
 
 // The header's fields by what they are read for: the backend kind always,
@@ -321,8 +309,8 @@ func fitHeader(parts []headerPart, last string, w int) string {
 		switch room := w - used - sep; {
 		case pw <= room:
 			text[i] = parts[i].text
-		case n == 0 && room >= headerMinPart:
-			text[i] = truncate(parts[i].text, room)
+		case (n == 0 || parts[i].cut) && room >= headerMinPart:
+			text[i] = common.Truncate(parts[i].text, room)
 		default:
 			continue
 		}
@@ -337,5 +325,5 @@ func fitHeader(parts []headerPart, last string, w int) string {
 	if last != "" {
 		out = append(out, last)
 	}
-	return truncate(strings.Join(out, " · "), w)
+	return common.Truncate(strings.Join(out, " · "), w)
 }

@@ -1,0 +1,3 @@
+// Package contextpane is the explorer's context pane (c): the grounded
+// context a chatbot would send its model, as the retrieval built it.
+package contextpane

@@ -177,7 +177,7 @@ type Options struct {
 	// Open, when set, opens the backend after the first frame: the
 	// explorer draws at once with a loading line and then takes Retriever,
 	// Stats, LinkStatus, Eval, EvalDefault, Backend, Note, Settle,
-	// PageChunks, Audit, Expect, EmbedModel, Compare and the rerank, search, chat and judge setups from
+	// PageChunks, Audit, Expect, EmbedLimit, Compare and the rerank, search, chat and judge setups from
 	// the options Open returns (Retriever may then be nil here). A
 	// question asked meanwhile runs once the backend is open. An error
 	// quits the explorer and Run returns it.

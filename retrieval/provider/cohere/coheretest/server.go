@@ -83,7 +83,7 @@ func NewServer(key string) *Server {
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
-	body, readErr, fail, ok := s.Receive(r, 8<<20)
+	body, fail, ok, readErr := s.Receive(r, 8<<20)
 	if !ok {
 		return
 	}

@@ -13,10 +13,10 @@ import (
 // net/http only notices a client that went away (and cancels r.Context)
 // once the body has been consumed. ok is false when the client went away
 // during the wait: there is no one to answer.
-func (c *Calls[F, Req]) Receive(r *http.Request, limit int64) (body []byte, readErr error, fail *F, ok bool) {
+func (c *Calls[F, Req]) Receive(r *http.Request, limit int64) (body []byte, fail *F, ok bool, readErr error) {
 	latency, fail := c.Begin()
 	body, readErr = io.ReadAll(io.LimitReader(r.Body, limit))
-	return body, readErr, fail, Wait(r.Context(), latency)
+	return body, fail, Wait(r.Context(), latency), readErr
 }
 
 // WriteJSON answers with status and v as JSON.

@@ -62,7 +62,7 @@ type Request struct {
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
-	body, _, fail, ok := s.Receive(r, 64<<20)
+	body, fail, ok, _ := s.Receive(r, 64<<20)
 	if !ok {
 		return
 	}

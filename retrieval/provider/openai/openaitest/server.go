@@ -95,7 +95,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.headers = r.Header.Clone()
 	s.mu.Unlock()
-	body, readErr, fail, ok := s.Receive(r, 64<<20)
+	body, fail, ok, readErr := s.Receive(r, 64<<20)
 	if !ok {
 		return
 	}

@@ -36,12 +36,13 @@ func (c *Config) readFile(path string, mustExist bool) error {
 		f.setups = tbl
 		// Every setup's keys are checked now, chosen or not: a typo
 		// surfaces on the first run, not on the day the setup is used.
+		settings := c.Providers.Settings()
 		for name, v := range tbl {
 			if strings.TrimSpace(name) == "" {
 				return fmt.Errorf("%w: %s line %d: [setups.%q] has no name: name the setup, e.g. [setups.small], and choose it with --setup small", retrieval.ErrConfig, path, f.line(joinKey(setupsKey, name)), name)
 			}
 			if sub, ok := v.(map[string]any); ok {
-				if _, err := f.checkKeys(c.Providers.Settings(), joinKey(setupsKey, name), sub); err != nil {
+				if _, err := f.checkKeys(settings, joinKey(setupsKey, name), sub); err != nil {
 					return err
 				}
 			}

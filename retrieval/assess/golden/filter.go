@@ -107,8 +107,9 @@ const MinQuestionWords = 3
 // ("def talker(): pass", "ros2 run demo_nodes_cpp talker"). A question
 // that names code ("What does rclpy.init() set up?") is one.
 func notAQuestion(q string) bool {
+	words := textnorm.Words(q)
 	n := 0
-	for _, w := range textnorm.Words(q) {
+	for _, w := range words {
 		if strings.ContainsFunc(w, unicode.IsLetter) {
 			n++
 		}
@@ -126,7 +127,7 @@ func notAQuestion(q string) bool {
 	if 2*code >= len(toks) {
 		return true
 	}
-	asks := strings.HasSuffix(q, "?") || isAskWord(textnorm.Words(q)[0]) || isCommandWord(textnorm.Words(q)[0])
+	asks := strings.HasSuffix(q, "?") || isAskWord(words[0]) || isCommandWord(words[0])
 	return code > 0 && !asks
 }
 

@@ -116,7 +116,7 @@ func startAsync(t *testing.T, m Model) Model {
 func nextEvalMsg(t *testing.T, m Model) tea.Msg {
 	t.Helper()
 	ch := make(chan tea.Msg, 1)
-	go func() { ch <- evalListenCmd(m.evals.stream)() }()
+	go func() { ch <- m.evals.Listen()() }()
 	select {
 	case msg := <-ch:
 		return msg
@@ -167,7 +167,7 @@ func TestEvalProgressCasesAndStaleMessages(t *testing.T) {
 	m, _ := evalModel(t, fe)
 	m = feed(t, m, keyRunes("e"))
 	m = startAsync(t, m)
-	if !m.EvalRunning() || m.evals.seq != 1 || !m.eval.Running {
+	if !m.EvalRunning() || !m.evals.Current(1) || !m.eval.Running {
 		t.Fatal("eval did not start")
 	}
 	if !strings.Contains(screen(m), "loading…") {
@@ -184,14 +184,14 @@ func TestEvalProgressCasesAndStaleMessages(t *testing.T) {
 	}
 	// Messages of an older run are dropped.
 	c := fakeReport().Cases[0]
-	m = step(m, evalCaseMsg{Seq: 0, Case: c})
-	m = step(m, evalProgressMsg{Seq: 0, Done: 4, Total: 5})
-	m = step(m, evalDoneMsg{Seq: 0, Err: errors.New("old run failed")})
+	m = step(m, evalview.CaseMsg{Seq: 0, Case: c})
+	m = step(m, evalview.ProgressMsg{Seq: 0, Done: 4, Total: 5})
+	m = step(m, evalview.DoneMsg{Seq: 0, Err: errors.New("old run failed")})
 	if len(m.eval.Cases) != 1 || m.eval.Done != 1 || !m.EvalRunning() || m.eval.ErrText != "" {
 		t.Fatalf("a stale message was applied: cases %d done %d running %v err %q", len(m.eval.Cases), m.eval.Done, m.EvalRunning(), m.eval.ErrText)
 	}
 	// A case of this run lands in set order.
-	m = step(m, evalCaseMsg{Seq: 1, Case: c})
+	m = step(m, evalview.CaseMsg{Seq: 1, Case: c})
 	if m.eval.Cases[0].ID != "ros2-nodes" || m.eval.Cases[1].ID != "explain-selection" {
 		t.Fatalf("order = %s, %s", m.eval.Cases[0].ID, m.eval.Cases[1].ID)
 	}
@@ -213,7 +213,7 @@ func TestEvalEscCancels(t *testing.T) {
 		t.Fatalf("esc while running: focus %s status %q", m.Focus(), m.Status())
 	}
 	msg := nextEvalMsg(t, m)
-	done, ok := msg.(evalDoneMsg)
+	done, ok := msg.(evalview.DoneMsg)
 	if !ok || !errors.Is(done.Err, context.Canceled) {
 		t.Fatalf("after cancel: %#v", msg)
 	}
@@ -236,29 +236,29 @@ func TestNewEvalCancelsTheOldOne(t *testing.T) {
 	m, _ := evalModel(t, fe)
 	m = feed(t, m, keyRunes("e"))
 	m = startAsync(t, m)
-	old := m.evals.stream
+	old := m.evals.Listen() // reads the first run's stream
 	m = step(m, nextEvalMsg(t, m))
 	next, _ := m.Update(ctrl('r')) // re-run: seq 2
 	m = next.(Model)
-	if m.evals.seq != 2 || len(m.eval.Cases) != 0 {
-		t.Fatalf("seq %d, %d cases", m.evals.seq, len(m.eval.Cases))
+	if !m.evals.Current(2) || len(m.eval.Cases) != 0 {
+		t.Fatalf("not the second run, %d cases", len(m.eval.Cases))
 	}
 	// The first run's context is cancelled: it ends with its own seq.
 	var last tea.Msg
 	deadline := time.After(3 * time.Second)
 	for {
 		ch := make(chan tea.Msg, 1)
-		go func() { ch <- evalListenCmd(old)() }()
+		go func() { ch <- old() }()
 		select {
 		case last = <-ch:
 		case <-deadline:
 			t.Fatal("the first run was not cancelled")
 		}
-		if _, ok := last.(evalDoneMsg); ok {
+		if _, ok := last.(evalview.DoneMsg); ok {
 			break
 		}
 	}
-	if d := last.(evalDoneMsg); d.Seq != 1 || !errors.Is(d.Err, context.Canceled) {
+	if d := last.(evalview.DoneMsg); d.Seq != 1 || !errors.Is(d.Err, context.Canceled) {
 		t.Fatalf("old run ended with %+v", d)
 	}
 	m = step(m, last)

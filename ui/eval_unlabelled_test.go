@@ -57,26 +57,3 @@ func TestEvalViewShowsReportNotes(t *testing.T) {
 		t.Fatalf("the note is not shown:\n%s", sc)
 	}
 }
-
-// A run that passed counts only its labelled cases as passed.
-func TestPassedStatusCountsLabelledCases(t *testing.T) {
-	cases := []eval.CaseResult{
-		{ID: "a", Kind: eval.KindRanking, Status: eval.StatusPass},
-		{ID: "u", Kind: eval.KindUnlabelled, Status: eval.StatusPass},
-		{ID: "v", Kind: eval.KindUnlabelled, Status: eval.StatusPass},
-	}
-	for _, tt := range []struct {
-		cases []eval.CaseResult
-		kind  statusKind
-		want  string
-	}{
-		{cases, statusOK, "Eval passed: 1 labelled case (2 unlabelled ran without a check)."},
-		{cases[1:], statusInfo, "Eval ran 2 unlabelled cases: no labels, so nothing to pass or fail."},
-		{cases[:1], statusOK, "Eval passed: 1 case."},
-	} {
-		kind, text := passedStatus(eval.Report{Cases: tt.cases, Passed: true})
-		if kind != tt.kind || !strings.HasPrefix(text, tt.want) {
-			t.Errorf("got %v %q, want %v %q", kind, text, tt.kind, tt.want)
-		}
-	}
-}

@@ -200,7 +200,7 @@ func (m *Model) leave() tea.Cmd {
 		m.fullHelp = false
 		return m.layout()
 	}
-	if m.inEval() && m.evals.running {
+	if m.inEval() && m.evals.Running() {
 		m.cancelEval()
 		return nil
 	}

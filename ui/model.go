@@ -64,13 +64,13 @@ const (
 	rerunDelay = 250 * time.Millisecond
 )
 
-// statusKind colours the status line.
-type statusKind int
+// statusKind colours the status line (common.StatusKind).
+type statusKind = common.StatusKind
 
 const (
-	statusInfo statusKind = iota
-	statusOK
-	statusErr
+	statusInfo = common.StatusInfo
+	statusOK   = common.StatusOK
+	statusErr  = common.StatusErr
 )
 
 // Model is the explorer's root model. It routes messages to its panes and
@@ -107,7 +107,7 @@ type Model struct {
 	links *linkcheck.Pool
 
 	// evals runs golden sets for the eval view.
-	evals evalRun
+	evals evalview.Runner
 	// open is the backend opening after the first frame (Options.Open).
 	open backendOpen
 	// judging is the judge run in flight (key J).
@@ -254,7 +254,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 		backend:     opts.Backend,
 		links:       links,
 		clip:        newClipEnv(opts),
-		evals:       evalRun{fn: opts.Eval, base: ctx},
+		evals:       evalview.NewRunner(ctx, opts.Eval),
 		statusLine:  statusLine{status: opts.Note},
 		goldenState: goldenState{goldenPath: cmp.Or(opts.GoldenFile, settings.DefaultGoldenFile)},
 	}
@@ -350,13 +350,13 @@ func (m Model) Status() string { return m.status }
 
 // busy reports whether work the status line spins for is in flight: a
 // retrieval, an eval or a judge run.
-func (m *Model) busy() bool { return m.running || m.evals.running || m.judgeBusy() }
+func (m *Model) busy() bool { return m.running || m.evals.Running() || m.judgeBusy() }
 
 // Running reports whether a retrieval is in flight (for tests).
 func (m Model) Running() bool { return m.running }
 
 // EvalRunning reports whether an eval is in flight (for tests).
-func (m Model) EvalRunning() bool { return m.evals.running }
+func (m Model) EvalRunning() bool { return m.evals.Running() }
 
 // Turns returns the questions of the session's turns, oldest first (for
 // tests).

@@ -97,7 +97,7 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 	}
 	m.backend = o.Backend
 	m.links.Checker = o.LinkStatus
-	m.evals.fn = o.Eval
+	m.evals.SetFunc(o.Eval)
 	setAvailable(m.keys, o)
 	m.eval.SetDefault(o.EvalDefault)
 	if m.status == openingStatus {

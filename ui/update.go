@@ -9,6 +9,7 @@ import (
 	"ragscope/ui/chunksview"
 	"ragscope/ui/clipboard"
 	"ragscope/ui/common"
+	"ragscope/ui/evalview"
 	"ragscope/ui/linkcheck"
 	"ragscope/ui/pageview"
 	"ragscope/ui/settings"
@@ -164,7 +165,7 @@ func (m Model) routeFeature(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case turns.ShowMsg:
 		return m, m.bringBack(msg.Index)
-	case evalProgressMsg, evalCaseMsg, evalDoneMsg:
+	case evalview.ProgressMsg, evalview.CaseMsg, evalview.DoneMsg:
 		return m.updateEval(msg)
 	case answer.DeltaMsg, answer.DoneMsg:
 		return m, m.answer.Update(msg)

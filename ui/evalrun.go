@@ -9,6 +9,7 @@ import (
 	"ragscope/retrieval"
 	"ragscope/termsafe"
 	"ragscope/ui/evalview"
+	"ragscope/ui/goldencase"
 )
 
 // EvalFunc runs a golden set for the eval view (evalview.Func).
@@ -136,9 +137,8 @@ func (m *Model) openCase() tea.Cmd {
 	q.Mode = m.mode
 	focus := m.setFocus(focusResults)
 	run := m.runQuery(q)
-	m.caseSeq, m.caseLabel = m.seq, "case "+termsafe.Line(c.ID)+" ("+c.Status.String()+")"
 	expect := c.Expect
-	m.caseExpect, m.caseFile = &expect, m.eval.RunPath
+	m.opened = goldencase.Opened{Seq: m.seq, Label: "case " + termsafe.Line(c.ID) + " (" + c.Status.String() + ")", Expect: &expect, File: m.eval.RunPath}
 	m.setStatus(statusInfo, "Case "+termsafe.Line(c.ID)+": searching with its settings (top_k "+strconv.Itoa(q.TopK)+
 		", threshold "+present.Score(q.Threshold, 2)+")…")
 	return tea.Batch(focus, run)

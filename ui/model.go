@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"ragscope/retrieval"
-	"ragscope/retrieval/assess/eval"
 	"ragscope/termsafe"
 	"ragscope/ui/answer"
 	"ragscope/ui/chunksview"
@@ -20,6 +19,7 @@ import (
 	"ragscope/ui/contextpane"
 	"ragscope/ui/detail"
 	"ragscope/ui/evalview"
+	"ragscope/ui/goldencase"
 	"ragscope/ui/history"
 	"ragscope/ui/keyhelp"
 	"ragscope/ui/linkcheck"
@@ -115,7 +115,8 @@ type Model struct {
 
 	expectState
 	explainState
-	caseState
+	// opened is the eval case opened as a query (Enter in the eval view).
+	opened goldencase.Opened
 	goldenState
 	statusLine
 }
@@ -178,20 +179,6 @@ type explainState struct {
 	editArea *editArea
 }
 
-// caseState is an eval case opened as a query.
-type caseState struct {
-	// caseSeq is the retrieval of an opened eval case, named caseLabel
-	// in its status line.
-	caseSeq   int
-	caseLabel string
-	// caseExpect is the opened case's expectation: its result's hits that
-	// match get their marks back.
-	caseExpect *eval.Expect
-	// caseFile is the golden file the opened case came from ("" for the
-	// built-in set): its turn saves back into it.
-	caseFile string
-}
-
 // goldenState is where S saves the turn on show.
 type goldenState struct {
 	// goldenPath is the golden file S saves the turn on show to;
@@ -218,7 +205,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 		TopK:      retrieval.TopKOrDefault(opts.Defaults.TopK),
 		Threshold: opts.Defaults.Threshold,
 		NoDedup:   opts.Defaults.NoDedup,
-		Filters:   settings.CloneFilters(opts.Defaults.Filters),
+		Filters:   common.CloneFilters(opts.Defaults.Filters),
 	}
 	hmax := opts.HistoryMax
 	if hmax <= 0 {

@@ -29,7 +29,7 @@ func (m *Model) buildQuery() retrieval.Query {
 // withParams applies the current settings to q.
 func (m *Model) withParams(q retrieval.Query) retrieval.Query {
 	q.TopK, q.Threshold, q.NoDedup = m.params.TopK, m.params.Threshold, m.params.NoDedup
-	q.Filters = settings.CloneFilters(m.params.Filters)
+	q.Filters = common.CloneFilters(m.params.Filters)
 	q.Rerank = m.rerankFor(q.Mode)
 	q.SearchMode = m.searchModeFor(q.Mode)
 	q.Exact = m.params.Exact && q.Mode != retrieval.ModeSelectedText
@@ -102,8 +102,7 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 	} else {
 		m.expect, m.expectQuestion = nil, ""
 	}
-	nt.Marks = m.carriedMarks(msg)
-	nt.CaseFile = m.carriedCaseFile(msg)
+	nt.Marks, nt.CaseFile = m.opened.Carried(msg.Seq, m.turns.Current(), msg.Query, &msg.Result)
 	i := m.turns.Add(nt)
 	if len(nt.Expect) > 0 {
 		diag = m.diagnose(&m.turns.Turns[i], false)
@@ -118,8 +117,8 @@ func (m Model) updateResult(msg resultMsg) (tea.Model, tea.Cmd) {
 		text += " · question cut to " + present.Int(retrieval.MaxQuestionLen) + " of " + present.Int(res.OriginalLength) + " chars"
 	}
 	text += " · " + present.Timings(res.Timings, res.Mode)
-	if msg.Seq == m.caseSeq && m.caseLabel != "" {
-		text = m.caseLabel + " · " + text
+	if msg.Seq == m.opened.Seq && m.opened.Label != "" {
+		text = m.opened.Label + " · " + text
 	}
 	kind := statusOK
 	if e := rerankFailure(res); e != "" {
@@ -200,7 +199,7 @@ func (m Model) updateSettings(msg settings.ChangedMsg) (tea.Model, tea.Cmd) {
 	m.params = m.withParamsFrom(msg.Params)
 	m.applyRerankModel(msg.RerankModel)
 	m.settings.Params = m.params
-	m.settings.Params.Filters = settings.CloneFilters(m.params.Filters)
+	m.settings.Params.Filters = common.CloneFilters(m.params.Filters)
 	var cmds []tea.Cmd
 	if msg.ToggleDropped {
 		m.showDropped = !m.showDropped
@@ -233,7 +232,7 @@ func (m *Model) noteNothingLeftOut() {
 }
 
 func (m *Model) withParamsFrom(p retrieval.Query) retrieval.Query {
-	return retrieval.Query{TopK: p.TopK, Threshold: p.Threshold, NoDedup: p.NoDedup, Filters: settings.CloneFilters(p.Filters), Rerank: m.keepRerank(p),
+	return retrieval.Query{TopK: p.TopK, Threshold: p.Threshold, NoDedup: p.NoDedup, Filters: common.CloneFilters(p.Filters), Rerank: m.keepRerank(p),
 		SearchMode: m.keepSearchMode(p.SearchMode), Exact: p.Exact}
 }
 

@@ -10,6 +10,7 @@ import (
 	"ragscope/ui/clipboard"
 	"ragscope/ui/common"
 	"ragscope/ui/evalview"
+	"ragscope/ui/goldencase"
 	"ragscope/ui/linkcheck"
 	"ragscope/ui/pageview"
 	"ragscope/ui/settings"
@@ -156,7 +157,7 @@ func (m Model) routeFeature(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.updateEdited(msg)
 	case whatIfMsg:
 		return m, m.updateWhatIf(msg)
-	case savedMsg:
+	case goldencase.SavedMsg:
 		m.updateSaved(msg)
 		return m, nil
 	case settings.GoldenMsg:

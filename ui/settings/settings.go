@@ -194,17 +194,9 @@ func (p *Model) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	params, flip := p.Params, beforeDropped != p.ShowDropped
-	params.Filters = CloneFilters(params.Filters)
+	params.Filters = common.CloneFilters(params.Filters)
 	model := p.RerankModel
 	return func() tea.Msg { return ChangedMsg{Params: params, ToggleDropped: flip, RerankModel: model} }
-}
-
-// CloneFilters is a deep copy of f: the settings edit their own.
-func CloneFilters(f retrieval.Filters) retrieval.Filters {
-	return retrieval.Filters{
-		Modules: slices.Clone(f.Modules), Chapters: slices.Clone(f.Chapters),
-		ContentTypes: slices.Clone(f.ContentTypes), Tags: slices.Clone(f.Tags),
-	}
 }
 
 func (p *Model) adjust(up bool) {

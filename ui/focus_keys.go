@@ -204,7 +204,7 @@ func (m *Model) leave() tea.Cmd {
 		m.cancelEval()
 		return nil
 	}
-	if m.judgeBusy() && !m.inEval() {
+	if m.judging.Busy() && !m.inEval() {
 		m.cancelJudge(true)
 		return nil
 	}

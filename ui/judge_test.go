@@ -15,6 +15,7 @@ import (
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/judge"
 	"ragscope/ui/common"
+	"ragscope/ui/judgerun"
 	"ragscope/ui/settings"
 	"ragscope/ui/turns"
 )
@@ -293,7 +294,7 @@ func TestJudgeCancelledWithEsc(t *testing.T) {
 	done := make(chan tea.Msg, 1)
 	go func() {
 		for _, msg := range runCmdWait(cmd) {
-			if _, ok := msg.(judgedMsg); ok {
+			if _, ok := msg.(judgerun.Msg); ok {
 				done <- msg
 			}
 		}

@@ -20,6 +20,7 @@ import (
 	"ragscope/ui/detail"
 	"ragscope/ui/evalview"
 	"ragscope/ui/goldencase"
+	"ragscope/ui/judgerun"
 	"ragscope/ui/history"
 	"ragscope/ui/keyhelp"
 	"ragscope/ui/linkcheck"
@@ -111,7 +112,7 @@ type Model struct {
 	// open is the backend opening after the first frame (Options.Open).
 	open backendOpen
 	// judging is the judge run in flight (key J).
-	judging judgeRun
+	judging judgerun.Run
 
 	expectState
 	explainState
@@ -337,7 +338,7 @@ func (m Model) Status() string { return m.status }
 
 // busy reports whether work the status line spins for is in flight: a
 // retrieval, an eval or a judge run.
-func (m *Model) busy() bool { return m.running || m.evals.Running() || m.judgeBusy() }
+func (m *Model) busy() bool { return m.running || m.evals.Running() || m.judging.Busy() }
 
 // Running reports whether a retrieval is in flight (for tests).
 func (m Model) Running() bool { return m.running }

@@ -11,6 +11,7 @@ import (
 	"ragscope/ui/common"
 	"ragscope/ui/evalview"
 	"ragscope/ui/goldencase"
+	"ragscope/ui/judgerun"
 	"ragscope/ui/linkcheck"
 	"ragscope/ui/pageview"
 	"ragscope/ui/settings"
@@ -170,7 +171,7 @@ func (m Model) routeFeature(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.updateEval(msg)
 	case answer.DeltaMsg, answer.DoneMsg:
 		return m, m.answer.Update(msg)
-	case judgedMsg:
+	case judgerun.Msg:
 		return m, m.updateJudged(msg)
 	case spinner.TickMsg:
 		if msg.ID == m.answer.Spin.ID() {

@@ -2,14 +2,10 @@ package ui
 
 import (
 	"cmp"
-	"context"
-	"strconv"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"ragscope/retrieval"
-	"ragscope/termsafe"
 	"ragscope/ui/common"
 	"ragscope/ui/split"
 )
@@ -20,20 +16,8 @@ import (
 // from A to B (present.SourceMoves: doc path and anchor, else URL; never
 // chunk id).
 
-// CompareSetup offers the split view; a zero value leaves the key saying
-// how to get a setup to compare with.
-type CompareSetup struct {
-	// Name names the explorer's own setup (A) in the split's header.
-	Name string
-	// Setups are the named setups of ragscope.toml that B can be (A's
-	// own excluded), for the hint and the settings.
-	Setups []string
-	// Vs is setup B ("" none: the split says how to choose one).
-	Vs string
-	// Retrieve runs question through the named setup, with that setup's
-	// own settings (top_k, threshold, rerank, search), under ctx.
-	Retrieve func(ctx context.Context, setup, question string) (retrieval.Result, error)
-}
+// CompareSetup offers the split view (split.Setup).
+type CompareSetup = split.Setup
 
 // Focus names of the split view's two sides.
 const (
@@ -74,22 +58,7 @@ func (m *Model) initSplit() {
 // splitHelp says in the split key's help what it compares, or how to get
 // a setup to compare with.
 func (m *Model) splitHelp() {
-	switch {
-	case m.opts.Compare.Retrieve != nil && m.split.Names[1] != "":
-		m.keys.Split.SetHelp("V", "split: A vs setup "+termsafe.Line(m.split.Names[1]))
-	case len(m.opts.Compare.Setups) > 0:
-		m.keys.Split.SetHelp("V", "split vs a setup (--vs NAME, or s: compare with)")
-	default:
-		m.keys.Split.SetHelp("V", "split vs a setup (start with --vs NAME)")
-	}
-}
-
-// splitHint says how to get a setup to compare with.
-func splitHint(c CompareSetup) string {
-	if len(c.Setups) == 0 {
-		return "No setup to compare with: the split needs a second named setup. Add a [setups.NAME] table to ragscope.toml and start with ragscope --vs NAME."
-	}
-	return "No setup to compare with: choose one in the settings (s, compare with) or start with ragscope --vs NAME (setups: " + termsafe.Line(strings.Join(c.Setups, ", ")) + ")."
+	m.keys.Split.SetHelp("V", m.opts.Compare.KeyHelp(m.split.Names[1]))
 }
 
 // inSplit reports whether a side of the split has the keyboard.
@@ -103,7 +72,7 @@ func (m *Model) toggleSplit() tea.Cmd {
 	c := m.opts.Compare
 	switch {
 	case c.Retrieve == nil || m.split.Names[1] == "":
-		m.setStatus(statusErr, splitHint(c))
+		m.setStatus(statusErr, c.Hint())
 		return nil
 	case m.mode == retrieval.ModeSelectedText:
 		m.setStatus(statusErr, "The split compares searches: ctrl+t back to normal mode first.")
@@ -150,19 +119,10 @@ func (m *Model) splitClick(x, y int) tea.Cmd {
 	if m.split.Showing {
 		return nil
 	}
-	side, id := 0, focusSplitA
-	if x >= m.split.HalfWidth(0) {
-		side, id = 1, focusSplitB
+	if m.split.Click(x, y) == 1 {
+		return m.setFocus(focusSplitB)
 	}
-	cmd := m.setFocus(id)
-	// The border and the title line come before the rows.
-	h := &m.split.Half[side]
-	if row := y - 2; row >= 0 && row < m.split.PageRows(side)*split.RowLines {
-		if i := h.Offset + row/split.RowLines; i < len(h.Rows) {
-			h.Cursor = i
-		}
-	}
-	return cmd
+	return m.setFocus(focusSplitA)
 }
 
 // splitLeave is esc in the split: from a row's detail back to the rows,
@@ -214,12 +174,4 @@ func (m *Model) actionItem() (common.Item, bool) {
 
 // SplitRows returns the split view's rows, side A then B, each as "rank
 // source mark" (for tests).
-func (m Model) SplitRows() [2][]string {
-	var out [2][]string
-	for i := range m.split.Half {
-		for _, r := range m.split.Half[i].Rows {
-			out[i] = append(out[i], strconv.Itoa(r.Hit.Rank)+" "+r.Source+" "+r.Mark)
-		}
-	}
-	return out
-}
+func (m Model) SplitRows() [2][]string { return m.split.RowTexts() }

@@ -3,16 +3,11 @@ package ui
 import (
 	"context"
 	"fmt"
-	"os/exec"
-	"runtime"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"ragscope/internal/platform"
 	"ragscope/retrieval"
-	"ragscope/termsafe"
 	"ragscope/ui/common"
 	"ragscope/ui/history"
 )
@@ -119,49 +114,4 @@ func openURLCmd(open func(string) error, url string) tea.Cmd {
 // arrow key in the settings runs one query, not twenty).
 func rerunCmd(d time.Duration, seq int) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return rerunMsg{Seq: seq} })
-}
-
-// DefaultOpenURL opens an http or https URL with the platform's opener
-// (platform.OpenCommand: open, rundll32's URL handler, xdg-open).
-// Other schemes are refused: a payload must not launch arbitrary handlers;
-// so is a URL with control or invisible characters (termsafe.URL).
-func DefaultOpenURL(url string) error {
-	return openURLOn(runtime.GOOS, startOpener)(url)
-}
-
-// openURLOn is DefaultOpenURL for the system goos, start running the
-// opener: a seam, so tests check each system's command line and that a
-// refused link never reaches start.
-func openURLOn(goos string, start func(platform.Command) error) func(string) error {
-	return func(url string) error {
-		url, err := termsafe.URL(url)
-		if err != nil {
-			return fmt.Errorf("open link: %w", err)
-		}
-		if !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
-			return fmt.Errorf("open %q: only http and https links are opened", url)
-		}
-		return start(platform.OpenCommand(goos, url))
-	}
-}
-
-// startOpener runs the browser opener c and waits for it a while.
-func startOpener(c platform.Command) error {
-	cmd := exec.Command(c.Name, c.Args...)
-	// Stdout and stderr stay nil: the opener must not write on the
-	// terminal the explorer owns.
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("open browser: %w", err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			return fmt.Errorf("open browser: %w", err)
-		}
-	case <-time.After(5 * time.Second):
-		// Some openers stay attached to the browser; the launch worked.
-	}
-	return nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"ragscope/present"
 	"ragscope/termsafe"
+	"ragscope/ui/browser"
 )
 
 // copyURL copies the selected hit's citation URL.
@@ -59,7 +60,7 @@ func (m *Model) openURL() tea.Cmd {
 	}
 	open := m.opts.OpenURL
 	if open == nil {
-		open = DefaultOpenURL
+		open = browser.Open
 	}
 	return openURLCmd(open, u)
 }

@@ -17,9 +17,9 @@ import (
 var shared = []string{"common", "history"}
 
 // services are the packages under ui/ that are neither panes nor shared:
-// what the root alone uses (the clipboard, the link checker, the golden
-// cases made from marks, the judge run).
-var services = []string{"clipboard", "linkcheck", "goldencase", "judgerun"}
+// what the root alone uses (the clipboard, the browser opener, the link
+// checker, the golden cases made from marks, the judge run).
+var services = []string{"clipboard", "linkcheck", "goldencase", "judgerun", "browser"}
 
 // The shape of the explorer: a pane package imports common and present,
 // never another pane package nor the root; common imports no pane. The

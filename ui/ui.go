@@ -25,6 +25,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/chunkaudit"
+	"ragscope/ui/browser"
 	"ragscope/ui/chunksview"
 	"ragscope/ui/clipboard"
 	"ragscope/ui/common"
@@ -116,7 +117,7 @@ type Options struct {
 	// Getenv looks up environment variables ($TMUX: copies inside tmux go
 	// through tmux); nil uses os.Getenv.
 	Getenv func(key string) string
-	// OpenURL opens a URL in the browser; nil uses DefaultOpenURL
+	// OpenURL opens a URL in the browser; nil uses browser.Open
 	// (xdg-open, open or rundll32).
 	OpenURL func(url string) error
 	// Eval runs a golden set ("" is the default set) for the eval view,
@@ -205,7 +206,7 @@ func Run(ctx context.Context, opts Options) error {
 		opts.Clipboard = clipboard.System
 	}
 	if opts.OpenURL == nil {
-		opts.OpenURL = DefaultOpenURL
+		opts.OpenURL = browser.Open
 	}
 	profile := startProfile()
 	m := newModel(ctx, opts, common.DefaultStyles(true, profile))

@@ -1,4 +1,4 @@
-package ui
+package browser
 
 import (
 	"errors"
@@ -19,7 +19,7 @@ func TestOpenURLPerSystem(t *testing.T) {
 		"windows": {"rundll32", "url.dll,FileProtocolHandler", "https://book.example/docs/a%20b#x"},
 	} {
 		var ran []platform.Command
-		open := openURLOn(goos, func(c platform.Command) error { ran = append(ran, c); return nil })
+		open := openOn(goos, func(c platform.Command) error { ran = append(ran, c); return nil })
 		if err := open(u); err != nil {
 			t.Fatalf("%s: %v", goos, err)
 		}
@@ -36,5 +36,12 @@ func TestOpenURLPerSystem(t *testing.T) {
 		if len(ran) != 0 {
 			t.Errorf("%s: a refused link reached the opener: %+v", goos, ran)
 		}
+	}
+}
+
+// Open itself refuses a URL with a control character.
+func TestOpenRefusesControls(t *testing.T) {
+	if err := Open("https://x.org/a\nb"); !errors.Is(err, termsafe.ErrUnsafeURL) {
+		t.Fatalf("Open with a newline: %v", err)
 	}
 }

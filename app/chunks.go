@@ -93,8 +93,23 @@ func AuditChunks(ctx context.Context, be *Backend, opts chunkaudit.Options, prog
 	}
 	// The demo and local indexes were cut by ragscope's chunker.
 	opts.OwnChunker = be.Kind != config.BackendQdrant
+	return audit(ctx, func(ctx context.Context, fn func([]retrieval.Chunk, int) error) error { return WalkChunks(ctx, be, fn) }, opts, progress)
+}
+
+// AuditIndex reads every chunk of ix, an index ragscope's chunker just
+// cut, into a chunk audit with opts and returns its report, as
+// AuditChunks does for a backend.
+func AuditIndex(ctx context.Context, ix retrieval.Walker, opts chunkaudit.Options) (*chunkaudit.Report, error) {
+	opts.OwnChunker = true
+	return audit(ctx, ix.Walk, opts, nil)
+}
+
+// audit adds every chunk walk lists to a chunk audit with opts, telling
+// progress (when not nil) after each batch, and returns its report; an
+// interrupted walk returns the context's error and no report.
+func audit(ctx context.Context, walk func(context.Context, func([]retrieval.Chunk, int) error) error, opts chunkaudit.Options, progress func(read, total int)) (*chunkaudit.Report, error) {
 	aud := chunkaudit.New(opts)
-	err := WalkChunks(ctx, be, func(page []retrieval.Chunk, total int) error {
+	err := walk(ctx, func(page []retrieval.Chunk, total int) error {
 		for i := range page {
 			aud.Add(&page[i])
 		}

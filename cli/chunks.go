@@ -163,17 +163,10 @@ func auditBuilt(ctx context.Context, w io.Writer, walker retrieval.Walker, limit
 	if model != "" && !limit.Known {
 		fmt.Fprintf(w, "warning: the input limit of %s is not known: run 'ragscope --index %s chunks --model %s --limit TOKENS' to check the chunks\n", cleanLine(model), cleanLine(file), cleanLine(model))
 	}
-	aud := chunkaudit.New(chunkaudit.Options{Limit: limit, OwnChunker: true})
-	err := walker.Walk(ctx, func(page []retrieval.Chunk, _ int) error {
-		for i := range page {
-			aud.Add(&page[i])
-		}
-		return ctx.Err()
-	})
+	r, err := app.AuditIndex(ctx, walker, chunkaudit.Options{Limit: limit})
 	if err != nil {
 		return fmt.Errorf("check the chunks: %w", err)
 	}
-	r := aud.Report()
 	list := "'ragscope --index " + cleanLine(file) + " chunks"
 	if model != "" {
 		list += " --model " + cleanLine(model)

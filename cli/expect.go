@@ -6,8 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"ragscope/app"
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
@@ -22,26 +20,6 @@ type diagFlags struct {
 	annCheck bool
 
 	diag retrieval.Diagnosis
-}
-
-func (a *App) newQueryCmd() *cobra.Command {
-	d := &diagFlags{}
-	jf := &judgeFlags{}
-	ef := &explainFlags{}
-	cmd := a.queryCommand(func(cmd *cobra.Command, question string, qf queryFlags) error {
-		qf.diag, qf.judge, qf.explain = d, jf, ef
-		if err := ef.resolve(cmd, d, a); err != nil {
-			return err
-		}
-		return a.runQuery(cmd, question, qf)
-	})
-	f := cmd.Flags()
-	f.StringArrayVar(&d.expect, "expect", nil, "an expected source (doc path, citation URL or point id, optional #anchor): say where it ranked and what cut it (repeatable)")
-	f.BoolVar(&d.exact, "exact", false, "search exactly (Qdrant params.exact), not through the approximate index")
-	f.BoolVar(&d.annCheck, "ann-check", false, "also search exactly and report the approximate search's recall@k and the exact hits it missed")
-	jf.register(cmd, false)
-	ef.register(cmd)
-	return cmd
 }
 
 // active reports whether d asks for anything beyond a plain query.

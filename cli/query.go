@@ -36,6 +36,29 @@ type queryFlags struct {
 	explain *explainFlags
 }
 
+// newQueryCmd is the query command: queryCommand's flags and the ones
+// only query has, the "Why not this chunk?" diagnosis (expect.go), the
+// judge (judge.go) and the score breakdown (explain.go).
+func (a *App) newQueryCmd() *cobra.Command {
+	d := &diagFlags{}
+	jf := &judgeFlags{}
+	ef := &explainFlags{}
+	cmd := a.queryCommand(func(cmd *cobra.Command, question string, qf queryFlags) error {
+		qf.diag, qf.judge, qf.explain = d, jf, ef
+		if err := ef.resolve(cmd, d, a); err != nil {
+			return err
+		}
+		return a.runQuery(cmd, question, qf)
+	})
+	f := cmd.Flags()
+	f.StringArrayVar(&d.expect, "expect", nil, "an expected source (doc path, citation URL or point id, optional #anchor): say where it ranked and what cut it (repeatable)")
+	f.BoolVar(&d.exact, "exact", false, "search exactly (Qdrant params.exact), not through the approximate index")
+	f.BoolVar(&d.annCheck, "ann-check", false, "also search exactly and report the approximate search's recall@k and the exact hits it missed")
+	jf.register(cmd, false)
+	ef.register(cmd)
+	return cmd
+}
+
 // queryCommand is the query command with run as its action; ask is built
 // on it, so the two share every flag.
 func (a *App) queryCommand(run func(cmd *cobra.Command, question string, qf queryFlags) error) *cobra.Command {

@@ -194,34 +194,7 @@ func split(raw string) (prefix, userinfo string, hasUser bool, host, tail string
 
 // params redacts the credential values of a query or fragment
 // ("a=1&key=x;sig=y"); parts without '=' are kept.
-func params(q string) string {
-	if !strings.Contains(q, "=") {
-		return q
-	}
-	var b strings.Builder
-	b.Grow(len(q))
-	start := 0
-	for i := 0; i <= len(q); i++ {
-		if i < len(q) && q[i] != '&' && q[i] != ';' {
-			continue
-		}
-		b.WriteString(param(q[start:i]))
-		if i < len(q) {
-			b.WriteByte(q[i])
-		}
-		start = i + 1
-	}
-	return b.String()
-}
-
-// param redacts one "name=value" when name is a credential.
-func param(p string) string {
-	name, value, ok := strings.Cut(p, "=")
-	if !ok || value == "" || !CredentialParam(name) {
-		return p
-	}
-	return name + "=" + Mark
-}
+func params(q string) string { return redactPairs(q, query) }
 
 // isScheme reports whether s is a URL scheme: a letter, then letters,
 // digits, '+', '-' or '.'.
@@ -322,7 +295,45 @@ func Text(s string) string {
 // pairs redacts "name=value" pairs outside URLs whose name is a credential:
 // the name is the run of name characters before '=', the value runs to the
 // next space, quote, '&', ';', ',' or backslash.
-func pairs(s string) string {
+func pairs(s string) string { return redactPairs(s, text) }
+
+// syntax is how "name=value" pairs are written where redactPairs looks
+// for them.
+type syntax int
+
+const (
+	// query is a URL's query or fragment: "a=1&key=x;sig=y". A pair's
+	// name is all of its part before the first '=', and its value the
+	// rest of the part, '=' included.
+	query syntax = iota
+	// text is free text: "query: key=x, next". A name is the run of name
+	// characters before any '=', and a value ends at what ends a URL or
+	// at '&', ';' or ','.
+	text
+)
+
+// inName reports whether c may stand in a name.
+func (y syntax) inName(c byte) bool {
+	if y == query {
+		return c != '&' && c != ';'
+	}
+	return isNameChar(c)
+}
+
+// endsValue reports whether c ends a value.
+func (y syntax) endsValue(c byte) bool {
+	if y == query {
+		return c == '&' || c == ';'
+	}
+	return endsURL(c) || c == '&' || c == ';' || c == ','
+}
+
+// redactPairs writes s with the value of every "name=value" pair written
+// in syntax y whose name is a credential replaced by Mark; an empty value
+// is kept. In a query the first '=' of a part starts its value, so the
+// scan goes on after the value; in text a non-credential pair's value may
+// hold another pair ("x=key=secret"), so the scan goes on after its '='.
+func redactPairs(s string, y syntax) string {
 	if !strings.Contains(s, "=") {
 		return s
 	}
@@ -334,24 +345,24 @@ func pairs(s string) string {
 			continue
 		}
 		n := i
-		for n > 0 && isNameChar(s[n-1]) {
+		for n > 0 && y.inName(s[n-1]) {
 			n--
 		}
 		// The name first: scanning every value would be quadratic in
 		// "a=a=a=…".
-		if n == i || !CredentialParam(s[n:i]) {
+		credential := n < i && CredentialParam(s[n:i])
+		if !credential && y == text {
 			continue
 		}
 		v := i + 1
-		for v < len(s) && !endsURL(s[v]) && s[v] != '&' && s[v] != ';' && s[v] != ',' {
+		for v < len(s) && !y.endsValue(s[v]) {
 			v++
 		}
-		if v == i+1 {
-			continue
+		if credential && v > i+1 {
+			b.WriteString(s[last : i+1])
+			b.WriteString(Mark)
+			last = v
 		}
-		b.WriteString(s[last : i+1])
-		b.WriteString(Mark)
-		last = v
 		i = v - 1
 	}
 	b.WriteString(s[last:])

@@ -178,3 +178,29 @@ func TestTextRedactedURLStaysRedacted(t *testing.T) {
 		}
 	}
 }
+
+// TestPairSyntaxes pins where the one pair scanner reads a query and free
+// text differently: in a query a part's value runs to '&' or ';' (commas
+// and later '=' included) and a non-credential part hides nothing inside
+// its value; in text a value ends at a comma or a space, and a pair
+// inside another pair's value is found.
+func TestPairSyntaxes(t *testing.T) {
+	for _, c := range []struct {
+		y        syntax
+		in, want string
+	}{
+		{query, "key=a,b&x=1", "key=[redacted]&x=1"},
+		{query, "key=a=b;x=1", "key=[redacted];x=1"},
+		{query, "redirect=key=SECRET&x=1", "redirect=key=SECRET&x=1"},
+		{query, "a b[key]=v&api key=S", "a b[key]=v&api key=[redacted]"},
+		{query, "=key=S&flag&key=", "=key=S&flag&key="},
+		{text, "key=a,b next", "key=[redacted],b next"},
+		{text, "x=key=SECRET done", "x=key=[redacted] done"},
+		{text, "(token=S) 'sig=T';", "(token=[redacted] 'sig=[redacted]';"},
+		{text, "key= empty, a=a=a", "key= empty, a=a=a"},
+	} {
+		if got := redactPairs(c.in, c.y); got != c.want {
+			t.Errorf("redactPairs(%q, %d)\n got %q\nwant %q", c.in, c.y, got, c.want)
+		}
+	}
+}

@@ -173,14 +173,14 @@ func (p *Model) Update(msg tea.Msg) tea.Cmd {
 
 // View draws the pane.
 func (p *Model) View() string {
-	style, tstyle := p.Styles.Frame(p.Focused)
-	iw, _ := common.InnerSize(style, p.Width, p.Height)
+	f := p.Frame()
+	iw := f.W
 	title := "Chunks · chunk audit of the collection"
 	if r := p.report; r != nil {
 		title = "Chunks · audit of " + present.Int(r.Chunks) + " " + present.Plural(r.Chunks, "chunk", "chunks") + " · " + common.ScrollPercent(&p.Vp)
 	}
 	var b strings.Builder
-	b.WriteString(tstyle.Render(common.Truncate(title, iw)) + "\n")
+	b.WriteString(f.Title(title) + "\n")
 	switch {
 	case p.Loading:
 		b.WriteString(p.Styles.Meta.Render(common.WrapText(p.progress()+" (esc cancels)", iw)))
@@ -191,7 +191,7 @@ func (p *Model) View() string {
 	default:
 		b.WriteString(p.Vp.View())
 	}
-	return common.Box(style, p.Width, p.Height, b.String())
+	return f.Box(b.String())
 }
 
 // ShortHelp implements pane.

@@ -3,6 +3,7 @@ package common
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 )
 
 // Pane is the contract every pane of the explorer keeps. The root sizes
@@ -54,3 +55,26 @@ func IsModal(p Pane) bool {
 	md, ok := p.(Modal)
 	return ok && md.Modal()
 }
+
+// Frame is a pane's border as its View draws it: the border and title
+// styles of its focus, its outer size and the size inside the border.
+type Frame struct {
+	style, title  lipgloss.Style
+	width, height int
+	// W and H are the size inside the border, what the content fills.
+	W, H int
+}
+
+// Frame is p's border at its size and focus.
+func (p *Base) Frame() Frame {
+	style, title := p.Styles.Frame(p.Focused)
+	iw, ih := InnerSize(style, p.Width, p.Height)
+	return Frame{style: style, title: title, width: p.Width, height: p.Height, W: iw, H: ih}
+}
+
+// Title is the pane's title line: t cut to the inner width, in the title
+// style of its focus.
+func (f Frame) Title(t string) string { return f.title.Render(Truncate(t, f.W)) }
+
+// Box draws content inside the border (Box).
+func (f Frame) Box(content string) string { return Box(f.style, f.width, f.height, content) }

@@ -88,8 +88,7 @@ func (p *Model) Update(msg tea.Msg) tea.Cmd {
 
 // View draws the pane.
 func (p *Model) View() string {
-	style, tstyle := p.Styles.Frame(p.Focused)
-	iw, _ := common.InnerSize(style, p.Width, p.Height)
+	f := p.Frame()
 	title := "Grounded context"
 	if p.mode == retrieval.ModeSelectedText {
 		title += " (selected text)"
@@ -97,13 +96,13 @@ func (p *Model) View() string {
 	if p.Has {
 		title += " · " + common.ScrollPercent(&p.vp) + " · Y copies"
 	}
-	content := tstyle.Render(common.Truncate(title, iw)) + "\n"
+	content := f.Title(title) + "\n"
 	if !p.Has {
-		content += p.Styles.Meta.Render(common.WrapText("The system instruction and context an answering agent would receive show here after a query.", iw))
+		content += p.Styles.Meta.Render(common.WrapText("The system instruction and context an answering agent would receive show here after a query.", f.W))
 	} else {
 		content += p.vp.View()
 	}
-	return common.Box(style, p.Width, p.Height, content)
+	return f.Box(content)
 }
 
 // ShortHelp implements pane.

@@ -290,10 +290,10 @@ func (p *Model) Summary() string {
 
 // View draws the pane.
 func (p *Model) View() string {
-	style, tstyle := p.Styles.Frame(p.Focused)
-	iw, ih := common.InnerSize(style, p.Width, p.Height)
+	f := p.Frame()
+	iw, ih := f.W, f.H
 	var b strings.Builder
-	b.WriteString(tstyle.Render(common.Truncate(p.heading(), iw)))
+	b.WriteString(f.Title(p.heading()))
 	switch {
 	case p.Loading:
 		b.WriteString("\n" + p.Styles.Meta.Render(common.Truncate("Listing the page's chunks…", iw)))
@@ -318,7 +318,7 @@ func (p *Model) View() string {
 			b.WriteString("\n" + strings.Join(p.textWindow(rest), "\n"))
 		}
 	}
-	return common.Box(style, p.Width, p.Height, b.String())
+	return f.Box(b.String())
 }
 
 // textWindow is at most h lines of the cursor chunk's text: from its

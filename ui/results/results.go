@@ -317,15 +317,13 @@ func (p *Model) Title() string {
 
 // View draws the pane.
 func (p *Model) View() string {
-	style, tstyle := p.Styles.Frame(p.Focused)
-	iw, _ := common.InnerSize(style, p.Width, p.Height)
-	var b strings.Builder
+	f := p.Frame()
+	iw := f.W
 	if p.Pick != nil {
-		_, ih := common.InnerSize(style, p.Width, p.Height)
-		b.WriteString(p.Pick.View(iw, ih, p.expectedRefs()))
-		return common.Box(style, p.Width, p.Height, b.String())
+		return f.Box(p.Pick.View(iw, f.H, p.expectedRefs()))
 	}
-	b.WriteString(tstyle.Render(common.Truncate(p.Title(), iw)))
+	var b strings.Builder
+	b.WriteString(f.Title(p.Title()))
 	switch {
 	case !p.Has:
 		b.WriteString("\n\n" + p.Styles.Meta.Render(common.WrapText("Type a question and press enter. Results show here, best first, with scores, citations and link states.", iw)))
@@ -344,11 +342,11 @@ func (p *Model) View() string {
 		if hint := common.MoreHint(p.offset, len(p.Items)-end); hint != "" {
 			b.WriteString("\n" + p.Styles.Rows.Meta.Paint(common.Truncate(hint, iw)))
 		}
-		if f := p.footer(); f != "" {
-			b.WriteString("\n" + p.Styles.Meta.Render(f))
+		if foot := p.footer(); foot != "" {
+			b.WriteString("\n" + p.Styles.Meta.Render(foot))
 		}
 	}
-	return common.Box(style, p.Width, p.Height, b.String())
+	return f.Box(b.String())
 }
 
 // expectedRefs are the refs of the expected sources on show.

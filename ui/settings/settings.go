@@ -282,17 +282,15 @@ func (p *Model) Modal() bool { return p.Pick != nil || p.GoldenEdit != nil }
 
 // View draws the pane.
 func (p *Model) View() string {
-	style, tstyle := p.Styles.Frame(p.Focused)
-	iw, _ := common.InnerSize(style, p.Width, p.Height)
+	f := p.Frame()
+	iw, ih := f.W, f.H
 	var b strings.Builder
 	if p.Pick != nil {
-		_, ih := common.InnerSize(style, p.Width, p.Height)
-		b.WriteString(tstyle.Render(common.Truncate("Settings · type to filter · enter toggles · esc done", iw)) + "\n")
+		b.WriteString(f.Title("Settings · type to filter · enter toggles · esc done") + "\n")
 		b.WriteString(p.Pick.View(iw, ih-1, *p.filter(p.Row)))
-		return common.Box(style, p.Width, p.Height, b.String())
+		return f.Box(b.String())
 	}
-	b.WriteString(tstyle.Render(common.Truncate("Settings · ←/→ change · space toggles · enter picks values · changes re-run the query", iw)) + "\n\n")
-	_, ih := common.InnerSize(style, p.Width, p.Height)
+	b.WriteString(f.Title("Settings · ←/→ change · space toggles · enter picks values · changes re-run the query") + "\n\n")
 	rows := p.rowLines(iw)
 	var note string
 	noteLines := 0
@@ -307,14 +305,14 @@ func (p *Model) View() string {
 			b.WriteString(r.text)
 		}
 		b.WriteString(note)
-		return common.Box(style, p.Width, p.Height, strings.TrimRight(b.String(), "\n"))
+		return f.Box(strings.TrimRight(b.String(), "\n"))
 	}
 	from, to := p.window(rows, avail-1)
 	for _, r := range rows[from:to] {
 		b.WriteString(r.text)
 	}
 	b.WriteString(p.Styles.Meta.Render(common.Truncate("  "+common.MoreHint(from, len(rows)-to), iw)))
-	return common.Box(style, p.Width, p.Height, strings.TrimRight(b.String(), "\n"))
+	return f.Box(strings.TrimRight(b.String(), "\n"))
 }
 
 // line is one row of the settings list as drawn: one line, or two

@@ -124,40 +124,33 @@ type AgreementReport struct {
 func (r *runner) judgeAll(ctx context.Context, set Set) (*JudgeReport, error) {
 	j := r.opts.Judge
 	rep := &JudgeReport{Model: j.Model(), PromptVersion: j.PromptVersion(), NothingAnswers: []string{}, Categories: []JudgeCategory{}}
-	items, where := r.judgeItems(set)
 	// With answers, each answer is checked against its sources too.
-	var (
-		faith   []judge.FaithItem
-		faithAt []int
-	)
-	if r.opts.Generator != nil {
-		faith, faithAt = r.faithItems(set)
-	}
-	rep.Planned = j.Pending(items) + j.PendingFaithfulness(faith)
+	todo := r.toJudge(set, r.opts.Generator != nil)
+	rep.Planned = j.Pending(todo.items) + j.PendingFaithfulness(todo.faith)
 	if rep.Planned > 0 && r.opts.ConfirmJudge != nil && !r.opts.ConfirmJudge(rep.Planned) {
 		rep.NotRun = "declined: the judge calls were not confirmed"
 		return rep, nil
 	}
-	total := len(items) + len(faith)
+	total := len(todo.items) + len(todo.faith)
 	progress := func(offset int) func(done, _ int) {
 		if r.opts.JudgeProgress == nil {
 			return nil
 		}
 		return func(done, _ int) { r.opts.JudgeProgress(offset+done, total) }
 	}
-	js, st, err := j.Relevance(ctx, items, progress(0))
+	js, st, err := j.Relevance(ctx, todo.items, progress(0))
 	rep.Stats = st
-	if err == nil && len(faith) > 0 {
+	if err == nil && len(todo.faith) > 0 {
 		var fs []judge.Faithfulness
 		var fst judge.Stats
-		fs, fst, err = j.Faithfulness(ctx, faith, progress(len(items)))
+		fs, fst, err = j.Faithfulness(ctx, todo.faith, progress(len(todo.items)))
 		rep.Stats.Add(fst)
-		rep.Faithfulness = r.faithReport(fs, faithAt)
+		rep.Faithfulness = r.faithReport(fs, todo.faithAt)
 	}
 	if err != nil {
 		rep.Error = err.Error()
 	}
-	for n, w := range where {
+	for n, w := range todo.where {
 		jd := js[n]
 		r.results[w.c].Hits[w.h].Judge = &jd
 	}
@@ -178,49 +171,45 @@ func (r *runner) judgeAll(ctx context.Context, set Set) (*JudgeReport, error) {
 // hitAt places a judged hit: case c's hit h.
 type hitAt struct{ c, h int }
 
-// judgeItems are the kept hits of every case that ran, as the judge
-// grades them, and where each belongs.
-func (r *runner) judgeItems(set Set) ([]judge.Item, []hitAt) {
-	var (
-		items []judge.Item
-		where []hitAt
-	)
-	for i := range set.Cases {
-		res, cr := r.res[i], r.results[i]
-		if res == nil || cr.Status == StatusError {
-			continue
-		}
-		kept := res.Hits
-		if k := cr.Query.TopK; k > 0 && len(kept) > k {
-			kept = kept[:k]
-		}
-		for h, hit := range kept {
-			if h >= len(cr.Hits) || cr.Hits[h].ChunkID != hit.Chunk.ID {
-				break
-			}
-			items = append(items, judge.Item{Question: res.Question, Hit: hit})
-			where = append(where, hitAt{i, h})
-		}
-	}
-	return items, where
+// toJudge is what the judge is asked about a run: the kept hits of every
+// case that ran (items, and where each belongs), and, with answers, the
+// answers to check against their sources (those not refused, failed or
+// empty) and their cases.
+type toJudge struct {
+	items   []judge.Item
+	where   []hitAt
+	faith   []judge.FaithItem
+	faithAt []int
 }
 
-// faithItems are the answers to check against their sources (those not
-// refused, failed or empty) and their cases.
-func (r *runner) faithItems(set Set) ([]judge.FaithItem, []int) {
-	var (
-		faith   []judge.FaithItem
-		faithAt []int
-	)
+// toJudge walks the cases that ran once for what the judge grades;
+// answers says whether their answers are checked too.
+func (r *runner) toJudge(set Set, answers bool) toJudge {
+	var w toJudge
 	for i := range set.Cases {
 		res, cr := r.res[i], r.results[i]
-		if res == nil || cr.Answer == nil || cr.Answer.Refused || cr.Answer.Error != "" || strings.TrimSpace(cr.Answer.Text) == "" {
+		if res == nil {
 			continue
 		}
-		faith = append(faith, judge.FaithItem{Question: res.Question, Answer: cr.Answer.Text, Sources: judge.SourcesOf(retrieval.NewPrompt(*res))})
-		faithAt = append(faithAt, i)
+		if cr.Status != StatusError {
+			kept := res.Hits
+			if k := cr.Query.TopK; k > 0 && len(kept) > k {
+				kept = kept[:k]
+			}
+			for h, hit := range kept {
+				if h >= len(cr.Hits) || cr.Hits[h].ChunkID != hit.Chunk.ID {
+					break
+				}
+				w.items = append(w.items, judge.Item{Question: res.Question, Hit: hit})
+				w.where = append(w.where, hitAt{i, h})
+			}
+		}
+		if a := cr.Answer; answers && a != nil && !a.Refused && a.Error == "" && strings.TrimSpace(a.Text) != "" {
+			w.faith = append(w.faith, judge.FaithItem{Question: res.Question, Answer: a.Text, Sources: judge.SourcesOf(retrieval.NewPrompt(*res))})
+			w.faithAt = append(w.faithAt, i)
+		}
 	}
-	return faith, faithAt
+	return w
 }
 
 // faithReport puts each answer's faithfulness (fs[n] is case faithAt[n]'s)

@@ -157,3 +157,68 @@ func TestRunJudgeFaithfulness(t *testing.T) {
 		t.Fatalf("case faithfulness %+v", f)
 	}
 }
+
+// TestToJudgeWalk checks what one walk over the cases hands the judge: a
+// case's kept hits (its TopK, while they match its reported hits), none
+// of an errored case's or a case that did not run, and the answers that
+// are neither refused, failed nor empty, only when answers are checked.
+func TestToJudgeWalk(t *testing.T) {
+	hit := func(id string) retrieval.Hit { return retrieval.Hit{Chunk: retrieval.Chunk{ID: id}} }
+	res := func(q string, ids ...string) *retrieval.Result {
+		r := &retrieval.Result{Question: q}
+		for _, id := range ids {
+			r.Hits = append(r.Hits, hit(id))
+		}
+		return r
+	}
+	reported := func(ids ...string) []HitResult {
+		var hs []HitResult
+		for _, id := range ids {
+			hs = append(hs, HitResult{ChunkID: id})
+		}
+		return hs
+	}
+	r := &runner{
+		res: []*retrieval.Result{
+			res("kept", "a", "b", "c"),
+			res("errored", "d"),
+			nil,
+			res("refused", "e", "f"),
+			res("failed"),
+			res("blank"),
+		},
+		results: []CaseResult{
+			{Query: retrieval.Query{TopK: 2}, Hits: reported("a", "b", "c"), Answer: &AnswerResult{Text: "ok"}},
+			{Status: StatusError, Hits: reported("d"), Answer: &AnswerResult{Text: "still checked"}},
+			{Answer: &AnswerResult{Text: "never ran"}},
+			{Hits: reported("e", "x"), Answer: &AnswerResult{Refused: true, Text: "r"}},
+			{Answer: &AnswerResult{Error: "down", Text: "f"}},
+			{Answer: &AnswerResult{Text: " \n"}},
+		},
+	}
+	set := Set{Cases: make([]Case, len(r.res))}
+	w := r.toJudge(set, true)
+	var got []string
+	for n, it := range w.items {
+		got = append(got, it.Question+"/"+it.Hit.Chunk.ID)
+		if at := w.where[n]; r.results[at.c].Hits[at.h].ChunkID != it.Hit.Chunk.ID {
+			t.Errorf("item %d placed at %+v", n, at)
+		}
+	}
+	if want := "kept/a kept/b refused/e"; strings.Join(got, " ") != want {
+		t.Errorf("judged hits %q, want %q", strings.Join(got, " "), want)
+	}
+	var asked []string
+	for n, f := range w.faith {
+		asked = append(asked, f.Question)
+		if r.res[w.faithAt[n]].Question != f.Question {
+			t.Errorf("answer %d placed at case %d", n, w.faithAt[n])
+		}
+	}
+	if want := "kept errored"; strings.Join(asked, " ") != want {
+		t.Errorf("checked answers %q, want %q", strings.Join(asked, " "), want)
+	}
+	if w := r.toJudge(set, false); len(w.faith) != 0 || len(w.items) != 3 {
+		t.Errorf("without answers: %d answers, %d hits", len(w.faith), len(w.items))
+	}
+}

@@ -65,17 +65,7 @@ const (
 
 // QuestionTerms is the question's distinct content words as the lexical
 // search sees them (its tokenizer and stop words), in question order.
-func QuestionTerms(question string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, t := range embed.Terms(question) {
-		if !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	return out
-}
+func QuestionTerms(question string) []string { return embed.DistinctTerms(question) }
 
 // Words marks each of the question's words in c and, for each absent
 // one, the chunk's nearest words in meaning.

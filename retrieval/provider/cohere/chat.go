@@ -19,6 +19,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/provider/embedx"
+	"ragscope/retrieval/provider/netx"
 )
 
 // DefaultChatModel is the chat model used when ChatOptions.Model is empty.
@@ -112,34 +113,40 @@ func (c *Chat) request(p retrieval.Prompt) *cohereapi.V2ChatStreamRequest {
 // an error ends the answer (a retry would repeat it).
 func (c *Chat) Stream(ctx context.Context, p retrieval.Prompt, emit func(retrieval.Delta)) error {
 	req := c.request(p)
-	for attempt := 1; ; attempt++ {
-		started, timedOut, err := c.attempt(ctx, req, emit)
-		if err == nil {
-			return nil
+	var (
+		timedOut bool
+		err      error
+		se       *StatusError
+	)
+	attempts, stop, serr := retryPolicy(c.maxAttempts, c.timeout).Retry(ctx, c.sleep, func(int) (bool, time.Duration) {
+		var started bool
+		started, timedOut, err = c.attempt(ctx, req, emit)
+		se = nil
+		if err == nil || started || timedOut || ctx.Err() != nil {
+			return false, 0
 		}
-		var se *StatusError
 		var oe *embedx.OversizedError
-		retry := !started && !timedOut && ctx.Err() == nil && !errors.As(err, &oe) &&
-			((errors.As(err, &se) && !se.Invalid && embedx.Retryable(se.Status)) || (!errors.As(err, &se) && !errors.Is(err, errStreamBroken)))
-		if !retry {
-			return c.wrap(ctx, err, attempt, timedOut)
+		if errors.As(err, &oe) {
+			return false, 0
 		}
-		var asked time.Duration
-		if se != nil {
-			asked = se.RetryAfter
+		if errors.As(err, &se) {
+			return !se.Invalid && embedx.Retryable(se.Status), se.RetryAfter
 		}
-		step := retryPolicy(c.maxAttempts, c.timeout).Next(ctx, attempt, asked)
-		if !step.Retry {
-			if se != nil {
-				se.Stop = step
-			}
-			return c.wrap(ctx, err, attempt, false)
-		}
-		if serr := c.sleep(ctx, step.Wait); serr != nil {
-			// The last answer stays the cause a message names.
-			return c.wrap(ctx, errors.Join(serr, err), attempt, false)
-		}
+		// No answer (a refused or reset connection) is retried; a stream
+		// that broke off after its answer began is not.
+		return !errors.Is(err, errStreamBroken), 0
+	})
+	switch {
+	case err == nil:
+		return nil
+	case serr != nil:
+		// The last answer stays the cause a message names.
+		return c.wrap(ctx, errors.Join(serr, err), attempts, false)
 	}
+	if se != nil && stop != (netx.Step{}) {
+		se.Stop = stop
+	}
+	return c.wrap(ctx, err, attempts, timedOut)
 }
 
 // errStreamBroken marks a stream that ended or broke before its end event.

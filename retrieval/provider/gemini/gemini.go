@@ -222,12 +222,16 @@ func (e *Embedder) policy() netx.Policy {
 // 408, 409, 429 and 5xx answers and refused connections are retried; a
 // timeout, an oversized or invalid answer and a refusal are not.
 func (e *Embedder) call(ctx context.Context, contents []*genai.Content, cfg *genai.EmbedContentConfig) (*genai.EmbedContentResponse, error) {
-	p := e.policy()
-	for attempt := 1; ; attempt++ {
-		var call callState
-		resp, err := e.client.Models.EmbedContent(context.WithValue(ctx, statusKey{}, &call), e.model, contents, cfg)
+	var (
+		resp *genai.EmbedContentResponse
+		err  error
+		call *callState
+	)
+	attempts, stop, serr := e.policy().Retry(ctx, e.sleep, func(int) (bool, time.Duration) {
+		call = new(callState)
+		resp, err = e.client.Models.EmbedContent(context.WithValue(ctx, statusKey{}, call), e.model, contents, cfg)
 		if err == nil {
-			return resp, nil
+			return false, 0
 		}
 		var apiErr genai.APIError
 		if errors.As(err, &apiErr) && apiErr.Code == 0 {
@@ -236,23 +240,29 @@ func (e *Embedder) call(ctx context.Context, contents []*genai.Content, cfg *gen
 			apiErr.Code = int(call.status.Load())
 			err = apiErr
 		}
-		var oe *embedx.OversizedError
-		retryable := errors.As(err, &apiErr) && embedx.Retryable(apiErr.Code)
-		if !errors.As(err, &apiErr) && call.status.Load() == 0 && call.transportErr() != nil && !isTimeout(call.transportErr()) && !errors.As(err, &oe) {
-			retryable = true // no answer: a refused or reset connection
-		}
-		var step netx.Step
-		if retryable {
-			step = p.Next(ctx, attempt, time.Duration(call.retryAfter.Load()))
-		}
-		if !step.Retry {
-			return nil, e.wrap(ctx, err, &call, attempt, step)
-		}
-		if serr := e.sleep(ctx, step.Wait); serr != nil {
-			// The last answer stays the cause a message names.
-			return nil, e.wrap(ctx, errors.Join(serr, err), &call, attempt, netx.Step{})
-		}
+		return retryable(err, call), time.Duration(call.retryAfter.Load())
+	})
+	switch {
+	case err == nil:
+		return resp, nil
+	case serr != nil:
+		// The last answer stays the cause a message names.
+		return nil, e.wrap(ctx, errors.Join(serr, err), call, attempts, netx.Step{})
 	}
+	return nil, e.wrap(ctx, err, call, attempts, stop)
+}
+
+// retryable reports whether a failed attempt may be retried: an answer
+// of a retryable status (embedx.Retryable: 408, 409, 429, 5xx), or no
+// answer at all from a refused or reset connection; not a timeout, an
+// oversized or invalid answer, nor any other status.
+func retryable(err error, call *callState) bool {
+	var apiErr genai.APIError
+	if errors.As(err, &apiErr) {
+		return embedx.Retryable(apiErr.Code)
+	}
+	var oe *embedx.OversizedError
+	return call.status.Load() == 0 && call.transportErr() != nil && !isTimeout(call.transportErr()) && !errors.As(err, &oe)
 }
 
 // wrap turns a failed call, after attempts requests ended by stop, into

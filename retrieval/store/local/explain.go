@@ -78,7 +78,7 @@ func (ix *Index) breakdown(ctx context.Context, req retrieval.SearchRequest, c *
 			avgdl = ix.avgDocLen()
 		}
 		norm := 0.0
-		qTerms := orderedTerms(req.Text)
+		qTerms := embed.DistinctTerms(req.Text)
 		for _, t := range qTerms {
 			p := retrieval.TermPart{Term: t, Count: counts[t], IDF: ix.bm25.idfOf(t)}
 			switch {
@@ -129,19 +129,6 @@ func (ix *Index) breakdown(ctx context.Context, req retrieval.SearchRequest, c *
 		b.Score += b.CosineContribution
 	}
 	return b, nil
-}
-
-// orderedTerms is text's distinct index terms in the order they occur.
-func orderedTerms(text string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, t := range embed.Terms(text) {
-		if !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // cosineOf is the embedder search's score of chunk id for req: the cosine

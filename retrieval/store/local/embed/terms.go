@@ -13,3 +13,17 @@ func Terms(text string) []string {
 	}
 	return out
 }
+
+// DistinctTerms is text's distinct index terms (Terms) in the order they
+// first occur: what a score breakdown lists a question's words by.
+func DistinctTerms(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range Terms(text) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}

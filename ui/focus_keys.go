@@ -72,7 +72,7 @@ func (m *Model) globals() []action {
 // updateKey handles global keys, then gives the key to the focused pane.
 func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
-	if m.editArea != nil {
+	if m.whatif.Editing() {
 		return m.updateEditArea(msg)
 	}
 	if key.Matches(msg, k.Quit, k.QuitQ) {

@@ -30,6 +30,7 @@ import (
 	"ragscope/ui/settings"
 	"ragscope/ui/split"
 	"ragscope/ui/turns"
+	"ragscope/ui/whatif"
 )
 
 // focusID names a registered pane (what has the keyboard).
@@ -114,7 +115,8 @@ type Model struct {
 	judging judgeRun
 
 	expectState
-	explainState
+	// whatif is the explanation (key X) and the what-if edit (key E).
+	whatif *whatif.Model
 	caseState
 	goldenState
 	statusLine
@@ -167,15 +169,6 @@ type expectState struct {
 	// esc gives it the keyboard back.
 	pickFrom focusID
 	diagSeq  int
-}
-
-// explainState is the explanation (key X) and the what-if edit (key E).
-type explainState struct {
-	// explainSeq and editSeq are the explanation and the edit whose
-	// replies count.
-	explainSeq, editSeq int
-	// editArea is the what-if text area while open (no $EDITOR).
-	editArea *editArea
 }
 
 // caseState is an eval case opened as a query.
@@ -255,6 +248,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 		links:       links,
 		clip:        newClipEnv(opts),
 		evals:       evalRun{fn: opts.Eval, base: ctx},
+		whatif:      whatif.New(ctx, opts.Explain, opts.Timeout),
 		statusLine:  statusLine{status: opts.Note},
 		goldenState: goldenState{goldenPath: cmp.Or(opts.GoldenFile, settings.DefaultGoldenFile)},
 	}

@@ -14,6 +14,7 @@ import (
 	"ragscope/ui/settings"
 	"ragscope/ui/split"
 	"ragscope/ui/turns"
+	"ragscope/ui/whatif"
 )
 
 // Update routes msg (see route), then lays the screen out again when the
@@ -147,13 +148,13 @@ func (m Model) routeFeature(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case diagMsg:
 		return m, m.updateDiag(msg)
-	case explainedMsg:
+	case whatif.ExplainedMsg:
 		return m, m.updateExplained(msg)
-	case editReadyMsg:
+	case whatif.ReadyMsg:
 		return m, m.updateEditReady(msg)
-	case editedMsg:
+	case whatif.EditedMsg:
 		return m, m.updateEdited(msg)
-	case whatIfMsg:
+	case whatif.RankedMsg:
 		return m, m.updateWhatIf(msg)
 	case savedMsg:
 		m.updateSaved(msg)

@@ -56,9 +56,7 @@ func (m *Model) layout() tea.Cmd {
 		}
 	}
 	m.sizeKeys(w, bodyH)
-	if m.editArea != nil {
-		m.editArea.setSize(w, bodyH)
-	}
+	m.whatif.SetSize(w, bodyH)
 	return tea.Batch(cmds...)
 }
 
@@ -169,8 +167,8 @@ func (m *Model) bodyView() string {
 	if m.fullHelp {
 		return m.keyHelp.View()
 	}
-	if m.editArea != nil {
-		return m.editArea.view(m.st)
+	if m.whatif.Editing() {
+		return m.whatif.View(m.st)
 	}
 	if f.place == placeWhole {
 		return f.pane(m).View()

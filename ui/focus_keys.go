@@ -11,7 +11,7 @@ import (
 
 // typing reports whether keys go to a text box.
 func (m *Model) typing() bool {
-	if m.search.typing {
+	if m.search.Typing() {
 		return true
 	}
 	s := m.slot(m.focus)
@@ -114,7 +114,7 @@ func (m *Model) updatePaste(msg tea.PasteMsg) tea.Cmd {
 	if m.tooSmall() {
 		return nil
 	}
-	if m.search.typing {
+	if m.search.Typing() {
 		return m.editSearch(msg)
 	}
 	var cmd tea.Cmd

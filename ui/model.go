@@ -26,6 +26,7 @@ import (
 	"ragscope/ui/pageview"
 	"ragscope/ui/query"
 	"ragscope/ui/results"
+	"ragscope/ui/searchbar"
 	"ragscope/ui/selection"
 	"ragscope/ui/settings"
 	"ragscope/ui/split"
@@ -143,7 +144,7 @@ type panes struct {
 	help        help.Model
 	fullHelp    bool
 	keyHelp     *keyhelp.Model
-	search      *searchBar
+	search      *searchbar.Model
 	spinner     spinner.Model
 }
 
@@ -240,7 +241,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 			answer:      ptr(answer.New(ctx, keys, st, links.States, opts.Generator, opts.ChatHint)),
 			help:        h,
 			keyHelp:     ptr(keyhelp.New(st)),
-			search:      ptr(newSearchBar(st)),
+			search:      searchbar.New(st),
 			spinner:     sp,
 		},
 		params:      params,
@@ -293,7 +294,7 @@ func (m *Model) applyStyles() {
 	m.help.Styles.FullKey = st.Highlight
 	m.spinner.Style = st.Spinner
 	m.query.Input.SetStyles(st.TextInput())
-	m.search.input.SetStyles(st.TextInput())
+	m.search.SetStyles(st)
 	m.sel.Restyle()
 	m.eval.Restyle()
 }

@@ -63,7 +63,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	c1 = m.query.Update(msg)
 	c2 = m.sel.Update(msg)
 	c3 = m.eval.Update(msg)
-	m.search.input, c4 = m.search.input.Update(msg)
+	c4 = m.search.Tick(msg)
 	return m, tea.Batch(c1, c2, c3, c4)
 }
 

@@ -195,8 +195,8 @@ func (m *Model) bodyView() string {
 // statusView is spinner and progress, the last outcome or an error,
 // wrapped so that it can be read in full (fitStatus).
 func (m *Model) statusView() string {
-	if m.search.typing {
-		return m.searchView()
+	if m.search.Typing() {
+		return m.search.View(m.width)
 	}
 	switch {
 	case m.busy():
@@ -220,7 +220,7 @@ func (m *Model) helpView() string {
 	f := m.slot(m.focus).pane(m)
 	short := f.ShortHelp()
 	switch {
-	case m.search.typing:
+	case m.search.Typing():
 		short = m.search.ShortHelp(m.keys)
 	case m.fullHelp:
 		short = m.keyHelp.ShortHelp(m.keys)

@@ -11,6 +11,7 @@ import (
 	"ragscope/ui/common"
 	"ragscope/ui/linkcheck"
 	"ragscope/ui/pageview"
+	"ragscope/ui/results"
 	"ragscope/ui/settings"
 	"ragscope/ui/split"
 	"ragscope/ui/turns"
@@ -143,10 +144,10 @@ func (m Model) routeFeature(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		cmd = m.detail.Update(msg)
 		return m, tea.Batch(cmd, m.splitDetail.Update(msg))
-	case sourcesMsg:
+	case results.SourcesMsg:
 		m.updateSources(msg)
 		return m, nil
-	case diagMsg:
+	case results.DiagMsg:
 		return m, m.updateDiag(msg)
 	case whatif.ExplainedMsg:
 		return m, m.updateExplained(msg)

@@ -32,4 +32,3 @@ func TestFitHeader(t *testing.T) {
 		}
 	}
 }
-

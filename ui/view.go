@@ -3,13 +3,13 @@ package ui
 import (
 	"strconv"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"ragscope/retrieval"
 	"ragscope/ui/common"
 	"ragscope/ui/header"
+	"ragscope/ui/keyhelp"
 )
 
 // layout sizes every pane from the window and the measured heights of the
@@ -185,30 +185,5 @@ func (m *Model) helpView() string {
 	case m.fullHelp:
 		short = m.keyHelp.ShortHelp(m.keys)
 	}
-	return common.FitLines(h.View(helpKeys{k: m.keys, short: short, own: f.FullHelp()}), m.width, -1)
-}
-
-// helpKeys is the help of the focused pane and the explorer's key map;
-// help hides disabled bindings, so it never offers a letter while a text
-// box has focus.
-type helpKeys struct {
-	k     *common.KeyMap
-	short []key.Binding
-	own   [][]key.Binding
-}
-
-// ShortHelp is the one-line help: the focused pane's.
-func (h helpKeys) ShortHelp() []key.Binding { return h.short }
-
-// FullHelp is the focused pane's own bindings, then every binding of the
-// key map, grouped.
-func (h helpKeys) FullHelp() [][]key.Binding {
-	k := h.k
-	return append(append([][]key.Binding(nil), h.own...),
-		[]key.Binding{k.NextPane, k.PrevPane, k.Leave, k.FocusQuery, k.Context, k.Turns, k.Settings, k.Eval, k.Answer, k.Page, k.Chunks},
-		[]key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Search, k.SearchNext},
-		[]key.Binding{k.Run, k.RunAny, k.HistoryPrev, k.HistoryNext, k.ToggleMode, k.Dropped, k.Rerank, k.Expect, k.ANNCheck, k.Split, k.Explain, k.Edit},
-		[]key.Binding{k.CopyURL, k.CopyContext, k.OpenURL, k.Dec, k.Inc, k.Toggle, k.Clear},
-		[]key.Binding{k.Help, k.QuitQ, k.Quit},
-	)
+	return common.FitLines(h.View(keyhelp.Keys{KeyMap: m.keys, Short: short, Own: f.FullHelp()}), m.width, -1)
 }

@@ -18,9 +18,9 @@ type ExplainSetup = whatif.Setup
 func (m *Model) selectedTarget(what string) (whatif.Target, *common.Turn, bool) {
 	t := m.turns.Current()
 	it, ok := m.results.Selected()
-	tg, err := whatif.Select(what, t, it, ok)
-	if err != nil {
-		m.setStatus(statusErr, err.Error())
+	tg, why := whatif.Select(what, t, it, ok)
+	if why != "" {
+		m.setStatus(statusErr, why)
 		return tg, nil, false
 	}
 	return tg, t, true

@@ -89,20 +89,20 @@ type Target struct {
 }
 
 // Select is the target of row it of turn t (ok false: nothing is
-// selected), or the error to show when the row has none; what names the
-// feature ("why this score").
-func Select(what string, t *common.Turn, it common.Item, ok bool) (Target, error) {
+// selected), or, when the row has none, why: the sentence to show; what
+// names the feature ("why this score").
+func Select(what string, t *common.Turn, it common.Item, ok bool) (tg Target, why string) {
 	switch {
 	case t == nil || !ok:
-		return Target{}, errors.New("Ask a question and select a result first: " + what + " acts on the selected row.")
+		return Target{}, "Ask a question and select a result first: " + what + " acts on the selected row."
 	case t.Query.Mode == retrieval.ModeSelectedText:
-		return Target{}, errors.New("Selected text searches nothing: " + what + " explains a search.")
+		return Target{}, "Selected text searches nothing: " + what + " explains a search."
 	case it.WhatIf != nil:
-		return Target{}, errors.New("That row is your edit's would-be rank: select the chunk itself.")
+		return Target{}, "That row is your edit's would-be rank: select the chunk itself."
 	case it.Pseudo && (it.Expect == nil || it.Expect.PointID == ""):
-		return Target{}, errors.New("The expected source is not in the collection: there is no chunk to explain.")
+		return Target{}, "The expected source is not in the collection: there is no chunk to explain."
 	}
-	tg := Target{ID: it.Hit.Chunk.ID, Chunk: it.Hit.Chunk}
+	tg = Target{ID: it.Hit.Chunk.ID, Chunk: it.Hit.Chunk}
 	if it.Expect != nil {
 		tg.Exp, tg.From = it.Expect, it.Expect
 		tg.ID = it.Expect.PointID
@@ -113,7 +113,7 @@ func Select(what string, t *common.Turn, it common.Item, ok bool) (Target, error
 	if it.Pseudo {
 		tg.Chunk = retrieval.Chunk{}
 	}
-	return tg, nil
+	return tg, ""
 }
 
 // Model is the explanation and the edit in flight: which replies count

@@ -18,14 +18,14 @@ import (
 func TestSelect(t *testing.T) {
 	turn := &common.Turn{N: 1}
 	hit := retrieval.Hit{Chunk: retrieval.Chunk{ID: "c1", DocPath: "docs/a.md", Text: "text"}, Rank: 3, Score: 0.5}
-	tg, err := Select("why this score", turn, common.Item{Hit: hit}, true)
-	if err != nil || tg.ID != "c1" || tg.Exp != nil || tg.From.Rank != 3 || *tg.From.Score != 0.5 || tg.From.Ref != "docs/a.md" || tg.Chunk.Text != "text" {
-		t.Fatalf("hit: %+v, %v", tg, err)
+	tg, why := Select("why this score", turn, common.Item{Hit: hit}, true)
+	if why != "" || tg.ID != "c1" || tg.Exp != nil || tg.From.Rank != 3 || *tg.From.Score != 0.5 || tg.From.Ref != "docs/a.md" || tg.Chunk.Text != "text" {
+		t.Fatalf("hit: %+v, %q", tg, why)
 	}
 	exp := &retrieval.Expected{Ref: "docs/b.md", PointID: "p9", DocPath: "docs/b.md"}
-	tg, err = Select("why this score", turn, common.Item{Hit: hit, Expect: exp, Pseudo: true}, true)
-	if err != nil || tg.ID != "p9" || tg.Exp != exp || tg.From != exp || tg.Chunk.Text != "" {
-		t.Fatalf("expected row: %+v, %v", tg, err)
+	tg, why = Select("why this score", turn, common.Item{Hit: hit, Expect: exp, Pseudo: true}, true)
+	if why != "" || tg.ID != "p9" || tg.Exp != exp || tg.From != exp || tg.Chunk.Text != "" {
+		t.Fatalf("expected row: %+v, %q", tg, why)
 	}
 	sel := &common.Turn{N: 2, Query: retrieval.Query{Mode: retrieval.ModeSelectedText}}
 	for _, c := range []struct {
@@ -41,8 +41,8 @@ func TestSelect(t *testing.T) {
 		{"would-be row", turn, common.Item{Hit: hit, Pseudo: true, WhatIf: &explain.WhatIf{}}, true, "That row is your edit's would-be rank"},
 		{"not in the collection", turn, common.Item{Pseudo: true, Expect: &retrieval.Expected{Ref: "docs/x.md"}}, true, "The expected source is not in the collection"},
 	} {
-		if _, err := Select("why this score", c.t, c.it, c.ok); err == nil || !strings.HasPrefix(err.Error(), c.want) {
-			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		if _, why := Select("why this score", c.t, c.it, c.ok); !strings.HasPrefix(why, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, why, c.want)
 		}
 	}
 }

@@ -54,6 +54,28 @@ func explainModel(t *testing.T, editor string) (Model, *fakeExplain) {
 	return ask(t, m, "nodes"), fe
 }
 
+// A backend opened after the first frame brings its explanation and
+// what-if setup: X and E use them.
+func TestExplainAfterDeferredOpen(t *testing.T) {
+	full, _ := testOptions(&fakeRetriever{})
+	fe := &fakeExplain{}
+	full.Explain = fe.setup("")
+	release := make(chan struct{})
+	m := sized(t, deferredOptions(full, nil, release), 160, 40)
+	close(release)
+	m = ask(t, openNow(t, m), "nodes")
+	m = feed(t, m, keyRunes("j"), keyRunes("X"))
+	if len(fe.asked) != 1 || !strings.Contains(screen(m), "why this score (bm25 0.500)") {
+		t.Fatalf("asked %q:\n%s", fe.asked, screen(m))
+	}
+	m = feed(t, m, keyRunes("E"))
+	m = feed(t, m, typeText(" more")...)
+	m = feed(t, m, ctrl('s'))
+	if len(fe.edited) != 1 || !strings.Contains(screen(m), "✎ would be #1") {
+		t.Fatalf("edited %q:\n%s", fe.edited, screen(m))
+	}
+}
+
 // X takes the selected row's score apart in the detail pane; a stale
 // reply is dropped.
 func TestExplainSelectedRow(t *testing.T) {

@@ -134,6 +134,9 @@ func New(base context.Context, setup Setup, timeout time.Duration) *Model {
 	return &Model{setup: setup, base: base, timeout: timeout}
 }
 
+// SetSetup takes the setup of a backend opened after the first frame.
+func (m *Model) SetSetup(setup Setup) { m.setup = setup }
+
 // Explain takes tg's score apart for turn t (key X).
 func (m *Model) Explain(t *common.Turn, tg Target) tea.Cmd {
 	ctx, cancel := common.WithTimeout(m.base, m.timeout)

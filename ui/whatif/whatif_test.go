@@ -2,6 +2,7 @@ package whatif
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -63,6 +64,8 @@ func TestEditFileRemovedWhenNotRanked(t *testing.T) {
 		t.Fatal("ranked")
 		return explain.WhatIf{}, nil
 	}}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	m := New(context.Background(), setup, 0)
 	tg := Target{ID: "c1", Chunk: retrieval.Chunk{ID: "c1", Text: "old text"}}
 	ready := run(t, m.Edit(1, tg)).(ReadyMsg)
@@ -80,7 +83,7 @@ func TestEditFileRemovedWhenNotRanked(t *testing.T) {
 	}
 
 	first := run(t, m.Edit(1, tg)).(ReadyMsg)
-	run(t, m.Edit(1, tg)) // a later edit: the first is stale
+	later := run(t, m.Edit(1, tg)).(ReadyMsg) // the first is stale now
 	step, cmd, _ = m.Ready(first)
 	if step != None {
 		t.Fatalf("stale ready: step %v", step)
@@ -88,6 +91,14 @@ func TestEditFileRemovedWhenNotRanked(t *testing.T) {
 	run(t, cmd)
 	if _, err := os.Stat(first.Path); !os.IsNotExist(err) {
 		t.Fatalf("a stale edit's file is left: %v", err)
+	}
+	step, cmd, _ = m.Edited(EditedMsg{N: later.N, Seq: later.Seq, Target: later.Target, Path: later.Path, Err: errors.New("exit status 1")}, gone)
+	if step != Failed {
+		t.Fatalf("failed editor: step %v", step)
+	}
+	run(t, cmd)
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Fatalf("files left: %v", left)
 	}
 }
 

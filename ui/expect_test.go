@@ -186,7 +186,7 @@ func TestStaleDiagnosisIsDropped(t *testing.T) {
 	m = feed(t, m, typeText("04launchfiles.md")...)
 	m = feed(t, m, keyType(tea.KeyEnter))
 	seq := m.turns.Turns[0].DiagSeq
-	stale := diagMsg{N: 1, Seq: seq - 1, Diag: retrieval.Diagnosis{Expected: []retrieval.Expected{{Ref: "old", Cut: retrieval.CutNotFound, Detail: "not in the collection"}}}}
+	stale := results.DiagMsg{N: 1, Seq: seq - 1, Diag: retrieval.Diagnosis{Expected: []retrieval.Expected{{Ref: "old", Cut: retrieval.CutNotFound, Detail: "not in the collection"}}}}
 	m = feed(t, m, stale)
 	if d := m.turns.Turns[0].Diag; d == nil || len(d.Expected) != 1 || d.Expected[0].Ref == "old" || strings.Contains(screen(m), "ref old") {
 		t.Fatalf("a stale diagnosis replaced the current one: %+v", d)

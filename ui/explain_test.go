@@ -11,6 +11,7 @@ import (
 
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/explain"
+	"ragscope/ui/whatif"
 )
 
 // fakeExplain explains any chunk with one word and ranks any edit #1.
@@ -53,6 +54,28 @@ func explainModel(t *testing.T, editor string) (Model, *fakeExplain) {
 	return ask(t, m, "nodes"), fe
 }
 
+// A backend opened after the first frame brings its explanation and
+// what-if setup: X and E use them.
+func TestExplainAfterDeferredOpen(t *testing.T) {
+	full, _ := testOptions(&fakeRetriever{})
+	fe := &fakeExplain{}
+	full.Explain = fe.setup("")
+	release := make(chan struct{})
+	m := sized(t, deferredOptions(full, nil, release), 160, 40)
+	close(release)
+	m = ask(t, openNow(t, m), "nodes")
+	m = feed(t, m, keyRunes("j"), keyRunes("X"))
+	if len(fe.asked) != 1 || !strings.Contains(screen(m), "why this score (bm25 0.500)") {
+		t.Fatalf("asked %q:\n%s", fe.asked, screen(m))
+	}
+	m = feed(t, m, keyRunes("E"))
+	m = feed(t, m, typeText(" more")...)
+	m = feed(t, m, ctrl('s'))
+	if len(fe.edited) != 1 || !strings.Contains(screen(m), "✎ would be #1") {
+		t.Fatalf("edited %q:\n%s", fe.edited, screen(m))
+	}
+}
+
 // X takes the selected row's score apart in the detail pane; a stale
 // reply is dropped.
 func TestExplainSelectedRow(t *testing.T) {
@@ -69,8 +92,10 @@ func TestExplainSelectedRow(t *testing.T) {
 		t.Fatalf("asked %q for row %s", fe.asked, it.Hit.Chunk.ID)
 	}
 	// An older explanation's reply does not replace the newer one.
-	stale := explainedMsg{N: m.turns.Current().N, Seq: m.explainSeq - 1, ID: it.Hit.Chunk.ID, E: &explain.Explanation{Scorer: "stale"}}
-	m = feed(t, m, stale)
+	msgs := runCmd(t, m.explainSelected())
+	stale := msgs[0].(whatif.ExplainedMsg)
+	stale.E = &explain.Explanation{Scorer: "stale"}
+	m = feed(t, m, keyRunes("X"), stale)
 	if strings.Contains(screen(m), "stale") {
 		t.Fatal("a stale explanation was shown")
 	}
@@ -81,13 +106,13 @@ func TestExplainSelectedRow(t *testing.T) {
 func TestEditInTextAreaShowsTheWouldBeRow(t *testing.T) {
 	m, fe := explainModel(t, "")
 	m = feed(t, m, keyRunes("j"), keyRunes("E"))
-	if m.editArea == nil || !strings.Contains(screen(m), "✎ what if") {
+	if !m.whatif.Editing() || !strings.Contains(screen(m), "✎ what if") {
 		t.Fatalf("no text area:\n%s", screen(m))
 	}
 	// Letters are text in the area, not commands (q does not quit).
 	m = feed(t, m, typeText(" q more")...)
 	m = feed(t, m, ctrl('s'))
-	if m.editArea != nil {
+	if m.whatif.Editing() {
 		t.Fatal("the area stays open")
 	}
 	if len(fe.edited) != 1 || !strings.Contains(fe.edited[0], " q more") {
@@ -103,8 +128,8 @@ func TestEditInTextAreaShowsTheWouldBeRow(t *testing.T) {
 	// esc leaves an edit without ranking it.
 	m = feed(t, m, keyRunes("j"), keyRunes("j"), keyRunes("E"))
 	m = feed(t, m, keyType(tea.KeyEscape))
-	if m.editArea != nil || len(fe.edited) != 1 {
-		t.Fatalf("esc: area %v, edits %q", m.editArea != nil, fe.edited)
+	if m.whatif.Editing() || len(fe.edited) != 1 {
+		t.Fatalf("esc: area %v, edits %q", m.whatif.Editing(), fe.edited)
 	}
 }
 
@@ -118,12 +143,12 @@ func TestEditWithEditor(t *testing.T) {
 	if len(msgs) != 1 {
 		t.Fatalf("messages %v", msgs)
 	}
-	ready := msgs[0].(editReadyMsg)
+	ready := msgs[0].(whatif.ReadyMsg)
 	if ready.Err != nil || ready.Path == "" {
 		t.Fatalf("ready %+v", ready)
 	}
 	b, err := os.ReadFile(ready.Path)
-	if err != nil || string(b) != ready.Target.chunk.Text {
+	if err != nil || string(b) != ready.Target.Chunk.Text {
 		t.Fatalf("the file holds %q, want the chunk's text (%v)", b, err)
 	}
 	next, exec := m.Update(ready)
@@ -135,7 +160,7 @@ func TestEditWithEditor(t *testing.T) {
 	if err := os.WriteFile(ready.Path, []byte("a new text about nodes"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	m = feed(t, m, editedMsg{N: ready.N, Seq: ready.Seq, Target: ready.Target, Path: ready.Path})
+	m = feed(t, m, whatif.EditedMsg{N: ready.N, Seq: ready.Seq, Target: ready.Target, Path: ready.Path})
 	if len(fe.edited) != 1 || !strings.HasSuffix(fe.edited[0], "|a new text about nodes") {
 		t.Fatalf("edits %q", fe.edited)
 	}

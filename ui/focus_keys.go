@@ -11,7 +11,7 @@ import (
 
 // typing reports whether keys go to a text box.
 func (m *Model) typing() bool {
-	if m.search.typing {
+	if m.search.Typing() {
 		return true
 	}
 	s := m.slot(m.focus)
@@ -72,7 +72,7 @@ func (m *Model) globals() []action {
 // updateKey handles global keys, then gives the key to the focused pane.
 func (m *Model) updateKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
-	if m.editArea != nil {
+	if m.whatif.Editing() {
 		return m.updateEditArea(msg)
 	}
 	if key.Matches(msg, k.Quit, k.QuitQ) {
@@ -114,7 +114,7 @@ func (m *Model) updatePaste(msg tea.PasteMsg) tea.Cmd {
 	if m.tooSmall() {
 		return nil
 	}
-	if m.search.typing {
+	if m.search.Typing() {
 		return m.editSearch(msg)
 	}
 	var cmd tea.Cmd

@@ -2,6 +2,8 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+
+	"ragscope/ui/keyhelp"
 )
 
 // toggleKeys toggles the full help and lays it out.
@@ -18,5 +20,5 @@ func (m *Model) sizeKeys(w, h int) {
 	}
 	m.keyHelp.SetSize(w, h)
 	f := m.slot(m.focus).pane(m)
-	m.keyHelp.SetKeys(helpKeys{k: m.keys, short: f.ShortHelp(), own: f.FullHelp()}.FullHelp())
+	m.keyHelp.SetKeys(keyhelp.Keys{KeyMap: m.keys, Short: f.ShortHelp(), Own: f.FullHelp()}.FullHelp())
 }

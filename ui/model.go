@@ -27,10 +27,12 @@ import (
 	"ragscope/ui/pageview"
 	"ragscope/ui/query"
 	"ragscope/ui/results"
+	"ragscope/ui/searchbar"
 	"ragscope/ui/selection"
 	"ragscope/ui/settings"
 	"ragscope/ui/split"
 	"ragscope/ui/turns"
+	"ragscope/ui/whatif"
 )
 
 // focusID names a registered pane (what has the keyboard).
@@ -115,7 +117,8 @@ type Model struct {
 	judging judgerun.Run
 
 	expectState
-	explainState
+	// whatif is the explanation (key X) and the what-if edit (key E).
+	whatif *whatif.Model
 	// opened is the eval case opened as a query (Enter in the eval view).
 	opened goldencase.Opened
 	goldenState
@@ -143,7 +146,7 @@ type panes struct {
 	help        help.Model
 	fullHelp    bool
 	keyHelp     *keyhelp.Model
-	search      *searchBar
+	search      *searchbar.Model
 	spinner     spinner.Model
 }
 
@@ -169,15 +172,6 @@ type expectState struct {
 	// esc gives it the keyboard back.
 	pickFrom focusID
 	diagSeq  int
-}
-
-// explainState is the explanation (key X) and the what-if edit (key E).
-type explainState struct {
-	// explainSeq and editSeq are the explanation and the edit whose
-	// replies count.
-	explainSeq, editSeq int
-	// editArea is the what-if text area while open (no $EDITOR).
-	editArea *editArea
 }
 
 // goldenState is where S saves the turn on show.
@@ -235,7 +229,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 			answer:      ptr(answer.New(ctx, keys, st, links.States, opts.Generator, opts.ChatHint)),
 			help:        h,
 			keyHelp:     ptr(keyhelp.New(st)),
-			search:      ptr(newSearchBar(st)),
+			search:      searchbar.New(st),
 			spinner:     sp,
 		},
 		params:      params,
@@ -243,6 +237,7 @@ func newModel(ctx context.Context, opts Options, st *common.Styles) Model {
 		links:       links,
 		clip:        newClipEnv(opts),
 		evals:       evalview.NewRunner(ctx, opts.Eval),
+		whatif:      whatif.New(ctx, opts.Explain, opts.Timeout),
 		statusLine:  statusLine{status: opts.Note},
 		goldenState: goldenState{goldenPath: cmp.Or(opts.GoldenFile, settings.DefaultGoldenFile)},
 	}
@@ -287,7 +282,7 @@ func (m *Model) applyStyles() {
 	m.help.Styles.FullKey = st.Highlight
 	m.spinner.Style = st.Spinner
 	m.query.Input.SetStyles(st.TextInput())
-	m.search.input.SetStyles(st.TextInput())
+	m.search.SetStyles(st)
 	m.sel.Restyle()
 	m.eval.Restyle()
 }

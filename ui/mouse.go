@@ -73,7 +73,7 @@ func (m *Model) updateWheel(msg tea.MouseWheelMsg) tea.Cmd {
 // updateClick focuses the pane clicked; a click on a result selects it
 // (and shows it in the detail), a click on the Ask box focuses it.
 func (m *Model) updateClick(msg tea.MouseClickMsg) tea.Cmd {
-	if m.tooSmall() || msg.Button != tea.MouseLeft || m.search.typing || common.IsModal(m.slot(m.focus).pane(m)) {
+	if m.tooSmall() || msg.Button != tea.MouseLeft || m.search.Typing() || common.IsModal(m.slot(m.focus).pane(m)) {
 		return nil
 	}
 	header := lipgloss.Height(m.headerView())

@@ -116,6 +116,7 @@ func (m Model) updateOpened(msg backendOpenedMsg) (tea.Model, tea.Cmd) {
 	m.opts.Audit = o.Audit
 	m.opts.Expect = o.Expect
 	m.opts.Explain = o.Explain
+	m.whatif.SetSetup(o.Explain)
 	m.answer.Gen, m.answer.Hint = o.Generator, o.ChatHint
 	m.opts.Compare = o.Compare
 	m.initSplit()

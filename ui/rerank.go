@@ -152,17 +152,6 @@ func (m *Model) rerankLabel() string {
 	return "rerank " + termsafe.Line(m.rerankModel)
 }
 
-// rerankHeader is the rerank part of the header's settings line.
-func (m *Model) rerankHeader() string {
-	if !m.rerankAvailable() {
-		return ""
-	}
-	if !m.params.Rerank.On {
-		return " · rerank off"
-	}
-	return " · " + m.rerankLabel()
-}
-
 // rerankFailure is the status line of a result whose rerank failed (the
 // list then shows the store's order); "" otherwise.
 func rerankFailure(res retrieval.Result) string {

@@ -25,7 +25,7 @@ func TestSearchInResults(t *testing.T) {
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
 	m = feed(t, m, keyRunes("/"))
-	if !m.search.typing || !strings.Contains(screen(m), "/type to find in the results") {
+	if !m.search.Typing() || !strings.Contains(screen(m), "/type to find in the results") {
 		t.Fatalf("no search bar:\n%s", screen(m))
 	}
 	if h := screen(m); !strings.Contains(h, "esc clear search") || strings.Contains(h, "y copy URL") {
@@ -42,13 +42,13 @@ func TestSearchInResults(t *testing.T) {
 		t.Fatalf("status %q", m.Status())
 	}
 	m = feed(t, m, typeText("qy")...)
-	if m.search.query != "servicesqy" || len(*copied) != 0 || !strings.Contains(m.Status(), "No result matches") {
-		t.Fatalf("letters were commands while typing: query %q, copied %q, status %q", m.search.query, *copied, m.Status())
+	if m.search.Query() != "servicesqy" || len(*copied) != 0 || !strings.Contains(m.Status(), "No result matches") {
+		t.Fatalf("letters were commands while typing: query %q, copied %q, status %q", m.search.Query(), *copied, m.Status())
 	}
 	m = feed(t, m, keyType(tea.KeyBackspace), keyType(tea.KeyBackspace))
 	m = feed(t, m, keyType(tea.KeyEnter))
-	if m.search.typing || m.search.query != "services" || m.Focus() != "results" {
-		t.Fatalf("enter: typing %v query %q focus %s", m.search.typing, m.search.query, m.Focus())
+	if m.search.Typing() || m.search.Query() != "services" || m.Focus() != "results" {
+		t.Fatalf("enter: typing %v query %q focus %s", m.search.Typing(), m.search.Query(), m.Focus())
 	}
 	var hits []int
 	for i := range m.results.Items {
@@ -74,7 +74,7 @@ func TestSearchInResults(t *testing.T) {
 		t.Fatalf("matches not highlighted or marked:\n%s", screen(m))
 	}
 	m = feed(t, m, keyType(tea.KeyEsc))
-	if m.search.active() || m.results.Search != "" || reversed("Services").MatchString(m.View().Content) {
+	if m.search.Active() || m.results.Search != "" || reversed("Services").MatchString(m.View().Content) {
 		t.Fatal("esc did not clear the search")
 	}
 	if m.Focus() != "results" {
@@ -92,8 +92,8 @@ func TestSearchInDetail(t *testing.T) {
 		t.Fatalf("focus %s", m.Focus())
 	}
 	m = feed(t, m, keyRunes("/"))
-	if m.search.target != focusDetail {
-		t.Fatalf("target %s", m.search.target)
+	if m.searchTarget() != focusDetail {
+		t.Fatalf("target %s", m.searchTarget())
 	}
 	m = feed(t, m, append(typeText("Unit of"), keyType(tea.KeyEnter))...)
 	lines := m.detail.MatchLines()
@@ -134,8 +134,8 @@ func TestPasteIntoSearch(t *testing.T) {
 	m := sized(t, opts, 120, 40)
 	m = ask(t, m, "nodes")
 	m = feed(t, m, keyRunes("/"), tea.PasteMsg{Content: "Act\x1b[31mions"})
-	if m.query.Value() != "nodes" || strings.Contains(m.search.query, "\x1b") || !strings.Contains(m.search.query, "act") {
-		t.Fatalf("paste: Ask %q, search %q", m.query.Value(), m.search.query)
+	if m.query.Value() != "nodes" || strings.Contains(m.search.Query(), "\x1b") || !strings.Contains(m.search.Query(), "act") {
+		t.Fatalf("paste: Ask %q, search %q", m.query.Value(), m.search.Query())
 	}
 }
 

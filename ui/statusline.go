@@ -32,7 +32,7 @@ type statusState struct {
 }
 
 func (m *Model) statusState() statusState {
-	return statusState{m.status, m.statusKind, m.busy(), m.search.typing}
+	return statusState{m.status, m.statusKind, m.busy(), m.search.Typing()}
 }
 
 // fitStatus wraps the plain status text s to the window's width, less

@@ -30,6 +30,7 @@ import (
 	"ragscope/ui/clipboard"
 	"ragscope/ui/common"
 	"ragscope/ui/evalview"
+	"ragscope/ui/header"
 	"ragscope/ui/results"
 	"ragscope/ui/settings"
 )
@@ -39,26 +40,8 @@ type Retriever interface {
 	Retrieve(ctx context.Context, q retrieval.Query) (retrieval.Result, error)
 }
 
-// BackendInfo describes the backend for the header.
-type BackendInfo struct {
-	// Kind is "demo", "local" or "qdrant".
-	Kind string
-	// Label is a human description of the backend.
-	Label string
-	// Collection is the collection or index name.
-	Collection string
-	// Model is the embedding model's name.
-	Model string
-	// Points is the number of chunks, or -1 when unknown.
-	Points int64
-	// Setup is the named setup of ragscope.toml (--setup), "" for none.
-	Setup string
-	// Search says how the backend searches when it is not a plain dense
-	// search, e.g. "hybrid: dense (embed-english-v3.0) + bm25
-	// (qdrant/bm25), RRF k=2"; the collection's stats (Stats.Search)
-	// set it once they arrive.
-	Search string
-}
+// BackendInfo describes the backend for the header (header.Backend).
+type BackendInfo = header.Backend
 
 // LinkStatus is what a link checker knows about a citation URL.
 type LinkStatus = common.LinkStatus

@@ -14,9 +14,11 @@ import (
 	"ragscope/ui/judgerun"
 	"ragscope/ui/linkcheck"
 	"ragscope/ui/pageview"
+	"ragscope/ui/results"
 	"ragscope/ui/settings"
 	"ragscope/ui/split"
 	"ragscope/ui/turns"
+	"ragscope/ui/whatif"
 )
 
 // Update routes msg (see route), then lays the screen out again when the
@@ -65,7 +67,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	c1 = m.query.Update(msg)
 	c2 = m.sel.Update(msg)
 	c3 = m.eval.Update(msg)
-	m.search.input, c4 = m.search.input.Update(msg)
+	c4 = m.search.Tick(msg)
 	return m, tea.Batch(c1, c2, c3, c4)
 }
 
@@ -145,18 +147,18 @@ func (m Model) routeFeature(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		cmd = m.detail.Update(msg)
 		return m, tea.Batch(cmd, m.splitDetail.Update(msg))
-	case sourcesMsg:
+	case results.SourcesMsg:
 		m.updateSources(msg)
 		return m, nil
-	case diagMsg:
+	case results.DiagMsg:
 		return m, m.updateDiag(msg)
-	case explainedMsg:
+	case whatif.ExplainedMsg:
 		return m, m.updateExplained(msg)
-	case editReadyMsg:
+	case whatif.ReadyMsg:
 		return m, m.updateEditReady(msg)
-	case editedMsg:
+	case whatif.EditedMsg:
 		return m, m.updateEdited(msg)
-	case whatIfMsg:
+	case whatif.RankedMsg:
 		return m, m.updateWhatIf(msg)
 	case goldencase.SavedMsg:
 		m.updateSaved(msg)

@@ -1,19 +1,15 @@
 package ui
 
 import (
-	"slices"
 	"strconv"
-	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
-	"ragscope/present"
 	"ragscope/retrieval"
-	"ragscope/termsafe"
 	"ragscope/ui/common"
+	"ragscope/ui/header"
+	"ragscope/ui/keyhelp"
 )
 
 // layout sizes every pane from the window and the measured heights of the
@@ -56,9 +52,7 @@ func (m *Model) layout() tea.Cmd {
 		}
 	}
 	m.sizeKeys(w, bodyH)
-	if m.editArea != nil {
-		m.editArea.setSize(w, bodyH)
-	}
+	m.whatif.SetSize(w, bodyH)
 	return tea.Batch(cmds...)
 }
 
@@ -97,50 +91,14 @@ func (m *Model) askLabel() string {
 	return "Ask › "
 }
 
-// headerView is the backend line and the settings line.
+// headerView is the backend line and the settings line (header).
 func (m *Model) headerView() string {
-	st := m.st
-	b := m.backend
-	kind := b.Kind
-	if kind == "" {
-		kind = "backend"
+	rerank := ""
+	if m.rerankAvailable() {
+		rerank = m.rerankLabel()
 	}
-	parts := []headerPart{{text: kind, keep: keepKind}}
-	if b.Setup != "" {
-		parts = append(parts, headerPart{text: "setup " + termsafe.Line(b.Setup), keep: keepSetup})
-	}
-	if b.Collection != "" {
-		parts = append(parts, headerPart{text: "collection " + termsafe.Line(b.Collection), keep: keepCollection})
-	}
-	search := termsafe.Line(b.Search)
-	if b.Model != "" && search == "" {
-		parts = append(parts, headerPart{text: termsafe.Line(b.Model), keep: keepModel})
-	}
-	switch {
-	case m.searchHeader() != "":
-		parts = append(parts, headerPart{text: m.searchHeader(), keep: keepSearch})
-	case search != "":
-		// A hybrid search names the embedding model on its dense arm, in
-		// place of the model field; cut rather than dropped, it still
-		// says how the collection is searched.
-		parts = append(parts, headerPart{text: search, keep: keepSearch, cut: true})
-	}
-	var points string
-	if b.Points >= 0 {
-		points = present.Int(int(b.Points)) + " " + present.Plural(int(b.Points), "point", "points")
-	}
-	line1 := st.AppName.Render("ragscope") + " " + st.Header.Render(fitHeader(parts, points, m.width-len("ragscope ")))
-	mode := st.Settings.Render("mode ") + st.Header.Render("normal")
-	if m.mode == retrieval.ModeSelectedText {
-		mode = st.Mode.Render("SELECTED TEXT · no vector search")
-	}
-	p := m.params
-	line2 := mode + st.Settings.Render(" · top_k "+strconv.Itoa(p.TopK)+" · threshold "+present.Score(p.Threshold, 2)+
-		" · dedup "+present.OnOff(!p.NoDedup)+" · filters "+present.Filters(p.Filters)+m.rerankHeader())
-	if m.showDropped {
-		line2 += st.Settings.Render(" · left-out shown")
-	}
-	return common.Truncate(line1, m.width) + "\n" + common.Truncate(line2, m.width)
+	return header.View(m.st, header.Info{Backend: m.backend, SearchMode: m.searchHeader(), Mode: m.mode,
+		Params: m.params, Rerank: rerank, ShowDropped: m.showDropped}, m.width)
 }
 
 // inputView is the question box (and the selection inputs).
@@ -169,8 +127,8 @@ func (m *Model) bodyView() string {
 	if m.fullHelp {
 		return m.keyHelp.View()
 	}
-	if m.editArea != nil {
-		return m.editArea.view(m.st)
+	if m.whatif.Editing() {
+		return m.whatif.View(m.st)
 	}
 	if f.place == placeWhole {
 		return f.pane(m).View()
@@ -197,8 +155,8 @@ func (m *Model) bodyView() string {
 // statusView is spinner and progress, the last outcome or an error,
 // wrapped so that it can be read in full (fitStatus).
 func (m *Model) statusView() string {
-	if m.search.typing {
-		return m.searchView()
+	if m.search.Typing() {
+		return m.search.View(m.width)
 	}
 	switch {
 	case m.busy():
@@ -222,108 +180,10 @@ func (m *Model) helpView() string {
 	f := m.slot(m.focus).pane(m)
 	short := f.ShortHelp()
 	switch {
-	case m.search.typing:
+	case m.search.Typing():
 		short = m.search.ShortHelp(m.keys)
 	case m.fullHelp:
 		short = m.keyHelp.ShortHelp(m.keys)
 	}
-	return common.FitLines(h.View(helpKeys{k: m.keys, short: short, own: f.FullHelp()}), m.width, -1)
-}
-
-// helpKeys is the help of the focused pane and the explorer's key map;
-// help hides disabled bindings, so it never offers a letter while a text
-// box has focus.
-type helpKeys struct {
-	k     *common.KeyMap
-	short []key.Binding
-	own   [][]key.Binding
-}
-
-// ShortHelp is the one-line help: the focused pane's.
-func (h helpKeys) ShortHelp() []key.Binding { return h.short }
-
-// FullHelp is the focused pane's own bindings, then every binding of the
-// key map, grouped.
-func (h helpKeys) FullHelp() [][]key.Binding {
-	k := h.k
-	return append(append([][]key.Binding(nil), h.own...),
-		[]key.Binding{k.NextPane, k.PrevPane, k.Leave, k.FocusQuery, k.Context, k.Turns, k.Settings, k.Eval, k.Answer, k.Page, k.Chunks},
-		[]key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Open, k.Search, k.SearchNext},
-		[]key.Binding{k.Run, k.RunAny, k.HistoryPrev, k.HistoryNext, k.ToggleMode, k.Dropped, k.Rerank, k.Expect, k.ANNCheck, k.Split, k.Explain, k.Edit},
-		[]key.Binding{k.CopyURL, k.CopyContext, k.OpenURL, k.Dec, k.Inc, k.Toggle, k.Clear},
-		[]key.Binding{k.Help, k.QuitQ, k.Quit},
-	)
-}
-
-// headerMinPart is the fewest cells the first part after the backend kind
-// is cut to when it does not fit whole.
-const headerMinPart = 12
-
-// headerPart is a field of the header line; keep ranks it: when the line
-// is too long, fields of lower keep give way first, whole.
-type headerPart struct {
-	text string
-	keep int
-	// cut lets the field be cut to the room left (at least
-	// headerMinPart cells) rather than dropped.
-	cut bool
-}
-
-// The header's fields by what they are read for: the backend kind always,
-// then the setup (which of two is on show), the collection, the search
-// mode and the embedding model.
-const (
-	keepModel = iota + 1
-	keepSearch
-	keepCollection
-	keepSetup
-	keepKind
-)
-
-// fitHeader joins parts, in their order, and then last (the point count,
-// "" for none) with " · " in at most w cells. last and the first part (the
-// backend kind) stay; the other parts are taken whole, by keep (highest
-// first), while they fit, so a field is shown whole or not at all. Only
-// the field of highest keep is cut (to what is left, at least
-// headerMinPart cells) rather than dropped when it alone does not fit.
-func fitHeader(parts []headerPart, last string, w int) string {
-	const sep = 3 // " · "
-	used := 0
-	if len(parts) > 0 {
-		used = ansi.StringWidth(parts[0].text)
-	}
-	if last != "" {
-		used += sep + ansi.StringWidth(last)
-	}
-	order := make([]int, 0, len(parts))
-	for i := 1; i < len(parts); i++ {
-		order = append(order, i)
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return parts[b].keep - parts[a].keep })
-	text := make([]string, len(parts))
-	if len(parts) > 0 {
-		text[0] = parts[0].text
-	}
-	for n, i := range order {
-		pw := ansi.StringWidth(parts[i].text)
-		switch room := w - used - sep; {
-		case pw <= room:
-			text[i] = parts[i].text
-		case (n == 0 || parts[i].cut) && room >= headerMinPart:
-			text[i] = common.Truncate(parts[i].text, room)
-		default:
-			continue
-		}
-		used += sep + ansi.StringWidth(text[i])
-	}
-	var out []string
-	for _, t := range text {
-		if t != "" {
-			out = append(out, t)
-		}
-	}
-	if last != "" {
-		out = append(out, last)
-	}
-	return common.Truncate(strings.Join(out, " · "), w)
+	return common.FitLines(h.View(keyhelp.Keys{KeyMap: m.keys, Short: short, Own: f.FullHelp()}), m.width, -1)
 }

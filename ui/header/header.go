@@ -1,0 +1,186 @@
+// Package header is the explorer's two header lines: the backend (its
+// kind, setup, collection, model or search, and point count, fitted to
+// the width by what each field is read for) and the settings the next
+// search uses.
+package header
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"ragscope/present"
+	"ragscope/retrieval"
+	"ragscope/termsafe"
+	"ragscope/ui/common"
+)
+
+// Backend describes the backend for the header.
+type Backend struct {
+	// Kind is "demo", "local" or "qdrant".
+	Kind string
+	// Label is a human description of the backend.
+	Label string
+	// Collection is the collection or index name.
+	Collection string
+	// Model is the embedding model's name.
+	Model string
+	// Points is the number of chunks, or -1 when unknown.
+	Points int64
+	// Setup is the named setup of ragscope.toml (--setup), "" for none.
+	Setup string
+	// Search says how the backend searches when it is not a plain dense
+	// search, e.g. "hybrid: dense (embed-english-v3.0) + bm25
+	// (qdrant/bm25), RRF k=2"; the collection's stats (Stats.Search)
+	// set it once they arrive.
+	Search string
+}
+
+// Info is what the header shows.
+type Info struct {
+	Backend Backend
+	// SearchMode is how the index ranks now ("" on a backend without
+	// modes: Backend.Search or the model says it).
+	SearchMode string
+	// Mode is the explorer's mode; Params are the next search's settings.
+	Mode   retrieval.Mode
+	Params retrieval.Query
+	// Rerank is the rerank model's label, "" when reranking is not
+	// offered; Params.Rerank.On says whether it is on.
+	Rerank string
+	// ShowDropped says the hits left out are shown.
+	ShowDropped bool
+}
+
+// View is the backend line and the settings line, width cells wide.
+func View(st *common.Styles, in Info, width int) string {
+	b := in.Backend
+	kind := b.Kind
+	if kind == "" {
+		kind = "backend"
+	}
+	parts := []part{{text: kind, keep: keepKind}}
+	if b.Setup != "" {
+		parts = append(parts, part{text: "setup " + termsafe.Line(b.Setup), keep: keepSetup})
+	}
+	if b.Collection != "" {
+		parts = append(parts, part{text: "collection " + termsafe.Line(b.Collection), keep: keepCollection})
+	}
+	search := termsafe.Line(b.Search)
+	if b.Model != "" && search == "" {
+		parts = append(parts, part{text: termsafe.Line(b.Model), keep: keepModel})
+	}
+	switch {
+	case in.SearchMode != "":
+		parts = append(parts, part{text: in.SearchMode, keep: keepSearch})
+	case search != "":
+		// A hybrid search names the embedding model on its dense arm, in
+		// place of the model field; cut rather than dropped, it still
+		// says how the collection is searched.
+		parts = append(parts, part{text: search, keep: keepSearch, cut: true})
+	}
+	var points string
+	if b.Points >= 0 {
+		points = present.Int(int(b.Points)) + " " + present.Plural(int(b.Points), "point", "points")
+	}
+	line1 := st.AppName.Render("ragscope") + " " + st.Header.Render(fit(parts, points, width-len("ragscope ")))
+	return common.Truncate(line1, width) + "\n" + common.Truncate(settingsLine(st, in), width)
+}
+
+// settingsLine is the mode and the settings the next search uses.
+func settingsLine(st *common.Styles, in Info) string {
+	mode := st.Settings.Render("mode ") + st.Header.Render("normal")
+	if in.Mode == retrieval.ModeSelectedText {
+		mode = st.Mode.Render("SELECTED TEXT · no vector search")
+	}
+	p := in.Params
+	rerank := ""
+	switch {
+	case in.Rerank == "":
+	case !p.Rerank.On:
+		rerank = " · rerank off"
+	default:
+		rerank = " · " + in.Rerank
+	}
+	line := mode + st.Settings.Render(" · top_k "+strconv.Itoa(p.TopK)+" · threshold "+present.Score(p.Threshold, 2)+
+		" · dedup "+present.OnOff(!p.NoDedup)+" · filters "+present.Filters(p.Filters)+rerank)
+	if in.ShowDropped {
+		line += st.Settings.Render(" · left-out shown")
+	}
+	return line
+}
+
+// headerMinPart is the fewest cells the first part after the backend kind
+// is cut to when it does not fit whole.
+const headerMinPart = 12
+
+// part is a field of the header line; keep ranks it: when the line
+// is too long, fields of lower keep give way first, whole.
+type part struct {
+	text string
+	keep int
+	// cut lets the field be cut to the room left (at least
+	// headerMinPart cells) rather than dropped.
+	cut bool
+}
+
+// The header's fields by what they are read for: the backend kind always,
+// then the setup (which of two is on show), the collection, the search
+// mode and the embedding model.
+const (
+	keepModel = iota + 1
+	keepSearch
+	keepCollection
+	keepSetup
+	keepKind
+)
+
+// fit joins parts, in their order, and then last (the point count,
+// "" for none) with " · " in at most w cells. last and the first part (the
+// backend kind) stay; the other parts are taken whole, by keep (highest
+// first), while they fit, so a field is shown whole or not at all. Only
+// the field of highest keep is cut (to what is left, at least
+// headerMinPart cells) rather than dropped when it alone does not fit.
+func fit(parts []part, last string, w int) string {
+	const sep = 3 // " · "
+	used := 0
+	if len(parts) > 0 {
+		used = ansi.StringWidth(parts[0].text)
+	}
+	if last != "" {
+		used += sep + ansi.StringWidth(last)
+	}
+	order := make([]int, 0, len(parts))
+	for i := 1; i < len(parts); i++ {
+		order = append(order, i)
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return parts[b].keep - parts[a].keep })
+	text := make([]string, len(parts))
+	if len(parts) > 0 {
+		text[0] = parts[0].text
+	}
+	for n, i := range order {
+		pw := ansi.StringWidth(parts[i].text)
+		switch room := w - used - sep; {
+		case pw <= room:
+			text[i] = parts[i].text
+		case (n == 0 || parts[i].cut) && room >= headerMinPart:
+			text[i] = common.Truncate(parts[i].text, room)
+		default:
+			continue
+		}
+		used += sep + ansi.StringWidth(text[i])
+	}
+	var out []string
+	for _, t := range text {
+		if t != "" {
+			out = append(out, t)
+		}
+	}
+	if last != "" {
+		out = append(out, last)
+	}
+	return common.Truncate(strings.Join(out, " · "), w)
+}

@@ -23,15 +23,13 @@ var services = []string{"clipboard", "linkcheck", "goldencase", "judgerun", "bro
 
 // The shape of the explorer: a pane package imports common and present,
 // never another pane package nor the root; common imports no pane. The
-// root package's size and the root model's fields are held to ceilings
-// that only go down (the targets are 4,000 lines and 30 fields).
+// root package routes and holds what panes share: it stays within 4,000
+// production lines and its model within 30 fields.
 func TestExplorerShape(t *testing.T) {
 	const (
 		minPanes      = 6
-		maxRootLines  = 4975 // the target is 4,000
+		maxRootLines  = 4000
 		maxRootFields = 30
-		targetLines   = 4000
-		targetFields  = 30
 	)
 	entries, err := os.ReadDir(".")
 	if err != nil {
@@ -65,14 +63,14 @@ func TestExplorerShape(t *testing.T) {
 	}
 	lines := packageLines(t, ".")
 	fields := modelFields(t)
-	t.Logf("pane packages %d %v; root package %d production lines (target %d); root model %d fields (target %d)",
-		len(panes), panes, lines, targetLines, fields, targetFields)
+	t.Logf("pane packages %d %v; root package %d production lines (at most %d); root model %d fields (at most %d)",
+		len(panes), panes, lines, maxRootLines, fields, maxRootFields)
 	if lines > maxRootLines {
-		t.Errorf("root package has %d production lines, over its ceiling %d (target %d): move code into its pane's package", lines, maxRootLines, targetLines)
+		t.Errorf("root package has %d production lines, over %d: move code into its pane's package", lines, maxRootLines)
 	}
 	checkSizes(t)
 	if fields > maxRootFields {
-		t.Errorf("root Model has %d fields, over its ceiling %d (target %d): group what panes share", fields, maxRootFields, targetFields)
+		t.Errorf("root Model has %d fields, over %d: group what panes share", fields, maxRootFields)
 	}
 }
 

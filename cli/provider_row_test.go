@@ -165,3 +165,28 @@ func TestSecretsFollowTheProviderRows(t *testing.T) {
 		t.Errorf("the row's key setting: %+v", st)
 	}
 }
+
+// ragscope index with a provider's embedder gives the provider the
+// --debug log: the calls it records reach the log with its key hidden,
+// beside the build's own record of each embedding pass.
+func TestIndexDebugLogRecordsTheProvidersCalls(t *testing.T) {
+	const key = "fk-PLANTEDkey-161803"
+	dir := t.TempDir()
+	env := map[string]string{"FAKE_API_KEY": key, "FAKE_BASE_URL": "http://fake.example/v1", "XDG_CACHE_HOME": filepath.Join(dir, "cache")}
+	log := filepath.Join(dir, "debug.log")
+	idx := filepath.Join(dir, "book.ragscope")
+	code, out, errs := runWith(t, append(app.Providers(), leakyProvider()), env,
+		"--debug", log, "index", providerDocs(t, dir, 1, 3), "--embedder", "fake", "-o", idx)
+	if code != ExitOK {
+		t.Fatalf("exit %d:\n%s%s", code, out, errs)
+	}
+	b, err := os.ReadFile(log)
+	got := string(b)
+	if err != nil || !strings.Contains(got, "fake call") || !strings.Contains(got, "Bearer [redacted]") ||
+		!strings.Contains(got, "index embeddings") || !strings.Contains(got, "provider=fake model=fake-embed-1") {
+		t.Errorf("the debug log lacks the provider's calls or the build's record (%v):\n%s", err, got)
+	}
+	if strings.Contains(got+out+errs, "PLANTED") {
+		t.Errorf("the key is written:\n%s\n%s%s", got, out, errs)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"ragscope/app"
 	"ragscope/internal/readlimit"
+	"ragscope/internal/redact"
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
 )
@@ -236,7 +237,8 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		applyBaseline(&rep, *base, ef.failOnRegression)
 	}
 	// The report quotes the backends' and the judge's errors: written
-	// whole, without the configuration's secrets, as the report files are.
+	// whole, without the configuration's secrets, as the report files are
+	// (its URLs are data, kept as they are: redact.Hide).
 	var buf bytes.Buffer
 	if ef.json {
 		if err := writeJSON(&buf, rep); err != nil {
@@ -247,7 +249,7 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		writeExplainSet(&buf, rep.Explain)
 		writeJudgeEval(&buf, rep.Judging)
 	}
-	if _, err := io.WriteString(out, a.redactText(buf.String())); err != nil {
+	if _, err := io.WriteString(out, redact.Hide(buf.String(), a.secrets()...)); err != nil {
 		return err
 	}
 	if err := writeReportFiles(ctx, ef, stdout, rep, a.secrets()); err != nil {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -104,17 +103,7 @@ func TestProviderRowSecretRedactedEverywhere(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), "fake call") || !strings.Contains(string(b), "Bearer [redacted]") {
 		t.Errorf("the debug log lacks the provider's redacted record (%v):\n%s", err, b)
 	}
-	files := 0
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		files++
-		if b, rerr := os.ReadFile(p); rerr == nil && strings.Contains(string(b), "PLANTED") {
-			t.Errorf("%s holds the key:\n%s", p, b)
-		}
-		return nil
-	})
+	files := noKeyIn(t, "PLANTED", dir)
 	if _, err := os.Stat(filepath.Join(dir, "report.json")); err != nil || files < 3 {
 		t.Errorf("the report was not written (%v), %d files", err, files)
 	}

@@ -74,6 +74,9 @@ type Backend struct {
 	DocEmbedder func(ctx context.Context) (retrieval.Embedder, error)
 	// localMode is the search mode a local or demo index was opened in.
 	localMode string
+	// rerankLabel names the reranker openReranker set, with its provider
+	// (RerankLabel).
+	rerankLabel string
 
 	// check verifies, before the first query, that the collection can be
 	// searched with the embedder (vector size); nil when nothing to check.

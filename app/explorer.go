@@ -214,7 +214,7 @@ func (as *Assembler) explorerRerank(be *Backend, base *checkedRetriever) ui.Rera
 		Candidates: s.RerankCandidates,
 		Threshold:  s.RerankThreshold,
 		Retriever:  rs.retriever,
-		Label:      RerankLabel,
+		Label:      as.providers().RerankLabel,
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"ragscope/config"
@@ -50,6 +51,10 @@ type IndexJob struct {
 	CacheDir string
 	// Providers is the provider table (Providers() when nil).
 	Providers Table
+	// Log is the debug log (nil: none): the provider may record its calls
+	// there (EmbedOptions.Log), and the build records each embedding
+	// pass. Its writer must hide the configuration's secrets.
+	Log *slog.Logger
 	// ChunkChars bounds chunks in characters (0: DefaultChunkChars);
 	// Overlap is the words a chunk repeats of the one before (0: none);
 	// Split is headings or size ("": DefaultSplit). The command line's
@@ -137,7 +142,7 @@ func (job IndexJob) docEmbedding(ctx context.Context, res *IndexResult) (*local.
 	}
 	emb, err := p.NewEmbedder(ctx, EmbedOptions{
 		Config: job.Settings, Model: model, Dimensions: job.Dimensions, Timeout: job.Settings.Timeout,
-		Documents: true, MaxAttempts: indexAttempts, NoCache: true,
+		Documents: true, MaxAttempts: indexAttempts, NoCache: true, Log: job.Log,
 	})
 	if err != nil {
 		return nil, err
@@ -160,6 +165,10 @@ func (job IndexJob) docEmbedding(ctx context.Context, res *IndexResult) (*local.
 				res.Tokens = tc.Tokens()
 			} else if r.Embedded > 0 {
 				res.Tokens, res.TokensEstimated = int64(r.EstimatedTokens), true
+			}
+			if job.Log != nil {
+				job.Log.Debug("index embeddings", "provider", p.Name, "model", emb.Name(), "texts", len(texts),
+					"calls", r.Calls, "embedded", r.Embedded, "cached", r.Cached, "error", err)
 			}
 			return r.Vectors, err
 		},

@@ -26,6 +26,7 @@ func (as *Assembler) openReranker(ctx context.Context, be *Backend) error {
 		return err
 	}
 	be.Pipeline.Reranker = rr
+	be.rerankLabel = as.providers().RerankLabel(rr.Name())
 	return nil
 }
 
@@ -69,15 +70,23 @@ func (b *Backend) RerankLabel() string {
 	if b.Pipeline == nil || b.Pipeline.Reranker == nil {
 		return ""
 	}
-	return RerankLabel(b.Pipeline.Reranker.Name())
+	if b.rerankLabel != "" {
+		return b.rerankLabel
+	}
+	return "rerank " + b.Pipeline.Reranker.Name()
 }
 
-// RerankLabel names a rerank model with what it costs.
-func RerankLabel(name string) string {
+// RerankLabel names the rerank model called name with the provider that
+// serves it (the table's row that reranks) and what it costs.
+func (t Table) RerankLabel(name string) string {
 	if strings.EqualFold(name, local.BM25Name) {
 		return "rerank bm25 (offline)"
 	}
-	return "rerank cohere " + name + " (1 call per question)"
+	p, ok := t.rerankProvider()
+	if !ok {
+		return "rerank " + name
+	}
+	return "rerank " + p.Name + " " + name + " (1 call per question)"
 }
 
 // Generator builds the chat model the provider table resolves for the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -101,6 +102,33 @@ func (p Provider) model(name string) (Model, bool) {
 		}
 	}
 	return Model{}, false
+}
+
+// modelsOfSize names the models of provider's row that make size-long
+// vectors ("OpenAI's text-embedding-3-small or text-embedding-ada-002");
+// when it has none, it says so and names the other rows' that do, with
+// the --embedder that reaches them, so a collection built with another
+// provider's model says which. "" when no row knows the size.
+func (t Table) modelsOfSize(provider string, size int) string {
+	own := ""
+	var others []string
+	for _, p := range t {
+		var names []string
+		for _, m := range p.Models {
+			if m.Dim == size && !strings.HasSuffix(m.Name, "*") {
+				names = append(names, m.Name)
+			}
+		}
+		switch {
+		case p.Name == provider && len(names) > 0:
+			return p.Title + "'s " + strings.Join(names, " or ")
+		case p.Name == provider:
+			own = "no " + p.Title + " model ragscope knows"
+		case len(names) > 0:
+			others = append(others, "--embedder "+p.Name+" with "+strings.Join(names, " or "))
+		}
+	}
+	return strings.Join(slices.DeleteFunc(append([]string{own}, others...), func(s string) bool { return s == "" }), "; ")
 }
 
 // Limits are the input limits of every model of the table, for the

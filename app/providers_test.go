@@ -148,3 +148,25 @@ func TestRowDimsMatchPackages(t *testing.T) {
 		}
 	}
 }
+
+// A collection's size names the configured provider's models of that
+// size, or says it has none and which other provider's models fit.
+func TestModelsOfSizeNamesTheConfiguredProvider(t *testing.T) {
+	tb := Providers()
+	for _, c := range []struct {
+		provider string
+		size     int
+		want     string
+	}{
+		{config.EmbedderCohere, 1024, "Cohere's embed-english-v3.0 or embed-multilingual-v3.0"},
+		{config.EmbedderOpenAI, 1536, "OpenAI's text-embedding-3-small or text-embedding-ada-002"},
+		{config.EmbedderGemini, 768, "Gemini's text-embedding-004"},
+		{config.EmbedderOpenAI, 768, "no OpenAI model ragscope knows; --embedder gemini with text-embedding-004"},
+		{config.EmbedderGemini, 1024, "no Gemini model ragscope knows; --embedder cohere with embed-english-v3.0 or embed-multilingual-v3.0"},
+		{config.EmbedderOpenAI, 8, "no OpenAI model ragscope knows"},
+	} {
+		if got := tb.modelsOfSize(c.provider, c.size); got != c.want {
+			t.Errorf("%s, %d: %q, want %q", c.provider, c.size, got, c.want)
+		}
+	}
+}

@@ -77,6 +77,8 @@ func (as *Assembler) openQdrantStore(ctx context.Context, cfg config.Config, s S
 	if err != nil {
 		return nil, err
 	}
+	t := as.providers()
+	provider := t.ResolvedEmbedder(cfg)
 	return qdrant.Open(ctx, qdrant.Options{
 		URL:        cfg.QdrantURL,
 		APIKey:     cfg.QdrantAPIKey.Reveal(),
@@ -91,6 +93,7 @@ func (as *Assembler) openQdrantStore(ctx context.Context, cfg config.Config, s S
 		Fusion:        cfg.Fusion,
 		RRFK:          cfg.RRFK,
 		PrefetchLimit: cfg.PrefetchLimit,
+		ModelsOfSize:  func(size int) string { return t.modelsOfSize(provider, size) },
 	})
 }
 
@@ -236,6 +239,6 @@ func checkVectorSize(ctx context.Context, cfg config.Config, provider string, st
 		return se.SetDimensions(vse.Have)
 	}
 	return fmt.Errorf("%w: collection %q holds %d-dimensional vectors but %s (%s) makes %d. "+
-		"Use the model the collection was built with (--model), ask for %d dimensions with --dimensions %d if the model can shorten its vectors (OpenAI text-embedding-3, Gemini), or point --collection at another collection",
-		retrieval.ErrConfig, vse.Collection, vse.Have, emb.Name(), provider, d, vse.Have, vse.Have)
+		"Use the model the collection was built with (%s), ask for %d dimensions with --dimensions %d if the model can shorten its vectors (OpenAI text-embedding-3, Gemini), or point --collection at another collection",
+		retrieval.ErrConfig, vse.Collection, vse.Have, emb.Name(), provider, d, vse.ModelAdvice(), vse.Have, vse.Have)
 }

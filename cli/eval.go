@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"ragscope/app"
 	"ragscope/internal/readlimit"
+	"ragscope/internal/redact"
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
 )
@@ -234,14 +236,21 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 	if base != nil {
 		applyBaseline(&rep, *base, ef.failOnRegression)
 	}
+	// The report quotes the backends' and the judge's errors: written
+	// whole, without the configuration's secrets, as the report files are
+	// (its URLs are data, kept as they are: redact.Hide).
+	var buf bytes.Buffer
 	if ef.json {
-		if err := writeJSON(out, rep); err != nil {
+		if err := writeJSON(&buf, rep); err != nil {
 			return err
 		}
 	} else {
-		writeEvalText(out, set, rep, ef.baseline)
-		writeExplainSet(out, rep.Explain)
-		writeJudgeEval(out, rep.Judging)
+		writeEvalText(&buf, set, rep, ef.baseline)
+		writeExplainSet(&buf, rep.Explain)
+		writeJudgeEval(&buf, rep.Judging)
+	}
+	if _, err := io.WriteString(out, redact.Hide(buf.String(), a.secrets()...)); err != nil {
+		return err
 	}
 	if err := writeReportFiles(ctx, ef, stdout, rep, a.secrets()); err != nil {
 		return err

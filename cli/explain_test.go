@@ -234,10 +234,10 @@ func TestExplainHybridQdrantByArm(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Why #2? Voice commands with Whisper - Speech recognition (hybrid 0.667)",
-		"  dense #1 0.72 → 0.500 · bm25 #5 13.4 → 0.167 · fused 0.667 (RRF k=2)",
+		"  dense #1 0.720 → 0.500 · bm25 #5 13.366 → 0.167 · fused 0.667 (RRF k=2)",
 		"Why #1? docs/module-4-vla/02-voice-commands.md (hybrid 0.700)",
-		"  dense #4 0.72 → 0.200 · bm25 #1 13.6 → 0.500 · fused 0.700 (RRF k=2)",
-		"  bm25 arm 13.6, the question's words:\n    whisper: in text ×2 and title\n",
+		"  dense #4 0.720 → 0.200 · bm25 #1 13.569 → 0.500 · fused 0.700 (RRF k=2)",
+		"  bm25 arm 13.569, the question's words:\n    whisper: in text ×2 and title\n",
 		"  dense arm 0.720 (leave-one-out): ",
 	} {
 		if !strings.Contains(out, want) {

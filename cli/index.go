@@ -138,6 +138,7 @@ func (a *App) runIndex(cmd *cobra.Command, docs string, xf indexFlags) error {
 		},
 		Concurrency: xf.concurrency, ChunkChars: xf.chunkChars, Overlap: xf.overlap, Split: xf.split,
 		Providers: a.providers(),
+		Log:       a.debugLogger(),
 	}
 	if app.IndexEmbedder(a.Cfg.Embedder) {
 		job.Embedder, job.Model, job.Dimensions = a.Cfg.Embedder, xf.model, a.Cfg.EmbedDimensions

@@ -73,6 +73,11 @@ func (a *App) judgeResult(cmd *cobra.Command, j *judge.Judge, res retrieval.Resu
 	if err != nil && !errors.As(err, &down) {
 		return nil, err
 	}
+	// A failed call's detail quotes the chat model's error, which may
+	// hold its key: every output shows it without the secrets.
+	for i := range js {
+		js[i].Detail = a.redactText(js[i].Detail)
+	}
 	// The model down: the hits are still shown, each judged or not, and
 	// gate fails the run with the cause.
 	return &judgeRun{j: j, js: js, stats: st, down: down}, nil
@@ -91,6 +96,7 @@ func (a *App) judgeAnswer(cmd *cobra.Command, r *judgeRun, res retrieval.Result,
 	if err != nil {
 		return err
 	}
+	fs[0].Detail = a.redactText(fs[0].Detail)
 	r.faith = &fs[0]
 	return nil
 }

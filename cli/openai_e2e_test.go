@@ -85,6 +85,7 @@ func TestOpenAIQueryFailures(t *testing.T) {
 		{"Cohere model name", nil, nil, []string{"--model", "embed-multilingual-v3.0"}, ExitConfig, "is a Cohere model", 0},
 		{"too many dimensions", nil, nil, []string{"--dimensions", "5000"}, ExitConfig, "at most 1536", 0},
 		{"collection of another size", nil, []string{"QDRANT_COLLECTION", "small_vectors"}, []string{"--model", "text-embedding-ada-002"}, ExitConfig, "--dimensions 8", 1}, // the check runs beside the embedding; no search is sent
+		{"collection of another provider's size", nil, nil, []string{"--model", "text-embedding-ada-002"}, ExitConfig, "(--model, --embedder; 1024 dimensions: no OpenAI model ragscope knows; --embedder cohere with embed-english-v3.0 or embed-multilingual-v3.0)", 1},
 		{"unknown embedder flag", nil, nil, []string{"--embedder", "voyage"}, ExitUsage, "unknown embedder", 0},
 		{"unknown embedder env", nil, []string{"RAGSCOPE_EMBEDDER", "voyage"}, nil, ExitConfig, "unknown embedder", 0},
 		{"gemini without key", nil, nil, []string{"--embedder", "gemini"}, ExitConfig, "--embedder gemini needs GEMINI_API_KEY", 0},

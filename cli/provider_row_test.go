@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -104,17 +103,7 @@ func TestProviderRowSecretRedactedEverywhere(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), "fake call") || !strings.Contains(string(b), "Bearer [redacted]") {
 		t.Errorf("the debug log lacks the provider's redacted record (%v):\n%s", err, b)
 	}
-	files := 0
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		files++
-		if b, rerr := os.ReadFile(p); rerr == nil && strings.Contains(string(b), "PLANTED") {
-			t.Errorf("%s holds the key:\n%s", p, b)
-		}
-		return nil
-	})
+	files := noKeyIn(t, "PLANTED", dir)
 	if _, err := os.Stat(filepath.Join(dir, "report.json")); err != nil || files < 3 {
 		t.Errorf("the report was not written (%v), %d files", err, files)
 	}
@@ -163,5 +152,30 @@ func TestSecretsFollowTheProviderRows(t *testing.T) {
 	}
 	if !st.Secret || len(st.Env) != 1 || st.Env[0] != "FAKE_API_KEY" || st.Flag != "" {
 		t.Errorf("the row's key setting: %+v", st)
+	}
+}
+
+// ragscope index with a provider's embedder gives the provider the
+// --debug log: the calls it records reach the log with its key hidden,
+// beside the build's own record of each embedding pass.
+func TestIndexDebugLogRecordsTheProvidersCalls(t *testing.T) {
+	const key = "fk-PLANTEDkey-161803"
+	dir := t.TempDir()
+	env := map[string]string{"FAKE_API_KEY": key, "FAKE_BASE_URL": "http://fake.example/v1", "XDG_CACHE_HOME": filepath.Join(dir, "cache")}
+	log := filepath.Join(dir, "debug.log")
+	idx := filepath.Join(dir, "book.ragscope")
+	code, out, errs := runWith(t, append(app.Providers(), leakyProvider()), env,
+		"--debug", log, "index", providerDocs(t, dir, 1, 3), "--embedder", "fake", "-o", idx)
+	if code != ExitOK {
+		t.Fatalf("exit %d:\n%s%s", code, out, errs)
+	}
+	b, err := os.ReadFile(log)
+	got := string(b)
+	if err != nil || !strings.Contains(got, "fake call") || !strings.Contains(got, "Bearer [redacted]") ||
+		!strings.Contains(got, "index embeddings") || !strings.Contains(got, "provider=fake model=fake-embed-1") {
+		t.Errorf("the debug log lacks the provider's calls or the build's record (%v):\n%s", err, got)
+	}
+	if strings.Contains(got+out+errs, "PLANTED") {
+		t.Errorf("the key is written:\n%s\n%s%s", got, out, errs)
 	}
 }

@@ -167,3 +167,37 @@ func TestRerankRowComesFromTheTable(t *testing.T) {
 		t.Errorf("with its key: exit %d:\n%s%s", code, out, errs)
 	}
 }
+
+// fakeReranker is a rerank model that keeps the candidates' order.
+type fakeReranker struct{}
+
+func (fakeReranker) Rerank(_ context.Context, _ string, docs []string, topN int) ([]retrieval.Relevance, error) {
+	out := make([]retrieval.Relevance, 0, len(docs))
+	for i := range docs {
+		if len(out) < topN {
+			out = append(out, retrieval.Relevance{Index: i, Score: 1 / float64(i+1)})
+		}
+	}
+	return out, nil
+}
+func (fakeReranker) Name() string { return "fake-rerank-1" }
+
+// The header names the provider whose row reranks, not always Cohere.
+func TestRerankLabelNamesTheRowsProvider(t *testing.T) {
+	_, _, env := fakes(t)
+	table := app.Providers()
+	for i := range table {
+		table[i].NewReranker = nil
+	}
+	p := fakeProvider()
+	p.NewReranker = func(app.ModelOptions) (retrieval.Reranker, error) { return fakeReranker{}, nil }
+	table = append(table, p)
+	env["FAKE_API_KEY"] = "fake-key"
+	code, out, errs := runWith(t, table, env, "query", "--rerank", "fake-rerank-1", "how do nodes talk?")
+	if code != ExitOK || !strings.Contains(out, " · rerank fake fake-rerank-1 (1 call per question)") || strings.Contains(out, "cohere fake-rerank") {
+		t.Errorf("exit %d:\n%s%s", code, out, errs)
+	}
+	if got := table.RerankLabel("fake-rerank-1"); got != "rerank fake fake-rerank-1 (1 call per question)" {
+		t.Errorf("the explorer's label: %q", got)
+	}
+}

@@ -56,3 +56,28 @@ func TestCoverageCountsCitableSectionsWithText(t *testing.T) {
 		t.Errorf("generated index route %v, pages %d (want 3)", site.PageByRoute("/docs/c-index") != nil, cov.Pages)
 	}
 }
+
+// A heading whose only content before its first subheading is a thematic
+// break has no text of its own: the chunker gives it no chunk (its
+// subsection's chunk carries it), so no chunk can cite it and coverage
+// does not count it as a section no chunk cites.
+func TestCoverageSkipsAParentWithOnlyAThematicBreak(t *testing.T) {
+	for _, rule := range []string{"---", "***", "___", "- - -"} {
+		fsys := fstest.MapFS{
+			"docusaurus.config.js": {Data: []byte(`module.exports = {url: 'https://x.org', baseUrl: '/'};`)},
+			"docs/p.md":            {Data: []byte("# Title\n\nIntro.\n\n## Parent\n\n" + rule + "\n\n### Child\n\nText.\n\n## Closing\n\n" + rule + "\n\nClosing text.\n")},
+		}
+		site, err := LoadSite(fsys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := sliceWalker{{ID: "1", URL: "https://x.org/docs/p#child"}, {ID: "2", URL: "https://x.org/docs/p#closing"}}
+		rep, err := Audit(context.Background(), w, AuditOptions{URLs: site.URLBuilder(docusaurus.SlugGitHub), Checker: NewLocalChecker(site), Site: site, Mode: "local"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cov := rep.Coverage; cov.Sections != 2 || cov.CitedSections != 2 || len(cov.UncitedSections) != 0 {
+			t.Errorf("%q: sections %d cited %d, uncited %+v; want child and closing, both cited", rule, cov.Sections, cov.CitedSections, cov.UncitedSections)
+		}
+	}
+}

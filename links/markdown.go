@@ -144,7 +144,9 @@ func parseHeadings(ex docusaurus.Expanded, firstLine int, mdx bool) ([]Heading, 
 			heads = append(heads, Heading{Text: text, Level: level, Line: line, Partial: partial, at: i, ID: docusaurus.GitHubSlug(text), NoAnchor: true})
 			continue
 		}
-		if t := strings.TrimSpace(l.Text); t != "" && !strings.HasPrefix(t, "import ") && !strings.HasPrefix(t, "export ") {
+		// Import and export lines and a thematic break are no text: the
+		// chunker gives a section holding only those no chunk of its own.
+		if t := strings.TrimSpace(l.Text); t != "" && !strings.HasPrefix(t, "import ") && !strings.HasPrefix(t, "export ") && !docusaurus.ThematicBreak(l.Text) {
 			markText()
 		}
 	}

@@ -2,7 +2,6 @@ package present
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"ragscope/retrieval"
@@ -36,13 +35,14 @@ func ArmsJSON(arms []retrieval.Arm) []ArmJSON {
 }
 
 // Arms is a hit's place in each arm and in the fusion, e.g.
-// "dense #3 0.61 · bm25 #1 12.4 · fused #1 0.833"; an arm that did not
+// "dense #3 0.612 · bm25 #1 12.400 · fused #1 0.833", each score with
+// three decimals as the results list shows them; an arm that did not
 // return the hit shows "bm25 –". "" when the search was not fused.
 func Arms(arms []retrieval.Arm, fusedRank int, fusedScore float64) string {
 	if len(arms) == 0 {
 		return ""
 	}
-	return armsText(arms, true) + fmt.Sprintf(" · fused #%d %s", fusedRank, Score3(fusedScore))
+	return armsText(arms, true) + fmt.Sprintf(" · fused #%d %s", fusedRank, Score(fusedScore, 3))
 }
 
 // ArmRanks is Arms without the scores and the fusion, for a row that
@@ -61,16 +61,13 @@ func armsText(arms []retrieval.Arm, withScore bool) string {
 		case a.Rank == 0:
 			parts = append(parts, label+" –")
 		case withScore:
-			parts = append(parts, fmt.Sprintf("%s #%d %s", label, a.Rank, Score3(a.Score)))
+			parts = append(parts, fmt.Sprintf("%s #%d %s", label, a.Rank, Score(a.Score, 3)))
 		default:
 			parts = append(parts, fmt.Sprintf("%s #%d", label, a.Rank))
 		}
 	}
 	return strings.Join(parts, " · ")
 }
-
-// Score3 is a score to three significant digits: 0.612, 12.4, 0.0313.
-func Score3(s float64) string { return strconv.FormatFloat(s, 'g', 3, 64) }
 
 // Vector describes one vector of a collection for stats: "dense: dense
 // 1024 cosine" or "bm25: sparse, idf modifier, qdrant/bm25", with

@@ -10,11 +10,11 @@ import (
 
 func TestArmsText(t *testing.T) {
 	arms := []retrieval.Arm{{Label: "dense", Vector: "dense", Rank: 3, Score: 0.6123}, {Label: "bm25", Vector: "bm25", Rank: 1, Score: 12.43}}
-	if got, want := Arms(arms, 1, 0.8333), "dense #3 0.612 · bm25 #1 12.4 · fused #1 0.833"; got != want {
+	if got, want := Arms(arms, 1, 0.8333), "dense #3 0.612 · bm25 #1 12.430 · fused #1 0.833"; got != want {
 		t.Errorf("Arms = %q, want %q", got, want)
 	}
 	arms[1].Rank, arms[1].Score = 0, 0
-	if got, want := Arms(arms, 4, 0.2), "dense #3 0.612 · bm25 – · fused #4 0.2"; got != want {
+	if got, want := Arms(arms, 4, 0.2), "dense #3 0.612 · bm25 – · fused #4 0.200"; got != want {
 		t.Errorf("Arms = %q, want %q", got, want)
 	}
 	if got, want := ArmRanks(arms), "dense #3 · bm25 –"; got != want {

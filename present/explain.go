@@ -107,8 +107,8 @@ func ExplainLines(e *explain.Explanation) []string {
 	return out
 }
 
-// FusionLine is a fused score taken apart by arm, e.g. "dense #3 0.61 →
-// 0.250 · bm25 #1 12.4 → 0.500 · fused 0.750 (RRF k=2)": each arm's rank
+// FusionLine is a fused score taken apart by arm, e.g. "dense #3 0.610 →
+// 0.250 · bm25 #1 12.400 → 0.500 · fused 0.750 (RRF k=2)": each arm's rank
 // and score and its part of the fused score (RRF: 1/(k + rank − 1), the
 // rank zero-based as Qdrant counts it; DBSF: the normalised score); "–"
 // for an arm that did not return the chunk, "?" for a part the search
@@ -118,7 +118,7 @@ func FusionLine(f *explain.Fusion, fused float64) string {
 	for _, a := range f.Arms {
 		s := termsafe.Line(a.Label) + " –"
 		if a.Rank != nil {
-			s = fmt.Sprintf("%s #%d %s", termsafe.Line(a.Label), *a.Rank, Score3(*a.Score))
+			s = fmt.Sprintf("%s #%d %s", termsafe.Line(a.Label), *a.Rank, Score(*a.Score, 3))
 		}
 		if a.Contribution != nil {
 			s += fmt.Sprintf(" → %.3f", *a.Contribution)
@@ -137,12 +137,12 @@ func FusionLine(f *explain.Fusion, fused float64) string {
 	return strings.Join(parts, " · ") + fmt.Sprintf(" · fused %.3f (%s)", fused, how)
 }
 
-// armHead heads the lines of one arm of a fusion: "bm25 arm 12.4, the
+// armHead heads the lines of one arm of a fusion: "bm25 arm 12.400, the
 // question's words:".
 func armHead(f *explain.Fusion, label, what string) string {
 	for _, a := range f.Arms {
 		if a.Label == label && a.Score != nil {
-			return fmt.Sprintf("%s arm %s, %s:", label, Score3(*a.Score), what)
+			return fmt.Sprintf("%s arm %s, %s:", label, Score(*a.Score, 3), what)
 		}
 	}
 	return fmt.Sprintf("%s arm (did not return the chunk), %s:", label, what)

@@ -41,7 +41,7 @@ func TestResultsShowArms(t *testing.T) {
 				t.Errorf("%d columns: no %q in\n%s", w, want, out)
 			}
 		}
-		if detail := "arms        dense #3 0.61 · bm25 #1 12.4 · fused #1 0.9"; w >= wideWidth && !strings.Contains(out, detail) {
+		if detail := "arms        dense #3 0.610 · bm25 #1 12.400 · fused #1 0.900"; w >= wideWidth && !strings.Contains(out, detail) {
 			t.Errorf("%d columns: no %q in\n%s", w, detail, out)
 		}
 	}

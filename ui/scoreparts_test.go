@@ -50,7 +50,7 @@ func TestDetailShowsArms(t *testing.T) {
 		p := detail.New(keys, st, map[string]common.LinkStatus{})
 		p.SetSize(100, 30)
 		p.SetItem(common.Item{Hit: retrieval.Hit{Rank: 1, Score: 0.833, Arms: arms, Chunk: retrieval.Chunk{ID: "a", Text: "text"}}})
-		got := strings.Contains(p.View(), "dense #3 0.61 · bm25 #1 12.4 · fused #1 0.833")
+		got := strings.Contains(p.View(), "dense #3 0.610 · bm25 #1 12.400 · fused #1 0.833")
 		if got != (arms != nil) {
 			t.Errorf("arms %v: row shown %v\n%s", arms, got, p.View())
 		}

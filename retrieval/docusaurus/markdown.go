@@ -43,8 +43,14 @@ var (
 	// heading (lists, quotes, tables, JSX/HTML, ESM, blank).
 	notParagraph  = lazyRE(`^\s*(?:[-*+>|<{]|\d+[.)]\s|import\s|export\s|$)`)
 	mdEscape      = lazyRE("\\\\([!-/:-@\\[-`{-~])")
+	thematicBreak = lazyRE(`^\s{0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
 	mdxCommentRun = lazyRE(`(?s)\{/\*.*?\*/\}`)
 )
+
+// ThematicBreak reports whether a line (outside a fence, not a setext
+// underline) is a thematic break (---, ***, ___): a rule with no text, so
+// a section holding only one has no text of its own.
+func ThematicBreak(text string) bool { return thematicBreak.MatchString(text) }
 
 // ScanMarkdown splits a doc body into lines and marks fenced code, ATX and
 // setext headings and HTML comments, as Docusaurus's MDX parser sees them.

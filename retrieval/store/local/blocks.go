@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"ragscope/internal/lazyre"
+	"ragscope/retrieval/docusaurus"
 )
 
 // blockKind is what a block of a section is: the units a chunk boundary
@@ -86,7 +87,6 @@ var (
 	admonitionOpen  = lazyre.New(`^\s*:{3,}\s*[A-Za-z]`)
 	admonitionClose = lazyre.New(`^\s*:{3,}\s*$`)
 	listItem        = lazyre.New(`^(\s*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)`)
-	thematicBreak   = lazyre.New(`^\s{0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
 	tableDelimiter  = lazyre.New(`^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$|^\s*\|\s*:?-+:?\s*\|\s*$`)
 )
 
@@ -108,7 +108,7 @@ func startsBlock(lines []line, i int) bool {
 	case c == ':':
 		return admonitionOpen.MatchString(t) || admonitionClose.MatchString(t)
 	case c == '-' || c == '*' || c == '_' || c == '+' || (c >= '0' && c <= '9'):
-		return thematicBreak.MatchString(l.text) || isListStart(l.text) || isTableStart(lines, i)
+		return docusaurus.ThematicBreak(l.text) || isListStart(l.text) || isTableStart(lines, i)
 	}
 	return isTableStart(lines, i)
 }
@@ -149,7 +149,7 @@ func scanBlocks(lines []line) []block {
 		case admonitionOpen.MatchString(l.text):
 			kind = kindAdmonition
 			i = admonitionEnd(lines, i)
-		case thematicBreak.MatchString(l.text):
+		case docusaurus.ThematicBreak(l.text):
 			kind = kindBreak
 			i++
 		case isTableStart(lines, i):
@@ -226,7 +226,7 @@ func listEnd(lines []line, i int) int {
 			}
 			i = j - 1
 		case isListStart(l.text), strings.HasPrefix(l.text, " "), strings.HasPrefix(l.text, "\t"):
-		case admonitionOpen.MatchString(l.text), admonitionClose.MatchString(l.text), thematicBreak.MatchString(l.text), isTableStart(lines, i):
+		case admonitionOpen.MatchString(l.text), admonitionClose.MatchString(l.text), docusaurus.ThematicBreak(l.text), isTableStart(lines, i):
 			return i
 		default:
 			// A lazy continuation of the item's paragraph.

@@ -182,15 +182,26 @@ type VectorSizeError struct {
 	Collection string
 	// Have is the collection's vector size, Want the embedder's.
 	Have, Want int
+	// Models names the configured embedder's models that make Have-long
+	// vectors (Options.ModelsOfSize), "" when none is known.
+	Models string
 }
 
 // Error says what differs and what to do.
 func (e *VectorSizeError) Error() string {
-	// the fixes of every provider, not only Cohere's.
 	return fmt.Sprintf("Collection %q holds %d-dimensional vectors but the embedding model makes %d. "+
-		"Use the model the collection was built with (--model, --embedder; Cohere: 1024 embed-english-v3.0 or embed-multilingual-v3.0, 384 the -light-v3.0 models), "+
+		"Use the model the collection was built with (%s), "+
 		"ask for --dimensions %d if the model can shorten its vectors (OpenAI text-embedding-3, Gemini), or point QDRANT_COLLECTION at the right collection.",
-		e.Collection, e.Have, e.Want, e.Have)
+		e.Collection, e.Have, e.Want, e.ModelAdvice(), e.Have)
+}
+
+// ModelAdvice is what to set to embed with the collection's model:
+// "--model, --embedder" and the models of its size, when known.
+func (e *VectorSizeError) ModelAdvice() string {
+	if e.Models == "" {
+		return "--model, --embedder"
+	}
+	return fmt.Sprintf("--model, --embedder; %d dimensions: %s", e.Have, e.Models)
 }
 
 // Is matches retrieval.ErrConfig.

@@ -73,6 +73,11 @@ type Options struct {
 	// Logger receives the store's and the go-client's remarks; nil discards
 	// them, so nothing reaches the terminal.
 	Logger *slog.Logger
+	// ModelsOfSize names the configured embedder's models that make
+	// vectors of a size, for a VectorSizeError's advice ("OpenAI's
+	// text-embedding-3-small or text-embedding-ada-002"); "" (or nil)
+	// when none is known.
+	ModelsOfSize func(size int) string
 }
 
 // Store is a read-only retrieval.Store and retrieval.Walker on one Qdrant
@@ -95,6 +100,7 @@ type Store struct {
 	fusion                  string
 	rrfK, prefetchLimit     int
 	log                     *slog.Logger
+	modelsOfSize            func(size int) string
 
 	mu       sync.Mutex
 	info     *collectionShape // nil until prepared
@@ -163,6 +169,7 @@ func Open(_ context.Context, opts Options) (*Store, error) {
 		sparseModel:   opts.SparseModel,
 		rrfK:          opts.RRFK,
 		prefetchLimit: opts.PrefetchLimit,
+		modelsOfSize:  opts.ModelsOfSize,
 	}
 	s.forGrading = s.mapping.forGrading()
 	if s.fusion, err = ParseFusion(opts.Fusion); err != nil {
@@ -389,9 +396,20 @@ func (s *Store) CheckVectorSize(ctx context.Context, dim int) error {
 		return nil // the dense vector is not searched
 	}
 	if sh.vectorSize != dim {
-		return &VectorSizeError{Collection: s.collection, Have: sh.vectorSize, Want: dim}
+		return s.sizeError(sh.vectorSize, dim)
 	}
 	return nil
+}
+
+// sizeError is the VectorSizeError of a collection of have-dimensional
+// vectors searched with want-dimensional ones, naming the embedder's
+// models of the collection's size.
+func (s *Store) sizeError(have, want int) *VectorSizeError {
+	e := &VectorSizeError{Collection: s.collection, Have: have, Want: want}
+	if s.modelsOfSize != nil {
+		e.Models = s.modelsOfSize(have)
+	}
+	return e
 }
 
 // Search runs a dense vector query with the filters as a must of keyword
@@ -470,7 +488,7 @@ func (s *Store) queryPoints(ctx context.Context, req retrieval.SearchRequest) (*
 		return nil, err
 	}
 	if sh.vectorSize > 0 && len(req.Vector) != sh.vectorSize {
-		return nil, &VectorSizeError{Collection: s.collection, Have: sh.vectorSize, Want: len(req.Vector)}
+		return nil, s.sizeError(sh.vectorSize, len(req.Vector))
 	}
 	limit := retrieval.TopKOrDefault(req.Limit)
 	q := &qc.QueryPoints{

@@ -212,15 +212,21 @@ func (a *App) runEvalVs(cmd *cobra.Command, file string, ef evalFlags, vs []stri
 	if mdPath != "" && toStdout(mdPath) {
 		out = cmd.ErrOrStderr() // the report owns standard output
 	}
-	if ef.json {
-		if err := writeJSON(out, doc); err != nil {
-			return err
+	// The reports quote a failing setup's errors: written without the
+	// configuration's secrets.
+	if err := writeHidden(out, a.secrets(), func(w io.Writer) error {
+		if ef.json {
+			return writeJSON(w, doc)
 		}
-	} else {
-		writeCompareText(out, doc)
+		writeCompareText(w, doc)
+		return nil
+	}); err != nil {
+		return err
 	}
 	if mdPath != "" {
-		if err := writeOutFile(ctx, mdPath, cmd.OutOrStdout(), func(w io.Writer) error { writeCompareMarkdown(w, doc); return nil }); err != nil {
+		if err := writeOutFile(ctx, mdPath, cmd.OutOrStdout(), func(w io.Writer) error {
+			return writeHidden(w, a.secrets(), func(w io.Writer) error { writeCompareMarkdown(w, doc); return nil })
+		}); err != nil {
 			return fmt.Errorf("--markdown: %w", err)
 		}
 	}

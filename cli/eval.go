@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,7 +13,6 @@ import (
 
 	"ragscope/app"
 	"ragscope/internal/readlimit"
-	"ragscope/internal/redact"
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
 )
@@ -237,19 +235,16 @@ func (a *App) runEval(cmd *cobra.Command, file string, ef evalFlags) error {
 		applyBaseline(&rep, *base, ef.failOnRegression)
 	}
 	// The report quotes the backends' and the judge's errors: written
-	// whole, without the configuration's secrets, as the report files are
-	// (its URLs are data, kept as they are: redact.Hide).
-	var buf bytes.Buffer
-	if ef.json {
-		if err := writeJSON(&buf, rep); err != nil {
-			return err
+	// without the configuration's secrets, as the report files are.
+	if err := writeHidden(out, a.secrets(), func(w io.Writer) error {
+		if ef.json {
+			return writeJSON(w, rep)
 		}
-	} else {
-		writeEvalText(&buf, set, rep, ef.baseline)
-		writeExplainSet(&buf, rep.Explain)
-		writeJudgeEval(&buf, rep.Judging)
-	}
-	if _, err := io.WriteString(out, redact.Hide(buf.String(), a.secrets()...)); err != nil {
+		writeEvalText(w, set, rep, ef.baseline)
+		writeExplainSet(w, rep.Explain)
+		writeJudgeEval(w, rep.Judging)
+		return nil
+	}); err != nil {
 		return err
 	}
 	if err := writeReportFiles(ctx, ef, stdout, rep, a.secrets()); err != nil {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"ragscope/internal/redact"
 	"ragscope/retrieval/assess/eval"
 )
 
@@ -53,11 +52,10 @@ func reportOnStdout(ef evalFlags) bool {
 func writeReportFiles(ctx context.Context, ef evalFlags, stdout io.Writer, rep eval.Report, secrets []string) error {
 	for _, f := range reportFiles(ef) {
 		var buf bytes.Buffer
-		if err := f.write(&buf, rep); err != nil {
+		if err := writeHidden(&buf, secrets, func(w io.Writer) error { return f.write(w, rep) }); err != nil {
 			return fmt.Errorf("%s: %w", f.flag, err)
 		}
-		text := redact.Hide(buf.String(), secrets...)
-		if err := writeOutFile(ctx, f.path, stdout, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
+		if err := writeOutFile(ctx, f.path, stdout, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 			return fmt.Errorf("%s: %w", f.flag, err)
 		}
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 
 	"ragscope/internal/platform"
+	"ragscope/internal/redact"
 	"ragscope/retrieval"
 )
 
@@ -46,4 +48,17 @@ func writeOutFile(ctx context.Context, path string, stdout io.Writer, write func
 		return write(stdout)
 	}
 	return platform.WriteFile(ctx, path, write)
+}
+
+// writeHidden writes what write writes to w whole and without the
+// configuration's secrets: a report quotes the backends' and the judge's
+// errors, and a provider's error may quote its key (its URLs are data,
+// kept as they are: redact.Hide).
+func writeHidden(w io.Writer, secrets []string, write func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, redact.Hide(buf.String(), secrets...))
+	return err
 }

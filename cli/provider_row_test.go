@@ -67,6 +67,10 @@ func TestProviderRowSecretRedactedEverywhere(t *testing.T) {
 	dir := t.TempDir()
 	env["XDG_STATE_HOME"] = filepath.Join(dir, "state")
 	writeTestFile(t, filepath.Join(dir, "set.yaml"), "cases:\n  - {id: one, question: \"How do nodes talk?\", expect: {modules: [module-1-ros2]}}\n  - {id: two, question: \"refused question\", expect: {modules: [module-1-ros2]}}\n")
+	// Every case of outage.yaml is refused: eval --vs reports each setup's
+	// outage, quoting the provider's error.
+	writeTestFile(t, filepath.Join(dir, "outage.yaml"), "cases:\n  - {id: one, question: \"refused question\", expect: {modules: [module-1-ros2]}}\n  - {id: two, question: \"refused again\", expect: {modules: [module-1-ros2]}}\n")
+	writeTestFile(t, filepath.Join(dir, "ragscope.toml"), "[setups.fewer]\nretrieval.top_k = 3\n")
 	log := filepath.Join(dir, "debug.log")
 	runIn := func(args ...string) (int, string, string) {
 		t.Helper()
@@ -87,6 +91,8 @@ func TestProviderRowSecretRedactedEverywhere(t *testing.T) {
 		{[]string{"query", "--json", "refused question"}, false},
 		{[]string{"eval", filepath.Join(dir, "set.yaml"), "--out", filepath.Join(dir, "report.json")}, false},
 		{[]string{"ask", "--chat-provider", "fake", "how do nodes talk?"}, false},
+		{[]string{"eval", "--json", "--latency-sample", "0", "--vs", "fewer", filepath.Join(dir, "outage.yaml")}, false},
+		{[]string{"eval", "--latency-sample", "0", "--vs", "fewer", "--markdown", filepath.Join(dir, "compare.md"), filepath.Join(dir, "outage.yaml")}, false},
 	} {
 		code, out, errs := runIn(c.args...)
 		if (code == ExitOK) != c.ok {

@@ -419,7 +419,7 @@ func (as *Assembler) indexEmbedder(s Setup, mode Mode, be *Backend) func(ctx con
 			return nil, fmt.Errorf("%w: index %s holds vectors of %s, a provider this ragscope cannot embed questions with: rebuild it with \"ragscope index\"", local.ErrIncompatibleIndex, s.IndexFile, label)
 		}
 		be.Provider = p.Name
-		emb, err := p.NewEmbedder(ctx, EmbedOptions{Config: cfg, Model: info.Model, Dimensions: info.Dimensions, Timeout: cfg.Timeout, Log: as.Log})
+		emb, err := p.embedder(ctx, EmbedOptions{Config: cfg, Model: info.Model, Dimensions: info.Dimensions, Timeout: cfg.Timeout, Log: as.Log})
 		if err != nil && mode == StoreOnly && errors.Is(err, retrieval.ErrConfig) {
 			be.Notes = append(be.Notes, "questions need "+label+"'s query embedder, which is not set up ("+Message(err)+"); stats and links do without")
 			return nil, nil

@@ -140,7 +140,7 @@ func (job IndexJob) docEmbedding(ctx context.Context, res *IndexResult) (*local.
 	if model == "" {
 		model = p.DefaultEmbedModel
 	}
-	emb, err := p.NewEmbedder(ctx, EmbedOptions{
+	emb, err := p.embedder(ctx, EmbedOptions{
 		Config: job.Settings, Model: model, Dimensions: job.Dimensions, Timeout: job.Settings.Timeout,
 		Documents: true, MaxAttempts: indexAttempts, NoCache: true, Log: job.Log,
 	})

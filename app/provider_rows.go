@@ -53,10 +53,10 @@ func cohereRow() Provider {
 	p.MaxBatch, p.IndexCalls, p.DocInputType = cohere.MaxBatch, 4, "search_document"
 	p.NewEmbedder = func(_ context.Context, o EmbedOptions) (QueryEmbedder, error) {
 		model := cmp.Or(o.Model, o.Config.EmbedModel)
-		if m, _ := p.model(model); o.Dimensions > 0 && o.Dimensions != m.Dim {
+		if o.Dimensions > 0 && o.Dimensions != o.Known.Dim {
 			return nil, fmt.Errorf("%w: --dimensions %d: Cohere's %s cannot be asked for another vector size; use --embedder openai with text-embedding-3-small/-large, or drop --dimensions", retrieval.ErrConfig, o.Dimensions, model)
 		}
-		return cohere.New(cohere.Options{APIKey: o.Config.Key(p.Name).Reveal(), BaseURL: o.Config.BaseURL(p.Name), Model: model, Timeout: o.Timeout,
+		return cohere.New(cohere.Options{APIKey: o.Config.Key(p.Name).Reveal(), BaseURL: o.Config.BaseURL(p.Name), Model: model, ModelDim: o.Known.Dim, Timeout: o.Timeout,
 			Documents: o.Documents, MaxAttempts: o.MaxAttempts, CacheSize: o.cacheSize()})
 	}
 	p.NewReranker = func(o ModelOptions) (retrieval.Reranker, error) { return cohere.NewReranker(o.client(p)) }
@@ -71,8 +71,8 @@ func openAIRow() Provider {
 	p.KeyHelp, p.BaseURLHelp = "OpenAI-compatible API key (never printed)", "OpenAI-compatible API base URL"
 	// 8191 tokens (cl100k_base) for the third-generation models and ada-002.
 	p.Models = []Model{
-		{Name: "text-embedding-3-small", InputTokens: 8191, Dim: 1536},
-		{Name: "text-embedding-3-large", InputTokens: 8191, Dim: 3072},
+		{Name: "text-embedding-3-small", InputTokens: 8191, Dim: 1536, Shortens: true},
+		{Name: "text-embedding-3-large", InputTokens: 8191, Dim: 3072, Shortens: true},
 		{Name: "text-embedding-3-*", InputTokens: 8191},
 		{Name: "text-embedding-ada-002", InputTokens: 8191, Dim: 1536},
 	}
@@ -98,8 +98,8 @@ func openAIRow() Provider {
 func geminiRow() Provider {
 	p := row(config.EmbedderGemini, "Gemini", []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, []string{"GEMINI_BASE_URL"})
 	p.Models = []Model{
-		{Name: "gemini-embedding-001", InputTokens: 2048, Dim: 3072},
-		{Name: "text-embedding-004", Dim: 768},
+		{Name: "gemini-embedding-001", InputTokens: 2048, Dim: 3072, Shortens: true},
+		{Name: "text-embedding-004", Dim: 768, Shortens: true},
 	}
 	p.BaseURLPicks = true
 	p.OwnsEmbedModel = func(m string) bool {

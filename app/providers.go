@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -27,7 +28,9 @@ type Provider struct {
 	// (config.ProviderRow).
 	config.ProviderRow
 	// Models are the provider's embedding models ragscope knows: their
-	// input limits (the chunk audit's) and vector sizes.
+	// input limits (the chunk audit's) and vector sizes (the size an
+	// embedder starts with, bounds --dimensions by and checks every
+	// answer against; the provider packages keep no table of their own).
 	Models []Model
 	// KeyOptional reports whether the configuration reaches a server that
 	// needs no key (a local OpenAI-compatible server).
@@ -63,7 +66,9 @@ type Provider struct {
 	// NoQdrant, for a provider that cannot embed questions for a Qdrant
 	// collection, says what it does instead.
 	NoQdrant string
-	// NewEmbedder builds the query embedder of a Qdrant collection.
+	// NewEmbedder builds the query embedder of a Qdrant collection (or the
+	// document embedder of an index), called through Provider.embedder,
+	// which hands it what the row knows of the model (EmbedOptions.Known).
 	NewEmbedder func(ctx context.Context, o EmbedOptions) (QueryEmbedder, error)
 	// NewReranker builds a rerank model.
 	NewReranker func(o ModelOptions) (retrieval.Reranker, error)
@@ -79,8 +84,12 @@ type Model struct {
 	// InputTokens is the tokens the model reads of one text before it
 	// cuts the rest (0: the whole text).
 	InputTokens int
-	// Dim is the model's native vector size (0: not known).
+	// Dim is the model's native vector size (0: not known, learnt from
+	// the first answer).
 	Dim int
+	// Shortens: the model can be asked for fewer dimensions, up to Dim
+	// (--dimensions; OpenAI's text-embedding-3 models, Gemini's).
+	Shortens bool
 }
 
 // matches reports whether the model name m (bare, as bareModel gives
@@ -102,6 +111,19 @@ func (p Provider) model(name string) (Model, bool) {
 		}
 	}
 	return Model{}, false
+}
+
+// shorteners names the row's models that can be asked for fewer
+// dimensions, with their bounds ("text-embedding-3-small (up to 1536) or
+// text-embedding-3-large (up to 3072)"), "" when it has none.
+func (p Provider) shorteners() string {
+	var names []string
+	for _, m := range p.Models {
+		if m.Shortens && m.Dim > 0 && !strings.HasSuffix(m.Name, "*") {
+			names = append(names, fmt.Sprintf("%s (up to %d)", m.Name, m.Dim))
+		}
+	}
+	return strings.Join(names, " or ")
 }
 
 // modelsOfSize names the models of provider's row that make size-long
@@ -161,6 +183,22 @@ type EmbedOptions struct {
 	// Log is the debug log (nil: none), where a provider may record its
 	// calls; every record is redacted by the configuration's secrets.
 	Log *slog.Logger
+	// Known is what the provider's row knows of Model (the provider's
+	// default when Model is ""): its vector size and whether it can be
+	// shortened; zero for a model of no row. Shorteners names the row's
+	// models that can be, for the message when Model cannot. The
+	// provider's embedder reads these, not a table of its own;
+	// Provider.embedder fills them.
+	Known      Model
+	Shorteners string
+}
+
+// embedder builds p's embedder with o, handed what p's row knows of the
+// model (EmbedOptions.Known, Shorteners).
+func (p Provider) embedder(ctx context.Context, o EmbedOptions) (QueryEmbedder, error) {
+	o.Known, _ = p.model(cmp.Or(strings.TrimSpace(o.Model), p.DefaultEmbedModel))
+	o.Shorteners = p.shorteners()
+	return p.NewEmbedder(ctx, o)
 }
 
 // cacheSize is the in-memory cache size the options ask for (0: the
@@ -192,10 +230,12 @@ type QueryEmbedder interface {
 // the first whose key is set, and the first row when none is).
 type Table []Provider
 
-// embedx is the options of p's embedder.
+// embedx is the options of p's embedder: the configuration's key and
+// base URL, and what the row knows of the model (o.Known).
 func (o EmbedOptions) embedx(p Provider) embedx.Options {
 	return embedx.Options{APIKey: o.Config.Key(p.Name).Reveal(), BaseURL: o.Config.BaseURL(p.Name), Model: o.Model, Dimensions: o.Dimensions, Timeout: o.Timeout,
-		Documents: o.Documents, MaxAttempts: o.MaxAttempts, CacheSize: o.cacheSize()}
+		Documents: o.Documents, MaxAttempts: o.MaxAttempts, CacheSize: o.cacheSize(),
+		ModelDim: o.Known.Dim, Shortens: o.Known.Shortens, Shorteners: o.Shorteners}
 }
 
 // client is the options of p's chat model or reranker.

@@ -1,15 +1,15 @@
 package app
 
 import (
+	"context"
+	"errors"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"ragscope/config"
-	"ragscope/retrieval/provider/cohere"
-	"ragscope/retrieval/provider/gemini"
-	"ragscope/retrieval/provider/openai"
+	"ragscope/retrieval"
 )
 
 // readmeTable returns the rows of the README table whose header starts
@@ -133,19 +133,96 @@ func TestLimitsFromTheTable(t *testing.T) {
 	}
 }
 
-// The rows' vector sizes agree with what each provider's package checks
-// its server's answers against.
-func TestRowDimsMatchPackages(t *testing.T) {
-	known := map[string]func(string) int{config.EmbedderCohere: cohere.KnownDim, config.EmbedderOpenAI: openai.KnownDim, config.EmbedderGemini: gemini.KnownDim}
-	for _, p := range Providers() {
-		for _, m := range p.Models {
-			if m.Dim == 0 {
-				continue
-			}
-			if got := known[p.Name](m.Name); got != m.Dim {
-				t.Errorf("%s %s: the row says %d dimensions, its package %d", p.Name, m.Name, m.Dim, got)
-			}
+// The rows hold the vector sizes of the published models, whether they
+// can be shortened, and nothing for a model they do not name.
+func TestRowModelFacts(t *testing.T) {
+	tb := Providers()
+	for _, c := range []struct {
+		provider, model string
+		dim             int
+		shortens        bool
+	}{
+		{config.EmbedderCohere, "embed-english-v3.0", 1024, false},
+		{config.EmbedderCohere, "embed-multilingual-light-v3.0", 384, false},
+		{config.EmbedderCohere, "embed-english-v2.0", 0, false},
+		{config.EmbedderOpenAI, "text-embedding-3-small", 1536, true},
+		{config.EmbedderOpenAI, "text-embedding-3-large", 3072, true},
+		{config.EmbedderOpenAI, "text-embedding-ada-002", 1536, false},
+		{config.EmbedderOpenAI, "text-embedding-3-next", 0, false},
+		{config.EmbedderOpenAI, "nomic-embed-text", 0, false},
+		{config.EmbedderGemini, "gemini-embedding-001", 3072, true},
+		{config.EmbedderGemini, "models/text-embedding-004", 768, true},
+		{config.EmbedderGemini, "embedding-001", 0, false},
+	} {
+		p, _ := tb.Lookup(c.provider)
+		if m, _ := p.model(c.model); m.Dim != c.dim || m.Shortens != c.shortens {
+			t.Errorf("%s %s: %+v, want dim %d, shortens %v", c.provider, c.model, m, c.dim, c.shortens)
 		}
+	}
+	if p, _ := tb.Lookup(config.EmbedderOpenAI); p.shorteners() != "text-embedding-3-small (up to 1536) or text-embedding-3-large (up to 3072)" {
+		t.Errorf("OpenAI's shorteners: %q", p.shorteners())
+	}
+}
+
+// shortener is what the Qdrant backend asks of an embedder whose vectors
+// can be shortened.
+type shortener interface {
+	QueryEmbedder
+	shortable
+}
+
+// A model's vector size reaches its provider's embedder from the row
+// alone: a model only the row knows starts with the row's size, bounds
+// --dimensions by it, and a model of no row keeps its size unknown.
+func TestRowModelSizeReachesTheEmbedder(t *testing.T) {
+	tb := Providers()
+	for i := range tb {
+		tb[i].Models = append(tb[i].Models, Model{Name: "acme-embed-1", Dim: 640, Shortens: true}, Model{Name: "acme-fixed-1", Dim: 200})
+	}
+	cfg := config.Config{Keys: map[string]config.Secret{}, BaseURLs: map[string]string{}}
+	for _, name := range []string{config.EmbedderCohere, config.EmbedderOpenAI, config.EmbedderGemini} {
+		cfg.Keys[name] = "k"
+		cfg.BaseURLs[name] = "http://127.0.0.1:1/v1" // never called: New makes no request
+	}
+	ctx := context.Background()
+	// open builds provider's embedder of model and says its size (-1
+	// when it could not be built).
+	open := func(provider, model string, dims int) (int, QueryEmbedder, error) {
+		p, _ := tb.Lookup(provider)
+		e, err := p.embedder(ctx, EmbedOptions{Config: cfg, Model: model, Dimensions: dims})
+		if err != nil {
+			return -1, nil, err
+		}
+		return e.Dim(), e, nil
+	}
+	for _, provider := range []string{config.EmbedderCohere, config.EmbedderOpenAI, config.EmbedderGemini} {
+		if d, _, err := open(provider, "acme-fixed-1", 0); d != 200 {
+			t.Errorf("%s acme-fixed-1: Dim %d (%v); want the row's 200", provider, d, err)
+		}
+		if d, _, err := open(provider, "unlisted-embed", 0); d != 0 {
+			t.Errorf("%s, a model of no row: Dim %d (%v); want 0, unknown", provider, d, err)
+		}
+	}
+	for provider, want := range map[string]int{config.EmbedderCohere: 1024, config.EmbedderOpenAI: 1536, config.EmbedderGemini: 3072} {
+		if d, _, err := open(provider, "", 0); d != want {
+			t.Errorf("%s's default model: Dim %d (%v); want its row's %d", provider, d, err, want)
+		}
+	}
+	for _, provider := range []string{config.EmbedderOpenAI, config.EmbedderGemini} {
+		d, e, err := open(provider, "acme-embed-1", 0)
+		if se, ok := e.(shortener); !ok || d != 640 || se.Shortable() != 640 {
+			t.Fatalf("%s acme-embed-1: %T, Dim %d (%v); want 640, shortable to 640", provider, e, d, err)
+		}
+		if _, _, err := open(provider, "acme-embed-1", 641); !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(err.Error(), "at most 640") {
+			t.Errorf("%s --dimensions 641: %v; want the row's bound, at most 640", provider, err)
+		}
+		if d, _, err := open(provider, "acme-embed-1", 320); d != 320 {
+			t.Errorf("%s --dimensions 320: Dim %d (%v)", provider, d, err)
+		}
+	}
+	_, _, err := open(config.EmbedderOpenAI, "acme-fixed-1", 100)
+	if want := "acme-fixed-1 only makes 200-dimensional vectors; --dimensions 100 needs text-embedding-3-small (up to 1536) or text-embedding-3-large (up to 3072) or acme-embed-1 (up to 640)"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("openai acme-fixed-1 --dimensions 100: %v; want %q", err, want)
 	}
 }
 

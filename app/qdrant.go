@@ -191,7 +191,7 @@ func (as *Assembler) openEmbedder(ctx context.Context, cfg config.Config, be *Ba
 	if !ok || p.NewEmbedder == nil {
 		return nil, fmt.Errorf("%w: --embedder %s cannot embed questions for a Qdrant collection in this build: use %s", retrieval.ErrConfig, be.Provider, listOr(t.embedNames(), ", ", " or "))
 	}
-	return p.NewEmbedder(ctx, EmbedOptions{Config: cfg, Model: embedModel(cfg, p), Dimensions: cfg.EmbedDimensions, Timeout: cfg.Timeout, Log: as.Log})
+	return p.embedder(ctx, EmbedOptions{Config: cfg, Model: embedModel(cfg, p), Dimensions: cfg.EmbedDimensions, Timeout: cfg.Timeout, Log: as.Log})
 }
 
 // embedModel is the model cfg asks of provider p ("" for its default).
@@ -219,7 +219,7 @@ func (as *Assembler) docEmbedder(ctx context.Context, cfg config.Config, provide
 			dims = d
 		}
 	}
-	return p.NewEmbedder(ctx, EmbedOptions{Config: cfg, Model: embedModel(cfg, p), Dimensions: dims, Timeout: cfg.Timeout, Documents: true, Log: as.Log})
+	return p.embedder(ctx, EmbedOptions{Config: cfg, Model: embedModel(cfg, p), Dimensions: dims, Timeout: cfg.Timeout, Documents: true, Log: as.Log})
 }
 
 // checkVectorSize compares the collection's vector size with the model's.

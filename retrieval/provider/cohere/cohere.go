@@ -44,19 +44,6 @@ const (
 	maxBackoff  = 8 * time.Second
 )
 
-// KnownDim returns the vector size of a known Cohere model, or 0. (A
-// switch, not a package-level map: a map literal is built at
-// initialisation, in every ragscope process.)
-func KnownDim(model string) int {
-	switch model {
-	case "embed-english-v3.0", "embed-multilingual-v3.0":
-		return 1024
-	case "embed-english-light-v3.0", "embed-multilingual-light-v3.0":
-		return 384
-	}
-	return 0
-}
-
 // Options configure an Embedder. Only APIKey is required.
 type Options struct {
 	// APIKey is the Cohere API key (COHERE_API_KEY or CO_API_KEY).
@@ -67,6 +54,10 @@ type Options struct {
 	// Model is the embedding model (RAGSCOPE_EMBED_MODEL); default
 	// embed-english-v3.0.
 	Model string
+	// ModelDim is the model's vector size, from the provider's row of
+	// models; every answer is checked against it. 0 is a model ragscope
+	// does not know: its size is learnt from the first answer.
+	ModelDim int
 	// Timeout bounds each HTTP attempt; default 20 s. Ignored when
 	// HTTPClient is set (its own Timeout applies).
 	Timeout time.Duration
@@ -94,6 +85,7 @@ type Embedder struct {
 	model     string
 	inputType cohereapi.EmbedInputType
 	cache     *embedx.Cache
+	modelDim  int // Options.ModelDim
 	dim       atomic.Int64
 	tokens    atomic.Int64
 }
@@ -107,7 +99,7 @@ func New(opts Options) (*Embedder, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Embedder{conn: c, model: opts.Model, inputType: cohereapi.EmbedInputTypeSearchQuery}
+	e := &Embedder{conn: c, model: opts.Model, modelDim: max(opts.ModelDim, 0), inputType: cohereapi.EmbedInputTypeSearchQuery}
 	if opts.Documents {
 		e.inputType = cohereapi.EmbedInputTypeSearchDocument
 	}
@@ -119,7 +111,7 @@ func New(opts Options) (*Embedder, error) {
 		size = DefaultCacheSize
 	}
 	e.cache = embedx.NewCache(size)
-	e.dim.Store(int64(KnownDim(e.model)))
+	e.dim.Store(int64(e.modelDim))
 	return e, nil
 }
 
@@ -129,7 +121,7 @@ func (e *Embedder) Name() string { return e.model }
 // Tokens is the input tokens Cohere billed for the calls so far.
 func (e *Embedder) Tokens() int64 { return e.tokens.Load() }
 
-// Dim returns the vector size: known for Cohere's v3 models, otherwise 0
+// Dim returns the vector size: the model's (Options.ModelDim), otherwise 0
 // until the first response, then the size seen.
 func (e *Embedder) Dim() int { return int(e.dim.Load()) }
 
@@ -181,7 +173,7 @@ func (e *Embedder) vectors(resp *cohereapi.EmbedByTypeResponse, n, attempts int)
 		if what := embedx.CheckVector(v); what != "" && len(v) > 0 {
 			return nil, e.invalid(attempts, what)
 		}
-		if want := KnownDim(e.model); want > 0 && len(v) != want {
+		if want := e.modelDim; want > 0 && len(v) != want {
 			// A size the model never makes: the server is at fault.
 			return nil, e.invalid(attempts, fmt.Sprintf("%d-dimensional vectors, but %s makes %d", len(v), e.model, want))
 		}

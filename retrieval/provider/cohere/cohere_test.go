@@ -42,7 +42,8 @@ func newTest(t *testing.T, mod func(*Options)) (*Embedder, *coheretest.Server, *
 	srv := coheretest.NewServer(testKey)
 	t.Cleanup(srv.Close)
 	rec := &sleepRecorder{}
-	opts := Options{APIKey: testKey, BaseURL: srv.URL, Sleep: rec.sleep, Timeout: 5 * time.Second}
+	// The default model's size, as its provider row hands it in.
+	opts := Options{APIKey: testKey, BaseURL: srv.URL, Sleep: rec.sleep, Timeout: 5 * time.Second, ModelDim: 1024}
 	if mod != nil {
 		mod(&opts)
 	}
@@ -104,12 +105,13 @@ func TestEmbedRequestAndVector(t *testing.T) {
 	}
 }
 
+// A model of no row (ModelDim 0) has no size until the first answer,
+// then the size seen.
 func TestDimUnknownModelLearnedFromResponse(t *testing.T) {
-	e, _, _ := newTest(t, func(o *Options) { o.Model = "embed-english-light-v3.0" })
-	if e.Dim() != 384 {
-		t.Fatalf("Dim = %d", e.Dim())
+	e, _, _ := newTest(t, func(o *Options) { o.Model, o.ModelDim = "embed-english-light-v3.0", 0 })
+	if e.Dim() != 0 {
+		t.Fatalf("Dim = %d before any answer, want 0", e.Dim())
 	}
-	e.dim.Store(0) // pretend the model is unknown
 	if _, err := e.Embed(context.Background(), []string{"x"}); err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func TestFaults(t *testing.T) {
 	embedxtest.Run(t, embedxtest.Wire{
 		Name: "Cohere", Model: "embed-english-v3.0", Dim: 1024,
 		New: func(base string, timeout time.Duration, limits embedx.Limits) (retrieval.Embedder, error) {
-			return New(Options{APIKey: embedxtest.Key, BaseURL: base, Timeout: timeout, CacheSize: -1, Limits: limits,
+			return New(Options{APIKey: embedxtest.Key, BaseURL: base, ModelDim: 1024, Timeout: timeout, CacheSize: -1, Limits: limits,
 				Sleep: func(context.Context, time.Duration) error { return nil }})
 		},
 		Base: func(root string) string { return root },

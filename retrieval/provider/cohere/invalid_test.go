@@ -36,7 +36,7 @@ func TestInvalidAnswersBlameTheServer(t *testing.T) {
 				_, _ = io.WriteString(w, c.body)
 			}))
 			defer srv.Close()
-			e, err := New(Options{APIKey: testKey, BaseURL: srv.URL})
+			e, err := New(Options{APIKey: testKey, BaseURL: srv.URL, ModelDim: 1024})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -31,6 +31,20 @@ type Options struct {
 	// Dimensions asks for vectors of this size (OpenAI's dimensions,
 	// Gemini's outputDimensionality); 0 = the model's own size.
 	Dimensions int
+	// ModelDim is the model's native vector size, from the provider's row
+	// of models. 0 is a model ragscope does not know (a local server's):
+	// Dimensions is then not bounded, and the size is learnt from the
+	// first answer rather than checked against it.
+	ModelDim int
+	// Shortens reports that the model can be asked for fewer dimensions
+	// than ModelDim (OpenAI's text-embedding-3 models; every Gemini model
+	// can, and Gemini does not read it).
+	Shortens bool
+	// Shorteners names the provider's models that can be asked for fewer
+	// dimensions, for the message when Model cannot
+	// ("text-embedding-3-small (up to 1536) or text-embedding-3-large (up
+	// to 3072)"); "" when the provider has none.
+	Shorteners string
 	// Timeout bounds each HTTP attempt; default 20 s.
 	Timeout time.Duration
 	// MaxAttempts is the number of attempts for retryable failures;

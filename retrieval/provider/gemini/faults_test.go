@@ -18,7 +18,7 @@ func TestFaults(t *testing.T) {
 	embedxtest.Run(t, embedxtest.Wire{
 		Name: "Gemini", Model: "gemini-embedding-001", Dim: 3072,
 		New: func(base string, timeout time.Duration, limits embedx.Limits) (retrieval.Embedder, error) {
-			return New(context.Background(), Options{APIKey: embedxtest.Key, BaseURL: base, Timeout: timeout, CacheSize: -1, Limits: limits})
+			return New(context.Background(), Options{APIKey: embedxtest.Key, BaseURL: base, ModelDim: 3072, Timeout: timeout, CacheSize: -1, Limits: limits})
 		},
 		Base: func(root string) string { return root },
 		Vectors: func(vecs ...string) string {

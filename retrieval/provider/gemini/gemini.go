@@ -43,20 +43,6 @@ const (
 	MaxBatch = 100
 )
 
-// KnownDim returns the native vector size of a published model, or 0;
-// all accept outputDimensionality up to that size. (A switch, not a
-// package-level map: a map literal is built at initialisation, in every
-// ragscope process.)
-func KnownDim(model string) int {
-	switch strings.TrimPrefix(model, "models/") {
-	case "gemini-embedding-001":
-		return 3072
-	case "text-embedding-004":
-		return 768
-	}
-	return 0
-}
-
 // Options configure an Embedder (embedx.Options). Only APIKey is
 // required.
 type Options = embedx.Options
@@ -73,6 +59,10 @@ type Embedder struct {
 	attempts int
 	sleep    func(context.Context, time.Duration) error
 	cache    *embedx.Cache
+	// modelDim is the model's native size (Options.ModelDim, 0 =
+	// unknown): the most outputDimensionality may ask for. (Every Gemini
+	// embedding model accepts a smaller one: Options.Shortens is not read.)
+	modelDim int
 	dims     atomic.Int64
 	dim      atomic.Int64
 	// task is the embedding task type: RETRIEVAL_QUERY for questions,
@@ -104,14 +94,15 @@ func New(ctx context.Context, opts Options) (*Embedder, error) {
 	if strings.HasPrefix(name, "embed-") || strings.HasPrefix(name, "text-embedding-3") || name == "text-embedding-ada-002" {
 		return nil, fmt.Errorf("%w: %q is not a Gemini model: pass --model %s, or the --embedder the model belongs to", retrieval.ErrConfig, name, DefaultModel)
 	}
-	if max := KnownDim(name); max > 0 && opts.Dimensions > max {
+	if max := opts.ModelDim; max > 0 && opts.Dimensions > max {
 		return nil, fmt.Errorf("%w: %s makes at most %d dimensions, --dimensions (outputDimensionality) %d is too large", retrieval.ErrConfig, name, max, opts.Dimensions)
 	}
 	if opts.Dimensions < 0 {
 		return nil, fmt.Errorf("%w: --dimensions must be 0 or positive, got %d", retrieval.ErrConfig, opts.Dimensions)
 	}
 	opts = opts.WithDefaults()
-	e := &Embedder{model: name, baseURL: base, key: key, timeout: opts.Timeout, attempts: opts.MaxAttempts, sleep: netx.Sleep, cache: embedx.NewCache(opts.CacheSize), task: "RETRIEVAL_QUERY"}
+	e := &Embedder{model: name, baseURL: base, key: key, timeout: opts.Timeout, attempts: opts.MaxAttempts, sleep: netx.Sleep, cache: embedx.NewCache(opts.CacheSize), task: "RETRIEVAL_QUERY",
+		modelDim: max(opts.ModelDim, 0)}
 	if opts.Documents {
 		e.task = "RETRIEVAL_DOCUMENT"
 	}
@@ -119,7 +110,7 @@ func New(ctx context.Context, opts Options) (*Embedder, error) {
 	if opts.Dimensions > 0 {
 		e.dim.Store(int64(opts.Dimensions))
 	} else {
-		e.dim.Store(int64(KnownDim(name)))
+		e.dim.Store(int64(e.modelDim))
 	}
 	hc := embedx.Client(opts.HTTPClient, opts.Limits)
 	hc.Transport = statusRecorder{next: hc.Transport}
@@ -142,8 +133,8 @@ func New(ctx context.Context, opts Options) (*Embedder, error) {
 
 // SetDimensions asks for n-dimensional vectors (outputDimensionality).
 func (e *Embedder) SetDimensions(n int) error {
-	if max := KnownDim(e.model); max > 0 && n > max {
-		return fmt.Errorf("%w: %s makes at most %d dimensions, %d is too large", retrieval.ErrConfig, e.model, max, n)
+	if e.modelDim > 0 && n > e.modelDim {
+		return fmt.Errorf("%w: %s makes at most %d dimensions, %d is too large", retrieval.ErrConfig, e.model, e.modelDim, n)
 	}
 	e.dims.Store(int64(n))
 	if n > 0 {
@@ -153,7 +144,7 @@ func (e *Embedder) SetDimensions(n int) error {
 }
 
 // Shortable is the largest size the model can be asked for (0 = unknown).
-func (e *Embedder) Shortable() int { return KnownDim(e.model) }
+func (e *Embedder) Shortable() int { return e.modelDim }
 
 // Name returns the model name.
 func (e *Embedder) Name() string { return e.model }

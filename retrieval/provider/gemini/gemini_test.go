@@ -64,7 +64,7 @@ func TestBatchesOfAHundred(t *testing.T) {
 func TestBadOptions(t *testing.T) {
 	for name, o := range map[string]Options{
 		"no key":       {},
-		"too large":    {APIKey: "k", Dimensions: 4000},
+		"too large":    {APIKey: "k", Dimensions: 4000, ModelDim: 3072},
 		"openai model": {APIKey: "k", Model: "text-embedding-3-small"},
 		"bad URL":      {APIKey: "k", BaseURL: "localhost:9"},
 	} {
@@ -126,5 +126,33 @@ func BenchmarkEmbedOverhead(b *testing.B) {
 		if _, err := e.Embed(ctx, []string{"how do humanoid robots keep their balance"}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The model's size comes from Options (the provider's row): the size
+// the embedder starts with, the most outputDimensionality may ask for,
+// and what every answer is checked against. Without it nothing is
+// bounded and the size comes from the first answer.
+func TestModelDimComesFromOptions(t *testing.T) {
+	e, _ := newTest(t, Options{ModelDim: 3072})
+	if e.Dim() != 3072 || e.Shortable() != 3072 {
+		t.Errorf("Dim %d, Shortable %d; want 3072, 3072", e.Dim(), e.Shortable())
+	}
+	if err := e.SetDimensions(3073); !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(err.Error(), "makes at most 3072 dimensions") {
+		t.Errorf("SetDimensions(3073) = %v", err)
+	}
+	small, _ := newTest(t, Options{ModelDim: 100})
+	if _, err := small.Embed(context.Background(), []string{"q"}); !errors.Is(err, retrieval.ErrUnavailable) || !strings.Contains(err.Error(), "but gemini-embedding-001 makes 100") {
+		t.Errorf("an answer of another size than the row's: %v", err)
+	}
+	none, _ := newTest(t, Options{})
+	if none.Dim() != 0 || none.Shortable() != 0 {
+		t.Errorf("no size: Dim %d, Shortable %d; want 0, 0", none.Dim(), none.Shortable())
+	}
+	if _, err := none.Embed(context.Background(), []string{"q"}); err != nil || none.Dim() != 3072 {
+		t.Errorf("no size, after an answer: %v, Dim %d; want 3072", err, none.Dim())
+	}
+	if unbounded, _ := newTest(t, Options{}); unbounded.SetDimensions(5000) != nil {
+		t.Error("no size: SetDimensions(5000) refused; want no bound")
 	}
 }

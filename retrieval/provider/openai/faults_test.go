@@ -16,7 +16,7 @@ func TestFaults(t *testing.T) {
 	embedxtest.Run(t, embedxtest.Wire{
 		Name: "OpenAI", Model: "text-embedding-3-small", Dim: 1536,
 		New: func(base string, timeout time.Duration, limits embedx.Limits) (retrieval.Embedder, error) {
-			return New(Options{APIKey: embedxtest.Key, BaseURL: base, Timeout: timeout, CacheSize: -1, Limits: limits})
+			return New(Options{APIKey: embedxtest.Key, BaseURL: base, ModelDim: 1536, Shortens: true, Timeout: timeout, CacheSize: -1, Limits: limits})
 		},
 		Base: func(root string) string { return root + "/v1" },
 		Vectors: func(vecs ...string) string {

@@ -11,6 +11,7 @@ package openai
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -51,33 +52,6 @@ const (
 	maxBackoff = 8 * time.Second
 )
 
-// model is what ragscope knows of a published OpenAI embedding model.
-type model struct {
-	dim       int  // native vector size
-	shortable bool // accepts "dimensions" (1..dim)
-}
-
-// lookupModel returns what ragscope knows of a published model. (A
-// switch, not a package-level map: a map literal is built at
-// initialisation, in every ragscope process.)
-func lookupModel(name string) (model, bool) {
-	switch name {
-	case "text-embedding-3-small":
-		return model{dim: 1536, shortable: true}, true
-	case "text-embedding-3-large":
-		return model{dim: 3072, shortable: true}, true
-	case "text-embedding-ada-002":
-		return model{dim: 1536}, true
-	}
-	return model{}, false
-}
-
-// KnownDim returns the native vector size of a published OpenAI model, or 0.
-func KnownDim(name string) int {
-	m, _ := lookupModel(name)
-	return m.dim
-}
-
 // Options configure an Embedder (embedx.Options). Only APIKey is
 // required.
 type Options = embedx.Options
@@ -95,6 +69,11 @@ type Embedder struct {
 	timeout    time.Duration
 	attempts   int
 	cache      *embedx.Cache
+	// modelDim is the model's native size (Options.ModelDim, 0 =
+	// unknown); shortens and shorteners are Options'.
+	modelDim   int
+	shortens   bool
+	shorteners string
 	dims       atomic.Int64 // requested size, 0 = native
 	dim        atomic.Int64 // size produced, 0 = unknown yet
 	tokens     atomic.Int64 // prompt tokens of the calls so far
@@ -142,13 +121,14 @@ func New(opts Options) (*Embedder, error) {
 	}
 	opts = opts.WithDefaults()
 	attempts := opts.MaxAttempts
-	e := &Embedder{model: name, baseURL: base, key: key, timeout: opts.Timeout, attempts: attempts, cache: embedx.NewCache(opts.CacheSize)}
+	e := &Embedder{model: name, baseURL: base, key: key, timeout: opts.Timeout, attempts: attempts, cache: embedx.NewCache(opts.CacheSize),
+		modelDim: max(opts.ModelDim, 0), shortens: opts.Shortens, shorteners: opts.Shorteners}
 	if opts.Dimensions > 0 {
 		if err := e.SetDimensions(opts.Dimensions); err != nil {
 			return nil, err
 		}
 	} else {
-		e.dim.Store(int64(KnownDim(name)))
+		e.dim.Store(int64(e.modelDim))
 	}
 	hc := embedx.Client(opts.HTTPClient, opts.Limits)
 	e.embeddings = sdk.NewEmbeddingService(clientOptions(key, base, hc, attempts, checkBody, option.WithRequestTimeout(e.timeout))...)
@@ -174,18 +154,18 @@ func clientOptions(key, base string, hc *http.Client, attempts int, check option
 }
 
 // SetDimensions asks for vectors of n dimensions from now on. It is an
-// error matching retrieval.ErrConfig when a published model cannot
-// produce that size.
+// error matching retrieval.ErrConfig when a known model (Options.ModelDim)
+// cannot produce that size.
 func (e *Embedder) SetDimensions(n int) error {
-	if m, ok := lookupModel(e.model); ok && n != m.dim {
-		if !m.shortable {
-			return fmt.Errorf("%w: %s only makes %d-dimensional vectors; --dimensions %d needs text-embedding-3-small (up to 1536) or text-embedding-3-large (up to 3072)", retrieval.ErrConfig, e.model, m.dim, n)
+	if e.modelDim > 0 && n != e.modelDim {
+		if !e.shortens {
+			return fmt.Errorf("%w: %s only makes %d-dimensional vectors; --dimensions %d needs %s", retrieval.ErrConfig, e.model, e.modelDim, n, cmp.Or(e.shorteners, "a model that can shorten its vectors"))
 		}
-		if n > m.dim {
-			return fmt.Errorf("%w: %s makes at most %d dimensions, --dimensions %d is too large", retrieval.ErrConfig, e.model, m.dim, n)
+		if n > e.modelDim {
+			return fmt.Errorf("%w: %s makes at most %d dimensions, --dimensions %d is too large", retrieval.ErrConfig, e.model, e.modelDim, n)
 		}
 	}
-	if m, ok := lookupModel(e.model); ok && n == m.dim && !m.shortable {
+	if e.modelDim > 0 && n == e.modelDim && !e.shortens {
 		n = 0 // ada-002 refuses the parameter; its size is already n
 	}
 	e.dims.Store(int64(n))
@@ -198,8 +178,8 @@ func (e *Embedder) SetDimensions(n int) error {
 // Shortable reports whether the model can be asked for fewer dimensions
 // (up to the returned maximum; 0 when unknown or never).
 func (e *Embedder) Shortable() int {
-	if m, ok := lookupModel(e.model); ok && m.shortable {
-		return m.dim
+	if e.shortens {
+		return e.modelDim
 	}
 	return 0
 }
@@ -213,8 +193,8 @@ func (e *Embedder) Provider() string { return "openai" }
 // Tokens is the prompt tokens the server counted for the calls so far.
 func (e *Embedder) Tokens() int64 { return e.tokens.Load() }
 
-// Dim returns the vector size: known for OpenAI's models or when
-// dimensions were asked for, otherwise 0 until the first response.
+// Dim returns the vector size: the model's (Options.ModelDim) or the one
+// asked for, otherwise 0 until the first response.
 func (e *Embedder) Dim() int { return int(e.dim.Load()) }
 
 // Embed returns one vector per text, in order. Cached texts cost no call;
@@ -292,7 +272,7 @@ func (e *Embedder) vectors(resp *sdk.CreateEmbeddingResponse, n int) ([][]float3
 		}
 		out[d.Index] = v
 	}
-	if want := e.Dim(); want > 0 && size != want && (e.dims.Load() > 0 || KnownDim(e.model) > 0) {
+	if want := e.Dim(); want > 0 && size != want && (e.dims.Load() > 0 || e.modelDim > 0) {
 		// A size the model never produces: the server is at fault, not the
 		// model choice.
 		return nil, invalid(fmt.Sprintf("%d-dimensional vectors, but %s makes %d", size, e.model, want))

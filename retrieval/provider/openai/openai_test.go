@@ -70,8 +70,8 @@ func TestBadOptionsAreConfigErrors(t *testing.T) {
 	for name, o := range map[string]Options{
 		"no key":         {},
 		"cohere model":   {APIKey: "k", Model: "embed-english-v3.0"},
-		"too large":      {APIKey: "k", Dimensions: 4096},
-		"ada shortened":  {APIKey: "k", Model: "text-embedding-ada-002", Dimensions: 512},
+		"too large":      {APIKey: "k", Dimensions: 4096, ModelDim: 1536, Shortens: true},
+		"ada shortened":  {APIKey: "k", Model: "text-embedding-ada-002", Dimensions: 512, ModelDim: 1536},
 		"not a base URL": {APIKey: "k", BaseURL: "api.openai.com"},
 	} {
 		if _, err := New(o); !errors.Is(err, retrieval.ErrConfig) {
@@ -121,7 +121,11 @@ func TestErrorsAreClassified(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e, srv := newTest(t, Options{APIKey: c.key, Model: c.model})
+			o := Options{APIKey: c.key, Model: c.model}
+			if c.model == "" {
+				o.ModelDim, o.Shortens = 1536, true // text-embedding-3-small's row
+			}
+			e, srv := newTest(t, o)
 			srv.Fail(c.fail...)
 			_, err := e.Embed(context.Background(), []string{"q"})
 			if !errors.Is(err, c.class) {
@@ -196,5 +200,49 @@ func BenchmarkEmbedOverhead(b *testing.B) {
 		if _, err := e.Embed(ctx, []string{"how do humanoid robots keep their balance"}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// What the embedder knows of its model comes from Options (the
+// provider's row): the size it starts with, whether and how far it can
+// be shortened, the models a refusal names. A model without those facts
+// is bounded by nothing and learns its size from the first answer.
+func TestModelFactsComeFromOptions(t *testing.T) {
+	e, _ := newTest(t, Options{ModelDim: 1536, Shortens: true})
+	if e.Dim() != 1536 || e.Shortable() != 1536 {
+		t.Errorf("text-embedding-3-small: Dim %d, Shortable %d; want 1536, 1536", e.Dim(), e.Shortable())
+	}
+	if err := e.SetDimensions(1537); !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(err.Error(), "makes at most 1536 dimensions, --dimensions 1537 is too large") {
+		t.Errorf("SetDimensions(1537) = %v", err)
+	}
+
+	// ada-002 makes one size: asking for it sends no "dimensions" (the
+	// API refuses the parameter), asking for another names the models
+	// that can.
+	ada, srv := newTest(t, Options{Model: "text-embedding-ada-002", ModelDim: 1536, Dimensions: 1536})
+	if _, err := ada.Embed(context.Background(), []string{"q"}); err != nil || srv.LastRequest().Dimensions != 0 || ada.Shortable() != 0 {
+		t.Errorf("ada-002 at its own size: %v, sent dimensions %d, Shortable %d", err, srv.LastRequest().Dimensions, ada.Shortable())
+	}
+	for shorteners, want := range map[string]string{
+		"m-1 (up to 8)": "text-embedding-ada-002 only makes 1536-dimensional vectors; --dimensions 512 needs m-1 (up to 8)",
+		"":              "--dimensions 512 needs a model that can shorten its vectors",
+	} {
+		_, err := New(Options{APIKey: "k", Model: "text-embedding-ada-002", ModelDim: 1536, Dimensions: 512, Shorteners: shorteners})
+		if !errors.Is(err, retrieval.ErrConfig) || !strings.Contains(err.Error(), want) {
+			t.Errorf("ada-002 shortened, shorteners %q: %v; want %q", shorteners, err, want)
+		}
+	}
+
+	// Without facts (a local server's model), nothing is bounded and the
+	// size comes from the answer.
+	local, _ := newTest(t, Options{Model: "text-embedding-3-small", Dimensions: 0})
+	if local.Dim() != 0 || local.Shortable() != 0 {
+		t.Errorf("no facts: Dim %d, Shortable %d; want 0, 0", local.Dim(), local.Shortable())
+	}
+	if _, err := local.Embed(context.Background(), []string{"q"}); err != nil || local.Dim() != 1536 {
+		t.Errorf("no facts, after an answer: %v, Dim %d; want 1536", err, local.Dim())
+	}
+	if err := local.SetDimensions(4000); err != nil {
+		t.Errorf("no facts, SetDimensions(4000) = %v; want no bound", err)
 	}
 }

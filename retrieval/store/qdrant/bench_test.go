@@ -66,7 +66,7 @@ func BenchmarkEndToEnd(b *testing.B) {
 	b.Cleanup(co.Close)
 	co.SetLatency(300 * time.Millisecond)
 	srv := startFake(b, qdranttest.Options{APIKey: testKey})
-	emb, err := cohere.New(cohere.Options{APIKey: "co-key", BaseURL: co.URL, CacheSize: -1})
+	emb, err := cohere.New(cohere.Options{APIKey: "co-key", BaseURL: co.URL, CacheSize: -1, ModelDim: 1024})
 	if err != nil {
 		b.Fatal(err)
 	}

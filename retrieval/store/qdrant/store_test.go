@@ -303,7 +303,7 @@ func TestEndToEndWithCohere(t *testing.T) {
 	co := coheretest.NewServer("co-key")
 	defer co.Close()
 	srv := startFake(t, qdranttest.Options{APIKey: testKey})
-	emb, err := cohere.New(cohere.Options{APIKey: "co-key", BaseURL: co.URL})
+	emb, err := cohere.New(cohere.Options{APIKey: "co-key", BaseURL: co.URL, ModelDim: 1024})
 	if err != nil {
 		t.Fatal(err)
 	}

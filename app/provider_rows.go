@@ -52,7 +52,7 @@ func cohereRow() Provider {
 	p.DefaultEmbedModel, p.DefaultChatModel, p.DefaultRerankModel = cohere.DefaultModel, cohere.DefaultChatModel, cohere.DefaultRerankModel
 	p.MaxBatch, p.IndexCalls, p.DocInputType = cohere.MaxBatch, 4, "search_document"
 	p.NewEmbedder = func(_ context.Context, o EmbedOptions) (QueryEmbedder, error) {
-		model := cmp.Or(o.Model, o.Config.EmbedModel)
+		model := cmp.Or(o.Model, p.DefaultEmbedModel) // the model o.Known describes
 		if o.Dimensions > 0 && o.Dimensions != o.Known.Dim {
 			return nil, fmt.Errorf("%w: --dimensions %d: Cohere's %s cannot be asked for another vector size; use --embedder openai with text-embedding-3-small/-large, or drop --dimensions", retrieval.ErrConfig, o.Dimensions, model)
 		}

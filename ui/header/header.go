@@ -66,7 +66,10 @@ func View(st *common.Styles, in Info, width int) string {
 		parts = append(parts, part{text: "setup " + termsafe.Line(b.Setup), keep: keepSetup})
 	}
 	if b.Collection != "" {
-		parts = append(parts, part{text: "collection " + termsafe.Line(b.Collection), keep: keepCollection})
+		name := termsafe.Line(b.Collection)
+		parts = append(parts, part{text: "collection " + name, keep: keepCollection, shorten: func(w int) string {
+			return "collection " + present.Middle(name, max(w-len("collection "), headerMinName))
+		}})
 	}
 	search := termsafe.Line(b.Search)
 	if b.Model != "" && search == "" {
@@ -79,7 +82,7 @@ func View(st *common.Styles, in Info, width int) string {
 		// A hybrid search names the embedding model on its dense arm, in
 		// place of the model field; cut rather than dropped, it still
 		// says how the collection is searched.
-		parts = append(parts, part{text: search, keep: keepSearch, cut: true})
+		parts = append(parts, part{text: search, keep: keepSearch, cut: true, shorten: func(int) string { return withoutModels(search) }})
 	}
 	var points string
 	if b.Points >= 0 {
@@ -116,6 +119,10 @@ func settingsLine(st *common.Styles, in Info) string {
 // is cut to when it does not fit whole.
 const headerMinPart = 12
 
+// headerMinName is the fewest cells a collection's name is shortened to
+// (its start and end, the middle cut out).
+const headerMinName = 12
+
 // part is a field of the header line; keep ranks it: when the line
 // is too long, fields of lower keep give way first, whole.
 type part struct {
@@ -124,6 +131,11 @@ type part struct {
 	// cut lets the field be cut to the room left (at least
 	// headerMinPart cells) rather than dropped.
 	cut bool
+	// shorten, when set, is a shorter form of the field that still says
+	// what it is read for, in about w cells when it can (the search
+	// without its model names, the collection's name without its
+	// middle); fit tries it before it drops or cuts any field.
+	shorten func(w int) string
 }
 
 // The header's fields by what they are read for: the backend kind always,
@@ -139,12 +151,17 @@ const (
 
 // fit joins parts, in their order, and then last (the point count,
 // "" for none) with " · " in at most w cells. last and the first part (the
-// backend kind) stay; the other parts are taken whole, by keep (highest
-// first), while they fit, so a field is shown whole or not at all. Only
-// the field of highest keep is cut (to what is left, at least
-// headerMinPart cells) rather than dropped when it alone does not fit.
+// backend kind) stay. A line too long first has its fields shortened
+// where they have a shorter form, of lowest keep first (the search's
+// model names go, then the middle of the collection's name), so the
+// facts at the end of a field (a hybrid's fusion) stay on screen. Then
+// the other parts are taken whole, by keep (highest first), while they
+// fit, so a field is shown whole or not at all. Only the field of
+// highest keep is cut (to what is left, at least headerMinPart cells)
+// rather than dropped when it alone does not fit.
 func fit(parts []part, last string, w int) string {
 	const sep = 3 // " · "
+	parts = shortened(parts, last, w)
 	used := 0
 	if len(parts) > 0 {
 		used = ansi.StringWidth(parts[0].text)
@@ -183,4 +200,64 @@ func fit(parts []part, last string, w int) string {
 		out = append(out, last)
 	}
 	return common.Truncate(strings.Join(out, " · "), w)
+}
+
+// shortened is parts with fields put in their shorter forms, of lowest
+// keep first, while the line (parts and last, joined by " · ") is wider
+// than w cells.
+func shortened(parts []part, last string, w int) []part {
+	width := func(ps []part) int {
+		n := 0
+		for _, p := range ps {
+			n += ansi.StringWidth(p.text) + 3
+		}
+		if last != "" {
+			n += ansi.StringWidth(last) + 3
+		}
+		return n - 3
+	}
+	over := width(parts) - w
+	if over <= 0 {
+		return parts
+	}
+	out := slices.Clone(parts)
+	order := make([]int, 0, len(out))
+	for i := 1; i < len(out); i++ {
+		if out[i].shorten != nil {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return out[a].keep - out[b].keep })
+	for _, i := range order {
+		if over <= 0 {
+			break
+		}
+		pw := ansi.StringWidth(out[i].text)
+		if s := out[i].shorten(pw - over); ansi.StringWidth(s) < pw {
+			out[i].text = s
+			over -= pw - ansi.StringWidth(s)
+		}
+	}
+	return out
+}
+
+// withoutModels is a search's description without the models named in
+// parentheses after its arms: "hybrid: dense (embed-english-v3.0) + bm25
+// (qdrant/bm25), RRF k=2" is "hybrid: dense + bm25, RRF k=2".
+func withoutModels(search string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(search, " (")
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(search[i:], ')')
+		if j < 0 {
+			break
+		}
+		b.WriteString(search[:i])
+		search = search[i+j+1:]
+	}
+	b.WriteString(search)
+	return b.String()
 }

@@ -67,9 +67,9 @@ func View(st *common.Styles, in Info, width int) string {
 	}
 	if b.Collection != "" {
 		name := termsafe.Line(b.Collection)
-		parts = append(parts, part{text: "collection " + name, keep: keepCollection, shorten: func(w int) string {
+		parts = append(parts, part{text: "collection " + name, keep: keepCollection, shorter: []shortForm{{shortName, func(w int) string {
 			return "collection " + present.Middle(name, max(w-len("collection "), headerMinName))
-		}})
+		}}}})
 	}
 	search := termsafe.Line(b.Search)
 	if b.Model != "" && search == "" {
@@ -82,7 +82,10 @@ func View(st *common.Styles, in Info, width int) string {
 		// A hybrid search names the embedding model on its dense arm, in
 		// place of the model field; cut rather than dropped, it still
 		// says how the collection is searched.
-		parts = append(parts, part{text: search, keep: keepSearch, cut: true, shorten: func(int) string { return withoutModels(search) }})
+		parts = append(parts, part{text: search, keep: keepSearch, cut: true, shorter: []shortForm{
+			{shortModels, func(int) string { return withoutModels(search) }},
+			{shortArms, func(int) string { return fusionOnly(search) }},
+		}})
 	}
 	var points string
 	if b.Points >= 0 {
@@ -131,12 +134,28 @@ type part struct {
 	// cut lets the field be cut to the room left (at least
 	// headerMinPart cells) rather than dropped.
 	cut bool
-	// shorten, when set, is a shorter form of the field that still says
-	// what it is read for, in about w cells when it can (the search
-	// without its model names, the collection's name without its
-	// middle); fit tries it before it drops or cuts any field.
-	shorten func(w int) string
+	// shorter are the field's shorter forms that still say what it is
+	// read for; fit tries them, in their steps' order, before it drops or
+	// cuts any field.
+	shorter []shortForm
 }
+
+// shortForm is a shorter form of a field: at step (the forms of every
+// field are tried in the order of their steps), form gives the field in
+// about w cells when it can.
+type shortForm struct {
+	step int
+	form func(w int) string
+}
+
+// The steps that shorten the header's fields, in order: the search's
+// model names go first, then the middle of the collection's name, then
+// the search's arms, so the fusion stays on screen longest.
+const (
+	shortModels = iota
+	shortName
+	shortArms
+)
 
 // The header's fields by what they are read for: the backend kind always,
 // then the setup (which of two is on show), the collection, the search
@@ -152,9 +171,9 @@ const (
 // fit joins parts, in their order, and then last (the point count,
 // "" for none) with " · " in at most w cells. last and the first part (the
 // backend kind) stay. A line too long first has its fields shortened
-// where they have a shorter form, of lowest keep first (the search's
-// model names go, then the middle of the collection's name), so the
-// facts at the end of a field (a hybrid's fusion) stay on screen. Then
+// where they have a shorter form (the search's model names go, then the
+// middle of the collection's name, then the search's arms), so the facts
+// at the end of a field (a hybrid's fusion) stay on screen. Then
 // the other parts are taken whole, by keep (highest first), while they
 // fit, so a field is shown whole or not at all. Only the field of
 // highest keep is cut (to what is left, at least headerMinPart cells)
@@ -202,40 +221,52 @@ func fit(parts []part, last string, w int) string {
 	return common.Truncate(strings.Join(out, " · "), w)
 }
 
-// shortened is parts with fields put in their shorter forms, of lowest
-// keep first, while the line (parts and last, joined by " · ") is wider
-// than w cells.
+// shortened is parts with fields put in their shorter forms, step by
+// step (see shortForm), while the line (parts and last, joined by " · ")
+// is wider than w cells. The first part (the backend kind) stays.
 func shortened(parts []part, last string, w int) []part {
-	width := func(ps []part) int {
-		n := 0
-		for _, p := range ps {
-			n += ansi.StringWidth(p.text) + 3
-		}
-		if last != "" {
-			n += ansi.StringWidth(last) + 3
-		}
-		return n - 3
+	over := -w - 3
+	for _, p := range parts {
+		over += ansi.StringWidth(p.text) + 3
 	}
-	over := width(parts) - w
+	if last != "" {
+		over += ansi.StringWidth(last) + 3
+	}
 	if over <= 0 {
 		return parts
 	}
-	out := slices.Clone(parts)
-	order := make([]int, 0, len(out))
-	for i := 1; i < len(out); i++ {
-		if out[i].shorten != nil {
-			order = append(order, i)
+	type form struct {
+		i int
+		shortForm
+	}
+	var forms []form
+	for i := 1; i < len(parts); i++ {
+		for _, f := range parts[i].shorter {
+			forms = append(forms, form{i, f})
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return out[a].keep - out[b].keep })
-	for _, i := range order {
+	slices.SortStableFunc(forms, func(a, b form) int { return a.step - b.step })
+	out := slices.Clone(parts)
+	applied := forms[:0]
+	for _, f := range forms {
 		if over <= 0 {
 			break
 		}
-		pw := ansi.StringWidth(out[i].text)
-		if s := out[i].shorten(pw - over); ansi.StringWidth(s) < pw {
-			out[i].text = s
+		pw := ansi.StringWidth(out[f.i].text)
+		if s := f.form(pw - over); ansi.StringWidth(s) < pw {
+			out[f.i].text = s
 			over -= pw - ansi.StringWidth(s)
+			applied = append(applied, f)
+		}
+	}
+	// A later step may leave room an earlier one took: the forms that
+	// fit a width (the collection's name) get it back, latest first.
+	for k := len(applied) - 1; k >= 0 && over < 0; k-- {
+		f := applied[k]
+		pw := ansi.StringWidth(out[f.i].text)
+		if s := f.form(pw - over); ansi.StringWidth(s) > pw && ansi.StringWidth(s) <= pw-over {
+			out[f.i].text = s
+			over += ansi.StringWidth(s) - pw
 		}
 	}
 	return out
@@ -260,4 +291,16 @@ func withoutModels(search string) string {
 	}
 	b.WriteString(search)
 	return b.String()
+}
+
+// fusionOnly is a search's description without its arms: "hybrid: dense
+// + bm25, RRF k=2" is "hybrid, RRF k=2"; one without a fusion after its
+// arms is left as it is.
+func fusionOnly(search string) string {
+	kind, _, ok := strings.Cut(search, ": ")
+	i := strings.LastIndex(search, ", ")
+	if !ok || i < len(kind) {
+		return search
+	}
+	return kind + search[i:]
 }

@@ -57,6 +57,8 @@ func TestHeaderKeepsTheFusion(t *testing.T) {
 	}{
 		{120, "ragscope qdrant · collection physical-ai-hu…extbook-production-chunks-v7 · hybrid: dense + bm25, RRF k=2 · 12,345 points"},
 		{100, "ragscope qdrant · collection physica…ction-chunks-v7 · hybrid: dense + bm25, RRF k=2 · 12,345 points"},
+		// Narrower: the search's arms go too.
+		{80, "ragscope qdrant · collection physi…n-chunks-v7 · hybrid, RRF k=2 · 12,345 points"},
 		// Room for it all: nothing is shortened.
 		{200, "ragscope qdrant · collection physical-ai-humanoid-robotics-textbook-production-chunks-v7 · hybrid: dense (embed-english-v3.0) + bm25 (qdrant/bm25), RRF k=2 · 12,345 points"},
 	} {

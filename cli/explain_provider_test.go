@@ -3,11 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"math"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"ragscope/retrieval/provider/cohere/coheretest"
 )
 
 // query --explain on an index of a provider's vectors takes apart the
@@ -15,15 +12,7 @@ import (
 // cosine and BM25 plus the title match: each side's rank and part, the
 // title's, adding up to the hit's score, the fusion named.
 func TestExplainOfAProviderIndexAddsUp(t *testing.T) {
-	co := coheretest.NewServer(testCohereKey)
-	defer co.Close()
-	env := cohereIndexEnv(t, co.URL)
-	root := t.TempDir()
-	docs := providerDocs(t, root, 3, 4)
-	idx := filepath.Join(root, "book.idx")
-	if code, out, errs := run(t, env, "", "index", docs, "--embedder", "cohere", "-o", idx); code != ExitOK {
-		t.Fatalf("index: exit %d\n%s\n%s", code, out, errs)
-	}
+	env, _, idx := cohereIndex(t, 3, 4)
 	question := "actuator 2 joint 3 torque control"
 	code, out, errs := run(t, env, "", "query", "--index", idx, "-k", "3", "--explain", "--json", question)
 	if code != ExitOK {

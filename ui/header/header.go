@@ -223,7 +223,9 @@ func fit(parts []part, last string, w int) string {
 
 // shortened is parts with fields put in their shorter forms, step by
 // step (see shortForm), while the line (parts and last, joined by " · ")
-// is wider than w cells. The first part (the backend kind) stays.
+// is wider than w cells; fields read less than every field with a
+// shorter form are left out whole before any is shortened. The first
+// part (the backend kind) stays.
 func shortened(parts []part, last string, w int) []part {
 	over := -w - 3
 	for _, p := range parts {
@@ -235,18 +237,39 @@ func shortened(parts []part, last string, w int) []part {
 	if over <= 0 {
 		return parts
 	}
+	// Fields read less than any field with a shorter form (the model
+	// beside a search mode) give way whole first, least read first.
+	least := 0
+	for _, p := range parts[1:] {
+		if len(p.shorter) > 0 && (least == 0 || p.keep < least) {
+			least = p.keep
+		}
+	}
+	out := slices.Clone(parts)
+	for over > 0 {
+		drop := -1
+		for i := 1; i < len(out); i++ {
+			if len(out[i].shorter) == 0 && out[i].keep < least && (drop < 0 || out[i].keep < out[drop].keep) {
+				drop = i
+			}
+		}
+		if drop < 0 {
+			break
+		}
+		over -= ansi.StringWidth(out[drop].text) + 3
+		out = slices.Delete(out, drop, drop+1)
+	}
 	type form struct {
 		i int
 		shortForm
 	}
 	var forms []form
-	for i := 1; i < len(parts); i++ {
-		for _, f := range parts[i].shorter {
+	for i := 1; i < len(out); i++ {
+		for _, f := range out[i].shorter {
 			forms = append(forms, form{i, f})
 		}
 	}
 	slices.SortStableFunc(forms, func(a, b form) int { return a.step - b.step })
-	out := slices.Clone(parts)
 	applied := forms[:0]
 	for _, f := range forms {
 		if over <= 0 {

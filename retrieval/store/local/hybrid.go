@@ -343,7 +343,7 @@ func (ix *Index) fuse(f fusion, lex, vec []float64, pass func(int) bool, req ret
 		out[k] = retrieval.ScoredChunk{
 			Chunk: cloneChunk(&ix.chunks[s.i]),
 			Score: s.score,
-			Parts: &retrieval.ScoreParts{Fusion: name, BM25: lex[s.i], BM25Rank: r[0], Cosine: vec[s.i], CosineRank: r[1], Title: cs.title[s.i]},
+			Parts: &retrieval.ScoreParts{Fusion: name, BM25: lex[s.i], BM25Rank: r[0], Cosine: vec[s.i], CosineRank: r[1], Title: cs.title[s.i], Ranked: f.rescales()},
 		}
 	}
 	return out

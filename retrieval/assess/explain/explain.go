@@ -75,8 +75,9 @@ type Fusion struct {
 // score: the fields of the hit's --json "arms" (vector, rank, score; rank
 // and score null when the arm did not return the chunk) with the arm's
 // label and its contribution (RRF: 1/(k + rank − 1), rank zero-based as
-// Qdrant counts it; DBSF: the arm's normalised score; null when the
-// search cannot tell).
+// Qdrant counts it; DBSF: the arm's normalised score; a local index's
+// fusion named in Fusion.Name: its weighted part, e.g. 0.5 × (k+1)/(k +
+// rank) / 1.2; null when the search cannot tell).
 type FusionArm struct {
 	Label        string   `json:"label"`
 	Vector       string   `json:"vector"`

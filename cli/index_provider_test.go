@@ -46,6 +46,24 @@ func cohereIndexEnv(t testing.TB, url string) map[string]string {
 	return map[string]string{"COHERE_API_KEY": testCohereKey, "COHERE_BASE_URL": url, "XDG_CACHE_HOME": t.TempDir()}
 }
 
+// cohereIndex serves the fake Cohere for the test, writes a docs folder
+// of pages pages of sections sections (providerDocs) and indexes it with
+// index --embedder cohere; it returns the environment, the docs folder
+// and the index file.
+func cohereIndex(t *testing.T, pages, sections int) (env map[string]string, docs, idx string) {
+	t.Helper()
+	co := coheretest.NewServer(testCohereKey)
+	t.Cleanup(co.Close)
+	env = cohereIndexEnv(t, co.URL)
+	root := t.TempDir()
+	docs = providerDocs(t, root, pages, sections)
+	idx = filepath.Join(root, "book.idx")
+	if code, out, errs := run(t, env, "", "index", docs, "--embedder", "cohere", "-o", idx); code != ExitOK {
+		t.Fatalf("index: exit %d\n%s\n%s", code, out, errs)
+	}
+	return env, docs, idx
+}
+
 // editPage edits a page of providerDocs (every "humanoid" becomes
 // "biped") and returns the func that undoes the edit.
 func editPage(t testing.TB, page string) (undo func()) {

@@ -10,8 +10,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"ragscope/retrieval/provider/cohere/coheretest"
 )
 
 // runWithin is runEvalCLI (or run with env, when env is not nil) that
@@ -192,15 +190,7 @@ func pipesInPlaceOf(t *testing.T, dir, suffix string) int {
 // never a wait for a writer that never comes: the run asks the provider
 // again and finishes, and the pipe stays.
 func TestCachePipesAreMisses(t *testing.T) {
-	co := coheretest.NewServer(testCohereKey)
-	defer co.Close()
-	env := cohereIndexEnv(t, co.URL)
-	root := t.TempDir()
-	docs := providerDocs(t, root, 1, 5)
-	idx := filepath.Join(root, "book.idx")
-	if code, _, errs := run(t, env, "", "index", docs, "--embedder", "cohere", "-o", idx); code != ExitOK {
-		t.Fatalf("index: exit %d: %s", code, errs)
-	}
+	env, docs, idx := cohereIndex(t, 1, 5)
 	if n := pipesInPlaceOf(t, env["XDG_CACHE_HOME"], ".vec"); n != 1 {
 		t.Fatalf("%d embed cache files", n)
 	}

@@ -112,7 +112,9 @@ func ExplainLines(e *explain.Explanation) []string {
 // and score and its part of the fused score (RRF: 1/(k + rank − 1), the
 // rank zero-based as Qdrant counts it; DBSF: the normalised score); "–"
 // for an arm that did not return the chunk, "?" for a part the search
-// could not tell.
+// could not tell. A fusion the store names (a local index's, e.g. "RRF
+// (k 60) of cosine and BM25 + title match") is named so, with its title
+// match's part: "… · title → 0.167 · fused 0.5 (RRF (k 60) of …)".
 func FusionLine(f *explain.Fusion, fused float64) string {
 	parts := make([]string, 0, len(f.Arms)+1)
 	for _, a := range f.Arms {
@@ -127,11 +129,16 @@ func FusionLine(f *explain.Fusion, fused float64) string {
 		}
 		parts = append(parts, s)
 	}
+	if f.Title != nil && *f.Title != 0 {
+		parts = append(parts, fmt.Sprintf("title → %.3f", *f.Title))
+	}
 	how := "fused"
-	switch f.Method {
-	case "rrf":
+	switch {
+	case f.Name != "":
+		how = strings.TrimPrefix(termsafe.Line(f.Name), "hybrid ")
+	case f.Method == "rrf":
 		how = fmt.Sprintf("RRF k=%d", f.K)
-	case "dbsf":
+	case f.Method == "dbsf":
 		how = "DBSF"
 	}
 	return strings.Join(parts, " · ") + fmt.Sprintf(" · fused %.3f (%s)", fused, how)

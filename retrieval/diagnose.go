@@ -220,9 +220,12 @@ func noMatchDetail(n int, ranking string) string {
 	return strconv.Itoa(n) + " chunks, none matches a word of the question"
 }
 
-// fusedRanking reports whether top comes from a fused search (its hits
-// carry their arms).
-func fusedRanking(top []ScoredChunk) bool { return len(top) > 0 && top[0].Arms != nil }
+// fusedRanking reports whether top comes from a fused search: its hits
+// carry their arms, or their parts say the fusion read ranks (a local
+// index's reciprocal rank fusion).
+func fusedRanking(top []ScoredChunk) bool {
+	return len(top) > 0 && (top[0].Arms != nil || top[0].Parts != nil && top[0].Parts.Ranked)
+}
 
 // fusedPlace sets e's rank, score and arms from the chunk's place in the
 // fused ranking top (beyond it when the ranking does not hold it), and

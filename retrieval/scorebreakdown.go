@@ -45,6 +45,12 @@ type ScoreBreakdown struct {
 	CosineContribution float64  `json:"cosine_contribution,omitempty"`
 	// Fusion names how the parts were combined.
 	Fusion string `json:"fusion,omitempty"`
+	// Arms, when the fusion reads each side's rank or rescales it (a
+	// local index's reciprocal rank fusion), are the chunk's place in each
+	// side (dense, bm25) and its part of Score (Arm.Part, as the fusion
+	// weighs it); Score is then those parts and TitleContribution, and
+	// the terms take the BM25 side's own score apart.
+	Arms []Arm `json:"arms,omitempty"`
 }
 
 // ScoreExplainer is implemented by stores that can take their own score

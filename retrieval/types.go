@@ -264,6 +264,10 @@ type ScoreParts struct {
 	// Title is how well the question names the chunk's page, 0..1 (1: the
 	// question is the page's title).
 	Title float64 `json:"title,omitempty"`
+	// Ranked says the fusion reads each side's rank among the candidates
+	// (or rescales the side over them): the score depends on the other
+	// chunks the search considered, as a fusion of arms does.
+	Ranked bool `json:"-"`
 }
 
 // Citation is where a hit can be cited.

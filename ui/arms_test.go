@@ -68,11 +68,11 @@ func TestHeaderShowsHybridSearch(t *testing.T) {
 	if first != "ragscope qdrant · collection docs · "+search+" · 42 points" {
 		t.Errorf("header at 120: %q", first)
 	}
-	// At 80 columns the search is cut, not dropped: it still says hybrid.
+	// At 80 columns the search is shortened, not dropped or cut: it
+	// still says hybrid, and how the arms are fused.
 	opts.Backend.Collection = "physical-ai-textbook"
 	m = sized(t, opts, 80, 30)
-	if first := strings.SplitN(screen(m), "\n", 2)[0]; !strings.Contains(first, "collection physical-ai-textbook · hybrid: dense (") ||
-		!strings.HasSuffix(strings.TrimSpace(first), "… · 42 points") {
+	if first := strings.SplitN(screen(m), "\n", 2)[0]; strings.TrimSpace(first) != "ragscope qdrant · collection physical-ai-textbook · hybrid, RRF k=2 · 42 points" {
 		t.Errorf("header at 80: %q", first)
 	}
 	// A dense collection's header keeps its model.

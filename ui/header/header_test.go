@@ -1,6 +1,14 @@
 package header
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+
+	"ragscope/ui/common"
+)
 
 // fit keeps the backend kind and the point count, gives way by keep,
 // field by field, and cuts only the field read first.
@@ -30,5 +38,42 @@ func TestFitHeader(t *testing.T) {
 		if got := fit(tt.parts, tt.last, tt.w); got != tt.want {
 			t.Errorf("fit(%v, %q, %d) = %q, want %q", tt.parts, tt.last, tt.w, got, tt.want)
 		}
+	}
+}
+
+// A hybrid collection's header keeps its fusion on screen at 120 and 100
+// columns, however long the collection's name: the search's model names
+// go first, then the middle of the name.
+func TestHeaderKeepsTheFusion(t *testing.T) {
+	st := common.DefaultStyles(true, colorprofile.NoTTY)
+	in := Info{Backend: Backend{
+		Kind: "qdrant", Collection: "physical-ai-humanoid-robotics-textbook-production-chunks-v7",
+		Model:  "embed-english-v3.0",
+		Search: "hybrid: dense (embed-english-v3.0) + bm25 (qdrant/bm25), RRF k=2", Points: 12345,
+	}}
+	for _, tt := range []struct {
+		w    int
+		want string
+	}{
+		{120, "ragscope qdrant · collection physical-ai-hu…extbook-production-chunks-v7 · hybrid: dense + bm25, RRF k=2 · 12,345 points"},
+		{100, "ragscope qdrant · collection physica…ction-chunks-v7 · hybrid: dense + bm25, RRF k=2 · 12,345 points"},
+		// Narrower: the search's arms go too.
+		{80, "ragscope qdrant · collection physi…n-chunks-v7 · hybrid, RRF k=2 · 12,345 points"},
+		// Room for it all: nothing is shortened.
+		{200, "ragscope qdrant · collection physical-ai-humanoid-robotics-textbook-production-chunks-v7 · hybrid: dense (embed-english-v3.0) + bm25 (qdrant/bm25), RRF k=2 · 12,345 points"},
+	} {
+		got := ansi.Strip(strings.SplitN(View(st, in, tt.w), "\n", 2)[0])
+		if got != tt.want {
+			t.Errorf("%d columns:\n got %q\nwant %q", tt.w, got, tt.want)
+		}
+		if ansi.StringWidth(got) > tt.w {
+			t.Errorf("%d columns: %d cells", tt.w, ansi.StringWidth(got))
+		}
+	}
+	// A short name leaves the name whole; only the model names go.
+	in.Backend.Collection = "book"
+	got := ansi.Strip(strings.SplitN(View(st, in, 100), "\n", 2)[0])
+	if want := "ragscope qdrant · collection book · hybrid: dense + bm25, RRF k=2 · 12,345 points"; got != want {
+		t.Errorf("short name:\n got %q\nwant %q", got, want)
 	}
 }

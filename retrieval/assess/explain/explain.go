@@ -60,16 +60,24 @@ type Fusion struct {
 	// RRF's constant.
 	Method string `json:"method"`
 	K      int    `json:"k,omitempty"`
+	// Name, when the store gives its formula, names the fusion (a local
+	// index's: "hybrid RRF (k 60) of cosine and BM25 + title match"): the
+	// arms' contributions are then that fusion's weighted parts.
+	Name string `json:"name,omitempty"`
 	// Arms are the chunk's place in each arm, in the search's order.
 	Arms []FusionArm `json:"arms"`
+	// Title is the title match's part of the fused score, beside the
+	// arms' (a local index's fusion adds one; nil when there is none).
+	Title *float64 `json:"title,omitempty"`
 }
 
 // FusionArm is a chunk's place in one arm and its part of the fused
 // score: the fields of the hit's --json "arms" (vector, rank, score; rank
 // and score null when the arm did not return the chunk) with the arm's
 // label and its contribution (RRF: 1/(k + rank − 1), rank zero-based as
-// Qdrant counts it; DBSF: the arm's normalised score; null when the
-// search cannot tell).
+// Qdrant counts it; DBSF: the arm's normalised score; a local index's
+// fusion named in Fusion.Name: its weighted part, e.g. 0.5 × (k+1)/(k +
+// rank) / 1.2; null when the search cannot tell).
 type FusionArm struct {
 	Label        string   `json:"label"`
 	Vector       string   `json:"vector"`
@@ -88,10 +96,16 @@ type ArmFuser interface {
 
 // fusionOf takes a fused score apart by the arms the search recorded.
 func (x *Explainer) fusionOf(arms []retrieval.Arm) *Fusion {
-	f := &Fusion{Arms: make([]FusionArm, len(arms))}
+	f := fusionArms(arms)
 	if af, ok := x.Store.(ArmFuser); ok {
 		f.Method, f.K = af.ArmFusion()
 	}
+	return f
+}
+
+// fusionArms is arms as a fusion's, its method unnamed.
+func fusionArms(arms []retrieval.Arm) *Fusion {
+	f := &Fusion{Arms: make([]FusionArm, len(arms))}
 	for i, a := range arms {
 		fa := FusionArm{Label: a.Label, Vector: a.Vector, Contribution: a.Part}
 		if a.Rank > 0 {
@@ -117,12 +131,18 @@ const denseArm = "dense"
 
 // attributed is the score of s the attribution takes apart: a fused
 // search's dense arm's (leaving a word out moves the arms' ranks among
-// the chunks scored together, not the query's), else the score.
-func attributed(s retrieval.ScoredChunk) float64 {
+// the chunks scored together, not the query's), the cosine of a hybrid
+// whose explanation gives its sides as arms (dense: a local index's rank
+// fusion, which the batch's few chunks would rank apart from the
+// query's), else the score.
+func attributed(s retrieval.ScoredChunk, dense bool) float64 {
 	for _, a := range s.Arms {
 		if a.Label == denseArm {
 			return a.Score
 		}
+	}
+	if dense && s.Parts != nil {
+		return s.Parts.Cosine
 	}
 	return s.Score
 }
@@ -275,8 +295,8 @@ func (p *Pending) Vector(ctx context.Context) ([]float32, error) {
 // hybrid's dense arm): the whole question's by id, and each variant's.
 type readings struct {
 	chunks map[string]retrieval.ScoredChunk
-	full   map[string]float64
-	per    []map[string]float64
+	full   map[string]retrieval.ScoredChunk
+	per    []map[string]retrieval.ScoredChunk
 }
 
 // read gathers the targets' chunks and scores: the batch (the question
@@ -295,10 +315,10 @@ func (x *Explainer) read(ctx context.Context, p *Pending, res *retrieval.Result,
 		if err != nil {
 			return nil, err
 		}
-		r.per, r.full = per, make(map[string]float64, len(full))
+		r.per, r.full = per, make(map[string]retrieval.ScoredChunk, len(full))
 		for _, s := range full {
 			r.chunks[s.Chunk.ID] = s
-			r.full[s.Chunk.ID] = attributed(s)
+			r.full[s.Chunk.ID] = s
 		}
 	}
 	rep.Notes = append(rep.Notes, x.readPages(ctx, targets, r.chunks)...)
@@ -375,7 +395,7 @@ func (x *Explainer) target(ctx context.Context, q retrieval.Query, p *Pending, r
 	}
 	switch {
 	case r.per != nil:
-		e.Attribution = attribute(p.vecs, r.full[t.ID], r.per, t.ID)
+		e.Attribution = attribute(p.vecs, r.full[t.ID], r.per, t.ID, e.Fusion != nil)
 	case x.Ranking == "bm25" && e.Contributions():
 		e.AttributionNote = "the BM25 parts are the whole score"
 	default:
@@ -442,7 +462,10 @@ func (x *Explainer) one(ctx context.Context, q retrieval.Query, sc *retrieval.Sc
 		e.TokenLimit = l.Tokens
 	}
 	if se, ok := x.Store.(retrieval.ScoreExplainer); ok {
-		b, err := se.ExplainScore(ctx, retrieval.SearchRequest{Text: q.Question, Vector: vec}, c.ID)
+		// The query's filters and depth: a rank fusion ranks the chunk
+		// among the candidates the query's search had.
+		req := retrieval.SearchRequest{Text: q.Question, Vector: vec, Filters: q.Filters, Limit: q.TopK}
+		b, err := se.ExplainScore(ctx, req, c.ID)
 		if err == nil {
 			e.apply(b)
 		}
@@ -450,9 +473,16 @@ func (x *Explainer) one(ctx context.Context, q retrieval.Query, sc *retrieval.Sc
 	return e, nil
 }
 
-// apply copies a store's breakdown onto e.
+// apply copies a store's breakdown onto e. A breakdown by arms (a local
+// index's rank fusion) is e's fusion, and its score the one the search
+// computed (a batch restricted to the explained chunks ranks them apart).
 func (e *Explanation) apply(b retrieval.ScoreBreakdown) {
 	e.Formula = b.Fusion
+	if len(b.Arms) > 0 && e.Fusion == nil {
+		e.Fusion = fusionArms(b.Arms)
+		e.Fusion.Name, e.Fusion.Title = b.Fusion, new(b.TitleContribution)
+		e.Scorer, e.Score = "hybrid", b.Score
+	}
 	parts := map[string]retrieval.TermPart{}
 	for _, p := range b.Terms {
 		parts[p.Term] = p

@@ -129,9 +129,9 @@ func EmbedVariants(ctx context.Context, emb retrieval.Embedder, question string,
 // one batched search (one round trip on Qdrant), each search restricted
 // to those ids and exact, so the scores are the store's own (the
 // chunks' vectors are never embedded again). It returns the whole
-// question's hits (with their chunks) and each variant's score per id
-// (a fused search's dense arm's: see attributed).
-func scoreBatch(ctx context.Context, store retrieval.Store, v *Vectors, ids []string, withVariants bool) ([]retrieval.ScoredChunk, []map[string]float64, error) {
+// question's hits (with their chunks) and each variant's hits by id
+// (whose score the attribution reads: see attributed).
+func scoreBatch(ctx context.Context, store retrieval.Store, v *Vectors, ids []string, withVariants bool) ([]retrieval.ScoredChunk, []map[string]retrieval.ScoredChunk, error) {
 	if len(ids) == 0 {
 		return nil, nil, nil
 	}
@@ -150,22 +150,28 @@ func scoreBatch(ctx context.Context, store retrieval.Store, v *Vectors, ids []st
 	if err != nil {
 		return nil, nil, fmt.Errorf("score the explained chunks: %w", err)
 	}
-	var per []map[string]float64
+	var per []map[string]retrieval.ScoredChunk
 	for _, g := range got[1:] {
-		m := make(map[string]float64, len(g))
+		m := make(map[string]retrieval.ScoredChunk, len(g))
 		for _, s := range g {
-			m[s.Chunk.ID] = attributed(s)
+			m[s.Chunk.ID] = s
 		}
 		per = append(per, m)
 	}
 	return got[0], per, nil
 }
 
-// attribute is each variant word's share of id's score, biggest first.
-func attribute(v *Vectors, full float64, per []map[string]float64, id string) []Attribution {
+// attribute is each variant word's share of id's score, biggest first:
+// of its dense side's score when dense (see attributed).
+func attribute(v *Vectors, full retrieval.ScoredChunk, per []map[string]retrieval.ScoredChunk, id string, dense bool) []Attribution {
 	out := make([]Attribution, 0, len(per))
+	whole := attributed(full, dense)
 	for i, m := range per {
-		out = append(out, Attribution{Word: v.Variants[i].Word, Delta: full - m[id]})
+		d := whole
+		if s, ok := m[id]; ok {
+			d -= attributed(s, dense)
+		}
+		out = append(out, Attribution{Word: v.Variants[i].Word, Delta: d})
 	}
 	slices.SortStableFunc(out, func(a, b Attribution) int {
 		switch {

@@ -41,93 +41,145 @@ func (ix *Index) ScoreChunk(ctx context.Context, req retrieval.SearchRequest, c 
 
 // breakdown is c's score parts; i is its place in the index, -1 for a
 // chunk the index does not hold (its TF factors are computed with the
-// index's average length, as the index computed its own).
+// index's average length, as the index computed its own). A hybrid whose
+// fusion reads ranks or rescaled sides (rankFused) gives each side's part
+// as an arm; the terms then take the BM25 side's own score apart.
 func (ix *Index) breakdown(ctx context.Context, req retrieval.SearchRequest, c *retrieval.Chunk, i int) (retrieval.ScoreBreakdown, error) {
 	if err := ctx.Err(); err != nil {
 		return retrieval.ScoreBreakdown{}, fmt.Errorf("explain: %w", err)
 	}
 	mode := ix.Mode()
-	f := defaultFusion
-	if ix.fusion != nil {
-		f = *ix.fusion
-	}
-	b := retrieval.ScoreBreakdown{Ranking: ix.Ranking(), Fusion: mode.Describe()}
+	f := ix.hybridFusion()
+	b := retrieval.ScoreBreakdown{Ranking: ix.Ranking(), Fusion: ix.Describe()}
 	// A hybrid that fuses its arms as Qdrant does: the terms take the
 	// BM25 arm's score apart and the cosine is the dense arm's; their
 	// parts of the fused score are the hits' Arms.
 	armed := ix.arms != nil && mode == ModeHybrid
-	if armed {
-		b.Fusion = ix.arms.describe()
-	}
+	ranked := !armed && mode == ModeHybrid && f.rescales()
 	if mode != ModeEmbedder && ix.bm25 != nil {
 		lexW := 1 / (1 + f.title)
 		switch {
-		case armed:
+		case armed || ranked:
 			lexW = 1
 		case mode == ModeHybrid:
 			lexW = (1 - f.vec) / (1 + f.title)
 		}
-		q := ix.bm25.query(req.Text)
-		docTerms := embed.Terms(bm25Doc(c))
-		counts := map[string]int{}
-		for _, t := range docTerms {
-			counts[t]++
-		}
-		avgdl := 0.0
-		if i < 0 {
-			avgdl = ix.avgDocLen()
-		}
-		norm := 0.0
-		qTerms := embed.DistinctTerms(req.Text)
-		for _, t := range qTerms {
-			p := retrieval.TermPart{Term: t, Count: counts[t], IDF: ix.bm25.idfOf(t)}
-			switch {
-			case p.Count == 0:
-			case i >= 0:
-				p.TF = ix.bm25.tfOf(t, i)
-				if p.TF > 0 {
-					// The stored factor holds the chunk's length norm.
-					f := float64(p.Count)
-					norm = (f*(bm25K1+1)/p.TF - f) / bm25K1
-				}
-			default:
-				p.TF = bm25TF(float64(p.Count), float64(len(docTerms)), avgdl)
-				norm = 1 - bm25B + bm25B*float64(len(docTerms))/max(avgdl, 1)
-			}
-			if q.best > 0 && q.known {
-				p.Contribution = lexW * p.IDF * p.TF / q.best
-			}
-			b.Terms = append(b.Terms, p)
-			b.Score += p.Contribution
-		}
-		if norm == 0 && avgdl > 0 {
-			norm = 1 - bm25B + bm25B*float64(len(docTerms))/max(avgdl, 1)
-		}
-		for k := range b.Terms {
-			b.Terms[k].LengthNorm = norm
-		}
-		if q.known && !armed {
-			b.TitleMatch = titleMatch(distinct(qTerms), c)
+		known := ix.termParts(&b, req.Text, c, i, lexW, !ranked)
+		if known && !armed && !ranked {
+			b.TitleMatch = titleMatch(distinct(embed.Terms(req.Text)), c)
 			b.TitleContribution = f.title * b.TitleMatch / (1 + f.title)
 			b.Score += b.TitleContribution
 		}
 	}
-	if mode != ModeBM25 && i >= 0 {
-		cos, err := ix.cosineOf(ctx, req, c.ID)
-		if err != nil {
-			return b, err
-		}
-		b.Cosine = &cos
-		switch {
-		case armed:
-			return b, nil
-		case mode == ModeHybrid:
-			b.CosineContribution = f.vec * cos / (1 + f.title)
-		default:
-			b.CosineContribution = cos
-		}
-		b.Score += b.CosineContribution
+	if mode == ModeBM25 || i < 0 {
+		return b, nil
 	}
+	if ranked {
+		return ix.rankedParts(ctx, b, f, req, c, i)
+	}
+	cos, err := ix.cosineOf(ctx, req, c.ID)
+	if err != nil {
+		return b, err
+	}
+	b.Cosine = &cos
+	switch {
+	case armed:
+		return b, nil
+	case mode == ModeHybrid:
+		b.CosineContribution = f.vec * cos / (1 + f.title)
+	default:
+		b.CosineContribution = cos
+	}
+	b.Score += b.CosineContribution
+	return b, nil
+}
+
+// termParts sets b's terms: each question term's BM25 part of c's score,
+// weighted lexW, added to b.Score when toScore. It reports whether any
+// of the question's terms occurs in the corpus.
+func (ix *Index) termParts(b *retrieval.ScoreBreakdown, text string, c *retrieval.Chunk, i int, lexW float64, toScore bool) bool {
+	q := ix.bm25.query(text)
+	docTerms := embed.Terms(bm25Doc(c))
+	counts := map[string]int{}
+	for _, t := range docTerms {
+		counts[t]++
+	}
+	avgdl := 0.0
+	if i < 0 {
+		avgdl = ix.avgDocLen()
+	}
+	norm := 0.0
+	for _, t := range embed.DistinctTerms(text) {
+		p := retrieval.TermPart{Term: t, Count: counts[t], IDF: ix.bm25.idfOf(t)}
+		switch {
+		case p.Count == 0:
+		case i >= 0:
+			p.TF = ix.bm25.tfOf(t, i)
+			if p.TF > 0 {
+				// The stored factor holds the chunk's length norm.
+				f := float64(p.Count)
+				norm = (f*(bm25K1+1)/p.TF - f) / bm25K1
+			}
+		default:
+			p.TF = bm25TF(float64(p.Count), float64(len(docTerms)), avgdl)
+			norm = 1 - bm25B + bm25B*float64(len(docTerms))/max(avgdl, 1)
+		}
+		if q.best > 0 && q.known {
+			p.Contribution = lexW * p.IDF * p.TF / q.best
+		}
+		b.Terms = append(b.Terms, p)
+		if toScore {
+			b.Score += p.Contribution
+		}
+	}
+	if norm == 0 && avgdl > 0 {
+		norm = 1 - bm25B + bm25B*float64(len(docTerms))/max(avgdl, 1)
+	}
+	for k := range b.Terms {
+		b.Terms[k].LengthNorm = norm
+	}
+	return q.known
+}
+
+// rankedParts completes b for chunk i of a hybrid whose fusion reads
+// ranks or rescaled sides: it gathers the candidates as the search does
+// (req's filters and limit), and gives each side's rank, score and part
+// of the fused score as an arm, and the title match's part. A chunk among
+// neither side's candidates is not fused: its parts and score are 0.
+func (ix *Index) rankedParts(ctx context.Context, b retrieval.ScoreBreakdown, f fusion, req retrieval.SearchRequest, c *retrieval.Chunk, i int) (retrieval.ScoreBreakdown, error) {
+	q, lex, err := ix.lexScores(req.Text, f, ModeHybrid)
+	if err != nil {
+		return b, fmt.Errorf("explain: %w", err)
+	}
+	vec, err := ix.cosines(ctx, req)
+	if err != nil {
+		return b, fmt.Errorf("explain: %w", err)
+	}
+	cos := vec[i]
+	b.Cosine = &cos
+	b.TitleMatch = titleMatch(distinct(embed.Terms(req.Text)), c)
+	bm25 := 0.0
+	if lex != nil {
+		bm25 = lex[i]
+	}
+	dense := retrieval.Arm{Label: "dense", Vector: "dense", Part: new(0.0)}
+	sparse := retrieval.Arm{Label: "bm25", Vector: "bm25", Part: new(0.0)}
+	if q.known {
+		cs := ix.candidates(f, lex, vec, passes(ix, req), req.Text, req.Limit)
+		if r, ok := cs.sideRank[i]; ok {
+			p := cs.parts(f, i)
+			if r[0] > 0 {
+				sparse.Rank, sparse.Score = r[0], bm25
+			}
+			if r[1] > 0 {
+				dense.Rank, dense.Score = r[1], cos
+			}
+			sparse.Part, dense.Part = new(p[0]), new(p[1])
+			b.CosineContribution, b.TitleContribution = p[1], p[2]
+			b.Score = p[0] + p[1] + p[2]
+		}
+	}
+	b.Arms = []retrieval.Arm{dense, sparse}
 	return b, nil
 }
 

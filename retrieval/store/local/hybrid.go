@@ -117,10 +117,25 @@ var defaultFusion = fusion{vec: 0.8, title: 0.2, candidates: 100}
 var providerFusion = fusion{method: fuseRRF, rrfK: 60, vec: 0.5, title: 0.2, candidates: 100}
 
 func (f fusion) String() string {
-	if f.method == fuseRRF {
-		return fmt.Sprintf("RRF (k %g) of cosine and BM25 + title match", f.rrfK)
+	lexical := "BM25"
+	if f.heading > 0 {
+		lexical = fmt.Sprintf("BM25 with its heading field ×%g", f.heading)
 	}
-	return fmt.Sprintf("%.2g×cosine + %.2g×BM25 + title match", f.vec, 1-f.vec)
+	switch f.method {
+	case fuseRRF:
+		return fmt.Sprintf("RRF (k %g) of cosine and %s + title match", f.rrfK0(), lexical)
+	case fuseMinMax:
+		return fmt.Sprintf("%.2g×cosine + %.2g×%s, each min-max scaled, + title match", f.vec, 1-f.vec, lexical)
+	}
+	return fmt.Sprintf("%.2g×cosine + %.2g×%s + title match", f.vec, 1-f.vec, lexical)
+}
+
+// rrfK0 is reciprocal rank fusion's k: f.rrfK, 60 when unset.
+func (f fusion) rrfK0() float64 {
+	if f.rrfK <= 0 {
+		return 60
+	}
+	return f.rrfK
 }
 
 // baseFusion is the index's hybrid fusion: providerFusion for a
@@ -195,7 +210,7 @@ func (ix *Index) Describe() string {
 		return ix.arms.describe()
 	}
 	if ix.Mode() == ModeHybrid {
-		return "hybrid " + ix.baseFusion().String()
+		return "hybrid " + ix.hybridFusion().String()
 	}
 	return ix.Mode().Describe()
 }
@@ -219,24 +234,15 @@ func (m SearchMode) Describe() string {
 // chunks: the corpus has no evidence for it, whatever the vectors say
 // (nonsense, another language).
 func (ix *Index) searchLexical(ctx context.Context, req retrieval.SearchRequest, mode SearchMode) ([]retrieval.ScoredChunk, error) {
-	q := ix.bm25.query(req.Text)
+	f := ix.hybridFusion()
+	q, lex, err := ix.lexScores(req.Text, f, mode)
+	if err != nil {
+		return nil, err
+	}
 	if !q.known {
 		return []retrieval.ScoredChunk{}, nil
 	}
-	f := ix.baseFusion()
-	if ix.fusion != nil {
-		f = *ix.fusion
-	}
-	// BM25 alone is plain BM25 unless a tuning test asks for expansion.
-	if f.expand > 0 && (mode != ModeBM25 || ix.fusion != nil) {
-		if err := ix.bm25.expand(&q, req.Text, f.expand, f.expandW, f.expandMin); err != nil {
-			return nil, fmt.Errorf("search: %w", err)
-		}
-	}
-	n := len(ix.chunks)
-	lex := make([]float64, n)
-	ix.bm25.scores(q, lex)
-	pass := func(i int) bool { return req.Filters.IsEmpty() || req.Filters.Match(&ix.chunks[i]) }
+	pass := passes(ix, req)
 	if mode == ModeBM25 {
 		return ix.bm25Titled(f, lex, pass, req), nil
 	}
@@ -248,6 +254,39 @@ func (ix *Index) searchLexical(ctx context.Context, req retrieval.SearchRequest,
 		return ix.fuseArms(*ix.arms, lex, vec, pass, req), nil
 	}
 	return ix.fuse(f, lex, vec, pass, req), nil
+}
+
+// hybridFusion is the fusion the index's searches use: the one a tuning
+// test set, else the index's own (baseFusion).
+func (ix *Index) hybridFusion() fusion {
+	if ix.fusion != nil {
+		return *ix.fusion
+	}
+	return ix.baseFusion()
+}
+
+// lexScores is every chunk's BM25 score for text as a search in mode
+// with fusion f makes it, with the question's parsed terms (q.known
+// false: none of them occurs in the corpus, and lex is nil).
+func (ix *Index) lexScores(text string, f fusion, mode SearchMode) (bm25Query, []float64, error) {
+	q := ix.bm25.query(text)
+	if !q.known {
+		return q, nil, nil
+	}
+	// BM25 alone is plain BM25 unless a tuning test asks for expansion.
+	if f.expand > 0 && (mode != ModeBM25 || ix.fusion != nil) {
+		if err := ix.bm25.expand(&q, text, f.expand, f.expandW, f.expandMin); err != nil {
+			return q, nil, fmt.Errorf("search: %w", err)
+		}
+	}
+	lex := make([]float64, len(ix.chunks))
+	ix.bm25.scores(q, lex)
+	return q, lex, nil
+}
+
+// passes tells whether chunk i passes req's filters.
+func passes(ix *Index, req retrieval.SearchRequest) func(int) bool {
+	return func(i int) bool { return req.Filters.IsEmpty() || req.Filters.Match(&ix.chunks[i]) }
 }
 
 // bm25Titled ranks the chunks that pass by BM25 with the title match
@@ -284,43 +323,13 @@ func (ix *Index) bm25Titled(f fusion, lex []float64, pass func(int) bool, req re
 	return out
 }
 
-// fuse ranks the chunks that pass by f's blend of lex, vec and the title
-// match.
+// fuse ranks the chunks that pass by f's fusion of lex, vec and the
+// title match.
 func (ix *Index) fuse(f fusion, lex, vec []float64, pass func(int) bool, req retrieval.SearchRequest) []retrieval.ScoredChunk {
-	c := max(f.candidates, req.Limit)
-	lexTop := ix.top(lex, func(i int) bool { return lex[i] > 0 && pass(i) }, c)
-	vecTop := ix.top(vec, pass, c)
-	// rank[i] holds chunk i's ranks on both sides (0: not a candidate).
-	rank := make(map[int][2]int, len(lexTop)+len(vecTop))
-	for r, s := range lexTop {
-		rank[s.i] = [2]int{r + 1, 0}
-	}
-	for r, s := range vecTop {
-		rank[s.i] = [2]int{rank[s.i][0], r + 1}
-	}
-	fused := make([]scored, 0, len(rank))
-	qTerms := distinct(embed.Terms(req.Text))
-	title := make(map[int]float64, len(rank))
-	// A page's chunks share its title: match each title once.
-	byTitle := map[string]float64{}
-	// The default blend reads both sides as they are; only the tuning
-	// harness's other methods rescale them (sides).
-	var side map[int][2]float64
-	if f.method != fuseBlend || f.heading > 0 {
-		side = ix.sides(f, qTerms, rank, lex, vec)
-	}
-	for i := range rank {
-		t, ok := byTitle[ix.chunks[i].Title]
-		if !ok {
-			t = titleMatch(qTerms, &ix.chunks[i])
-			byTitle[ix.chunks[i].Title] = t
-		}
-		title[i] = t
-		sd := [2]float64{lex[i], vec[i]}
-		if side != nil {
-			sd = side[i]
-		}
-		s := (f.vec*sd[1] + (1-f.vec)*sd[0] + f.title*title[i]) / (1 + f.title)
+	cs := ix.candidates(f, lex, vec, pass, req.Text, req.Limit)
+	fused := make([]scored, 0, len(cs.rank))
+	for i := range cs.rank {
+		s := cs.score(f, i)
 		if req.Threshold > 0 && s < req.Threshold {
 			continue
 		}
@@ -330,14 +339,84 @@ func (ix *Index) fuse(f fusion, lex, vec []float64, pass func(int) bool, req ret
 	name := f.String()
 	out := make([]retrieval.ScoredChunk, len(fused))
 	for k, s := range fused {
-		r := rank[s.i]
+		r := cs.rank[s.i]
 		out[k] = retrieval.ScoredChunk{
 			Chunk: cloneChunk(&ix.chunks[s.i]),
 			Score: s.score,
-			Parts: &retrieval.ScoreParts{Fusion: name, BM25: lex[s.i], BM25Rank: r[0], Cosine: vec[s.i], CosineRank: r[1], Title: title[s.i]},
+			Parts: &retrieval.ScoreParts{Fusion: name, BM25: lex[s.i], BM25Rank: r[0], Cosine: vec[s.i], CosineRank: r[1], Title: cs.title[s.i], Ranked: f.rescales()},
 		}
 	}
 	return out
+}
+
+// fusedCandidates are the chunks a hybrid search fuses, with what it
+// fuses them by.
+type fusedCandidates struct {
+	// rank holds each candidate's ranks, [BM25, cosine] (0: not among
+	// that side's candidates); sideRank the ranks the fusion reads (the
+	// BM25 side's after the heading field, when it is weighted).
+	rank, sideRank map[int][2]int
+	// side is each candidate's two sides as the fusion weighs them,
+	// [lexical, cosine].
+	side map[int][2]float64
+	// title is each candidate's title match.
+	title map[int]float64
+}
+
+// candidates gathers each side's best max(f.candidates, limit) chunks
+// that pass, and what f fuses them by.
+func (ix *Index) candidates(f fusion, lex, vec []float64, pass func(int) bool, text string, limit int) fusedCandidates {
+	c := max(f.candidates, limit)
+	lexTop := ix.top(lex, func(i int) bool { return lex[i] > 0 && pass(i) }, c)
+	vecTop := ix.top(vec, pass, c)
+	rank := make(map[int][2]int, len(lexTop)+len(vecTop))
+	for r, s := range lexTop {
+		rank[s.i] = [2]int{r + 1, 0}
+	}
+	for r, s := range vecTop {
+		rank[s.i] = [2]int{rank[s.i][0], r + 1}
+	}
+	qTerms := distinct(embed.Terms(text))
+	cs := fusedCandidates{rank: rank, sideRank: rank, title: make(map[int]float64, len(rank))}
+	// A page's chunks share its title: match each title once.
+	byTitle := map[string]float64{}
+	for i := range rank {
+		t, ok := byTitle[ix.chunks[i].Title]
+		if !ok {
+			t = titleMatch(qTerms, &ix.chunks[i])
+			byTitle[ix.chunks[i].Title] = t
+		}
+		cs.title[i] = t
+	}
+	// The default blend reads both sides as they are; the other methods
+	// and the heading field rescale them (sides).
+	if f.rescales() {
+		cs.side, cs.sideRank = ix.sides(f, qTerms, rank, lex, vec)
+	} else {
+		cs.side = make(map[int][2]float64, len(rank))
+		for i := range rank {
+			cs.side[i] = [2]float64{lex[i], vec[i]}
+		}
+	}
+	return cs
+}
+
+// rescales reports whether f fuses anything but the raw BM25 and cosine
+// (rank fusion, min-max, the heading field).
+func (f fusion) rescales() bool { return f.method != fuseBlend || f.heading > 0 }
+
+// parts are candidate i's parts of its fused score: [lexical, cosine,
+// title], which add up to it.
+func (cs fusedCandidates) parts(f fusion, i int) [3]float64 {
+	sd := cs.side[i]
+	w := 1 / (1 + f.title)
+	return [3]float64{(1 - f.vec) * sd[0] * w, f.vec * sd[1] * w, f.title * cs.title[i] * w}
+}
+
+// score is candidate i's fused score.
+func (cs fusedCandidates) score(f fusion, i int) float64 {
+	sd := cs.side[i]
+	return (f.vec*sd[1] + (1-f.vec)*sd[0] + f.title*cs.title[i]) / (1 + f.title)
 }
 
 // best orders fused chunks best first (ties as a search orders them) and
@@ -421,24 +500,19 @@ func titleMatch(q map[string]struct{}, c *retrieval.Chunk) float64 {
 // sides returns each candidate's two scores as f fuses them, [lexical,
 // cosine], each in 0..1 for a blend's weights to mean the same for every
 // question.
-func (ix *Index) sides(f fusion, qTerms map[string]struct{}, rank map[int][2]int, lex, vec []float64) map[int][2]float64 {
+func (ix *Index) sides(f fusion, qTerms map[string]struct{}, rank map[int][2]int, lex, vec []float64) (map[int][2]float64, map[int][2]int) {
 	out := make(map[int][2]float64, len(rank))
+	// Ranks after the heading field, when it is weighted.
+	lr := rank
 	lx := func(i int) float64 { return lex[i] }
 	if f.heading > 0 {
 		h := ix.headingShares(qTerms, rank)
 		lx = func(i int) float64 { return (lex[i] + f.heading*h[i]) / (1 + f.heading) }
+		lr = ranksBy(rank, lx, 0)
 	}
 	switch f.method {
 	case fuseRRF:
-		k := f.rrfK
-		if k <= 0 {
-			k = 60
-		}
-		// Ranks after the heading field, when it is weighted.
-		lr := rank
-		if f.heading > 0 {
-			lr = ranksBy(rank, lx, 0)
-		}
+		k := f.rrfK0()
 		for i, r := range rank {
 			var s [2]float64
 			if l := lr[i][0]; l > 0 {
@@ -474,7 +548,7 @@ func (ix *Index) sides(f fusion, qTerms map[string]struct{}, rank map[int][2]int
 			out[i] = [2]float64{lx(i), vec[i]}
 		}
 	}
-	return out
+	return out, lr
 }
 
 // ranksBy ranks the candidates by score (1 best; ties by chunk number),

@@ -1,10 +1,12 @@
 package ui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"ragscope/retrieval"
 	"ragscope/ui/common"
@@ -26,17 +28,29 @@ func TestScorePartsText(t *testing.T) {
 }
 
 // TestDetailShowsScoreParts: the detail pane of a hybrid hit shows what
-// its score was blended from; a plain hit has no such row.
+// its score was blended (or, by a rank fusion, fused) from; a plain hit
+// has no such row.
 func TestDetailShowsScoreParts(t *testing.T) {
 	keys := common.DefaultKeyMap()
 	st := common.DefaultStyles(true, colorprofile.Ascii)
-	for _, parts := range []*retrieval.ScoreParts{{BM25: 0.5, BM25Rank: 1, Cosine: 0.25, CosineRank: 2}, nil} {
+	for _, tc := range []struct {
+		parts *retrieval.ScoreParts
+		label string
+	}{
+		{&retrieval.ScoreParts{BM25: 0.5, BM25Rank: 1, Cosine: 0.25, CosineRank: 2}, "blended"},
+		{&retrieval.ScoreParts{BM25: 0.5, BM25Rank: 1, Cosine: 0.25, CosineRank: 2, Ranked: true}, "fused"},
+		{nil, ""},
+	} {
 		p := detail.New(keys, st, map[string]common.LinkStatus{})
 		p.SetSize(100, 30)
-		p.SetItem(common.Item{Hit: retrieval.Hit{Rank: 1, Score: 0.3, ScoreParts: parts, Chunk: retrieval.Chunk{ID: "a", Text: "text"}}})
-		got := strings.Contains(p.View(), "BM25 0.500 (#1) · cosine 0.250 (#2)")
-		if got != (parts != nil) {
-			t.Errorf("parts %v: blended row shown %v\n%s", parts, got, p.View())
+		p.SetItem(common.Item{Hit: retrieval.Hit{Rank: 1, Score: 0.3, ScoreParts: tc.parts, Chunk: retrieval.Chunk{ID: "a", Text: "text"}}})
+		view := ansi.Strip(p.View())
+		row := regexp.MustCompile(`(?m)^\S* *(blended|fused) +BM25 0\.500 \(#1\) · cosine 0\.250 \(#2\)`).FindStringSubmatch(view)
+		switch {
+		case tc.parts == nil && row != nil:
+			t.Errorf("a plain hit shows a parts row:\n%s", view)
+		case tc.parts != nil && (row == nil || row[1] != tc.label):
+			t.Errorf("parts %+v: want the %s row, got %v:\n%s", *tc.parts, tc.label, row, view)
 		}
 	}
 }

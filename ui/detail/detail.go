@@ -202,7 +202,13 @@ func (p *Model) writeScores(mw *metaWriter) {
 	mw.row("rank", rank)
 	mw.row("score", present.Score(h.Score, 4))
 	if sp := h.ScoreParts; sp != nil {
-		mw.row("blended", ScorePartsText(sp))
+		// A rank fusion (RRF, min-max) fuses the sides' places among the
+		// candidates; a blend weighs their scores.
+		label := "blended"
+		if sp.Ranked {
+			label = "fused"
+		}
+		mw.row(label, ScorePartsText(sp))
 	}
 	if arms := present.Arms(h.Arms, h.Rank, h.Score); arms != "" {
 		mw.row("arms", arms)

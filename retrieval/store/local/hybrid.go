@@ -357,8 +357,10 @@ type fusedCandidates struct {
 	// BM25 side's after the heading field, when it is weighted).
 	rank, sideRank map[int][2]int
 	// side is each candidate's two sides as the fusion weighs them,
-	// [lexical, cosine].
-	side map[int][2]float64
+	// [lexical, cosine], when it rescales them; nil for the blend, which
+	// reads lex and vec as they are.
+	side     map[int][2]float64
+	lex, vec []float64
 	// title is each candidate's title match.
 	title map[int]float64
 }
@@ -377,7 +379,7 @@ func (ix *Index) candidates(f fusion, lex, vec []float64, pass func(int) bool, t
 		rank[s.i] = [2]int{rank[s.i][0], r + 1}
 	}
 	qTerms := distinct(embed.Terms(text))
-	cs := fusedCandidates{rank: rank, sideRank: rank, title: make(map[int]float64, len(rank))}
+	cs := fusedCandidates{rank: rank, sideRank: rank, title: make(map[int]float64, len(rank)), lex: lex, vec: vec}
 	// A page's chunks share its title: match each title once.
 	byTitle := map[string]float64{}
 	for i := range rank {
@@ -392,13 +394,17 @@ func (ix *Index) candidates(f fusion, lex, vec []float64, pass func(int) bool, t
 	// and the heading field rescale them (sides).
 	if f.rescales() {
 		cs.side, cs.sideRank = ix.sides(f, qTerms, rank, lex, vec)
-	} else {
-		cs.side = make(map[int][2]float64, len(rank))
-		for i := range rank {
-			cs.side[i] = [2]float64{lex[i], vec[i]}
-		}
 	}
 	return cs
+}
+
+// sides is candidate i's two sides as the fusion weighs them, [lexical,
+// cosine].
+func (cs fusedCandidates) sides(i int) [2]float64 {
+	if cs.side != nil {
+		return cs.side[i]
+	}
+	return [2]float64{cs.lex[i], cs.vec[i]}
 }
 
 // rescales reports whether f fuses anything but the raw BM25 and cosine
@@ -408,14 +414,14 @@ func (f fusion) rescales() bool { return f.method != fuseBlend || f.heading > 0 
 // parts are candidate i's parts of its fused score: [lexical, cosine,
 // title], which add up to it.
 func (cs fusedCandidates) parts(f fusion, i int) [3]float64 {
-	sd := cs.side[i]
+	sd := cs.sides(i)
 	w := 1 / (1 + f.title)
 	return [3]float64{(1 - f.vec) * sd[0] * w, f.vec * sd[1] * w, f.title * cs.title[i] * w}
 }
 
 // score is candidate i's fused score.
 func (cs fusedCandidates) score(f fusion, i int) float64 {
-	sd := cs.side[i]
+	sd := cs.sides(i)
 	return (f.vec*sd[1] + (1-f.vec)*sd[0] + f.title*cs.title[i]) / (1 + f.title)
 }
 

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"ragscope/config"
+	"ragscope/internal/platform"
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
 	"ragscope/ui"
@@ -103,12 +103,8 @@ func (r *evalRerankers) get(ctx context.Context, model string) (retrieval.Rerank
 // (relative to dir, ~ for the home directory), or the embedded demo set
 // when path is empty and the backend is the demo.
 func explorerEvalSet(path, dir string, backend config.Backend) (eval.Set, error) {
-	full := path
-	if rest, ok := strings.CutPrefix(path, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			full = filepath.Join(home, rest)
-		}
-	} else if path != "" && !filepath.IsAbs(path) && dir != "" {
+	full := platform.ExpandHome(path)
+	if path != "" && !strings.HasPrefix(path, "~/") && !filepath.IsAbs(path) && dir != "" {
 		full = filepath.Join(dir, path)
 	}
 	set, err := LoadGoldenSet(full, backend)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path"
+	"path/filepath"
 	"runtime"
 	"strings"
 )
@@ -156,4 +157,16 @@ func (e Env) join(elem ...string) string {
 		}
 	}
 	return strings.Join(parts, `\`)
+}
+
+// ExpandHome resolves a leading "~/" in path to the home folder; any
+// other path, or one when the home folder is unknown, is returned as it
+// is.
+func ExpandHome(path string) string {
+	if rest, ok := strings.CutPrefix(path, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return path
 }

@@ -8,13 +8,12 @@ package goldencase
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"ragscope/internal/platform"
 	"ragscope/present"
 	"ragscope/retrieval"
 	"ragscope/retrieval/assess/eval"
@@ -192,19 +191,9 @@ type SavedMsg struct {
 // note is FromTurn's.
 func SaveCmd(path string, n int, c eval.Case, replace bool, note string) tea.Cmd {
 	return func() tea.Msg {
-		res, err := eval.SaveCase(expandHome(path), c, replace)
+		res, err := eval.SaveCase(platform.ExpandHome(path), c, replace)
 		return SavedMsg{Path: path, N: n, Result: res, Note: note, Err: err}
 	}
-}
-
-// expandHome resolves a leading ~/ to the home folder.
-func expandHome(path string) string {
-	if rest, ok := strings.CutPrefix(path, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, rest)
-		}
-	}
-	return path
 }
 
 // Status is the status line after save msg. confirm is set when the file
